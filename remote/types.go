@@ -1,0 +1,141 @@
+package remote
+
+import (
+	"encoding/json"
+)
+
+// Skill is a skill of a space as the service returns it. List items carry no
+// instructions; single-skill responses (get, update, enable, disable) do, and
+// Instructions is nil there only when the service could not read the SKILL.md.
+type Skill struct {
+	ID           string  `json:"id"`
+	SpaceID      string  `json:"spaceId"`
+	Name         string  `json:"name"`
+	Description  string  `json:"description"`
+	Slug         string  `json:"slug"`
+	Source       string  `json:"source"`
+	SourceURL    *string `json:"sourceUrl"`
+	Enabled      bool    `json:"enabled"`
+	CreatedAt    string  `json:"createdAt"`
+	UpdatedAt    string  `json:"updatedAt"`
+	Instructions *string `json:"instructions,omitempty"`
+}
+
+// Skill sources, the values of [Skill.Source].
+const (
+	SourceManual      = "manual"
+	SourceUpload      = "upload"
+	SourceGitHub      = "github"
+	SourceAIGenerated = "ai_generated"
+)
+
+// SkillUpdate is the body of an update (PATCH). Nil fields are omitted from the
+// request and keep their value on the service.
+type SkillUpdate struct {
+	Name         *string `json:"name,omitempty"`
+	Description  *string `json:"description,omitempty"`
+	Instructions *string `json:"instructions,omitempty"`
+}
+
+// SkillFile is a text file of a skill's folder, read through the files endpoint.
+type SkillFile struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+// Agent is the draft view of an agent, the only view the interface gives.
+type Agent struct {
+	ID                     string                `json:"id"`
+	SpaceID                string                `json:"spaceId"`
+	Name                   string                `json:"name"`
+	Description            string                `json:"description"`
+	SystemInstruction      string                `json:"systemInstruction"`
+	ConversationStarters   []ConversationStarter `json:"conversationStarters"`
+	WelcomeMessage         json.RawMessage       `json:"welcomeMessage,omitempty"`
+	Model                  string                `json:"model"`
+	Temperature            float64               `json:"temperature"`
+	AttachmentIDs          []string              `json:"attachmentIds"`
+	FolderIDs              []string              `json:"folderIds"`
+	ContentIDs             []string              `json:"contentIds"`
+	AllowUploads           bool                  `json:"allowUploads"`
+	AllowURLs              bool                  `json:"allowUrls"`
+	EnableFollowUpMessages bool                  `json:"enableFollowUpMessages"`
+	CategoryID             int64                 `json:"categoryId"`
+	VoiceID                string                `json:"voiceId"`
+	AppEnabled             bool                  `json:"appEnabled"`
+	EmbedEnabled           bool                  `json:"embedEnabled"`
+	EmbedID                string                `json:"embedId"`
+	EmbedOptions           EmbedOptions          `json:"embedOptions"`
+	Actions                []Action              `json:"actions"`
+	SkillIDs               []string              `json:"skillIds"`
+	Published              bool                  `json:"published"`
+	HasUnpublishedChanges  bool                  `json:"hasUnpublishedChanges"`
+	CreatedAt              string                `json:"createdAt"`
+	UpdatedAt              string                `json:"updatedAt"`
+}
+
+// ConversationStarter is a suggested first message of an agent.
+type ConversationStarter struct {
+	Text  string `json:"text"`
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Type  string `json:"type"`
+}
+
+// EmbedOptions configure an agent's embeddable chat widget (draft state).
+type EmbedOptions struct {
+	DomainWhitelist []string `json:"domainWhitelist"`
+	ShowSources     bool     `json:"showSources"`
+	AllowVoiceInput bool     `json:"allowVoiceInput"`
+	AllowFileUpload bool     `json:"allowFileUpload"`
+	ThemeMode       string   `json:"themeMode"`
+	LightTheme      Theme    `json:"lightTheme"`
+	DarkTheme       Theme    `json:"darkTheme"`
+}
+
+// Theme is the colour pair of one widget theme.
+type Theme struct {
+	BackgroundColor Color `json:"backgroundColor"`
+	PrimaryColor    Color `json:"primaryColor"`
+}
+
+// Color is an HSV colour with alpha, as the service stores it.
+type Color struct {
+	H float64 `json:"h"`
+	S float64 `json:"s"`
+	V float64 `json:"v"`
+	A float64 `json:"a"`
+}
+
+// Action is an action (tool) configured on an agent.
+type Action struct {
+	ID                   string         `json:"id"`
+	Integration          string         `json:"integration"`
+	Key                  string         `json:"key"`
+	RequiresConfirmation bool           `json:"requiresConfirmation"`
+	DefaultValues        map[string]any `json:"defaultValues"`
+	IntegrationID        string         `json:"integrationId"`
+	MCPClientID          string         `json:"mcpClientId"`
+}
+
+// Page is the paginated list envelope of the list endpoints.
+type Page[T any] struct {
+	Data    []T  `json:"data"`
+	Total   int  `json:"total"`
+	Limit   int  `json:"limit"`
+	Offset  int  `json:"offset"`
+	HasMore bool `json:"hasMore"`
+}
+
+// Asset is a knowledge-base asset record. The spec names only the kinds of
+// its content, so Raw keeps the record whole as the service sent it and the
+// other fields are the parts decoded on a best-effort basis.
+type Asset struct {
+	Raw             json.RawMessage `json:"-"`
+	ID              string          `json:"id"`
+	Name            string          `json:"name"`
+	MIMEType        string          `json:"mimeType"`
+	ProcessingState string          `json:"processingState"`
+	Connector       json.RawMessage `json:"connector,omitempty"`
+	Metadata        json.RawMessage `json:"metadata,omitempty"`
+}
