@@ -64,8 +64,18 @@ func UTF16Len(s string) int {
 func CheckSpaceID(id string) error {
 	n := utf8.RuneCountInString(id)
 	if (n >= minShortSpaceIDLen && n <= maxShortSpaceIDLen) || n == longSpaceIDLen {
-		if strings.ContainsAny(id, "/?#%") || strings.TrimSpace(id) != id {
-			return ruleError("spaceId", id, "must not contain '/', '?', '#', '%' or surrounding spaces")
+		if strings.ContainsAny(id, "/?#%\\") || strings.TrimSpace(id) != id {
+			return ruleError("spaceId", id, "must not contain '/', '\\', '?', '#', '%' or surrounding spaces")
+		}
+		// A path segment of dots would be resolved away by proxies and
+		// servers, sending the request to another path.
+		if strings.Trim(id, ".") == "" {
+			return ruleError("spaceId", id, "must not be only dots")
+		}
+		for _, r := range id {
+			if unicode.IsControl(r) {
+				return ruleError("spaceId", id, "must not contain control characters")
+			}
 		}
 		return nil
 	}

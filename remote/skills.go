@@ -1,0 +1,167 @@
+package remote
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// ListSkills returns one page of the space's user-created skills, most
+// recently updated first, without their instructions.
+func (c *Client) ListSkills(ctx context.Context, spaceID string, limit, offset int) (*Page[Skill], error) {
+	if err := CheckSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	if err := CheckPage(limit, offset); err != nil {
+		return nil, err
+	}
+	page := new(Page[Skill])
+	err := c.do(ctx, call{
+		method: http.MethodGet,
+		path:   spacePath(spaceID, "skills"),
+		query:  pageQuery(limit, offset),
+		decode: decodeObject(page, checkPage(func(s Skill) string { return s.ID })),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// ListAllSkills returns every user-created skill of the space, most recently
+// updated first, reading pages of [MaxPageLimit] and listing again when an
+// edit shifts the order while it pages.
+func (c *Client) ListAllSkills(ctx context.Context, spaceID string) ([]Skill, error) {
+	if err := CheckSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	return listAll(ctx, "skills", spaceID,
+		func(ctx context.Context, limit, offset int) (*Page[Skill], error) {
+			return c.ListSkills(ctx, spaceID, limit, offset)
+		},
+		func(s Skill) (string, string) { return s.ID, s.UpdatedAt })
+}
+
+// GetSkill returns a skill with its instructions.
+func (c *Client) GetSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
+	return c.skillCall(ctx, http.MethodGet, spaceID, skillID, "", nil)
+}
+
+// UpdateSkill changes the fields of u that are set, leaving the others as
+// they are, and returns the updated skill. The fields are checked with
+// [CheckUpdate] first.
+func (c *Client) UpdateSkill(ctx context.Context, spaceID, skillID string, u SkillUpdate) (*Skill, error) {
+	if err := CheckUpdate(u); err != nil {
+		return nil, err
+	}
+	return c.skillCall(ctx, http.MethodPatch, spaceID, skillID, "", u)
+}
+
+// EnableSkill turns the skill on for the whole space. It fails with a 409
+// [*Error] (see [IsConflict]) when the space already has [MaxActiveSkills]
+// active skills.
+func (c *Client) EnableSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
+	return c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/enable", nil)
+}
+
+// DisableSkill turns the skill off for the whole space, leaving its files
+// untouched.
+func (c *Client) DisableSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
+	return c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/disable", nil)
+}
+
+func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix string, body any) (*Skill, error) {
+	if err := CheckSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	if err := CheckUUID("skillId", skillID); err != nil {
+		return nil, err
+	}
+	s := new(Skill)
+	err := c.do(ctx, call{
+		method: method,
+		path:   spacePath(spaceID, "skills", skillID) + suffix,
+		body:   body,
+		decode: decodeObject(s, func(s *Skill) error { return checkID("skill", s.ID, skillID) }),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// GetSkillFile returns a text file of the skill's folder; path is relative to
+// the folder, with slashes, and is checked with [CheckFilePath].
+func (c *Client) GetSkillFile(ctx context.Context, spaceID, skillID, path string) (*SkillFile, error) {
+	if err := CheckSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	if err := CheckUUID("skillId", skillID); err != nil {
+		return nil, err
+	}
+	if err := CheckFilePath(path); err != nil {
+		return nil, err
+	}
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	f := new(SkillFile)
+	err := c.do(ctx, call{
+		method: http.MethodGet,
+		path:   spacePath(spaceID, "skills", skillID, "files") + "/" + strings.Join(segs, "/"),
+		decode: decodeObject(f, nil),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// spacePath is /api/v1/spaces/{spaceID}/{elem...}, each element escaped.
+func spacePath(spaceID string, elem ...string) string {
+	var b strings.Builder
+	b.WriteString("/api/v1/spaces/")
+	b.WriteString(url.PathEscape(spaceID))
+	for _, e := range elem {
+		b.WriteString("/")
+		b.WriteString(url.PathEscape(e))
+	}
+	return b.String()
+}
+
+func pageQuery(limit, offset int) url.Values {
+	return url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(offset)}}
+}
+
+// checkPage validates a list envelope: a data array of items with ids.
+func checkPage[T any](id func(T) string) func(*Page[T]) error {
+	return func(p *Page[T]) error {
+		if p.Data == nil {
+			return fmt.Errorf(`no "data" array in the list`)
+		}
+		if p.Total < 0 || p.Offset < 0 || p.Limit < 0 {
+			return fmt.Errorf("negative total, limit or offset (%d, %d, %d)", p.Total, p.Limit, p.Offset)
+		}
+		for i, item := range p.Data {
+			if id(item) == "" {
+				return fmt.Errorf("item %d of the list has no id", i)
+			}
+		}
+		return nil
+	}
+}
+
+// checkID checks that a response is about the object asked for.
+func checkID(kind, got, want string) error {
+	switch {
+	case got == "":
+		return fmt.Errorf("the %s in the response has no id", kind)
+	case want != "" && !strings.EqualFold(got, want):
+		return fmt.Errorf("the response is for %s %s, not %s", kind, got, want)
+	}
+	return nil
+}
