@@ -1,0 +1,122 @@
+// Package remotetest is an emulator of the space service of space-api.md:
+// an [http.Handler] over in-memory state that implements every endpoint
+// and every rule of the specification, so that every test of skillsync
+// (and `skillsync emulator`, `skillsync demo`) runs with no tenant at hand.
+//
+// Where the specification is silent the emulator picks the strictest
+// plausible behaviour, so that a tool that works against it works against
+// the real service. Those choices are listed below; tests of the package
+// pin each of them.
+//
+// # Setting up
+//
+// [New] returns an empty [Emulator]; [Emulator.AddSpace], [Emulator.AddToken],
+// [Emulator.AddSkill], [Emulator.AddAgent] and [Emulator.AddAsset] fill it,
+// or [Emulator.LoadSeed] reads a seed directory. [Emulator.Start] serves it
+// on loopback, [NewServer] does so for one test. [Emulator.EditSkill] and
+// [Emulator.EditAgent] simulate edits made in the app behind the tool's
+// back; [Emulator.SetFaults] injects latency, errors, rate limits and
+// dropped connections; [Emulator.Requests] and [Emulator.MaxActiveSeen]
+// let tests assert what a client did; [Emulator.SetOnRequest] runs a hook
+// before each request (for instance to shift the list order between two
+// page requests).
+//
+// # Answers where the specification is silent
+//
+//   - Errors: every error answer has the body
+//     {"error":{"code":"...","message":"..."}} with Content-Type
+//     application/json; the codes are the Code constants.
+//   - Checks run in a fixed order: unknown path 404, wrong method 405 (with
+//     an Allow header); missing, malformed or unknown bearer token 401
+//     (with WWW-Authenticate); then query, body and path parameters 400
+//     (413, 415); then the token's permission 403; the space 404; the
+//     skills feature 403; the skill, agent or asset 404; last the
+//     endpoint's own rules (409, 422).
+//   - Authorization must be exactly one header "Bearer <token>" (the scheme
+//     spelled so, case included) naming a token added with AddToken.
+//   - 403: a token limited to other spaces (on every endpoint, reads
+//     included, whether the space exists or not); a read-only token on
+//     every write (update, enable, disable, publish, delete); a space whose
+//     skills feature is disabled on every skill write (update, enable,
+//     disable; reads still work); an update of a built-in skill (code
+//     builtin_skill). Built-in skills are otherwise invisible: get, enable,
+//     disable and files answer 404 for them.
+//   - Validation failures are 400, never 422: a limit outside 1..100 or
+//     written other than as plain decimal digits, a negative or malformed
+//     offset, any query parameter but limit and offset on the list
+//     endpoints, any query parameter at all elsewhere, a parameter given
+//     twice; a spaceId breaking its rule, including a 21-character spaceId
+//     anywhere but enable (the spec documents 2 to 6 there); a skillId,
+//     agentId or assetId that is not a canonical UUID (looked up exactly as
+//     written afterwards, so an upper-case variant of an ID is 404); a file
+//     path breaking its rule. Path parameters are taken as sent, still
+//     percent-encoded, so an escaped character breaks the rule.
+//   - Update body: a JSON object in valid UTF-8 with only the keys name,
+//     description and instructions (exact case, each at most once), each a
+//     string (null is refused), or 400; the rules of the remote package
+//     apply (lengths counted in UTF-16 code units). An empty object is
+//     accepted. A body sent with a Content-Type other than application/json
+//     (charset utf-8 allowed) is 415; a body over 1 MiB is 413.
+//   - Endpoints with no body refuse any body with 400, and also refuse
+//     Content-Type: application/json with an empty body (as Fastify does
+//     by default): send no Content-Type when sending no body.
+//   - Publishing a draft with embedEnabled and an empty domainWhitelist is
+//     422 Unprocessable Entity (code embed_domain_whitelist_required): the
+//     request is well formed, the agent is not publishable.
+//   - Delete agent answers 204 No Content with no body; the agent is then
+//     404 on publish and delete, and gone from the list.
+//   - Binary files of a skill are 404 (only text files are readable);
+//     so is SKILL.md when the skill's instructions are null.
+//   - Timestamps are RFC 3339 in UTC with milliseconds
+//     ("2026-01-02T03:04:05.678Z"). A logical clock makes every change
+//     strictly later than the one before, even within one millisecond, so
+//     it may run ahead of the wall clock.
+//   - Lists are ordered by updatedAt descending, ties (possible only for
+//     agents seeded with equal timestamps) by id ascending. An offset past
+//     the end gives an empty data array. Arrays are never null.
+//   - updatedAt moves on every update (even one that sets a field to its
+//     current value, or an empty object: a write happened), on every
+//     enable or disable that changes the state, and on every publish that
+//     copies the draft. An enable of an enabled skill, a disable of a
+//     disabled one and a publish with nothing to publish are no-ops: 200,
+//     nothing moves. Enable of an enabled skill is 200 even at 40 active.
+//   - The limit of 40 counts enabled user skills, enabled built-in skills
+//     and [Space.BuiltinActive].
+//   - The SKILL.md served by the files endpoint is rendered from the skill:
+//     "---\n", YAML of name then description, "---\n", then the
+//     instructions. Other frontmatter keys of a seed are not kept.
+//   - Update of name or description of a skill whose SKILL.md is
+//     unreadable succeeds and leaves instructions null; an update that
+//     sets instructions makes it readable.
+//   - HEAD, OPTIONS and any method an endpoint does not list are 405; a
+//     trailing slash or any other path is 404.
+//
+// # Seed directory
+//
+// [Emulator.LoadSeed] and [Emulator.LoadSeedFS] read:
+//
+//	DIR/emulator.yaml                        optional: spaces and tokens
+//	DIR/<spaceId>/skills/<slug>/SKILL.md     one folder per skill, named by slug
+//	DIR/<spaceId>/skills/<slug>/<any path>   supporting files (binary when not UTF-8 or holding NUL)
+//	DIR/<spaceId>/agents/<any>.json          one remote.Agent (draft) per file
+//	DIR/<spaceId>/assets/<assetId>.json      one asset record per file, served whole
+//
+// emulator.yaml (unknown keys are an error):
+//
+//	spaces:
+//	  - id: ab12
+//	    skillsFeatureDisabled: false
+//	    builtinActive: 2
+//	tokens:
+//	  - token: demo-token
+//	    permission: read-write    # or read-only
+//	    spaces: [ab12]            # optional; every space when absent
+//
+// Every folder of DIR is a space (created with default settings when
+// emulator.yaml does not list it). The SKILL.md frontmatter holds name and
+// description, and optionally enabled (default true), id (default derived
+// from space and slug), source, sourceUrl, builtin and unreadable; other
+// keys are ignored; the body is the instructions, byte for byte. Skills
+// are added in slug order, so the last slug is the most recently updated.
+// testdata/emulator/example at the root of the module is an example.
+package remotetest

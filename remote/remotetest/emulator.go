@@ -1,0 +1,767 @@
+package remotetest
+
+import (
+	"crypto/sha1"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// Emulator is an in-memory space service. It implements [http.Handler] and
+// is safe for concurrent use: every request and every method holds one lock
+// for the whole of its state change, so the 40-active rule can never be
+// raced past.
+type Emulator struct {
+	mu        sync.Mutex
+	spaces    map[string]*space
+	tokens    map[string]token
+	clock     clock
+	faults    Faults
+	faultRand *faultSource
+	requests  map[string]int
+	maxActive map[string]int
+	onRequest func(*http.Request)
+	logf      func(format string, args ...any)
+}
+
+// New returns an empty emulator: no spaces, no tokens. Every request is
+// answered 401 until a token is added with [Emulator.AddToken].
+func New() *Emulator {
+	return &Emulator{
+		spaces:    make(map[string]*space),
+		tokens:    make(map[string]token),
+		requests:  make(map[string]int),
+		maxActive: make(map[string]int),
+		clock:     clock{now: time.Now},
+		faultRand: newFaultSource(0),
+	}
+}
+
+// Space describes a space of the emulator.
+type Space struct {
+	ID string
+	// SkillsFeatureDisabled makes every skill write (update, enable,
+	// disable) of the space fail with 403, as the spec says of enable.
+	SkillsFeatureDisabled bool
+	// BuiltinActive is a number of hidden built-in skills that count as
+	// active toward the limit of 40 but are never listed.
+	BuiltinActive int
+}
+
+// Permission is what a token may do.
+type Permission int
+
+// Permissions of a token.
+const (
+	// ReadWrite may read and change skills and agents.
+	ReadWrite Permission = iota
+	// ReadOnly may read; every write is answered 403.
+	ReadOnly
+)
+
+func (p Permission) String() string {
+	switch p {
+	case ReadWrite:
+		return "read-write"
+	case ReadOnly:
+		return "read-only"
+	}
+	return fmt.Sprintf("Permission(%d)", int(p))
+}
+
+type token struct {
+	perm   Permission
+	spaces map[string]bool // nil: every space
+}
+
+func (t token) allows(spaceID string) bool {
+	return t.spaces == nil || t.spaces[spaceID]
+}
+
+// SkillSeed is a skill as the emulator stores it; the test-support methods
+// take and give it to set up or inspect a space.
+type SkillSeed struct {
+	// ID is generated when empty: a UUID derived from the space and the
+	// slug, so that seeded spaces are reproducible.
+	ID string
+	// Slug is generated from Name when empty: lower case, every run of
+	// characters other than a-z and 0-9 replaced by '-', trimmed of '-';
+	// "-2", "-3", ... is appended when the space already has the slug.
+	Slug         string
+	Name         string
+	Description  string
+	Instructions string
+	Enabled      bool
+	// Source is "manual" when empty.
+	Source    string
+	SourceURL *string
+	// Files are the supporting text files of the skill folder by path.
+	// "SKILL.md" is ignored here: it is always rendered from Name,
+	// Description and Instructions.
+	Files map[string]string
+	// BinaryFiles are paths of binary files of the folder; the files
+	// endpoint answers 404 for them, as only text files are readable.
+	BinaryFiles []string
+	// Unreadable makes instructions null, as when the service cannot read
+	// the SKILL.md; an update that sets instructions makes it readable.
+	Unreadable bool
+	// Builtin skills are hidden from every endpoint and count as active
+	// when Enabled.
+	Builtin bool
+}
+
+func (s SkillSeed) clone() SkillSeed {
+	c := s
+	if s.SourceURL != nil {
+		u := *s.SourceURL
+		c.SourceURL = &u
+	}
+	c.Files = maps.Clone(s.Files)
+	c.BinaryFiles = slices.Clone(s.BinaryFiles)
+	return c
+}
+
+type space struct {
+	Space
+	skills map[string]*skill // by id, built-in ones included
+	agents map[string]*agent
+	assets map[string]json.RawMessage
+}
+
+type skill struct {
+	SkillSeed
+	spaceID   string
+	createdAt time.Time
+	updatedAt time.Time
+}
+
+type agent struct {
+	draft     remote.Agent
+	published *remote.Agent // the copy made by the last publish
+	updatedAt time.Time
+}
+
+// AddSpace adds a space, or replaces the settings of an existing one and
+// keeps its content. It panics on an ID that breaks the spaceId rule.
+func (e *Emulator) AddSpace(sp Space) {
+	if err := remote.CheckSpaceID(sp.ID); err != nil {
+		panic("remotetest: AddSpace: " + err.Error())
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s, ok := e.spaces[sp.ID]; ok {
+		s.Space = sp
+	} else {
+		e.spaces[sp.ID] = &space{
+			Space:  sp,
+			skills: make(map[string]*skill),
+			agents: make(map[string]*agent),
+			assets: make(map[string]json.RawMessage),
+		}
+	}
+	e.observeActive(sp.ID)
+}
+
+// AddToken registers a bearer token. With no spaces it is valid for every
+// space; otherwise every other space answers it 403.
+func (e *Emulator) AddToken(tok string, perm Permission, spaces ...string) {
+	t := token{perm: perm}
+	if len(spaces) > 0 {
+		t.spaces = make(map[string]bool)
+		for _, s := range spaces {
+			t.spaces[s] = true
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.tokens[tok] = t
+}
+
+// RemoveToken unregisters a token; it is answered 401 from then on.
+func (e *Emulator) RemoveToken(tok string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.tokens, tok)
+}
+
+func (e *Emulator) mustSpace(op, spaceID string) *space {
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		panic(fmt.Sprintf("remotetest: %s: unknown space %q (call AddSpace first)", op, spaceID))
+	}
+	return sp
+}
+
+// AddSkill adds a skill to a space and returns it as the get endpoint
+// would. Empty ID and Slug are generated (see [SkillSeed]). It panics on an
+// unknown space, a duplicate ID or slug, or an ID that is not a UUID.
+func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp := e.mustSpace("AddSkill", spaceID)
+	s = s.clone()
+	if s.Slug == "" {
+		s.Slug = uniqueSlug(sp, slugify(s.Name))
+	}
+	for _, o := range sp.skills {
+		if o.Slug == s.Slug {
+			panic(fmt.Sprintf("remotetest: AddSkill: space %s already has slug %q", spaceID, s.Slug))
+		}
+	}
+	if s.ID == "" {
+		s.ID = nameUUID(spaceID, "skill", s.Slug)
+	}
+	if err := remote.CheckUUID("id", s.ID); err != nil {
+		panic("remotetest: AddSkill: " + err.Error())
+	}
+	if _, dup := sp.skills[s.ID]; dup {
+		panic(fmt.Sprintf("remotetest: AddSkill: space %s already has skill %s", spaceID, s.ID))
+	}
+	if s.Source == "" {
+		s.Source = remote.SourceManual
+	}
+	now := e.clock.tick()
+	sk := &skill{SkillSeed: s, spaceID: spaceID, createdAt: now, updatedAt: now}
+	sp.skills[s.ID] = sk
+	e.observeActive(spaceID)
+	return sk.view(true)
+}
+
+// EditSkill changes a skill the way an edit in the end-user app would: f
+// gets a copy of the stored skill, and whatever it changes is stored, the
+// ID and slug excepted (they are immutable). updatedAt moves even when f
+// changes nothing. The 40-active limit is not applied: the app may well
+// count differently. It panics on an unknown space or skill.
+func (e *Emulator) EditSkill(spaceID, skillID string, f func(*SkillSeed)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp := e.mustSpace("EditSkill", spaceID)
+	sk, ok := sp.skills[skillID]
+	if !ok {
+		panic(fmt.Sprintf("remotetest: EditSkill: space %s has no skill %s", spaceID, skillID))
+	}
+	c := sk.SkillSeed.clone()
+	f(&c)
+	c.ID, c.Slug = sk.ID, sk.Slug
+	if c.Source == "" {
+		c.Source = remote.SourceManual
+	}
+	sk.SkillSeed = c
+	sk.updatedAt = e.clock.tick()
+	e.observeActive(spaceID)
+}
+
+// Skill returns a snapshot of a skill, instructions included, built-in
+// skills included.
+func (e *Emulator) Skill(spaceID, skillID string) (remote.Skill, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return remote.Skill{}, false
+	}
+	sk, ok := sp.skills[skillID]
+	if !ok {
+		return remote.Skill{}, false
+	}
+	return sk.view(true), true
+}
+
+// SkillBySlug returns a snapshot of the skill with the given slug.
+func (e *Emulator) SkillBySlug(spaceID, slug string) (remote.Skill, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return remote.Skill{}, false
+	}
+	for _, sk := range sp.skills {
+		if sk.Slug == slug {
+			return sk.view(true), true
+		}
+	}
+	return remote.Skill{}, false
+}
+
+// Skills returns snapshots of the user-created skills of a space, with
+// instructions, in list order.
+func (e *Emulator) Skills(spaceID string) []remote.Skill {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return nil
+	}
+	var out []remote.Skill
+	for _, sk := range sp.sortedSkills() {
+		out = append(out, sk.view(true))
+	}
+	return out
+}
+
+// SkillFiles returns the text files the files endpoint serves for a skill,
+// SKILL.md included (rendered), by path.
+func (e *Emulator) SkillFiles(spaceID, skillID string) map[string]string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return nil
+	}
+	sk, ok := sp.skills[skillID]
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string)
+	for p, c := range sk.Files {
+		if p != skillFileName {
+			out[p] = c
+		}
+	}
+	if !sk.Unreadable {
+		out[skillFileName] = sk.renderSkillFile()
+	}
+	return out
+}
+
+// AddAgent adds an agent (draft) to a space and returns it as the list
+// endpoint would. An empty ID is generated, empty timestamps are set to
+// now, SpaceID is set, nil arrays become empty ones and an empty
+// welcomeMessage becomes {}. An agent that is not Published always has
+// HasUnpublishedChanges, as the spec defines it; a Published one is taken
+// to be published as it stands, with HasUnpublishedChanges as given.
+func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp := e.mustSpace("AddAgent", spaceID)
+	a = cloneAgent(a)
+	if a.ID == "" {
+		a.ID = nameUUID(spaceID, "agent", fmt.Sprint(len(sp.agents)), a.Name)
+	}
+	if err := remote.CheckUUID("id", a.ID); err != nil {
+		panic("remotetest: AddAgent: " + err.Error())
+	}
+	if _, dup := sp.agents[a.ID]; dup {
+		panic(fmt.Sprintf("remotetest: AddAgent: space %s already has agent %s", spaceID, a.ID))
+	}
+	a.SpaceID = spaceID
+	now := e.clock.tick()
+	created, updated := now, now
+	if a.CreatedAt != "" {
+		created = mustParseTime("AddAgent", a.CreatedAt)
+		e.clock.observe(created)
+	}
+	if a.UpdatedAt != "" {
+		updated = mustParseTime("AddAgent", a.UpdatedAt)
+		e.clock.observe(updated)
+	}
+	a.CreatedAt, a.UpdatedAt = formatTime(created), formatTime(updated)
+	normaliseAgent(&a)
+	ag := &agent{draft: a, updatedAt: updated}
+	if !a.Published {
+		ag.draft.HasUnpublishedChanges = true
+	} else {
+		p := cloneAgent(a)
+		ag.published = &p
+	}
+	sp.agents[a.ID] = ag
+	return cloneAgent(ag.draft)
+}
+
+// EditAgent changes an agent's draft the way the app's editor would: f
+// gets a copy of the draft; what it changes is stored (ID, SpaceID,
+// CreatedAt, Published excepted), updatedAt moves and
+// HasUnpublishedChanges becomes true. It panics on an unknown agent.
+func (e *Emulator) EditAgent(spaceID, agentID string, f func(*remote.Agent)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp := e.mustSpace("EditAgent", spaceID)
+	ag, ok := sp.agents[agentID]
+	if !ok {
+		panic(fmt.Sprintf("remotetest: EditAgent: space %s has no agent %s", spaceID, agentID))
+	}
+	c := cloneAgent(ag.draft)
+	f(&c)
+	c.ID, c.SpaceID, c.CreatedAt, c.Published = ag.draft.ID, ag.draft.SpaceID, ag.draft.CreatedAt, ag.draft.Published
+	normaliseAgent(&c)
+	c.HasUnpublishedChanges = true
+	ag.updatedAt = e.clock.tick()
+	c.UpdatedAt = formatTime(ag.updatedAt)
+	ag.draft = c
+}
+
+// Agents returns the drafts of a space's agents in list order.
+func (e *Emulator) Agents(spaceID string) []remote.Agent {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return nil
+	}
+	var out []remote.Agent
+	for _, ag := range sp.sortedAgents() {
+		out = append(out, cloneAgent(ag.draft))
+	}
+	return out
+}
+
+// PublishedAgent returns the version of an agent copied by its last
+// publish; false when it was never published (or does not exist).
+func (e *Emulator) PublishedAgent(spaceID, agentID string) (remote.Agent, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return remote.Agent{}, false
+	}
+	ag, ok := sp.agents[agentID]
+	if !ok || ag.published == nil {
+		return remote.Agent{}, false
+	}
+	return cloneAgent(*ag.published), true
+}
+
+// AddAsset stores a knowledge-base record; the asset endpoint returns it
+// byte for byte. It panics unless record is a JSON object and assetID a
+// UUID.
+func (e *Emulator) AddAsset(spaceID, assetID string, record json.RawMessage) {
+	if err := remote.CheckUUID("assetId", assetID); err != nil {
+		panic("remotetest: AddAsset: " + err.Error())
+	}
+	if !isJSONObject(record) {
+		panic(fmt.Sprintf("remotetest: AddAsset: record of %s is not a JSON object", assetID))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp := e.mustSpace("AddAsset", spaceID)
+	sp.assets[assetID] = slices.Clone(record)
+}
+
+// ActiveCount is the number of active skills of a space as the limit of 40
+// counts them: enabled user skills, enabled built-in skills and
+// [Space.BuiltinActive].
+func (e *Emulator) ActiveCount(spaceID string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return 0
+	}
+	return sp.activeCount()
+}
+
+// MaxActiveSeen is the highest [Emulator.ActiveCount] the space has had
+// since it was added or since [Emulator.ResetRequests].
+func (e *Emulator) MaxActiveSeen(spaceID string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.maxActive[spaceID]
+}
+
+// Request counter keys of [Emulator.Requests], one per endpoint of the spec.
+const (
+	KeyListSkills   = "GET /skills"
+	KeyGetSkill     = "GET /skills/{id}"
+	KeyUpdateSkill  = "PATCH /skills/{id}"
+	KeyEnableSkill  = "POST /enable"
+	KeyDisableSkill = "POST /disable"
+	KeyGetFile      = "GET /files"
+	KeyListAgents   = "GET /agents"
+	KeyPublishAgent = "POST /publish"
+	KeyDeleteAgent  = "DELETE /agents/{id}"
+	KeyGetAsset     = "GET /assets"
+	// KeyOther counts requests that match no endpoint (404, 405).
+	KeyOther = "other"
+)
+
+// Requests returns how many requests each endpoint received, by the Key
+// constants. Every request that reached the emulator counts, whatever its
+// answer, injected faults and drops included.
+func (e *Emulator) Requests() map[string]int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return maps.Clone(e.requests)
+}
+
+// ResetRequests zeroes the request counters and restarts every space's
+// active high-water mark from its current active count.
+func (e *Emulator) ResetRequests() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	clear(e.requests)
+	clear(e.maxActive)
+	for id := range e.spaces {
+		e.observeActive(id)
+	}
+}
+
+// SetOnRequest installs a hook called at the start of every request, before
+// any check and outside the emulator's lock, so it may call the emulator's
+// methods (for instance [Emulator.EditSkill] to shift the list order between
+// two page requests). nil removes it.
+func (e *Emulator) SetOnRequest(f func(r *http.Request)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.onRequest = f
+}
+
+// SetLog installs a logger called once per request with its method, path
+// (query included), status and duration. The Authorization header is never
+// passed to it. nil removes it.
+func (e *Emulator) SetLog(logf func(format string, args ...any)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.logf = logf
+}
+
+// SetClock replaces the wall clock the logical clock follows (time.Now by
+// default), for reproducible timestamps.
+func (e *Emulator) SetClock(now func() time.Time) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.clock.now = now
+}
+
+// observeActive updates the high-water mark; e.mu must be held.
+func (e *Emulator) observeActive(spaceID string) {
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return
+	}
+	if n := sp.activeCount(); n > e.maxActive[spaceID] {
+		e.maxActive[spaceID] = n
+	}
+}
+
+func (sp *space) activeCount() int {
+	n := sp.BuiltinActive
+	for _, sk := range sp.skills {
+		if sk.Enabled {
+			n++
+		}
+	}
+	return n
+}
+
+// sortedSkills are the user-created skills in list order: most recently
+// updated first, ties broken by id ascending.
+func (sp *space) sortedSkills() []*skill {
+	var out []*skill
+	for _, sk := range sp.skills {
+		if !sk.Builtin {
+			out = append(out, sk)
+		}
+	}
+	slices.SortFunc(out, func(a, b *skill) int {
+		if c := b.updatedAt.Compare(a.updatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+func (sp *space) sortedAgents() []*agent {
+	out := slices.Collect(maps.Values(sp.agents))
+	slices.SortFunc(out, func(a, b *agent) int {
+		if c := b.updatedAt.Compare(a.updatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.draft.ID, b.draft.ID)
+	})
+	return out
+}
+
+// view is the skill as the service shows it; list items carry no
+// instructions.
+func (sk *skill) view(withInstructions bool) remote.Skill {
+	s := remote.Skill{
+		ID:          sk.ID,
+		SpaceID:     sk.spaceID,
+		Name:        sk.Name,
+		Description: sk.Description,
+		Slug:        sk.Slug,
+		Source:      sk.Source,
+		Enabled:     sk.Enabled,
+		CreatedAt:   formatTime(sk.createdAt),
+		UpdatedAt:   formatTime(sk.updatedAt),
+	}
+	if sk.SourceURL != nil {
+		u := *sk.SourceURL
+		s.SourceURL = &u
+	}
+	if withInstructions && !sk.Unreadable {
+		in := sk.Instructions
+		s.Instructions = &in
+	}
+	return s
+}
+
+func uniqueSlug(sp *space, base string) string {
+	taken := make(map[string]bool)
+	for _, sk := range sp.skills {
+		taken[sk.Slug] = true
+	}
+	if !taken[base] {
+		return base
+	}
+	for i := 2; ; i++ {
+		if s := fmt.Sprintf("%s-%d", base, i); !taken[s] {
+			return s
+		}
+	}
+}
+
+// slugify makes a slug from a name: lower case, runs of anything but a-z
+// and 0-9 become one '-', no '-' at either end.
+func slugify(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "skill"
+	}
+	return b.String()
+}
+
+// nameUUID derives a version-5-style UUID from its parts, so generated IDs
+// are stable from run to run.
+func nameUUID(parts ...string) string {
+	sum := sha1.Sum([]byte("skillsync-remotetest\x00" + strings.Join(parts, "\x00")))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x50
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func cloneAgent(a remote.Agent) remote.Agent {
+	c := a
+	c.ConversationStarters = slices.Clone(a.ConversationStarters)
+	c.WelcomeMessage = slices.Clone(a.WelcomeMessage)
+	c.AttachmentIDs = slices.Clone(a.AttachmentIDs)
+	c.FolderIDs = slices.Clone(a.FolderIDs)
+	c.ContentIDs = slices.Clone(a.ContentIDs)
+	c.EmbedOptions.DomainWhitelist = slices.Clone(a.EmbedOptions.DomainWhitelist)
+	c.SkillIDs = slices.Clone(a.SkillIDs)
+	if a.Actions != nil {
+		c.Actions = make([]remote.Action, len(a.Actions))
+		for i, act := range a.Actions {
+			act.DefaultValues = cloneAny(act.DefaultValues).(map[string]any)
+			c.Actions[i] = act
+		}
+	}
+	return c
+}
+
+func cloneAny(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		if v == nil {
+			return v
+		}
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = cloneAny(x)
+		}
+		return m
+	case []any:
+		s := make([]any, len(v))
+		for i, x := range v {
+			s[i] = cloneAny(x)
+		}
+		return s
+	}
+	return v
+}
+
+// normaliseAgent gives every array and object field a JSON value of its
+// type (never null), as the spec's field table types them.
+func normaliseAgent(a *remote.Agent) {
+	orEmpty := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	if a.ConversationStarters == nil {
+		a.ConversationStarters = []remote.ConversationStarter{}
+	}
+	if len(a.WelcomeMessage) == 0 || string(a.WelcomeMessage) == "null" {
+		a.WelcomeMessage = json.RawMessage(`{}`)
+	}
+	a.AttachmentIDs = orEmpty(a.AttachmentIDs)
+	a.FolderIDs = orEmpty(a.FolderIDs)
+	a.ContentIDs = orEmpty(a.ContentIDs)
+	a.SkillIDs = orEmpty(a.SkillIDs)
+	a.EmbedOptions.DomainWhitelist = orEmpty(a.EmbedOptions.DomainWhitelist)
+	if a.Actions == nil {
+		a.Actions = []remote.Action{}
+	}
+	for i := range a.Actions {
+		if a.Actions[i].DefaultValues == nil {
+			a.Actions[i].DefaultValues = map[string]any{}
+		}
+	}
+}
+
+func isJSONObject(b []byte) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(b, &m) == nil && m != nil
+}
+
+// clock is the emulator's logical clock: it follows the wall clock at
+// millisecond resolution (the resolution of the timestamps it formats) but
+// never repeats or goes back, so every change gets a strictly later
+// updatedAt even when several happen within one millisecond.
+type clock struct {
+	now  func() time.Time
+	last time.Time
+}
+
+func (c *clock) tick() time.Time {
+	t := c.now().UTC().Truncate(time.Millisecond)
+	if !t.After(c.last) {
+		t = c.last.Add(time.Millisecond)
+	}
+	c.last = t
+	return t
+}
+
+// observe moves the clock past a timestamp given from outside.
+func (c *clock) observe(t time.Time) {
+	t = t.UTC().Truncate(time.Millisecond)
+	if t.After(c.last) {
+		c.last = t
+	}
+}
+
+// timeLayout is RFC 3339 in UTC with milliseconds, as JavaScript's
+// Date.prototype.toISOString writes it.
+const timeLayout = "2006-01-02T15:04:05.000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func mustParseTime(op, s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic(fmt.Sprintf("remotetest: %s: timestamp %q is not RFC 3339", op, s))
+	}
+	return t
+}

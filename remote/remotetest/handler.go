@@ -1,0 +1,640 @@
+package remotetest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+type endpoint int
+
+const (
+	epNone endpoint = iota
+	epListSkills
+	epGetSkill
+	epUpdateSkill
+	epEnableSkill
+	epDisableSkill
+	epGetFile
+	epListAgents
+	epPublishAgent
+	epDeleteAgent
+	epGetAsset
+)
+
+// writes are the endpoints a read-only token may not call.
+func (ep endpoint) write() bool {
+	switch ep {
+	case epUpdateSkill, epEnableSkill, epDisableSkill, epPublishAgent, epDeleteAgent:
+		return true
+	}
+	return false
+}
+
+func (ep endpoint) skillWrite() bool {
+	return ep == epUpdateSkill || ep == epEnableSkill || ep == epDisableSkill
+}
+
+func (ep endpoint) list() bool { return ep == epListSkills || ep == epListAgents }
+
+// match is a request resolved against the spec's endpoints.
+type match struct {
+	key   string   // request counter key
+	ep    endpoint // epNone: unknown path or method
+	allow []string // methods of a known path, for 405
+	space string   // raw path parameters
+	id    string
+	file  string
+}
+
+// route resolves a request path, taken as sent (still escaped): a
+// percent-encoded character in a parameter breaks that parameter's rule.
+func route(method, rawPath string) match {
+	segs := strings.Split(rawPath, "/")
+	if len(segs) < 2 || segs[0] != "" {
+		return match{key: KeyOther}
+	}
+	segs = segs[1:]
+	type shape struct {
+		methods map[string]endpoint
+		keys    map[string]string
+	}
+	one := func(method string, ep endpoint, key string) shape {
+		return shape{map[string]endpoint{method: ep}, map[string]string{method: key}}
+	}
+	var sh shape
+	var m match
+	switch {
+	case len(segs) >= 5 && segs[0] == "api" && segs[1] == "v1" && segs[2] == "spaces":
+		m.space = segs[3]
+		rest := segs[4:]
+		switch {
+		case len(rest) == 1 && rest[0] == "skills":
+			sh = one(http.MethodGet, epListSkills, KeyListSkills)
+		case len(rest) == 2 && rest[0] == "skills":
+			m.id = rest[1]
+			sh = shape{
+				map[string]endpoint{http.MethodGet: epGetSkill, http.MethodPatch: epUpdateSkill},
+				map[string]string{http.MethodGet: KeyGetSkill, http.MethodPatch: KeyUpdateSkill},
+			}
+		case len(rest) == 3 && rest[0] == "skills" && rest[2] == "enable":
+			m.id = rest[1]
+			sh = one(http.MethodPost, epEnableSkill, KeyEnableSkill)
+		case len(rest) == 3 && rest[0] == "skills" && rest[2] == "disable":
+			m.id = rest[1]
+			sh = one(http.MethodPost, epDisableSkill, KeyDisableSkill)
+		case len(rest) >= 4 && rest[0] == "skills" && rest[2] == "files":
+			m.id = rest[1]
+			m.file = strings.Join(rest[3:], "/")
+			sh = one(http.MethodGet, epGetFile, KeyGetFile)
+		case len(rest) == 1 && rest[0] == "agents":
+			sh = one(http.MethodGet, epListAgents, KeyListAgents)
+		case len(rest) == 2 && rest[0] == "agents":
+			m.id = rest[1]
+			sh = one(http.MethodDelete, epDeleteAgent, KeyDeleteAgent)
+		case len(rest) == 3 && rest[0] == "agents" && rest[2] == "publish":
+			m.id = rest[1]
+			sh = one(http.MethodPost, epPublishAgent, KeyPublishAgent)
+		}
+	case len(segs) == 5 && segs[0] == "api" && segs[1] == "kb" && segs[2] == "assets":
+		m.space, m.id = segs[3], segs[4]
+		sh = one(http.MethodGet, epGetAsset, KeyGetAsset)
+	}
+	// A trailing slash makes an unknown path, except inside a file path
+	// where it is an empty segment that breaks the path rule.
+	if sh.methods == nil || (segs[len(segs)-1] == "" && m.file == "") {
+		return match{key: KeyOther}
+	}
+	ep, ok := sh.methods[method]
+	if !ok {
+		for meth := range sh.methods {
+			m.allow = append(m.allow, meth)
+		}
+		slices.Sort(m.allow)
+		m.key = KeyOther
+		return m
+	}
+	m.ep, m.key = ep, sh.keys[method]
+	return m
+}
+
+// ServeHTTP answers one request of the spec.
+func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	e.mu.Lock()
+	hook, logf := e.onRequest, e.logf
+	e.mu.Unlock()
+	if hook != nil {
+		hook(r)
+	}
+
+	m := route(r.Method, r.URL.EscapedPath())
+	e.mu.Lock()
+	e.requests[m.key]++
+	fault := e.drawFault()
+	faults := e.faults
+	e.mu.Unlock()
+
+	sw := &statusWriter{ResponseWriter: w}
+	defer func() {
+		if logf == nil {
+			return
+		}
+		status := strconv.Itoa(sw.status)
+		if fault == faultDrop {
+			status = "dropped"
+		}
+		logf("%s %s %s %s", r.Method, r.URL.RequestURI(), status, time.Since(start).Round(time.Microsecond))
+	}()
+
+	if faults.Latency > 0 {
+		t := time.NewTimer(faults.Latency)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+	}
+	switch fault {
+	case faultDrop:
+		if faults.DropAfterWrite {
+			e.serve(newDiscardWriter(), r, m)
+		}
+		dropConnection(w)
+		return
+	case faultError500:
+		writeError(sw, http.StatusInternalServerError, CodeInternal, "injected fault: internal error")
+		return
+	case faultError503:
+		writeError(sw, http.StatusServiceUnavailable, CodeUnavailable, "injected fault: service unavailable")
+		return
+	case faultRateLimit:
+		ra := faults.RetryAfter
+		if ra <= 0 {
+			ra = time.Second
+		}
+		sw.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.Seconds()))))
+		writeError(sw, http.StatusTooManyRequests, CodeRateLimited, "injected fault: too many requests")
+		return
+	}
+	e.serve(sw, r, m)
+}
+
+// dropConnection closes the client's connection with no answer.
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			conn.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
+}
+
+// serve runs the checks in a fixed order: route (404, 405), token (401),
+// query, body and path parameters (400, 413, 415), token permission on
+// the space (403), space (404), skills feature (403), the resource (404,
+// 403 for a built-in skill), then the endpoint's own rules (409, 422).
+func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
+	if m.ep == epNone {
+		if m.allow != nil {
+			w.Header().Set("Allow", strings.Join(m.allow, ", "))
+			writeError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed,
+				fmt.Sprintf("method %s is not allowed here; allowed: %s", r.Method, strings.Join(m.allow, ", ")))
+			return
+		}
+		writeError(w, http.StatusNotFound, CodeNotFound, "no such endpoint: "+r.URL.EscapedPath())
+		return
+	}
+
+	tok, ok := e.authenticate(r)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="skills"`)
+		writeError(w, http.StatusUnauthorized, CodeUnauthorized, "missing or unknown bearer token")
+		return
+	}
+
+	limit, offset, err := parseQuery(r.URL.RawQuery, m.ep.list())
+	if err != nil {
+		writeError(w, http.StatusBadRequest, CodeInvalidRequest, err.Error())
+		return
+	}
+	var update *remote.SkillUpdate
+	if status, code, err := checkBody(r, m.ep, &update); err != nil {
+		writeError(w, status, code, err.Error())
+		return
+	}
+	if err := checkPathParams(m); err != nil {
+		writeError(w, http.StatusBadRequest, CodeInvalidRequest, err.Error())
+		return
+	}
+	if !tok.allows(m.space) {
+		writeError(w, http.StatusForbidden, CodeForbidden, "the token has no access to space "+m.space)
+		return
+	}
+	if m.ep.write() && tok.perm != ReadWrite {
+		writeError(w, http.StatusForbidden, CodeForbidden, "the token is read-only")
+		return
+	}
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp, ok := e.spaces[m.space]
+	if !ok {
+		writeError(w, http.StatusNotFound, CodeNotFound, "space not found: "+m.space)
+		return
+	}
+	if m.ep.skillWrite() && sp.SkillsFeatureDisabled {
+		writeError(w, http.StatusForbidden, CodeFeatureDisabled, "the skills feature is disabled in space "+m.space)
+		return
+	}
+	switch m.ep {
+	case epListSkills:
+		all := sp.sortedSkills()
+		page := paginate(all, limit, offset)
+		items := make([]remote.Skill, 0, len(page.Data))
+		for _, sk := range page.Data {
+			items = append(items, sk.view(false))
+		}
+		writeJSON(w, http.StatusOK, remote.Page[remote.Skill]{
+			Data: items, Total: page.Total, Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore,
+		})
+	case epListAgents:
+		all := sp.sortedAgents()
+		page := paginate(all, limit, offset)
+		items := make([]remote.Agent, 0, len(page.Data))
+		for _, ag := range page.Data {
+			items = append(items, ag.draft)
+		}
+		writeJSON(w, http.StatusOK, remote.Page[remote.Agent]{
+			Data: items, Total: page.Total, Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore,
+		})
+	case epGetSkill, epUpdateSkill, epEnableSkill, epDisableSkill, epGetFile:
+		sk, ok := sp.skills[m.id]
+		if !ok || (sk.Builtin && m.ep != epUpdateSkill) {
+			writeError(w, http.StatusNotFound, CodeNotFound, "skill not found: "+m.id)
+			return
+		}
+		if sk.Builtin {
+			writeError(w, http.StatusForbidden, CodeBuiltinSkill, "built-in skills cannot be updated")
+			return
+		}
+		e.serveSkill(w, sp, sk, m, update)
+	case epPublishAgent, epDeleteAgent:
+		ag, ok := sp.agents[m.id]
+		if !ok {
+			writeError(w, http.StatusNotFound, CodeNotFound, "agent not found: "+m.id)
+			return
+		}
+		if m.ep == epDeleteAgent {
+			delete(sp.agents, m.id)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		e.publish(w, ag)
+	case epGetAsset:
+		rec, ok := sp.assets[m.id]
+		if !ok {
+			writeError(w, http.StatusNotFound, CodeNotFound, "asset not found: "+m.id)
+			return
+		}
+		writeRaw(w, http.StatusOK, rec)
+	}
+}
+
+// serveSkill runs the single-skill endpoints; e.mu is held.
+func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m match, u *remote.SkillUpdate) {
+	switch m.ep {
+	case epGetSkill:
+	case epUpdateSkill:
+		if u.Name != nil {
+			sk.Name = *u.Name
+		}
+		if u.Description != nil {
+			sk.Description = *u.Description
+		}
+		if u.Instructions != nil {
+			sk.Instructions = e.faults.Newline.apply(*u.Instructions)
+			sk.Unreadable = false
+		}
+		sk.updatedAt = e.clock.tick()
+	case epEnableSkill:
+		if sk.Enabled {
+			break // already enabled: nothing changes
+		}
+		if n := sp.activeCount(); n >= remote.MaxActiveSkills {
+			writeError(w, http.StatusConflict, CodeActiveLimit,
+				fmt.Sprintf("space %s already has %d active skills (maximum %d)", sp.ID, n, remote.MaxActiveSkills))
+			return
+		}
+		sk.Enabled = true
+		sk.updatedAt = e.clock.tick()
+		e.observeActive(sp.ID)
+	case epDisableSkill:
+		if sk.Enabled {
+			sk.Enabled = false
+			sk.updatedAt = e.clock.tick()
+		}
+	case epGetFile:
+		if m.file == skillFileName {
+			if sk.Unreadable {
+				writeError(w, http.StatusNotFound, CodeNotFound, "SKILL.md cannot be read")
+				return
+			}
+			writeJSON(w, http.StatusOK, remote.SkillFile{Path: m.file, Content: sk.renderSkillFile()})
+			return
+		}
+		if c, ok := sk.Files[m.file]; ok {
+			writeJSON(w, http.StatusOK, remote.SkillFile{Path: m.file, Content: c})
+			return
+		}
+		for _, b := range sk.BinaryFiles {
+			if b == m.file {
+				writeError(w, http.StatusNotFound, CodeNotFound, "not a text file: "+m.file+" (only text files are readable)")
+				return
+			}
+		}
+		writeError(w, http.StatusNotFound, CodeNotFound, "file not found: "+m.file)
+		return
+	}
+	writeJSON(w, http.StatusOK, singleSkill(sk.view(true)))
+}
+
+// publish copies an agent's draft over its published version; e.mu is
+// held.
+func (e *Emulator) publish(w http.ResponseWriter, ag *agent) {
+	if ag.draft.Published && !ag.draft.HasUnpublishedChanges {
+		writeJSON(w, http.StatusOK, ag.draft) // nothing to publish
+		return
+	}
+	if ag.draft.EmbedEnabled && len(ag.draft.EmbedOptions.DomainWhitelist) == 0 {
+		writeError(w, http.StatusUnprocessableEntity, CodeEmbedWhitelist,
+			"the draft has embedEnabled true and an empty embedOptions.domainWhitelist")
+		return
+	}
+	ag.updatedAt = e.clock.tick()
+	ag.draft.Published = true
+	ag.draft.HasUnpublishedChanges = false
+	ag.draft.UpdatedAt = formatTime(ag.updatedAt)
+	p := cloneAgent(ag.draft)
+	ag.published = &p
+	writeJSON(w, http.StatusOK, ag.draft)
+}
+
+func (e *Emulator) authenticate(r *http.Request) (token, bool) {
+	h := r.Header.Values("Authorization")
+	if len(h) != 1 {
+		return token{}, false
+	}
+	tok, ok := strings.CutPrefix(h[0], "Bearer ")
+	if !ok || tok == "" {
+		return token{}, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t, ok := e.tokens[tok]
+	return t, ok
+}
+
+// parseQuery accepts limit and offset on the list endpoints and nothing
+// anywhere else.
+func parseQuery(raw string, list bool) (limit, offset int, err error) {
+	limit, offset = remote.DefaultPageLimit, 0
+	if raw == "" {
+		return limit, offset, nil
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return 0, 0, fmt.Errorf("malformed query string: %v", err)
+	}
+	for name, vals := range q {
+		if !list || (name != "limit" && name != "offset") {
+			return 0, 0, fmt.Errorf("unknown query parameter %q", name)
+		}
+		if len(vals) != 1 {
+			return 0, 0, fmt.Errorf("query parameter %q given %d times", name, len(vals))
+		}
+		n, ok := parseUint(vals[0])
+		switch {
+		case name == "limit" && (!ok || n < 1 || n > remote.MaxPageLimit):
+			return 0, 0, fmt.Errorf("limit must be an integer from 1 to %d (got %q)", remote.MaxPageLimit, vals[0])
+		case name == "offset" && !ok:
+			return 0, 0, fmt.Errorf("offset must be an integer 0 or more (got %q)", vals[0])
+		case name == "limit":
+			limit = n
+		default:
+			offset = n
+		}
+	}
+	return limit, offset, nil
+}
+
+// parseUint accepts decimal digits only: no sign, no space, no fraction.
+func parseUint(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// checkBody reads the body. Update takes a JSON object of known fields of
+// the right types; every other endpoint takes no body at all, and a
+// Content-Type of JSON with an empty body is refused as a JSON parser
+// would (Fastify's default, for one).
+func checkBody(r *http.Request, ep endpoint, update **remote.SkillUpdate) (int, string, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	if err != nil {
+		return http.StatusBadRequest, CodeInvalidRequest, fmt.Errorf("reading body: %v", err)
+	}
+	if len(body) > maxBodyBytes {
+		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Errorf("body larger than %d bytes", maxBodyBytes)
+	}
+	ct := r.Header.Get("Content-Type")
+	isJSON := false
+	if ct != "" {
+		mt, params, err := mime.ParseMediaType(ct)
+		if err == nil && mt == contentTypeJSON {
+			cs, ok := params["charset"]
+			isJSON = !ok || strings.EqualFold(cs, "utf-8")
+		}
+	}
+	if ep != epUpdateSkill {
+		if len(body) > 0 {
+			return http.StatusBadRequest, CodeInvalidRequest, errors.New("this endpoint takes no body")
+		}
+		if isJSON && r.Method != http.MethodGet {
+			return http.StatusBadRequest, CodeInvalidRequest,
+				errors.New("body cannot be empty when Content-Type is application/json; send no Content-Type with no body")
+		}
+		return 0, "", nil
+	}
+	if len(body) > 0 && !isJSON {
+		return http.StatusUnsupportedMediaType, CodeUnsupportedMedia,
+			fmt.Errorf("Content-Type must be application/json (got %q)", ct)
+	}
+	if len(body) == 0 {
+		return http.StatusBadRequest, CodeInvalidRequest, errors.New("body required: a JSON object")
+	}
+	u, err := decodeUpdate(body)
+	if err != nil {
+		return http.StatusBadRequest, CodeInvalidRequest, err
+	}
+	if err := remote.CheckUpdate(*u); err != nil {
+		return http.StatusBadRequest, CodeInvalidRequest, err
+	}
+	*update = u
+	return 0, "", nil
+}
+
+// decodeUpdate decodes an update body strictly: valid UTF-8, one JSON
+// object, no unknown, duplicate or differently-cased keys, string values
+// only (null included is refused).
+func decodeUpdate(body []byte) (*remote.SkillUpdate, error) {
+	if !utf8.Valid(body) {
+		return nil, errors.New("body is not valid UTF-8")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(body)))
+	t, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("body is not valid JSON: %v", err)
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("body must be a JSON object")
+	}
+	u := new(remote.SkillUpdate)
+	seen := make(map[string]bool)
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("body is not valid JSON: %v", err)
+		}
+		key := t.(string)
+		if seen[key] {
+			return nil, fmt.Errorf("field %q given twice", key)
+		}
+		seen[key] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("body is not valid JSON: %v", err)
+		}
+		var dst **string
+		switch key {
+		case "name":
+			dst = &u.Name
+		case "description":
+			dst = &u.Description
+		case "instructions":
+			dst = &u.Instructions
+		default:
+			return nil, fmt.Errorf("unknown field %q (allowed: name, description, instructions)", key)
+		}
+		if len(raw) == 0 || raw[0] != '"' {
+			return nil, fmt.Errorf("field %q must be a string", key)
+		}
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("field %q: %v", key, err)
+		}
+		*dst = &s
+	}
+	if _, err := dec.Token(); err != nil { // the closing '}'
+		return nil, fmt.Errorf("body is not valid JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("body must hold exactly one JSON object")
+	}
+	return u, nil
+}
+
+func checkPathParams(m match) error {
+	if err := remote.CheckSpaceID(m.space); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(m.space); m.ep != epEnableSkill && (n < 2 || n > 6) {
+		return &remote.RuleError{Field: "spaceId", Value: m.space,
+			Rule: "must be 2 to 6 characters long on this endpoint (only enable accepts 21)"}
+	}
+	if m.ep.list() {
+		return nil
+	}
+	field := "skillId"
+	switch m.ep {
+	case epPublishAgent, epDeleteAgent:
+		field = "agentId"
+	case epGetAsset:
+		field = "assetId"
+	}
+	if err := remote.CheckUUID(field, m.id); err != nil {
+		return err
+	}
+	if m.ep == epGetFile {
+		return remote.CheckFilePath(m.file)
+	}
+	return nil
+}
+
+type pageOf[T any] struct {
+	Data                 []T
+	Total, Limit, Offset int
+	HasMore              bool
+}
+
+func paginate[T any](all []T, limit, offset int) pageOf[T] {
+	p := pageOf[T]{Total: len(all), Limit: limit, Offset: offset, HasMore: offset+limit < len(all)}
+	if offset < len(all) {
+		p.Data = all[offset:min(offset+limit, len(all))]
+	}
+	return p
+}
+
+// statusWriter remembers the status for the log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// discardWriter takes the answer of a request whose connection is then
+// dropped.
+type discardWriter struct{ h http.Header }
+
+func newDiscardWriter() *discardWriter               { return &discardWriter{h: make(http.Header)} }
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardWriter) WriteHeader(int)             {}

@@ -1,0 +1,292 @@
+package remotetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/remote"
+	"go.yaml.in/yaml/v3"
+)
+
+// SeedConfigFile is the optional file of a seed directory that lists
+// spaces and tokens.
+const SeedConfigFile = "emulator.yaml"
+
+// seedConfig is emulator.yaml.
+type seedConfig struct {
+	Spaces []struct {
+		ID                    string `yaml:"id"`
+		SkillsFeatureDisabled bool   `yaml:"skillsFeatureDisabled"`
+		BuiltinActive         int    `yaml:"builtinActive"`
+	} `yaml:"spaces"`
+	Tokens []struct {
+		Token      string   `yaml:"token"`
+		Permission string   `yaml:"permission"`
+		Spaces     []string `yaml:"spaces"`
+	} `yaml:"tokens"`
+}
+
+// skillFrontmatter is the frontmatter of a seed's SKILL.md. Keys other
+// than these (license, metadata, ...) are ignored.
+type skillFrontmatter struct {
+	ID          string  `yaml:"id"`
+	Name        string  `yaml:"name"`
+	Description string  `yaml:"description"`
+	Enabled     *bool   `yaml:"enabled"`
+	Source      string  `yaml:"source"`
+	SourceURL   *string `yaml:"sourceUrl"`
+	Builtin     bool    `yaml:"builtin"`
+	Unreadable  bool    `yaml:"unreadable"`
+}
+
+// LoadSeed adds the spaces, tokens, skills, agents and assets of a seed
+// directory (layout in the package documentation) to the emulator. On an
+// error the emulator may hold part of the seed.
+func (e *Emulator) LoadSeed(dir string) error {
+	return e.LoadSeedFS(os.DirFS(dir), ".")
+}
+
+// LoadSeedFS is [Emulator.LoadSeed] reading dir of fsys, for seeds
+// embedded in a binary.
+func (e *Emulator) LoadSeedFS(fsys fs.FS, dir string) error {
+	cfgPath := path.Join(dir, SeedConfigFile)
+	var cfg seedConfig
+	switch data, err := fs.ReadFile(fsys, cfgPath); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("reading seed: %w", err)
+	default:
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("seed %s: %w", cfgPath, err)
+		}
+	}
+	for _, s := range cfg.Spaces {
+		if err := remote.CheckSpaceID(s.ID); err != nil {
+			return fmt.Errorf("seed %s: %w", cfgPath, err)
+		}
+		e.AddSpace(Space{ID: s.ID, SkillsFeatureDisabled: s.SkillsFeatureDisabled, BuiltinActive: s.BuiltinActive})
+	}
+	for i, t := range cfg.Tokens {
+		if t.Token == "" {
+			return fmt.Errorf("seed %s: token %d is empty", cfgPath, i+1)
+		}
+		var perm Permission
+		switch t.Permission {
+		case "", "read-write":
+			perm = ReadWrite
+		case "read-only":
+			perm = ReadOnly
+		default:
+			return fmt.Errorf("seed %s: token %d: permission %q is neither read-write nor read-only", cfgPath, i+1, t.Permission)
+		}
+		e.AddToken(t.Token, perm, t.Spaces...)
+	}
+
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return fmt.Errorf("reading seed: %w", err)
+	}
+	for _, ent := range entries {
+		if !ent.IsDir() {
+			continue // emulator.yaml, a README, ...
+		}
+		spaceID := ent.Name()
+		if err := remote.CheckSpaceID(spaceID); err != nil {
+			return fmt.Errorf("seed %s: folder is not a space: %w", path.Join(dir, spaceID), err)
+		}
+		e.mu.Lock()
+		_, known := e.spaces[spaceID]
+		e.mu.Unlock()
+		if !known {
+			e.AddSpace(Space{ID: spaceID})
+		}
+		if err := e.loadSpace(fsys, path.Join(dir, spaceID), spaceID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Emulator) loadSpace(fsys fs.FS, dir, spaceID string) error {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return fmt.Errorf("reading seed: %w", err)
+	}
+	for _, ent := range entries {
+		p := path.Join(dir, ent.Name())
+		if !ent.IsDir() {
+			return fmt.Errorf("seed %s: unexpected file; a space folder holds skills/, agents/ and assets/", p)
+		}
+		var err error
+		switch ent.Name() {
+		case "skills":
+			err = e.loadSkills(fsys, p, spaceID)
+		case "agents":
+			err = e.loadJSONDir(fsys, p, func(file string, data []byte) error {
+				var a remote.Agent
+				dec := json.NewDecoder(bytes.NewReader(data))
+				dec.DisallowUnknownFields()
+				if err := dec.Decode(&a); err != nil {
+					return err
+				}
+				if a.SpaceID != "" && a.SpaceID != spaceID {
+					return fmt.Errorf("spaceId %q is not the folder's space %q", a.SpaceID, spaceID)
+				}
+				return catch(func() { e.AddAgent(spaceID, a) })
+			})
+		case "assets":
+			err = e.loadJSONDir(fsys, p, func(file string, data []byte) error {
+				id := strings.TrimSuffix(file, ".json")
+				if err := remote.CheckUUID("asset file name", id); err != nil {
+					return err
+				}
+				if !isJSONObject(data) {
+					return errors.New("not a JSON object")
+				}
+				return catch(func() { e.AddAsset(spaceID, id, data) })
+			})
+		default:
+			err = fmt.Errorf("seed %s: unexpected folder; a space folder holds skills/, agents/ and assets/", p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Emulator) loadJSONDir(fsys fs.FS, dir string, add func(file string, data []byte) error) error {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return fmt.Errorf("reading seed: %w", err)
+	}
+	for _, ent := range entries {
+		p := path.Join(dir, ent.Name())
+		if ent.IsDir() || !strings.HasSuffix(ent.Name(), ".json") {
+			return fmt.Errorf("seed %s: expected only .json files here", p)
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return fmt.Errorf("reading seed: %w", err)
+		}
+		if err := add(ent.Name(), data); err != nil {
+			return fmt.Errorf("seed %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// loadSkills adds one skill per folder, in slug order, so the last slug is
+// the most recently updated.
+func (e *Emulator) loadSkills(fsys fs.FS, dir, spaceID string) error {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return fmt.Errorf("reading seed: %w", err)
+	}
+	for _, ent := range entries {
+		p := path.Join(dir, ent.Name())
+		if !ent.IsDir() {
+			return fmt.Errorf("seed %s: expected only skill folders here", p)
+		}
+		seed, err := readSkillFolder(fsys, p)
+		if err != nil {
+			return err
+		}
+		seed.Slug = ent.Name()
+		if err := catch(func() { e.AddSkill(spaceID, seed) }); err != nil {
+			return fmt.Errorf("seed %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func readSkillFolder(fsys fs.FS, dir string) (SkillSeed, error) {
+	mdPath := path.Join(dir, skillFileName)
+	md, err := fs.ReadFile(fsys, mdPath)
+	if err != nil {
+		return SkillSeed{}, fmt.Errorf("reading seed: %w", err)
+	}
+	fmText, body, err := splitFrontmatter(string(md))
+	if err != nil {
+		return SkillSeed{}, fmt.Errorf("seed %s: %w", mdPath, err)
+	}
+	var fm skillFrontmatter
+	if err := yaml.Unmarshal([]byte(fmText), &fm); err != nil {
+		return SkillSeed{}, fmt.Errorf("seed %s: frontmatter: %w", mdPath, err)
+	}
+	seed := SkillSeed{
+		ID:           fm.ID,
+		Name:         fm.Name,
+		Description:  fm.Description,
+		Instructions: body,
+		Enabled:      fm.Enabled == nil || *fm.Enabled,
+		Source:       fm.Source,
+		SourceURL:    fm.SourceURL,
+		Builtin:      fm.Builtin,
+		Unreadable:   fm.Unreadable,
+		Files:        make(map[string]string),
+	}
+	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == mdPath {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(p, dir+"/")
+		if utf8.Valid(data) && !bytes.ContainsRune(data, 0) {
+			seed.Files[rel] = string(data)
+		} else {
+			seed.BinaryFiles = append(seed.BinaryFiles, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return SkillSeed{}, fmt.Errorf("reading seed: %w", err)
+	}
+	slices.Sort(seed.BinaryFiles)
+	return seed, nil
+}
+
+// splitFrontmatter splits a SKILL.md into its frontmatter (between a first
+// line "---" and the next line "---") and the body after it.
+func splitFrontmatter(s string) (fm, body string, err error) {
+	first, rest, ok := strings.Cut(s, "\n")
+	if !ok || strings.TrimRight(first, "\r") != "---" {
+		return "", "", errors.New("does not start with a '---' frontmatter line")
+	}
+	off := 0
+	for {
+		line, after, more := strings.Cut(rest[off:], "\n")
+		if strings.TrimRight(line, "\r") == "---" {
+			return rest[:off], after, nil
+		}
+		if !more {
+			return "", "", errors.New("frontmatter has no closing '---' line")
+		}
+		off += len(line) + 1
+	}
+}
+
+// catch turns a panic of a test-support method into an error.
+func catch(f func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	f()
+	return nil
+}

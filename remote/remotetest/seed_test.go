@@ -1,0 +1,146 @@
+package remotetest
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+const exampleSeed = "../../testdata/emulator/example"
+
+func TestLoadSeedExample(t *testing.T) {
+	e := New()
+	if err := e.LoadSeed(exampleSeed); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, e: e, srv: NewServer(t, e)}
+	send := func(method, path, token string) response {
+		t.Helper()
+		return f.send(method, path, token, "", "")
+	}
+
+	var p remote.Page[remote.Skill]
+	r := send(http.MethodGet, "/api/v1/spaces/ab12/skills", "example-token")
+	f.mustStatus(r, 200, "list")
+	r.json(t, &p)
+	var slugs []string
+	for _, s := range p.Data {
+		slugs = append(slugs, s.Slug)
+	}
+	if got := strings.Join(slugs, " "); got != "release-notes pdf-forms code-review" {
+		t.Errorf("slugs in list order: %s", got)
+	}
+	cr, ok := e.SkillBySlug("ab12", "code-review")
+	if !ok || cr.ID != "7b1e4d2a-3c5f-4a8b-9d0e-1f2a3b4c5d6e" || cr.Name != "Code review" || !cr.Enabled ||
+		!strings.HasPrefix(*cr.Instructions, "# Code review\n\n1. Read") {
+		t.Errorf("code-review %+v", cr)
+	}
+	pdf, _ := e.SkillBySlug("ab12", "pdf-forms")
+	if pdf.Enabled || pdf.Source != "github" || pdf.SourceURL == nil || pdf.Description != "Fills PDF forms: reads the fields, asks for missing values, writes the result." {
+		t.Errorf("pdf-forms %+v", pdf)
+	}
+	if n := e.ActiveCount("ab12"); n != 4 {
+		t.Errorf("active %d, want 4 (2 user, 1 built-in skill, 1 hidden)", n)
+	}
+	f.mustStatus(send(http.MethodGet, skillPath("ab12", cr.ID, "files", "references/checklist.md"), "example-token"), 200, "reference")
+	f.mustStatus(send(http.MethodGet, skillPath("ab12", pdf.ID, "files", "assets/logo.png"), "example-token"), 404, "binary")
+
+	var agents remote.Page[remote.Agent]
+	send(http.MethodGet, "/api/v1/spaces/ab12/agents", "example-token").json(t, &agents)
+	if agents.Total != 2 || agents.Data[0].Name != "Support" || agents.Data[0].EmbedOptions.LightTheme.PrimaryColor.H != 210 {
+		t.Fatalf("agents %+v", agents)
+	}
+	f.mustStatus(send(http.MethodPost, agentPath("ab12", agents.Data[0].ID, "publish"), "example-token"), 422, "publish support (embed rule)")
+	f.mustStatus(send(http.MethodPost, agentPath("ab12", agents.Data[1].ID, "publish"), "example-token"), 200, "publish writer")
+
+	r = send(http.MethodGet, "/api/kb/assets/ab12/9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d", "example-read-only")
+	f.mustStatus(r, 200, "asset")
+	if !strings.Contains(string(r.body), `"processingState": "done"`) {
+		t.Errorf("asset %s", r.body)
+	}
+
+	sg, _ := e.SkillBySlug("cd34", "style-guide")
+	f.mustStatus(send(http.MethodPost, skillPath("cd34", sg.ID, "disable"), "example-token"), 403, "feature disabled")
+	f.mustStatus(send(http.MethodGet, "/api/v1/spaces/ab12/skills", "example-cd34-only"), 403, "scoped token")
+	f.mustStatus(send(http.MethodGet, "/api/v1/spaces/cd34/skills", "example-cd34-only"), 200, "scoped token, own space")
+	f.mustStatus(send(http.MethodPost, skillPath("ab12", pdf.ID, "enable"), "example-read-only"), 403, "read-only")
+}
+
+func TestLoadSeedFS(t *testing.T) {
+	skill := func(fm string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("---\n" + fm + "\n---\nbody\n")}
+	}
+	good := fstest.MapFS{
+		"seed/xy/skills/one/SKILL.md":                              skill("name: One\ndescription: d\nmetadata: {a: 1}"),
+		"seed/xy/skills/one/notes.txt":                             {Data: []byte("text")},
+		"seed/xy/skills/one/font.woff":                             {Data: []byte{0, 1, 2}},
+		"seed/xy/skills/two/SKILL.md":                              {Data: []byte("---\r\nname: Two\r\ndescription: d\r\nenabled: false\r\n---\r\nwindows\r\n")},
+		"seed/README.md":                                           {Data: []byte("ignored")},
+		"seed/xy/agents/a.json":                                    {Data: []byte(`{"name":"A"}`)},
+		"seed/xy/assets/9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.json": {Data: []byte(`{"name":"x"}`)},
+	}
+	e := New()
+	if err := e.LoadSeedFS(good, "seed"); err != nil {
+		t.Fatal(err)
+	}
+	one, _ := e.SkillBySlug("xy", "one")
+	if *one.Instructions != "body\n" || !one.Enabled || one.Name != "One" {
+		t.Errorf("one %+v", one)
+	}
+	files := e.SkillFiles("xy", one.ID)
+	if files["notes.txt"] != "text" || files["font.woff"] != "" || files[skillFileName] == "" {
+		t.Errorf("files %v", files)
+	}
+	two, _ := e.SkillBySlug("xy", "two")
+	if two.Enabled || *two.Instructions != "windows\r\n" {
+		t.Errorf("two %+v", two)
+	}
+	if len(e.Agents("xy")) != 1 {
+		t.Error("agent not loaded")
+	}
+
+	for name, fsys := range map[string]fstest.MapFS{
+		"no frontmatter":       {"s/xy/skills/a/SKILL.md": {Data: []byte("body")}},
+		"unclosed frontmatter": {"s/xy/skills/a/SKILL.md": {Data: []byte("---\nname: a\n")}},
+		"bad yaml":             {"s/xy/skills/a/SKILL.md": skill("name: [")},
+		"enabled not bool":     {"s/xy/skills/a/SKILL.md": skill("name: a\nenabled: maybe")},
+		"no SKILL.md":          {"s/xy/skills/a/x.md": {Data: []byte("x")}},
+		"bad space folder":     {"s/x/skills/a/SKILL.md": skill("name: a")},
+		"unknown folder":       {"s/xy/other/x": {Data: []byte("x")}},
+		"agent unknown field":  {"s/xy/agents/a.json": {Data: []byte(`{"nam":"A"}`)}},
+		"agent bad id":         {"s/xy/agents/a.json": {Data: []byte(`{"id":"x"}`)}},
+		"asset not uuid":       {"s/xy/assets/x.json": {Data: []byte(`{}`)}},
+		"asset not object":     {"s/xy/assets/9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.json": {Data: []byte(`[]`)}},
+		"config unknown key":   {"s/emulator.yaml": {Data: []byte("spaces: []\nusers: []\n")}},
+		"config bad perm":      {"s/emulator.yaml": {Data: []byte("tokens: [{token: t, permission: admin}]\n")}},
+		"config bad space":     {"s/emulator.yaml": {Data: []byte("spaces: [{id: x}]\n")}},
+		"duplicate id": {
+			"s/xy/skills/a/SKILL.md": skill("name: a\nid: 7b1e4d2a-3c5f-4a8b-9d0e-1f2a3b4c5d6e"),
+			"s/xy/skills/b/SKILL.md": skill("name: b\nid: 7b1e4d2a-3c5f-4a8b-9d0e-1f2a3b4c5d6e"),
+		},
+		"missing dir": {},
+	} {
+		if err := New().LoadSeedFS(fsys, "s"); err == nil {
+			t.Errorf("%s: no error", name)
+		} else if !strings.Contains(err.Error(), "s") {
+			t.Errorf("%s: error %q names no path", name, err)
+		}
+	}
+}
+
+func TestSplitFrontmatter(t *testing.T) {
+	for _, c := range []struct{ in, fm, body string }{
+		{"---\na: 1\n---\nbody", "a: 1\n", "body"},
+		{"---\n---\n", "", ""},
+		{"---\na: 1\n---", "a: 1\n", ""},
+		{"---\na: 1\n---\n\n---\nx", "a: 1\n", "\n---\nx"},
+	} {
+		fm, body, err := splitFrontmatter(c.in)
+		if err != nil || fm != c.fm || body != c.body {
+			t.Errorf("%q: %q %q %v", c.in, fm, body, err)
+		}
+	}
+}

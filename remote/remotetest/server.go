@@ -1,0 +1,61 @@
+package remotetest
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Server is an emulator served over HTTP on a loopback address.
+type Server struct {
+	// URL is the base URL of the service, like http://127.0.0.1:PORT.
+	URL string
+	srv *http.Server
+	ln  net.Listener
+}
+
+// Start serves the emulator on addr, which must be a loopback address
+// ("127.0.0.1:8080", "[::1]:0", "localhost:0"); "" means "127.0.0.1:0", a
+// free port. Any other address is refused: the emulator accepts any token
+// it was given and must not be reachable from another machine.
+func (e *Emulator) Start(addr string) (*Server, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("emulator address %q: %w", addr, err)
+	}
+	if !isLoopback(host) {
+		return nil, fmt.Errorf("emulator address %q: refusing a non-loopback address; use 127.0.0.1, ::1 or localhost", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("starting emulator: %w", err)
+	}
+	s := &Server{
+		URL: "http://" + ln.Addr().String(),
+		srv: &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second},
+		ln:  ln,
+	}
+	go s.srv.Serve(ln)
+	return s, nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Close stops the server at once, closing open connections.
+func (s *Server) Close() error {
+	if err := s.srv.Close(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

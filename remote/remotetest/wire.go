@@ -1,0 +1,104 @@
+package remotetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/skillsync/skillsync/remote"
+	"go.yaml.in/yaml/v3"
+)
+
+// Error codes of the error body, {"error":{"code":...,"message":...}}.
+const (
+	CodeUnauthorized      = "unauthorized"       // 401
+	CodeForbidden         = "forbidden"          // 403: token lacks the permission or the space
+	CodeFeatureDisabled   = "feature_disabled"   // 403: the space's skills feature is off
+	CodeBuiltinSkill      = "builtin_skill"      // 403: update of a built-in skill
+	CodeNotFound          = "not_found"          // 404
+	CodeMethodNotAllowed  = "method_not_allowed" // 405
+	CodeInvalidRequest    = "invalid_request"    // 400: path, query or body breaks a rule
+	CodeUnsupportedMedia  = "unsupported_media_type"
+	CodeTooLarge          = "payload_too_large"  // 413
+	CodeActiveLimit       = "active_skill_limit" // 409
+	CodeEmbedWhitelist    = "embed_domain_whitelist_required"
+	CodeInternal          = "internal_error"      // 500 (injected)
+	CodeUnavailable       = "service_unavailable" // 503 (injected)
+	CodeRateLimited       = "rate_limited"        // 429 (injected)
+	skillFileName         = "SKILL.md"
+	maxBodyBytes          = 1 << 20
+	contentTypeJSON       = "application/json"
+	contentTypeJSONHeader = "application/json; charset=utf-8"
+)
+
+// ErrorBody is the JSON body of every error answer.
+type ErrorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	var b ErrorBody
+	b.Error.Code, b.Error.Message = code, msg
+	writeJSON(w, status, b)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic("remotetest: encoding response: " + err.Error())
+	}
+	writeRaw(w, status, buf.Bytes())
+}
+
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentTypeJSONHeader)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// skillJSON is a single-skill answer: instructions always present, null
+// when unreadable. (remote.Skill omits a nil Instructions, which suits a
+// list item and a client, not this.)
+type skillJSON struct {
+	ID           string  `json:"id"`
+	SpaceID      string  `json:"spaceId"`
+	Name         string  `json:"name"`
+	Description  string  `json:"description"`
+	Slug         string  `json:"slug"`
+	Source       string  `json:"source"`
+	SourceURL    *string `json:"sourceUrl"`
+	Enabled      bool    `json:"enabled"`
+	CreatedAt    string  `json:"createdAt"`
+	UpdatedAt    string  `json:"updatedAt"`
+	Instructions *string `json:"instructions"`
+}
+
+func singleSkill(s remote.Skill) skillJSON {
+	return skillJSON{
+		ID: s.ID, SpaceID: s.SpaceID, Name: s.Name, Description: s.Description,
+		Slug: s.Slug, Source: s.Source, SourceURL: s.SourceURL, Enabled: s.Enabled,
+		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Instructions: s.Instructions,
+	}
+}
+
+// renderSkillFile is the SKILL.md the files endpoint serves: frontmatter
+// with name and description (mirrored on every update), then the
+// instructions as the body.
+func (sk *skill) renderSkillFile() string {
+	fm, err := yaml.Marshal(struct {
+		Name        string `yaml:"name"`
+		Description string `yaml:"description"`
+	}{sk.Name, sk.Description})
+	if err != nil {
+		panic("remotetest: rendering SKILL.md: " + err.Error())
+	}
+	return "---\n" + string(fm) + "---\n" + sk.Instructions
+}
