@@ -40,6 +40,9 @@ type Skill struct {
 	Instructions string         // the body, in canonical form (see [Canonical])
 	Extra        map[string]any // other frontmatter keys, kept and ignored
 	Files        []File         // supporting files, sorted by path
+	// Invalid is set when the skill has an error diagnostic: it holds what
+	// could be parsed, and must never be applied.
+	Invalid bool
 }
 
 // File is a supporting file of a skill folder (anything but SKILL.md).

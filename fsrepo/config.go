@@ -1,0 +1,228 @@
+package fsrepo
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// ErrNoConfig is returned (wrapped) when no skillsync.yaml is found.
+var ErrNoConfig = errors.New("no " + ConfigFile + " found")
+
+// A ConfigError is a problem of skillsync.yaml at a line of it.
+type ConfigError struct {
+	Path string // the file, as given to ReadConfig's caller
+	Line int    // 0 when the problem concerns the whole file
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// FindRoot returns the nearest folder, start or one of its parents, that
+// holds skillsync.yaml: the repository root.
+func FindRoot(start string) (string, error) {
+	abs, err := filepath.Abs(start)
+	if err != nil {
+		return "", err
+	}
+	for dir := abs; ; {
+		fi, err := os.Stat(filepath.Join(dir, ConfigFile))
+		if err == nil && fi.Mode().IsRegular() {
+			return dir, nil
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("looking for %s: %w", ConfigFile, err)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return "", fmt.Errorf("%w in %s or any folder above it: create %s at the repository root, or pass --dir",
+		ErrNoConfig, abs, ConfigFile)
+}
+
+// ReadConfig reads root/skillsync.yaml strictly (an unknown key is an error
+// naming its line) and fills in the defaults of the keys left out.
+func ReadConfig(root string) (Config, error) {
+	name := filepath.Join(root, ConfigFile)
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Config{}, fmt.Errorf("%w in %s: create it, or pass --dir", ErrNoConfig, root)
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("reading config: %w", err)
+	}
+	return parseConfig(ConfigFile, data)
+}
+
+// rawConfig is Config as written: pointers tell a key left out from one set
+// to its zero value (maxDisablePercent: 0 forbids any disable).
+type rawConfig struct {
+	BaseURL           *string       `yaml:"baseURL"`
+	Space             *string       `yaml:"space"`
+	SkillsDir         *string       `yaml:"skillsDir"`
+	Unmanaged         *string       `yaml:"unmanaged"`
+	Missing           *string       `yaml:"missing"`
+	MaxDisablePercent *int          `yaml:"maxDisablePercent"`
+	Agents            *rawAgentsCfg `yaml:"agents"`
+}
+
+type rawAgentsCfg struct {
+	Publish []string `yaml:"publish"`
+}
+
+var configKeys = map[string][]string{
+	"":       {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents"},
+	"agents": {"publish"},
+}
+
+// parseConfig parses the content of a skillsync.yaml; name is used in errors.
+func parseConfig(name string, data []byte) (Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return Config{}, configYAMLError(name, err)
+	}
+	var errs []error
+	fail := func(line int, format string, args ...any) {
+		errs = append(errs, &ConfigError{Path: name, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	lines := map[string]int{}
+	var raw rawConfig
+	if len(doc.Content) > 0 {
+		root := doc.Content[0]
+		if root.Kind != yaml.MappingNode && root.Tag != "!!null" {
+			return Config{}, &ConfigError{Path: name, Line: root.Line, Msg: "must be a mapping of keys to values"}
+		}
+		checkKeys(root, "", lines, fail)
+		if len(errs) == 0 {
+			if err := root.Decode(&raw); err != nil {
+				return Config{}, configYAMLError(name, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+
+	cfg := Config{
+		SkillsDir:         DefaultSkillsDir,
+		Unmanaged:         UnmanagedIgnore,
+		Missing:           MissingError,
+		MaxDisablePercent: DefaultMaxDisablePercent,
+	}
+	if raw.BaseURL != nil {
+		cfg.BaseURL = *raw.BaseURL
+	}
+	if raw.Space != nil {
+		cfg.Space = *raw.Space
+		if err := remote.CheckSpaceID(cfg.Space); err != nil {
+			fail(lines["space"], "%v", err)
+		}
+	}
+	if raw.SkillsDir != nil {
+		d := strings.TrimSuffix(*raw.SkillsDir, "/")
+		clean := path.Clean(d)
+		if d == "" || path.IsAbs(d) || filepath.IsAbs(d) || strings.Contains(d, `\`) || clean == ".." || strings.HasPrefix(clean, "../") {
+			fail(lines["skillsDir"], "skillsDir %q must be a folder inside the repository, written with '/'", *raw.SkillsDir)
+		}
+		cfg.SkillsDir = clean
+	}
+	if raw.Unmanaged != nil {
+		cfg.Unmanaged = *raw.Unmanaged
+		if cfg.Unmanaged != UnmanagedIgnore && cfg.Unmanaged != UnmanagedDisable {
+			fail(lines["unmanaged"], "unmanaged must be %q or %q, not %q", UnmanagedIgnore, UnmanagedDisable, cfg.Unmanaged)
+		}
+	}
+	if raw.Missing != nil {
+		cfg.Missing = *raw.Missing
+		if cfg.Missing != MissingError && cfg.Missing != MissingWarn {
+			fail(lines["missing"], "missing must be %q or %q, not %q", MissingError, MissingWarn, cfg.Missing)
+		}
+	}
+	if raw.MaxDisablePercent != nil {
+		cfg.MaxDisablePercent = *raw.MaxDisablePercent
+		if cfg.MaxDisablePercent < 0 || cfg.MaxDisablePercent > 100 {
+			fail(lines["maxDisablePercent"], "maxDisablePercent must be 0 to 100, not %d", cfg.MaxDisablePercent)
+		}
+	}
+	if raw.Agents != nil {
+		cfg.Agents.Publish = raw.Agents.Publish
+	}
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return cfg, nil
+}
+
+// checkKeys reports the keys of m unknown in section, and records the line
+// of each known key.
+func checkKeys(m *yaml.Node, section string, lines map[string]int, fail func(int, string, ...any)) {
+	if m.Kind != yaml.MappingNode {
+		return
+	}
+	known := configKeys[section]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		full := k.Value
+		if section != "" {
+			full = section + "." + k.Value
+		}
+		if _, dup := lines[full]; dup {
+			fail(k.Line, "duplicate key %q (first at line %d)", full, lines[full])
+			continue
+		}
+		ok := false
+		for _, kk := range known {
+			ok = ok || kk == k.Value
+		}
+		if !ok {
+			hint := ""
+			for _, kk := range known {
+				if strings.EqualFold(kk, k.Value) || editDistance(strings.ToLower(kk), strings.ToLower(k.Value)) <= 2 {
+					hint = fmt.Sprintf(" (did you mean %q?)", kk)
+					break
+				}
+			}
+			fail(k.Line, "unknown key %q%s; known keys: %s", full, hint, strings.Join(known, ", "))
+			continue
+		}
+		lines[full] = k.Line
+		if _, sub := configKeys[k.Value]; sub && section == "" {
+			checkKeys(v, k.Value, lines, fail)
+		}
+	}
+}
+
+func configYAMLError(name string, err error) error {
+	var te *yaml.TypeError
+	msgs := []string{err.Error()}
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	var errs []error
+	for _, m := range msgs {
+		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
+			n, _ := strconv.Atoi(sub[1])
+			errs = append(errs, &ConfigError{Path: name, Line: n, Msg: sub[2]})
+			continue
+		}
+		errs = append(errs, &ConfigError{Path: name, Msg: strings.TrimPrefix(m, "yaml: ")})
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,176 @@
+package fsrepo
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Severity says whether a [Diagnostic] blocks (an error) or only warns.
+type Severity int
+
+// Severities of a [Diagnostic].
+const (
+	SeverityError Severity = iota
+	SeverityWarning
+)
+
+func (s Severity) String() string {
+	if s == SeverityWarning {
+		return "warning"
+	}
+	return "error"
+}
+
+// MarshalText makes a Severity "error" or "warning" in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads "error" or "warning".
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "error":
+		*s = SeverityError
+	case "warning":
+		*s = SeverityWarning
+	default:
+		return fmt.Errorf("unknown severity %q", b)
+	}
+	return nil
+}
+
+// A Diagnostic is one problem found in the repository, at a position of a
+// file. Line and Col count from 1; 0 means the problem concerns the whole
+// file or folder. Lines are those of the file itself (a SKILL.md's lines
+// count from its first line, not from the start of the frontmatter).
+type Diagnostic struct {
+	Path     string   `json:"path"` // relative to the repository root, slash-separated
+	Line     int      `json:"line"`
+	Col      int      `json:"col"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+	Hint     string   `json:"hint"` // what to do about it; may be empty
+	Code     string   `json:"code"` // short stable identifier, such as "name-invalid"
+}
+
+// String formats d as "path:line:col: error: message", the form compilers
+// use and editors understand. The hint is not included.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.Path)
+	if d.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(d.Line))
+		col := d.Col
+		if col < 1 {
+			col = 1
+		}
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(col))
+	}
+	b.WriteString(": ")
+	b.WriteString(d.Severity.String())
+	b.WriteString(": ")
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// Diagnostics is a list of problems, in the order of [Diagnostics.Sort].
+type Diagnostics []Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
+}
+
+// Errors returns the number of errors and of warnings.
+func (ds Diagnostics) Count() (errors, warnings int) {
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			errors++
+		} else {
+			warnings++
+		}
+	}
+	return errors, warnings
+}
+
+// Sort orders ds by path, then position; diagnostics at the same position
+// keep the order in which they were found.
+func (ds Diagnostics) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// WriteText writes each diagnostic on its own line, followed by its hint on
+// an indented line ("\thint: ...") when it has one.
+func WriteText(w io.Writer, ds Diagnostics) error {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+		if d.Hint != "" {
+			b.WriteString("\thint: ")
+			b.WriteString(d.Hint)
+			b.WriteByte('\n')
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteGitHubAnnotations writes ds as GitHub Actions workflow commands
+// ("::error file=...,line=...,col=...,title=...::message"), which GitHub
+// shows on the lines of the pull request's diff.
+func WriteGitHubAnnotations(w io.Writer, ds Diagnostics) error {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString("::")
+		b.WriteString(d.Severity.String())
+		b.WriteString(" file=")
+		b.WriteString(escapeProperty(d.Path))
+		if d.Line > 0 {
+			fmt.Fprintf(&b, ",line=%d", d.Line)
+			if d.Col > 0 {
+				fmt.Fprintf(&b, ",col=%d", d.Col)
+			}
+		}
+		if d.Code != "" {
+			b.WriteString(",title=")
+			b.WriteString(escapeProperty("skillsync " + d.Code))
+		}
+		b.WriteString("::")
+		msg := d.Message
+		if d.Hint != "" {
+			msg += "\nhint: " + d.Hint
+		}
+		b.WriteString(escapeData(msg))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// escapeData and escapeProperty follow the escaping of the actions/toolkit
+// (command.ts), the reference for workflow commands.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

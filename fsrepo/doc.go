@@ -1,0 +1,10 @@
+// Package fsrepo reads the desired state of a space from a skills repository:
+// the [Config] in skillsync.yaml and one [Skill] per folder of the skills
+// folder, from the working tree or from any git revision (through go-git,
+// without a checkout). It checks every skill against the service's rules
+// (those of package remote) and reports each problem as a [Diagnostic] with
+// a file:line:col position, all at once, never just the first.
+//
+// [Load] is the entry point; [ParseSkillMD] parses one SKILL.md and
+// [Canonical] gives the form in which instructions are compared and sent.
+package fsrepo

@@ -1,0 +1,250 @@
+package fsrepo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/skillmd")
+
+// TestSkillMDCases loads each case of testdata/skillmd (a small repository:
+// skills/<slug>/..., with skillsync.yaml when the defaults do not do) and
+// compares the diagnostics and the skills with <case>.golden.
+func TestSkillMDCases(t *testing.T) {
+	dirs, err := filepath.Glob("../testdata/skillmd/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			repo, ds, err := loadCase(t, dir)
+			got := renderCase(repo, ds, err)
+			golden := dir + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./fsrepo -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs; got:\n%s\nwant:\n%s", golden, got, want)
+			}
+		})
+	}
+	if n < 30 {
+		t.Errorf("only %d cases in testdata/skillmd", n)
+	}
+}
+
+// loadCase loads a case with its skillsync.yaml, or with the default
+// configuration when it has none.
+func loadCase(t *testing.T, dir string) (*Repo, Diagnostics, error) {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); err == nil {
+		return Load(context.Background(), abs, LoadOptions{})
+	}
+	cfg, err := parseConfig(ConfigFile, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loadWorkTree(context.Background(), abs, cfg, nil, "")
+}
+
+func renderCase(repo *Repo, ds Diagnostics, err error) string {
+	var b bytes.Buffer
+	if err != nil {
+		fmt.Fprintf(&b, "load error: %v\n", err)
+		return b.String()
+	}
+	b.WriteString("# diagnostics\n")
+	WriteText(&b, ds)
+	b.WriteString("# skills\n")
+	for _, sk := range repo.Skills {
+		fmt.Fprintf(&b, "%s (%s) invalid=%t\n", sk.Slug, sk.Path, sk.Invalid)
+		desc := fmt.Sprintf("%q", sk.Description)
+		if len(sk.Description) > 100 {
+			desc = fmt.Sprintf("%q... (%d UTF-16 units)", sk.Description[:40], remote.UTF16Len(sk.Description))
+		}
+		fmt.Fprintf(&b, "\tname: %q\n\tdescription: %s\n\tenabled: %t\n", sk.Name, desc, sk.Enabled)
+		if len(sk.Extra) > 0 {
+			keys := make([]string, 0, len(sk.Extra))
+			for k := range sk.Extra {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				j, _ := json.Marshal(sk.Extra[k])
+				fmt.Fprintf(&b, "\textra %s: %s\n", k, j)
+			}
+		}
+		first, _, _ := strings.Cut(sk.Instructions, "\n")
+		if len(first) > 60 {
+			first = first[:60] + "..."
+		}
+		fmt.Fprintf(&b, "\tinstructions: %d UTF-16 units, %d lines, first line %q\n",
+			remote.UTF16Len(sk.Instructions), strings.Count(sk.Instructions, "\n"), first)
+		for _, f := range sk.Files {
+			kind := "text"
+			if f.Binary {
+				kind = "binary"
+			}
+			fmt.Fprintf(&b, "\tfile %s: %d bytes, %s, sha256 %s\n", f.Path, f.Size, kind, f.SHA256[:12])
+		}
+	}
+	return b.String()
+}
+
+func TestCanonical(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"\n\n  \n", ""},
+		{"\uFEFF# T\r\nbody\r\n\r\n", "# T\nbody\n"},
+		{"\n\n   indented code\n", "   indented code\n"},
+		{"no newline", "no newline\n"},
+		{"trailing  \t\n\n\n", "trailing\n"},
+		{" \t\nx", "x\n"},
+	} {
+		if got := Canonical(tc.in); got != tc.want {
+			t.Errorf("Canonical(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if got := Canonical(Canonical(tc.in)); got != Canonical(tc.in) {
+			t.Errorf("Canonical not idempotent on %q", tc.in)
+		}
+	}
+}
+
+func TestSlugify(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"PDF Processing", "pdf-processing"},
+		{"  Hello,  World!! ", "hello-world"},
+		{"sql-style", "sql-style"},
+		{"my_skill", "my-skill"},
+		{"Café 2", "caf-2"},
+		{"---", ""},
+	} {
+		if got := Slugify(tc.in); got != tc.want {
+			t.Errorf("Slugify(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestDiagnosticFormats(t *testing.T) {
+	ds := Diagnostics{
+		{Path: "skills/a,b/SKILL.md", Line: 2, Col: 7, Severity: SeverityError, Code: "name-invalid", Message: "name: 100% wrong", Hint: "fix\nit"},
+		{Path: "skills/x", Severity: SeverityWarning, Code: "slug-mismatch", Message: "folder"},
+	}
+	var text, gh bytes.Buffer
+	WriteText(&text, ds)
+	WriteGitHubAnnotations(&gh, ds)
+	wantText := "skills/a,b/SKILL.md:2:7: error: name: 100% wrong\n\thint: fix\nit\nskills/x: warning: folder\n"
+	if text.String() != wantText {
+		t.Errorf("text:\n%s\nwant:\n%s", text.String(), wantText)
+	}
+	wantGH := "::error file=skills/a%2Cb/SKILL.md,line=2,col=7,title=skillsync name-invalid::name: 100%25 wrong%0Ahint: fix%0Ait\n" +
+		"::warning file=skills/x,title=skillsync slug-mismatch::folder\n"
+	if gh.String() != wantGH {
+		t.Errorf("annotations:\n%s\nwant:\n%s", gh.String(), wantGH)
+	}
+	j, err := json.Marshal(ds[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := `[{"path":"skills/a,b/SKILL.md","line":2,"col":7,"severity":"error","message":"name: 100% wrong","hint":"fix\nit","code":"name-invalid"}]`
+	if string(j) != wantJSON {
+		t.Errorf("json: %s\nwant: %s", j, wantJSON)
+	}
+	var back Diagnostics
+	if err := json.Unmarshal(j, &back); err != nil || back[0] != ds[0] {
+		t.Errorf("json round trip: %v %+v", err, back)
+	}
+	if !ds.HasErrors() || ds[1:].HasErrors() {
+		t.Error("HasErrors")
+	}
+}
+
+func TestFindRoot(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FindRoot(sub); !errors.Is(err, ErrNoConfig) || !strings.Contains(err.Error(), "--dir") {
+		t.Errorf("FindRoot without config: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte("space: ab12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := FindRoot(sub)
+	if err != nil || got != dir {
+		t.Errorf("FindRoot = %q, %v; want %q", got, err, dir)
+	}
+}
+
+func TestReadConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     Config
+		err      string
+	}{
+		{name: "empty", in: "", want: Config{SkillsDir: "skills", Unmanaged: "ignore", Missing: "error", MaxDisablePercent: 30}},
+		{name: "full", in: "baseURL: https://t.example.com\nspace: ab12\nskillsDir: .claude/skills/\nunmanaged: disable\nmissing: warn\nmaxDisablePercent: 0\nagents:\n  publish: [a, b]\n",
+			want: Config{BaseURL: "https://t.example.com", Space: "ab12", SkillsDir: ".claude/skills", Unmanaged: "disable", Missing: "warn", MaxDisablePercent: 0, Agents: AgentsConfig{Publish: []string{"a", "b"}}}},
+		{name: "unknown key", in: "space: ab12\nskilsDir: x\n", err: `skillsync.yaml:2: unknown key "skilsDir" (did you mean "skillsDir"?)`},
+		{name: "unknown nested key", in: "agents:\n  publsh: []\n", err: `skillsync.yaml:2: unknown key "agents.publsh"`},
+		{name: "bad enum", in: "unmanaged: delete\nmissing: ignore\n", err: "skillsync.yaml:1: unmanaged must be \"ignore\" or \"disable\", not \"delete\"\nskillsync.yaml:2: missing must be"},
+		{name: "bad percent", in: "maxDisablePercent: 130\n", err: "skillsync.yaml:1: maxDisablePercent must be 0 to 100"},
+		{name: "bad type", in: "maxDisablePercent: lots\n", err: "skillsync.yaml:1: cannot unmarshal"},
+		{name: "escaping skillsDir", in: "skillsDir: ../other\n", err: "skillsync.yaml:1: skillsDir"},
+		{name: "bad space", in: "space: abcdefgh\n", err: "skillsync.yaml:1: invalid spaceId"},
+		{name: "duplicate", in: "space: ab\nspace: cd\n", err: `skillsync.yaml:2: duplicate key "space" (first at line 1)`},
+		{name: "not yaml", in: "space: [\n", err: "skillsync.yaml:"},
+		{name: "not a mapping", in: "- a\n", err: "skillsync.yaml:1: must be a mapping"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadConfig(dir)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", tc.want) {
+				t.Errorf("got %#v\nwant %#v", got, tc.want)
+			}
+		})
+	}
+	if _, err := ReadConfig(t.TempDir()); !errors.Is(err, ErrNoConfig) {
+		t.Errorf("missing config: %v", err)
+	}
+}

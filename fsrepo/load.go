@@ -1,0 +1,514 @@
+package fsrepo
+
+import (
+	"context"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// ErrNotGit is returned (wrapped) when a revision is asked for outside a git
+// repository.
+var ErrNotGit = errors.New("not inside a git repository")
+
+// LoadOptions says what [Load] reads.
+type LoadOptions struct {
+	// Ref is a git revision (a branch, a tag, a SHA, HEAD~1) to read
+	// instead of the working tree; "" reads the working tree.
+	Ref string
+}
+
+// Load reads the repository whose root (the folder holding skillsync.yaml)
+// is root, from the working tree or from opts.Ref, and validates it.
+//
+// The error is for what stops the loading itself: an unreadable or invalid
+// skillsync.yaml, I/O and git failures, a cancelled ctx. Every problem of
+// the skills is a [Diagnostic], and all of them are reported.
+//
+// Repo.Skills holds every skill folder found, valid or not, so that callers
+// know which slugs the repository manages; a skill with an error diagnostic
+// has Invalid set and holds what could be parsed. The planner must never
+// apply an Invalid skill (plan and apply refuse to run while
+// Diagnostics.HasErrors).
+//
+// Results are the same for the same content whether it is read from the
+// working tree or from a commit. In the working tree, Repo.Commit is HEAD's
+// commit and Repo.Dirty says whether the skills folder differs from it
+// (untracked and ignored files count, since they would be loaded); outside
+// git, Commit is "" and Dirty false. For a revision, Commit is the commit
+// read and Dirty is false.
+func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, Diagnostics, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	gr, top, err := openGit(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.Ref != "" {
+		if gr == nil {
+			return nil, nil, fmt.Errorf("reading revision %q: %s is %w", opts.Ref, abs, ErrNotGit)
+		}
+		return loadRevision(ctx, abs, gr, top, opts.Ref)
+	}
+	cfg, err := ReadConfig(abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return loadWorkTree(ctx, abs, cfg, gr, top)
+}
+
+// openGit opens the git repository holding dir, if any, and returns the
+// path of dir inside its working tree ("" at the top), slash-separated.
+func openGit(dir string) (*git.Repository, string, error) {
+	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("opening git repository at %s: %w", dir, err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return r, "", nil // bare: revisions only, read from the top
+	}
+	top, err1 := filepath.EvalSymlinks(wt.Filesystem.Root())
+	d, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil {
+		return r, "", nil
+	}
+	rel, err := filepath.Rel(top, d)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return r, "", nil
+	}
+	if rel == "." {
+		rel = ""
+	}
+	return r, filepath.ToSlash(rel), nil
+}
+
+// An entry is a file of a skill folder, read from the working tree or a
+// git tree: a regular file with its content, or a symlink with its target.
+type entry struct {
+	rel  string // relative to the skill folder, slash-separated
+	link bool
+	data []byte
+}
+
+// A folder is a top-level entry of the skills folder.
+type folder struct {
+	slug    string
+	isLink  bool // the folder itself is a symlink (never followed)
+	entries []entry
+	hashes  map[string][sha1.Size]byte // git blob hashes by path relative to the skills folder, when asked for
+	err     error
+}
+
+// skipFile reports files that operating systems leave behind; they are
+// never part of a skill.
+func skipFile(name string) bool {
+	switch strings.ToLower(name) {
+	case ".ds_store", "thumbs.db", "desktop.ini", "ehthumbs.db":
+		return true
+	}
+	return strings.HasPrefix(name, "._")
+}
+
+func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Repository, prefix string) (*Repo, Diagnostics, error) {
+	repo := &Repo{Root: root, Config: cfg}
+	dir := filepath.Join(root, filepath.FromSlash(cfg.SkillsDir))
+	des, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		ds := Diagnostics{missingSkillsDir(cfg.SkillsDir)}
+		if gr != nil {
+			repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil)
+		}
+		return repo, ds, err
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading skills folder: %w", err)
+	}
+	hashing := gr != nil
+	var folders []*folder
+	topHashes := map[string][sha1.Size]byte{}
+	for _, de := range des {
+		name := de.Name()
+		if strings.HasPrefix(name, ".") || skipFile(name) {
+			continue
+		}
+		switch t := de.Type(); {
+		case t.IsDir():
+			folders = append(folders, &folder{slug: name})
+		case t&fs.ModeSymlink != 0:
+			target, err := os.Readlink(filepath.Join(dir, name))
+			if err != nil {
+				return nil, nil, err
+			}
+			folders = append(folders, &folder{slug: name, isLink: true})
+			topHashes[name] = blobHash([]byte(target))
+		case t.IsRegular() && hashing:
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				return nil, nil, err
+			}
+			topHashes[name] = blobHash(data)
+		}
+	}
+	err = parallel(ctx, len(folders), func(i int) {
+		f := folders[i]
+		if f.isLink {
+			return
+		}
+		f.err = readFolder(filepath.Join(dir, f.slug), f, hashing)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, f := range folders {
+		if f.err != nil {
+			return nil, nil, f.err
+		}
+	}
+	skills, ds := buildSkills(ctx, cfg.SkillsDir, folders)
+	repo.Skills = skills
+	if gr != nil {
+		for _, f := range folders {
+			for p, h := range f.hashes {
+				topHashes[p] = h
+			}
+		}
+		repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, topHashes)
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return repo, ds, nil
+}
+
+// readFolder reads every file of a skill folder. Symlinks are read, never
+// followed: their target is the entry's data.
+func readFolder(dir string, f *folder, hashing bool) error {
+	if hashing {
+		f.hashes = map[string][sha1.Size]byte{}
+	}
+	return filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("reading skill folder: %w", err)
+		}
+		if de.IsDir() || skipFile(de.Name()) {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		e := entry{rel: filepath.ToSlash(rel)}
+		switch t := de.Type(); {
+		case t&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return fmt.Errorf("reading skill folder: %w", err)
+			}
+			e.link, e.data = true, []byte(filepath.ToSlash(target))
+		case t.IsRegular():
+			if e.data, err = os.ReadFile(p); err != nil {
+				return fmt.Errorf("reading skill folder: %w", err)
+			}
+		default:
+			return nil // sockets, devices: never part of a skill, and git cannot hold them
+		}
+		if hashing {
+			f.hashes[f.slug+"/"+e.rel] = blobHash(e.data)
+		}
+		f.entries = append(f.entries, e)
+		return nil
+	})
+}
+
+// blobHash is the git object id of a blob holding data.
+func blobHash(data []byte) [sha1.Size]byte {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
+	var sum [sha1.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// dirtyAgainstHead compares the blob hashes of the working tree's skills
+// folder with those of HEAD's tree, rather than asking Worktree.Status,
+// which hashes the whole working tree and is slow on big ones.
+func dirtyAgainstHead(gr *git.Repository, prefix, skillsDir string, work map[string][sha1.Size]byte) (string, bool, error) {
+	head, err := gr.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return "", len(work) > 0, nil // no commit yet
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("reading HEAD: %w", err)
+	}
+	commit, err := gr.CommitObject(head.Hash())
+	if err != nil {
+		return "", false, fmt.Errorf("reading HEAD commit: %w", err)
+	}
+	id := commit.Hash.String()
+	tree, err := skillsTree(commit, prefix, skillsDir)
+	if err != nil {
+		return "", false, err
+	}
+	if tree == nil {
+		return id, len(work) > 0, nil
+	}
+	n := 0
+	w := object.NewTreeWalker(tree, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", false, fmt.Errorf("reading commit %s: %w", id, err)
+		}
+		if !e.Mode.IsFile() || skipTreePath(name) {
+			continue
+		}
+		h, ok := work[name]
+		if !ok || h != [sha1.Size]byte(e.Hash) {
+			return id, true, nil
+		}
+		n++
+	}
+	return id, n != len(work), nil
+}
+
+// skipTreePath reports paths of a skills folder that are not read: hidden
+// top-level entries and files operating systems leave behind.
+func skipTreePath(p string) bool {
+	return strings.HasPrefix(p, ".") || skipFile(path.Base(p))
+}
+
+// skillsTree returns the tree of the skills folder in commit, or nil when
+// the commit has none.
+func skillsTree(commit *object.Commit, prefix, skillsDir string) (*object.Tree, error) {
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading commit %s: %w", commit.Hash, err)
+	}
+	p := path.Join(prefix, skillsDir)
+	if p == "." || p == "" {
+		return tree, nil
+	}
+	sub, err := tree.Tree(p)
+	if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, plumbing.ErrObjectNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s in commit %s: %w", p, commit.Hash, err)
+	}
+	return sub, nil
+}
+
+func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, ref string) (*Repo, Diagnostics, error) {
+	h, err := gr.ResolveRevision(plumbing.Revision(ref))
+	if err != nil {
+		return nil, nil, fmt.Errorf("resolving revision %q: %w", ref, err)
+	}
+	commit, err := gr.CommitObject(*h)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading commit %s (%s): %w", h, ref, err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading commit %s (%s): %w", h, ref, err)
+	}
+	cfgPath := path.Join(prefix, ConfigFile)
+	cf, err := tree.File(cfgPath)
+	if errors.Is(err, object.ErrFileNotFound) {
+		return nil, nil, fmt.Errorf("%w at %s in revision %q (%s)", ErrNoConfig, cfgPath, ref, commit.Hash.String()[:12])
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s in %s: %w", cfgPath, ref, err)
+	}
+	data, err := cf.Contents()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s in %s: %w", cfgPath, ref, err)
+	}
+	cfg, err := parseConfig(ConfigFile, []byte(data))
+	if err != nil {
+		return nil, nil, err
+	}
+	repo := &Repo{Root: root, Config: cfg, Ref: ref, Commit: commit.Hash.String()}
+	st, err := skillsTree(commit, prefix, cfg.SkillsDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st == nil {
+		return repo, Diagnostics{missingSkillsDir(cfg.SkillsDir)}, nil
+	}
+
+	// go-git's object storage is read here from one goroutine only; the
+	// parsing that follows runs in parallel.
+	bySlug := map[string]*folder{}
+	var folders []*folder
+	w := object.NewTreeWalker(st, true, nil)
+	defer w.Close()
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		name, e, err := w.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading commit %s: %w", commit.Hash, err)
+		}
+		if skipTreePath(name) {
+			continue
+		}
+		slug, rel, nested := strings.Cut(name, "/")
+		if !nested {
+			if e.Mode == filemode.Symlink {
+				folders = append(folders, &folder{slug: slug, isLink: true})
+			}
+			continue // a tree is a skill folder when it has files; other files are not skills
+		}
+		if !e.Mode.IsFile() {
+			continue // submodules
+		}
+		f := bySlug[slug]
+		if f == nil {
+			f = &folder{slug: slug}
+			bySlug[slug] = f
+			folders = append(folders, f)
+		}
+		blob, err := gr.BlobObject(e.Hash)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
+		}
+		r, err := blob.Reader()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
+		}
+		data, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
+		}
+		f.entries = append(f.entries, entry{rel: rel, link: e.Mode == filemode.Symlink, data: data})
+	}
+	skills, ds := buildSkills(ctx, cfg.SkillsDir, folders)
+	repo.Skills = skills
+	return repo, ds, nil
+}
+
+func missingSkillsDir(dir string) Diagnostic {
+	return Diagnostic{Path: dir, Severity: SeverityError, Code: "skills-dir-missing",
+		Message: fmt.Sprintf("skills folder %q not found", dir),
+		Hint:    "create it with one folder per skill, or set skillsDir in " + ConfigFile}
+}
+
+// parallel runs fn(0) ... fn(n-1) on as many goroutines as there are CPUs
+// (at least 4, as reading files waits on the disk), stopping early when ctx
+// is done.
+func parallel(ctx context.Context, n int, fn func(i int)) error {
+	workers := max(runtime.GOMAXPROCS(0), 4)
+	if workers > n {
+		workers = n
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	var err error
+feed:
+	for i := range n {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return err
+}
+
+// buildSkills makes the skills of the folders, sorted by slug, and checks
+// the rules that span skills.
+func buildSkills(ctx context.Context, skillsDir string, folders []*folder) ([]Skill, Diagnostics) {
+	sort.Slice(folders, func(i, j int) bool { return folders[i].slug < folders[j].slug })
+	type result struct {
+		sk   *Skill
+		ds   Diagnostics
+		name nameInfo
+	}
+	results := make([]result, len(folders))
+	_ = parallel(ctx, len(folders), func(i int) {
+		sk, ds, ni := buildSkill(skillsDir, folders[i])
+		folders[i].entries = nil // let the contents go as soon as possible
+		results[i] = result{sk, ds, ni}
+	})
+	var skills []Skill
+	var names []nameInfo
+	var all Diagnostics
+	byName := map[string][]int{}
+	for _, r := range results {
+		all = append(all, r.ds...)
+		if r.sk == nil {
+			continue
+		}
+		if r.sk.Name != "" {
+			k := strings.ToLower(r.sk.Name)
+			byName[k] = append(byName[k], len(skills))
+		}
+		skills = append(skills, *r.sk)
+		names = append(names, r.name)
+	}
+	// Two skills with one name confuse the AI, which picks skills by name
+	// and description, and the people reading the space.
+	for _, idx := range byName {
+		if len(idx) < 2 {
+			continue
+		}
+		for _, i := range idx {
+			var others []string
+			for _, j := range idx {
+				if j != i {
+					others = append(others, skills[j].Path)
+				}
+			}
+			ni := names[i]
+			all = append(all, Diagnostic{Path: skills[i].Path, Line: ni.line, Col: ni.col, Severity: SeverityWarning,
+				Code: "name-duplicate", Message: fmt.Sprintf("name %q is also the name of %s", skills[i].Name, strings.Join(others, ", ")),
+				Hint: "give each skill a distinct name"})
+		}
+	}
+	all.Sort()
+	return skills, all
+}

@@ -1,0 +1,194 @@
+package fsrepo
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// maxLinkHops bounds the symlinks followed from one file to the next inside
+// a skill folder, so that a loop ends.
+const maxLinkHops = 8
+
+// binaryExts are extensions whose files are binary whatever their first
+// bytes hold.
+var binaryExts = map[string]bool{
+	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".ico": true, ".bmp": true,
+	".tif": true, ".tiff": true, ".pdf": true, ".zip": true, ".gz": true, ".tgz": true, ".bz2": true,
+	".xz": true, ".7z": true, ".tar": true, ".jar": true, ".woff": true, ".woff2": true, ".ttf": true,
+	".otf": true, ".eot": true, ".mp3": true, ".mp4": true, ".wav": true, ".ogg": true, ".mov": true,
+	".exe": true, ".dll": true, ".so": true, ".dylib": true, ".wasm": true, ".pyc": true, ".class": true,
+	".docx": true, ".xlsx": true, ".pptx": true, ".odt": true, ".sqlite": true, ".db": true, ".bin": true,
+}
+
+// isBinary classifies content as git does (a NUL byte in the first 8000
+// bytes), and by extension for formats that may lack one early.
+func isBinary(name string, data []byte) bool {
+	if binaryExts[strings.ToLower(path.Ext(name))] {
+		return true
+	}
+	if len(data) > 8000 {
+		data = data[:8000]
+	}
+	return bytes.IndexByte(data, 0) >= 0
+}
+
+// buildSkill makes the Skill of one folder of the skills folder. It returns
+// a nil Skill only for what is not a skill folder at all.
+func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
+	dir := path.Join(skillsDir, f.slug)
+	var ds Diagnostics
+	errf := func(p, code, hint, format string, args ...any) {
+		ds = append(ds, Diagnostic{Path: p, Severity: SeverityError, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
+	}
+	warnf := func(p, code, hint, format string, args ...any) {
+		ds = append(ds, Diagnostic{Path: p, Severity: SeverityWarning, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
+	}
+	sk := &Skill{Slug: f.slug, Path: path.Join(dir, SkillFile), Enabled: true}
+
+	if f.isLink {
+		errf(dir, "symlink-folder", "make it a real folder; skillsync never follows a symlinked skill folder",
+			"skill folder %q is a symlink", f.slug)
+		sk.Invalid = true
+		return sk, ds, nameInfo{}
+	}
+	if !urlSafe(f.slug) {
+		errf(dir, "slug-invalid", fmt.Sprintf("rename the folder to the skill's slug, such as %q", Slugify(f.slug)),
+			"folder name %q is not a URL-safe slug: use letters, digits, '-', '.', '_' or '~'", f.slug)
+	}
+
+	byRel := make(map[string]*entry, len(f.entries))
+	for i := range f.entries {
+		byRel[f.entries[i].rel] = &f.entries[i]
+	}
+	skillMD := byRel[SkillFile]
+	if skillMD == nil {
+		// Is it a folder of skills rather than a skill?
+		var nested []string
+		for _, e := range f.entries {
+			if path.Base(e.rel) == SkillFile {
+				nested = append(nested, e.rel)
+			}
+		}
+		sort.Strings(nested)
+		if len(nested) > 0 {
+			for _, n := range nested {
+				sub := path.Dir(n)
+				errf(path.Join(dir, n), "skill-nested",
+					fmt.Sprintf("move %s to %s: each skill folder sits directly in %s and is named by its slug",
+						path.Join(dir, sub), path.Join(skillsDir, path.Base(sub)), skillsDir),
+					"skill is nested in %s, which is not a skill", dir)
+			}
+			return nil, ds, nameInfo{}
+		}
+		hint := fmt.Sprintf("add %s/%s with the skill's frontmatter and instructions", dir, SkillFile)
+		for rel := range byRel {
+			if !strings.Contains(rel, "/") && strings.EqualFold(rel, SkillFile) {
+				hint = fmt.Sprintf("rename %s to %s (the name is case-sensitive)", rel, SkillFile)
+			}
+		}
+		errf(dir, "skill-md-missing", hint, "skill folder %q has no %s", f.slug, SkillFile)
+		sk.Invalid = true
+		return sk, ds, nameInfo{}
+	}
+
+	var ni nameInfo
+	if data, ok := resolve(byRel, SkillFile, dir, errf); ok {
+		p := &skillParser{path: sk.Path}
+		parsed := p.parse(data)
+		parsed.Slug, parsed.Path = sk.Slug, sk.Path
+		*sk = parsed
+		ds = append(ds, p.ds...)
+		ni = p.name
+		if p.nameOK && Slugify(sk.Name) != f.slug && urlSafe(f.slug) {
+			ds = append(ds, Diagnostic{Path: sk.Path, Line: ni.line, Col: ni.col, Severity: SeverityWarning, Code: "slug-mismatch",
+				Message: fmt.Sprintf("folder name %q does not look like the slug the service would make from name %q (%q)",
+					f.slug, sk.Name, Slugify(sk.Name)),
+				Hint: "the folder must be named by the remote skill's slug, which never changes; ignore this if the skill was renamed after it was created"})
+		}
+	}
+
+	for _, e := range f.entries {
+		if e.rel == SkillFile {
+			continue
+		}
+		full := path.Join(dir, e.rel)
+		if path.Base(e.rel) == SkillFile {
+			warnf(full, "skill-nested", fmt.Sprintf("skill folders sit directly in %s; move it there if it is a skill of its own", skillsDir),
+				"nested %s is a supporting file of skill %q, not a skill", SkillFile, f.slug)
+		}
+		if err := remote.CheckFilePath(e.rel); err != nil {
+			errf(full, "file-path-invalid", "rename it: the files endpoint takes letters, digits, '_', '-', '.' and '/'",
+				"supporting file %s", ruleMessage(err))
+		}
+		data, ok := resolve(byRel, e.rel, dir, errf)
+		if !ok {
+			continue
+		}
+		sum := sha256.Sum256(data)
+		file := File{Path: e.rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+		if isBinary(e.rel, data) {
+			file.Binary = true
+		} else {
+			if !utf8.Valid(data) {
+				line, col, b := firstInvalidUTF8(data)
+				ds = append(ds, Diagnostic{Path: full, Line: line, Col: col, Severity: SeverityError, Code: "text-not-utf8",
+					Message: fmt.Sprintf("text file is not UTF-8 (byte 0x%02x)", b), Hint: "save the file as UTF-8"})
+			}
+			file.Content = data
+		}
+		sk.Files = append(sk.Files, file)
+	}
+	sort.Slice(sk.Files, func(i, j int) bool { return sk.Files[i].Path < sk.Files[j].Path })
+	for _, d := range ds {
+		if d.Severity == SeverityError {
+			sk.Invalid = true
+			break
+		}
+	}
+	return sk, ds, ni
+}
+
+// resolve returns the content of the entry at rel, following symlinks that
+// stay inside the skill folder. A symlink leading out of it is an error and
+// is never followed: the service keeps each skill folder on its own.
+func resolve(byRel map[string]*entry, rel, dir string, errf func(p, code, hint, format string, args ...any)) ([]byte, bool) {
+	full := path.Join(dir, rel)
+	cur := rel
+	for hop := 0; ; hop++ {
+		e := byRel[cur]
+		if e == nil {
+			for other := range byRel {
+				if strings.HasPrefix(other, cur+"/") {
+					errf(full, "symlink-folder", "link the files one by one, or copy the folder",
+						"symlink leads to folder %q; only links to files are read", cur)
+					return nil, false
+				}
+			}
+			errf(full, "symlink-dangling", "fix or remove the link", "symlink leads to %q, which does not exist", cur)
+			return nil, false
+		}
+		if !e.link {
+			return e.data, true
+		}
+		if hop == maxLinkHops {
+			errf(full, "symlink-loop", "fix or remove the link", "too many levels of symlinks")
+			return nil, false
+		}
+		target := string(e.data)
+		next := path.Join(path.Dir(cur), target)
+		if path.IsAbs(target) || next == ".." || strings.HasPrefix(next, "../") || next == "." || strings.Contains(target, `\`) || (len(target) > 1 && target[1] == ':') {
+			errf(full, "symlink-outside", "copy the file into the skill folder; the service keeps each skill folder on its own",
+				"symlink leads outside the skill folder (to %q); it is not followed", target)
+			return nil, false
+		}
+		cur = next
+	}
+}

@@ -1,0 +1,564 @@
+package fsrepo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// MaxBodyLines is the length above which a SKILL.md body draws a warning:
+// the Agent Skills authoring guidance asks for bodies under 500 lines, with
+// details moved to supporting files the AI reads when it needs them.
+const MaxBodyLines = 500
+
+// Frontmatter keys with a meaning to skillsync; all others are kept in
+// [Skill.Extra] and ignored.
+const (
+	keyName        = "name"
+	keyDescription = "description"
+	keyEnabled     = "enabled"
+)
+
+// knownKeys are the frontmatter keys that real SKILL.md files use (the Agent
+// Skills specification, Claude Code, common generators). A key that is none
+// of these but close to one draws a typo warning.
+var knownKeys = []string{
+	keyName, keyDescription, keyEnabled,
+	"license", "allowed-tools", "metadata", "compatibility", "version",
+	"argument-hint", "model", "disable-model-invocation", "user-invocable",
+	"when_to_use", "context", "agent", "hooks", "author", "tags",
+}
+
+const bom = "\uFEFF"
+
+// Canonical is the form in which instructions are compared and sent: CRLF
+// line endings become LF, a leading byte-order mark and leading blank lines
+// are removed, and trailing white space is reduced to a single final newline.
+// A body with nothing but white space canonicalises to "", so an empty body
+// stays empty rather than becoming "\n". Canonical(Canonical(s)) ==
+// Canonical(s).
+func Canonical(s string) string {
+	s = strings.TrimPrefix(s, bom)
+	if strings.Contains(s, "\r\n") {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	// Drop leading blank lines, but keep the indentation of the first
+	// non-blank line: it may be an indented code block.
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || strings.Trim(s[:i], " \t\r\f\v") != "" {
+			break
+		}
+		s = s[i+1:]
+	}
+	s = strings.TrimRight(s, " \t\r\n\f\v")
+	if s == "" {
+		return ""
+	}
+	return s + "\n"
+}
+
+// ParseSkillMD parses one SKILL.md: its YAML frontmatter (name, description,
+// enabled, and any other keys, kept in Extra) and its body, the instructions,
+// returned in [Canonical] form. path is used in the diagnostics (and stored
+// in the Skill); Slug and Files are left for the caller. Every rule that can
+// be checked from the file alone is checked, and every problem reported. The
+// returned Skill holds whatever could be parsed, even when there are errors.
+func ParseSkillMD(path string, data []byte) (Skill, Diagnostics) {
+	p := &skillParser{path: path}
+	sk := p.parse(data)
+	return sk, p.ds
+}
+
+type skillParser struct {
+	path string
+	ds   Diagnostics
+	name nameInfo
+	// nameOK is set when the name is a string the service accepts.
+	nameOK bool
+}
+
+// nameInfo is where the name was written, for diagnostics about it that
+// only the whole repository can tell (duplicates, the folder's slug).
+type nameInfo struct{ line, col int }
+
+func (p *skillParser) add(line, col int, sev Severity, code, msg, hint string) {
+	p.ds = append(p.ds, Diagnostic{Path: p.path, Line: line, Col: col, Severity: sev, Code: code, Message: msg, Hint: hint})
+}
+
+func (p *skillParser) errorf(line, col int, code, hint, format string, args ...any) {
+	p.add(line, col, SeverityError, code, fmt.Sprintf(format, args...), hint)
+}
+
+func (p *skillParser) warnf(line, col int, code, hint, format string, args ...any) {
+	p.add(line, col, SeverityWarning, code, fmt.Sprintf(format, args...), hint)
+}
+
+const exampleFrontmatter = `begin SKILL.md with "---", then "name: ..." and "description: ..." lines, then "---"`
+
+func (p *skillParser) parse(data []byte) Skill {
+	sk := Skill{Path: p.path, Enabled: true}
+	if !utf8.Valid(data) {
+		line, col, b := firstInvalidUTF8(data)
+		p.errorf(line, col, "text-not-utf8", "save the file as UTF-8",
+			"SKILL.md is not UTF-8 text (byte 0x%02x)", b)
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	// Neither a BOM nor CRLF moves a line, so positions found in the
+	// normalised text are positions in the file.
+	data = bytes.TrimPrefix(data, []byte(bom))
+	if bytes.Contains(data, []byte("\r\n")) {
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	}
+
+	fm := splitFrontmatter(data)
+	switch fm.state {
+	case fmNone:
+		p.errorf(1, 1, "frontmatter-missing", exampleFrontmatter,
+			"no frontmatter: the skill needs a name and a description")
+	case fmUnclosed:
+		p.errorf(fm.openLine, 1, "frontmatter-unclosed",
+			`end the frontmatter with a line holding only "---"`,
+			`frontmatter is not closed: no "---" line after line %d`, fm.openLine)
+	case fmFound:
+		p.frontmatter(&sk, fm)
+	}
+
+	body := string(data[fm.bodyStart:])
+	sk.Instructions = Canonical(body)
+	if err := remote.CheckInstructions(sk.Instructions); err != nil {
+		p.errorf(fm.bodyLine, 1, "instructions-too-long",
+			"move details into supporting files in the skill folder and refer to them from SKILL.md",
+			"instructions are %d characters (UTF-16 code units) long; the service accepts at most %d",
+			remote.UTF16Len(sk.Instructions), remote.MaxInstructionsLen)
+	}
+	if n := strings.Count(sk.Instructions, "\n"); n > MaxBodyLines {
+		p.warnf(fm.bodyLine, 1, "body-long",
+			"keep SKILL.md under 500 lines; move reference material into supporting files",
+			"body is %d lines long", n)
+	}
+	return sk
+}
+
+type fmState int
+
+const (
+	fmNone fmState = iota
+	fmFound
+	fmUnclosed
+)
+
+type frontmatterBlock struct {
+	state     fmState
+	openLine  int    // line of the opening "---"
+	block     []byte // between the delimiters
+	bodyStart int    // offset of the body in the data
+	bodyLine  int    // line on which the body starts
+}
+
+// splitFrontmatter finds the frontmatter with adrg/frontmatter and adds what
+// it does not tell: where the block and the body start, and whether an
+// opening "---" was never closed (which the library reports as no
+// frontmatter at all). data has no BOM and LF line endings.
+func splitFrontmatter(data []byte) frontmatterBlock {
+	fm := frontmatterBlock{bodyLine: 1}
+	// The library skips blank lines before the opening delimiter and
+	// compares lines with their surrounding space trimmed; so do we.
+	line, off := 1, 0
+	for off < len(data) {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off
+		}
+		t := bytes.TrimSpace(data[off : off+end])
+		if len(t) == 0 {
+			off += end + 1
+			line++
+			continue
+		}
+		if string(t) != "---" {
+			return fm
+		}
+		break
+	}
+	if off >= len(data) {
+		return fm
+	}
+	fm.openLine = line
+
+	var block []byte
+	found := false
+	format := frontmatter.NewFormat("---", "---", func(b []byte, _ any) error {
+		block = bytes.Clone(b)
+		found = true
+		return nil
+	})
+	rest, err := frontmatter.Parse(bytes.NewReader(data), nil, format)
+	if err != nil || !found {
+		fm.state = fmUnclosed
+		fm.bodyStart = len(data)
+		fm.bodyLine = 1 + bytes.Count(data, []byte("\n"))
+		return fm
+	}
+	fm.state = fmFound
+	fm.block = block
+	fm.bodyStart = len(data) - len(rest)
+	fm.bodyLine = 1 + bytes.Count(data[:fm.bodyStart], []byte("\n"))
+	return fm
+}
+
+var yamlErrLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// frontmatter decodes the YAML block into sk, reporting positions as lines
+// of the file: a yaml.v3 line n is line openLine+n of SKILL.md.
+func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
+	off := fm.openLine
+	var doc yaml.Node
+	if err := yaml.Unmarshal(fm.block, &doc); err != nil {
+		p.yamlError(err, fm)
+		return
+	}
+	var root *yaml.Node
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		root = doc.Content[0]
+	}
+	if root == nil || (root.Kind == yaml.ScalarNode && root.Tag == "!!null") {
+		p.errorf(fm.openLine, 1, "frontmatter-empty", `add "name: ..." and "description: ..." lines between the "---" lines`,
+			"frontmatter is empty: the skill needs a name and a description")
+		return
+	}
+	if root.Kind != yaml.MappingNode {
+		p.errorf(off+root.Line, root.Column, "frontmatter-not-mapping", `write the frontmatter as "key: value" lines`,
+			"frontmatter must be a mapping of keys to values, not %s", kindName(root))
+		return
+	}
+
+	seen := map[string]*yaml.Node{}
+	var hasName, hasDescription bool
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		key := k.Value
+		kl, kc := off+k.Line, k.Column
+		if first, dup := seen[key]; dup {
+			p.errorf(kl, kc, "frontmatter-duplicate-key", "remove one of them",
+				"duplicate key %q (first at line %d)", key, off+first.Line)
+			continue
+		}
+		seen[key] = k
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		vl, vc := off+v.Line, v.Column
+		switch key {
+		case keyName:
+			hasName = true
+			p.name = nameInfo{vl, vc}
+			var ok bool
+			sk.Name, ok = p.stringValue(key, v, vl, vc)
+			if err := remote.CheckName(sk.Name); err != nil && sk.Name != "" {
+				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", ruleMessage(err))
+			} else {
+				p.nameOK = ok
+			}
+		case keyDescription:
+			hasDescription = true
+			sk.Description, _ = p.stringValue(key, v, vl, vc)
+			if err := remote.CheckDescription(sk.Description); err != nil && sk.Description != "" {
+				p.errorf(vl, vc, "description-invalid", "shorten the description; say what the skill does and when to use it",
+					"%s", ruleMessage(err))
+			}
+		case keyEnabled:
+			sk.Enabled = p.boolValue(key, v, vl, vc)
+		default:
+			var x any
+			if err := v.Decode(&x); err != nil {
+				p.yamlError(err, fm)
+				continue
+			}
+			if sk.Extra == nil {
+				sk.Extra = map[string]any{}
+			}
+			sk.Extra[key] = x
+			if known, ok := typoOf(key); ok {
+				p.warnf(kl, kc, "frontmatter-key-typo", fmt.Sprintf("rename it to %q", known),
+					"unknown frontmatter key %q looks like a typo of %q", key, known)
+			}
+		}
+	}
+	if !hasName {
+		p.errorf(fm.openLine, 1, "name-missing", `add a "name: ..." line to the frontmatter`,
+			"frontmatter has no name")
+	}
+	if !hasDescription {
+		p.errorf(fm.openLine, 1, "description-missing",
+			`add a "description: ..." line to the frontmatter, saying what the skill does and when to use it`,
+			"frontmatter has no description")
+	}
+}
+
+// stringValue reads a string scalar. The final line break a literal or
+// folded block scalar ("|" or ">") keeps is an artifact of the YAML syntax,
+// not part of the value, and is dropped.
+func (p *skillParser) stringValue(key string, v *yaml.Node, line, col int) (string, bool) {
+	if v.Kind != yaml.ScalarNode {
+		p.errorf(line, col, key+"-type", "", "%s must be a string, not %s", key, kindName(v))
+		return "", false
+	}
+	switch v.Tag {
+	case "!!str":
+	case "!!null":
+		p.errorf(line, col, key+"-empty", fmt.Sprintf(`write the %s after "%s: "`, key, key), "%s is empty", key)
+		return "", false
+	default:
+		p.errorf(line, col, key+"-type", fmt.Sprintf("quote it: %s: %q", key, v.Value),
+			"%s must be a string, not %s %s", key, kindName(v), v.Value)
+		return v.Value, false
+	}
+	s := v.Value
+	if v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		s = strings.TrimRight(s, "\n")
+	}
+	if s == "" {
+		p.errorf(line, col, key+"-empty", fmt.Sprintf(`write the %s after "%s: "`, key, key), "%s is empty", key)
+		return "", false
+	}
+	return s, true
+}
+
+// boolValue reads enabled. Unquoted yes/no/on/off are the booleans of YAML
+// 1.1, which yaml.v3 still decodes into a bool; they are accepted. A quoted
+// "no" is a string, and an error: it would read as true in some tools.
+func (p *skillParser) boolValue(key string, v *yaml.Node, line, col int) bool {
+	if v.Kind == yaml.ScalarNode {
+		switch {
+		case v.Tag == "!!bool":
+			var b bool
+			if err := v.Decode(&b); err == nil {
+				return b
+			}
+		case v.Tag == "!!str" && v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0:
+			switch strings.ToLower(v.Value) {
+			case "yes", "on":
+				return true
+			case "no", "off":
+				return false
+			}
+		}
+	}
+	desc := kindName(v)
+	if v.Kind == yaml.ScalarNode {
+		desc += " " + strconv.Quote(v.Value)
+	}
+	p.errorf(line, col, key+"-type", fmt.Sprintf("write %s: true or %s: false, without quotes", key, key),
+		"%s must be true or false, not %s", key, desc)
+	return true
+}
+
+// yamlError turns a yaml.v3 error into diagnostics at the lines of the file,
+// with a hint for the mistakes real SKILL.md files make.
+func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
+	var msgs []string
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	} else {
+		msgs = []string{err.Error()}
+	}
+	lines := strings.Split(string(fm.block), "\n")
+	for _, m := range msgs {
+		line, text := fm.openLine, strings.TrimPrefix(m, "yaml: ")
+		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
+			n, _ := strconv.Atoi(sub[1])
+			line, text = fm.openLine+n, sub[2]
+			var src string
+			if n >= 1 && n <= len(lines) {
+				src = lines[n-1]
+			}
+			p.errorf(line, 1, "frontmatter-yaml", yamlHint(text, src), "frontmatter is not valid YAML: %s", text)
+			continue
+		}
+		p.errorf(line, 1, "frontmatter-yaml", "", "frontmatter is not valid YAML: %s", text)
+	}
+}
+
+var keyValueLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_-]+):[ \t]+(.*\S)\s*$`)
+
+func yamlHint(msg, src string) string {
+	switch {
+	case strings.Contains(src, "\t") && (strings.HasPrefix(src, "\t") || strings.Contains(msg, "tab")):
+		return "YAML does not allow tabs for indentation; indent with spaces"
+	case strings.Contains(msg, "mapping values are not allowed"),
+		strings.Contains(msg, "cannot start any token"),
+		strings.Contains(msg, "did not find expected"):
+		if m := keyValueLine.FindStringSubmatch(src); m != nil && !strings.HasPrefix(m[3], `"`) && !strings.HasPrefix(m[3], `'`) {
+			return fmt.Sprintf(`quote the value, which holds characters YAML reads as syntax: %s%s: %s`, m[1], m[2], yamlQuote(m[3]))
+		}
+		if strings.Contains(msg, "mapping values") {
+			return `a value holding ": " must be quoted`
+		}
+	case strings.Contains(msg, "already defined"):
+		return "remove one of them"
+	}
+	return ""
+}
+
+// yamlQuote quotes s as a YAML double-quoted scalar.
+func yamlQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!int":
+			return "a number"
+		case "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		case "!!null":
+			return "null"
+		case "!!str":
+			return "a string"
+		case "!!timestamp":
+			return "a date"
+		}
+		return "a " + strings.TrimPrefix(n.Tag, "!!")
+	}
+	return "a value"
+}
+
+// ruleMessage is the rule of a remote.RuleError, phrased for a diagnostic
+// that already points at the value.
+func ruleMessage(err error) string {
+	var re *remote.RuleError
+	if errors.As(err, &re) {
+		if re.Value != "" {
+			return fmt.Sprintf("%s %q %s", re.Field, re.Value, re.Rule)
+		}
+		return re.Field + " " + re.Rule
+	}
+	return err.Error()
+}
+
+func nameHint(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf("for example: name: %s", suggestName(name))
+}
+
+// suggestName makes a name the service accepts from one it does not.
+func suggestName(name string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range name {
+		if isAlnum(r) || r == ' ' {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	s := strings.TrimFunc(b.String(), func(r rune) bool { return !isAlnum(r) })
+	if remote.UTF16Len(s) > remote.MaxNameLen {
+		r := []rune(s)
+		for remote.UTF16Len(string(r)) > remote.MaxNameLen {
+			r = r[:len(r)-1]
+		}
+		s = strings.TrimFunc(string(r), func(r rune) bool { return !isAlnum(r) })
+	}
+	if s == "" {
+		return "my-skill"
+	}
+	return s
+}
+
+// typoOf reports the known key that key is a likely misspelling of.
+func typoOf(key string) (string, bool) {
+	lk := strings.ToLower(key)
+	for _, k := range knownKeys {
+		if k == key {
+			return "", false
+		}
+	}
+	best, bestD := "", 3
+	for _, k := range knownKeys {
+		if lk == k || strings.ReplaceAll(lk, "_", "-") == k {
+			return k, true
+		}
+		max := 1
+		if len(k) >= 6 {
+			max = 2
+		}
+		if d := editDistance(lk, k); d <= max && d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best, best != ""
+}
+
+// editDistance is the Damerau-Levenshtein (optimal string alignment)
+// distance, which counts a swap of two letters as one edit.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 99
+	}
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+// firstInvalidUTF8 finds the first byte that is not UTF-8, as a line and
+// column (in characters) of the text.
+func firstInvalidUTF8(data []byte) (line, col int, b byte) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return line, col, data[i]
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return line, col, 0
+}

@@ -1,0 +1,47 @@
+package fsrepo
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Slugify is the slug the service would make from a skill name: lower case,
+// every run of characters other than a-z and 0-9 replaced by one hyphen,
+// hyphens trimmed from both ends. The service's exact rule is not specified,
+// so a folder name that differs from Slugify(name) draws only a warning.
+func Slugify(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// urlSafe reports whether a folder name can be a slug: a non-empty run of
+// the characters a URL path segment carries unescaped (RFC 3986's
+// "unreserved": letters, digits, '-', '.', '_', '~'), not "." or "..".
+func urlSafe(s string) bool {
+	if s == "" || s == "." || s == ".." {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') ||
+			c == '-' || c == '.' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
