@@ -111,7 +111,7 @@ type RequestInfo struct {
 type Client struct {
 	base        string // scheme://host[/prefix], no trailing slash
 	baseURL     *url.URL
-	token       string
+	token       secret
 	userAgent   string
 	hc          *http.Client
 	timeout     time.Duration
@@ -126,10 +126,17 @@ type Client struct {
 	sleep func(context.Context, time.Duration) error
 }
 
-// Format prints the client's base URL for every verb, never its token.
-func (c *Client) Format(f fmt.State, verb rune) {
+// Format prints the client's base URL for every verb, never its token. It
+// has a value receiver so that a dereferenced Client is covered too.
+func (c Client) Format(f fmt.State, verb rune) {
 	fmt.Fprintf(f, "remote.Client{BaseURL:%q, Token:[REDACTED]}", c.base)
 }
+
+// secret is the token as the client keeps it: printed through reflection,
+// say inside a caller's struct, it still shows as [REDACTED].
+type secret string
+
+func (s secret) Format(f fmt.State, verb rune) { io.WriteString(f, "[REDACTED]") }
 
 // New checks opts and returns a client. It makes no request.
 func New(opts Options) (*Client, error) {
@@ -143,7 +150,7 @@ func New(opts Options) (*Client, error) {
 	c := &Client{
 		base:        strings.TrimSuffix(u.String(), "/"),
 		baseURL:     u,
-		token:       opts.Token,
+		token:       secret(opts.Token),
 		userAgent:   opts.UserAgent,
 		timeout:     opts.Timeout,
 		maxAttempts: opts.MaxAttempts,
@@ -377,9 +384,12 @@ func (c *Client) do(ctx context.Context, r call) error {
 func (c *Client) backoff(n int) time.Duration {
 	d := c.minBackoff
 	for i := 1; i < n && d < c.maxBackoff; i++ {
+		if d > c.maxBackoff/2 {
+			d = c.maxBackoff // doubling could overflow
+			break
+		}
 		d *= 2
 	}
-	d = min(d, c.maxBackoff)
 	half := d / 2
 	return half + time.Duration(rand.Int64N(int64(d-half)+1))
 }
@@ -413,7 +423,7 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 	if err != nil {
 		return attemptResult{err: fmt.Errorf("%s %s: %w", method, display, err)}
 	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Authorization", "Bearer "+string(c.token))
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
@@ -583,7 +593,7 @@ func (c *Client) redact(s string) string {
 	if c.token == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, c.token, "[REDACTED]")
+	return strings.ReplaceAll(s, string(c.token), "[REDACTED]")
 }
 
 // decodeObject returns a decoder of a JSON object into dst, which check, when

@@ -1,0 +1,278 @@
+package remote
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// listSpace serves the skills list of a space whose items are kept most
+// recently updated first, and lets a test change them between page requests.
+type listSpace struct {
+	mu      sync.Mutex
+	items   []map[string]any
+	hidden  int                       // counted in total but never listed
+	before  func(s *listSpace, n int) // called before the n-th page request (1-based)
+	queries []string
+	clock   int
+}
+
+func newListSpace(n int) *listSpace {
+	s := &listSpace{}
+	for i := range n {
+		s.items = append(s.items, s.item(i))
+	}
+	return s
+}
+
+func itemID(i int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", i) }
+
+func (s *listSpace) item(i int) map[string]any {
+	it := skillObject(itemID(i), i)
+	it["updatedAt"] = fmt.Sprintf("v%d", s.clock)
+	s.clock++
+	return it
+}
+
+// touch edits the item at index i, which moves it to the front.
+func (s *listSpace) touch(i int) {
+	it := s.items[i]
+	s.items = slices.Delete(s.items, i, i+1)
+	it["updatedAt"] = fmt.Sprintf("v%d", s.clock)
+	s.clock++
+	s.items = slices.Insert(s.items, 0, it)
+}
+
+func (s *listSpace) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queries = append(s.queries, r.URL.RawQuery)
+	if s.before != nil {
+		s.before(s, len(s.queries))
+	}
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+	total := len(s.items) + s.hidden
+	page := []map[string]any{}
+	if offset < len(s.items) {
+		page = s.items[offset:min(offset+limit, len(s.items))]
+	}
+	writeJSON(w, 200, map[string]any{"data": page, "total": total, "limit": limit, "offset": offset, "hasMore": offset+limit < total})
+}
+
+func (s *listSpace) ids() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ids []string
+	for _, it := range s.items {
+		ids = append(ids, it["id"].(string)+" "+it["updatedAt"].(string))
+	}
+	return ids
+}
+
+func TestListAllSkills(t *testing.T) {
+	tests := []struct {
+		name         string
+		n            int
+		hidden       int
+		before       func(s *listSpace, n int)
+		wantRequests int
+	}{
+		{name: "empty", n: 0, wantRequests: 1},
+		{name: "one page", n: 7, wantRequests: 1},
+		{name: "exactly one full page", n: 100, wantRequests: 1},
+		{name: "250 items in 3 pages", n: 250, wantRequests: 3},
+		{
+			name: "an item of page 2 moves to the front after page 1",
+			n:    250,
+			before: func(s *listSpace, n int) {
+				if n == 2 {
+					s.touch(150)
+				}
+			},
+			wantRequests: 6,
+		},
+		{
+			name: "an item of page 3 moves to the front after page 2",
+			n:    250,
+			before: func(s *listSpace, n int) {
+				if n == 3 {
+					s.touch(220)
+				}
+			},
+			wantRequests: 6,
+		},
+		{
+			name: "an item of page 1 is deleted after page 1, so page 2 skips one",
+			n:    250,
+			before: func(s *listSpace, n int) {
+				if n == 2 {
+					s.items = slices.Delete(s.items, 5, 6)
+				}
+			},
+			wantRequests: 6,
+		},
+		{
+			name: "an item is created after page 2",
+			n:    250,
+			before: func(s *listSpace, n int) {
+				if n == 3 {
+					s.items = slices.Insert(s.items, 0, s.item(999))
+				}
+			},
+			wantRequests: 6,
+		},
+		{
+			name: "edits during two passes",
+			n:    150,
+			before: func(s *listSpace, n int) {
+				if n == 2 || n == 4 {
+					s.touch(149)
+				}
+			},
+			wantRequests: 6,
+		},
+		{
+			name:         "a total that counts unlisted items is trusted once stable",
+			n:            250,
+			hidden:       3,
+			wantRequests: 6,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newListSpace(tt.n)
+			s.hidden = tt.hidden
+			s.before = tt.before
+			srv := serve(t, s.ServeHTTP)
+			got, err := newClient(t, srv.URL, nil).ListAllSkills(t.Context(), space)
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if got == nil {
+				t.Fatal("nil slice")
+			}
+			var gotIDs []string
+			for _, sk := range got {
+				gotIDs = append(gotIDs, sk.ID+" "+sk.UpdatedAt)
+			}
+			if want := s.ids(); !slices.Equal(gotIDs, want) {
+				t.Errorf("got %d skills, want %d in the server's order\n got %v\nwant %v", len(gotIDs), len(want), head(gotIDs), head(want))
+			}
+			if len(s.queries) != tt.wantRequests {
+				t.Errorf("%d requests, want %d: %v", len(s.queries), tt.wantRequests, s.queries)
+			}
+			for i, q := range s.queries {
+				if !strings.HasPrefix(q, "limit=100&offset=") {
+					t.Errorf("query %d = %q, want pages of 100", i, q)
+				}
+			}
+			if tt.wantRequests == 3 {
+				want := []string{"limit=100&offset=0", "limit=100&offset=100", "limit=100&offset=200"}
+				if !slices.Equal(s.queries, want) {
+					t.Errorf("queries = %v, want %v", s.queries, want)
+				}
+			}
+		})
+	}
+}
+
+func head(s []string) []string { return s[:min(len(s), 3)] }
+
+func TestListAllGivesUp(t *testing.T) {
+	tests := []struct {
+		name   string
+		handle http.HandlerFunc
+		want   string
+	}{
+		{
+			name: "the order never settles",
+			handle: func() http.HandlerFunc {
+				s := newListSpace(250)
+				s.before = func(s *listSpace, n int) { s.touch(len(s.items) - 1) }
+				return s.ServeHTTP
+			}(),
+			want: "listing the skills of space ab12: the list kept changing while it was paged (5 passes",
+		},
+		{
+			name: "hasMore on empty pages",
+			handle: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 200, map[string]any{"data": []any{}, "total": 5, "hasMore": true})
+			},
+			want: "an empty page claimed more items",
+		},
+		{
+			name: "hasMore forever",
+			handle: func(w http.ResponseWriter, r *http.Request) {
+				offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+				writeJSON(w, 200, map[string]any{"data": []any{skillObject(itemID(offset), 1)}, "total": 5, "hasMore": true})
+			},
+			want: "more pages than the total allows",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := serve(t, tt.handle)
+			_, err := newClient(t, srv.URL, nil).ListAllSkills(t.Context(), space)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %v, want one containing %q", err, tt.want)
+			}
+			if n := srv.count(); n > 50 {
+				t.Errorf("%d requests", n)
+			}
+		})
+	}
+}
+
+func TestListAllError(t *testing.T) {
+	s := newListSpace(250)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("offset") == "100" {
+			writeJSON(w, 403, map[string]string{"message": "no access"})
+			return
+		}
+		s.ServeHTTP(w, r)
+	})
+	_, err := newClient(t, srv.URL, nil).ListAllSkills(t.Context(), space)
+	if !IsForbidden(err) || !strings.Contains(err.Error(), "GET /api/v1/spaces/ab12/skills?limit=100&offset=100: 403 Forbidden: no access") {
+		t.Errorf("error = %v", err)
+	}
+}
+
+func TestListAllAgents(t *testing.T) {
+	var agents []any
+	for i := range 150 {
+		a := agentObject(itemID(i))
+		a["updatedAt"] = fmt.Sprint(1000 - i)
+		agents = append(agents, a)
+	}
+	var mu sync.Mutex
+	requests := 0
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		requests++
+		if requests == 2 {
+			// Agent 120 is edited: it moves to the front.
+			a := agents[120]
+			agents = append([]any{a}, slices.Delete(agents, 120, 121)...)
+		}
+		offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+		end := min(offset+100, len(agents))
+		writeJSON(w, 200, map[string]any{"data": agents[offset:end], "total": len(agents), "limit": 100, "offset": offset, "hasMore": end < len(agents)})
+	})
+	got, err := newClient(t, srv.URL, nil).ListAllAgents(t.Context(), space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 150 || got[0].ID != itemID(120) || requests != 4 {
+		t.Errorf("got %d agents, first %s, after %d requests; want 150, %s, 4", len(got), got[0].ID, requests, itemID(120))
+	}
+	if p := srv.requests()[0].Path; p != "/api/v1/spaces/ab12/agents" {
+		t.Errorf("path = %s", p)
+	}
+}
