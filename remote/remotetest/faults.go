@@ -19,7 +19,8 @@ type Faults struct {
 	// RateLimitRate is the share answered 429 with a Retry-After header.
 	RateLimitRate float64
 	// RetryAfter is the Retry-After of those answers, sent in whole
-	// seconds rounded up; 1s when zero.
+	// seconds rounded up; zero sends "Retry-After: 0" (retry at once),
+	// which keeps tests fast.
 	RetryAfter time.Duration
 	// DropRate is the share of requests whose connection is closed with no
 	// answer at all.

@@ -96,7 +96,7 @@ func TestFaultsChangeNothing(t *testing.T) {
 		t.Fatal("dropped request got an answer")
 	}
 	f.e.SetFaults(Faults{RateLimitRate: 1})
-	if r := f.req(http.MethodPost, skillPath(testSpace, sk.ID, "disable")); r.status != 429 || r.header.Get("Retry-After") != "1" {
+	if r := f.req(http.MethodPost, skillPath(testSpace, sk.ID, "disable")); r.status != 429 || r.header.Get("Retry-After") != "0" {
 		t.Errorf("rate limit: %d Retry-After %q", r.status, r.header.Get("Retry-After"))
 	}
 	if s, _ := f.e.Skill(testSpace, sk.ID); s.Name != "a" || !s.Enabled || s.UpdatedAt != sk.UpdatedAt {

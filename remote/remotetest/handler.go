@@ -182,11 +182,8 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(sw, http.StatusServiceUnavailable, CodeUnavailable, "injected fault: service unavailable")
 		return
 	case faultRateLimit:
-		ra := faults.RetryAfter
-		if ra <= 0 {
-			ra = time.Second
-		}
-		sw.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.Seconds()))))
+		secs := max(0, int(math.Ceil(faults.RetryAfter.Seconds())))
+		sw.Header().Set("Retry-After", strconv.Itoa(secs))
 		writeError(sw, http.StatusTooManyRequests, CodeRateLimited, "injected fault: too many requests")
 		return
 	}
