@@ -88,6 +88,9 @@
 //   - Update of name or description of a skill whose SKILL.md is
 //     unreadable succeeds and leaves instructions null; an update that
 //     sets instructions makes it readable.
+//   - Injected faults ([Faults]) strike before any check, as a proxy in
+//     front of the service would; a 429 carries Retry-After in whole
+//     seconds (0 when [Faults.RetryAfter] is zero).
 //   - HEAD, OPTIONS and any method an endpoint does not list are 405; a
 //     trailing slash or any other path is 404.
 //

@@ -279,13 +279,18 @@ func TestStartRefusesNonLoopback(t *testing.T) {
 func TestOnRequestHook(t *testing.T) {
 	f := newFixture(t)
 	sk := f.e.AddSkill(testSpace, seedSkill("a"))
+	var mu sync.Mutex
 	var paths []string
 	f.e.SetOnRequest(func(r *http.Request) {
+		mu.Lock()
 		paths = append(paths, r.URL.Path)
+		mu.Unlock()
 		// The hook may call the emulator.
 		f.e.EditSkill(testSpace, sk.ID, func(s *SkillSeed) { s.Description = "hooked" })
 	})
 	got := getSkill(f, sk.ID)
+	mu.Lock()
+	defer mu.Unlock()
 	if got.Description != "hooked" || len(paths) != 1 {
 		t.Errorf("hook: %q %v", got.Description, paths)
 	}

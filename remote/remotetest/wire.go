@@ -12,22 +12,25 @@ import (
 
 // Error codes of the error body, {"error":{"code":...,"message":...}}.
 const (
-	CodeUnauthorized      = "unauthorized"       // 401
-	CodeForbidden         = "forbidden"          // 403: token lacks the permission or the space
-	CodeFeatureDisabled   = "feature_disabled"   // 403: the space's skills feature is off
-	CodeBuiltinSkill      = "builtin_skill"      // 403: update of a built-in skill
-	CodeNotFound          = "not_found"          // 404
-	CodeMethodNotAllowed  = "method_not_allowed" // 405
-	CodeInvalidRequest    = "invalid_request"    // 400: path, query or body breaks a rule
-	CodeUnsupportedMedia  = "unsupported_media_type"
-	CodeTooLarge          = "payload_too_large"  // 413
-	CodeActiveLimit       = "active_skill_limit" // 409
-	CodeEmbedWhitelist    = "embed_domain_whitelist_required"
-	CodeInternal          = "internal_error"      // 500 (injected)
-	CodeUnavailable       = "service_unavailable" // 503 (injected)
-	CodeRateLimited       = "rate_limited"        // 429 (injected)
+	CodeUnauthorized     = "unauthorized"                    // 401
+	CodeForbidden        = "forbidden"                       // 403: token lacks the permission or the space
+	CodeFeatureDisabled  = "feature_disabled"                // 403: the space's skills feature is off
+	CodeBuiltinSkill     = "builtin_skill"                   // 403: update of a built-in skill
+	CodeNotFound         = "not_found"                       // 404
+	CodeMethodNotAllowed = "method_not_allowed"              // 405
+	CodeInvalidRequest   = "invalid_request"                 // 400: path, query or body breaks a rule
+	CodeUnsupportedMedia = "unsupported_media_type"          // 415
+	CodeTooLarge         = "payload_too_large"               // 413
+	CodeActiveLimit      = "active_skill_limit"              // 409: 40 active skills
+	CodeEmbedWhitelist   = "embed_domain_whitelist_required" // 422: publish
+	CodeInternal         = "internal_error"                  // 500 (injected)
+	CodeUnavailable      = "service_unavailable"             // 503 (injected)
+	CodeRateLimited      = "rate_limited"                    // 429 (injected)
+)
+
+const (
 	skillFileName         = "SKILL.md"
-	maxBodyBytes          = 1 << 20
+	maxBodyBytes          = 1 << 20 // bodies beyond are answered 413
 	contentTypeJSON       = "application/json"
 	contentTypeJSONHeader = "application/json; charset=utf-8"
 )
