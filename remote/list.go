@@ -11,6 +11,9 @@ import (
 // changed while being paged.
 const maxListPasses = 5
 
+// maxPagesPerPass stops a pass through a list that never ends.
+const maxPagesPerPass = 10000
+
 // listAll reads every page of a list ordered by updatedAt, most recent first.
 //
 // Offset paging over that order is not a snapshot: an edit between two page
@@ -96,9 +99,9 @@ func listPass[T any](ctx context.Context,
 			// hasMore with an empty page: paging on would never end.
 			return items, false, total, "an empty page claimed more items", nil
 		}
-		if pageNo > total/MaxPageLimit+1 {
-			// More pages than the total allows for: the list is growing
-			// under us, or the service's hasMore is wrong.
+		if offset >= total || pageNo >= maxPagesPerPass {
+			// hasMore past the end: the service's hasMore or total is
+			// wrong, or the list is growing faster than it is read.
 			return items, false, total, "more pages than the total allows", nil
 		}
 	}

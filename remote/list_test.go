@@ -16,6 +16,7 @@ type listSpace struct {
 	mu      sync.Mutex
 	items   []map[string]any
 	hidden  int                       // counted in total but never listed
+	maxPage int                       // the service's own cap on page size, if any
 	before  func(s *listSpace, n int) // called before the n-th page request (1-based)
 	queries []string
 	clock   int
@@ -55,6 +56,9 @@ func (s *listSpace) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.before(s, len(s.queries))
 	}
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	if s.maxPage > 0 {
+		limit = min(limit, s.maxPage)
+	}
 	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
 	total := len(s.items) + s.hidden
 	page := []map[string]any{}
@@ -79,6 +83,7 @@ func TestListAllSkills(t *testing.T) {
 		name         string
 		n            int
 		hidden       int
+		maxPage      int
 		before       func(s *listSpace, n int)
 		wantRequests int
 	}{
@@ -137,6 +142,23 @@ func TestListAllSkills(t *testing.T) {
 			wantRequests: 6,
 		},
 		{
+			name:         "a service that caps pages at 40",
+			n:            250,
+			maxPage:      40,
+			wantRequests: 7,
+		},
+		{
+			name:    "a capped service whose order shifts",
+			n:       250,
+			maxPage: 40,
+			before: func(s *listSpace, n int) {
+				if n == 4 {
+					s.touch(200)
+				}
+			},
+			wantRequests: 14,
+		},
+		{
 			name:         "a total that counts unlisted items is trusted once stable",
 			n:            250,
 			hidden:       3,
@@ -147,6 +169,7 @@ func TestListAllSkills(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newListSpace(tt.n)
 			s.hidden = tt.hidden
+			s.maxPage = tt.maxPage
 			s.before = tt.before
 			srv := serve(t, s.ServeHTTP)
 			got, err := newClient(t, srv.URL, nil).ListAllSkills(t.Context(), space)

@@ -1,0 +1,73 @@
+package remote_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+// TestAgainstEmulator runs the client against the emulator, the other
+// reading of the same spec, with faults injected, so a disagreement between
+// the two shows up here rather than in a user's CI.
+func TestAgainstEmulator(t *testing.T) {
+	const space = "ab12"
+	e := remotetest.New()
+	e.AddSpace(remotetest.Space{ID: space})
+	e.AddToken("tok", remotetest.ReadWrite)
+	var ids []string
+	for i := range 250 {
+		s := e.AddSkill(space, remotetest.SkillSeed{
+			Name: fmt.Sprintf("Skill %d", i), Description: "d", Instructions: "body\n",
+			Enabled: i < 40, Files: map[string]string{"scripts/run.sh": "echo\n"},
+		})
+		ids = append(ids, s.ID)
+	}
+	// No ErrorRate: half of those faults are 500s, which are not retried.
+	e.SetFaults(remotetest.Faults{RateLimitRate: 0.1, DropRate: 0.05, Seed: 7})
+	srv := remotetest.NewServer(t, e)
+	c, err := remote.New(remote.Options{BaseURL: srv.URL, Token: "tok", MaxAttempts: 10,
+		MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+
+	all, err := c.ListAllSkills(ctx, space)
+	if err != nil || len(all) != 250 {
+		t.Fatalf("ListAllSkills: %d skills, %v", len(all), err)
+	}
+	name := "Renamed Skill"
+	s, err := c.UpdateSkill(ctx, space, ids[0], remote.SkillUpdate{Name: &name})
+	if err != nil || s.Name != name || s.Instructions == nil || *s.Instructions != "body\n" {
+		t.Fatalf("UpdateSkill = %+v, %v", s, err)
+	}
+	if f, err := c.GetSkillFile(ctx, space, ids[0], "scripts/run.sh"); err != nil || f.Content != "echo\n" {
+		t.Errorf("GetSkillFile = %+v, %v", f, err)
+	}
+	if _, err := c.EnableSkill(ctx, space, ids[100]); !remote.IsConflict(err) {
+		t.Errorf("enabling a 41st skill: %v, want a 409", err)
+	}
+	if _, err := c.DisableSkill(ctx, space, ids[1]); err != nil {
+		t.Errorf("DisableSkill: %v", err)
+	}
+	if s, err := c.EnableSkill(ctx, space, ids[100]); err != nil || !s.Enabled {
+		t.Errorf("EnableSkill = %+v, %v", s, err)
+	}
+	if _, err := c.GetSkill(ctx, space, "00000000-0000-4000-8000-000000000000"); !remote.IsNotFound(err) {
+		t.Errorf("GetSkill of an unknown id: %v, want a 404", err)
+	}
+	if agents, err := c.ListAllAgents(ctx, space); err != nil || len(agents) != 0 {
+		t.Errorf("ListAllAgents = %v, %v", agents, err)
+	}
+
+	bad, err := remote.New(remote.Options{BaseURL: srv.URL, Token: "wrong", MaxAttempts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bad.ListSkills(ctx, space, 10, 0); !remote.IsUnauthorized(err) {
+		t.Errorf("unknown token: %v, want a 401", err)
+	}
+}
