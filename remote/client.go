@@ -450,7 +450,9 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 		res.err = e
 		res.retryAfter = e.RetryAfter
 		switch resp.StatusCode {
-		case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			// 500 too: every endpoint is idempotent (DESIGN.md), and a
+			// transient 500 must not leave an apply half done.
 			res.retry = true
 		}
 		return res

@@ -10,7 +10,7 @@
 // order shifts under them while they page. Every argument is checked against
 // the service's rules before any request, failing with a [*RuleError] that
 // names the field. Every endpoint is idempotent, so each request is retried
-// with jittered exponential backoff on 429, 502, 503, 504 and network errors,
+// with jittered exponential backoff on 429, 500, 502, 503, 504 and network errors,
 // honouring Retry-After. A status the service reports as a failure becomes an
 // [*Error], which callers inspect with [IsNotFound], [IsConflict] and the
 // other predicates. The bearer token never appears in an error, in a

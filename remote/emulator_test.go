@@ -25,8 +25,7 @@ func TestAgainstEmulator(t *testing.T) {
 		})
 		ids = append(ids, s.ID)
 	}
-	// No ErrorRate: half of those faults are 500s, which are not retried.
-	e.SetFaults(remotetest.Faults{RateLimitRate: 0.1, DropRate: 0.05, Seed: 7})
+	e.SetFaults(remotetest.Faults{ErrorRate: 0.1, RateLimitRate: 0.1, DropRate: 0.05, Seed: 7})
 	srv := remotetest.NewServer(t, e)
 	c, err := remote.New(remote.Options{BaseURL: srv.URL, Token: "tok", MaxAttempts: 10,
 		MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})

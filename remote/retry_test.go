@@ -65,10 +65,15 @@ func TestRetries(t *testing.T) {
 			wantRequests: 3,
 		},
 		{
-			name:         "500 is not retried",
-			steps:        []step{{500, ""}},
+			name:         "500 is retried: every endpoint is idempotent",
+			steps:        []step{{500, ""}, {200, ""}},
+			wantRequests: 2,
+		},
+		{
+			name:         "501 is not retried",
+			steps:        []step{{501, ""}},
 			wantRequests: 1,
-			wantErr:      "500 Internal Server Error",
+			wantErr:      "501 Not Implemented",
 		},
 		{
 			name:         "404 is not retried",
