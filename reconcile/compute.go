@@ -1,0 +1,583 @@
+package reconcile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// Live is the state of a space as the API shows it, fetched before planning.
+type Live struct {
+	Space string
+	// Skills are the listed skills. Instructions must be filled (by a get)
+	// for every skill whose slug the repository holds; a nil Instructions
+	// there means the service could not read the SKILL.md.
+	Skills []remote.Skill
+	// Files holds, by skill id and then by path, the remote content of the
+	// supporting files the repository has for that skill: nil when the
+	// space does not have the file. A path with no entry was not read.
+	Files  map[string]map[string]*string
+	Agents []remote.Agent
+}
+
+// Policy is how [Compute] treats what the repository does not say.
+type Policy struct {
+	Unmanaged         string // fsrepo.UnmanagedIgnore (default) or fsrepo.UnmanagedDisable
+	Missing           string // fsrepo.MissingError (default) or fsrepo.MissingWarn
+	MaxDisablePercent int    // default fsrepo.DefaultMaxDisablePercent when 0 or less
+	Force             bool   // allow disabling more than MaxDisablePercent
+	PublishAgents     []string
+}
+
+// PolicyFromConfig returns the policy skillsync.yaml sets, with defaults for
+// what it leaves out. Force is never set by config.
+func PolicyFromConfig(c fsrepo.Config) Policy {
+	p := Policy{
+		Unmanaged:         c.Unmanaged,
+		Missing:           c.Missing,
+		MaxDisablePercent: c.MaxDisablePercent,
+		PublishAgents:     append([]string(nil), c.Agents.Publish...),
+	}
+	return p.withDefaults()
+}
+
+func (p Policy) withDefaults() Policy {
+	if p.Unmanaged == "" {
+		p.Unmanaged = fsrepo.UnmanagedIgnore
+	}
+	if p.Missing == "" {
+		p.Missing = fsrepo.MissingError
+	}
+	if p.MaxDisablePercent <= 0 {
+		p.MaxDisablePercent = fsrepo.DefaultMaxDisablePercent
+	}
+	return p
+}
+
+// minGuardedSkills is the number of managed skills from which the disable
+// guard applies: below it, one disable is already a large share.
+const minGuardedSkills = 10
+
+// Compute plans what apply must do to make the live space match the desired
+// state, under policy p. It is a pure function: no requests, no files, and
+// the same inputs always give the same plan, sorted by slug.
+//
+// Local skills match remote skills by slug. Everything the API cannot do
+// (create a skill, write a file, update a built-in) is listed in the plan,
+// as an error or a warning, never dropped.
+func Compute(desired *fsrepo.Repo, live *Live, p Policy) *Plan {
+	if desired == nil {
+		desired = &fsrepo.Repo{}
+	}
+	if live == nil {
+		live = &Live{}
+	}
+	p = p.withDefaults()
+	pl := &Plan{
+		FormatVersion: FormatVersion,
+		Space:         live.Space,
+		Commit:        desired.Commit,
+		Dirty:         desired.Dirty,
+		DesiredHash:   DesiredHash(desired),
+	}
+	if pl.Space == "" {
+		pl.Space = desired.Config.Space
+	}
+	c := planner{plan: pl, live: live, policy: p}
+	c.checkPolicy()
+	c.index()
+	c.skills(desired)
+	c.unmanaged()
+	c.activeLimit()
+	c.disableGuard()
+	c.agentImpact()
+	c.publish()
+	c.summarize()
+	pl.normalize()
+	return pl
+}
+
+// planner holds the state of one [Compute].
+type planner struct {
+	plan   *Plan
+	live   *Live
+	policy Policy
+
+	bySlug  map[string][]remote.Skill // live skills, deduplicated by id
+	slugs   []string                  // keys of bySlug, sorted
+	managed map[string]bool           // slugs the repository holds
+	matched int                       // managed skills with exactly one remote twin
+}
+
+func (c *planner) errorf(pr Problem, format string, args ...any) {
+	pr.Message = fmt.Sprintf(format, args...)
+	c.plan.Errors = append(c.plan.Errors, pr)
+}
+
+func (c *planner) warnf(pr Problem, format string, args ...any) {
+	pr.Message = fmt.Sprintf(format, args...)
+	c.plan.Warnings = append(c.plan.Warnings, pr)
+}
+
+func (c *planner) checkPolicy() {
+	switch c.policy.Unmanaged {
+	case fsrepo.UnmanagedIgnore, fsrepo.UnmanagedDisable:
+	default:
+		c.errorf(Problem{Code: CodePolicy, Hint: `use "ignore" or "disable"`},
+			"unknown unmanaged policy %q", c.policy.Unmanaged)
+		c.policy.Unmanaged = fsrepo.UnmanagedIgnore
+	}
+	switch c.policy.Missing {
+	case fsrepo.MissingError, fsrepo.MissingWarn:
+	default:
+		c.errorf(Problem{Code: CodePolicy, Hint: `use "error" or "warn"`},
+			"unknown missing policy %q", c.policy.Missing)
+		c.policy.Missing = fsrepo.MissingError
+	}
+}
+
+func (c *planner) index() {
+	c.bySlug = map[string][]remote.Skill{}
+	c.managed = map[string]bool{}
+	seen := map[string]bool{}
+	for _, s := range c.live.Skills {
+		if seen[s.ID] {
+			continue
+		}
+		seen[s.ID] = true
+		c.bySlug[s.Slug] = append(c.bySlug[s.Slug], s)
+	}
+	for slug, ss := range c.bySlug {
+		c.slugs = append(c.slugs, slug)
+		sort.Slice(ss, func(i, j int) bool { return ss[i].ID < ss[j].ID })
+	}
+	sort.Strings(c.slugs)
+}
+
+// knownSource reports whether source is one the spec lists for user skills.
+// Empty counts as known: some servers and fixtures leave it out.
+func knownSource(source string) bool {
+	switch source {
+	case "", remote.SourceManual, remote.SourceUpload, remote.SourceGitHub, remote.SourceAIGenerated:
+		return true
+	}
+	return false
+}
+
+func (c *planner) skills(desired *fsrepo.Repo) {
+	local := append([]fsrepo.Skill(nil), desired.Skills...)
+	sort.SliceStable(local, func(i, j int) bool { return local[i].Slug < local[j].Slug })
+	for _, ls := range local {
+		c.managed[ls.Slug] = true
+		remotes := c.bySlug[ls.Slug]
+		switch {
+		case len(remotes) == 0:
+			c.missing(ls)
+		case len(remotes) > 1:
+			ids := make([]string, len(remotes))
+			for i, r := range remotes {
+				ids[i] = r.ID
+			}
+			c.errorf(Problem{Code: CodeAmbiguous, Slug: ls.Slug, Path: ls.Path,
+				Hint: "the service should keep slugs unique; ask its administrators which skill to keep"},
+				"%s matches %d remote skills with the same slug (%s); skillsync will not guess which to change",
+				ls.Slug, len(remotes), strings.Join(ids, ", "))
+		case !knownSource(remotes[0].Source):
+			c.errorf(Problem{Code: CodeBuiltin, Slug: ls.Slug, Path: ls.Path,
+				Hint: "rename the folder, or remove it from the repository"},
+				"%s matches a skill with source %q, which is not a user skill the API can update",
+				ls.Slug, remotes[0].Source)
+		default:
+			c.matched++
+			c.managedSkill(ls, remotes[0])
+		}
+	}
+}
+
+func (c *planner) missing(ls fsrepo.Skill) {
+	sev := SeverityError
+	report := c.errorf
+	if c.policy.Missing == fsrepo.MissingWarn {
+		sev, report = SeverityWarning, c.warnf
+	}
+	c.plan.Missing = append(c.plan.Missing, MissingSkill{Slug: ls.Slug, Path: ls.Path, Name: ls.Name, Severity: sev})
+	hint := "create the skill in the app, then plan again"
+	for _, slug := range c.slugs {
+		if strings.EqualFold(slug, ls.Slug) {
+			hint = fmt.Sprintf("the space has a skill with slug %q; slugs match case-sensitively, so rename the folder", slug)
+			break
+		}
+	}
+	report(Problem{Code: CodeMissing, Slug: ls.Slug, Path: ls.Path, Hint: hint},
+		"%s has no skill with that slug in the space, and the API cannot create one", ls.Slug)
+}
+
+// managedSkill plans one local skill against its remote twin.
+func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
+	ch := Change{
+		Slug:      ls.Slug,
+		ID:        rs.ID,
+		Path:      ls.Path,
+		Before:    stateOf(rs),
+		UpdatedAt: rs.UpdatedAt,
+		LiveHash:  LiveHash(rs),
+	}
+	ch.After = ch.Before
+	var upd remote.SkillUpdate
+	// An empty name or description in the repository leaves the remote one:
+	// the service would reject it, and fsrepo reports it.
+	if ls.Name != "" && ls.Name != rs.Name {
+		ch.Fields = append(ch.Fields, FieldName)
+		ch.After.Name = ls.Name
+		upd.Name = &ch.After.Name
+	}
+	if ls.Description != "" && ls.Description != rs.Description {
+		ch.Fields = append(ch.Fields, FieldDescription)
+		ch.After.Description = ls.Description
+		upd.Description = &ch.After.Description
+	}
+	want := canonical(ls.Instructions)
+	if rs.Instructions == nil {
+		c.warnf(Problem{Code: CodeNullInstructions, Slug: ls.Slug, Path: ls.Path},
+			"the space could not read the SKILL.md of %s (instructions are null); apply rewrites it from the repository", ls.Slug)
+	}
+	if rs.Instructions == nil || canonical(*rs.Instructions) != want {
+		ch.Fields = append(ch.Fields, FieldInstructions)
+		ch.After.Instructions = &want
+		upd.Instructions = &want
+		var before string
+		if rs.Instructions != nil {
+			before = canonical(*rs.Instructions)
+		}
+		ch.Diff = UnifiedDiff(path.Join("live", ls.Slug, fsrepo.SkillFile), newName(ls), before, want)
+	}
+	if len(ch.Fields) > 0 {
+		ch.Actions = append(ch.Actions, ActionUpdate)
+		if err := remote.CheckUpdate(upd); err != nil {
+			c.errorf(Problem{Code: CodeInvalid, Slug: ls.Slug, Path: ls.Path}, "%s: the service would reject the update: %v", ls.Slug, err)
+		}
+		if rs.Source == remote.SourceGitHub {
+			where := ""
+			if rs.SourceURL != nil && *rs.SourceURL != "" {
+				where = " from " + *rs.SourceURL
+			}
+			c.warnf(Problem{Code: CodeImported, Slug: ls.Slug, Path: ls.Path,
+				Hint: "change the skill at its source too, or stop importing it"},
+				"%s was imported%s; a re-import may overwrite this update", ls.Slug, where)
+		}
+	}
+	if ls.Enabled != rs.Enabled {
+		ch.Fields = append(ch.Fields, FieldEnabled)
+		ch.After.Enabled = ls.Enabled
+		if ls.Enabled {
+			ch.Actions = append(ch.Actions, ActionEnable)
+		} else {
+			ch.Actions = append(ch.Actions, ActionDisable)
+		}
+	}
+	c.files(ls, rs)
+	if len(ch.Actions) > 0 {
+		c.plan.Changes = append(c.plan.Changes, ch)
+	}
+}
+
+// newName is the +++ name of an instructions diff: the SKILL.md in the
+// repository.
+func newName(ls fsrepo.Skill) string {
+	if ls.Path != "" {
+		return ls.Path
+	}
+	return path.Join(ls.Slug, fsrepo.SkillFile)
+}
+
+func stateOf(rs remote.Skill) SkillState {
+	return SkillState{Name: rs.Name, Description: rs.Description, Instructions: rs.Instructions, Enabled: rs.Enabled}
+}
+
+// files compares the supporting files of a skill with their remote copies.
+// Text is compared in canonical form, as instructions are, so that a
+// checkout's line endings do not count as a difference.
+func (c *planner) files(ls fsrepo.Skill, rs remote.Skill) {
+	remoteFiles := c.live.Files[rs.ID]
+	for _, f := range ls.Files {
+		got, read := remoteFiles[f.Path]
+		issue := FileIssue{Slug: ls.Slug, Path: f.Path, RepoPath: path.Join(path.Dir(newName(ls)), f.Path)}
+		switch {
+		case !read && f.Binary:
+			issue.Status = FileUnchecked
+			issue.Detail = "binary, which the API can neither read nor write"
+		case !read:
+			issue.Status = FileUnchecked
+			issue.Detail = "not read from the space, so not compared"
+		case got == nil:
+			issue.Status = FileAbsent
+			issue.Detail = "absent from the space"
+		case f.Binary || f.Content == nil:
+			sum := sha256.Sum256([]byte(*got))
+			if hex.EncodeToString(sum[:]) == f.SHA256 {
+				continue
+			}
+			issue.Status = FileDiffers
+			issue.Detail = "differs from the copy in the space"
+		default:
+			remoteText, localText := canonical(*got), canonical(string(f.Content))
+			if remoteText == localText {
+				continue
+			}
+			issue.Status = FileDiffers
+			issue.Detail = "differs from the copy in the space"
+			issue.Diff = UnifiedDiff(path.Join("live", ls.Slug, f.Path), issue.RepoPath, remoteText, localText)
+		}
+		c.plan.Files = append(c.plan.Files, issue)
+	}
+}
+
+// unmanaged lists the remote skills the repository does not hold, and
+// disables them under policy unmanaged: disable.
+func (c *planner) unmanaged() {
+	disable := c.policy.Unmanaged == fsrepo.UnmanagedDisable
+	for _, slug := range c.slugs {
+		if c.managed[slug] {
+			continue
+		}
+		for _, rs := range c.bySlug[slug] {
+			u := UnmanagedSkill{Slug: rs.Slug, ID: rs.ID, Name: rs.Name, Source: rs.Source, Enabled: rs.Enabled}
+			if disable && rs.Enabled && knownSource(rs.Source) {
+				u.Disable = true
+				ch := Change{
+					Slug:      rs.Slug,
+					ID:        rs.ID,
+					Actions:   []Action{ActionDisable},
+					Fields:    []string{FieldEnabled},
+					Before:    stateOf(rs),
+					Unmanaged: true,
+					UpdatedAt: rs.UpdatedAt,
+					LiveHash:  LiveHash(rs),
+				}
+				ch.After = ch.Before
+				ch.After.Enabled = false
+				c.plan.Changes = append(c.plan.Changes, ch)
+			}
+			c.plan.Unmanaged = append(c.plan.Unmanaged, u)
+		}
+	}
+	sort.SliceStable(c.plan.Changes, func(i, j int) bool {
+		a, b := c.plan.Changes[i], c.plan.Changes[j]
+		if a.Slug != b.Slug {
+			return a.Slug < b.Slug
+		}
+		return a.ID < b.ID
+	})
+}
+
+// activeLimit checks the active count after apply against the service's
+// limit, naming the enables that push it over.
+func (c *planner) activeLimit() {
+	before := 0
+	for _, slug := range c.slugs {
+		for _, rs := range c.bySlug[slug] {
+			if rs.Enabled {
+				before++
+			}
+		}
+	}
+	after := before
+	var enables []string
+	for _, ch := range c.plan.Changes {
+		switch {
+		case ch.Has(ActionEnable):
+			after++
+			enables = append(enables, ch.Slug)
+		case ch.Has(ActionDisable):
+			after--
+		}
+	}
+	c.plan.Summary.ActiveBefore, c.plan.Summary.ActiveAfter = before, after
+	if after > remote.MaxActiveSkills && len(enables) > 0 {
+		over := after - remote.MaxActiveSkills
+		c.errorf(Problem{Code: CodeActiveLimit, Skills: enables,
+			Hint: fmt.Sprintf("set enabled: false on %d of them, or disable other skills", min(over, len(enables)))},
+			"%d skills would be active after apply, %d over the limit of %d, by enabling %s",
+			after, over, remote.MaxActiveSkills, strings.Join(enables, ", "))
+	}
+}
+
+// disableGuard refuses to disable a large share of the managed skills at
+// once, the signature of a wrong folder or a bad merge, unless forced.
+func (c *planner) disableGuard() {
+	if c.matched < minGuardedSkills {
+		return
+	}
+	var disables []string
+	for _, ch := range c.plan.Changes {
+		if ch.Has(ActionDisable) && !ch.Unmanaged {
+			disables = append(disables, ch.Slug)
+		}
+	}
+	pct := c.policy.MaxDisablePercent
+	if len(disables)*100 <= pct*c.matched {
+		return
+	}
+	pr := Problem{Code: CodeDisableGuard, Skills: disables}
+	msg := "the plan disables %d of %d managed skills (%s), more than maxDisablePercent %d%%"
+	args := []any{len(disables), c.matched, strconv.Itoa(len(disables)*100/c.matched) + "%", pct}
+	if c.policy.Force {
+		c.warnf(pr, msg+"; allowed by --force", args...)
+		return
+	}
+	pr.Hint = "if this is intended, apply with --force or raise maxDisablePercent in skillsync.yaml"
+	c.errorf(pr, msg, args...)
+}
+
+// agentImpact names, on each change, the agents whose draft holds the
+// skill, and warns when a disable takes a skill from an agent.
+func (c *planner) agentImpact() {
+	bySkill := map[string][]AgentRef{}
+	for _, a := range c.live.Agents {
+		seen := map[string]bool{}
+		for _, id := range a.SkillIDs {
+			if !seen[id] {
+				seen[id] = true
+				bySkill[id] = append(bySkill[id], AgentRef{ID: a.ID, Name: a.Name})
+			}
+		}
+	}
+	for i := range c.plan.Changes {
+		ch := &c.plan.Changes[i]
+		refs := append([]AgentRef(nil), bySkill[ch.ID]...)
+		sort.Slice(refs, func(i, j int) bool {
+			if refs[i].Name != refs[j].Name {
+				return refs[i].Name < refs[j].Name
+			}
+			return refs[i].ID < refs[j].ID
+		})
+		ch.Agents = refs
+		if !ch.Has(ActionDisable) {
+			continue
+		}
+		for _, a := range refs {
+			c.warnf(Problem{Code: CodeAgentUsesDisabled, Slug: ch.Slug, Path: ch.Path, Agent: a.ID},
+				"agent %q uses %s, which this plan disables; the agent stops loading it", a.Name, ch.Slug)
+		}
+	}
+}
+
+// publish resolves agents.publish to agents, and plans a publish for each
+// whose draft is not what is published.
+func (c *planner) publish() {
+	done := map[string]bool{}
+	for _, ref := range c.policy.PublishAgents {
+		var found []remote.Agent
+		for _, a := range c.live.Agents {
+			if a.ID == ref {
+				found = []remote.Agent{a}
+				break
+			}
+			if a.Name == ref {
+				found = append(found, a)
+			}
+		}
+		switch len(found) {
+		case 0:
+			c.errorf(Problem{Code: CodeAgentUnknown, Hint: "list the agents with `skillsync agents list`"},
+				"agents.publish names %q, which is neither the id nor the name of an agent in the space", ref)
+			continue
+		case 1:
+		default:
+			ids := make([]string, len(found))
+			for i, a := range found {
+				ids[i] = a.ID
+			}
+			sort.Strings(ids)
+			c.errorf(Problem{Code: CodeAgentAmbiguous, Hint: "name the agent by id in agents.publish"},
+				"agents.publish names %q, which %d agents are called (%s)", ref, len(found), strings.Join(ids, ", "))
+			continue
+		}
+		a := found[0]
+		if done[a.ID] || (a.Published && !a.HasUnpublishedChanges) {
+			continue
+		}
+		done[a.ID] = true
+		if a.EmbedEnabled && len(a.EmbedOptions.DomainWhitelist) == 0 {
+			c.errorf(Problem{Code: CodeEmbedWhitelist, Agent: a.ID,
+				Hint: "add the domains allowed to embed the agent in the app, or turn off embedding"},
+				"agent %q has embedding enabled and no allowed domain; the service refuses to publish it", a.Name)
+		}
+		c.plan.Publish = append(c.plan.Publish, AgentPublish{
+			ID: a.ID, Name: a.Name, Published: a.Published,
+			HasUnpublishedChanges: a.HasUnpublishedChanges, UpdatedAt: a.UpdatedAt,
+		})
+	}
+	sort.SliceStable(c.plan.Publish, func(i, j int) bool {
+		a, b := c.plan.Publish[i], c.plan.Publish[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.ID < b.ID
+	})
+}
+
+func (c *planner) summarize() {
+	s := &c.plan.Summary
+	for _, ch := range c.plan.Changes {
+		if ch.Has(ActionUpdate) {
+			s.Update++
+		}
+		if ch.Has(ActionEnable) {
+			s.Enable++
+		}
+		if ch.Has(ActionDisable) {
+			s.Disable++
+		}
+	}
+	s.Publish = len(c.plan.Publish)
+}
+
+// LiveHash is a digest of the fields of a remote skill that a plan depends
+// on. Apply of a saved plan compares it with the skill re-read, to refuse a
+// plan the space has moved away from.
+func LiveHash(s remote.Skill) string {
+	h := sha256.New()
+	field := func(v string) { fmt.Fprintf(h, "%d:%s;", len(v), v) }
+	field(s.ID)
+	field(s.Slug)
+	field(s.Name)
+	field(s.Description)
+	field(strconv.FormatBool(s.Enabled))
+	if s.Instructions == nil {
+		field("null")
+	} else {
+		field("text")
+		field(*s.Instructions)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// DesiredHash is a digest of the desired state: every field of every skill
+// that planning reads, supporting files included. Two repositories with the
+// same hash plan the same.
+func DesiredHash(r *fsrepo.Repo) string {
+	h := sha256.New()
+	field := func(v string) { fmt.Fprintf(h, "%d:%s;", len(v), v) }
+	skills := append([]fsrepo.Skill(nil), r.Skills...)
+	sort.SliceStable(skills, func(i, j int) bool { return skills[i].Slug < skills[j].Slug })
+	for _, s := range skills {
+		field(s.Slug)
+		field(s.Name)
+		field(s.Description)
+		field(strconv.FormatBool(s.Enabled))
+		field(canonical(s.Instructions))
+		for _, f := range s.Files {
+			field(f.Path)
+			field(f.SHA256)
+		}
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,592 @@
+package reconcile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// Fixtures: a local skill and its remote twin start equal; options make
+// them differ.
+
+func ptr[T any](v T) *T { return &v }
+
+func id(slug string) string { return "id-" + slug }
+
+func local(slug string, opts ...func(*fsrepo.Skill)) fsrepo.Skill {
+	s := fsrepo.Skill{
+		Slug:         slug,
+		Path:         "skills/" + slug + "/SKILL.md",
+		Name:         "Skill " + slug,
+		Description:  "Use for " + slug + ".",
+		Enabled:      true,
+		Instructions: "# " + slug + "\n\nDo the " + slug + " thing.\n",
+	}
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
+}
+
+func live(slug string, opts ...func(*remote.Skill)) remote.Skill {
+	s := remote.Skill{
+		ID:           id(slug),
+		SpaceID:      "ab12",
+		Name:         "Skill " + slug,
+		Description:  "Use for " + slug + ".",
+		Slug:         slug,
+		Source:       remote.SourceManual,
+		Enabled:      true,
+		UpdatedAt:    "2026-01-02T03:04:05Z",
+		Instructions: ptr("# " + slug + "\n\nDo the " + slug + " thing.\n"),
+	}
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
+}
+
+func disabled(s *fsrepo.Skill)       { s.Enabled = false }
+func remoteDisabled(s *remote.Skill) { s.Enabled = false }
+
+func withFiles(files ...fsrepo.File) func(*fsrepo.Skill) {
+	return func(s *fsrepo.Skill) { s.Files = files }
+}
+
+func textFile(path, content string) fsrepo.File {
+	sum := sha256.Sum256([]byte(content))
+	return fsrepo.File{Path: path, Size: int64(len(content)), SHA256: hex.EncodeToString(sum[:]), Content: []byte(content)}
+}
+
+func binaryFile(path, content string) fsrepo.File {
+	f := textFile(path, content)
+	f.Binary, f.Content = true, nil
+	return f
+}
+
+func repo(skills ...fsrepo.Skill) *fsrepo.Repo {
+	return &fsrepo.Repo{Config: fsrepo.Config{Space: "ab12"}, Skills: skills, Commit: "0123456789abcdef0123456789abcdef01234567"}
+}
+
+func many(prefix string, n int) []string {
+	s := make([]string, n)
+	for i := range s {
+		s[i] = fmt.Sprintf("%s%02d", prefix, i)
+	}
+	return s
+}
+
+func codes(ps []Problem) []string {
+	out := []string{}
+	for _, p := range ps {
+		out = append(out, p.Code)
+	}
+	return out
+}
+
+func slugsOf(p *Plan) []string {
+	out := []string{}
+	for _, c := range p.Changes {
+		out = append(out, c.Slug+":"+actionsOf(c))
+	}
+	return out
+}
+
+func actionsOf(c Change) string {
+	s := make([]string, len(c.Actions))
+	for i, a := range c.Actions {
+		s[i] = string(a)
+	}
+	return strings.Join(s, "+")
+}
+
+// computeCase is a case of [TestCompute].
+type computeCase struct {
+	name    string
+	desired *fsrepo.Repo
+	live    *Live
+	policy  Policy
+	// Expectations; a nil slice is not checked.
+	changes  []string // "slug:action+action"
+	errors   []string // problem codes
+	warnings []string
+	check    func(t *testing.T, p *Plan)
+}
+
+func TestCompute(t *testing.T) {
+	tests := []computeCase{
+		{
+			name:    "in sync",
+			desired: repo(local("a"), local("b")),
+			live:    &Live{Space: "ab12", Skills: []remote.Skill{live("a"), live("b")}},
+			changes: []string{}, errors: []string{}, warnings: []string{},
+			check: func(t *testing.T, p *Plan) {
+				if p.HasChanges() || p.HasErrors() {
+					t.Error("HasChanges or HasErrors on a plan in sync")
+				}
+				if p.Summary != (Summary{ActiveBefore: 2, ActiveAfter: 2}) {
+					t.Errorf("summary %+v", p.Summary)
+				}
+			},
+		},
+		{
+			name:    "canonically equal instructions are no change",
+			desired: repo(local("a")),
+			live: &Live{Skills: []remote.Skill{live("a", func(s *remote.Skill) {
+				s.Instructions = ptr("\uFEFF\r\n  \r\n# a\r\n\r\nDo the a thing.  \r\n\r\n\t\n")
+			})}},
+			changes: []string{}, errors: []string{}, warnings: []string{},
+		},
+		{
+			name:    "trailing newline trimmed by the server is no change",
+			desired: repo(local("a")),
+			live:    &Live{Skills: []remote.Skill{live("a", func(s *remote.Skill) { s.Instructions = ptr("# a\n\nDo the a thing.") })}},
+			changes: []string{},
+		},
+		{
+			name:    "name",
+			desired: repo(local("a", func(s *fsrepo.Skill) { s.Name = "Renamed" })),
+			live:    &Live{Skills: []remote.Skill{live("a")}},
+			changes: []string{"a:update"}, errors: []string{}, warnings: []string{},
+			check: func(t *testing.T, p *Plan) {
+				c := p.Changes[0]
+				if !reflect.DeepEqual(c.Fields, []string{FieldName}) || c.Before.Name != "Skill a" || c.After.Name != "Renamed" {
+					t.Errorf("change %+v", c)
+				}
+				if c.Diff != "" || c.ID != id("a") || c.Path != "skills/a/SKILL.md" || c.UpdatedAt == "" || c.LiveHash == "" {
+					t.Errorf("change %+v", c)
+				}
+				if c.After.Instructions != c.Before.Instructions {
+					t.Error("After.Instructions should be the remote's when instructions do not change")
+				}
+				if p.Summary.Update != 1 {
+					t.Errorf("summary %+v", p.Summary)
+				}
+			},
+		},
+		{
+			name:    "description",
+			desired: repo(local("a", func(s *fsrepo.Skill) { s.Description = "New description." })),
+			live:    &Live{Skills: []remote.Skill{live("a")}},
+			changes: []string{"a:update"},
+			check: func(t *testing.T, p *Plan) {
+				c := p.Changes[0]
+				if !reflect.DeepEqual(c.Fields, []string{FieldDescription}) || c.After.Description != "New description." {
+					t.Errorf("change %+v", c)
+				}
+			},
+		},
+		{
+			name:    "instructions",
+			desired: repo(local("a", func(s *fsrepo.Skill) { s.Instructions = "# a\n\nDo the a thing well.\n" })),
+			live:    &Live{Skills: []remote.Skill{live("a")}},
+			changes: []string{"a:update"}, warnings: []string{},
+			check: func(t *testing.T, p *Plan) {
+				c := p.Changes[0]
+				if !reflect.DeepEqual(c.Fields, []string{FieldInstructions}) {
+					t.Errorf("fields %v", c.Fields)
+				}
+				want := "--- live/a/SKILL.md\n+++ skills/a/SKILL.md\n@@ -1,3 +1,3 @@\n # a\n \n-Do the a thing.\n+Do the a thing well.\n"
+				if c.Diff != want {
+					t.Errorf("diff\n%s\nwant\n%s", c.Diff, want)
+				}
+				if *c.After.Instructions != "# a\n\nDo the a thing well.\n" {
+					t.Errorf("after %q", *c.After.Instructions)
+				}
+			},
+		},
+		{
+			name:    "null instructions are a change",
+			desired: repo(local("a")),
+			live:    &Live{Skills: []remote.Skill{live("a", func(s *remote.Skill) { s.Instructions = nil })}},
+			changes: []string{"a:update"}, errors: []string{}, warnings: []string{CodeNullInstructions},
+			check: func(t *testing.T, p *Plan) {
+				c := p.Changes[0]
+				if c.Before.Instructions != nil || c.After.Instructions == nil || !strings.Contains(c.Diff, "@@ -0,0 +1,3 @@") {
+					t.Errorf("change %+v", c)
+				}
+			},
+		},
+		{
+			name:    "enable",
+			desired: repo(local("a")),
+			live:    &Live{Skills: []remote.Skill{live("a", remoteDisabled)}},
+			changes: []string{"a:enable"},
+			check: func(t *testing.T, p *Plan) {
+				c := p.Changes[0]
+				if !reflect.DeepEqual(c.Fields, []string{FieldEnabled}) || c.Before.Enabled || !c.After.Enabled {
+					t.Errorf("change %+v", c)
+				}
+				if p.Summary != (Summary{Enable: 1, ActiveBefore: 0, ActiveAfter: 1}) {
+					t.Errorf("summary %+v", p.Summary)
+				}
+			},
+		},
+		{
+			name:    "disable",
+			desired: repo(local("a", disabled)),
+			live:    &Live{Skills: []remote.Skill{live("a")}},
+			changes: []string{"a:disable"},
+			check: func(t *testing.T, p *Plan) {
+				if p.Summary != (Summary{Disable: 1, ActiveBefore: 1, ActiveAfter: 0}) {
+					t.Errorf("summary %+v", p.Summary)
+				}
+			},
+		},
+		{
+			name:    "update and disable",
+			desired: repo(local("a", disabled, func(s *fsrepo.Skill) { s.Name = "A" })),
+			live:    &Live{Skills: []remote.Skill{live("a")}},
+			changes: []string{"a:update+disable"},
+			check: func(t *testing.T, p *Plan) {
+				if got := p.Changes[0].Fields; !reflect.DeepEqual(got, []string{FieldName, FieldEnabled}) {
+					t.Errorf("fields %v", got)
+				}
+			},
+		},
+		{
+			name:    "missing is an error by default",
+			desired: repo(local("a"), local("new")),
+			live:    &Live{Skills: []remote.Skill{live("a")}},
+			changes: []string{}, errors: []string{CodeMissing}, warnings: []string{},
+			check: func(t *testing.T, p *Plan) {
+				want := []MissingSkill{{Slug: "new", Path: "skills/new/SKILL.md", Name: "Skill new", Severity: SeverityError}}
+				if !reflect.DeepEqual(p.Missing, want) {
+					t.Errorf("missing %+v", p.Missing)
+				}
+				if p.Errors[0].Path != "skills/new/SKILL.md" || p.Errors[0].Slug != "new" {
+					t.Errorf("error %+v", p.Errors[0])
+				}
+			},
+		},
+		{
+			name:    "missing is a warning with missing: warn",
+			desired: repo(local("new")),
+			live:    &Live{},
+			policy:  Policy{Missing: fsrepo.MissingWarn},
+			errors:  []string{}, warnings: []string{CodeMissing},
+			check: func(t *testing.T, p *Plan) {
+				if len(p.Missing) != 1 || p.Missing[0].Severity != SeverityWarning {
+					t.Errorf("missing %+v", p.Missing)
+				}
+			},
+		},
+		{
+			name:    "missing hints at a slug differing in case",
+			desired: repo(local("pdf")),
+			live:    &Live{Skills: []remote.Skill{live("PDF")}},
+			errors:  []string{CodeMissing},
+			check: func(t *testing.T, p *Plan) {
+				if !strings.Contains(p.Errors[0].Hint, `"PDF"`) {
+					t.Errorf("hint %q", p.Errors[0].Hint)
+				}
+			},
+		},
+		{
+			name:    "ambiguous slug",
+			desired: repo(local("a", func(s *fsrepo.Skill) { s.Name = "Changed" })),
+			live: &Live{Skills: []remote.Skill{
+				live("a", func(s *remote.Skill) { s.ID = "id-a2" }),
+				live("a"),
+			}},
+			changes: []string{}, errors: []string{CodeAmbiguous},
+			check: func(t *testing.T, p *Plan) {
+				if !strings.Contains(p.Errors[0].Message, "id-a, id-a2") {
+					t.Errorf("message %q", p.Errors[0].Message)
+				}
+				if len(p.Unmanaged) != 0 {
+					t.Errorf("unmanaged %+v", p.Unmanaged)
+				}
+			},
+		},
+		{
+			name:    "the same skill listed twice is not ambiguous",
+			desired: repo(local("a")),
+			live:    &Live{Skills: []remote.Skill{live("a"), live("a")}},
+			changes: []string{}, errors: []string{},
+			check: func(t *testing.T, p *Plan) {
+				if p.Summary.ActiveBefore != 1 {
+					t.Errorf("summary %+v", p.Summary)
+				}
+			},
+		},
+		{
+			name:    "built-in match",
+			desired: repo(local("a", func(s *fsrepo.Skill) { s.Name = "Changed" })),
+			live:    &Live{Skills: []remote.Skill{live("a", func(s *remote.Skill) { s.Source = "builtin" })}},
+			changes: []string{}, errors: []string{CodeBuiltin},
+		},
+		{
+			name:    "imported skill updated warns",
+			desired: repo(local("a", func(s *fsrepo.Skill) { s.Name = "Changed" })),
+			live: &Live{Skills: []remote.Skill{live("a", func(s *remote.Skill) {
+				s.Source, s.SourceURL = remote.SourceGitHub, ptr("https://github.com/o/r")
+			})}},
+			changes: []string{"a:update"}, warnings: []string{CodeImported},
+		},
+		{
+			name:    "imported skill not updated does not warn",
+			desired: repo(local("a")),
+			live:    &Live{Skills: []remote.Skill{live("a", func(s *remote.Skill) { s.Source = remote.SourceGitHub })}},
+			changes: []string{}, warnings: []string{},
+		},
+		{
+			name:    "a name the service would reject",
+			desired: repo(local("a", func(s *fsrepo.Skill) { s.Name = "bad name!" })),
+			live:    &Live{Skills: []remote.Skill{live("a")}},
+			changes: []string{"a:update"}, errors: []string{CodeInvalid},
+		},
+		{
+			name:    "unmanaged are ignored by default",
+			desired: repo(local("a")),
+			live:    &Live{Skills: []remote.Skill{live("z"), live("a"), live("y", remoteDisabled)}},
+			changes: []string{}, errors: []string{},
+			check: func(t *testing.T, p *Plan) {
+				want := []UnmanagedSkill{
+					{Slug: "y", ID: "id-y", Name: "Skill y", Source: "manual", Enabled: false},
+					{Slug: "z", ID: "id-z", Name: "Skill z", Source: "manual", Enabled: true},
+				}
+				if !reflect.DeepEqual(p.Unmanaged, want) {
+					t.Errorf("unmanaged %+v", p.Unmanaged)
+				}
+			},
+		},
+		{
+			name:    "unmanaged: disable",
+			desired: repo(local("a")),
+			live:    &Live{Skills: []remote.Skill{live("z"), live("a"), live("y", remoteDisabled)}},
+			policy:  Policy{Unmanaged: fsrepo.UnmanagedDisable},
+			changes: []string{"z:disable"}, errors: []string{},
+			check: func(t *testing.T, p *Plan) {
+				c := p.Changes[0]
+				if !c.Unmanaged || c.Path != "" || c.After.Enabled || !c.Before.Enabled {
+					t.Errorf("change %+v", c)
+				}
+				if len(p.Unmanaged) != 2 || p.Unmanaged[0].Disable || !p.Unmanaged[1].Disable {
+					t.Errorf("unmanaged %+v", p.Unmanaged)
+				}
+				if p.Summary != (Summary{Disable: 1, ActiveBefore: 2, ActiveAfter: 1}) {
+					t.Errorf("summary %+v", p.Summary)
+				}
+			},
+		},
+		{
+			name: "over 40 active names the enables",
+			desired: func() *fsrepo.Repo {
+				r := repo(local("new1"), local("new2"))
+				for _, s := range many("on", 39) {
+					r.Skills = append(r.Skills, local(s))
+				}
+				return r
+			}(),
+			live: func() *Live {
+				l := &Live{Skills: []remote.Skill{live("new1", remoteDisabled), live("new2", remoteDisabled)}}
+				for _, s := range many("on", 39) {
+					l.Skills = append(l.Skills, live(s))
+				}
+				return l
+			}(),
+			changes: []string{"new1:enable", "new2:enable"}, errors: []string{CodeActiveLimit},
+			check: func(t *testing.T, p *Plan) {
+				e := p.Errors[0]
+				if !reflect.DeepEqual(e.Skills, []string{"new1", "new2"}) || !strings.Contains(e.Message, "new1, new2") || !strings.Contains(e.Message, "41") {
+					t.Errorf("error %+v", e)
+				}
+				if p.Summary.ActiveBefore != 39 || p.Summary.ActiveAfter != 41 {
+					t.Errorf("summary %+v", p.Summary)
+				}
+			},
+		},
+		{
+			name: "exactly 40 active is fine",
+			desired: func() *fsrepo.Repo {
+				r := repo(local("new1"))
+				for _, s := range many("on", 39) {
+					r.Skills = append(r.Skills, local(s))
+				}
+				return r
+			}(),
+			live: func() *Live {
+				l := &Live{Skills: []remote.Skill{live("new1", remoteDisabled)}}
+				for _, s := range many("on", 39) {
+					l.Skills = append(l.Skills, live(s))
+				}
+				return l
+			}(),
+			changes: []string{"new1:enable"}, errors: []string{},
+		},
+		disableCase("disabling 40% of 10 managed is refused", 10, 4, Policy{}, []string{CodeDisableGuard}, []string{}),
+		disableCase("disabling 40% of 10 managed with --force warns", 10, 4, Policy{Force: true}, []string{}, []string{CodeDisableGuard}),
+		disableCase("disabling 30% of 10 managed is fine", 10, 3, Policy{}, []string{}, []string{}),
+		disableCase("disabling 5 of 9 managed is fine", 9, 5, Policy{}, []string{}, []string{}),
+		disableCase("maxDisablePercent raised", 10, 5, Policy{MaxDisablePercent: 50}, []string{}, []string{}),
+		{
+			name: "supporting files",
+			desired: repo(local("a", withFiles(
+				textFile("absent.md", "x\n"),
+				binaryFile("logo.png", "\x89PNG"),
+				binaryFile("same.png", "\x89PNG same"),
+				textFile("differs.md", "one\ntwo\n"),
+				textFile("same-crlf.md", "one\ntwo\n"),
+				textFile("unread.md", "x\n"),
+			)), local("new", withFiles(textFile("ignored.md", "x")))),
+			live: &Live{
+				Skills: []remote.Skill{live("a")},
+				Files: map[string]map[string]*string{id("a"): {
+					"absent.md":    nil,
+					"same.png":     ptr("\x89PNG same"),
+					"differs.md":   ptr("one\n2\n"),
+					"same-crlf.md": ptr("one\r\ntwo\r\n"),
+				}},
+			},
+			policy:  Policy{Missing: fsrepo.MissingWarn},
+			changes: []string{}, errors: []string{},
+			check: func(t *testing.T, p *Plan) {
+				var got []string
+				for _, f := range p.Files {
+					got = append(got, f.Slug+"/"+f.Path+":"+f.Status)
+				}
+				want := []string{"a/absent.md:absent", "a/logo.png:unchecked", "a/differs.md:differs", "a/unread.md:unchecked"}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("files %v, want %v", got, want)
+				}
+				if d := p.Files[2].Diff; !strings.Contains(d, "-2\n+two\n") || !strings.Contains(d, "+++ skills/a/differs.md") {
+					t.Errorf("file diff %q", d)
+				}
+				if p.HasChanges() {
+					t.Error("file issues are not changes: apply cannot act on them")
+				}
+			},
+		},
+		{
+			name:    "agents of a change, and a disable taking a skill from an agent",
+			desired: repo(local("a", disabled), local("b", func(s *fsrepo.Skill) { s.Name = "B" }), local("c")),
+			live: &Live{
+				Skills: []remote.Skill{live("a"), live("b"), live("c")},
+				Agents: []remote.Agent{
+					{ID: "ag2", Name: "Writer", SkillIDs: []string{id("b"), id("a")}},
+					{ID: "ag1", Name: "Support", SkillIDs: []string{id("a"), id("a")}},
+					{ID: "ag3", Name: "Other", SkillIDs: []string{id("c")}},
+				},
+			},
+			changes: []string{"a:disable", "b:update"}, warnings: []string{CodeAgentUsesDisabled, CodeAgentUsesDisabled},
+			check: func(t *testing.T, p *Plan) {
+				if want := []AgentRef{{"ag1", "Support"}, {"ag2", "Writer"}}; !reflect.DeepEqual(p.Changes[0].Agents, want) {
+					t.Errorf("agents of a %+v", p.Changes[0].Agents)
+				}
+				if want := []AgentRef{{"ag2", "Writer"}}; !reflect.DeepEqual(p.Changes[1].Agents, want) {
+					t.Errorf("agents of b %+v", p.Changes[1].Agents)
+				}
+				if p.Warnings[0].Agent != "ag1" || p.Warnings[0].Slug != "a" {
+					t.Errorf("warning %+v", p.Warnings[0])
+				}
+			},
+		},
+		{
+			name:    "publish",
+			desired: repo(),
+			live: &Live{Agents: []remote.Agent{
+				{ID: "ag1", Name: "Never published"},
+				{ID: "ag2", Name: "Edited", Published: true, HasUnpublishedChanges: true},
+				{ID: "ag3", Name: "Clean", Published: true},
+				{ID: "ag4", Name: "Twin"},
+				{ID: "ag5", Name: "Twin"},
+				{ID: "ag6", Name: "Embed", EmbedEnabled: true},
+				{ID: "ag7", Name: "Embed ok", EmbedEnabled: true, EmbedOptions: remote.EmbedOptions{DomainWhitelist: []string{"example.com"}}},
+				{ID: "ag8", Name: "Embed clean", Published: true, EmbedEnabled: true},
+			}},
+			policy: Policy{PublishAgents: []string{"Never published", "ag2", "Clean", "Twin", "nobody", "Embed", "ag7", "Embed clean", "ag1"}},
+			errors: []string{CodeAgentAmbiguous, CodeAgentUnknown, CodeEmbedWhitelist},
+			check: func(t *testing.T, p *Plan) {
+				var got []string
+				for _, a := range p.Publish {
+					got = append(got, a.ID)
+				}
+				if want := []string{"ag2", "ag6", "ag7", "ag1"}; !reflect.DeepEqual(got, want) {
+					t.Errorf("publish %v, want %v", got, want)
+				}
+				if !p.HasChanges() || p.Summary.Publish != 4 {
+					t.Errorf("HasChanges %v, summary %+v", p.HasChanges(), p.Summary)
+				}
+			},
+		},
+		{
+			name:    "unknown policy values",
+			desired: repo(),
+			live:    &Live{},
+			policy:  Policy{Unmanaged: "delete", Missing: "ignore"},
+			errors:  []string{CodePolicy, CodePolicy},
+		},
+		{
+			name:    "changes are sorted by slug whatever the input order",
+			desired: repo(local("c", disabled), local("a", disabled), local("b", disabled)),
+			live:    &Live{Skills: []remote.Skill{live("b"), live("zz"), live("c"), live("a")}},
+			policy:  Policy{Unmanaged: fsrepo.UnmanagedDisable},
+			changes: []string{"a:disable", "b:disable", "c:disable", "zz:disable"},
+		},
+		{
+			name:    "nil inputs",
+			changes: []string{}, errors: []string{}, warnings: []string{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Compute(tt.desired, tt.live, tt.policy)
+			if tt.changes != nil {
+				if got := slugsOf(p); !reflect.DeepEqual(got, tt.changes) {
+					t.Errorf("changes %v, want %v", got, tt.changes)
+				}
+			}
+			if tt.errors != nil {
+				if got := codes(p.Errors); !reflect.DeepEqual(got, tt.errors) {
+					t.Errorf("errors %v, want %v: %+v", got, tt.errors, p.Errors)
+				}
+			}
+			if tt.warnings != nil {
+				if got := codes(p.Warnings); !reflect.DeepEqual(got, tt.warnings) {
+					t.Errorf("warnings %v, want %v: %+v", got, tt.warnings, p.Warnings)
+				}
+			}
+			if tt.check != nil && !t.Failed() {
+				tt.check(t, p)
+			}
+			if p.FormatVersion != FormatVersion || p.Changes == nil || p.Errors == nil || p.Files == nil {
+				t.Errorf("plan not normalized: %+v", p)
+			}
+			// Pure: the same inputs give the same plan.
+			if again := Compute(tt.desired, tt.live, tt.policy); !reflect.DeepEqual(p, again) {
+				t.Error("two Computes of the same inputs differ")
+			}
+		})
+	}
+}
+
+// disableCase is a space of managed, enabled skills of which the
+// repository disables some.
+func disableCase(name string, managed, disables int, p Policy, errors, warnings []string) computeCase {
+	r, l := repo(), &Live{}
+	var changes []string
+	for i, slug := range many("s", managed) {
+		ls := local(slug)
+		if i < disables {
+			ls.Enabled = false
+			changes = append(changes, slug+":disable")
+		}
+		r.Skills = append(r.Skills, ls)
+		l.Skills = append(l.Skills, live(slug))
+	}
+	return computeCase{name: name, desired: r, live: l, policy: p, changes: changes, errors: errors, warnings: warnings,
+		check: func(t *testing.T, p *Plan) {
+			for _, pr := range append(p.Errors, p.Warnings...) {
+				if len(pr.Skills) != disables {
+					t.Errorf("problem names %v, want the %d disables", pr.Skills, disables)
+				}
+			}
+		}}
+}

@@ -1,0 +1,274 @@
+package reconcile
+
+// FormatVersion is the format_version of the JSON plans this package writes.
+// A reader accepts any version with the same major number: minor versions
+// only add fields.
+const FormatVersion = "1"
+
+// An Action is one thing apply does to a skill.
+type Action string
+
+// Actions of a [Change]. Apply runs them in phases across the whole plan:
+// every disable, then every update, then every enable, so the active count
+// never passes the limit midway.
+const (
+	ActionUpdate  Action = "update"
+	ActionEnable  Action = "enable"
+	ActionDisable Action = "disable"
+)
+
+// Fields of a skill a [Change] can name in [Change.Fields], in the order
+// they are listed.
+const (
+	FieldName         = "name"
+	FieldDescription  = "description"
+	FieldInstructions = "instructions"
+	FieldEnabled      = "enabled"
+)
+
+// Statuses of a [FileIssue].
+const (
+	// FileDiffers: the space holds the file with other content.
+	FileDiffers = "differs"
+	// FileAbsent: the space does not hold the file.
+	FileAbsent = "absent"
+	// FileUnchecked: the file could not be read through the API (binary
+	// files never can), so whether the space matches is unknown.
+	FileUnchecked = "unchecked"
+)
+
+// Severities of a [MissingSkill], from the missing policy.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
+// Codes of a [Problem], stable for scripts and tests.
+const (
+	CodeMissing           = "missing"             // local skill with no remote twin
+	CodeAmbiguous         = "ambiguous"           // two remote skills share the slug
+	CodeBuiltin           = "builtin"             // the remote twin is not a user skill
+	CodeInvalid           = "invalid"             // a value the service would reject
+	CodeActiveLimit       = "active-limit"        // more than 40 active after apply
+	CodeDisableGuard      = "disable-guard"       // too many managed skills disabled
+	CodeNullInstructions  = "null-instructions"   // the service could not read a SKILL.md
+	CodeImported          = "imported"            // the skill came from a code-hosting import
+	CodeAgentUsesDisabled = "agent-uses-disabled" // an agent uses a skill the plan disables
+	CodeAgentUnknown      = "agent-unknown"       // agents.publish names no agent
+	CodeAgentAmbiguous    = "agent-ambiguous"     // agents.publish names several agents
+	CodeEmbedWhitelist    = "embed-whitelist"     // publishing an embed with no allowed domain
+	CodePolicy            = "policy"              // a policy value this version does not know
+)
+
+// Plan is what apply would do to a space to make it match a repository, and
+// what it cannot do. It is plain data: [Compute] makes it, the Render
+// functions show it, and it survives a JSON round trip ([RenderJSON],
+// [DecodePlan]) so a reviewed plan can be applied later.
+//
+// Slices are never nil in a plan made by [Compute] or [DecodePlan], so the
+// JSON form always has arrays, never null.
+type Plan struct {
+	FormatVersion string `json:"format_version"`
+	Space         string `json:"space"`
+	Commit        string `json:"commit"`          // the repository commit planned from; "" outside git
+	Dirty         bool   `json:"dirty,omitempty"` // the working tree differed from Commit
+	// DesiredHash identifies the desired state planned from (see
+	// [DesiredHash]), so a saved plan can be matched to its repository.
+	DesiredHash string `json:"desired_hash"`
+
+	Changes   []Change         `json:"changes"` // sorted by slug, then id
+	Unmanaged []UnmanagedSkill `json:"unmanaged"`
+	Missing   []MissingSkill   `json:"missing"`
+	Files     []FileIssue      `json:"files"`
+	Publish   []AgentPublish   `json:"publish"`
+	Errors    []Problem        `json:"errors"`
+	Warnings  []Problem        `json:"warnings"`
+	Summary   Summary          `json:"summary"`
+}
+
+// A Change is what apply does to one remote skill. Skills with no change are
+// not in a plan.
+type Change struct {
+	Slug string `json:"slug"`
+	ID   string `json:"id"`
+	// Path is the SKILL.md the desired state comes from, relative to the
+	// repository root; "" for an unmanaged skill.
+	Path    string   `json:"path,omitempty"`
+	Actions []Action `json:"actions"` // in the order update, enable, disable
+	// Fields names the fields that change: name, description, instructions,
+	// enabled, in that order. Apply sends exactly these.
+	Fields []string `json:"fields"`
+	// Before is the skill as listed; After is what the space will hold after
+	// apply (Before with Fields replaced). After.Instructions is canonical
+	// when instructions change.
+	Before SkillState `json:"before"`
+	After  SkillState `json:"after"`
+	// Diff is the unified diff of the canonical instructions, before to
+	// after; "" when they do not change.
+	Diff string `json:"diff,omitempty"`
+	// Agents are the agents whose draft holds the skill, sorted by name.
+	Agents []AgentRef `json:"agents"`
+	// Unmanaged marks the disable of a skill that is not in the repository
+	// (policy unmanaged: disable).
+	Unmanaged bool `json:"unmanaged,omitempty"`
+	// Origin says where a change comes from ("pr" or "drift") when the
+	// caller splits a plan that way; "" when it does not.
+	Origin string `json:"origin,omitempty"`
+	// UpdatedAt and LiveHash ([LiveHash]) are the skill as planned against;
+	// apply of a saved plan refuses the change if either moved.
+	UpdatedAt string `json:"updated_at"`
+	LiveHash  string `json:"live_hash"`
+}
+
+// Has reports whether c includes action a.
+func (c *Change) Has(a Action) bool {
+	for _, x := range c.Actions {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Changes reports whether c changes field f.
+func (c *Change) Changes(f string) bool {
+	for _, x := range c.Fields {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// SkillState is the fields of a skill that skillsync manages.
+type SkillState struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Instructions is nil when the service could not read the SKILL.md, or
+	// for an unmanaged skill whose instructions were not fetched.
+	Instructions *string `json:"instructions"`
+	Enabled      bool    `json:"enabled"`
+}
+
+// AgentRef names an agent.
+type AgentRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// UnmanagedSkill is a remote skill with no folder in the repository.
+type UnmanagedSkill struct {
+	Slug    string `json:"slug"`
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Source  string `json:"source"`
+	Enabled bool   `json:"enabled"`
+	// Disable is true when the plan disables the skill (policy unmanaged:
+	// disable); the disable is then also a [Change].
+	Disable bool `json:"disable"`
+}
+
+// MissingSkill is a skill folder with no remote twin. The API cannot create
+// skills, so apply cannot make it exist.
+type MissingSkill struct {
+	Slug     string `json:"slug"`
+	Path     string `json:"path"` // the SKILL.md, relative to the repository root
+	Name     string `json:"name"`
+	Severity string `json:"severity"` // "error" or "warning", from the missing policy
+}
+
+// FileIssue is a supporting file whose remote copy differs from the
+// repository's or is absent. The API cannot write files: apply leaves them.
+type FileIssue struct {
+	Slug     string `json:"slug"`
+	Path     string `json:"path"`           // relative to the skill folder, as the files endpoint names it
+	RepoPath string `json:"repo_path"`      // relative to the repository root, for annotations
+	Status   string `json:"status"`         // FileDiffers, FileAbsent or FileUnchecked
+	Detail   string `json:"detail"`         // why, in words
+	Diff     string `json:"diff,omitempty"` // remote to local, for differing text files
+}
+
+// AgentPublish is an agent that agents.publish lists and whose draft is not
+// what is published, so apply publishes it.
+type AgentPublish struct {
+	ID                    string `json:"id"`
+	Name                  string `json:"name"`
+	Published             bool   `json:"published"`
+	HasUnpublishedChanges bool   `json:"has_unpublished_changes"`
+	UpdatedAt             string `json:"updated_at"`
+}
+
+// A Problem is an error (apply refuses the plan) or a warning.
+type Problem struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"` // what to do about it
+	Slug    string `json:"slug,omitempty"`
+	Path    string `json:"path,omitempty"` // a file of the repository, for annotations
+	// Skills are the slugs involved, such as the enables that push the
+	// active count over the limit.
+	Skills []string `json:"skills,omitempty"`
+	Agent  string   `json:"agent,omitempty"` // agent id
+}
+
+// Summary counts the actions of a plan.
+//
+// The active counts are of the skills the API lists. Built-in skills are not
+// listed, so if the space counts some of them as active, an enable may still
+// be refused with 409 at apply though the plan stays under the limit.
+type Summary struct {
+	Update       int `json:"update"`
+	Enable       int `json:"enable"`
+	Disable      int `json:"disable"`
+	Publish      int `json:"publish"`
+	ActiveBefore int `json:"active_before"`
+	ActiveAfter  int `json:"active_after"`
+}
+
+// HasChanges reports whether applying p would change the space.
+func (p *Plan) HasChanges() bool {
+	return len(p.Changes) > 0 || len(p.Publish) > 0
+}
+
+// HasErrors reports whether p has errors; apply refuses such a plan.
+func (p *Plan) HasErrors() bool {
+	return len(p.Errors) > 0
+}
+
+// normalize makes nil slices empty, so the JSON form has [] rather than null
+// and a decoded plan equals the one encoded.
+func (p *Plan) normalize() {
+	if p.Changes == nil {
+		p.Changes = []Change{}
+	}
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		if c.Actions == nil {
+			c.Actions = []Action{}
+		}
+		if c.Fields == nil {
+			c.Fields = []string{}
+		}
+		if c.Agents == nil {
+			c.Agents = []AgentRef{}
+		}
+	}
+	if p.Unmanaged == nil {
+		p.Unmanaged = []UnmanagedSkill{}
+	}
+	if p.Missing == nil {
+		p.Missing = []MissingSkill{}
+	}
+	if p.Files == nil {
+		p.Files = []FileIssue{}
+	}
+	if p.Publish == nil {
+		p.Publish = []AgentPublish{}
+	}
+	if p.Errors == nil {
+		p.Errors = []Problem{}
+	}
+	if p.Warnings == nil {
+		p.Warnings = []Problem{}
+	}
+}

@@ -1,0 +1,103 @@
+package reconcile
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ErrFormatVersion is returned (wrapped) by [DecodePlan] for a plan written
+// in a format this version cannot read.
+var ErrFormatVersion = errors.New("unsupported plan format_version")
+
+// RenderJSON writes p as indented JSON, the schema of DESIGN.md with
+// format_version "1". [DecodePlan] reads it back.
+func RenderJSON(w io.Writer, p *Plan) error {
+	cp := *p
+	cp.normalize()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // diffs hold "<" and "&"; keep them readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(&cp); err != nil {
+		return fmt.Errorf("encoding plan: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// DecodePlan reads a JSON plan, such as a saved plan. It accepts any
+// format_version of major version 1 (later minor versions only add fields,
+// which it ignores) and rejects others with an error wrapping
+// [ErrFormatVersion]. It also rejects actions and fields it does not know,
+// since apply must never guess what a plan asks for.
+func DecodePlan(r io.Reader) (*Plan, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading plan: %w", err)
+	}
+	var head struct {
+		FormatVersion *string `json:"format_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
+	}
+	if head.FormatVersion == nil {
+		return nil, fmt.Errorf("decoding plan: no format_version; is this a skillsync plan?")
+	}
+	major, _, _ := strings.Cut(*head.FormatVersion, ".")
+	if major != FormatVersion {
+		return nil, fmt.Errorf("%w %q: this skillsync reads version %s plans; plan again with this version, or use the skillsync that wrote it",
+			ErrFormatVersion, *head.FormatVersion, FormatVersion)
+	}
+	var p Plan
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
+	}
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
+	}
+	p.normalize()
+	return &p, nil
+}
+
+// check rejects what apply could misread in a decoded plan.
+func (p *Plan) check() error {
+	for _, c := range p.Changes {
+		if c.ID == "" {
+			return fmt.Errorf("change of %q has no id", c.Slug)
+		}
+		if len(c.Actions) == 0 {
+			return fmt.Errorf("change of %q has no actions", c.Slug)
+		}
+		for _, a := range c.Actions {
+			switch a {
+			case ActionUpdate, ActionEnable, ActionDisable:
+			default:
+				return fmt.Errorf("change of %q: unknown action %q", c.Slug, a)
+			}
+		}
+		if c.Has(ActionEnable) && c.Has(ActionDisable) {
+			return fmt.Errorf("change of %q both enables and disables", c.Slug)
+		}
+		for _, f := range c.Fields {
+			switch f {
+			case FieldName, FieldDescription, FieldInstructions, FieldEnabled:
+			default:
+				return fmt.Errorf("change of %q: unknown field %q", c.Slug, f)
+			}
+		}
+		if c.Changes(FieldInstructions) && c.After.Instructions == nil {
+			return fmt.Errorf("change of %q updates instructions to null", c.Slug)
+		}
+	}
+	for _, a := range p.Publish {
+		if a.ID == "" {
+			return fmt.Errorf("publish of agent %q has no id", a.Name)
+		}
+	}
+	return nil
+}

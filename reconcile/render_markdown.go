@@ -1,0 +1,342 @@
+package reconcile
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// DefaultMarkdownMaxLen is the largest comment GitHub accepts, 65,536
+// characters. Lengths here are counted in bytes, which are never fewer than
+// the characters (or UTF-16 code units) a service counts.
+const DefaultMarkdownMaxLen = 65536
+
+// MarkdownOptions configure [RenderMarkdown].
+type MarkdownOptions struct {
+	MaxLen int // default DefaultMarkdownMaxLen
+}
+
+// MarkdownMarker is the first line of a markdown plan, by which CI finds the
+// comment of a space to update it in place.
+func MarkdownMarker(space string) string {
+	return "<!-- skillsync:plan space=" + space + " -->"
+}
+
+// mdReserve is kept free while filling the comment, for the notes that say
+// what was cut; there are at most a few, each short.
+const mdReserve = 2048
+
+// RenderMarkdown writes p as a pull-request comment: the marker line, the
+// summary and a table of the skills, the problems, then one <details> per
+// skill with a diff block. The output never exceeds o.MaxLen bytes (for a
+// MaxLen of a few kilobytes or more): the summary and table come first and
+// are kept, long diffs are cut with a note saying so, and what does not fit
+// at all is counted in a note.
+func RenderMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
+	max := o.MaxLen
+	if max <= 0 {
+		max = DefaultMarkdownMaxLen
+	}
+	m := &mdWriter{limit: max - mdReserve}
+	m.plan(p)
+	_, err := io.WriteString(w, m.b.String())
+	return err
+}
+
+type mdWriter struct {
+	b     strings.Builder
+	limit int // bytes the content may fill; notes may go beyond, into the reserve
+}
+
+func (m *mdWriter) room() int { return m.limit - m.b.Len() }
+
+// add writes s if it fits, and reports whether it did.
+func (m *mdWriter) add(s string) bool {
+	if len(s) > m.room() {
+		return false
+	}
+	m.b.WriteString(s)
+	return true
+}
+
+// must writes s whatever its size: the head of the comment and the notes.
+func (m *mdWriter) must(s string) { m.b.WriteString(s) }
+
+// list writes items until one does not fit, then a note of how many were
+// left out. It reports whether all fit.
+func (m *mdWriter) list(items []string, what string) bool {
+	for i, it := range items {
+		if !m.add(it) {
+			m.must(cutNote(len(items)-i, what))
+			return false
+		}
+	}
+	return true
+}
+
+func (m *mdWriter) plan(p *Plan) {
+	m.must(MarkdownMarker(p.Space) + "\n")
+	m.must("### skillsync plan for space " + codeSpan(p.Space) + "\n\n")
+	head := "**" + SummaryLine(p) + "**"
+	if p.Summary.Publish > 0 {
+		head += fmt.Sprintf(" Agents: %d to publish.", p.Summary.Publish)
+	}
+	head += fmt.Sprintf(" Active skills: %d → %d of %d.", p.Summary.ActiveBefore, p.Summary.ActiveAfter, remote.MaxActiveSkills)
+	if p.Commit != "" {
+		head += " Commit " + codeSpan(shortCommit(p.Commit))
+		if p.Dirty {
+			head += " with uncommitted edits"
+		}
+		head += "."
+	}
+	m.must(head + "\n\n")
+	if p.HasErrors() {
+		m.must(fmt.Sprintf("> [!CAUTION]\n> **%d %s**: apply refuses this plan.\n\n", len(p.Errors), plural(len(p.Errors), "error", "errors")))
+	}
+
+	if len(p.Changes) > 0 {
+		m.must("| | Skill | Actions | Fields | Agents |\n|:-:|---|---|---|---|\n")
+		rows := make([]string, len(p.Changes))
+		for i := range p.Changes {
+			c := &p.Changes[i]
+			sym, _ := symbol(c)
+			acts := make([]string, len(c.Actions))
+			for j, a := range c.Actions {
+				acts[j] = string(a)
+			}
+			if c.Unmanaged {
+				acts = append(acts, "(unmanaged)")
+			}
+			rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, codeSpan(c.Slug),
+				strings.Join(acts, ", "), strings.Join(c.Fields, ", "), cell(agentNames(c.Agents)))
+		}
+		m.list(rows, "skills")
+		m.must("\n")
+	}
+
+	m.problems("Errors", p.Errors)
+	m.problems("Warnings", p.Warnings)
+
+	var items []string
+	for _, s := range p.Missing {
+		items = append(items, fmt.Sprintf("- %s: no skill %s in the space (%s)\n", codeSpan(s.Path), codeSpan(s.Slug), s.Severity))
+	}
+	for _, f := range p.Files {
+		items = append(items, fmt.Sprintf("- %s: %s\n", codeSpan(fileName(f)), cell(f.Detail)))
+	}
+	m.section("**Not possible through the API**, which cannot create skills or write files; make these changes in the app:\n\n", items, "\n", "items")
+
+	items = nil
+	for _, a := range p.Publish {
+		items = append(items, fmt.Sprintf("- %s (%s): %s\n", cell(a.Name), codeSpan(a.ID), publishReason(a)))
+	}
+	m.section("**Agents to publish:**\n\n", items, "\n", "agents")
+
+	items = nil
+	for _, u := range p.Unmanaged {
+		if !u.Disable {
+			items = append(items, fmt.Sprintf("- %s (%s)\n", codeSpan(u.Slug), enabledWord(u.Enabled)))
+		}
+	}
+	m.section(fmt.Sprintf("<details><summary>Unmanaged skills in the space, left alone (%d)</summary>\n\n", len(items)),
+		items, "\n</details>\n\n", "unmanaged skills")
+
+	blocks := make([]mdBlock, 0, len(p.Changes))
+	for i := range p.Changes {
+		blocks = append(blocks, changeBlock(&p.Changes[i]))
+	}
+	for _, f := range p.Files {
+		if f.Diff != "" {
+			blocks = append(blocks, mdBlock{
+				head: "<details><summary>File <code>" + html.EscapeString(fileName(f)) + "</code>: differs from the space (not syncable)</summary>\n\n",
+				diff: f.Diff,
+			})
+		}
+	}
+	m.blocks(blocks, "diffs")
+}
+
+// section writes a header, the items that fit and a footer; with no items it
+// writes nothing, and when even the header does not fit, only a note.
+func (m *mdWriter) section(header string, items []string, footer, what string) {
+	if len(items) == 0 {
+		return
+	}
+	if !m.add(header) {
+		m.must(cutNote(len(items), what))
+		return
+	}
+	m.list(items, what)
+	m.must(footer)
+}
+
+func cutNote(n int, what string) string {
+	return fmt.Sprintf("\n_…and %d more %s, cut to keep this comment under GitHub's size limit; `skillsync plan` shows them all._\n", n, what)
+}
+
+func (m *mdWriter) problems(title string, ps []Problem) {
+	items := make([]string, len(ps))
+	for i, pr := range ps {
+		s := "- " + cell(pr.Message)
+		if pr.Hint != "" {
+			s += " (hint: " + cell(pr.Hint) + ")"
+		}
+		items[i] = s + "\n"
+	}
+	m.section("**"+title+":**\n\n", items, "\n", strings.ToLower(title))
+}
+
+// mdBlock is a <details> block: a head, then a diff, cut if need be.
+type mdBlock struct {
+	head string
+	diff string
+}
+
+func (b mdBlock) render(maxLen int) (string, bool) {
+	const tail = "</details>\n\n"
+	if b.diff == "" {
+		s := b.head + tail
+		return s, len(s) <= maxLen
+	}
+	fence := fenceFor(b.diff)
+	open, close := fence+"diff\n", fence+"\n"
+	whole := b.head + open + b.diff + close + tail
+	if len(whole) <= maxLen {
+		return whole, true
+	}
+	lines := splitLines(b.diff)
+	var sb strings.Builder
+	sb.WriteString(b.head)
+	sb.WriteString(open)
+	const noteFmt = "\n_Diff cut after %d of %d lines to keep this comment under GitHub's size limit; `skillsync plan` shows it whole._\n\n"
+	budget := maxLen - len(b.head) - len(open) - len(close) - len(tail) - len(noteFmt) - 20
+	n := 0
+	for _, l := range lines {
+		if len(l) > budget {
+			break
+		}
+		sb.WriteString(l)
+		budget -= len(l)
+		n++
+	}
+	if n == 0 {
+		return "", false
+	}
+	sb.WriteString(close)
+	fmt.Fprintf(&sb, noteFmt, n, len(lines))
+	sb.WriteString(tail)
+	return sb.String(), true
+}
+
+func (m *mdWriter) blocks(blocks []mdBlock, what string) {
+	// Water-filling: visit blocks from the smallest, each taking at most an
+	// equal share of the room left to the blocks not yet visited.
+	sizes := make([]int, len(blocks))
+	order := make([]int, len(blocks))
+	for i, b := range blocks {
+		s, _ := b.render(1 << 62)
+		sizes[i], order[i] = len(s), i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] < sizes[order[b]] })
+	allot := make([]int, len(blocks))
+	room := m.room()
+	for k, i := range order {
+		share := room / (len(order) - k)
+		allot[i] = min(sizes[i], share)
+		room -= allot[i]
+	}
+	omitted := 0
+	for i, b := range blocks {
+		s, ok := b.render(allot[i])
+		if !ok || !m.add(s) {
+			omitted++
+		}
+	}
+	if omitted > 0 {
+		m.must(fmt.Sprintf("_%d %s not shown, to keep this comment under GitHub's size limit; `skillsync plan` shows them all._\n", omitted, what))
+	}
+}
+
+// changeBlock is the <details> block of one change: its field changes as a
+// list, then the instructions diff.
+func changeBlock(c *Change) mdBlock {
+	sym, _ := symbol(c)
+	acts := make([]string, len(c.Actions))
+	for i, a := range c.Actions {
+		acts[i] = string(a)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "<details><summary><code>%s %s</code>: %s</summary>\n\n", sym, html.EscapeString(c.Slug), strings.Join(acts, ", "))
+	if c.Changes(FieldName) {
+		fmt.Fprintf(&sb, "- name: %s → %s\n", codeSpan(strconv.Quote(c.Before.Name)), codeSpan(strconv.Quote(c.After.Name)))
+	}
+	if c.Changes(FieldDescription) {
+		fmt.Fprintf(&sb, "- description: %s → %s\n", codeSpan(strconv.Quote(c.Before.Description)), codeSpan(strconv.Quote(c.After.Description)))
+	}
+	if c.Changes(FieldEnabled) {
+		fmt.Fprintf(&sb, "- enabled: `%t` → `%t`\n", c.Before.Enabled, c.After.Enabled)
+	}
+	if c.Unmanaged {
+		sb.WriteString("- not in the repository (unmanaged: disable)\n")
+	}
+	if len(c.Agents) > 0 {
+		sb.WriteString("- used by agents: " + cell(agentNames(c.Agents)) + "\n")
+	}
+	if c.Changes(FieldInstructions) {
+		if c.Before.Instructions == nil {
+			sb.WriteString("- instructions: null in the space (its SKILL.md could not be read), rewritten as below\n")
+		} else {
+			sb.WriteString("- instructions: as below\n")
+		}
+	}
+	sb.WriteString("\n")
+	return mdBlock{head: sb.String(), diff: c.Diff}
+}
+
+// fenceFor returns a code fence longer than any run of backticks in s, so
+// that no line of s can close it.
+func fenceFor(s string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+// codeSpan returns s as an inline code span that s cannot break out of.
+func codeSpan(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	ticks := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || longest > 0 {
+		return ticks + " " + s + " " + ticks
+	}
+	return ticks + s + ticks
+}
+
+// cell makes s safe inside a table cell or a list item: one line, no pipe
+// that would split the cell, no raw HTML.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(s, "|", `\|`)
+	s = strings.ReplaceAll(s, "<", "&lt;")
+	return s
+}

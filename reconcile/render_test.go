@@ -1,0 +1,301 @@
+package reconcile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// reviewPlan is a plan with one of everything a reviewer may meet.
+func reviewPlan() *Plan {
+	desired := repo(
+		local("code-review", func(s *fsrepo.Skill) {
+			s.Name = "Code Review"
+			s.Description = "Use when reviewing a pull request."
+			s.Instructions = "# Code review\n\nCheck:\n\n- correctness and security\n- tests\n- naming\n\nBe kind, and use `gofmt`.\n"
+			s.Files = []fsrepo.File{textFile("checklist.md", "- tests\n- docs\n"), textFile("template.md", "Thanks!\n")}
+		}),
+		local("legacy-search", disabled),
+		local("new-skill"),
+		local("pdf-tools"),
+		local("unreadable"),
+	)
+	lv := &Live{
+		Space: "ab12",
+		Skills: []remote.Skill{
+			live("code-review", func(s *remote.Skill) {
+				s.Name = "Code review"
+				s.Description = "Use for reviews."
+				s.Instructions = ptr("# Code review\n\nCheck:\n\n- correctness\n- tests\n- naming\n\nBe kind.\n")
+			}),
+			live("legacy-search"),
+			live("pdf-tools", remoteDisabled),
+			live("unreadable", func(s *remote.Skill) { s.Instructions = nil }),
+			live("scratch"),
+			live("old-draft", remoteDisabled),
+			live("team-notes", func(s *remote.Skill) { s.Source = remote.SourceUpload }),
+		},
+		Files: map[string]map[string]*string{
+			id("code-review"): {"checklist.md": ptr("- tests\n"), "template.md": nil},
+		},
+		Agents: []remote.Agent{
+			{ID: "11111111-1111-4111-8111-111111111111", Name: "Support | Bot", SkillIDs: []string{id("code-review"), id("legacy-search")}},
+			{ID: "22222222-2222-4222-8222-222222222222", Name: "Reviewer", SkillIDs: []string{id("code-review")}, Published: true, HasUnpublishedChanges: true},
+		},
+	}
+	return Compute(desired, lv, Policy{Missing: fsrepo.MissingWarn, PublishAgents: []string{"Reviewer"}})
+}
+
+func noChangePlan() *Plan {
+	return Compute(repo(local("a")), &Live{Space: "ab12", Skills: []remote.Skill{live("a")}}, Policy{})
+}
+
+func errorPlan() *Plan {
+	return Compute(repo(local("a"), local("missing")), &Live{Space: "ab12", Skills: []remote.Skill{live("a", remoteDisabled)}}, Policy{})
+}
+
+var renderCases = []struct {
+	name string
+	plan func() *Plan
+}{
+	{"review", reviewPlan},
+	{"nochange", noChangePlan},
+	{"errors", errorPlan},
+}
+
+func TestRenderTextGolden(t *testing.T) {
+	for _, tc := range renderCases {
+		for _, color := range []bool{false, true} {
+			name := tc.name + ".txt"
+			if color {
+				name = tc.name + ".color.txt"
+			}
+			t.Run(name, func(t *testing.T) {
+				var b bytes.Buffer
+				if err := RenderText(&b, tc.plan(), TextOptions{Color: color}); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, name, b.Bytes())
+				if strings.Contains(b.String(), "\x1b[") != color {
+					t.Errorf("colour escapes present = %v, want %v", !color, color)
+				}
+				lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+				last := lines[len(lines)-1]
+				last = strings.ReplaceAll(strings.ReplaceAll(last, ansiBold, ""), ansiReset, "")
+				if last != SummaryLine(tc.plan()) {
+					t.Errorf("last line %q", last)
+				}
+			})
+		}
+	}
+}
+
+func TestSummaryLine(t *testing.T) {
+	if got := SummaryLine(noChangePlan()); got != "No changes." {
+		t.Errorf("got %q", got)
+	}
+	if got := SummaryLine(reviewPlan()); got != "Plan: 2 to update, 1 to enable, 1 to disable." {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestRenderMarkdownGolden(t *testing.T) {
+	for _, tc := range renderCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := RenderMarkdown(&b, tc.plan(), MarkdownOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.name+".md", b.Bytes())
+			if !strings.HasPrefix(b.String(), "<!-- skillsync:plan space=ab12 -->\n") {
+				t.Errorf("no marker line: %q", b.String()[:40])
+			}
+		})
+	}
+}
+
+// hugePlan updates many skills with long instructions, far more than fits
+// in a comment.
+func hugePlan(skills, lines int) *Plan {
+	r, l := repo(), &Live{Space: "ab12"}
+	for i := 0; i < skills; i++ {
+		slug := fmt.Sprintf("skill-%03d", i)
+		var old, new strings.Builder
+		for j := 0; j < lines; j++ {
+			fmt.Fprintf(&old, "Old line %d of %s, with ```fences``` and <html> & such.\n", j, slug)
+			fmt.Fprintf(&new, "New line %d of %s, rewritten.\n", j, slug)
+		}
+		r.Skills = append(r.Skills, local(slug, func(s *fsrepo.Skill) { s.Instructions = new.String() }))
+		l.Skills = append(l.Skills, live(slug, func(s *remote.Skill) { s.Instructions = ptr(old.String()) }))
+	}
+	// One small change, so fair sharing must keep it whole.
+	r.Skills = append(r.Skills, local("tiny", func(s *fsrepo.Skill) { s.Name = "Tiny" }))
+	l.Skills = append(l.Skills, live("tiny"))
+	return Compute(r, l, Policy{})
+}
+
+func TestRenderMarkdownCutsLongDiffs(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		skills, lines int
+		max           int
+	}{
+		{"one huge diff", 1, 5000, 0},
+		{"many long diffs", 30, 400, 0},
+		{"more skills than fit", 3000, 2, 0},
+		{"small limit", 5, 200, 8000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := hugePlan(tc.skills, tc.lines)
+			var b bytes.Buffer
+			if err := RenderMarkdown(&b, p, MarkdownOptions{MaxLen: tc.max}); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			max := tc.max
+			if max == 0 {
+				max = DefaultMarkdownMaxLen
+			}
+			if b.Len() > max {
+				t.Errorf("%d bytes, over %d", b.Len(), max)
+			}
+			if !utf8.ValidString(out) {
+				t.Error("output is not valid UTF-8")
+			}
+			if !strings.Contains(out, "**"+SummaryLine(p)+"**") || !strings.HasPrefix(out, MarkdownMarker("ab12")) {
+				t.Error("summary cut")
+			}
+			if !strings.Contains(out, "size limit") {
+				t.Error("no note saying what was cut")
+			}
+			if tc.skills < 100 && !strings.Contains(out, "`~ tiny`") && !strings.Contains(out, "<code>~ tiny</code>") {
+				t.Error("the small change was crowded out")
+			}
+			// Every opened fence and <details> is closed.
+			if o, c := strings.Count(out, "<details>"), strings.Count(out, "</details>"); o != c {
+				t.Errorf("%d <details>, %d </details>", o, c)
+			}
+		})
+	}
+}
+
+func TestRenderJSONGolden(t *testing.T) {
+	for _, tc := range renderCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := RenderJSON(&b, tc.plan()); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.name+".json", b.Bytes())
+		})
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	for _, tc := range renderCases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := tc.plan()
+			var b bytes.Buffer
+			if err := RenderJSON(&b, p); err != nil {
+				t.Fatal(err)
+			}
+			got, err := DecodePlan(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, p) {
+				t.Errorf("decoded plan differs:\n%+v\nwant\n%+v", got, p)
+			}
+		})
+	}
+}
+
+func TestDecodePlanVersions(t *testing.T) {
+	for _, tc := range []struct {
+		json    string
+		err     string // "" for success
+		version bool   // the error wraps ErrFormatVersion
+	}{
+		{json: `{"format_version": "1"}`},
+		{json: `{"format_version": "1.3", "some_future_field": {"x": 1}}`},
+		{json: `{"format_version": "2"}`, err: `unsupported plan format_version "2"`, version: true},
+		{json: `{"format_version": "2.0"}`, err: `"2.0"`, version: true},
+		{json: `{"format_version": "10"}`, err: `"10"`, version: true},
+		{json: `{"format_version": ""}`, err: `""`, version: true},
+		{json: `{"space": "ab12"}`, err: "no format_version"},
+		{json: `[]`, err: "decoding plan"},
+		{json: `{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["delete"]}]}`, err: `unknown action "delete"`},
+		{json: `{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": ["slug"]}]}`, err: `unknown field "slug"`},
+		{json: `{"format_version": "1", "changes": [{"slug": "a", "actions": ["update"]}]}`, err: "no id"},
+		{json: `{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": ["instructions"]}]}`, err: "to null"},
+		{json: `{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["enable", "disable"]}]}`, err: "both"},
+	} {
+		p, err := DecodePlan(strings.NewReader(tc.json))
+		if tc.err == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.json, err)
+			} else if p.Changes == nil || p.Errors == nil {
+				t.Errorf("%s: slices left nil", tc.json)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: error %v, want one containing %q", tc.json, err, tc.err)
+		}
+		if err != nil && errors.Is(err, ErrFormatVersion) != tc.version {
+			t.Errorf("%s: errors.Is(err, ErrFormatVersion) = %v", tc.json, !tc.version)
+		}
+	}
+}
+
+func FuzzDecodePlan(f *testing.F) {
+	for _, tc := range renderCases {
+		var b bytes.Buffer
+		if err := RenderJSON(&b, tc.plan()); err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b.Bytes())
+	}
+	f.Add([]byte(`{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": []}]}`))
+	f.Add([]byte(`{"format_version": "2"}`))
+	f.Add([]byte(`{"format_version": "1", "errors": [{"code": "x", "skills": []}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := DecodePlan(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		// What decodes must render in every form and survive a round trip.
+		var j1 bytes.Buffer
+		if err := RenderJSON(&j1, p); err != nil {
+			t.Fatal(err)
+		}
+		p2, err := DecodePlan(bytes.NewReader(j1.Bytes()))
+		if err != nil {
+			t.Fatalf("re-decoding: %v\n%s", err, j1.String())
+		}
+		var j2 bytes.Buffer
+		if err := RenderJSON(&j2, p2); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(j1.Bytes(), j2.Bytes()) {
+			t.Fatalf("round trip changed the plan:\n%s\n%s", j1.String(), j2.String())
+		}
+		var md bytes.Buffer
+		if err := RenderMarkdown(&md, p, MarkdownOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if md.Len() > DefaultMarkdownMaxLen {
+			t.Fatalf("markdown of %d bytes", md.Len())
+		}
+		if err := RenderText(&bytes.Buffer{}, p, TextOptions{Color: true}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

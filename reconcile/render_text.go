@@ -1,0 +1,259 @@
+package reconcile
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// TextOptions configure [RenderText].
+type TextOptions struct {
+	// Color turns on ANSI colours. The caller decides (a terminal, no
+	// NO_COLOR, no --no-color); the renderer never looks.
+	Color bool
+}
+
+// ANSI escapes of the text renderer.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiCyan   = "\x1b[36m"
+)
+
+// RenderText writes p for a terminal or a CI log, Terraform-like: "~" for an
+// update, "+" an enable, "-" a disable, the unified diff of every
+// instruction change, and last the line "Plan: X to update, Y to enable, Z
+// to disable." or "No changes.".
+func RenderText(w io.Writer, p *Plan, o TextOptions) error {
+	t := textWriter{color: o.Color}
+	t.plan(p)
+	_, err := io.WriteString(w, t.b.String())
+	return err
+}
+
+type textWriter struct {
+	b     strings.Builder
+	color bool
+}
+
+func (t *textWriter) paint(code, s string) string {
+	if !t.color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func (t *textWriter) line(indent int, s string) {
+	t.b.WriteString(strings.Repeat(" ", indent))
+	t.b.WriteString(s)
+	t.b.WriteByte('\n')
+}
+
+// symbol is the one-character mark of a change and its colour. An enable or
+// disable outranks an update: it is the bigger news.
+func symbol(c *Change) (string, string) {
+	switch {
+	case c.Has(ActionEnable):
+		return "+", ansiGreen
+	case c.Has(ActionDisable):
+		return "-", ansiRed
+	}
+	return "~", ansiYellow
+}
+
+func (t *textWriter) plan(p *Plan) {
+	head := "skillsync plan for space " + p.Space
+	if p.Commit != "" {
+		head += " at " + shortCommit(p.Commit)
+		if p.Dirty {
+			head += " with uncommitted edits"
+		}
+	}
+	t.line(0, t.paint(ansiBold, head))
+	t.b.WriteByte('\n')
+
+	if len(p.Changes) > 0 {
+		t.line(0, "skillsync will perform the following actions:")
+		t.b.WriteByte('\n')
+		for i := range p.Changes {
+			t.change(&p.Changes[i])
+		}
+	}
+	if len(p.Publish) > 0 {
+		t.line(0, "Agents to publish:")
+		for _, a := range p.Publish {
+			t.line(2, t.paint(ansiGreen, "^")+" "+a.Name+" ("+a.ID+"): "+publishReason(a))
+		}
+		t.b.WriteByte('\n')
+	}
+	if len(p.Missing) > 0 || len(p.Files) > 0 {
+		t.line(0, "Not possible through the API, which cannot create skills or write files;")
+		t.line(0, "make these changes in the app:")
+		for _, m := range p.Missing {
+			t.line(2, fmt.Sprintf("%s: no skill %s in the space (%s)", m.Path, m.Slug, m.Severity))
+		}
+		for _, f := range p.Files {
+			t.line(2, fmt.Sprintf("%s: %s", fileName(f), f.Detail))
+			if f.Diff != "" {
+				t.diff(6, f.Diff)
+			}
+		}
+		t.b.WriteByte('\n')
+	}
+	if n := countIgnored(p); n > 0 {
+		t.line(0, fmt.Sprintf("Unmanaged skills in the space, left alone (%d):", n))
+		for _, u := range p.Unmanaged {
+			if !u.Disable {
+				t.line(4, fmt.Sprintf("%s (%s)", u.Slug, enabledWord(u.Enabled)))
+			}
+		}
+		t.b.WriteByte('\n')
+	}
+	t.problems("warning", ansiYellow, p.Warnings)
+	t.problems("error", ansiRed, p.Errors)
+
+	t.line(0, fmt.Sprintf("Active skills: %d -> %d (limit %d).", p.Summary.ActiveBefore, p.Summary.ActiveAfter, remote.MaxActiveSkills))
+	if len(p.Publish) > 0 {
+		t.line(0, fmt.Sprintf("Agents: %d to publish.", len(p.Publish)))
+	}
+	if p.HasErrors() {
+		t.line(0, t.paint(ansiRed, fmt.Sprintf("%d %s: apply refuses this plan.", len(p.Errors), plural(len(p.Errors), "error", "errors"))))
+	}
+	t.line(0, t.paint(ansiBold, SummaryLine(p)))
+}
+
+func (t *textWriter) change(c *Change) {
+	sym, col := symbol(c)
+	notes := make([]string, 0, len(c.Actions)+1)
+	for _, a := range c.Actions {
+		notes = append(notes, string(a))
+	}
+	if c.Unmanaged {
+		notes = append(notes, "unmanaged")
+	}
+	t.line(2, t.paint(col, sym)+" "+t.paint(ansiBold, c.Slug)+"  ("+strings.Join(notes, ", ")+")")
+	if c.Changes(FieldName) {
+		t.line(6, fmt.Sprintf("name: %s -> %s", strconv.Quote(c.Before.Name), strconv.Quote(c.After.Name)))
+	}
+	if c.Changes(FieldDescription) {
+		t.line(6, fmt.Sprintf("description: %s -> %s", strconv.Quote(c.Before.Description), strconv.Quote(c.After.Description)))
+	}
+	if c.Changes(FieldEnabled) {
+		t.line(6, fmt.Sprintf("enabled: %t -> %t", c.Before.Enabled, c.After.Enabled))
+	}
+	if c.Changes(FieldInstructions) {
+		if c.Before.Instructions == nil {
+			t.line(6, "instructions: (null in the space) ->")
+		} else {
+			t.line(6, "instructions:")
+		}
+		t.diff(8, c.Diff)
+	}
+	if len(c.Agents) > 0 {
+		t.line(6, "used by agents: "+agentNames(c.Agents))
+	}
+	t.b.WriteByte('\n')
+}
+
+// diff writes a unified diff indented, coloured line by line.
+func (t *textWriter) diff(indent int, d string) {
+	for _, l := range splitLines(d) {
+		l = strings.TrimSuffix(l, "\n")
+		col := ""
+		switch {
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
+			col = ansiBold
+		case strings.HasPrefix(l, "@@"):
+			col = ansiCyan
+		case strings.HasPrefix(l, "+"):
+			col = ansiGreen
+		case strings.HasPrefix(l, "-"):
+			col = ansiRed
+		}
+		t.line(indent, t.paint(col, l))
+	}
+}
+
+func (t *textWriter) problems(kind, col string, ps []Problem) {
+	for _, pr := range ps {
+		t.line(0, t.paint(col, kind+":")+" "+pr.Message)
+		if pr.Hint != "" {
+			t.line(2, "hint: "+pr.Hint)
+		}
+	}
+	if len(ps) > 0 {
+		t.b.WriteByte('\n')
+	}
+}
+
+// SummaryLine is the last line of a text plan: "Plan: X to update, Y to
+// enable, Z to disable." or, when applying would change nothing, "No
+// changes.".
+func SummaryLine(p *Plan) string {
+	if !p.HasChanges() {
+		return "No changes."
+	}
+	s := p.Summary
+	return fmt.Sprintf("Plan: %d to update, %d to enable, %d to disable.", s.Update, s.Enable, s.Disable)
+}
+
+func publishReason(a AgentPublish) string {
+	if !a.Published {
+		return "never published"
+	}
+	return "has unpublished changes"
+}
+
+func countIgnored(p *Plan) int {
+	n := 0
+	for _, u := range p.Unmanaged {
+		if !u.Disable {
+			n++
+		}
+	}
+	return n
+}
+
+func enabledWord(enabled bool) string {
+	if enabled {
+		return "enabled"
+	}
+	return "disabled"
+}
+
+func agentNames(refs []AgentRef) string {
+	names := make([]string, len(refs))
+	for i, a := range refs {
+		names[i] = a.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func shortCommit(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+// fileName names a supporting file for a reader: by its repository path
+// when the plan has it.
+func fileName(f FileIssue) string {
+	if f.RepoPath != "" {
+		return f.RepoPath
+	}
+	return f.Slug + "/" + f.Path
+}
