@@ -243,18 +243,18 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 		ch.After.Description = ls.Description
 		upd.Description = &ch.After.Description
 	}
-	want := canonical(ls.Instructions)
+	want := fsrepo.Canonical(ls.Instructions)
 	if rs.Instructions == nil {
 		c.warnf(Problem{Code: CodeNullInstructions, Slug: ls.Slug, Path: ls.Path},
 			"the space could not read the SKILL.md of %s (instructions are null); apply rewrites it from the repository", ls.Slug)
 	}
-	if rs.Instructions == nil || canonical(*rs.Instructions) != want {
+	if rs.Instructions == nil || fsrepo.Canonical(*rs.Instructions) != want {
 		ch.Fields = append(ch.Fields, FieldInstructions)
 		ch.After.Instructions = &want
 		upd.Instructions = &want
 		var before string
 		if rs.Instructions != nil {
-			before = canonical(*rs.Instructions)
+			before = fsrepo.Canonical(*rs.Instructions)
 		}
 		ch.Diff = UnifiedDiff(path.Join("live", ls.Slug, fsrepo.SkillFile), newName(ls), before, want)
 	}
@@ -327,7 +327,7 @@ func (c *planner) files(ls fsrepo.Skill, rs remote.Skill) {
 			issue.Status = FileDiffers
 			issue.Detail = "differs from the copy in the space"
 		default:
-			remoteText, localText := canonical(*got), canonical(string(f.Content))
+			remoteText, localText := fsrepo.Canonical(*got), fsrepo.Canonical(string(f.Content))
 			if remoteText == localText {
 				continue
 			}
@@ -573,7 +573,7 @@ func DesiredHash(r *fsrepo.Repo) string {
 		field(s.Name)
 		field(s.Description)
 		field(strconv.FormatBool(s.Enabled))
-		field(canonical(s.Instructions))
+		field(fsrepo.Canonical(s.Instructions))
 		for _, f := range s.Files {
 			field(f.Path)
 			field(f.SHA256)
