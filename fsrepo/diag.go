@@ -89,7 +89,7 @@ func (ds Diagnostics) HasErrors() bool {
 	return false
 }
 
-// Errors returns the number of errors and of warnings.
+// Count returns the number of errors and of warnings.
 func (ds Diagnostics) Count() (errors, warnings int) {
 	for _, d := range ds {
 		if d.Severity == SeverityError {

@@ -87,7 +87,7 @@ func renderCase(repo *Repo, ds Diagnostics, err error) string {
 		fmt.Fprintf(&b, "%s (%s) invalid=%t\n", sk.Slug, sk.Path, sk.Invalid)
 		desc := fmt.Sprintf("%q", sk.Description)
 		if len(sk.Description) > 100 {
-			desc = fmt.Sprintf("%q... (%d UTF-16 units)", sk.Description[:40], remote.UTF16Len(sk.Description))
+			desc = fmt.Sprintf("%q... (%d UTF-16 units)", string([]rune(sk.Description)[:40]), remote.UTF16Len(sk.Description))
 		}
 		fmt.Fprintf(&b, "\tname: %q\n\tdescription: %s\n\tenabled: %t\n", sk.Name, desc, sk.Enabled)
 		if len(sk.Extra) > 0 {

@@ -60,11 +60,14 @@ func Canonical(s string) string {
 		}
 		s = s[i+1:]
 	}
-	s = strings.TrimRight(s, " \t\r\n\f\v")
-	if s == "" {
+	t := strings.TrimRight(s, " \t\r\n\f\v")
+	if t == "" {
 		return ""
 	}
-	return s + "\n"
+	if len(t) < len(s) && s[len(t)] == '\n' {
+		return s[:len(t)+1] // no copy in the common case
+	}
+	return t + "\n"
 }
 
 // ParseSkillMD parses one SKILL.md: its YAML frontmatter (name, description,
@@ -195,6 +198,27 @@ func splitFrontmatter(data []byte) frontmatterBlock {
 	}
 	fm.openLine = line
 
+	// Find the closing line as the library does, so that it is handed only
+	// the frontmatter: it copies everything it reads, and bodies are long.
+	limit := -1
+	for o := off + bytes.IndexByte(data[off:], '\n') + 1; o > off && o < len(data); {
+		end := bytes.IndexByte(data[o:], '\n')
+		if end < 0 {
+			end = len(data) - o
+		}
+		if string(bytes.TrimSpace(data[o:o+end])) == "---" {
+			limit = min(o+end+1, len(data))
+			break
+		}
+		o += end + 1
+	}
+	if limit < 0 {
+		fm.state = fmUnclosed
+		fm.bodyStart = len(data)
+		fm.bodyLine = 1 + bytes.Count(data, []byte("\n"))
+		return fm
+	}
+
 	var block []byte
 	found := false
 	format := frontmatter.NewFormat("---", "---", func(b []byte, _ any) error {
@@ -202,8 +226,9 @@ func splitFrontmatter(data []byte) frontmatterBlock {
 		found = true
 		return nil
 	})
-	rest, err := frontmatter.Parse(bytes.NewReader(data), nil, format)
+	rest, err := frontmatter.Parse(bytes.NewReader(data[:limit]), nil, format)
 	if err != nil || !found {
+		// Cannot happen: the library agrees on the delimiters.
 		fm.state = fmUnclosed
 		fm.bodyStart = len(data)
 		fm.bodyLine = 1 + bytes.Count(data, []byte("\n"))
@@ -211,7 +236,7 @@ func splitFrontmatter(data []byte) frontmatterBlock {
 	}
 	fm.state = fmFound
 	fm.block = block
-	fm.bodyStart = len(data) - len(rest)
+	fm.bodyStart = limit - len(rest)
 	fm.bodyLine = 1 + bytes.Count(data[:fm.bodyStart], []byte("\n"))
 	return fm
 }

@@ -1,0 +1,200 @@
+package fsrepo
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// copyTree copies a folder, keeping symlinks as symlinks.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		switch {
+		case de.IsDir():
+			return os.MkdirAll(to, 0o755)
+		case de.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, to)
+		default:
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(to, data, 0o644)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gitRun runs the git command: go-git's worktree.Add rewrites absolute
+// symlink targets, so commits are made as users make them.
+func gitRun(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=test", "GIT_AUTHOR_EMAIL=test@example.com", "GIT_AUTHOR_DATE=2023-11-14T22:13:20Z",
+		"GIT_COMMITTER_NAME=test", "GIT_COMMITTER_EMAIL=test@example.com", "GIT_COMMITTER_DATE=2023-11-14T22:13:20Z")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+func gitInit(t *testing.T, dir string) {
+	gitRun(t, dir, "init", "-q", "-b", "main")
+}
+
+func commitAll(t *testing.T, dir, msg string) {
+	gitRun(t, dir, "add", "-A")
+	gitRun(t, dir, "commit", "-q", "--allow-empty", "-m", msg)
+}
+
+// TestLoadRevisionMatchesWorkTree commits every case of testdata/skillmd
+// and checks that loading the commit gives what loading the working tree
+// gives. Half the cases sit in a subfolder of the git repository, as in a
+// monorepo.
+func TestLoadRevisionMatchesWorkTree(t *testing.T) {
+	dirs, err := filepath.Glob("../testdata/skillmd/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		i++
+		sub := i%2 == 0
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			top := t.TempDir()
+			root := top
+			if sub {
+				root = filepath.Join(top, "infra", "skills-repo")
+			}
+			copyTree(t, dir, root)
+			if _, err := os.Stat(filepath.Join(root, ConfigFile)); err != nil {
+				if err := os.WriteFile(filepath.Join(root, ConfigFile), []byte("space: ab12\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			gitInit(t, top)
+			commitAll(t, top, "add case")
+			ctx := context.Background()
+			work, wds, err := Load(ctx, root, LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rev, rds, err := Load(ctx, root, LoadOptions{Ref: "HEAD"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(work.Skills, rev.Skills) {
+				t.Errorf("skills differ:\nwork tree: %+v\nrevision:  %+v", work.Skills, rev.Skills)
+			}
+			if !reflect.DeepEqual(wds, rds) {
+				t.Errorf("diagnostics differ:\nwork tree: %v\nrevision:  %v", wds, rds)
+			}
+			if work.Commit == "" || work.Commit != rev.Commit {
+				t.Errorf("commits: work tree %q, revision %q", work.Commit, rev.Commit)
+			}
+			if work.Dirty {
+				t.Error("freshly committed work tree is dirty")
+			}
+			if rev.Ref != "HEAD" || work.Ref != "" {
+				t.Errorf("refs: %q %q", work.Ref, rev.Ref)
+			}
+		})
+	}
+}
+
+func TestDirtyAndHistory(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	copyTree(t, "../testdata/skillmd/valid-minimal", root)
+	write := func(rel, s string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(ConfigFile, "space: ab12\n")
+
+	// Outside git: the working tree loads, a revision does not.
+	repo, _, err := Load(ctx, root, LoadOptions{})
+	if err != nil || repo.Commit != "" || repo.Dirty {
+		t.Fatalf("outside git: %+v, %v", repo, err)
+	}
+	if _, _, err := Load(ctx, root, LoadOptions{Ref: "main"}); !errors.Is(err, ErrNotGit) {
+		t.Fatalf("revision outside git: %v", err)
+	}
+
+	gitInit(t, root)
+	dirty := func(want bool) {
+		t.Helper()
+		repo, _, err := Load(ctx, root, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if repo.Dirty != want {
+			t.Errorf("Dirty = %t, want %t", repo.Dirty, want)
+		}
+	}
+	dirty(true) // nothing committed yet
+	commitAll(t, root, "first")
+	dirty(false)
+
+	md := "skills/pdf-processing/SKILL.md"
+	write(md, "---\nname: PDF Processing\ndescription: Second version.\n---\nBody.\n")
+	dirty(true)
+	commitAll(t, root, "second")
+	dirty(false)
+	write("skills/pdf-processing/notes.md", "new\n")
+	dirty(true)
+	if err := os.Remove(filepath.Join(root, "skills/pdf-processing/notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	dirty(false)
+	write("skills/pdf-processing/.DS_Store", "junk") // never part of a skill
+	dirty(false)
+	write("README.md", "outside the skills folder\n")
+	dirty(false)
+	if err := os.Remove(filepath.Join(root, md)); err != nil {
+		t.Fatal(err)
+	}
+	dirty(true)
+
+	prev, _, err := Load(ctx, root, LoadOptions{Ref: "HEAD~1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prev.Skills) != 1 || !strings.HasPrefix(prev.Skills[0].Description, "Extract text") {
+		t.Errorf("HEAD~1: %+v", prev.Skills)
+	}
+	if _, _, err := Load(ctx, root, LoadOptions{Ref: "no-such-branch"}); err == nil || !strings.Contains(err.Error(), "no-such-branch") {
+		t.Errorf("unknown revision: %v", err)
+	}
+}
