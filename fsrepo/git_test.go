@@ -198,3 +198,34 @@ func TestDirtyAndHistory(t *testing.T) {
 		t.Errorf("unknown revision: %v", err)
 	}
 }
+
+// TestLoadLinkedWorktree loads from a linked worktree (git worktree add),
+// whose .git is a file pointing into the main repository's common dir.
+func TestLoadLinkedWorktree(t *testing.T) {
+	ctx := context.Background()
+	top := t.TempDir()
+	main := filepath.Join(top, "main")
+	copyTree(t, "../testdata/skillmd/valid-extra-keys", main)
+	if err := os.WriteFile(filepath.Join(main, ConfigFile), []byte("space: ab12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitInit(t, main)
+	commitAll(t, main, "first")
+	linked := filepath.Join(top, "linked")
+	gitRun(t, main, "worktree", "add", "-q", "-b", "feature", linked)
+
+	work, _, err := Load(ctx, linked, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev, _, err := Load(ctx, linked, LoadOptions{Ref: "main"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if work.Commit == "" || work.Commit != rev.Commit || work.Dirty {
+		t.Errorf("linked worktree: commit %q dirty %t; main is %q", work.Commit, work.Dirty, rev.Commit)
+	}
+	if !reflect.DeepEqual(work.Skills, rev.Skills) || len(work.Skills) != 1 {
+		t.Errorf("skills differ: %+v\n%+v", work.Skills, rev.Skills)
+	}
+}
