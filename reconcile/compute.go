@@ -216,7 +216,7 @@ func (c *planner) missing(ls fsrepo.Skill) {
 		}
 	}
 	report(Problem{Code: CodeMissing, Slug: ls.Slug, Path: ls.Path, Hint: hint},
-		"%s has no skill with that slug in the space, and the API cannot create one", ls.Slug)
+		"the space has no skill with slug %q, and the API cannot create one", ls.Slug)
 }
 
 // managedSkill plans one local skill against its remote twin.

@@ -299,3 +299,22 @@ func FuzzDecodePlan(f *testing.F) {
 		}
 	})
 }
+
+func TestRenderTextEscapesControlCharacters(t *testing.T) {
+	p := Compute(
+		repo(local("a", disabled, func(s *fsrepo.Skill) { s.Instructions = "new \x1b[2J\n" })),
+		&Live{Space: "ab12", Skills: []remote.Skill{live("a")},
+			Agents: []remote.Agent{{ID: "ag\x07", Name: "Evil \x1b]0;title\x07", SkillIDs: []string{id("a")}}}},
+		Policy{},
+	)
+	var b bytes.Buffer
+	if err := RenderText(&b, p, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\x1b\x07") {
+		t.Errorf("control characters reach the terminal:\n%q", b.String())
+	}
+	if !strings.Contains(b.String(), `Evil \x1b]0;title\x07`) {
+		t.Errorf("agent name not shown escaped:\n%s", b.String())
+	}
+}

@@ -68,9 +68,9 @@ func symbol(c *Change) (string, string) {
 }
 
 func (t *textWriter) plan(p *Plan) {
-	head := "skillsync plan for space " + p.Space
+	head := "skillsync plan for space " + clean(p.Space)
 	if p.Commit != "" {
-		head += " at " + shortCommit(p.Commit)
+		head += " at " + clean(shortCommit(p.Commit))
 		if p.Dirty {
 			head += " with uncommitted edits"
 		}
@@ -88,7 +88,7 @@ func (t *textWriter) plan(p *Plan) {
 	if len(p.Publish) > 0 {
 		t.line(0, "Agents to publish:")
 		for _, a := range p.Publish {
-			t.line(2, t.paint(ansiGreen, "^")+" "+a.Name+" ("+a.ID+"): "+publishReason(a))
+			t.line(2, t.paint(ansiGreen, "^")+" "+clean(a.Name)+" ("+clean(a.ID)+"): "+publishReason(a))
 		}
 		t.b.WriteByte('\n')
 	}
@@ -96,10 +96,10 @@ func (t *textWriter) plan(p *Plan) {
 		t.line(0, "Not possible through the API, which cannot create skills or write files;")
 		t.line(0, "make these changes in the app:")
 		for _, m := range p.Missing {
-			t.line(2, fmt.Sprintf("%s: no skill %s in the space (%s)", m.Path, m.Slug, m.Severity))
+			t.line(2, clean(fmt.Sprintf("%s: no skill %s in the space (%s)", m.Path, m.Slug, m.Severity)))
 		}
 		for _, f := range p.Files {
-			t.line(2, fmt.Sprintf("%s: %s", fileName(f), f.Detail))
+			t.line(2, clean(fmt.Sprintf("%s: %s", fileName(f), f.Detail)))
 			if f.Diff != "" {
 				t.diff(6, f.Diff)
 			}
@@ -110,7 +110,7 @@ func (t *textWriter) plan(p *Plan) {
 		t.line(0, fmt.Sprintf("Unmanaged skills in the space, left alone (%d):", n))
 		for _, u := range p.Unmanaged {
 			if !u.Disable {
-				t.line(4, fmt.Sprintf("%s (%s)", u.Slug, enabledWord(u.Enabled)))
+				t.line(4, clean(fmt.Sprintf("%s (%s)", u.Slug, enabledWord(u.Enabled))))
 			}
 		}
 		t.b.WriteByte('\n')
@@ -137,7 +137,7 @@ func (t *textWriter) change(c *Change) {
 	if c.Unmanaged {
 		notes = append(notes, "unmanaged")
 	}
-	t.line(2, t.paint(col, sym)+" "+t.paint(ansiBold, c.Slug)+"  ("+strings.Join(notes, ", ")+")")
+	t.line(2, t.paint(col, sym)+" "+t.paint(ansiBold, clean(c.Slug))+"  ("+strings.Join(notes, ", ")+")")
 	if c.Changes(FieldName) {
 		t.line(6, fmt.Sprintf("name: %s -> %s", strconv.Quote(c.Before.Name), strconv.Quote(c.After.Name)))
 	}
@@ -156,7 +156,7 @@ func (t *textWriter) change(c *Change) {
 		t.diff(8, c.Diff)
 	}
 	if len(c.Agents) > 0 {
-		t.line(6, "used by agents: "+agentNames(c.Agents))
+		t.line(6, "used by agents: "+clean(agentNames(c.Agents)))
 	}
 	t.b.WriteByte('\n')
 }
@@ -164,7 +164,7 @@ func (t *textWriter) change(c *Change) {
 // diff writes a unified diff indented, coloured line by line.
 func (t *textWriter) diff(indent int, d string) {
 	for _, l := range splitLines(d) {
-		l = strings.TrimSuffix(l, "\n")
+		l = clean(strings.TrimSuffix(l, "\n"))
 		col := ""
 		switch {
 		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
@@ -182,9 +182,9 @@ func (t *textWriter) diff(indent int, d string) {
 
 func (t *textWriter) problems(kind, col string, ps []Problem) {
 	for _, pr := range ps {
-		t.line(0, t.paint(col, kind+":")+" "+pr.Message)
+		t.line(0, t.paint(col, kind+":")+" "+clean(pr.Message))
 		if pr.Hint != "" {
-			t.line(2, "hint: "+pr.Hint)
+			t.line(2, "hint: "+clean(pr.Hint))
 		}
 	}
 	if len(ps) > 0 {
@@ -256,4 +256,26 @@ func fileName(f FileIssue) string {
 		return f.RepoPath
 	}
 	return f.Slug + "/" + f.Path
+}
+
+// clean makes text from the space or the repository safe to print on a
+// terminal: control characters other than tab (an escape sequence could
+// rewrite what the reviewer sees) are shown as \xNN.
+func clean(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			fmt.Fprintf(&b, "\\x%02x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\t') || (r >= 0x7f && r < 0xa0)
 }
