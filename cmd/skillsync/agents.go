@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+func agentsCommand(ui *ui) *cli.Command {
+	common := func() []cli.Flag { return flags([]cli.Flag{dirFlag()}, remoteFlags()) }
+	return &cli.Command{
+		Name:  "agents",
+		Usage: "list, publish or delete the agents of the space",
+		Description: `Examples:
+   skillsync agents list
+   skillsync agents list --format json
+   skillsync agents publish "Support Bot"
+   skillsync agents delete --yes 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b
+
+Exit codes: 0 success, 1 error.`,
+		Subcommands: []*cli.Command{
+			{
+				Name:  "list",
+				Usage: "list the agents (draft state) with publication state and skills",
+				Description: `Example:
+   skillsync agents list --format json
+
+Exit codes: 0 success, 1 error.`,
+				Flags: flags(common(), []cli.Flag{formatFlag("text", "json")}),
+				Action: func(c *cli.Context) error {
+					format, err := checkFormat(c, "text", "json")
+					if err != nil {
+						return err
+					}
+					cl, t, err := agentClient(c, ui)
+					if err != nil {
+						return err
+					}
+					agents, err := cl.ListAllAgents(c.Context, t.Space)
+					if err != nil {
+						return fmt.Errorf("listing agents of space %s: %w", t.Space, err)
+					}
+					if format == "json" {
+						if agents == nil {
+							agents = []remote.Agent{}
+						}
+						return writeJSON(ui, agents)
+					}
+					writeAgentTable(ui, agents)
+					return nil
+				},
+			},
+			{
+				Name:      "publish",
+				Usage:     "publish an agent's draft (by id or exact name)",
+				ArgsUsage: "ID|NAME",
+				Description: `Copies the draft (settings, actions, skills) over the published version.
+An agent whose draft has embedEnabled and no allowed domain is refused
+before any request.
+
+Example:
+   skillsync agents publish "Support Bot"
+
+Exit codes: 0 published (or already up to date), 1 error.`,
+				Flags: common(),
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return withHint(errors.New("agents publish takes one agent id or name"), `e.g. skillsync agents publish "Support Bot"`)
+					}
+					cl, t, err := agentClient(c, ui)
+					if err != nil {
+						return err
+					}
+					a, err := findAgent(c, cl, t.Space, c.Args().First())
+					if err != nil {
+						return err
+					}
+					if a.EmbedEnabled && len(a.EmbedOptions.DomainWhitelist) == 0 {
+						return withHint(fmt.Errorf("agent %q has the embed widget enabled but no allowed domain; the service refuses to publish it", a.Name),
+							"add the sites that may embed it to embedOptions.domainWhitelist in the app, or turn embedding off")
+					}
+					if a.Published && !a.HasUnpublishedChanges {
+						fprintf(ui.stdout, "Agent %q (%s) is already published with no unpublished changes.\n", a.Name, a.ID)
+						return nil
+					}
+					got, err := cl.PublishAgent(c.Context, t.Space, a.ID)
+					if err != nil {
+						return fmt.Errorf("publishing agent %q: %w", a.Name, err)
+					}
+					fprintf(ui.stdout, "Published agent %q (%s).\n", got.Name, got.ID)
+					return nil
+				},
+			},
+			{
+				Name:      "delete",
+				Usage:     "delete an agent permanently",
+				ArgsUsage: "ID",
+				Description: `Deletes the agent with its draft and published settings, actions and
+skills. This is permanent: the API has no way to bring it back. Asks for
+confirmation on a terminal; elsewhere --yes is required.
+
+Example:
+   skillsync agents delete --yes 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b
+
+Exit codes: 0 deleted, 1 error or not confirmed.`,
+				Flags: flags(common(), []cli.Flag{&cli.BoolFlag{Name: "yes", Usage: "delete without asking"}}),
+				Action: func(c *cli.Context) error {
+					if c.NArg() != 1 {
+						return withHint(errors.New("agents delete takes one agent id"), "list them with: skillsync agents list")
+					}
+					id := c.Args().First()
+					if err := remote.CheckUUID("agent id", id); err != nil {
+						return withHint(err, "agents delete takes the agent's id, not its name, so that a typo never deletes another agent; see skillsync agents list")
+					}
+					cl, t, err := agentClient(c, ui)
+					if err != nil {
+						return err
+					}
+					if !c.Bool("yes") {
+						if err := confirmDelete(c, ui, id); err != nil {
+							return err
+						}
+					}
+					if err := cl.DeleteAgent(c.Context, t.Space, id); err != nil {
+						return fmt.Errorf("deleting agent %s: %w", id, err)
+					}
+					fprintf(ui.stdout, "Deleted agent %s permanently.\n", id)
+					return nil
+				},
+			},
+		},
+	}
+}
+
+// agentClient resolves the target from flags, env and, when there is one,
+// skillsync.yaml: agent commands also work outside a skills repository.
+func agentClient(c *cli.Context, ui *ui) (*remote.Client, target, error) {
+	var cfg fsrepo.Config
+	if root, err := findRepo(c); err == nil {
+		if cfg, err = fsrepo.ReadConfig(root); err != nil {
+			return nil, target{}, err
+		}
+	} else if c.IsSet("dir") {
+		return nil, target{}, err
+	}
+	t, err := resolveTarget(c, cfg)
+	if err != nil {
+		return nil, t, err
+	}
+	cl, err := newClient(c, ui, t)
+	return cl, t, err
+}
+
+// findAgent finds an agent by id, or else by exact name; a name shared by
+// several agents is refused rather than guessed.
+func findAgent(c *cli.Context, cl *remote.Client, space, ref string) (*remote.Agent, error) {
+	agents, err := cl.ListAllAgents(c.Context, space)
+	if err != nil {
+		return nil, fmt.Errorf("listing agents of space %s: %w", space, err)
+	}
+	var byName []remote.Agent
+	for _, a := range agents {
+		if a.ID == ref {
+			return &a, nil
+		}
+		if a.Name == ref {
+			byName = append(byName, a)
+		}
+	}
+	switch len(byName) {
+	case 0:
+		return nil, withHint(fmt.Errorf("no agent %q in space %s", ref, space), "see the agents with: skillsync agents list")
+	case 1:
+		return &byName[0], nil
+	}
+	return nil, withHint(fmt.Errorf("%d agents are named %q", len(byName), ref), "use the agent's id instead; see skillsync agents list")
+}
+
+func confirmDelete(c *cli.Context, ui *ui, id string) error {
+	in, ok := c.App.Reader.(*os.File)
+	if !ok || !isTerminal(in) {
+		return withHint(errors.New("deleting an agent needs confirmation, and there is no terminal to ask on"), "pass --yes to delete without asking; deletion is permanent")
+	}
+	fprintf(ui.stdout, "Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", id)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	if strings.TrimSpace(line) != "yes" {
+		return withHint(errors.New("delete cancelled"), "nothing was deleted")
+	}
+	return nil
+}
+
+func writeAgentTable(ui *ui, agents []remote.Agent) {
+	if len(agents) == 0 {
+		fprintf(ui.stdout, "No agents.\n")
+		return
+	}
+	tw := tabwriter.NewWriter(ui.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tSKILLS\tEMBED")
+	for _, a := range agents {
+		state := "draft only"
+		switch {
+		case a.Published && a.HasUnpublishedChanges:
+			state = "unpublished changes"
+		case a.Published:
+			state = "published"
+		}
+		embed := "off"
+		if a.EmbedEnabled {
+			embed = fmt.Sprintf("on (%d domains)", len(a.EmbedOptions.DomainWhitelist))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", a.ID, a.Name, state, len(a.SkillIDs), embed)
+	}
+	tw.Flush()
+}

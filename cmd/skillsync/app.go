@@ -1,0 +1,217 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// newApp builds the command tree. Flags are built afresh on every call:
+// urfave/cli keeps state in flag values.
+func newApp(ui *ui, stdin io.Reader) *cli.App {
+	app := &cli.App{
+		Name:                 "skillsync",
+		Usage:                "keep the skills of a space in git: validate, plan, apply, detect drift",
+		Version:              version,
+		HideVersion:          true,
+		EnableBashCompletion: true,
+		Suggest:              true,
+		Reader:               stdin,
+		Writer:               ui.stdout,
+		ErrWriter:            ui.stderr,
+		// Without this, cli.Exit errors call os.Exit inside tests.
+		ExitErrHandler: func(*cli.Context, error) {},
+		Description: `Exit codes: 0 success (no changes), 1 error, 2 success with changes
+(plan --detailed-exitcode, drift), 130 interrupted.
+
+Settings come from flags, then SKILLSYNC_* environment variables, then
+skillsync.yaml; the token only from SKILLSYNC_TOKEN or --token-file.`,
+		Commands: []*cli.Command{
+			validateCommand(ui),
+			planCommand(ui),
+			applyCommand(ui),
+			driftCommand(ui),
+			pullCommand(ui),
+			agentsCommand(ui),
+			assetsCommand(ui),
+			emulatorCommand(ui),
+			demoCommand(ui),
+			versionCommand(ui),
+			completionCommand(ui),
+		},
+		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
+			return withHint(err, "run 'skillsync %s --help' for usage", c.Command.Name)
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			ui.errorf("unknown command %q", name)
+			ui.hintf("run 'skillsync help' to list the commands")
+		},
+	}
+	return app
+}
+
+// Shared flags, built per command so no state is shared between runs.
+
+func dirFlag() cli.Flag {
+	return &cli.StringFlag{Name: "dir", Usage: "repository root (default: nearest folder upward holding skillsync.yaml)", EnvVars: []string{"SKILLSYNC_DIR"}}
+}
+
+func formatFlag(formats ...string) cli.Flag {
+	return &cli.StringFlag{Name: "format", Value: "text", Usage: "output format: " + strings.Join(formats, ", ")}
+}
+
+func noColorFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-color", Usage: "never colour the output (also NO_COLOR)"}
+}
+
+func remoteFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "base-url", Usage: "service address, https://... (or http:// on loopback)", EnvVars: []string{"SKILLSYNC_BASE_URL"}},
+		&cli.StringFlag{Name: "space", Usage: "space id", EnvVars: []string{"SKILLSYNC_SPACE"}},
+		&cli.StringFlag{Name: "token-file", Usage: "file holding the bearer token (default: $SKILLSYNC_TOKEN)"},
+		&cli.IntFlag{Name: "parallelism", Value: 8, Usage: "requests in flight at once", EnvVars: []string{"SKILLSYNC_PARALLELISM"}},
+		&cli.BoolFlag{Name: "debug", Usage: "log every request (method, path, status, time, attempt) to stderr"},
+	}
+}
+
+func flags(groups ...[]cli.Flag) []cli.Flag {
+	var all []cli.Flag
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	return all
+}
+
+// checkFormat rejects a --format the command does not produce.
+func checkFormat(c *cli.Context, allowed ...string) (string, error) {
+	f := c.String("format")
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	return "", withHint(fmt.Errorf("unknown --format %q", f), "use one of: %s", strings.Join(allowed, ", "))
+}
+
+// useColor decides colour once, here, so renderers never do.
+func useColor(c *cli.Context, ui *ui) bool {
+	if c.Bool("no-color") || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	return ui.stdoutTTY
+}
+
+// findRepo locates the repository root: --dir, else the nearest folder upward
+// holding skillsync.yaml.
+func findRepo(c *cli.Context) (string, error) {
+	if dir := c.String("dir"); dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Stat(filepath.Join(abs, fsrepo.ConfigFile)); err != nil {
+			return "", withHint(fmt.Errorf("%s: no %s here", dir, fsrepo.ConfigFile), "create %s at the repository root, or point --dir at the folder that has one", fsrepo.ConfigFile)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return fsrepo.FindRoot(wd)
+}
+
+// target is where a command's requests go, resolved flag > env > config.
+type target struct {
+	BaseURL string
+	Space   string
+}
+
+func resolveTarget(c *cli.Context, cfg fsrepo.Config) (target, error) {
+	t := target{BaseURL: cfg.BaseURL, Space: cfg.Space}
+	if c.IsSet("base-url") {
+		t.BaseURL = c.String("base-url")
+	}
+	if c.IsSet("space") {
+		t.Space = c.String("space")
+	}
+	if t.BaseURL == "" {
+		return t, withHint(errors.New("no service address"), "set baseURL in skillsync.yaml, SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com")
+	}
+	if t.Space == "" {
+		return t, withHint(errors.New("no space"), "set space in skillsync.yaml, SKILLSYNC_SPACE, or pass --space ID")
+	}
+	if err := remote.CheckSpaceID(t.Space); err != nil {
+		return t, withHint(err, "a space id has 2 to 6 characters, or 21; check --space, SKILLSYNC_SPACE and skillsync.yaml")
+	}
+	return t, nil
+}
+
+// readToken reads the bearer token: --token-file, else SKILLSYNC_TOKEN.
+func readToken(c *cli.Context, ui *ui) (string, error) {
+	var tok string
+	if f := c.String("token-file"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", withHint(fmt.Errorf("reading token file: %w", err), "--token-file must name a readable file holding the token")
+		}
+		tok = strings.TrimSpace(string(b))
+		if tok == "" {
+			return "", withHint(fmt.Errorf("token file %s is empty", f), "write the token into it, or set SKILLSYNC_TOKEN")
+		}
+	} else {
+		tok = strings.TrimSpace(os.Getenv("SKILLSYNC_TOKEN"))
+	}
+	if tok == "" {
+		return "", withHint(errors.New("no token"), "set SKILLSYNC_TOKEN to an access token of the space, or pass --token-file FILE; the token is never read from skillsync.yaml")
+	}
+	ui.addSecret(tok)
+	return tok, nil
+}
+
+// newClient builds the API client for t with the token and the --debug log.
+func newClient(c *cli.Context, ui *ui, t target) (*remote.Client, error) {
+	tok, err := readToken(c, ui)
+	if err != nil {
+		return nil, err
+	}
+	opts := remote.Options{
+		BaseURL:   t.BaseURL,
+		Token:     tok,
+		UserAgent: "skillsync/" + version,
+	}
+	if c.Bool("debug") {
+		opts.OnRequest = func(r remote.RequestInfo) {
+			status := fmt.Sprint(r.Status)
+			if r.Err != nil && r.Status == 0 {
+				status = "error: " + r.Err.Error()
+			}
+			ui.logf("debug: %s %s -> %s (%s, attempt %d) Authorization: Bearer [REDACTED]", r.Method, r.Path, status, r.Duration.Round(time.Millisecond), r.Attempt)
+		}
+	}
+	cl, err := remote.New(opts)
+	if err != nil {
+		if strings.HasPrefix(t.BaseURL, "http://") {
+			return nil, withHint(err, "plain http would send the token unencrypted; use https:// (http:// is allowed only for loopback, e.g. the emulator)")
+		}
+		return nil, withHint(err, "check --base-url, SKILLSYNC_BASE_URL or baseURL in skillsync.yaml")
+	}
+	return cl, nil
+}
+
+func parallelism(c *cli.Context) (int, error) {
+	n := c.Int("parallelism")
+	if n < 1 || n > 64 {
+		return 0, withHint(fmt.Errorf("--parallelism %d out of range", n), "use 1 to 64")
+	}
+	return n, nil
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/reconcile"
+)
+
+func applyCommand(ui *ui) *cli.Command {
+	return &cli.Command{
+		Name:      "apply",
+		Usage:     "make the space match the repository",
+		ArgsUsage: "[PLAN_FILE]",
+		Description: `Without a file, plans afresh, shows the plan and asks for confirmation
+(on a terminal; in CI pass --auto-approve). With a file saved by
+'skillsync plan -out FILE', applies exactly that plan, and refuses it if the
+space or the repository changed since.
+
+Apply disables first, then updates, then enables, so the space never has more
+than 40 active skills. Every mutation is journaled (with the text it
+replaced) under .skillsync/journal/ or in --journal FILE.
+
+Examples:
+   skillsync apply
+   skillsync apply --auto-approve
+   skillsync apply --auto-approve plan.json
+
+Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
+130 interrupted (requests in flight finish and are journaled).`,
+		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
+			formatFlag("text", "json"),
+			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking for confirmation"},
+			&cli.StringFlag{Name: "journal", Usage: "journal FILE (default: .skillsync/journal/<time>.jsonl in the repository)"},
+		}),
+		Action: func(c *cli.Context) error {
+			format, err := checkFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			if c.NArg() > 1 {
+				return withHint(fmt.Errorf("apply takes at most one plan file, got %d arguments", c.NArg()), "flags go before the file: skillsync apply --auto-approve plan.json")
+			}
+			var r *planRun
+			if file := c.Args().First(); file != "" {
+				r, err = loadSavedPlan(c, ui, file)
+			} else {
+				r, err = makePlan(c, ui, format != "json")
+			}
+			if err != nil {
+				return err
+			}
+			color := useColor(c, ui)
+			if format == "text" {
+				if err := renderPlan(ui.stdout, r.plan, "text", color); err != nil {
+					return err
+				}
+			}
+			if r.plan.HasErrors() {
+				return planErrors(r.plan)
+			}
+			if !r.plan.HasChanges() {
+				if format == "json" {
+					return writeJSON(ui, &reconcile.Result{})
+				}
+				return nil
+			}
+			if !c.Bool("auto-approve") && c.Args().Len() == 0 {
+				if err := confirm(c, ui, r); err != nil {
+					return err
+				}
+			}
+			return runApply(c.Context, ui, r, c.String("journal"), format)
+		},
+	}
+}
+
+// confirm asks on a terminal, and refuses without one: an unattended apply
+// must say so with --auto-approve.
+func confirm(c *cli.Context, ui *ui, r *planRun) error {
+	in, ok := c.App.Reader.(*os.File)
+	if !ok || !isTerminal(in) || !ui.stdoutTTY {
+		return withHint(errors.New("apply needs confirmation, and there is no terminal to ask on"), "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file")
+	}
+	fprintf(ui.stdout, "\nApply these changes to space %s? Only 'yes' will be accepted: ", r.target.Space)
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && line == "" {
+		return errors.New("apply cancelled: no answer")
+	}
+	if strings.TrimSpace(line) != "yes" {
+		return withHint(errors.New("apply cancelled"), "nothing was changed")
+	}
+	return nil
+}
+
+// runApply applies r.plan, journaling every mutation, and reports per step.
+func runApply(ctx context.Context, ui *ui, r *planRun, journalPath, format string) error {
+	if journalPath == "" {
+		journalPath = reconcile.DefaultJournalPath(r.root, time.Now())
+	}
+	j, err := reconcile.OpenJournal(journalPath)
+	if err != nil {
+		return withHint(fmt.Errorf("opening journal: %w", err), "pass --journal FILE to write it elsewhere")
+	}
+	defer j.Close()
+	var pr *progressLine
+	if format != "json" {
+		pr = ui.progress("applying")
+	}
+	res, err := reconcile.Apply(ctx, r.client, r.target.Space, r.plan, reconcile.ApplyOptions{
+		Parallelism: r.par,
+		Journal:     j,
+		Progress:    pr.update,
+	})
+	pr.done()
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		if err := writeJSON(ui, res); err != nil {
+			return err
+		}
+	} else {
+		writeResult(ui, res)
+		ui.infof("journal: %s", journalPath)
+	}
+	switch {
+	case res.Interrupted:
+		return errInterrupted
+	case res.Failed():
+		return errSilent
+	}
+	return nil
+}
+
+func writeJSON(ui *ui, v any) error {
+	enc := json.NewEncoder(ui.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeResult prints one line per step and a closing count.
+func writeResult(ui *ui, res *reconcile.Result) {
+	var applied, failed, skipped int
+	fprintf(ui.stdout, "\n")
+	for _, s := range res.Steps {
+		switch s.Outcome {
+		case reconcile.OutcomeApplied:
+			applied++
+			fprintf(ui.stdout, "  ok      %s: %s\n", s.Slug, s.Action)
+		case reconcile.OutcomeFailed:
+			failed++
+			reason := s.Reason
+			if s.Mismatch != "" {
+				reason = strings.TrimSpace(reason + " " + s.Mismatch)
+			}
+			fprintf(ui.stdout, "  FAILED  %s: %s: %s\n", s.Slug, s.Action, reason)
+		default:
+			skipped++
+			fprintf(ui.stdout, "  skipped %s: %s: %s\n", s.Slug, s.Action, s.Reason)
+		}
+	}
+	fprintf(ui.stdout, "\nApply: %d applied, %d failed, %d skipped.\n", applied, failed, skipped)
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+)
+
+func driftCommand(ui *ui) *cli.Command {
+	return &cli.Command{
+		Name:  "drift",
+		Usage: "report whether the space differs from the repository (read-only)",
+		Description: `Plans like 'skillsync plan' and never writes anything: run it on a schedule
+to catch edits made in the app behind git's back. With --format markdown the
+report is fit for an issue body.
+
+Examples:
+   skillsync drift
+   skillsync drift --format markdown > drift.md
+
+Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
+		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
+			formatFlag("text", "markdown", "json"),
+		}),
+		Action: func(c *cli.Context) error {
+			format, err := checkFormat(c, "text", "markdown", "json")
+			if err != nil {
+				return err
+			}
+			r, err := makePlan(c, ui, format != "json")
+			if err != nil {
+				return err
+			}
+			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui)); err != nil {
+				return err
+			}
+			if r.plan.HasErrors() {
+				return planErrors(r.plan)
+			}
+			if r.plan.HasChanges() {
+				return errChanges
+			}
+			return nil
+		},
+	}
+}

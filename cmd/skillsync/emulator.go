@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"net"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync"
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+// emulatorToken is the token the emulator accepts when --token is not given.
+// It guards nothing: the emulator only listens on loopback.
+const emulatorToken = "skillsync-emulator"
+
+func emulatorCommand(ui *ui) *cli.Command {
+	return &cli.Command{
+		Name:  "emulator",
+		Usage: "serve an in-memory emulation of the space API on loopback",
+		Description: `Serves every endpoint of the space API from memory, following the
+specification to the letter, for offline pipelines and experiments. The
+first line of stdout is the base URL; requests are logged to stderr. Without
+--seed it serves the demo space "demo". It accepts the token given with
+--token (default "` + emulatorToken + `") and any token of the seed.
+
+Examples:
+   skillsync emulator
+   skillsync emulator --addr 127.0.0.1:8080 --seed testdata/emulator/example --token secret
+
+Exit codes: 0 stopped by an interrupt, 1 error (bad seed, address in use).`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:0", Usage: "loopback address to listen on"},
+			&cli.StringFlag{Name: "seed", Usage: "seed directory (see the remotetest package doc for its layout)"},
+			&cli.StringFlag{Name: "token", Value: emulatorToken, Usage: "bearer token to accept, with read-write access"},
+		},
+		Action: func(c *cli.Context) error {
+			e := remotetest.New()
+			if err := seedEmulator(e, c.String("seed")); err != nil {
+				return err
+			}
+			e.AddToken(c.String("token"), remotetest.ReadWrite)
+			e.SetLog(func(format string, args ...any) { ui.logf(format, args...) })
+			srv, err := startEmulator(e, c.String("addr"))
+			if err != nil {
+				return err
+			}
+			defer srv.Close()
+			fprintf(ui.stdout, "%s\n", srv.URL)
+			<-c.Context.Done()
+			return nil
+		},
+	}
+}
+
+// seedEmulator loads dir, or the embedded demo space when dir is "".
+func seedEmulator(e *remotetest.Emulator, dir string) error {
+	if dir != "" {
+		if err := e.LoadSeed(dir); err != nil {
+			return withHint(fmt.Errorf("loading seed: %w", err), "see the layout of a seed directory in testdata/emulator/example")
+		}
+		return nil
+	}
+	space, err := fs.Sub(skillsync.Demo, "testdata/demo/space")
+	if err != nil {
+		return err
+	}
+	return e.LoadSeedFS(space, ".")
+}
+
+func startEmulator(e *remotetest.Emulator, addr string) (*remotetest.Server, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, withHint(fmt.Errorf("--addr %q: %w", addr, err), "use host:port, e.g. 127.0.0.1:8080 or 127.0.0.1:0 for any free port")
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, withHint(fmt.Errorf("--addr %q is not a loopback address", addr), "the emulator serves only on loopback (127.0.0.1, ::1); it has no real authentication")
+	}
+	srv, err := e.Start(addr)
+	if err != nil {
+		return nil, fmt.Errorf("starting emulator: %w", err)
+	}
+	return srv, nil
+}

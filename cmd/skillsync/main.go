@@ -1,0 +1,85 @@
+// Command skillsync keeps the skills of a space in a git repository: it
+// validates skill folders, plans and applies the changes that make the live
+// space match them, reports drift, and serves an emulator of the space API
+// for offline use. See the README for a tour.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is stamped by the release build (-ldflags "-X main.version=...").
+var version = "dev"
+
+// Exit codes of the CLI contract.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitChanges     = 2
+	exitInterrupted = 130
+)
+
+var (
+	// errChanges reports success with changes: plan --detailed-exitcode and drift exit 2.
+	errChanges = errors.New("changes present")
+	// errInterrupted reports that the user interrupted the command.
+	errInterrupted = errors.New("interrupted")
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run runs the command line args and returns the process exit code. It is
+// main without the process: tests and testscript call it directly.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	ui := newUI(stdout, stderr)
+	defer func() {
+		// A panic is a bug; the user gets a message, not a stack trace, and
+		// still the exit code of an error.
+		if r := recover(); r != nil {
+			ui.errorf("internal error: %v", r)
+			ui.hintf("this is a bug in skillsync; please report it with the command you ran")
+			code = exitError
+		}
+	}()
+	app := newApp(ui, stdin)
+	err := app.RunContext(ctx, args)
+	return ui.exit(err)
+}
+
+// exit prints err the way STYLE.md asks and maps it to an exit code.
+func (ui *ui) exit(err error) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errChanges):
+		return exitChanges
+	case errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled):
+		ui.errorf("interrupted")
+		return exitInterrupted
+	case errors.Is(err, errSilent):
+		return exitError
+	}
+	ui.errorf("%v", err)
+	if h := hintFor(err); h != "" {
+		ui.hintf("%s", h)
+	}
+	return exitError
+}
+
+// errSilent is returned by commands that already reported what went wrong.
+var errSilent = errors.New("failed")
+
+func fprintf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, format, args...)
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/reconcile"
+)
+
+func planCommand(ui *ui) *cli.Command {
+	return &cli.Command{
+		Name:  "plan",
+		Usage: "show what apply would change in the space",
+		Description: `Reads the repository and the live space and shows, skill by skill, what
+apply would change (~ update, + enable, - disable) and what the API cannot
+do (missing skills, supporting files). Nothing is changed.
+
+Examples:
+   skillsync plan
+   skillsync plan --format markdown > plan.md
+   skillsync plan -out plan.json --detailed-exitcode
+
+Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
+(including a plan with errors), 2 changes present (only with
+--detailed-exitcode), 130 interrupted.`,
+		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
+			formatFlag("text", "markdown", "json"),
+			&cli.StringFlag{Name: "out", Usage: "also save the plan to FILE, for 'skillsync apply FILE'"},
+			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes"},
+		}),
+		Action: func(c *cli.Context) error {
+			format, err := checkFormat(c, "text", "markdown", "json")
+			if err != nil {
+				return err
+			}
+			r, err := makePlan(c, ui, format != "json")
+			if err != nil {
+				return err
+			}
+			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui)); err != nil {
+				return err
+			}
+			if r.plan.HasErrors() {
+				return planErrors(r.plan)
+			}
+			if out := c.String("out"); out != "" {
+				if err := savePlan(out, r); err != nil {
+					return err
+				}
+				if format != "json" {
+					ui.infof("saved the plan to %s; apply it with: skillsync apply %s", out, out)
+				}
+			}
+			if c.Bool("detailed-exitcode") && r.plan.HasChanges() {
+				return errChanges
+			}
+			return nil
+		},
+	}
+}
+
+// savePlan writes the saved plan atomically, so an interrupted plan never
+// leaves half a file for apply to read.
+func savePlan(path string, r *planRun) error {
+	sp := &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".skillsync-plan-*")
+	if err != nil {
+		return fmt.Errorf("saving plan: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := reconcile.WriteSavedPlan(tmp, sp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("saving plan to %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("saving plan to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("saving plan to %s: %w", path, err)
+	}
+	return nil
+}

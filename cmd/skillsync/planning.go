@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// planFlags are the flags of every command that plans: plan, apply, drift.
+func planFlags() []cli.Flag {
+	return []cli.Flag{
+		dirFlag(),
+		noColorFlag(),
+		&cli.StringFlag{Name: "ref", Usage: "plan from a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"},
+		&cli.BoolFlag{Name: "force", Usage: "allow disabling more than maxDisablePercent of the managed skills"},
+	}
+}
+
+// planRun is everything one planning command resolved and fetched.
+type planRun struct {
+	root   string
+	repo   *fsrepo.Repo
+	target target
+	client *remote.Client
+	par    int
+	plan   *reconcile.Plan
+}
+
+// loadRepo loads the desired state and stops on any validation error: a
+// plan must never be made from a skill the service would reject.
+func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo, error) {
+	root, err := findRepo(c)
+	if err != nil {
+		return "", nil, err
+	}
+	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: c.String("ref")})
+	if err != nil {
+		return "", nil, err
+	}
+	for _, d := range diags {
+		ui.logf("%s", d)
+		if d.Hint != "" {
+			ui.logf("\thint: %s", d.Hint)
+		}
+	}
+	if diags.HasErrors() {
+		errs, _ := countDiagnostics(diags)
+		return "", nil, withHint(fmt.Errorf("the repository has %d invalid skill files", errs), "fix the errors above; 'skillsync validate' lists them again without contacting the space")
+	}
+	return root, repo, nil
+}
+
+// connect resolves the target and builds the client for a loaded repo.
+func connect(c *cli.Context, ui *ui, repo *fsrepo.Repo) (target, *remote.Client, int, error) {
+	t, err := resolveTarget(c, repo.Config)
+	if err != nil {
+		return t, nil, 0, err
+	}
+	par, err := parallelism(c)
+	if err != nil {
+		return t, nil, 0, err
+	}
+	cl, err := newClient(c, ui, t)
+	if err != nil {
+		return t, nil, 0, err
+	}
+	return t, cl, par, nil
+}
+
+// makePlan loads, fetches and plans.
+func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
+	ctx := c.Context
+	root, repo, err := loadRepo(ctx, c, ui)
+	if err != nil {
+		return nil, err
+	}
+	t, cl, par, err := connect(c, ui, repo)
+	if err != nil {
+		return nil, err
+	}
+	r := &planRun{root: root, repo: repo, target: t, client: cl, par: par}
+	var pr *progressLine
+	if progress {
+		pr = ui.progress("fetching skills")
+	}
+	live, err := reconcile.Fetch(ctx, cl, t.Space, repo, reconcile.FetchOptions{Parallelism: par, Progress: pr.update})
+	pr.done()
+	if err != nil {
+		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)
+	}
+	pol := reconcile.PolicyFromConfig(repo.Config)
+	pol.Force = c.Bool("force")
+	r.plan = reconcile.Compute(repo, live, pol)
+	return r, nil
+}
+
+// renderPlan writes p to w in format.
+func renderPlan(w io.Writer, p *reconcile.Plan, format string, color bool) error {
+	switch format {
+	case "json":
+		return reconcile.RenderJSON(w, p)
+	case "markdown":
+		return reconcile.RenderMarkdown(w, p, reconcile.MarkdownOptions{})
+	default:
+		return reconcile.RenderText(w, p, reconcile.TextOptions{Color: color})
+	}
+}
+
+// planErrors is the error of a plan that has errors, after rendering it.
+func planErrors(p *reconcile.Plan) error {
+	n := len(p.Errors)
+	return withHint(fmt.Errorf("the plan has %d error(s); nothing can be applied until they are fixed", n), "see the errors listed in the plan above, each with what to do")
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script with what the commands print")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"skillsync": main})
+}
+
+// Tokens the emulator of every script accepts.
+const (
+	scriptToken   = "test-token-0123456789"
+	readOnlyToken = "read-only-token-0123456789"
+)
+
+// TestScripts runs the end-to-end scripts of testdata/script. Each script
+// gets its own emulator, seeded with the demo space and serving on
+// loopback, with SKILLSYNC_BASE_URL, SKILLSYNC_SPACE and SKILLSYNC_TOKEN
+// pointing at it, and a copy of the demo repository in $WORK/repo.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			e := remotetest.New()
+			if err := seedEmulator(e, ""); err != nil {
+				return err
+			}
+			e.AddToken(scriptToken, remotetest.ReadWrite)
+			e.AddToken(readOnlyToken, remotetest.ReadOnly)
+			srv, err := e.Start("127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			env.Defer(func() { srv.Close() })
+			env.Values["emu"] = e
+			if err := copyEmbedded(filepath.Join(env.WorkDir, "repo"), "testdata/demo/repo"); err != nil {
+				return err
+			}
+			env.Setenv("EMULATOR_URL", srv.URL)
+			env.Setenv("SKILLSYNC_BASE_URL", srv.URL)
+			env.Setenv("SKILLSYNC_SPACE", demoSpace)
+			env.Setenv("SKILLSYNC_TOKEN", scriptToken)
+			env.Setenv("READ_ONLY_TOKEN", readOnlyToken)
+			env.Setenv("NO_COLOR", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"emu": cmdEmu,
+		},
+	})
+}
+
+// cmdEmu changes or checks the script's emulated space, as an edit in the
+// app would:
+//
+//	emu disable SLUG | emu enable SLUG
+//	emu edit SLUG instructions|name|description TEXT
+//	emu add SLUG NAME [enabled|disabled]
+//	emu builtin N                 count N hidden built-in skills as active
+//	emu active N                  assert N active skills
+//	emu requests KEY N            assert N requests to endpoint KEY ("GET /skills/{id}")
+//	emu writes N                  assert N write requests in all
+//	emu latency DURATION
+//	emu skill SLUG FIELD VALUE    assert a field (enabled, name, description)
+//	emu agent NAME FIELD VALUE    assert published / hasUnpublishedChanges
+//	emu edit-agent NAME           make a draft change to an agent
+//	emu embed NAME                enable embedding with no allowed domain
+func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
+	e := ts.Value("emu").(*remotetest.Emulator)
+	if len(args) == 0 {
+		ts.Fatalf("usage: emu COMMAND ARGS...")
+	}
+	skill := func(slug string) remote.Skill {
+		s, ok := e.SkillBySlug(demoSpace, slug)
+		if !ok {
+			ts.Fatalf("no skill %q in the emulated space", slug)
+		}
+		return s
+	}
+	agent := func(name string) remote.Agent {
+		for _, a := range e.Agents(demoSpace) {
+			if a.Name == name {
+				return a
+			}
+		}
+		ts.Fatalf("no agent %q in the emulated space", name)
+		return remote.Agent{}
+	}
+	atoi := func(s string) int {
+		n, err := strconv.Atoi(s)
+		ts.Check(err)
+		return n
+	}
+	check := func(what string, got, want any) {
+		ok := fmt.Sprint(got) == fmt.Sprint(want)
+		if ok == neg {
+			ts.Fatalf("%s = %v, want %v%s", what, got, map[bool]string{true: "not ", false: ""}[neg], want)
+		}
+	}
+	switch args[0] {
+	case "disable", "enable":
+		s := skill(args[1])
+		e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) { sd.Enabled = args[0] == "enable" })
+	case "edit":
+		s := skill(args[1])
+		text := strings.ReplaceAll(strings.Join(args[3:], " "), `\n`, "\n")
+		e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) {
+			switch args[2] {
+			case "instructions":
+				sd.Instructions = text
+			case "name":
+				sd.Name = text
+			case "description":
+				sd.Description = text
+			default:
+				ts.Fatalf("emu edit: unknown field %q", args[2])
+			}
+		})
+	case "add":
+		e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: args[1], Name: args[2], Description: "Added by the test.",
+			Instructions: "# " + args[2] + "\n", Enabled: len(args) < 4 || args[3] == "enabled"})
+	case "builtin":
+		e.AddSpace(remotetest.Space{ID: demoSpace, BuiltinActive: atoi(args[1])})
+	case "active":
+		check("active skills", e.ActiveCount(demoSpace), atoi(args[1]))
+	case "requests":
+		check("requests to "+args[1], e.Requests()[args[1]], atoi(args[2]))
+	case "writes":
+		n := 0
+		for k, v := range e.Requests() {
+			if !strings.HasPrefix(k, "GET ") {
+				n += v
+			}
+		}
+		check("write requests", n, atoi(args[1]))
+	case "requests-list":
+		var keys []string
+		for k, v := range e.Requests() {
+			keys = append(keys, fmt.Sprintf("%s=%d", k, v))
+		}
+		sort.Strings(keys)
+		ts.Logf("%s", strings.Join(keys, "\n"))
+	case "latency":
+		d, err := time.ParseDuration(args[1])
+		ts.Check(err)
+		e.SetFaults(remotetest.Faults{Latency: d})
+	case "skill":
+		s := skill(args[1])
+		var got any
+		switch args[2] {
+		case "enabled":
+			got = s.Enabled
+		case "name":
+			got = s.Name
+		case "description":
+			got = s.Description
+		default:
+			ts.Fatalf("emu skill: unknown field %q", args[2])
+		}
+		check(args[1]+" "+args[2], got, strings.Join(args[3:], " "))
+	case "agent":
+		a := agent(args[1])
+		var got any
+		switch args[2] {
+		case "published":
+			got = a.Published
+		case "hasUnpublishedChanges":
+			got = a.HasUnpublishedChanges
+		default:
+			ts.Fatalf("emu agent: unknown field %q", args[2])
+		}
+		check(args[1]+" "+args[2], got, args[3])
+	case "edit-agent":
+		a := agent(args[1])
+		e.EditAgent(demoSpace, a.ID, func(ag *remote.Agent) { ag.Description += " (edited)" })
+	case "embed":
+		a := agent(args[1])
+		e.EditAgent(demoSpace, a.ID, func(ag *remote.Agent) {
+			ag.EmbedEnabled = true
+			ag.EmbedOptions.DomainWhitelist = nil
+		})
+	default:
+		ts.Fatalf("emu: unknown command %q", args[0])
+	}
+}

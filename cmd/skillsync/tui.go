@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"golang.org/x/term"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// ui is the one place user-facing messages go through, so that they all read
+// "skillsync: error: ...", "skillsync: hint: ...", and so that no secret ever
+// reaches the terminal, even by accident.
+type ui struct {
+	stdout, stderr io.Writer
+	mu             sync.Mutex
+	secrets        []string // values redacted from everything printed on stderr
+	stderrTTY      bool
+	stdoutTTY      bool
+}
+
+func newUI(stdout, stderr io.Writer) *ui {
+	return &ui{
+		stdout:    stdout,
+		stderr:    stderr,
+		stdoutTTY: isTerminal(stdout),
+		stderrTTY: isTerminal(stderr),
+	}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// addSecret registers a value that must never be printed.
+func (ui *ui) addSecret(s string) {
+	if s == "" {
+		return
+	}
+	ui.mu.Lock()
+	ui.secrets = append(ui.secrets, s)
+	ui.mu.Unlock()
+}
+
+func (ui *ui) redact(s string) string {
+	ui.mu.Lock()
+	defer ui.mu.Unlock()
+	for _, sec := range ui.secrets {
+		s = strings.ReplaceAll(s, sec, "[REDACTED]")
+	}
+	return s
+}
+
+func (ui *ui) printStderr(prefix, format string, args ...any) {
+	msg := ui.redact(fmt.Sprintf(format, args...))
+	ui.mu.Lock()
+	defer ui.mu.Unlock()
+	for _, line := range strings.Split(msg, "\n") {
+		fmt.Fprintf(ui.stderr, "skillsync: %s%s\n", prefix, line)
+	}
+}
+
+func (ui *ui) errorf(format string, args ...any)   { ui.printStderr("error: ", format, args...) }
+func (ui *ui) warningf(format string, args ...any) { ui.printStderr("warning: ", format, args...) }
+func (ui *ui) hintf(format string, args ...any)    { ui.printStderr("hint: ", format, args...) }
+func (ui *ui) infof(format string, args ...any)    { ui.printStderr("", format, args...) }
+
+// logf writes a raw line to stderr (debug logs, emulator request logs).
+func (ui *ui) logf(format string, args ...any) {
+	msg := ui.redact(fmt.Sprintf(format, args...))
+	ui.mu.Lock()
+	defer ui.mu.Unlock()
+	fmt.Fprintln(ui.stderr, msg)
+}
+
+// hinted is an error with advice on what to do about it.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() }
+func (h *hinted) Unwrap() error { return h.err }
+
+// withHint attaches a hint to err, shown after the error message.
+func withHint(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return &hinted{err: err, hint: fmt.Sprintf(format, args...)}
+}
+
+// hintFor says what to do about err: an explicit hint wins, then advice for
+// the service's answers.
+func hintFor(err error) string {
+	var h *hinted
+	if errors.As(err, &h) {
+		return h.hint
+	}
+	var re *remote.Error
+	if errors.As(err, &re) {
+		switch {
+		case remote.IsUnauthorized(err):
+			return "the service rejected the token: check that SKILLSYNC_TOKEN (or the --token-file) holds a current token for this tenant"
+		case remote.IsForbidden(err) && strings.HasSuffix(re.Path, "/enable"):
+			return "enabling needs permission to update skills in the space, and the space's skills feature must be on: ask a space admin"
+		case remote.IsForbidden(err):
+			return "the token lacks permission for this request in this space: ask a space admin for access"
+		case remote.IsNotFound(err):
+			return "check --space (SKILLSYNC_SPACE) and --base-url (SKILLSYNC_BASE_URL): the service does not know this space or object"
+		case remote.IsConflict(err):
+			return "the space already has 40 active skills (built-in skills may count too): disable one first"
+		case remote.IsRateLimited(err):
+			return "the service is rate limiting this token: wait a minute and run again, or lower --parallelism"
+		}
+	}
+	var rule *remote.RuleError
+	if errors.As(err, &rule) {
+		return "fix the value; the service would reject it"
+	}
+	return ""
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/fsrepo"
+)
+
+func validateCommand(ui *ui) *cli.Command {
+	return &cli.Command{
+		Name:  "validate",
+		Usage: "check the repository's skills against the service's rules (no network)",
+		Description: `Checks every SKILL.md and supporting file and reports all problems at once,
+as path:line:col: error: message. Under GitHub Actions (GITHUB_ACTIONS=true)
+each problem is also printed as an ::error annotation.
+
+Examples:
+   skillsync validate
+   skillsync validate --ref main --format json
+
+Exit codes: 0 valid (warnings allowed), 1 any error.`,
+		Flags: []cli.Flag{
+			dirFlag(),
+			formatFlag("text", "json"),
+			&cli.StringFlag{Name: "ref", Usage: "validate a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"},
+		},
+		Action: func(c *cli.Context) error {
+			format, err := checkFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			root, err := findRepo(c)
+			if err != nil {
+				return err
+			}
+			return runValidate(c.Context, ui, root, c.String("ref"), format)
+		},
+	}
+}
+
+func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
+	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: ref})
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		enc := json.NewEncoder(ui.stdout)
+		enc.SetIndent("", "  ")
+		if diags == nil {
+			diags = fsrepo.Diagnostics{}
+		}
+		if err := enc.Encode(diags); err != nil {
+			return err
+		}
+	} else {
+		writeDiagnostics(ui, diags)
+		errs, warns := countDiagnostics(diags)
+		if errs == 0 {
+			fprintf(ui.stdout, "%d skills valid (%d warnings).\n", len(repo.Skills), warns)
+		} else {
+			fprintf(ui.stdout, "%d errors, %d warnings.\n", errs, warns)
+		}
+	}
+	if diags.HasErrors() {
+		return errSilent
+	}
+	return nil
+}
+
+// writeDiagnostics prints diagnostics with their hints, and under GitHub
+// Actions also as workflow annotations.
+func writeDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
+	for _, d := range diags {
+		fprintf(ui.stdout, "%s\n", d)
+		if d.Hint != "" {
+			fprintf(ui.stdout, "\thint: %s\n", d.Hint)
+		}
+	}
+	if os.Getenv("GITHUB_ACTIONS") == "true" {
+		fsrepo.WriteGitHubAnnotations(ui.stdout, diags)
+	}
+}
+
+func countDiagnostics(diags fsrepo.Diagnostics) (errs, warns int) {
+	for _, d := range diags {
+		if d.Severity == fsrepo.SeverityError {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	return errs, warns
+}
