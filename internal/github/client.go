@@ -1,0 +1,162 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v92/github"
+)
+
+// Client posts to one repository through GitHub's REST API.
+type Client struct {
+	gh    *gh.Client
+	owner string
+	repo  string
+	token string // only to scrub it from error messages
+}
+
+// NewClient returns a client for env.Repository authenticated with
+// env.Token. httpClient may be nil for a client with a 30-second timeout;
+// it is copied, never changed. ctx is accepted for symmetry with the other
+// calls of this package: making a client does no I/O.
+func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, error) {
+	if env.Token == "" {
+		return nil, errors.New("no GitHub token: set GITHUB_TOKEN (in a workflow: env: GITHUB_TOKEN: ${{ github.token }})")
+	}
+	owner, repo, ok := strings.Cut(env.Repository, "/")
+	if !ok || !repositoryRE.MatchString(env.Repository) {
+		return nil, fmt.Errorf("GitHub repository %q is not of the form owner/name (set GITHUB_REPOSITORY)", env.Repository)
+	}
+	api := env.APIURL
+	if api == "" {
+		api = DefaultAPIURL
+	}
+	u, err := url.Parse(api)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL (set GITHUB_API_URL)", api)
+	}
+	if httpClient == nil {
+		httpClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	c, err := gh.NewClient(
+		gh.WithHTTPClient(httpClient),
+		gh.WithAuthToken(env.Token),
+		gh.WithURLs(&api, nil),
+		gh.WithUserAgent("skillsync"),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("making the GitHub client: %w", err)
+	}
+	return &Client{gh: c, owner: owner, repo: repo, token: env.Token}, nil
+}
+
+// Error is an answer from GitHub that a caller may branch on (Status) and a
+// person can act on (Hint).
+type Error struct {
+	// Op says what was being done: "listing comments of pull request #7".
+	Op string
+	// Status is the HTTP status GitHub answered with, 0 for a network error.
+	Status int
+	// Message is GitHub's own explanation, with the details of a 422.
+	Message string
+	// Hint says what to do about it, empty when there is nothing to add.
+	Hint string
+	err  error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Op)
+	b.WriteString(": ")
+	if e.Status != 0 {
+		fmt.Fprintf(&b, "GitHub answered %d %s", e.Status, http.StatusText(e.Status))
+		if e.Message != "" {
+			b.WriteString(": ")
+			b.WriteString(e.Message)
+		}
+	} else {
+		b.WriteString(e.Message)
+	}
+	if e.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(e.Hint)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.err }
+
+// permission is the workflow permission a write needs, named as in a
+// workflow's permissions: block.
+type permission string
+
+const (
+	pullRequestsWrite permission = "pull-requests: write"
+	issuesWrite       permission = "issues: write"
+)
+
+// wrap turns what go-github returned into an *Error whose message says what
+// to do, with the token scrubbed out of anything GitHub echoed back.
+func (c *Client) wrap(err error, perm permission, op string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	e := &Error{Op: fmt.Sprintf(op, args...), err: err}
+	var (
+		rate  *gh.RateLimitError
+		abuse *gh.AbuseRateLimitError
+		resp  *gh.ErrorResponse
+	)
+	switch {
+	case errors.As(err, &rate):
+		e.Status = statusOf(rate.Response)
+		e.Message = rate.Message
+		e.Hint = fmt.Sprintf("GitHub's API rate limit is used up until %s; run the job again later", rate.Rate.Reset.Time.UTC().Format(time.RFC3339))
+	case errors.As(err, &abuse):
+		e.Status = statusOf(abuse.Response)
+		e.Message = abuse.Message
+		e.Hint = "GitHub's secondary rate limit was hit; run the job again in a few minutes"
+	case errors.As(err, &resp):
+		e.Status = statusOf(resp.Response)
+		e.Message = resp.Message
+		for _, d := range resp.Errors {
+			switch {
+			case d.Message != "":
+				e.Message += "; " + d.Message
+			case d.Field != "":
+				e.Message += fmt.Sprintf("; %s %s", d.Field, d.Code)
+			}
+		}
+		switch e.Status {
+		case http.StatusUnauthorized:
+			e.Hint = "the GitHub token is invalid or expired; pass a valid one in GITHUB_TOKEN"
+		case http.StatusForbidden:
+			e.Hint = fmt.Sprintf("the workflow's GITHUB_TOKEN lacks the %q permission; add it to the job: permissions: { %s } (on a pull request from a fork the token is read-only whatever the workflow asks)", perm, perm)
+		case http.StatusNotFound:
+			e.Hint = fmt.Sprintf("check that the repository %s/%s and the issue or pull request number are right, and that the token can see the repository", c.owner, c.repo)
+		case http.StatusGone:
+			e.Hint = fmt.Sprintf("issues are turned off in %s/%s; turn them on in the repository's settings", c.owner, c.repo)
+		case http.StatusUnprocessableEntity:
+			e.Hint = "GitHub rejected the request as invalid"
+		}
+	default:
+		e.Message = err.Error()
+	}
+	if c.token != "" {
+		e.Message = strings.ReplaceAll(e.Message, c.token, "***")
+	}
+	return e
+}
+
+func statusOf(r *http.Response) int {
+	if r == nil {
+		return 0
+	}
+	return r.StatusCode
+}

@@ -1,0 +1,85 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	gh "github.com/google/go-github/v92/github"
+)
+
+// MaxBodyChars is the longest comment or issue body GitHub accepts.
+const MaxBodyChars = 65536
+
+// Marker is the hidden first line of the plan comment for a space: it is how
+// the comment is found again on the next push. It is the marker the markdown
+// plan renderer starts with.
+func Marker(space string) string {
+	return "<!-- skillsync:plan space=" + space + " -->"
+}
+
+// UpsertPlanComment makes markdown the plan comment of space on pull request
+// pr: it edits the comment that carries [Marker](space) in place, or creates
+// it when there is none, so a pull request holds one plan comment per space
+// however often it is pushed to. markdown gets the marker prepended if it
+// does not start with it, and is cut with a note to fit GitHub's
+// [MaxBodyChars]. It returns the comment's address and whether it is new.
+func (c *Client) UpsertPlanComment(ctx context.Context, pr int, space, markdown string) (url string, created bool, err error) {
+	if pr <= 0 {
+		return "", false, fmt.Errorf("no pull request to comment on (got number %d): plan comments are for pull_request events", pr)
+	}
+	if space == "" {
+		return "", false, fmt.Errorf("no space to comment for")
+	}
+	marker := Marker(space)
+	body := fitBody(withMarker(marker, markdown), "plan")
+
+	existing, err := c.findComment(ctx, pr, marker)
+	if err != nil {
+		return "", false, err
+	}
+	if existing != nil {
+		if existing.GetBody() == body {
+			return existing.GetHTMLURL(), false, nil
+		}
+		got, _, err := c.gh.Issues.UpdateComment(ctx, c.owner, c.repo, existing.GetID(), gh.IssueCommentRequest{Body: body})
+		if err != nil {
+			return "", false, c.wrap(err, pullRequestsWrite, "updating the plan comment on pull request #%d", pr)
+		}
+		return got.GetHTMLURL(), false, nil
+	}
+	got, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, pr, gh.IssueCommentRequest{Body: body})
+	if err != nil {
+		return "", false, c.wrap(err, pullRequestsWrite, "commenting the plan on pull request #%d", pr)
+	}
+	return got.GetHTMLURL(), true, nil
+}
+
+// findComment returns the oldest comment of pr that holds marker, reading
+// every page: on a busy pull request the plan comment is far from the end.
+func (c *Client) findComment(ctx context.Context, pr int, marker string) (*gh.IssueComment, error) {
+	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
+	for comment, err := range c.gh.Issues.ListCommentsIter(ctx, c.owner, c.repo, pr, opts) {
+		if err != nil {
+			return nil, c.wrap(err, pullRequestsWrite, "listing the comments of pull request #%d", pr)
+		}
+		if strings.Contains(comment.GetBody(), marker) {
+			return comment, nil
+		}
+	}
+	return nil, nil
+}
+
+// withMarker puts marker on the first line of markdown unless it is there.
+func withMarker(marker, markdown string) string {
+	if strings.HasPrefix(markdown, marker) {
+		return markdown
+	}
+	return marker + "\n" + markdown
+}
+
+// fitBody cuts a body to GitHub's limit, saying so at the end.
+func fitBody(body, what string) string {
+	note := fmt.Sprintf("\n\n> [!WARNING]\n> This %s was cut to fit GitHub's limit of %d characters. Run skillsync locally or read the job's log for all of it.\n", what, MaxBodyChars)
+	return truncate(body, MaxBodyChars, note, runeLen)
+}

@@ -1,0 +1,17 @@
+// Package github posts plans where reviewers read them: the sticky pull
+// request comment, the job summary, the drift issue and the annotations of a
+// GitHub Actions run.
+//
+// [EnvFromActions] reads what a workflow step is given (GITHUB_TOKEN,
+// GITHUB_REPOSITORY, the event payload) into an [Env]. [Client] talks to the
+// REST API through google/go-github: [Client.UpsertPlanComment] keeps one
+// comment per space on a pull request, found again by its [Marker] and edited
+// in place on every push; [Client.SyncDriftIssue] keeps one open issue per
+// space while the space has drifted from git and closes it once it is back in
+// sync. [AppendStepSummary] and [Annotation] need no API at all: they write
+// to the files and the log that the runner reads.
+//
+// GitHub caps a comment or issue body at 65,536 characters and a step summary
+// at 1 MiB; both are enforced here, cutting at a line with a note, so that a
+// huge plan is shortened rather than rejected.
+package github

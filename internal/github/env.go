@@ -1,0 +1,108 @@
+package github
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// DefaultAPIURL is the REST API of github.com; GitHub Enterprise Server
+// workflows get theirs in GITHUB_API_URL.
+const DefaultAPIURL = "https://api.github.com"
+
+// Env is what a GitHub Actions step knows about where it runs.
+type Env struct {
+	// Token authenticates API calls. It is never printed, not even in errors.
+	Token string
+	// Repository is "owner/name".
+	Repository string
+	// APIURL is the REST API's root, DefaultAPIURL unless GITHUB_API_URL says
+	// otherwise.
+	APIURL string
+	// PRNumber is the pull request the run is for, 0 when there is none.
+	PRNumber int
+	// EventPath is the JSON payload of the event that started the run.
+	EventPath string
+	// StepSummary is the path of $GITHUB_STEP_SUMMARY, empty outside Actions.
+	StepSummary string
+	// Actions reports GITHUB_ACTIONS=true: annotations are understood.
+	Actions bool
+}
+
+var (
+	repositoryRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+	pullRefRE    = regexp.MustCompile(`^refs/pull/([0-9]+)/(?:merge|head)$`)
+)
+
+// EnvFromActions reads the variables that the runner sets for every step.
+// getenv is os.Getenv in production and a map lookup in tests. A missing
+// token or repository is not an error here (a local run has neither), but
+// NewClient refuses them; a malformed repository or an unreadable event
+// payload is an error.
+//
+// The pull request number comes from the event payload (pull_request.number,
+// or issue.number for a comment on a pull request), else from a GITHUB_REF
+// of the form refs/pull/N/merge.
+func EnvFromActions(getenv func(string) string) (Env, error) {
+	env := Env{
+		Token:       getenv("GITHUB_TOKEN"),
+		Repository:  getenv("GITHUB_REPOSITORY"),
+		APIURL:      strings.TrimRight(getenv("GITHUB_API_URL"), "/"),
+		EventPath:   getenv("GITHUB_EVENT_PATH"),
+		StepSummary: getenv("GITHUB_STEP_SUMMARY"),
+		Actions:     getenv("GITHUB_ACTIONS") == "true",
+	}
+	if env.Token == "" {
+		env.Token = getenv("GH_TOKEN")
+	}
+	if env.APIURL == "" {
+		env.APIURL = DefaultAPIURL
+	}
+	if env.Repository != "" && !repositoryRE.MatchString(env.Repository) {
+		return env, fmt.Errorf("GITHUB_REPOSITORY %q is not of the form owner/name", env.Repository)
+	}
+	if env.EventPath != "" {
+		n, err := prFromEvent(env.EventPath)
+		if err != nil {
+			return env, err
+		}
+		env.PRNumber = n
+	}
+	if env.PRNumber == 0 {
+		if m := pullRefRE.FindStringSubmatch(getenv("GITHUB_REF")); m != nil {
+			env.PRNumber, _ = strconv.Atoi(m[1])
+		}
+	}
+	return env, nil
+}
+
+// prFromEvent returns the pull request number in an event payload, or 0 for
+// events that are not about a pull request (push, schedule).
+func prFromEvent(path string) (int, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, fmt.Errorf("reading the event payload: %w", err)
+	}
+	var ev struct {
+		PullRequest *struct {
+			Number int `json:"number"`
+		} `json:"pull_request"`
+		Issue *struct {
+			Number      int             `json:"number"`
+			PullRequest json.RawMessage `json:"pull_request"`
+		} `json:"issue"`
+	}
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return 0, fmt.Errorf("reading the event payload %s: %w", path, err)
+	}
+	switch {
+	case ev.PullRequest != nil:
+		return ev.PullRequest.Number, nil
+	case ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null":
+		return ev.Issue.Number, nil
+	}
+	return 0, nil
+}

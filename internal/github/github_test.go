@@ -1,0 +1,573 @@
+package github_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/internal/github"
+)
+
+func newClient(t *testing.T, f *fakeGitHub) *github.Client {
+	t.Helper()
+	env := github.Env{Token: f.token, Repository: f.owner + "/" + f.repo, APIURL: f.srv.URL}
+	c, err := github.NewClient(context.Background(), env, f.srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func countRequests(requests []string, prefix string) int {
+	n := 0
+	for _, r := range requests {
+		if strings.HasPrefix(r, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestEnvFromActions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	prEvent := write("pr.json", `{"action":"synchronize","number":42,"pull_request":{"number":42}}`)
+	commentEvent := write("comment.json", `{"issue":{"number":7,"pull_request":{"url":"x"}}}`)
+	issueEvent := write("issue.json", `{"issue":{"number":9}}`)
+	pushEvent := write("push.json", `{"ref":"refs/heads/main"}`)
+	badEvent := write("bad.json", `{"pull_request":`)
+
+	base := map[string]string{
+		"GITHUB_TOKEN":        "t0k",
+		"GITHUB_REPOSITORY":   "acme/skills",
+		"GITHUB_STEP_SUMMARY": "/tmp/summary.md",
+		"GITHUB_ACTIONS":      "true",
+	}
+	tests := []struct {
+		name    string
+		vars    map[string]string
+		want    github.Env
+		wantErr string
+	}{
+		{
+			name: "pull_request event",
+			vars: map[string]string{"GITHUB_EVENT_PATH": prEvent},
+			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, PRNumber: 42, EventPath: prEvent, StepSummary: "/tmp/summary.md", Actions: true},
+		},
+		{
+			name: "comment on a pull request",
+			vars: map[string]string{"GITHUB_EVENT_PATH": commentEvent},
+			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, PRNumber: 7, EventPath: commentEvent, StepSummary: "/tmp/summary.md", Actions: true},
+		},
+		{
+			name: "comment on an issue is no pull request",
+			vars: map[string]string{"GITHUB_EVENT_PATH": issueEvent},
+			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, EventPath: issueEvent, StepSummary: "/tmp/summary.md", Actions: true},
+		},
+		{
+			name: "push event, enterprise API",
+			vars: map[string]string{"GITHUB_EVENT_PATH": pushEvent, "GITHUB_API_URL": "https://ghe.example.com/api/v3/", "GITHUB_REF": "refs/heads/main"},
+			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: "https://ghe.example.com/api/v3", EventPath: pushEvent, StepSummary: "/tmp/summary.md", Actions: true},
+		},
+		{
+			name: "number from GITHUB_REF",
+			vars: map[string]string{"GITHUB_REF": "refs/pull/123/merge"},
+			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, PRNumber: 123, StepSummary: "/tmp/summary.md", Actions: true},
+		},
+		{
+			name: "GH_TOKEN when GITHUB_TOKEN is unset, outside Actions",
+			vars: map[string]string{"GITHUB_TOKEN": "", "GH_TOKEN": "gh", "GITHUB_ACTIONS": "", "GITHUB_STEP_SUMMARY": ""},
+			want: github.Env{Token: "gh", Repository: "acme/skills", APIURL: github.DefaultAPIURL},
+		},
+		{
+			name:    "malformed repository",
+			vars:    map[string]string{"GITHUB_REPOSITORY": "acme"},
+			wantErr: `GITHUB_REPOSITORY "acme" is not of the form owner/name`,
+		},
+		{
+			name:    "malformed event",
+			vars:    map[string]string{"GITHUB_EVENT_PATH": badEvent},
+			wantErr: "reading the event payload",
+		},
+		{
+			name:    "missing event",
+			vars:    map[string]string{"GITHUB_EVENT_PATH": filepath.Join(dir, "nope.json")},
+			wantErr: "reading the event payload",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string {
+				if v, ok := tt.vars[k]; ok {
+					return v
+				}
+				return base[k]
+			}
+			got, err := github.EnvFromActions(getenv)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNewClientRefuses(t *testing.T) {
+	tests := []struct {
+		name string
+		env  github.Env
+		want string
+	}{
+		{"no token", github.Env{Repository: "a/b"}, "no GitHub token"},
+		{"no repository", github.Env{Token: "x"}, "not of the form owner/name"},
+		{"bad API URL", github.Env{Token: "x", Repository: "a/b", APIURL: "ftp://x"}, "not an http(s) URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := github.NewClient(context.Background(), tt.env, nil)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestMarker(t *testing.T) {
+	if got, want := github.Marker("ab12"), "<!-- skillsync:plan space=ab12 -->"; got != want {
+		t.Errorf("Marker = %q, want %q", got, want)
+	}
+	if got, want := github.DriftMarker("ab12"), "<!-- skillsync:drift space=ab12 -->"; got != want {
+		t.Errorf("DriftMarker = %q, want %q", got, want)
+	}
+}
+
+func TestUpsertPlanComment(t *testing.T) {
+	ctx := context.Background()
+	f := newFakeGitHub(t)
+	f.seed(func(f *fakeGitHub) {
+		f.add(&fakeIssue{Title: "Edit skills", State: "open", PR: true})
+		f.comments = append(f.comments, &fakeComment{ID: 1, Issue: 1, Body: "LGTM"})
+	})
+	c := newClient(t, f)
+
+	first := github.Marker("ab12") + "\nPlan: 1 to update, 0 to enable, 0 to disable.\n"
+	url, created, err := c.UpsertPlanComment(ctx, 1, "ab12", first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !created || !strings.Contains(url, "/pull/1#issuecomment-") {
+		t.Errorf("first call: created=%v url=%q, want a new comment", created, url)
+	}
+
+	second := github.Marker("ab12") + "\nNo changes.\n"
+	url2, created, err := c.UpsertPlanComment(ctx, 1, "ab12", second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created || url2 != url {
+		t.Errorf("second call: created=%v url=%q, want the first comment (%q) updated", created, url2, url)
+	}
+
+	// Another space gets its own comment; markdown without the marker gets it.
+	if _, created, err := c.UpsertPlanComment(ctx, 1, "cd34", "No changes.\n"); err != nil || !created {
+		t.Fatalf("other space: created=%v err=%v, want a new comment", created, err)
+	}
+
+	_, comments, requests := f.snapshot()
+	if len(comments) != 3 {
+		t.Fatalf("%d comments, want 3 (LGTM, ab12, cd34): %+v", len(comments), comments)
+	}
+	if comments[0].Body != "LGTM" || comments[1].Body != second {
+		t.Errorf("comments = %+v; want LGTM untouched and the ab12 plan updated in place", comments)
+	}
+	if want := github.Marker("cd34") + "\nNo changes.\n"; comments[2].Body != want {
+		t.Errorf("cd34 comment = %q, want %q", comments[2].Body, want)
+	}
+	if n := countRequests(requests, "PATCH "); n != 1 {
+		t.Errorf("%d PATCH requests, want 1: %q", n, requests)
+	}
+
+	// The same plan again changes nothing.
+	before := len(requests)
+	if _, created, err := c.UpsertPlanComment(ctx, 1, "ab12", second); err != nil || created {
+		t.Fatalf("same plan: created=%v err=%v", created, err)
+	}
+	_, _, requests = f.snapshot()
+	if n := countRequests(requests[before:], "PATCH "); n != 0 {
+		t.Errorf("unchanged plan sent %d PATCH requests, want 0", n)
+	}
+}
+
+func TestUpsertPlanCommentFindsMarkerOnPageThree(t *testing.T) {
+	ctx := context.Background()
+	f := newFakeGitHub(t)
+	marker := github.Marker("ab12")
+	f.seed(func(f *fakeGitHub) {
+		f.add(&fakeIssue{Title: "Busy pull request", State: "open", PR: true})
+		for i := range 250 {
+			body := fmt.Sprintf("comment %d", i)
+			if i == 217 {
+				body = marker + "\nold plan\n"
+			}
+			f.comments = append(f.comments, &fakeComment{ID: int64(i + 1), Issue: 1, Body: body})
+		}
+	})
+	c := newClient(t, f)
+	_, created, err := c.UpsertPlanComment(ctx, 1, "ab12", marker+"\nnew plan\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created {
+		t.Error("created a second plan comment; want the one on page 3 updated")
+	}
+	_, comments, requests := f.snapshot()
+	if len(comments) != 250 || comments[217].Body != marker+"\nnew plan\n" {
+		t.Errorf("%d comments, #217 = %q; want 250 with #217 updated", len(comments), comments[217].Body)
+	}
+	lists := 0
+	for _, r := range requests {
+		if strings.HasPrefix(r, "GET ") {
+			lists++
+			if !strings.Contains(r, "per_page=100") {
+				t.Errorf("list request %q does not ask for 100 a page", r)
+			}
+		}
+	}
+	if lists != 3 {
+		t.Errorf("%d list requests, want 3: %q", lists, requests)
+	}
+}
+
+func TestUpsertPlanCommentSizeLimit(t *testing.T) {
+	ctx := context.Background()
+	f := newFakeGitHub(t)
+	f.seed(func(f *fakeGitHub) { f.add(&fakeIssue{State: "open", PR: true}) })
+	c := newClient(t, f)
+
+	// Far over the limit in characters, and more again in bytes, with the
+	// cut falling inside a diff block inside <details>.
+	var b strings.Builder
+	b.WriteString(github.Marker("ab12") + "\n| skill | change |\n|---|---|\n| ü | ~ |\n\n<details><summary>ü</summary>\n\n```diff\n")
+	for i := 0; b.Len() < 300000; i++ {
+		fmt.Fprintf(&b, "+ línea número %d: ünïcödé ✓\n", i)
+	}
+	b.WriteString("```\n\n</details>\n")
+
+	if _, _, err := c.UpsertPlanComment(ctx, 1, "ab12", b.String()); err != nil {
+		t.Fatal(err)
+	}
+	_, comments, _ := f.snapshot()
+	body := comments[0].Body
+	if n := utf8.RuneCountInString(body); n > github.MaxBodyChars || n < github.MaxBodyChars-200 {
+		t.Errorf("body is %d characters, want just under %d", n, github.MaxBodyChars)
+	}
+	if !utf8.ValidString(body) {
+		t.Error("body is not valid UTF-8: cut inside a character")
+	}
+	if !strings.HasPrefix(body, github.Marker("ab12")+"\n| skill | change |") {
+		t.Error("the marker and the summary are not at the top any more")
+	}
+	if !strings.Contains(body, "was cut to fit GitHub's limit of 65536 characters") {
+		t.Error("no note saying the plan was cut")
+	}
+	if n := strings.Count(body, "```"); n%2 != 0 {
+		t.Errorf("%d code fences: the cut one was not closed", n)
+	}
+	if strings.Count(body, "<details>") != strings.Count(body, "</details>") {
+		t.Error("<details> left open")
+	}
+}
+
+func TestErrorsSayWhatToDo(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		call   func(c *github.Client) error
+		want   []string
+	}{
+		{
+			name:   "403 on a comment asks for pull-requests: write",
+			status: http.StatusForbidden,
+			body:   `{"message":"Resource not accessible by integration"}`,
+			call: func(c *github.Client) error {
+				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				return err
+			},
+			want: []string{"403", "Resource not accessible by integration", `"pull-requests: write"`, "permissions:"},
+		},
+		{
+			name:   "403 on drift asks for issues: write",
+			status: http.StatusForbidden,
+			body:   `{"message":"Resource not accessible by integration"}`,
+			call: func(c *github.Client) error {
+				_, _, err := c.SyncDriftIssue(ctx, "ab12", true, "drift")
+				return err
+			},
+			want: []string{"403", `"issues: write"`, "permissions:"},
+		},
+		{
+			name:   "404 names the repository",
+			status: http.StatusNotFound,
+			body:   `{"message":"Not Found"}`,
+			call: func(c *github.Client) error {
+				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				return err
+			},
+			want: []string{"404", "acme/skills", "pull request number"},
+		},
+		{
+			name:   "422 carries GitHub's message",
+			status: http.StatusUnprocessableEntity,
+			body:   `{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`,
+			call: func(c *github.Client) error {
+				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				return err
+			},
+			want: []string{"422", "Validation Failed", "body is too long (maximum is 65536 characters)"},
+		},
+		{
+			name:   "401 says the token is bad, without the token",
+			status: http.StatusUnauthorized,
+			body:   `{"message":"Bad credentials for ghs_secret_token_123"}`,
+			call: func(c *github.Client) error {
+				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				return err
+			},
+			want: []string{"401", "invalid or expired"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeGitHub(t)
+			f.seed(func(f *fakeGitHub) { f.add(&fakeIssue{State: "open", PR: true}) })
+			f.fail = func(*http.Request) (int, string) { return tt.status, tt.body }
+			err := tt.call(newClient(t, f))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not say %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), f.token) {
+				t.Errorf("error %q prints the token", err)
+			}
+			var ge *github.Error
+			if !errors.As(err, &ge) || ge.Status != tt.status {
+				t.Errorf("error %#v is not a *github.Error with status %d", err, tt.status)
+			}
+		})
+	}
+}
+
+func TestUpsertPlanCommentNeedsPullRequest(t *testing.T) {
+	f := newFakeGitHub(t)
+	_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 0, "ab12", "plan")
+	if err == nil || !strings.Contains(err.Error(), "pull_request") {
+		t.Fatalf("error = %v, want one saying comments are for pull requests", err)
+	}
+	if _, _, requests := f.snapshot(); len(requests) != 0 {
+		t.Errorf("sent %q with no pull request", requests)
+	}
+}
+
+func TestSyncDriftIssue(t *testing.T) {
+	ctx := context.Background()
+	f := newFakeGitHub(t)
+	marker := github.DriftMarker("ab12")
+	f.rejectLabels = true // the issue matters, the label does not
+	f.seed(func(f *fakeGitHub) {
+		// Enough open issues to need pages, one of them a pull request
+		// that quotes the marker, and an unrelated space's drift issue.
+		for i := range 130 {
+			f.add(&fakeIssue{Title: fmt.Sprintf("issue %d", i), Body: "text", State: "open"})
+		}
+		f.add(&fakeIssue{Title: "a PR", Body: "quoting " + marker, State: "open", PR: true})
+		f.add(&fakeIssue{Title: "skillsync: drift in space cd34", Body: github.DriftMarker("cd34"), State: "open"})
+	})
+	c := newClient(t, f)
+
+	steps := []struct {
+		drift      bool
+		markdown   string
+		wantAction string
+	}{
+		{false, "", github.DriftNone},
+		{true, "skill code-review differs", github.DriftOpened},
+		{true, "skills code-review and lint differ", github.DriftUpdated},
+		{true, "skills code-review and lint differ", github.DriftUpdated},
+		{false, "", github.DriftClosed},
+		{false, "", github.DriftNone},
+		{true, "again", github.DriftOpened},
+	}
+	for i, s := range steps {
+		action, url, err := c.SyncDriftIssue(ctx, "ab12", s.drift, s.markdown)
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if action != s.wantAction {
+			t.Fatalf("step %d (drift=%v): action %q, want %q", i, s.drift, action, s.wantAction)
+		}
+		if (action == github.DriftNone) != (url == "") {
+			t.Errorf("step %d: action %q with url %q", i, action, url)
+		}
+		issues, _, _ := f.snapshot()
+		open := 0
+		for _, is := range issues {
+			if is.State == "open" && !is.PR && strings.Contains(is.Body, marker) {
+				open++
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[s.drift]; open != want {
+			t.Fatalf("step %d: %d open drift issues for ab12, want %d", i, open, want)
+		}
+	}
+
+	issues, comments, _ := f.snapshot()
+	first, second := issues[132], issues[133]
+	if first.Title != "skillsync: drift in space ab12" || first.State != "closed" || first.StateReason != "completed" {
+		t.Errorf("first drift issue = %+v, want closed as completed", first)
+	}
+	if first.Body != marker+"\nskills code-review and lint differ" {
+		t.Errorf("first drift issue body = %q", first.Body)
+	}
+	if second.State != "open" || second.Body != marker+"\nagain" {
+		t.Errorf("second drift issue = %+v", second)
+	}
+	if len(comments) != 1 || comments[0].Issue != first.Number || comments[0].Body != "Space ab12 is back in sync with git." {
+		t.Errorf("comments = %+v, want the one back-in-sync note on #%d", comments, first.Number)
+	}
+	if issues[131].State != "open" || issues[130].State != "open" {
+		t.Error("touched the other space's issue or the pull request")
+	}
+}
+
+func TestSyncDriftIssueLabels(t *testing.T) {
+	f := newFakeGitHub(t)
+	if _, _, err := newClient(t, f).SyncDriftIssue(context.Background(), "ab12", true, "x"); err != nil {
+		t.Fatal(err)
+	}
+	issues, _, _ := f.snapshot()
+	if len(issues) != 1 || len(issues[0].Labels) != 1 || issues[0].Labels[0] != github.DriftLabel {
+		t.Errorf("issues = %+v, want one labelled %s", issues, github.DriftLabel)
+	}
+}
+
+func TestSyncDriftIssueClosesDuplicates(t *testing.T) {
+	f := newFakeGitHub(t)
+	marker := github.DriftMarker("ab12")
+	f.seed(func(f *fakeGitHub) {
+		f.add(&fakeIssue{Title: "older", Body: marker + "\nold", State: "open"})
+		f.add(&fakeIssue{Title: "newer", Body: marker + "\nraced", State: "open"})
+	})
+	action, url, err := newClient(t, f).SyncDriftIssue(context.Background(), "ab12", true, "now")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if action != github.DriftUpdated || !strings.HasSuffix(url, "/issues/1") {
+		t.Errorf("action %q url %q, want the older issue updated", action, url)
+	}
+	issues, comments, _ := f.snapshot()
+	if issues[0].State != "open" || issues[0].Body != marker+"\nnow" || issues[1].State != "closed" {
+		t.Errorf("issues = %+v, want #1 updated and #2 closed", issues)
+	}
+	if len(comments) != 1 || comments[0].Body != "Superseded by #1." {
+		t.Errorf("comments = %+v", comments)
+	}
+}
+
+func TestAppendStepSummary(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "summary.md")
+	if err := github.AppendStepSummary(path, "# ab12\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := github.AppendStepSummary(path, "No changes."); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if string(got) != "# ab12\nNo changes.\n" {
+		t.Errorf("summary = %q", got)
+	}
+
+	if err := github.AppendStepSummary("", "x"); err == nil || !strings.Contains(err.Error(), "GITHUB_STEP_SUMMARY") {
+		t.Errorf("no path: error = %v", err)
+	}
+}
+
+func TestAppendStepSummaryCap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "summary.md")
+	// An earlier step of the job already wrote most of the megabyte.
+	if err := os.WriteFile(path, []byte(strings.Repeat("x\n", (github.MaxStepSummaryBytes-5000)/2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("## plan\n\n```diff\n")
+	for b.Len() < 20000 {
+		b.WriteString("+ añadido ✓\n")
+	}
+	b.WriteString("```\n")
+	if err := github.AppendStepSummary(path, b.String()); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if len(got) > github.MaxStepSummaryBytes || len(got) < github.MaxStepSummaryBytes-200 {
+		t.Errorf("summary is %d bytes, want just under %d", len(got), github.MaxStepSummaryBytes)
+	}
+	if !strings.Contains(string(got), "## plan") || !strings.Contains(string(got), "cut to fit GitHub's limit of 1 MiB") {
+		t.Error("the summary lost its head or has no note")
+	}
+	if !utf8.Valid(got) || strings.Count(string(got), "```")%2 != 0 {
+		t.Error("cut inside a character or left a fence open")
+	}
+
+	// Full: nothing more is written, and the caller is told.
+	size := len(got)
+	if err := github.AppendStepSummary(path, strings.Repeat("more\n", 100)); !errors.Is(err, github.ErrStepSummaryFull) {
+		t.Errorf("full summary: error = %v, want ErrStepSummaryFull", err)
+	}
+	if got, _ := os.ReadFile(path); len(got) != size {
+		t.Errorf("a full summary grew from %d to %d bytes", size, len(got))
+	}
+}
+
+func TestAnnotation(t *testing.T) {
+	tests := []struct {
+		level, file string
+		line, col   int
+		msg, want   string
+	}{
+		{"error", "skills/a/SKILL.md", 3, 7, "name is too long", "::error file=skills/a/SKILL.md,line=3,col=7::name is too long"},
+		{"warning", "skills/b/SKILL.md", 1, 0, "enabled: not a bool", "::warning file=skills/b/SKILL.md,line=1::enabled: not a bool"},
+		{"notice", "", 0, 0, "50% done\r\nnext", "::notice::50%25 done%0D%0Anext"},
+		{"error", "dir,with:odd%chars\n.md", 2, 1, "a: b, c", "::error file=dir%2Cwith%3Aodd%25chars%0A.md,line=2,col=1::a: b, c"},
+		{"debug", "f", 0, 5, "m", "::notice file=f::m"},
+	}
+	for _, tt := range tests {
+		if got := github.Annotation(tt.level, tt.file, tt.line, tt.col, tt.msg); got != tt.want {
+			t.Errorf("Annotation(%q, %q, %d, %d, %q)\n got %q\nwant %q", tt.level, tt.file, tt.line, tt.col, tt.msg, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package github
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	gh "github.com/google/go-github/v92/github"
+)
+
+// DriftLabel is put on drift issues when the repository lets the token set
+// labels; an issue is found by its marker, never by its label.
+const DriftLabel = "skillsync-drift"
+
+// What SyncDriftIssue did.
+const (
+	DriftOpened  = "opened"
+	DriftUpdated = "updated"
+	DriftClosed  = "closed"
+	DriftNone    = "none"
+)
+
+// DriftMarker is the hidden line that identifies the drift issue of a space.
+func DriftMarker(space string) string {
+	return "<!-- skillsync:drift space=" + space + " -->"
+}
+
+// SyncDriftIssue keeps one open issue per space for as long as the space
+// differs from git:
+//
+//   - drift, no open issue: opens one titled "skillsync: drift in space ID"
+//     with markdown as its body;
+//   - drift, an open issue: replaces its body with markdown (a nightly job
+//     never piles up issues);
+//   - in sync, an open issue: comments that the space is back in sync and
+//     closes it;
+//   - in sync, no open issue: does nothing.
+//
+// It returns DriftOpened, DriftUpdated, DriftClosed or DriftNone and the
+// issue's address. Should two open issues carry the marker (two jobs that
+// raced), the oldest is kept and the others are closed as superseded.
+func (c *Client) SyncDriftIssue(ctx context.Context, space string, drift bool, markdown string) (action, url string, err error) {
+	if space == "" {
+		return "", "", errors.New("no space to report drift for")
+	}
+	marker := DriftMarker(space)
+	issues, err := c.findIssues(ctx, marker)
+	if err != nil {
+		return "", "", err
+	}
+	if !drift {
+		if len(issues) == 0 {
+			return DriftNone, "", nil
+		}
+		msg := fmt.Sprintf("Space %s is back in sync with git.", space)
+		for _, is := range issues {
+			if err := c.closeIssue(ctx, is.GetNumber(), msg); err != nil {
+				return "", "", err
+			}
+		}
+		return DriftClosed, issues[0].GetHTMLURL(), nil
+	}
+
+	body := fitBody(withMarker(marker, markdown), "drift report")
+	if len(issues) == 0 {
+		is, err := c.openIssue(ctx, fmt.Sprintf("skillsync: drift in space %s", space), body)
+		if err != nil {
+			return "", "", err
+		}
+		return DriftOpened, is.GetHTMLURL(), nil
+	}
+	keep := issues[0]
+	if keep.GetBody() != body {
+		got, _, err := c.gh.Issues.Update(ctx, c.owner, c.repo, keep.GetNumber(), gh.UpdateIssueRequest{Body: &body})
+		if err != nil {
+			return "", "", c.wrap(err, issuesWrite, "updating drift issue #%d", keep.GetNumber())
+		}
+		keep = got
+	}
+	for _, dup := range issues[1:] {
+		if err := c.closeIssue(ctx, dup.GetNumber(), fmt.Sprintf("Superseded by #%d.", keep.GetNumber())); err != nil {
+			return "", "", err
+		}
+	}
+	return DriftUpdated, keep.GetHTMLURL(), nil
+}
+
+// findIssues returns the open issues (not pull requests) that carry marker,
+// oldest first.
+func (c *Client) findIssues(ctx context.Context, marker string) ([]*gh.Issue, error) {
+	opts := &gh.IssueListByRepoOptions{
+		State:       "open",
+		Sort:        "created",
+		Direction:   "asc",
+		ListOptions: gh.ListOptions{PerPage: 100},
+	}
+	var found []*gh.Issue
+	for is, err := range c.gh.Issues.ListByRepoIter(ctx, c.owner, c.repo, opts) {
+		if err != nil {
+			return nil, c.wrap(err, issuesWrite, "listing the open issues of %s/%s", c.owner, c.repo)
+		}
+		if is.IsPullRequest() || !strings.Contains(is.GetBody(), marker) {
+			continue
+		}
+		found = append(found, is)
+	}
+	return found, nil
+}
+
+// openIssue creates an issue with the drift label, or without it when the
+// label cannot be set: the issue matters, the label does not.
+func (c *Client) openIssue(ctx context.Context, title, body string) (*gh.Issue, error) {
+	req := gh.CreateIssueRequest{Title: title, Body: &body, Labels: []string{DriftLabel}}
+	is, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, req)
+	var resp *gh.ErrorResponse
+	if errors.As(err, &resp) && statusOf(resp.Response) == http.StatusUnprocessableEntity {
+		req.Labels = nil
+		is, _, err = c.gh.Issues.Create(ctx, c.owner, c.repo, req)
+	}
+	if err != nil {
+		return nil, c.wrap(err, issuesWrite, "opening a drift issue in %s/%s", c.owner, c.repo)
+	}
+	return is, nil
+}
+
+// closeIssue comments why, then closes the issue as completed.
+func (c *Client) closeIssue(ctx context.Context, number int, why string) error {
+	if _, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, gh.IssueCommentRequest{Body: why}); err != nil {
+		return c.wrap(err, issuesWrite, "commenting on drift issue #%d", number)
+	}
+	closed, reason := "closed", "completed"
+	if _, _, err := c.gh.Issues.Update(ctx, c.owner, c.repo, number, gh.UpdateIssueRequest{State: &closed, StateReason: &reason}); err != nil {
+		return c.wrap(err, issuesWrite, "closing drift issue #%d", number)
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package github
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// truncate returns s unchanged if size(s) <= limit, else the longest run of
+// whole lines of s that fits with note appended, with any ``` fence and
+// <details> element left open by the cut closed again so that the rest of
+// the page still renders. size counts what the limit counts: characters for
+// a comment body, bytes for a step summary.
+func truncate(s string, limit int, note string, size func(string) int) string {
+	if size(s) <= limit {
+		return s
+	}
+	lines := strings.SplitAfter(s, "\n")
+	// Grow the kept prefix line by line while it could still fit; then
+	// shrink it until the closers and the note fit too.
+	budget := limit - size(note)
+	n, used := 0, 0
+	for n < len(lines) && used+size(lines[n]) <= budget {
+		used += size(lines[n])
+		n++
+	}
+	for ; n >= 0; n-- {
+		kept := strings.Join(lines[:n], "")
+		if n == 0 {
+			// Not even the first line fits: cut inside it.
+			kept = cutTo(lines[0], budget, size)
+		}
+		out := kept + closers(kept) + note
+		if size(out) <= limit {
+			return out
+		}
+	}
+	return cutTo(note, limit, size)
+}
+
+// closers returns what closes the code fence and the <details> elements that
+// md leaves open, each on its own line.
+func closers(md string) string {
+	var b strings.Builder
+	if !strings.HasSuffix(md, "\n") && md != "" {
+		b.WriteString("\n")
+	}
+	fenced := false
+	for line := range strings.SplitSeq(md, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+		}
+	}
+	if fenced {
+		b.WriteString("```\n")
+	}
+	open := strings.Count(md, "<details") - strings.Count(md, "</details>")
+	for range max(open, 0) {
+		b.WriteString("</details>\n")
+	}
+	return b.String()
+}
+
+// cutTo returns the longest prefix of s, cut at a rune boundary, that fits
+// in limit.
+func cutTo(s string, limit int, size func(string) int) string {
+	if limit <= 0 {
+		return ""
+	}
+	for size(s) > limit {
+		// Cut roughly, then by single runes: sizes are per rune or per byte,
+		// so the rough cut never undershoots by more than the rune widths.
+		over := size(s) - limit
+		cut := len(s) - over
+		if cut >= len(s) {
+			cut = len(s) - 1
+		}
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return s
+}
+
+// runeLen counts characters the way GitHub counts a body's length.
+func runeLen(s string) int { return utf8.RuneCountInString(s) }
+
+// byteLen counts bytes, as the 1 MiB step summary limit does.
+func byteLen(s string) int { return len(s) }
