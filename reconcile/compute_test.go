@@ -171,6 +171,12 @@ func TestCompute(t *testing.T) {
 			},
 		},
 		{
+			name:    "an empty name or description keeps the remote one",
+			desired: repo(local("a", func(s *fsrepo.Skill) { s.Name, s.Description = "", "" })),
+			live:    &Live{Skills: []remote.Skill{live("a")}},
+			changes: []string{}, errors: []string{},
+		},
+		{
 			name:    "description",
 			desired: repo(local("a", func(s *fsrepo.Skill) { s.Description = "New description." })),
 			live:    &Live{Skills: []remote.Skill{live("a")}},

@@ -318,3 +318,19 @@ func TestRenderTextEscapesControlCharacters(t *testing.T) {
 		t.Errorf("agent name not shown escaped:\n%s", b.String())
 	}
 }
+
+func TestMarkdownFencesHoldTheirContent(t *testing.T) {
+	for _, tc := range []struct{ in, fence, span string }{
+		{"plain", "```", "`plain`"},
+		{"a ``` b", "````", "```` a ``` b ````"},
+		{"`x`", "```", "`` `x` ``"},
+		{"line\nbreak", "```", "`line break`"},
+	} {
+		if got := fenceFor(tc.in); got != tc.fence {
+			t.Errorf("fenceFor(%q) = %q, want %q", tc.in, got, tc.fence)
+		}
+		if got := codeSpan(tc.in); got != tc.span {
+			t.Errorf("codeSpan(%q) = %q, want %q", tc.in, got, tc.span)
+		}
+	}
+}
