@@ -412,27 +412,37 @@ func (c *planner) activeLimit() {
 // disableGuard refuses to disable a large share of the managed skills at
 // once, the signature of a wrong folder or a bad merge, unless forced.
 func (c *planner) disableGuard() {
-	if c.matched < minGuardedSkills {
-		return
-	}
+	// Unmanaged disables count too, against every skill in play: with
+	// "unmanaged: disable", a wrong skillsDir makes every remote skill
+	// unmanaged, and the guard is what stops that plan from switching the
+	// whole space off.
 	var disables []string
+	inPlay := c.matched
 	for _, ch := range c.plan.Changes {
-		if ch.Has(ActionDisable) && !ch.Unmanaged {
+		if ch.Has(ActionDisable) {
 			disables = append(disables, ch.Slug)
 		}
 	}
+	for _, u := range c.plan.Unmanaged {
+		if u.Disable {
+			inPlay++
+		}
+	}
+	if inPlay < minGuardedSkills {
+		return
+	}
 	pct := c.policy.MaxDisablePercent
-	if len(disables)*100 <= pct*c.matched {
+	if len(disables)*100 <= pct*inPlay {
 		return
 	}
 	pr := Problem{Code: CodeDisableGuard, Skills: disables}
-	msg := "the plan disables %d of %d managed skills (%s), more than maxDisablePercent %d%%"
-	args := []any{len(disables), c.matched, strconv.Itoa(len(disables)*100/c.matched) + "%", pct}
+	msg := "the plan disables %d of %d skills (%s), more than maxDisablePercent %d%%"
+	args := []any{len(disables), inPlay, strconv.Itoa(len(disables)*100/inPlay) + "%", pct}
 	if c.policy.Force {
 		c.warnf(pr, msg+"; allowed by --force", args...)
 		return
 	}
-	pr.Hint = "if this is intended, apply with --force or raise maxDisablePercent in skillsync.yaml"
+	pr.Hint = "if this is intended, apply with --force or raise maxDisablePercent in skillsync.yaml; if not, check skillsDir and the unmanaged policy"
 	c.errorf(pr, msg, args...)
 }
 

@@ -433,6 +433,28 @@ func TestCompute(t *testing.T) {
 		disableCase("disabling 5 of 9 managed is fine", 9, 5, Policy{}, []string{}, []string{}),
 		disableCase("maxDisablePercent raised", 10, 5, Policy{MaxDisablePercent: 50}, []string{}, []string{}),
 		{
+			// A wrong skillsDir with "unmanaged: disable" makes every remote
+			// skill unmanaged; the guard must stop that plan.
+			name:    "unmanaged disables of the whole space are refused",
+			desired: repo(),
+			live: func() *Live {
+				l := &Live{}
+				for _, s := range many("u", 12) {
+					l.Skills = append(l.Skills, live(s))
+				}
+				return l
+			}(),
+			policy: Policy{Unmanaged: fsrepo.UnmanagedDisable},
+			changes: func() []string {
+				var c []string
+				for _, s := range many("u", 12) {
+					c = append(c, s+":disable")
+				}
+				return c
+			}(),
+			errors: []string{CodeDisableGuard},
+		},
+		{
 			name: "supporting files",
 			desired: repo(local("a", withFiles(
 				textFile("absent.md", "x\n"),
