@@ -1,0 +1,610 @@
+package reconcile
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// ActionPublish is the action of an apply step that publishes an agent of
+// [Plan.Publish]; it never appears in a [Change].
+const ActionPublish Action = "publish"
+
+// An Outcome is what became of one step of an apply.
+type Outcome string
+
+// Outcomes of a [StepResult].
+const (
+	OutcomeApplied Outcome = "applied"
+	OutcomeFailed  Outcome = "failed"
+	OutcomeSkipped Outcome = "skipped"
+)
+
+// ErrPlanHasErrors is returned (wrapped, with the errors listed) by [Apply]
+// for a plan with errors: such a plan must never be applied.
+var ErrPlanHasErrors = errors.New("the plan has errors")
+
+// DefaultGrace is how long requests in flight may still run after an apply
+// is interrupted, unless [ApplyOptions.Grace] says otherwise.
+const DefaultGrace = 30 * time.Second
+
+// ApplyOptions tune [Apply].
+type ApplyOptions struct {
+	// Parallelism bounds the requests in flight within a phase (default
+	// DefaultParallelism).
+	Parallelism int
+	// Journal, when set, gets a line for every mutation attempted.
+	Journal *Journal
+	// Progress, when set, is called after each step with the steps done and
+	// the total; never concurrently.
+	Progress func(done, total int)
+	// Grace bounds how long requests in flight may run once ctx is
+	// cancelled (default DefaultGrace); past it they are abandoned and
+	// reported failed.
+	Grace time.Duration
+}
+
+// StepResult is what became of one request of an apply.
+type StepResult struct {
+	// Slug and ID name the skill; for a publish, Slug is the agent's name
+	// and ID its id.
+	Slug   string `json:"slug"`
+	ID     string `json:"id"`
+	Action Action `json:"action"`
+	// Fields are the fields an update sent.
+	Fields  []string `json:"fields,omitempty"`
+	Outcome Outcome  `json:"outcome"`
+	// Reason is, for a failure, the service's answer ("409 Conflict: space
+	// ab12 already has 40 active skills") or the client's error; for a
+	// skip, why the step was not run.
+	Reason string `json:"reason,omitempty"`
+	// Status is the HTTP status of a failure the service answered.
+	Status int `json:"status,omitempty"`
+	// Mismatch says how a response differed from the request, which makes
+	// the step failed though the service answered 200.
+	Mismatch string `json:"mismatch,omitempty"`
+}
+
+// Result is the outcome of an [Apply], step by step, in the order the
+// phases ran: disables, updates, enables, publishes, each in plan order.
+type Result struct {
+	Space string       `json:"space"`
+	Steps []StepResult `json:"steps"`
+	// Interrupted is set when the context was cancelled before every step
+	// had started; the steps not started are skipped "interrupted".
+	Interrupted bool `json:"interrupted"`
+	// JournalError is set when the journal could not be written; apply
+	// then starts no further step, since what it changes could not be
+	// restored.
+	JournalError string `json:"journal_error,omitempty"`
+}
+
+// Counts are the numbers of steps of a [Result] by outcome.
+type Counts struct {
+	Applied int `json:"applied"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped"`
+}
+
+// Counts counts the steps of r by outcome.
+func (r *Result) Counts() Counts {
+	var n Counts
+	for _, s := range r.Steps {
+		switch s.Outcome {
+		case OutcomeApplied:
+			n.Applied++
+		case OutcomeFailed:
+			n.Failed++
+		default:
+			n.Skipped++
+		}
+	}
+	return n
+}
+
+// Failed reports whether any step failed or was skipped for a reason other
+// than an interrupt, or the journal failed: the space does not match the
+// plan.
+func (r *Result) Failed() bool {
+	if r.JournalError != "" {
+		return true
+	}
+	for _, s := range r.Steps {
+		if s.Outcome == OutcomeFailed || (s.Outcome == OutcomeSkipped && s.Reason != reasonInterrupted) {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalJSON writes the result with "steps" always an array and the counts
+// alongside, for scripts.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	p := plain(r)
+	if p.Steps == nil {
+		p.Steps = []StepResult{}
+	}
+	return json.Marshal(struct {
+		plain
+		Counts Counts `json:"counts"`
+	}{p, r.Counts()})
+}
+
+const reasonInterrupted = "interrupted"
+
+// Apply makes the space match p, in phases so that the active count never
+// passes the limit midway: every disable, then every update, then every
+// enable, then every agent publish. The requests of a phase run in parallel.
+//
+// A failure stops nothing independent of it: the result says, step by step,
+// what was applied, what failed with the service's reason, and what was
+// skipped and why. A skill whose update did not apply is not enabled; when
+// disables did not apply, the enables that would then pass the limit are
+// skipped rather than sent to fail. Each response is checked against the
+// request (instructions compared in canonical form, as a server may trim or
+// add a final newline); a difference fails the step.
+//
+// When ctx is cancelled no request starts; those in flight finish (within
+// ApplyOptions.Grace) and are journaled; the rest are skipped and
+// Result.Interrupted is set. Apply returns an error only for a plan it must
+// not apply: one with errors, or for another space.
+func Apply(ctx context.Context, c *remote.Client, space string, p *Plan, o ApplyOptions) (*Result, error) {
+	if err := checkApplicable(space, p); err != nil {
+		return nil, err
+	}
+	if o.Parallelism <= 0 {
+		o.Parallelism = DefaultParallelism
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+
+	// Requests run on a context that outlives an interrupt by the grace
+	// period, so that a request in flight gets its answer and its journal
+	// line rather than leaving the space in an unknown state.
+	reqCtx, cancelReq := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelReq()
+	go func() {
+		select {
+		case <-ctx.Done():
+			t := time.NewTimer(o.Grace)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				cancelReq()
+			case <-reqCtx.Done():
+			}
+		case <-reqCtx.Done():
+		}
+	}()
+
+	a := &applier{
+		ctx:    ctx,
+		reqCtx: reqCtx,
+		c:      c,
+		space:  space,
+		plan:   p,
+		opts:   o,
+		res:    &Result{Space: space},
+	}
+	a.build()
+	a.progress = newProgress(o.Progress, len(a.steps))
+	for _, phase := range a.phases {
+		if phase.before != nil {
+			phase.before()
+		}
+		a.runPhase(phase.steps)
+	}
+	return a.res, nil
+}
+
+// checkApplicable refuses a plan Apply must not run.
+func checkApplicable(space string, p *Plan) error {
+	if p == nil {
+		return errors.New("no plan to apply")
+	}
+	if p.HasErrors() {
+		msgs := make([]string, len(p.Errors))
+		for i, e := range p.Errors {
+			msgs[i] = e.Message
+		}
+		return fmt.Errorf("%w, so it cannot be applied: %s", ErrPlanHasErrors, strings.Join(msgs, "; "))
+	}
+	if p.Space != "" && p.Space != space {
+		return fmt.Errorf("the plan is for space %s, not %s", p.Space, space)
+	}
+	for _, ch := range p.Changes {
+		if ch.ID == "" {
+			return fmt.Errorf("the change of %s has no skill id", ch.Slug)
+		}
+		if ch.Has(ActionEnable) && ch.Has(ActionDisable) {
+			return fmt.Errorf("the change of %s both enables and disables it", ch.Slug)
+		}
+		for _, act := range ch.Actions {
+			switch act {
+			case ActionUpdate, ActionEnable, ActionDisable:
+			default:
+				return fmt.Errorf("the change of %s has an unknown action %q", ch.Slug, act)
+			}
+		}
+		if ch.Changes(FieldInstructions) && ch.After.Instructions == nil {
+			return fmt.Errorf("the change of %s sets instructions to null", ch.Slug)
+		}
+	}
+	for _, ap := range p.Publish {
+		if ap.ID == "" {
+			return fmt.Errorf("the publish of agent %q has no id", ap.Name)
+		}
+	}
+	return nil
+}
+
+// step is one request of an apply.
+type step struct {
+	idx     int     // into Result.Steps
+	change  *Change // nil for a publish
+	agent   *AgentPublish
+	action  Action
+	update  remote.SkillUpdate // for an update
+	after   int                // index of this skill's update step, for an enable; -1 if none
+	skipWhy string             // set before the phase runs: skip with this reason
+}
+
+type phase struct {
+	steps  []*step
+	before func() // decides skips that depend on earlier phases
+}
+
+type applier struct {
+	ctx, reqCtx context.Context
+	c           *remote.Client
+	space       string
+	plan        *Plan
+	opts        ApplyOptions
+	res         *Result
+	progress    *progress
+
+	steps  []*step
+	phases []phase
+
+	mu         sync.Mutex // guards res.Steps[i] while steps run, and journalErr
+	journalErr error
+}
+
+func (a *applier) add(s *step) *step {
+	s.idx = len(a.res.Steps)
+	sr := StepResult{Action: s.action}
+	if s.change != nil {
+		sr.Slug, sr.ID = s.change.Slug, s.change.ID
+	} else {
+		sr.Slug, sr.ID = s.agent.Name, s.agent.ID
+	}
+	a.res.Steps = append(a.res.Steps, sr)
+	a.steps = append(a.steps, s)
+	return s
+}
+
+// build lays out the steps in their phases.
+func (a *applier) build() {
+	var disables, updates, enables, publishes []*step
+	updateOf := make(map[int]int) // change index -> update step index
+	for i := range a.plan.Changes {
+		ch := &a.plan.Changes[i]
+		if ch.Has(ActionDisable) {
+			disables = append(disables, a.add(&step{change: ch, action: ActionDisable, after: -1}))
+		}
+	}
+	for i := range a.plan.Changes {
+		ch := &a.plan.Changes[i]
+		if ch.Has(ActionUpdate) {
+			u, fields := updateBody(ch)
+			s := a.add(&step{change: ch, action: ActionUpdate, update: u, after: -1})
+			a.res.Steps[s.idx].Fields = fields
+			if len(fields) == 0 {
+				s.skipWhy = "no field to send: the change names none of name, description, instructions"
+			}
+			updateOf[i] = s.idx
+			updates = append(updates, s)
+		}
+	}
+	for i := range a.plan.Changes {
+		ch := &a.plan.Changes[i]
+		if ch.Has(ActionEnable) {
+			after := -1
+			if u, ok := updateOf[i]; ok {
+				after = u
+			}
+			enables = append(enables, a.add(&step{change: ch, action: ActionEnable, after: after}))
+		}
+	}
+	for i := range a.plan.Publish {
+		publishes = append(publishes, a.add(&step{agent: &a.plan.Publish[i], action: ActionPublish, after: -1}))
+	}
+	a.phases = []phase{
+		{steps: disables},
+		{steps: updates},
+		{steps: enables, before: func() { a.planEnables(disables, enables) }},
+		{steps: publishes},
+	}
+}
+
+// updateBody is the PATCH body of a change: exactly its fields among name,
+// description and instructions, with the values it plans, instructions in
+// canonical form.
+func updateBody(ch *Change) (remote.SkillUpdate, []string) {
+	var u remote.SkillUpdate
+	var fields []string
+	for _, f := range ch.Fields {
+		switch f {
+		case FieldName:
+			v := ch.After.Name
+			u.Name = &v
+		case FieldDescription:
+			v := ch.After.Description
+			u.Description = &v
+		case FieldInstructions:
+			v := fsrepo.Canonical(*ch.After.Instructions)
+			u.Instructions = &v
+		default:
+			continue
+		}
+		fields = append(fields, f)
+	}
+	return u, fields
+}
+
+// planEnables decides, once the disables and updates are done, which
+// enables not to send: those of a skill whose update did not apply, and,
+// when some disables did not apply, those that would pass the limit.
+func (a *applier) planEnables(disables, enables []*step) {
+	var notDisabled []string
+	disabled := 0
+	for _, s := range disables {
+		if a.res.Steps[s.idx].Outcome == OutcomeApplied {
+			if s.change.Before.Enabled {
+				disabled++
+			}
+			continue
+		}
+		notDisabled = append(notDisabled, s.change.Slug)
+	}
+	room := -1 // unlimited: the plan was checked against the limit
+	if len(notDisabled) > 0 {
+		room = max(0, remote.MaxActiveSkills-(a.plan.Summary.ActiveBefore-disabled))
+	}
+	for _, s := range enables {
+		if s.after >= 0 {
+			switch a.res.Steps[s.after].Outcome {
+			case OutcomeFailed:
+				s.skipWhy = "update failed"
+				continue
+			case OutcomeSkipped:
+				s.skipWhy = "update was skipped: " + a.res.Steps[s.after].Reason
+				if a.res.Steps[s.after].Reason == reasonInterrupted {
+					s.skipWhy = reasonInterrupted
+				}
+				continue
+			}
+		}
+		if room == 0 {
+			s.skipWhy = fmt.Sprintf("enabling would pass the limit of %d active skills, because the disable of %s failed",
+				remote.MaxActiveSkills, strings.Join(notDisabled, ", "))
+			continue
+		}
+		if room > 0 {
+			room--
+		}
+	}
+}
+
+// runPhase runs the steps of one phase, at most Parallelism at once, and
+// waits for them all.
+func (a *applier) runPhase(steps []*step) {
+	sem := make(chan struct{}, a.opts.Parallelism)
+	var wg sync.WaitGroup
+	for _, s := range steps {
+		if s.skipWhy != "" {
+			a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: s.skipWhy})
+			continue
+		}
+		acquired := false
+		select {
+		case sem <- struct{}{}:
+			acquired = true
+		case <-a.ctx.Done():
+		}
+		if why := a.stopReason(); why != "" {
+			if acquired {
+				<-sem
+			}
+			a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: why})
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			a.run(s)
+		}()
+	}
+	wg.Wait()
+}
+
+// stopReason says why no further request may start, or "".
+func (a *applier) stopReason() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.journalErr != nil {
+		return "not started: the journal could not be written"
+	}
+	if a.ctx.Err() != nil {
+		a.res.Interrupted = true
+		return reasonInterrupted
+	}
+	return ""
+}
+
+// finish records the outcome of a step, keeping its name and action.
+func (a *applier) finish(s *step, r StepResult) {
+	a.mu.Lock()
+	sr := &a.res.Steps[s.idx]
+	sr.Outcome, sr.Reason, sr.Status, sr.Mismatch = r.Outcome, r.Reason, r.Status, r.Mismatch
+	a.mu.Unlock()
+	a.progress.step()
+}
+
+// run sends one request, checks the answer, journals it and records it.
+func (a *applier) run(s *step) {
+	var (
+		r        StepResult
+		err      error
+		got      *remote.Skill
+		mismatch string
+	)
+	switch s.action {
+	case ActionDisable:
+		got, err = a.c.DisableSkill(a.reqCtx, a.space, s.change.ID)
+		if err == nil && got.Enabled {
+			mismatch = "the service answered enabled: true to a disable"
+		}
+	case ActionEnable:
+		got, err = a.c.EnableSkill(a.reqCtx, a.space, s.change.ID)
+		if err == nil && !got.Enabled {
+			mismatch = "the service answered enabled: false to an enable"
+		}
+	case ActionUpdate:
+		got, err = a.c.UpdateSkill(a.reqCtx, a.space, s.change.ID, s.update)
+		if err == nil {
+			mismatch = updateMismatch(s.update, got)
+		}
+	case ActionPublish:
+		var ag *remote.Agent
+		ag, err = a.c.PublishAgent(a.reqCtx, a.space, s.agent.ID)
+		if err == nil && (!ag.Published || ag.HasUnpublishedChanges) {
+			mismatch = fmt.Sprintf("the service answered published: %t, hasUnpublishedChanges: %t to a publish", ag.Published, ag.HasUnpublishedChanges)
+		}
+	}
+	switch {
+	case err != nil:
+		r.Outcome = OutcomeFailed
+		r.Reason, r.Status = failureReason(err)
+	case mismatch != "":
+		r.Outcome = OutcomeFailed
+		r.Mismatch = mismatch
+	default:
+		r.Outcome = OutcomeApplied
+	}
+	if a.opts.Journal != nil {
+		if jerr := a.opts.Journal.Write(a.entry(s, got, r)); jerr != nil {
+			a.mu.Lock()
+			if a.journalErr == nil {
+				a.journalErr = jerr
+				a.res.JournalError = jerr.Error()
+			}
+			a.mu.Unlock()
+		}
+	}
+	a.finish(s, r)
+}
+
+func (a *applier) entry(s *step, got *remote.Skill, r StepResult) JournalEntry {
+	e := JournalEntry{
+		Time:     time.Now().UTC(),
+		Space:    a.space,
+		Action:   s.action,
+		Outcome:  r.Outcome,
+		Error:    r.Reason,
+		Mismatch: r.Mismatch,
+	}
+	if s.change == nil {
+		e.Slug, e.ID = s.agent.Name, s.agent.ID
+		return e
+	}
+	e.Slug, e.ID = s.change.Slug, s.change.ID
+	before := s.change.Before
+	e.Before = &before
+	if s.action == ActionUpdate {
+		u := s.update
+		e.Request = &u
+	}
+	if got != nil {
+		after := stateOf(*got)
+		e.After = &after
+	}
+	return e
+}
+
+// failureReason is how a failed request reads in a result: the service's
+// status and message when it answered, else the client's error.
+func failureReason(err error) (string, int) {
+	var re *remote.Error
+	if errors.As(err, &re) {
+		reason := fmt.Sprintf("%d %s", re.StatusCode, http.StatusText(re.StatusCode))
+		if re.Message != "" {
+			reason += ": " + re.Message
+		}
+		return strings.TrimSpace(reason), re.StatusCode
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return "abandoned after the interrupt: no answer within the grace period; the change may or may not have been made: " + err.Error(), 0
+	}
+	return err.Error(), 0
+}
+
+// updateMismatch compares an update's response with its request.
+func updateMismatch(u remote.SkillUpdate, got *remote.Skill) string {
+	var diffs []string
+	if u.Name != nil && got.Name != *u.Name {
+		diffs = append(diffs, fmt.Sprintf("name %q, not %q", got.Name, *u.Name))
+	}
+	if u.Description != nil && got.Description != *u.Description {
+		diffs = append(diffs, fmt.Sprintf("description %q, not %q", shortText(got.Description), shortText(*u.Description)))
+	}
+	if u.Instructions != nil {
+		switch {
+		case got.Instructions == nil:
+			diffs = append(diffs, "instructions null")
+		default:
+			if line := firstDifferentLine(fsrepo.Canonical(*got.Instructions), fsrepo.Canonical(*u.Instructions)); line > 0 {
+				diffs = append(diffs, fmt.Sprintf("instructions that differ from those sent from line %d", line))
+			}
+		}
+	}
+	if len(diffs) == 0 {
+		return ""
+	}
+	return "the service answered " + strings.Join(diffs, ", ")
+}
+
+// firstDifferentLine is the 1-based number of the first line where a and b
+// differ, or 0 when they are equal.
+func firstDifferentLine(a, b string) int {
+	if a == b {
+		return 0
+	}
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return i + 1
+		}
+	}
+	return min(len(la), len(lb)) + 1
+}
+
+func shortText(s string) string {
+	const most = 60
+	r := []rune(s)
+	if len(r) <= most {
+		return s
+	}
+	return string(r[:most]) + "..."
+}

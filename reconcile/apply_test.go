@@ -1,0 +1,600 @@
+package reconcile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+// The tests of Fetch, Apply and CheckStale run against the emulator over
+// real HTTP, through the real client.
+
+const (
+	envSpace   = "ab12"
+	envToken   = "rw-token"
+	envROToken = "ro-token"
+)
+
+// applyEnv is an emulator with space ab12 served on loopback, a read-write
+// and a read-only token, and a client with the read-write one.
+type applyEnv struct {
+	t      testing.TB
+	emu    *remotetest.Emulator
+	srv    *remotetest.Server
+	client *remote.Client
+}
+
+func newApplyEnv(t testing.TB, sp remotetest.Space) *applyEnv {
+	t.Helper()
+	if sp.ID == "" {
+		sp.ID = envSpace
+	}
+	e := remotetest.New()
+	e.AddSpace(sp)
+	e.AddToken(envToken, remotetest.ReadWrite)
+	e.AddToken(envROToken, remotetest.ReadOnly)
+	env := &applyEnv{t: t, emu: e, srv: remotetest.NewServer(t, e)}
+	env.client = env.clientWith(envToken)
+	return env
+}
+
+func (e *applyEnv) clientWith(token string) *remote.Client {
+	e.t.Helper()
+	c, err := remote.New(remote.Options{BaseURL: e.srv.URL, Token: token, MaxAttempts: 3,
+		MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+// seed adds a remote skill named after its slug.
+func (e *applyEnv) seed(slug, instructions string, enabled bool, opts ...func(*remotetest.SkillSeed)) remote.Skill {
+	s := remotetest.SkillSeed{Slug: slug, Name: "Skill " + slug, Description: "About " + slug,
+		Instructions: instructions, Enabled: enabled}
+	for _, o := range opts {
+		o(&s)
+	}
+	return e.emu.AddSkill(envSpace, s)
+}
+
+// plan fetches the live state and plans against it.
+func (e *applyEnv) plan(desired *fsrepo.Repo, pol Policy) *Plan {
+	e.t.Helper()
+	live, err := Fetch(context.Background(), e.client, envSpace, desired, FetchOptions{})
+	if err != nil {
+		e.t.Fatalf("Fetch: %v", err)
+	}
+	return Compute(desired, live, pol)
+}
+
+func (e *applyEnv) apply(ctx context.Context, p *Plan, o ApplyOptions) *Result {
+	e.t.Helper()
+	res, err := Apply(ctx, e.client, envSpace, p, o)
+	if err != nil {
+		e.t.Fatalf("Apply: %v", err)
+	}
+	return res
+}
+
+// converged fails the test unless planning again finds nothing to do.
+func (e *applyEnv) converged(desired *fsrepo.Repo, pol Policy) {
+	e.t.Helper()
+	p := e.plan(desired, pol)
+	if p.HasChanges() {
+		var b strings.Builder
+		RenderText(&b, p, TextOptions{})
+		e.t.Fatalf("the plan after apply still has changes:\n%s", b.String())
+	}
+}
+
+func (e *applyEnv) skill(slug string) remote.Skill {
+	e.t.Helper()
+	s, ok := e.emu.SkillBySlug(envSpace, slug)
+	if !ok {
+		e.t.Fatalf("no skill %s in the emulator", slug)
+	}
+	return s
+}
+
+// wantSkill is a skill of the repository named after its slug, as seed
+// names the remote one.
+func wantSkill(slug, instructions string, enabled bool, opts ...func(*fsrepo.Skill)) fsrepo.Skill {
+	s := fsrepo.Skill{Slug: slug, Path: "skills/" + slug + "/SKILL.md", Name: "Skill " + slug,
+		Description: "About " + slug, Enabled: enabled, Instructions: fsrepo.Canonical(instructions)}
+	for _, o := range opts {
+		o(&s)
+	}
+	return s
+}
+
+func desiredRepo(skills ...fsrepo.Skill) *fsrepo.Repo {
+	return &fsrepo.Repo{Root: "/repo", Config: fsrepo.Config{Space: envSpace}, Skills: skills, Commit: "0123456789abcdef0123"}
+}
+
+func stepOf(t testing.TB, r *Result, slug string, a Action) StepResult {
+	t.Helper()
+	for _, s := range r.Steps {
+		if s.Slug == slug && s.Action == a {
+			return s
+		}
+	}
+	t.Fatalf("no %s step for %s in %+v", a, slug, r.Steps)
+	return StepResult{}
+}
+
+func readJournalFile(t testing.TB, path string) []JournalEntry {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	es, err := ReadJournal(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("journal does not parse: %v\n%s", err, data)
+	}
+	return es
+}
+
+func TestApplyEveryKindOfChange(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	env.seed("rename", "same\n", true)
+	env.seed("redescribe", "same\n", true)
+	env.seed("rewrite", "old text\nline 2\n", true)
+	env.seed("turn-on", "same\n", false)
+	env.seed("turn-off", "same\n", true)
+	env.seed("combo", "old combo\n", false)
+	env.seed("stray", "not in git\n", true)
+	env.seed("untouched", "same\n", true)
+	agent := env.emu.AddAgent(envSpace, remote.Agent{Name: "Helper", HasUnpublishedChanges: true})
+
+	desired := desiredRepo(
+		wantSkill("rename", "same\n", true, func(s *fsrepo.Skill) { s.Name = "Renamed" }),
+		wantSkill("redescribe", "same\n", true, func(s *fsrepo.Skill) { s.Description = "A new description" }),
+		wantSkill("rewrite", "new text\nline 2\n", true),
+		wantSkill("turn-on", "same\n", true),
+		wantSkill("turn-off", "same\n", false),
+		wantSkill("combo", "new combo\n", true),
+		wantSkill("untouched", "same\n", true),
+	)
+	pol := Policy{Unmanaged: fsrepo.UnmanagedDisable, PublishAgents: []string{"Helper"}}
+	p := env.plan(desired, pol)
+	if p.HasErrors() {
+		t.Fatalf("plan errors: %+v", p.Errors)
+	}
+
+	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := OpenJournal(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []int
+	res := env.apply(t.Context(), p, ApplyOptions{Journal: j, Progress: func(done, total int) { calls = append(calls, done*1000+total) }})
+	j.Close()
+
+	if res.Failed() || res.Interrupted {
+		t.Fatalf("apply failed: %+v", res)
+	}
+	// Phases: disables, updates, enables, publishes, each in plan order.
+	var got []string
+	for _, s := range res.Steps {
+		got = append(got, string(s.Action)+" "+s.Slug)
+	}
+	want := []string{
+		"disable stray", "disable turn-off",
+		"update combo", "update redescribe", "update rename", "update rewrite",
+		"enable combo", "enable turn-on",
+		"publish Helper",
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("steps:\n got %s\nwant %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+	if n := res.Counts(); n != (Counts{Applied: len(want)}) {
+		t.Errorf("counts = %+v", n)
+	}
+	if len(calls) != len(want) || calls[len(calls)-1] != len(want)*1001 {
+		t.Errorf("progress calls = %v", calls)
+	}
+
+	if s := env.skill("rename"); s.Name != "Renamed" {
+		t.Errorf("rename: name %q", s.Name)
+	}
+	if s := env.skill("redescribe"); s.Description != "A new description" {
+		t.Errorf("redescribe: description %q", s.Description)
+	}
+	if s := env.skill("rewrite"); *s.Instructions != "new text\nline 2\n" {
+		t.Errorf("rewrite: instructions %q", *s.Instructions)
+	}
+	if s := env.skill("stray"); s.Enabled {
+		t.Error("stray (unmanaged) still enabled")
+	}
+	if s := env.skill("combo"); !s.Enabled || *s.Instructions != "new combo\n" {
+		t.Errorf("combo = %+v", s)
+	}
+	if a, ok := env.emu.PublishedAgent(envSpace, agent.ID); !ok || a.Name != "Helper" {
+		t.Errorf("agent not published")
+	}
+	req := env.emu.Requests()
+	if req[remotetest.KeyUpdateSkill] != 4 || req[remotetest.KeyEnableSkill] != 2 ||
+		req[remotetest.KeyDisableSkill] != 2 || req[remotetest.KeyPublishAgent] != 1 {
+		t.Errorf("requests = %v", req)
+	}
+	env.converged(desired, pol)
+
+	// The journal: one line per mutation, with exactly the fields sent and
+	// the instructions replaced.
+	es := readJournalFile(t, jpath)
+	if len(es) != len(want) {
+		t.Fatalf("journal has %d lines, want %d", len(es), len(want))
+	}
+	byKey := map[string]JournalEntry{}
+	for _, e := range es {
+		if e.Outcome != OutcomeApplied || e.Space != envSpace || e.Time.IsZero() || e.ID == "" {
+			t.Errorf("journal entry %+v", e)
+		}
+		byKey[string(e.Action)+" "+e.Slug] = e
+	}
+	rw := byKey["update rewrite"]
+	if rw.Before == nil || rw.Before.Instructions == nil || *rw.Before.Instructions != "old text\nline 2\n" {
+		t.Errorf("journal of rewrite lacks the old instructions: %+v", rw.Before)
+	}
+	if rw.After == nil || *rw.After.Instructions != "new text\nline 2\n" {
+		t.Errorf("journal of rewrite: after %+v", rw.After)
+	}
+	if r := rw.Request; r == nil || r.Instructions == nil || r.Name != nil || r.Description != nil {
+		t.Errorf("journal of rewrite: request %+v, want instructions only", r)
+	}
+	if r := byKey["update rename"].Request; r == nil || r.Name == nil || *r.Name != "Renamed" || r.Instructions != nil || r.Description != nil {
+		t.Errorf("journal of rename: request %+v, want name only", r)
+	}
+	if r := byKey["disable stray"]; r.Request != nil || r.After == nil || r.After.Enabled || !r.Before.Enabled {
+		t.Errorf("journal of disable stray: %+v", r)
+	}
+	if _, ok := byKey["publish Helper"]; !ok {
+		t.Error("publish not journaled")
+	}
+}
+
+func TestApplyRefusesPlanWithErrors(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	desired := desiredRepo(wantSkill("nowhere", "x\n", true))
+	p := env.plan(desired, Policy{})
+	if !p.HasErrors() {
+		t.Fatal("a missing skill should be a plan error")
+	}
+	before := env.emu.Requests()
+	_, err := Apply(t.Context(), env.client, envSpace, p, ApplyOptions{})
+	if !errors.Is(err, ErrPlanHasErrors) || !strings.Contains(err.Error(), "nowhere") {
+		t.Errorf("Apply = %v, want ErrPlanHasErrors naming the skill", err)
+	}
+	_, err = Apply(t.Context(), env.client, "zz99", &Plan{Space: envSpace}, ApplyOptions{})
+	if err == nil || !strings.Contains(err.Error(), "zz99") {
+		t.Errorf("Apply to another space = %v", err)
+	}
+	if after := env.emu.Requests(); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("requests sent by refused applies: %v -> %v", before, after)
+	}
+}
+
+// many seeds n enabled or disabled skills slug-NN with the same instructions.
+func (e *applyEnv) many(prefix string, n int, enabled bool) []fsrepo.Skill {
+	var out []fsrepo.Skill
+	for i := range n {
+		slug := fmt.Sprintf("%s-%02d", prefix, i)
+		e.seed(slug, "body\n", enabled)
+		out = append(out, wantSkill(slug, "body\n", enabled))
+	}
+	return out
+}
+
+func TestApplyActiveLimitCountsBuiltins(t *testing.T) {
+	// 3 hidden built-ins + 37 listed = 40 active; the plan sees 37 and
+	// enables one more, which the service refuses.
+	env := newApplyEnv(t, remotetest.Space{BuiltinActive: 3})
+	skills := env.many("on", 36, true)
+	env.seed("extra", "body\n", false)
+	env.seed("edit", "old\n", true)
+	skills = append(skills, wantSkill("extra", "body\n", true), wantSkill("edit", "new\n", true))
+	desired := desiredRepo(skills...)
+	p := env.plan(desired, Policy{})
+	if p.HasErrors() || p.Summary.ActiveAfter != 38 {
+		t.Fatalf("plan: errors %+v, active after %d", p.Errors, p.Summary.ActiveAfter)
+	}
+	res := env.apply(t.Context(), p, ApplyOptions{})
+	en := stepOf(t, res, "extra", ActionEnable)
+	if en.Outcome != OutcomeFailed || en.Status != http.StatusConflict || !strings.Contains(en.Reason, "409 Conflict") ||
+		!strings.Contains(en.Reason, "already has 40 active skills") {
+		t.Errorf("enable of extra = %+v, want failed with the service's 409 reason", en)
+	}
+	if up := stepOf(t, res, "edit", ActionUpdate); up.Outcome != OutcomeApplied {
+		t.Errorf("the update of edit should not depend on the failed enable: %+v", up)
+	}
+	if !res.Failed() {
+		t.Error("Failed() = false with a failed step")
+	}
+	if got := *env.skill("edit").Instructions; got != "new\n" {
+		t.Errorf("edit not updated: %q", got)
+	}
+	if m := env.emu.MaxActiveSeen(envSpace); m > remote.MaxActiveSkills {
+		t.Errorf("MaxActiveSeen = %d", m)
+	}
+}
+
+func TestApplySwapAtTheLimit(t *testing.T) {
+	// 40 active; swap 5 of them for 5 disabled ones, with every request of
+	// a phase in parallel: the count must never reach 41.
+	env := newApplyEnv(t, remotetest.Space{})
+	on := env.many("on", 40, true)
+	off := env.many("off", 5, false)
+	for i := range 5 {
+		on[i].Enabled = false
+		off[i].Enabled = true
+	}
+	desired := desiredRepo(append(on, off...)...)
+	pol := Policy{Force: true}
+	p := env.plan(desired, pol)
+	if p.HasErrors() || p.Summary.ActiveAfter != 40 {
+		t.Fatalf("plan: errors %+v, active after %d", p.Errors, p.Summary.ActiveAfter)
+	}
+	env.emu.ResetRequests()
+	env.emu.SetFaults(remotetest.Faults{Latency: 2 * time.Millisecond})
+	res := env.apply(t.Context(), p, ApplyOptions{Parallelism: 10})
+	if res.Failed() {
+		t.Fatalf("apply failed: %+v", res.Steps)
+	}
+	if m := env.emu.MaxActiveSeen(envSpace); m != 40 {
+		t.Errorf("MaxActiveSeen = %d, want 40", m)
+	}
+	env.emu.SetFaults(remotetest.Faults{})
+	env.converged(desired, pol)
+}
+
+func TestApplyFailedDisableSkipsEnablesOverTheLimit(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	on := env.many("on", 40, true)
+	off := env.many("off", 2, false)
+	on[0].Enabled, on[1].Enabled = false, false
+	off[0].Enabled, off[1].Enabled = true, true
+	desired := desiredRepo(append(on, off...)...)
+	p := env.plan(desired, Policy{Force: true})
+	if p.HasErrors() {
+		t.Fatalf("plan errors: %+v", p.Errors)
+	}
+	// on-00 vanishes from the API (but still counts as active) between
+	// plan and apply: its disable fails, so one enable must not be sent.
+	env.emu.EditSkill(envSpace, env.skill("on-00").ID, func(s *remotetest.SkillSeed) { s.Builtin = true })
+	env.emu.ResetRequests()
+	res := env.apply(t.Context(), p, ApplyOptions{})
+
+	if d := stepOf(t, res, "on-00", ActionDisable); d.Outcome != OutcomeFailed || d.Status != http.StatusNotFound {
+		t.Errorf("disable of on-00 = %+v", d)
+	}
+	if d := stepOf(t, res, "on-01", ActionDisable); d.Outcome != OutcomeApplied {
+		t.Errorf("disable of on-01 = %+v", d)
+	}
+	e0, e1 := stepOf(t, res, "off-00", ActionEnable), stepOf(t, res, "off-01", ActionEnable)
+	if e0.Outcome != OutcomeApplied {
+		t.Errorf("enable of off-00 = %+v", e0)
+	}
+	if e1.Outcome != OutcomeSkipped || !strings.Contains(e1.Reason, "on-00") || !strings.Contains(e1.Reason, "limit of 40") {
+		t.Errorf("enable of off-01 = %+v, want skipped naming the failed disable", e1)
+	}
+	if n := env.emu.Requests()[remotetest.KeyEnableSkill]; n != 1 {
+		t.Errorf("%d enables sent, want 1", n)
+	}
+	if m := env.emu.MaxActiveSeen(envSpace); m > 40 {
+		t.Errorf("MaxActiveSeen = %d", m)
+	}
+}
+
+func TestApplyPartialFailure(t *testing.T) {
+	t.Run("read-only token", func(t *testing.T) {
+		env := newApplyEnv(t, remotetest.Space{})
+		env.seed("a", "old\n", false)
+		env.seed("b", "same\n", true)
+		desired := desiredRepo(wantSkill("a", "new\n", true), wantSkill("b", "same\n", false))
+		p := env.plan(desired, Policy{})
+		res, err := Apply(t.Context(), env.clientWith(envROToken), envSpace, p, ApplyOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range res.Steps {
+			switch {
+			case s.Action == ActionEnable:
+				if s.Outcome != OutcomeSkipped || s.Reason != "update failed" {
+					t.Errorf("%s %s = %+v, want skipped: update failed", s.Action, s.Slug, s)
+				}
+			case s.Outcome != OutcomeFailed || s.Status != http.StatusForbidden || !strings.Contains(s.Reason, "read-only"):
+				t.Errorf("%s %s = %+v, want failed 403 with the service's reason", s.Action, s.Slug, s)
+			}
+		}
+		if c := res.Counts(); c != (Counts{Failed: 2, Skipped: 1}) {
+			t.Errorf("counts = %+v", c)
+		}
+	})
+	t.Run("skill gone between plan and apply", func(t *testing.T) {
+		env := newApplyEnv(t, remotetest.Space{})
+		env.seed("gone", "old\n", true)
+		env.seed("kept", "old\n", true)
+		desired := desiredRepo(wantSkill("gone", "new\n", true), wantSkill("kept", "new\n", true))
+		p := env.plan(desired, Policy{})
+		env.emu.EditSkill(envSpace, env.skill("gone").ID, func(s *remotetest.SkillSeed) { s.Builtin = true })
+		res := env.apply(t.Context(), p, ApplyOptions{})
+		if s := stepOf(t, res, "gone", ActionUpdate); s.Outcome != OutcomeFailed || s.Reason == "" {
+			t.Errorf("update of gone = %+v", s)
+		}
+		if s := stepOf(t, res, "kept", ActionUpdate); s.Outcome != OutcomeApplied {
+			t.Errorf("update of kept = %+v", s)
+		}
+	})
+}
+
+func TestApplyTrimmingServerConverges(t *testing.T) {
+	for _, mode := range []remotetest.NewlineMode{remotetest.TrimFinalNewline, remotetest.AddFinalNewline} {
+		t.Run(fmt.Sprint(mode), func(t *testing.T) {
+			env := newApplyEnv(t, remotetest.Space{})
+			env.emu.SetFaults(remotetest.Faults{Newline: mode})
+			env.seed("a", "old\n", true)
+			env.seed("b", "", true)
+			desired := desiredRepo(wantSkill("a", "new text\n\n", true), wantSkill("b", "body", true))
+			p := env.plan(desired, Policy{})
+			res := env.apply(t.Context(), p, ApplyOptions{})
+			if res.Failed() {
+				t.Fatalf("apply: %+v", res.Steps)
+			}
+			env.converged(desired, Policy{})
+		})
+	}
+}
+
+func TestApplyReportsMismatch(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	env.seed("a", "old\n", true)
+	desired := desiredRepo(wantSkill("a", "new\n", true))
+	p := env.plan(desired, Policy{})
+	// A proxy that changes what the service answers: the step is failed
+	// though the service answered 200.
+	srv := rewritingServer(t, env.emu, func(body []byte) []byte {
+		return bytes.Replace(body, []byte(`"instructions":"new\n"`), []byte(`"instructions":"other\n"`), 1)
+	})
+	c, err := remote.New(remote.Options{BaseURL: srv, Token: envToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Apply(t.Context(), c, envSpace, p, ApplyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := stepOf(t, res, "a", ActionUpdate)
+	if s.Outcome != OutcomeFailed || !strings.Contains(s.Mismatch, "instructions") || !strings.Contains(s.Mismatch, "line 1") {
+		t.Errorf("update = %+v, want failed with a mismatch of the instructions", s)
+	}
+}
+
+// rewritingServer serves h with every response body passed through
+// rewrite.
+func rewritingServer(t *testing.T, h http.Handler, rewrite func([]byte) []byte) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.Code)
+		w.Write(rewrite(rec.Body.Bytes()))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestApplyInterrupted(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	var skills []fsrepo.Skill
+	for i := range 24 {
+		slug := fmt.Sprintf("s-%02d", i)
+		env.seed(slug, "old\n", i%2 == 0)
+		skills = append(skills, wantSkill(slug, "new\n", true))
+	}
+	desired := desiredRepo(skills...)
+	p := env.plan(desired, Policy{})
+	if p.HasErrors() {
+		t.Fatalf("plan errors: %+v", p.Errors)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var mu sync.Mutex
+	patches := 0
+	env.emu.SetFaults(remotetest.Faults{Latency: 20 * time.Millisecond})
+	env.emu.SetOnRequest(func(r *http.Request) {
+		if r.Method != http.MethodPatch {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if patches++; patches == 6 {
+			cancel() // as Ctrl-C would, with requests in flight
+		}
+	})
+	jpath := DefaultJournalPath(t.TempDir(), time.Now())
+	j, err := OpenJournal(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := env.apply(ctx, p, ApplyOptions{Journal: j, Parallelism: 4})
+	j.Close()
+	env.emu.SetOnRequest(nil)
+	env.emu.SetFaults(remotetest.Faults{})
+
+	if !res.Interrupted {
+		t.Fatal("Interrupted = false")
+	}
+	n := res.Counts()
+	if n.Applied < 6 || n.Skipped == 0 || n.Failed != 0 {
+		t.Errorf("counts = %+v: requests in flight must finish, the rest be skipped", n)
+	}
+	for _, s := range res.Steps {
+		if s.Outcome == OutcomeSkipped && s.Reason != reasonInterrupted {
+			t.Errorf("%s %s skipped: %q", s.Action, s.Slug, s.Reason)
+		}
+	}
+	if res.Failed() {
+		t.Error("Failed() = true for an interrupted apply with no failure")
+	}
+	es := readJournalFile(t, jpath)
+	journaled := map[string]bool{}
+	for _, e := range es {
+		journaled[string(e.Action)+" "+e.ID] = true
+		if e.Outcome != OutcomeApplied {
+			t.Errorf("journal entry %+v", e)
+		}
+	}
+	for _, s := range res.Steps {
+		if s.Outcome == OutcomeApplied && !journaled[string(s.Action)+" "+s.ID] {
+			t.Errorf("applied %s %s has no journal line", s.Action, s.Slug)
+		}
+	}
+	if len(es) != n.Applied || len(es) != patches {
+		t.Errorf("journal has %d lines, %d steps applied, %d PATCHes reached the service", len(es), n.Applied, patches)
+	}
+
+	// Planning and applying again finishes the job.
+	p2 := env.plan(desired, Policy{})
+	if res2 := env.apply(t.Context(), p2, ApplyOptions{}); res2.Failed() || res2.Interrupted {
+		t.Fatalf("second apply: %+v", res2)
+	}
+	env.converged(desired, Policy{})
+}
+
+func TestApplyStopsWhenTheJournalFails(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	env.seed("a", "old\n", true)
+	env.seed("b", "old\n", true)
+	p := env.plan(desiredRepo(wantSkill("a", "new\n", true), wantSkill("b", "new\n", true)), Policy{})
+	j, err := OpenJournal(filepath.Join(t.TempDir(), "j.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Close() // every write now fails
+	res := env.apply(t.Context(), p, ApplyOptions{Journal: j, Parallelism: 1})
+	if res.JournalError == "" || !res.Failed() {
+		t.Errorf("result = %+v, want the journal error reported", res)
+	}
+	if c := res.Counts(); c.Applied != 1 || c.Skipped != 1 {
+		t.Errorf("counts = %+v: no step may start once the journal fails", c)
+	}
+}

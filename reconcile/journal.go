@@ -1,0 +1,177 @@
+package reconcile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// StateDir is the folder of a repository where skillsync keeps what it
+// writes for itself (journals); it holds a .gitignore of "*" so that none of
+// it is ever committed.
+const StateDir = ".skillsync"
+
+// JournalEntry is one line of a journal: one mutation [Apply] attempted,
+// whatever its outcome. A failed request may still have taken effect (the
+// answer can be lost after the write), so failures are journaled too.
+type JournalEntry struct {
+	Time  time.Time `json:"time"` // when the answer came, RFC 3339 in UTC
+	Space string    `json:"space"`
+	// Slug and ID name the skill; for a publish, Slug is the agent's name
+	// and ID its id.
+	Slug   string `json:"slug"`
+	ID     string `json:"id"`
+	Action Action `json:"action"`
+	// Request is the body of an update: exactly the fields sent. Enable,
+	// disable and publish have none.
+	Request *remote.SkillUpdate `json:"request,omitempty"`
+	// Before is the skill as planned against, before any step of the
+	// apply: it holds the instructions an update replaced, so they can be
+	// restored. None for a publish.
+	Before *SkillState `json:"before,omitempty"`
+	// After is the skill as the response showed it; none when the request
+	// failed or for a publish.
+	After    *SkillState `json:"after,omitempty"`
+	Outcome  Outcome     `json:"outcome"`
+	Error    string      `json:"error,omitempty"`    // why the request failed
+	Mismatch string      `json:"mismatch,omitempty"` // how the response differed from the request
+}
+
+// A Journal is an append-only file of [JournalEntry] lines, one JSON object
+// a line, each flushed to disk before the next step is reported. It is safe
+// for concurrent use.
+type Journal struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	err  error // the first write error; later writes fail with it
+}
+
+// OpenJournal opens path for appending, creating it and its parent folders.
+// When path lies inside a [StateDir] folder, that folder gets a .gitignore
+// of "*" if it has none.
+func OpenJournal(path string) (*Journal, error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating journal folder: %w", err)
+	}
+	if err := ignoreStateDir(dir); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening journal: %w", err)
+	}
+	return &Journal{f: f, path: path}, nil
+}
+
+// ignoreStateDir writes StateDir/.gitignore in the nearest StateDir folder
+// at or above dir, if there is one and it has no .gitignore yet.
+func ignoreStateDir(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil // only a convenience; the journal itself still works
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if filepath.Base(d) == StateDir {
+			gi := filepath.Join(d, ".gitignore")
+			if _, err := os.Stat(gi); err == nil {
+				return nil
+			}
+			if err := os.WriteFile(gi, []byte("# written by skillsync: journals and state, never committed\n*\n"), 0o644); err != nil {
+				return fmt.Errorf("writing %s: %w", gi, err)
+			}
+			return nil
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// DefaultJournalPath is where apply journals by default:
+// root/.skillsync/journal/<UTC time>.jsonl, the time to the millisecond in
+// a form every file system accepts.
+func DefaultJournalPath(root string, now time.Time) string {
+	name := now.UTC().Format("20060102T150405.000Z") + ".jsonl"
+	return filepath.Join(root, StateDir, "journal", name)
+}
+
+// Path returns the file the journal writes to.
+func (j *Journal) Path() string { return j.path }
+
+// Write appends e as one line and syncs the file, so that a line reported
+// written survives a crash.
+func (j *Journal) Write(e JournalEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encoding journal entry: %w", err)
+	}
+	line = append(line, '\n')
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.err != nil {
+		return j.err
+	}
+	if j.f == nil {
+		return errors.New("journal is closed")
+	}
+	if _, err := j.f.Write(line); err != nil {
+		j.err = fmt.Errorf("writing journal %s: %w", j.path, err)
+		return j.err
+	}
+	if err := j.f.Sync(); err != nil {
+		j.err = fmt.Errorf("syncing journal %s: %w", j.path, err)
+		return j.err
+	}
+	return nil
+}
+
+// Close closes the file. Closing a nil or closed journal does nothing.
+func (j *Journal) Close() error {
+	if j == nil {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil
+	}
+	err := j.f.Close()
+	j.f = nil
+	return err
+}
+
+// ReadJournal reads every entry of a journal. On a line that does not parse
+// (a crash can tear the last one) it returns the entries before it with an
+// error naming the line.
+func ReadJournal(r io.Reader) ([]JournalEntry, error) {
+	var out []JournalEntry
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var e JournalEntry
+			// Unknown keys are allowed: a later version may add some.
+			if derr := json.Unmarshal(line, &e); derr != nil {
+				return out, fmt.Errorf("journal line %d: %w", n, derr)
+			}
+			out = append(out, e)
+		}
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return out, fmt.Errorf("reading journal: %w", err)
+		}
+	}
+}

@@ -1,0 +1,291 @@
+package reconcile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// SavedPlan is a plan written by `plan -out FILE` for a later
+// `apply FILE`: the plan (which records the space, the commit, the hash of
+// the desired state, and each touched skill's updatedAt and live hash) and
+// where it was made. It never holds the token.
+//
+// On disk it is the JSON plan of [RenderJSON] with two more top-level keys,
+// tool_version and base_url, so any reader of plans reads it too.
+type SavedPlan struct {
+	ToolVersion string // the skillsync that made it
+	BaseURL     string // the service it was planned against
+	Plan        *Plan
+}
+
+// savedFile is the on-disk form: its format_version shadows the plan's, so
+// that it comes first in the file.
+type savedFile struct {
+	FormatVersion string `json:"format_version"`
+	ToolVersion   string `json:"tool_version"`
+	BaseURL       string `json:"base_url"`
+	*Plan
+}
+
+// WriteSavedPlan writes sp as indented JSON.
+func WriteSavedPlan(w io.Writer, sp *SavedPlan) error {
+	if sp == nil || sp.Plan == nil {
+		return errors.New("no plan to save")
+	}
+	if u, err := url.Parse(sp.BaseURL); err != nil || u.User != nil || u.RawQuery != "" {
+		// The client refuses such URLs anyway; a plan file must never
+		// carry a credential, however it came to be in the URL.
+		return errors.New("refusing to save a plan whose base URL holds credentials or a query")
+	}
+	f := savedFile{FormatVersion: FormatVersion, ToolVersion: sp.ToolVersion, BaseURL: sp.BaseURL, Plan: sp.Plan}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(&f); err != nil {
+		return fmt.Errorf("encoding plan: %w", err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// ReadSavedPlan reads a plan written by [WriteSavedPlan]. It rejects a plan
+// of another major format_version (wrapping [ErrFormatVersion]) and a JSON
+// plan that was not saved with `plan -out` (it has no base_url to check the
+// target against).
+func ReadSavedPlan(r io.Reader) (*SavedPlan, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("reading plan: %w", err)
+	}
+	p, err := DecodePlan(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var extra struct {
+		ToolVersion *string `json:"tool_version"`
+		BaseURL     *string `json:"base_url"`
+	}
+	if err := json.Unmarshal(data, &extra); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
+	}
+	if extra.BaseURL == nil {
+		return nil, errors.New("not a saved plan (no base_url): save plans for apply with `skillsync plan -out FILE`, not with --format json")
+	}
+	sp := &SavedPlan{BaseURL: *extra.BaseURL, Plan: p}
+	if extra.ToolVersion != nil {
+		sp.ToolVersion = *extra.ToolVersion
+	}
+	return sp, nil
+}
+
+// CheckStale tells whether a saved plan still describes what applying it
+// would do, re-reading exactly what it touches: one get per changed skill,
+// and the agent list only when it publishes agents. It returns every
+// difference in words, naming the skill or agent; none means the plan may
+// be applied. It returns an error only when it cannot tell.
+//
+// A plan for another space or service is refused before any request. The
+// repository counts as changed when its desired state hashes differently
+// from the plan's; a new commit with the same desired state (a merge commit
+// of the reviewed branch, say) does not make the plan stale.
+func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
+	if sp == nil || sp.Plan == nil {
+		return nil, errors.New("no saved plan to check")
+	}
+	p := sp.Plan
+	var stale []string
+	if p.Space != space {
+		stale = append(stale, fmt.Sprintf("the plan is for space %s, not %s", p.Space, space))
+	}
+	if sp.BaseURL != "" && !sameService(sp.BaseURL, baseURL) {
+		stale = append(stale, fmt.Sprintf("the plan is for %s, not %s", sp.BaseURL, baseURL))
+	}
+	if len(stale) > 0 {
+		return stale, nil // never read a space the plan is not for
+	}
+	if desired != nil {
+		if msg := repoChanged(p, desired); msg != "" {
+			stale = append(stale, msg)
+		}
+	}
+
+	found := make([]string, len(p.Changes))
+	err := forEach(ctx, len(p.Changes), DefaultParallelism, func(ctx context.Context, i int) error {
+		ch := &p.Changes[i]
+		got, err := c.GetSkill(ctx, space, ch.ID)
+		if remote.IsNotFound(err) {
+			found[i] = fmt.Sprintf("%s: no longer in the space (deleted since the plan)", ch.Slug)
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading skill %s: %w", ch.Slug, err)
+		}
+		found[i] = skillMoved(ch, *got)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range found {
+		if s != "" {
+			stale = append(stale, s)
+		}
+	}
+
+	if len(p.Publish) > 0 {
+		agents, err := c.ListAllAgents(ctx, space)
+		if err != nil {
+			return nil, fmt.Errorf("listing agents: %w", err)
+		}
+		byID := make(map[string]remote.Agent, len(agents))
+		for _, a := range agents {
+			byID[a.ID] = a
+		}
+		for _, ap := range p.Publish {
+			a, ok := byID[ap.ID]
+			switch {
+			case !ok:
+				stale = append(stale, fmt.Sprintf("agent %s: no longer in the space (deleted since the plan)", ap.Name))
+			case a.UpdatedAt != ap.UpdatedAt:
+				stale = append(stale, fmt.Sprintf("agent %s: changed in the space since the plan (updatedAt %s -> %s)", ap.Name, ap.UpdatedAt, a.UpdatedAt))
+			}
+		}
+	}
+	return stale, nil
+}
+
+// skillMoved describes how a skill re-read differs from the one planned
+// against, or "".
+func skillMoved(ch *Change, got remote.Skill) string {
+	if ch.Unmanaged {
+		// Planned from the list, which has no instructions.
+		got.Instructions = nil
+	}
+	if ch.UpdatedAt == "" && ch.LiveHash == "" {
+		return fmt.Sprintf("%s: the plan records no updatedAt or live hash, so whether the space changed cannot be told", ch.Slug)
+	}
+	var parts []string
+	if ch.UpdatedAt != "" && got.UpdatedAt != ch.UpdatedAt {
+		parts = append(parts, fmt.Sprintf("updatedAt %s -> %s", ch.UpdatedAt, got.UpdatedAt))
+	}
+	if ch.LiveHash != "" && LiveHash(got) != ch.LiveHash {
+		now := stateOf(got)
+		var fields []string
+		if now.Name != ch.Before.Name {
+			fields = append(fields, FieldName)
+		}
+		if now.Description != ch.Before.Description {
+			fields = append(fields, FieldDescription)
+		}
+		if !equalText(now.Instructions, ch.Before.Instructions) {
+			fields = append(fields, FieldInstructions)
+		}
+		if now.Enabled != ch.Before.Enabled {
+			fields = append(fields, FieldEnabled)
+		}
+		if len(fields) == 0 {
+			parts = append(parts, "its live hash differs")
+		} else {
+			parts = append(parts, strings.Join(fields, ", ")+" changed")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: changed in the space since the plan (%s)", ch.Slug, strings.Join(parts, "; "))
+}
+
+func equalText(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// repoChanged describes how the repository differs from the one planned
+// from, naming the planned skills whose desired state moved, or "".
+func repoChanged(p *Plan, desired *fsrepo.Repo) string {
+	now := DesiredHash(desired)
+	if now == p.DesiredHash {
+		return ""
+	}
+	msg := "repository changed since the plan"
+	if p.Commit != desired.Commit && p.Commit != "" && desired.Commit != "" {
+		msg += fmt.Sprintf(" (commit %s -> %s)", abbrevCommit(p.Commit), abbrevCommit(desired.Commit))
+	}
+	local := make(map[string]*fsrepo.Skill, len(desired.Skills))
+	for i := range desired.Skills {
+		local[desired.Skills[i].Slug] = &desired.Skills[i]
+	}
+	var details []string
+	for i := range p.Changes {
+		ch := &p.Changes[i]
+		if ch.Unmanaged {
+			if _, ok := local[ch.Slug]; ok {
+				details = append(details, ch.Slug+" is now in the repository")
+			}
+			continue
+		}
+		ls, ok := local[ch.Slug]
+		if !ok {
+			details = append(details, ch.Slug+" is no longer in the repository")
+			continue
+		}
+		var fields []string
+		if ls.Name != "" && ls.Name != ch.After.Name {
+			fields = append(fields, FieldName)
+		}
+		if ls.Description != "" && ls.Description != ch.After.Description {
+			fields = append(fields, FieldDescription)
+		}
+		if ch.After.Instructions == nil || fsrepo.Canonical(ls.Instructions) != fsrepo.Canonical(*ch.After.Instructions) {
+			fields = append(fields, FieldInstructions)
+		}
+		if ls.Enabled != ch.After.Enabled {
+			fields = append(fields, FieldEnabled)
+		}
+		if len(fields) > 0 {
+			details = append(details, fmt.Sprintf("%s: %s now differ from the plan", ch.Slug, strings.Join(fields, ", ")))
+		}
+	}
+	if len(details) == 0 {
+		return fmt.Sprintf("%s: the desired state hash went from %s to %s", msg, p.DesiredHash, now)
+	}
+	return msg + ": " + strings.Join(details, "; ")
+}
+
+func abbrevCommit(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
+
+// sameService reports whether two base URLs address the same service:
+// scheme and host compared without case, default ports made explicit, a
+// final slash ignored.
+func sameService(a, b string) bool {
+	ua, errA := url.Parse(strings.TrimSpace(a))
+	ub, errB := url.Parse(strings.TrimSpace(b))
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	key := func(u *url.URL) string {
+		port := u.Port()
+		if port == "" {
+			port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+		}
+		return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port + strings.TrimSuffix(u.EscapedPath(), "/")
+	}
+	return key(ua) == key(ub)
+}

@@ -1,0 +1,180 @@
+package reconcile
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+// savedFixture is a space with a plan of an update, an enable and an
+// unmanaged disable, saved and read back.
+func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, Policy, *SavedPlan) {
+	t.Helper()
+	env := newApplyEnv(t, remotetest.Space{})
+	env.seed("edit", "old\n", true)
+	env.seed("wake", "same\n", false)
+	env.seed("stray", "x\n", true)
+	env.seed("quiet", "same\n", true)
+	env.emu.AddAgent(envSpace, remote.Agent{Name: "Helper", HasUnpublishedChanges: true})
+	desired := desiredRepo(wantSkill("edit", "new\n", true), wantSkill("wake", "same\n", true), wantSkill("quiet", "same\n", true))
+	pol := Policy{Unmanaged: fsrepo.UnmanagedDisable}
+	if publish {
+		pol.PublishAgents = []string{"Helper"}
+	}
+	p := env.plan(desired, pol)
+	if p.HasErrors() || len(p.Changes) != 3 {
+		t.Fatalf("plan: %d changes, errors %+v", len(p.Changes), p.Errors)
+	}
+	var buf bytes.Buffer
+	if err := WriteSavedPlan(&buf, &SavedPlan{ToolVersion: "v1.2.3", BaseURL: env.srv.URL, Plan: p}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(buf.Bytes(), []byte(envToken)) {
+		t.Fatal("the saved plan holds the token")
+	}
+	sp, err := ReadSavedPlan(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.ToolVersion != "v1.2.3" || sp.BaseURL != env.srv.URL || !reflect.DeepEqual(sp.Plan, p) {
+		t.Fatalf("saved plan did not round-trip:\n got %+v\nwant %+v", sp.Plan, p)
+	}
+	return env, desired, pol, sp
+}
+
+func TestSavedPlanFile(t *testing.T) {
+	_, _, _, sp := savedFixture(t, false)
+	var buf bytes.Buffer
+	if err := WriteSavedPlan(&buf, sp); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, key := range []string{`"format_version": "1"`, `"tool_version"`, `"base_url"`, `"space": "ab12"`,
+		`"commit"`, `"desired_hash": "sha256:`, `"updated_at"`, `"live_hash": "sha256:`} {
+		if !strings.Contains(text, key) {
+			t.Errorf("saved plan lacks %s", key)
+		}
+	}
+	if !strings.HasPrefix(text, "{\n  \"format_version\"") {
+		t.Errorf("format_version should come first:\n%.80s", text)
+	}
+
+	future := strings.Replace(text, `"format_version": "1"`, `"format_version": "2.0"`, 1)
+	if _, err := ReadSavedPlan(strings.NewReader(future)); !errors.Is(err, ErrFormatVersion) {
+		t.Errorf("reading a version 2 plan: %v, want ErrFormatVersion", err)
+	}
+	minor := strings.Replace(text, `"format_version": "1"`, `"format_version": "1.7"`, 1)
+	if _, err := ReadSavedPlan(strings.NewReader(minor)); err != nil {
+		t.Errorf("reading a version 1.7 plan: %v", err)
+	}
+	var plain bytes.Buffer
+	RenderJSON(&plain, sp.Plan)
+	if _, err := ReadSavedPlan(&plain); err == nil || !strings.Contains(err.Error(), "plan -out") {
+		t.Errorf("reading a plain JSON plan: %v, want a hint to use plan -out", err)
+	}
+	if err := WriteSavedPlan(&buf, &SavedPlan{BaseURL: "https://user:secret@example.com", Plan: sp.Plan}); err == nil {
+		t.Error("saved a plan with credentials in its base URL")
+	}
+}
+
+func TestCheckStale(t *testing.T) {
+	t.Run("fresh", func(t *testing.T) {
+		env, desired, _, sp := savedFixture(t, false)
+		env.emu.ResetRequests()
+		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL+"/", desired)
+		if err != nil || len(stale) != 0 {
+			t.Fatalf("CheckStale = %q, %v", stale, err)
+		}
+		want := map[string]int{remotetest.KeyGetSkill: 3}
+		if got := env.emu.Requests(); !reflect.DeepEqual(got, want) {
+			t.Errorf("requests = %v, want exactly one get per change", got)
+		}
+		res := env.apply(t.Context(), sp.Plan, ApplyOptions{})
+		if res.Failed() {
+			t.Fatalf("apply: %+v", res.Steps)
+		}
+	})
+	t.Run("edited in the app", func(t *testing.T) {
+		env, desired, _, sp := savedFixture(t, false)
+		before := env.skill("edit")
+		env.emu.EditSkill(envSpace, before.ID, func(s *remotetest.SkillSeed) { s.Instructions = "edited in the app\n" })
+		env.emu.EditSkill(envSpace, env.skill("stray").ID, func(s *remotetest.SkillSeed) { s.Enabled = false })
+		env.emu.EditSkill(envSpace, env.skill("quiet").ID, func(s *remotetest.SkillSeed) { s.Name = "Renamed" }) // not in the plan
+		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(stale, "\n")
+		if len(stale) != 2 ||
+			!strings.Contains(got, "edit: changed in the space since the plan (updatedAt "+before.UpdatedAt+" -> ") ||
+			!strings.Contains(got, "instructions changed") ||
+			!strings.Contains(got, "stray: changed in the space since the plan") || !strings.Contains(got, "enabled changed") {
+			t.Errorf("stale =\n%s", got)
+		}
+	})
+	t.Run("repository changed", func(t *testing.T) {
+		env, desired, _, sp := savedFixture(t, false)
+		changed := *desired
+		changed.Skills = append([]fsrepo.Skill(nil), desired.Skills...)
+		changed.Skills[0].Instructions = "newer\n"
+		changed.Commit = "fedcba9876543210fedc"
+		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, &changed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(stale) != 1 || !strings.HasPrefix(stale[0], "repository changed since the plan (commit 0123456789ab -> fedcba987654): edit: instructions") {
+			t.Errorf("stale = %q", stale)
+		}
+		// Another commit with the same desired state (a merge commit, say)
+		// is not a change.
+		same := *desired
+		same.Commit = "fedcba9876543210fedc"
+		if stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, &same); err != nil || len(stale) != 0 {
+			t.Errorf("a new commit with the same skills: %q, %v", stale, err)
+		}
+	})
+	t.Run("another target", func(t *testing.T) {
+		env, desired, _, sp := savedFixture(t, false)
+		env.emu.ResetRequests()
+		stale, _ := CheckStale(t.Context(), env.client, sp, "zz99", env.srv.URL, desired)
+		if len(stale) != 1 || !strings.Contains(stale[0], "for space ab12, not zz99") {
+			t.Errorf("other space: %q", stale)
+		}
+		stale, _ = CheckStale(t.Context(), env.client, sp, envSpace, "https://tenant.example.com", desired)
+		if len(stale) != 1 || !strings.Contains(stale[0], "not https://tenant.example.com") {
+			t.Errorf("other service: %q", stale)
+		}
+		if n := len(env.emu.Requests()); n != 0 {
+			t.Errorf("%d requests made for a plan of another target", n)
+		}
+	})
+	t.Run("agents", func(t *testing.T) {
+		env, desired, _, sp := savedFixture(t, true)
+		env.emu.ResetRequests()
+		if stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired); err != nil || len(stale) != 0 {
+			t.Fatalf("CheckStale = %q, %v", stale, err)
+		}
+		if n := env.emu.Requests()[remotetest.KeyListAgents]; n != 1 {
+			t.Errorf("%d agent lists", n)
+		}
+		env.emu.EditAgent(envSpace, sp.Plan.Publish[0].ID, func(a *remote.Agent) { a.Description = "edited" })
+		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		if err != nil || len(stale) != 1 || !strings.HasPrefix(stale[0], "agent Helper: changed in the space since the plan (updatedAt") {
+			t.Errorf("CheckStale = %q, %v", stale, err)
+		}
+	})
+	t.Run("skill deleted", func(t *testing.T) {
+		env, desired, _, sp := savedFixture(t, false)
+		env.emu.EditSkill(envSpace, env.skill("wake").ID, func(s *remotetest.SkillSeed) { s.Builtin = true })
+		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		if err != nil || len(stale) != 1 || !strings.HasPrefix(stale[0], "wake: no longer in the space") {
+			t.Errorf("CheckStale = %q, %v", stale, err)
+		}
+	})
+}
