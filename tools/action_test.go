@@ -1,0 +1,294 @@
+// Tests of the repository's action.yml: its run step is a shell script that
+// maps inputs to skillsync's flags and exit codes to the step's outputs, and
+// is run here against a stand-in skillsync that records what it was given.
+package tools
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v4"
+)
+
+type action struct {
+	Inputs map[string]struct {
+		Default string `yaml:"default"`
+	} `yaml:"inputs"`
+	Runs struct {
+		Using string `yaml:"using"`
+		Steps []step `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+type step struct {
+	ID   string            `yaml:"id"`
+	Run  string            `yaml:"run"`
+	Env  map[string]string `yaml:"env"`
+	Uses string            `yaml:"uses"`
+	With map[string]string `yaml:"with"`
+}
+
+func readAction(t *testing.T) action {
+	t.Helper()
+	data, err := os.ReadFile("../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a action
+	if err := yaml.Unmarshal(data, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// fakeSkillsync records its arguments and SKILLSYNC_TOKEN, writes the file
+// after --out as a real plan would, and exits with $FAKE_EXIT.
+const fakeSkillsync = `#!/usr/bin/env bash
+printf '%s\n' "$@" > "$RUNNER_TEMP/argv"
+printf '%s' "${SKILLSYNC_TOKEN:-}" > "$RUNNER_TEMP/token"
+printf '%s' "${GITHUB_TOKEN:-}" > "$RUNNER_TEMP/github-token"
+prev=""
+for a in "$@"; do
+	if [ "$prev" = "--out" ] && [ "${FAKE_EXIT:-0}" != 1 ]; then echo '{}' > "$a"; fi
+	prev=$a
+done
+exit "${FAKE_EXIT:-0}"
+`
+
+type result struct {
+	exit        int
+	outputs     map[string]string
+	argv        []string
+	token       string
+	githubToken string
+	log         string
+}
+
+// runStep runs the action's "run" step as the runner does (bash -eo
+// pipefail on a script file) with the given inputs over the defaults.
+func runStep(t *testing.T, inputs map[string]string, event string, extraEnv ...string) result {
+	t.Helper()
+	a := readAction(t)
+	i := slices.IndexFunc(a.Runs.Steps, func(s step) bool { return s.ID == "run" })
+	if i < 0 {
+		t.Fatal(`action.yml has no step with id "run"`)
+	}
+	run := a.Runs.Steps[i]
+
+	temp := t.TempDir()
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(temp, "skillsync"), []byte(fakeSkillsync), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(temp, "step.sh")
+	if err := os.WriteFile(script, []byte(run.Run), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	output := filepath.Join(temp, "output")
+
+	env := []string{"PATH=" + os.Getenv("PATH"), "RUNNER_TEMP=" + temp, "GITHUB_OUTPUT=" + output}
+	for name, value := range run.Env {
+		// Each env value is one ${{ inputs.NAME }} or ${{ github.event_name }}.
+		expr := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(value, "${{"), "}}"))
+		switch {
+		case expr == "github.event_name":
+			value = event
+		case strings.HasPrefix(expr, "inputs."):
+			in := strings.TrimPrefix(expr, "inputs.")
+			def, ok := a.Inputs[in]
+			if !ok {
+				t.Fatalf("step env %s reads undeclared input %q", name, in)
+			}
+			value = def.Default
+			if strings.Contains(value, "${{") {
+				value = "default-" + in
+			}
+			if v, ok := inputs[in]; ok {
+				value = v
+			}
+		default:
+			t.Fatalf("step env %s = %q: the test does not know this expression", name, value)
+		}
+		env = append(env, name+"="+value)
+	}
+	env = append(env, extraEnv...)
+
+	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+	cmd.Dir = work
+	cmd.Env = env
+	log, err := cmd.CombinedOutput()
+	r := result{log: string(log), outputs: map[string]string{}}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(output); err == nil {
+		for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+			k, v, _ := strings.Cut(line, "=")
+			r.outputs[k] = v
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(temp, "argv")); err == nil {
+		r.argv = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	data, _ := os.ReadFile(filepath.Join(temp, "token"))
+	r.token = string(data)
+	data, _ = os.ReadFile(filepath.Join(temp, "github-token"))
+	r.githubToken = string(data)
+	// The fake's RUNNER_TEMP differs per run: name it in what tests compare.
+	for k, v := range r.outputs {
+		r.outputs[k] = strings.ReplaceAll(v, temp, "$RUNNER_TEMP")
+	}
+	for j, v := range r.argv {
+		r.argv[j] = strings.ReplaceAll(v, temp, "$RUNNER_TEMP")
+	}
+	return r
+}
+
+func TestActionRunStep(t *testing.T) {
+	tests := []struct {
+		name        string
+		inputs      map[string]string
+		event       string
+		env         []string
+		wantExit    int
+		wantArgv    []string
+		wantOutputs map[string]string
+		wantToken   string
+	}{
+		{
+			name:        "plan on a pull request with changes comments and passes",
+			inputs:      map[string]string{"command": "plan", "token": "space-secret"},
+			event:       "pull_request",
+			env:         []string{"FAKE_EXIT=2"},
+			wantArgv:    []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
+			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": "$RUNNER_TEMP/skillsync-plan.json"},
+			wantToken:   "space-secret",
+		},
+		{
+			name:        "plan on push does not comment",
+			inputs:      map[string]string{"command": "plan", "space": "ab12", "base-url": "https://t.example.com", "plan-file": "out/plan.json"},
+			event:       "push",
+			env:         []string{"FAKE_EXIT=0"},
+			wantArgv:    []string{"plan", "--space", "ab12", "--base-url", "https://t.example.com", "--detailed-exitcode", "--out", "out/plan.json"},
+			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": ""},
+		},
+		{
+			name:        "plan with comment off",
+			inputs:      map[string]string{"command": "plan", "comment": "false"},
+			event:       "pull_request",
+			wantArgv:    []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json"},
+			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": "$RUNNER_TEMP/skillsync-plan.json"},
+		},
+		{
+			name:        "a plan error fails the step",
+			inputs:      map[string]string{"command": "plan"},
+			event:       "pull_request",
+			env:         []string{"FAKE_EXIT=1"},
+			wantExit:    1,
+			wantArgv:    []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
+			wantOutputs: map[string]string{"exit-code": "1", "has-changes": "false", "plan-json": ""},
+		},
+		{
+			name:        "apply a saved plan with extra flags, the file last",
+			inputs:      map[string]string{"command": "apply", "plan-file": "plan.json", "args": "--force  --parallelism 4"},
+			event:       "push",
+			wantArgv:    []string{"apply", "--auto-approve", "--force", "--parallelism", "4", "plan.json"},
+			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": ""},
+		},
+		{
+			name:        "drift fails the step by default",
+			inputs:      map[string]string{"command": "drift"},
+			event:       "schedule",
+			env:         []string{"FAKE_EXIT=2"},
+			wantExit:    2,
+			wantArgv:    []string{"drift", "--issue"},
+			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": ""},
+		},
+		{
+			name:        "drift reported without failing",
+			inputs:      map[string]string{"command": "drift", "fail-on-drift": "false", "issue": "false"},
+			event:       "schedule",
+			env:         []string{"FAKE_EXIT=2"},
+			wantArgv:    []string{"drift"},
+			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": ""},
+		},
+		{
+			name:        "no token input keeps the job's SKILLSYNC_TOKEN",
+			inputs:      map[string]string{"command": "apply"},
+			event:       "push",
+			env:         []string{"SKILLSYNC_TOKEN=from-job"},
+			wantArgv:    []string{"apply", "--auto-approve"},
+			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": ""},
+			wantToken:   "from-job",
+		},
+		{
+			name:        "an unknown command is an error",
+			inputs:      map[string]string{"command": "destroy"},
+			event:       "push",
+			wantExit:    1,
+			wantOutputs: map[string]string{"exit-code": "1"},
+		},
+		{
+			name:        "args are words, never shell",
+			inputs:      map[string]string{"command": "apply", "args": "$(touch pwned) `touch pwned2` ;touch pwned3"},
+			event:       "push",
+			wantArgv:    []string{"apply", "--auto-approve", "$(touch", "pwned)", "`touch", "pwned2`", ";touch", "pwned3"},
+			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": ""},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runStep(t, tt.inputs, tt.event, tt.env...)
+			if r.exit != tt.wantExit {
+				t.Errorf("step exit %d, want %d\n%s", r.exit, tt.wantExit, r.log)
+			}
+			if !slices.Equal(r.argv, tt.wantArgv) {
+				t.Errorf("skillsync got\n  %q\nwant\n  %q", r.argv, tt.wantArgv)
+			}
+			for k, want := range tt.wantOutputs {
+				if got, ok := r.outputs[k]; !ok || got != want {
+					t.Errorf("output %s = %q (set: %v), want %q", k, got, ok, want)
+				}
+			}
+			if r.token != tt.wantToken {
+				t.Errorf("SKILLSYNC_TOKEN = %q, want %q", r.token, tt.wantToken)
+			}
+			if tt.wantArgv != nil && r.githubToken != "default-github-token" {
+				t.Errorf("GITHUB_TOKEN = %q, want the github-token input", r.githubToken)
+			}
+			for _, secret := range []string{"space-secret", "from-job", "default-github-token"} {
+				log := strings.ReplaceAll(r.log, "::add-mask::"+secret, "")
+				if slices.Contains(r.argv, secret) || strings.Contains(log, secret) {
+					t.Errorf("token %q reached the command line or the log:\n%s", secret, r.log)
+				}
+			}
+		})
+	}
+}
+
+// TestActionBuildsFromSource keeps the action honest: setup-go reads the
+// action's own go.mod and skillsync is built from the action's checkout.
+func TestActionBuildsFromSource(t *testing.T) {
+	a := readAction(t)
+	if a.Runs.Using != "composite" {
+		t.Fatalf("runs.using = %q, want composite", a.Runs.Using)
+	}
+	var setup, build bool
+	for _, s := range a.Runs.Steps {
+		if strings.HasPrefix(s.Uses, "actions/setup-go@") && s.With["go-version-file"] == "${{ github.action_path }}/go.mod" {
+			setup = true
+		}
+		if strings.Contains(s.Run, `go build`) && strings.Contains(s.Run, "./cmd/skillsync") {
+			build = true
+		}
+	}
+	if !setup || !build {
+		t.Errorf("setup-go from the action's go.mod: %v; go build ./cmd/skillsync: %v", setup, build)
+	}
+}
