@@ -79,7 +79,8 @@ type Result struct {
 	Space string       `json:"space"`
 	Steps []StepResult `json:"steps"`
 	// Interrupted is set when the context was cancelled before every step
-	// had started; the steps not started are skipped "interrupted".
+	// had finished: the steps not started are skipped "interrupted", and
+	// any still without an answer when the grace period ran out are failed.
 	Interrupted bool `json:"interrupted"`
 	// JournalError is set when the journal could not be written; apply
 	// then starts no further step, since what it changes could not be
@@ -497,6 +498,11 @@ func (a *applier) run(s *step) {
 	case err != nil:
 		r.Outcome = OutcomeFailed
 		r.Reason, r.Status = failureReason(err)
+		if a.reqCtx.Err() != nil {
+			a.mu.Lock()
+			a.res.Interrupted = true // abandoned after the grace period
+			a.mu.Unlock()
+		}
 	case mismatch != "":
 		r.Outcome = OutcomeFailed
 		r.Mismatch = mismatch

@@ -3,12 +3,14 @@ package reconcile
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -596,5 +598,42 @@ func TestApplyStopsWhenTheJournalFails(t *testing.T) {
 	}
 	if c := res.Counts(); c.Applied != 1 || c.Skipped != 1 {
 		t.Errorf("counts = %+v: no step may start once the journal fails", c)
+	}
+}
+
+func TestApplyAbandonsRequestsAfterTheGracePeriod(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	env.seed("slow", "old\n", true)
+	p := env.plan(desiredRepo(wantSkill("slow", "new\n", true)), Policy{})
+	ctx, cancel := context.WithCancel(t.Context())
+	env.emu.SetFaults(remotetest.Faults{Latency: 2 * time.Second})
+	env.emu.SetOnRequest(func(*http.Request) { cancel() })
+	start := time.Now()
+	res := env.apply(ctx, p, ApplyOptions{Grace: 50 * time.Millisecond})
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("apply took %s; the grace period is 50ms", d)
+	}
+	s := stepOf(t, res, "slow", ActionUpdate)
+	if !res.Interrupted || s.Outcome != OutcomeFailed || !strings.Contains(s.Reason, "may or may not") {
+		t.Errorf("result = %+v", res)
+	}
+}
+
+func TestResultJSON(t *testing.T) {
+	var empty bytes.Buffer
+	if err := json.NewEncoder(&empty).Encode(&Result{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(empty.String(), `"steps":[]`) || !strings.Contains(empty.String(), `"counts":{"applied":0,"failed":0,"skipped":0}`) {
+		t.Errorf("empty result = %s", empty.String())
+	}
+	r := Result{Steps: []StepResult{{Slug: "a", Action: ActionEnable, Outcome: OutcomeFailed, Reason: "409 Conflict: full", Status: 409}}}
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Result
+	if err := json.Unmarshal(data, &back); err != nil || !reflect.DeepEqual(back.Steps, r.Steps) {
+		t.Errorf("round trip: %+v, %v", back, err)
 	}
 }

@@ -64,9 +64,10 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 	for i := range desired.Skills {
 		local[desired.Skills[i].Slug] = &desired.Skills[i]
 	}
+	// A file read names its skill by what the list gave: the skill's
+	// read may replace skills[i] meanwhile.
 	type fileRead struct {
-		skill int // index into skills
-		path  string
+		id, slug, path string
 	}
 	var (
 		gets  []int // indexes into skills of the managed ones
@@ -86,7 +87,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 			if f.Binary || remote.CheckFilePath(f.Path) != nil {
 				continue
 			}
-			files = append(files, fileRead{skill: i, path: f.Path})
+			files = append(files, fileRead{id: s.ID, slug: s.Slug, path: f.Path})
 		}
 	}
 
@@ -119,21 +120,20 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 			return nil
 		}
 		f := files[n-len(gets)]
-		sk := skills[f.skill]
 		var content *string
-		got, err := c.GetSkillFile(ctx, space, sk.ID, f.path)
+		got, err := c.GetSkillFile(ctx, space, f.id, f.path)
 		switch {
 		case remote.IsNotFound(err):
 		case err != nil:
-			return fmt.Errorf("reading file %s of skill %s: %w", f.path, sk.Slug, err)
+			return fmt.Errorf("reading file %s of skill %s: %w", f.path, f.slug, err)
 		default:
 			content = &got.Content
 		}
 		mu.Lock()
-		if live.Files[sk.ID] == nil {
-			live.Files[sk.ID] = make(map[string]*string)
+		if live.Files[f.id] == nil {
+			live.Files[f.id] = make(map[string]*string)
 		}
-		live.Files[sk.ID][f.path] = content
+		live.Files[f.id][f.path] = content
 		mu.Unlock()
 		return nil
 	})
