@@ -21,6 +21,10 @@ type FetchOptions struct {
 	// Progress, when set, is called after each request once the lists are
 	// read, with the requests done and the total; never concurrently.
 	Progress func(done, total int)
+	// Cache, when set, stands in for the read of each skill whose
+	// updatedAt has not moved since it was cached, and keeps every read
+	// made (see [InstructionCache]).
+	Cache *InstructionCache
 }
 
 // Fetch reads what [Compute] needs of a space: every skill and agent
@@ -80,7 +84,11 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 			continue
 		}
 		seen[s.ID] = true // a list may repeat an id; read it once
-		gets = append(gets, i)
+		if got, ok := o.Cache.lookup(space, s); ok {
+			skills[i] = got // unchanged since cached: no read
+		} else {
+			gets = append(gets, i)
+		}
 		for _, f := range ls.Files {
 			// A path the API cannot express is left unread; the
 			// planner reports it unchecked and fsrepo reports why.
@@ -117,6 +125,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 			// The whole response, not just its instructions: it is
 			// what a saved plan's staleness check re-reads.
 			skills[i] = *s
+			o.Cache.store(space, *s) // a failed store only costs a read next time
 			return nil
 		}
 		f := files[n-len(gets)]

@@ -1,0 +1,133 @@
+package reconcile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// cacheVersion is the format of a cache entry; an entry of another version
+// is ignored and rewritten.
+const cacheVersion = 1
+
+// An InstructionCache keeps, on disk, the single-skill reads [Fetch] makes
+// for their instructions (list items have none), so that a later plan can
+// skip the read of a skill the service has not changed since. It is opt-in
+// (`--cache DIR`), meant for a CI cache that survives between jobs.
+//
+// An entry is keyed by space and skill id and holds the skill as the get
+// answered it. It is used only when the skill as listed now has the same
+// updatedAt as the cached one and equals it in every listed field; the
+// service moves updatedAt on every write, so an edit made in the app since
+// is always read afresh. A corrupt or unreadable entry counts as absent and
+// is rewritten after the read.
+//
+// Supporting files are not cached: they have no updatedAt of their own, and
+// nothing in space-api.md says a skill's updatedAt moves when one of its
+// files changes, so a cached file could hide a change.
+//
+// It is safe for concurrent use, also by several processes sharing the
+// folder: entries are written to a temporary file and renamed into place.
+type InstructionCache struct {
+	dir string
+}
+
+// cacheEntry is one file of an [InstructionCache].
+type cacheEntry struct {
+	Version int          `json:"version"`
+	Space   string       `json:"space"`
+	Skill   remote.Skill `json:"skill"`
+}
+
+// OpenCache returns the cache kept in dir, creating the folder if needed.
+func OpenCache(dir string) (*InstructionCache, error) {
+	if dir == "" {
+		return nil, errors.New("no cache folder given")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating cache folder: %w", err)
+	}
+	return &InstructionCache{dir: dir}, nil
+}
+
+// Dir is the folder of the cache.
+func (c *InstructionCache) Dir() string { return c.dir }
+
+// path is the entry file of a skill. The id comes from the service: it is
+// hashed rather than trusted as a file name.
+func (c *InstructionCache) path(space, id string) string {
+	sum := sha256.Sum256([]byte(space + "\x00" + id))
+	return filepath.Join(c.dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+// lookup returns the cached read of the listed skill, if the cache holds
+// one the skill has not moved away from. A nil cache holds nothing.
+func (c *InstructionCache) lookup(space string, listed remote.Skill) (remote.Skill, bool) {
+	if c == nil || listed.UpdatedAt == "" {
+		return remote.Skill{}, false // nothing to tell an edit by
+	}
+	data, err := os.ReadFile(c.path(space, listed.ID))
+	if err != nil {
+		return remote.Skill{}, false
+	}
+	var e cacheEntry
+	if json.Unmarshal(data, &e) != nil || e.Version != cacheVersion || e.Space != space {
+		return remote.Skill{}, false
+	}
+	got := e.Skill
+	// Every field but instructions is in the list: all must match, so
+	// that an entry can only ever stand for the very read it replaces.
+	withoutText := got
+	withoutText.Instructions = nil
+	listed.Instructions = nil
+	if !sameSkill(withoutText, listed) {
+		return remote.Skill{}, false
+	}
+	return got, true
+}
+
+// store records a skill as a get answered it; a nil cache keeps nothing.
+// A failure is not an error of the plan: the next plan reads the skill
+// again.
+func (c *InstructionCache) store(space string, s remote.Skill) error {
+	if c == nil || s.UpdatedAt == "" || s.ID == "" {
+		return nil
+	}
+	data, err := json.Marshal(cacheEntry{Version: cacheVersion, Space: space, Skill: s})
+	if err != nil {
+		return err
+	}
+	final := c.path(space, s.ID)
+	f, err := os.CreateTemp(c.dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), final); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+func sameSkill(a, b remote.Skill) bool {
+	ptrEq := func(x, y *string) bool {
+		return (x == nil) == (y == nil) && (x == nil || *x == *y)
+	}
+	return a.ID == b.ID && a.SpaceID == b.SpaceID && a.Name == b.Name &&
+		a.Description == b.Description && a.Slug == b.Slug && a.Source == b.Source &&
+		ptrEq(a.SourceURL, b.SourceURL) && a.Enabled == b.Enabled &&
+		a.CreatedAt == b.CreatedAt && a.UpdatedAt == b.UpdatedAt &&
+		ptrEq(a.Instructions, b.Instructions)
+}

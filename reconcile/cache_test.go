@@ -1,0 +1,144 @@
+package reconcile
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+func openTestCache(t *testing.T) *InstructionCache {
+	t.Helper()
+	c, err := OpenCache(filepath.Join(t.TempDir(), "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// gets is the number of single-skill reads the emulator answered since the
+// last reset.
+func gets(env *perfEnv) int { return env.emu.Requests()[remotetest.KeyGetSkill] }
+
+func TestCacheSkipsUnchangedAndSeesEdits(t *testing.T) {
+	env := newPerfEnv(t, 30, remote.Options{})
+	cache := openTestCache(t)
+
+	if p := env.planOnce(t, FetchOptions{Cache: cache}); p.HasChanges() {
+		t.Fatalf("cold plan has changes: %+v", p.Changes)
+	}
+	if n := gets(env); n != 30 {
+		t.Fatalf("cold cache: %d gets, want 30", n)
+	}
+	env.emu.ResetRequests()
+	if p := env.planOnce(t, FetchOptions{Cache: cache}); p.HasChanges() {
+		t.Fatalf("warm plan has changes: %+v", p.Changes)
+	}
+	if n := gets(env); n != 0 {
+		t.Fatalf("warm cache: %d gets, want 0", n)
+	}
+
+	// An edit in the app moves updatedAt: the plan must see it, and only
+	// that skill is read again.
+	edited, _ := env.emu.SkillBySlug(benchSpace, "skill-00007")
+	env.emu.EditSkill(benchSpace, edited.ID, func(s *remotetest.SkillSeed) {
+		s.Instructions = "edited in the app\n"
+	})
+	env.emu.ResetRequests()
+	p := env.planOnce(t, FetchOptions{Cache: cache})
+	if n := gets(env); n != 1 {
+		t.Errorf("after one edit: %d gets, want 1", n)
+	}
+	if len(p.Changes) != 1 || p.Changes[0].Slug != "skill-00007" || !p.Changes[0].Changes(FieldInstructions) {
+		t.Fatalf("plan after an edit in the app: %+v, want the instructions of skill-00007 restored", p.Changes)
+	}
+	if got := *p.Changes[0].Before.Instructions; got != "edited in the app\n" {
+		t.Errorf("before = %q, want the edited text", got)
+	}
+
+	// The same holds for a change through the API, as another apply makes.
+	other, _ := env.emu.SkillBySlug(benchSpace, "skill-00003")
+	text := "changed through the API\n"
+	if _, err := env.client.UpdateSkill(t.Context(), benchSpace, other.ID, remote.SkillUpdate{Instructions: &text}); err != nil {
+		t.Fatal(err)
+	}
+	p = env.planOnce(t, FetchOptions{Cache: cache})
+	if len(p.Changes) != 2 {
+		t.Fatalf("plan after an update through the API: %d changes, want 2", len(p.Changes))
+	}
+}
+
+func TestCacheIgnoresBadEntries(t *testing.T) {
+	env := newPerfEnv(t, 5, remote.Options{})
+	cache := openTestCache(t)
+	env.planOnce(t, FetchOptions{Cache: cache})
+
+	files, err := filepath.Glob(filepath.Join(cache.Dir(), "*.json"))
+	if err != nil || len(files) != 5 {
+		t.Fatalf("%d cache entries (%v), want 5", len(files), err)
+	}
+	s, _ := env.emu.SkillBySlug(benchSpace, "skill-00001")
+	listed := s
+	listed.Instructions = nil
+	if _, ok := cache.lookup(benchSpace, listed); !ok {
+		t.Fatal("no entry for skill-00001")
+	}
+	// An entry whose listed fields disagree with the list, with the same
+	// updatedAt, is not trusted.
+	renamed := listed
+	renamed.Name = "Renamed without a new updatedAt"
+	if _, ok := cache.lookup(benchSpace, renamed); ok {
+		t.Error("an entry was used for a skill listed with another name")
+	}
+	if _, ok := cache.lookup("zz99", listed); ok {
+		t.Error("an entry was used for another space")
+	}
+
+	for i, f := range files {
+		bad := []string{"", "{", `{"version":1,"space":"ab12","skill":{"id":7}}`, "null", `{"version":99}`}[i]
+		if err := os.WriteFile(f, []byte(bad), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env.emu.ResetRequests()
+	if p := env.planOnce(t, FetchOptions{Cache: cache}); p.HasChanges() {
+		t.Fatalf("plan over a corrupt cache has changes: %+v", p.Changes)
+	}
+	if n := gets(env); n != 5 {
+		t.Errorf("corrupt cache: %d gets, want 5", n)
+	}
+	// Rewritten: the next plan reads nothing.
+	env.emu.ResetRequests()
+	env.planOnce(t, FetchOptions{Cache: cache})
+	if n := gets(env); n != 0 {
+		t.Errorf("after rewriting: %d gets, want 0", n)
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache.Dir(), ".tmp-*")); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+func TestCacheUnwritableFolderStillPlans(t *testing.T) {
+	env := newPerfEnv(t, 3, remote.Options{})
+	cache := openTestCache(t)
+	if err := os.Chmod(cache.Dir(), 0o500); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(cache.Dir(), 0o700) })
+	if p := env.planOnce(t, FetchOptions{Cache: cache}); p.HasChanges() || p.HasErrors() {
+		t.Fatalf("plan: %+v", p)
+	}
+}
+
+func TestOpenCacheErrors(t *testing.T) {
+	if _, err := OpenCache(""); err == nil {
+		t.Error("OpenCache(\"\") succeeded")
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o600)
+	if _, err := OpenCache(filepath.Join(file, "sub")); err == nil {
+		t.Error("OpenCache under a file succeeded")
+	}
+}
