@@ -162,6 +162,9 @@ func Apply(ctx context.Context, c *remote.Client, space string, p *Plan, o Apply
 	if err := checkApplicable(space, p); err != nil {
 		return nil, err
 	}
+	if c == nil && p.HasChanges() {
+		return nil, errors.New("no client to apply the plan with")
+	}
 	if o.Parallelism <= 0 {
 		o.Parallelism = DefaultParallelism
 	}
