@@ -19,6 +19,7 @@ func planFlags() []cli.Flag {
 		noColorFlag(),
 		&cli.StringFlag{Name: "ref", Usage: "plan from a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"},
 		&cli.BoolFlag{Name: "force", Usage: "allow disabling more than maxDisablePercent of the managed skills"},
+		&cli.StringFlag{Name: "cache", Usage: "keep skills read from the space in `DIR` and skip reading again those whose updatedAt has not moved (for CI caches)", EnvVars: []string{"SKILLSYNC_CACHE"}},
 	}
 }
 
@@ -85,11 +86,18 @@ func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
 		return nil, err
 	}
 	r := &planRun{root: root, repo: repo, target: t, client: cl, par: par}
+	fo := reconcile.FetchOptions{Parallelism: par}
+	if dir := c.String("cache"); dir != "" {
+		if fo.Cache, err = reconcile.OpenCache(dir); err != nil {
+			return nil, err
+		}
+	}
 	var pr *progressLine
 	if progress {
 		pr = ui.progress("fetching skills")
 	}
-	live, err := reconcile.Fetch(ctx, cl, t.Space, repo, reconcile.FetchOptions{Parallelism: par, Progress: pr.update})
+	fo.Progress = pr.update
+	live, err := reconcile.Fetch(ctx, cl, t.Space, repo, fo)
 	pr.done()
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)

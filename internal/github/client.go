@@ -75,7 +75,7 @@ func (e *Error) Error() string {
 	b.WriteString(": ")
 	if e.Status != 0 {
 		fmt.Fprintf(&b, "GitHub answered %d %s", e.Status, http.StatusText(e.Status))
-		if e.Message != "" {
+		if e.Message != "" && e.Message != http.StatusText(e.Status) {
 			b.WriteString(": ")
 			b.WriteString(e.Message)
 		}
@@ -83,9 +83,8 @@ func (e *Error) Error() string {
 		b.WriteString(e.Message)
 	}
 	if e.Hint != "" {
-		b.WriteString(" (")
+		b.WriteString("; ")
 		b.WriteString(e.Hint)
-		b.WriteString(")")
 	}
 	return b.String()
 }
@@ -102,12 +101,14 @@ const (
 )
 
 // wrap turns what go-github returned into an *Error whose message says what
-// to do, with the token scrubbed out of anything GitHub echoed back.
-func (c *Client) wrap(err error, perm permission, op string, args ...any) error {
+// to do, with the token scrubbed out of anything GitHub echoed back. perm is
+// the permission the call needs; subject names the issue or pull request it
+// is about ("pull request #7"), empty for the repository itself.
+func (c *Client) wrap(err error, perm permission, subject, op string) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Op: fmt.Sprintf(op, args...), err: err}
+	e := &Error{Op: op, err: err}
 	var (
 		rate  *gh.RateLimitError
 		abuse *gh.AbuseRateLimitError
@@ -124,7 +125,7 @@ func (c *Client) wrap(err error, perm permission, op string, args ...any) error 
 		e.Hint = "GitHub's secondary rate limit was hit; run the job again in a few minutes"
 	case errors.As(err, &resp):
 		e.Status = statusOf(resp.Response)
-		e.Message = resp.Message
+		e.Message = strings.TrimSuffix(resp.Message, ".")
 		for _, d := range resp.Errors {
 			switch {
 			case d.Message != "":
@@ -135,15 +136,24 @@ func (c *Client) wrap(err error, perm permission, op string, args ...any) error 
 		}
 		switch e.Status {
 		case http.StatusUnauthorized:
-			e.Hint = "the GitHub token is invalid or expired; pass a valid one in GITHUB_TOKEN"
+			e.Hint = "the GitHub token is invalid or expired: pass a valid one in GITHUB_TOKEN"
 		case http.StatusForbidden:
-			e.Hint = fmt.Sprintf("the workflow's GITHUB_TOKEN lacks the %q permission; add it to the job: permissions: { %s } (on a pull request from a fork the token is read-only whatever the workflow asks)", perm, perm)
+			if strings.Contains(strings.ToLower(e.Message), "locked") {
+				e.Hint = "the conversation is locked: unlock it, or turn the comment off"
+				break
+			}
+			e.Hint = fmt.Sprintf("the workflow's GITHUB_TOKEN lacks the %q permission: add `permissions: { %s }` to the job", perm, perm)
+			if perm == pullRequestsWrite {
+				e.Hint += " (a pull request from a fork gets a read-only token whatever the workflow asks)"
+			}
 		case http.StatusNotFound:
-			e.Hint = fmt.Sprintf("check that the repository %s/%s and the issue or pull request number are right, and that the token can see the repository", c.owner, c.repo)
+			if subject != "" {
+				e.Hint = fmt.Sprintf("check the repository (%s/%s, from GITHUB_REPOSITORY) and that %s exists in it", c.owner, c.repo, subject)
+			} else {
+				e.Hint = fmt.Sprintf("check the repository (%s/%s, from GITHUB_REPOSITORY) and that the token can see it", c.owner, c.repo)
+			}
 		case http.StatusGone:
 			e.Hint = fmt.Sprintf("issues are turned off in %s/%s; turn them on in the repository's settings", c.owner, c.repo)
-		case http.StatusUnprocessableEntity:
-			e.Hint = "GitHub rejected the request as invalid"
 		}
 	default:
 		e.Message = err.Error()

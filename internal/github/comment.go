@@ -44,13 +44,13 @@ func (c *Client) UpsertPlanComment(ctx context.Context, pr int, space, markdown 
 		}
 		got, _, err := c.gh.Issues.UpdateComment(ctx, c.owner, c.repo, existing.GetID(), gh.IssueCommentRequest{Body: body})
 		if err != nil {
-			return "", false, c.wrap(err, pullRequestsWrite, "updating the plan comment on pull request #%d", pr)
+			return "", false, c.wrap(err, pullRequestsWrite, prName(pr), "updating the plan comment on "+prName(pr))
 		}
 		return got.GetHTMLURL(), false, nil
 	}
 	got, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, pr, gh.IssueCommentRequest{Body: body})
 	if err != nil {
-		return "", false, c.wrap(err, pullRequestsWrite, "commenting the plan on pull request #%d", pr)
+		return "", false, c.wrap(err, pullRequestsWrite, prName(pr), "commenting the plan on "+prName(pr))
 	}
 	return got.GetHTMLURL(), true, nil
 }
@@ -61,7 +61,7 @@ func (c *Client) findComment(ctx context.Context, pr int, marker string) (*gh.Is
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
 	for comment, err := range c.gh.Issues.ListCommentsIter(ctx, c.owner, c.repo, pr, opts) {
 		if err != nil {
-			return nil, c.wrap(err, pullRequestsWrite, "listing the comments of pull request #%d", pr)
+			return nil, c.wrap(err, pullRequestsWrite, prName(pr), "listing the comments of "+prName(pr))
 		}
 		if strings.Contains(comment.GetBody(), marker) {
 			return comment, nil
@@ -83,3 +83,5 @@ func fitBody(body, what string) string {
 	note := fmt.Sprintf("\n\n> [!WARNING]\n> This %s was cut to fit GitHub's limit of %d characters. Run skillsync locally or read the job's log for all of it.\n", what, MaxBodyChars)
 	return truncate(body, MaxBodyChars, note, runeLen)
 }
+
+func prName(n int) string { return fmt.Sprintf("pull request #%d", n) }

@@ -26,8 +26,10 @@ type fakeGitHub struct {
 	nextID   int64
 	requests []string // "METHOD /path?query" of every request, in order
 
-	// fail, when it returns a status, answers the request with it.
-	fail func(r *http.Request) (status int, body string)
+	// fail, when it returns a status, answers the request with it and the
+	// headers in failHeader.
+	fail       func(r *http.Request) (status int, body string)
+	failHeader http.Header
 	// rejectLabels answers an issue created with labels with a 422.
 	rejectLabels bool
 
@@ -70,6 +72,9 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 		}
 		if f.fail != nil {
 			if status, body := f.fail(r); status != 0 {
+				for k, v := range f.failHeader {
+					w.Header()[k] = v
+				}
 				writeError(w, status, body)
 				return
 			}

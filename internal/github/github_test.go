@@ -302,6 +302,8 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
 		name   string
+		method string // fail only this method; all when empty
+		header http.Header
 		status int
 		body   string
 		call   func(c *github.Client) error
@@ -325,7 +327,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 				_, _, err := c.SyncDriftIssue(ctx, "ab12", true, "drift")
 				return err
 			},
-			want: []string{"403", `"issues: write"`, "permissions:"},
+			want: []string{"listing the open issues of acme/skills", "403", `"issues: write"`, "permissions:"},
 		},
 		{
 			name:   "404 names the repository",
@@ -335,17 +337,40 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
 				return err
 			},
-			want: []string{"404", "acme/skills", "pull request number"},
+			want: []string{"404", "acme/skills", "pull request #1 exists"},
+		},
+		{
+			name:   "403 on a locked pull request says so",
+			method: http.MethodPost,
+			status: http.StatusForbidden,
+			body:   `{"message":"Unable to create comment because issue is locked."}`,
+			call: func(c *github.Client) error {
+				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				return err
+			},
+			want: []string{"commenting the plan on pull request #1", "403", "locked"},
 		},
 		{
 			name:   "422 carries GitHub's message",
+			method: http.MethodPost,
 			status: http.StatusUnprocessableEntity,
 			body:   `{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`,
 			call: func(c *github.Client) error {
 				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
 				return err
 			},
-			want: []string{"422", "Validation Failed", "body is too long (maximum is 65536 characters)"},
+			want: []string{"commenting the plan on pull request #1", "422", "Validation Failed", "body is too long (maximum is 65536 characters)"},
+		},
+		{
+			name:   "rate limit says when to run again",
+			status: http.StatusForbidden,
+			header: http.Header{"X-Ratelimit-Limit": {"1000"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"1900000000"}},
+			body:   `{"message":"API rate limit exceeded for installation"}`,
+			call: func(c *github.Client) error {
+				_, _, err := c.SyncDriftIssue(ctx, "ab12", false, "")
+				return err
+			},
+			want: []string{"403", "rate limit", "2030-03-17T17:46:40Z", "run the job again"},
 		},
 		{
 			name:   "401 says the token is bad, without the token",
@@ -362,11 +387,18 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeGitHub(t)
 			f.seed(func(f *fakeGitHub) { f.add(&fakeIssue{State: "open", PR: true}) })
-			f.fail = func(*http.Request) (int, string) { return tt.status, tt.body }
+			f.failHeader = tt.header
+			f.fail = func(r *http.Request) (int, string) {
+				if tt.method != "" && r.Method != tt.method {
+					return 0, ""
+				}
+				return tt.status, tt.body
+			}
 			err := tt.call(newClient(t, f))
 			if err == nil {
 				t.Fatal("no error")
 			}
+			t.Log(err)
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not say %q", err, w)

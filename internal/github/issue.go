@@ -75,7 +75,7 @@ func (c *Client) SyncDriftIssue(ctx context.Context, space string, drift bool, m
 	if keep.GetBody() != body {
 		got, _, err := c.gh.Issues.Update(ctx, c.owner, c.repo, keep.GetNumber(), gh.UpdateIssueRequest{Body: &body})
 		if err != nil {
-			return "", "", c.wrap(err, issuesWrite, "updating drift issue #%d", keep.GetNumber())
+			return "", "", c.wrap(err, issuesWrite, issueName(keep.GetNumber()), "updating drift "+issueName(keep.GetNumber()))
 		}
 		keep = got
 	}
@@ -99,7 +99,7 @@ func (c *Client) findIssues(ctx context.Context, marker string) ([]*gh.Issue, er
 	var found []*gh.Issue
 	for is, err := range c.gh.Issues.ListByRepoIter(ctx, c.owner, c.repo, opts) {
 		if err != nil {
-			return nil, c.wrap(err, issuesWrite, "listing the open issues of %s/%s", c.owner, c.repo)
+			return nil, c.wrap(err, issuesWrite, "", fmt.Sprintf("listing the open issues of %s/%s", c.owner, c.repo))
 		}
 		if is.IsPullRequest() || !strings.Contains(is.GetBody(), marker) {
 			continue
@@ -120,7 +120,7 @@ func (c *Client) openIssue(ctx context.Context, title, body string) (*gh.Issue, 
 		is, _, err = c.gh.Issues.Create(ctx, c.owner, c.repo, req)
 	}
 	if err != nil {
-		return nil, c.wrap(err, issuesWrite, "opening a drift issue in %s/%s", c.owner, c.repo)
+		return nil, c.wrap(err, issuesWrite, "", fmt.Sprintf("opening a drift issue in %s/%s", c.owner, c.repo))
 	}
 	return is, nil
 }
@@ -128,11 +128,13 @@ func (c *Client) openIssue(ctx context.Context, title, body string) (*gh.Issue, 
 // closeIssue comments why, then closes the issue as completed.
 func (c *Client) closeIssue(ctx context.Context, number int, why string) error {
 	if _, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, number, gh.IssueCommentRequest{Body: why}); err != nil {
-		return c.wrap(err, issuesWrite, "commenting on drift issue #%d", number)
+		return c.wrap(err, issuesWrite, issueName(number), "commenting on drift "+issueName(number))
 	}
 	closed, reason := "closed", "completed"
 	if _, _, err := c.gh.Issues.Update(ctx, c.owner, c.repo, number, gh.UpdateIssueRequest{State: &closed, StateReason: &reason}); err != nil {
-		return c.wrap(err, issuesWrite, "closing drift issue #%d", number)
+		return c.wrap(err, issuesWrite, issueName(number), "closing drift "+issueName(number))
 	}
 	return nil
 }
+
+func issueName(n int) string { return fmt.Sprintf("issue #%d", n) }

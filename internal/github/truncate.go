@@ -26,8 +26,9 @@ func truncate(s string, limit int, note string, size func(string) int) string {
 	for ; n >= 0; n-- {
 		kept := strings.Join(lines[:n], "")
 		if n == 0 {
-			// Not even the first line fits: cut inside it.
-			kept = cutTo(lines[0], budget, size)
+			// Not even the first line fits: cut inside it, leaving room
+			// for the newline that closers adds.
+			kept = cutTo(lines[0], budget-1, size)
 		}
 		out := kept + closers(kept) + note
 		if size(out) <= limit {
