@@ -48,15 +48,58 @@ skillsync.yaml; the token only from SKILLSYNC_TOKEN or --token-file.`,
 			versionCommand(ui),
 			completionCommand(ui),
 		},
-		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
-			return withHint(err, "run 'skillsync %s --help' for usage", c.Command.Name)
-		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			ui.errorf("unknown command %q", name)
-			ui.hintf("run 'skillsync help' to list the commands")
-		},
+		// urfave/cli answers an unknown command with its help and exit 0,
+		// even through CommandNotFound; a typo in CI must fail instead.
+		Action:       unknownCommand,
+		OnUsageError: usageError,
+	}
+	for _, cmd := range app.Commands {
+		setUsageHandlers(cmd)
 	}
 	return app
+}
+
+// setUsageHandlers makes every command report a bad flag or an unknown
+// subcommand as an error with a hint, rather than printing its whole help
+// and, for an unknown subcommand, exiting 0.
+func setUsageHandlers(cmd *cli.Command) {
+	if cmd.OnUsageError == nil {
+		cmd.OnUsageError = usageError
+	}
+	if len(cmd.Subcommands) > 0 && cmd.Action == nil {
+		cmd.Action = unknownCommand
+	}
+	for _, sub := range cmd.Subcommands {
+		setUsageHandlers(sub)
+	}
+}
+
+// usageError is the OnUsageError of the app and every command.
+func usageError(c *cli.Context, err error, isSubcommand bool) error {
+	return withHint(err, "run '%s --help' for usage", commandPath(c))
+}
+
+// unknownCommand is the action of the app and of commands that only hold
+// subcommands: help when called bare, an error for a word it does not know.
+func unknownCommand(c *cli.Context) error {
+	if !c.Args().Present() {
+		if c.Command != nil && c.Command.Name != c.App.Name {
+			return cli.ShowSubcommandHelp(c)
+		}
+		return cli.ShowAppHelp(c)
+	}
+	return withHint(fmt.Errorf("unknown command %q", c.Args().First()), "run '%s --help' to list the commands", commandPath(c))
+}
+
+// commandPath is how the user called the command: "skillsync agents".
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, cc := range c.Lineage() {
+		if cc.Command != nil && cc.Command.Name != "" && cc.Command.Name != c.App.Name {
+			names = append([]string{cc.Command.Name}, names...)
+		}
+	}
+	return strings.Join(append([]string{"skillsync"}, names...), " ")
 }
 
 // Shared flags, built per command so no state is shared between runs.

@@ -136,9 +136,27 @@ func runApply(ctx context.Context, ui *ui, r *planRun, journalPath, format strin
 	case res.Interrupted:
 		return errInterrupted
 	case res.Failed():
-		return errSilent
+		return applyFailed(res)
 	}
 	return nil
+}
+
+// applyFailed is the error of an apply where steps failed, with what to do
+// about the first failure the service explained.
+func applyFailed(res *reconcile.Result) error {
+	n := res.Counts()
+	err := fmt.Errorf("%d of %d steps did not apply; the space does not match the plan", n.Failed+n.Skipped, len(res.Steps))
+	if res.JournalError != "" {
+		return withHint(fmt.Errorf("%w: writing the journal failed: %s", err, res.JournalError), "apply stopped so that every change stays restorable; fix the journal's folder or pass --journal FILE")
+	}
+	for _, s := range res.Steps {
+		if s.Outcome == reconcile.OutcomeFailed {
+			if h := hintForStatus(s.Status, s.Action == reconcile.ActionEnable); h != "" {
+				return withHint(err, "%s", h)
+			}
+		}
+	}
+	return withHint(err, "see the steps above; run 'skillsync plan' to see what is left to do")
 }
 
 func writeJSON(ui *ui, v any) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -44,7 +45,8 @@ Exit codes: 0 success, 1 error (404: no such asset in the space).`,
 					return fmt.Errorf("reading asset: %w", err)
 				}
 				if format == "json" {
-					fprintf(ui.stdout, "%s\n", a.Raw)
+					// The record as served, whatever whitespace ends it, then one newline.
+					fprintf(ui.stdout, "%s\n", bytes.TrimRight(a.Raw, " \t\r\n"))
 					return nil
 				}
 				fprintf(ui.stdout, "id:               %s\nname:             %s\nMIME type:        %s\nprocessing state: %s\n",

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -69,6 +70,8 @@ Exit codes: 0 success, 1 unknown shell.`,
 					return err
 				}
 				fprintf(ui.stdout, "%s", s)
+			case "":
+				return withHint(errors.New("completion takes the name of a shell"), "use bash, zsh or fish, e.g. source <(skillsync completion bash)")
 			default:
 				return withHint(fmt.Errorf("unknown shell %q", sh), "use bash, zsh or fish, e.g. source <(skillsync completion bash)")
 			}

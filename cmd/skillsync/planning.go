@@ -52,7 +52,7 @@ func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo
 	}
 	if diags.HasErrors() {
 		errs, _ := countDiagnostics(diags)
-		return "", nil, withHint(fmt.Errorf("the repository has %d invalid skill files", errs), "fix the errors above; 'skillsync validate' lists them again without contacting the space")
+		return "", nil, withHint(fmt.Errorf("the repository has %d validation error(s)", errs), "fix the errors above; 'skillsync validate' lists them again without contacting the space")
 	}
 	return root, repo, nil
 }

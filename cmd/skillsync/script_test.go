@@ -1,9 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"net"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,7 +66,10 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"emu": cmdEmu,
+			"emu":      cmdEmu,
+			"exits":    cmdExits,
+			"freeport": cmdFreeport,
+			"await":    cmdAwait,
 		},
 	})
 }
@@ -73,9 +80,12 @@ func TestScripts(t *testing.T) {
 //	emu disable SLUG | emu enable SLUG
 //	emu edit SLUG instructions|name|description TEXT
 //	emu add SLUG NAME [enabled|disabled]
+//	emu fill N                    add N enabled unmanaged skills (filler-01, ...)
 //	emu builtin N                 count N hidden built-in skills as active
 //	emu active N                  assert N active skills
-//	emu requests KEY N            assert N requests to endpoint KEY ("GET /skills/{id}")
+//	emu requests KEY N            assert N requests to endpoint KEY ("GET /skills/{id}", a
+//	                              remotetest.Key* value), or to any endpoint for KEY "all"
+//	emu await KEY N               wait (up to 10s) until N requests reached endpoint KEY
 //	emu writes N                  assert N write requests in all
 //	emu latency DURATION
 //	emu skill SLUG FIELD VALUE    assert a field (enabled, name, description)
@@ -136,12 +146,26 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 	case "add":
 		e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: args[1], Name: args[2], Description: "Added by the test.",
 			Instructions: "# " + args[2] + "\n", Enabled: len(args) < 4 || args[3] == "enabled"})
+	case "fill":
+		for i := 1; i <= atoi(args[1]); i++ {
+			e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: fmt.Sprintf("filler-%02d", i), Name: fmt.Sprintf("Filler %02d", i),
+				Description: "Added by the test.", Instructions: "# Filler\n", Enabled: true})
+		}
+	case "await":
+		want := atoi(args[2])
+		deadline := time.Now().Add(10 * time.Second)
+		for requestCount(ts, e, args[1]) < want {
+			if time.Now().After(deadline) {
+				ts.Fatalf("emu await: %d requests to %s after 10s, want %d", requestCount(ts, e, args[1]), args[1], want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	case "builtin":
 		e.AddSpace(remotetest.Space{ID: demoSpace, BuiltinActive: atoi(args[1])})
 	case "active":
 		check("active skills", e.ActiveCount(demoSpace), atoi(args[1]))
 	case "requests":
-		check("requests to "+args[1], e.Requests()[args[1]], atoi(args[2]))
+		check("requests to "+args[1], requestCount(ts, e, args[1]), atoi(args[2]))
 	case "writes":
 		n := 0
 		for k, v := range e.Requests() {
@@ -199,4 +223,83 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("emu: unknown command %q", args[0])
 	}
+}
+
+// cmdExits runs a program, as exec does, and asserts its exit code: exec
+// alone tells success from failure, not 1 from 2 or 130.
+//
+//	exits CODE PROG [ARGS...]
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdFreeport sets VAR to a free loopback address (127.0.0.1:PORT).
+//
+//	freeport VAR
+func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: freeport VAR")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	addr := l.Addr().String()
+	ts.Check(l.Close())
+	ts.Setenv(args[0], addr)
+}
+
+// cmdAwait waits (up to 10s) until something listens on the TCP address.
+//
+//	await ADDR
+func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: await ADDR")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", args[0], time.Second)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("nothing listens on %s after 10s: %v", args[0], err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// requestCount is the number of requests the emulator counted under key, a
+// remotetest.Key* value, or in all for "all". An unknown key fails the
+// script rather than counting zero, so that no assertion passes vacuously.
+func requestCount(ts *testscript.TestScript, e *remotetest.Emulator, key string) int {
+	known := []string{remotetest.KeyListSkills, remotetest.KeyGetSkill, remotetest.KeyUpdateSkill,
+		remotetest.KeyEnableSkill, remotetest.KeyDisableSkill, remotetest.KeyGetFile, remotetest.KeyListAgents,
+		remotetest.KeyPublishAgent, remotetest.KeyDeleteAgent, remotetest.KeyGetAsset, remotetest.KeyOther}
+	reqs := e.Requests()
+	if key == "all" {
+		n := 0
+		for _, v := range reqs {
+			n += v
+		}
+		return n
+	}
+	if !slices.Contains(known, key) {
+		ts.Fatalf("emu: unknown request key %q (known: %s, all)", key, strings.Join(known, ", "))
+	}
+	return reqs[key]
 }

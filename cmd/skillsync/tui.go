@@ -105,24 +105,33 @@ func hintFor(err error) string {
 	}
 	var re *remote.Error
 	if errors.As(err, &re) {
-		switch {
-		case remote.IsUnauthorized(err):
-			return "the service rejected the token: check that SKILLSYNC_TOKEN (or the --token-file) holds a current token for this tenant"
-		case remote.IsForbidden(err) && strings.HasSuffix(re.Path, "/enable"):
-			return "enabling needs permission to update skills in the space, and the space's skills feature must be on: ask a space admin"
-		case remote.IsForbidden(err):
-			return "the token lacks permission for this request in this space: ask a space admin for access"
-		case remote.IsNotFound(err):
-			return "check --space (SKILLSYNC_SPACE) and --base-url (SKILLSYNC_BASE_URL): the service does not know this space or object"
-		case remote.IsConflict(err):
-			return "the space already has 40 active skills (built-in skills may count too): disable one first"
-		case remote.IsRateLimited(err):
-			return "the service is rate limiting this token: wait a minute and run again, or lower --parallelism"
+		if h := hintForStatus(re.StatusCode, strings.HasSuffix(re.Path, "/enable")); h != "" {
+			return h
 		}
 	}
 	var rule *remote.RuleError
 	if errors.As(err, &rule) {
 		return "fix the value; the service would reject it"
+	}
+	return ""
+}
+
+// hintForStatus says what to do about an HTTP status of the service; enable
+// tells a refused enable, whose 403 also means the skills feature is off.
+func hintForStatus(status int, enable bool) string {
+	switch {
+	case status == 401:
+		return "the service rejected the token: check that SKILLSYNC_TOKEN (or the --token-file) holds a current token for this tenant"
+	case status == 403 && enable:
+		return "enabling needs permission to update skills in the space, and the space's skills feature must be on: ask a space admin"
+	case status == 403:
+		return "the token lacks permission for this request in this space: ask a space admin for access"
+	case status == 404:
+		return "check --space (SKILLSYNC_SPACE) and --base-url (SKILLSYNC_BASE_URL): the service does not know this space or object"
+	case status == 409:
+		return "the space already has 40 active skills (built-in skills may count too): disable one first"
+	case status == 429:
+		return "the service is rate limiting this token: wait a minute and run again, or lower --parallelism"
 	}
 	return ""
 }
