@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+// testSpace is the demo space served on loopback with n more skills whose
+// instructions the repository changes, and a copy of the demo repository
+// holding them.
+type testSpace struct {
+	emu  *remotetest.Emulator
+	url  string
+	repo string
+}
+
+func newTestSpace(t *testing.T, token string, n int) *testSpace {
+	t.Helper()
+	e := remotetest.New()
+	if err := seedEmulator(e, ""); err != nil {
+		t.Fatal(err)
+	}
+	e.AddToken(token, remotetest.ReadWrite)
+	srv := remotetest.NewServer(t, e)
+	repo := filepath.Join(t.TempDir(), "repo")
+	if err := copyEmbedded(repo, "testdata/demo/repo"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		slug := fmt.Sprintf("bulk-%03d", i)
+		e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: slug, Name: "Bulk " + slug[5:],
+			Description: "A skill of the test.", Instructions: "# Old\n"})
+		dir := filepath.Join(repo, "skills", slug)
+		md := "---\nname: Bulk " + slug[5:] + "\ndescription: A skill of the test.\nenabled: false\n---\n# New\n"
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &testSpace{emu: e, url: srv.URL, repo: repo}
+}
+
+// env is the environment of a command against the space.
+func (s *testSpace) env(token string) []string {
+	return []string{"SKILLSYNC_BASE_URL=" + s.url, "SKILLSYNC_SPACE=" + demoSpace,
+		"SKILLSYNC_TOKEN=" + token, "NO_COLOR=1", "SKILLSYNC_DIR=" + s.repo}
+}
+
+// TestApplyInterruptedBySIGINT sends SIGINT to a real skillsync process in
+// the middle of an apply: it must exit 130 with a journal whose every line
+// parses and names an applied change, and a second apply must converge.
+func TestApplyInterruptedBySIGINT(t *testing.T) {
+	const token = "interrupt-token-0123456789"
+	sp := newTestSpace(t, token, 60)
+	sp.emu.SetFaults(remotetest.Faults{Latency: 40 * time.Millisecond})
+	sp.emu.ResetRequests()
+
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(t.TempDir(), "journal.jsonl")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	// The test binary runs main when called skillsync (see TestMain).
+	cmd := exec.CommandContext(ctx, exe, "apply", "--auto-approve", "--parallelism", "2", "--journal", journal)
+	cmd.Args[0] = "skillsync"
+	cmd.Env = append(os.Environ(), sp.env(token)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for sp.emu.Requests()[remotetest.KeyUpdateSkill] < 6 {
+		if ctx.Err() != nil {
+			t.Fatalf("apply never got going; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("apply exited with %v, want status %d\nstdout:\n%s\nstderr:\n%s", err, exitInterrupted, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "skillsync: error: interrupted") {
+		t.Errorf("stderr does not say it was interrupted:\n%s", stderr.String())
+	}
+
+	data, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := reconcile.ReadJournal(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the journal of an interrupted apply does not parse: %v\n%s", err, data)
+	}
+	patches := sp.emu.Requests()[remotetest.KeyUpdateSkill]
+	if len(entries) == 0 || len(entries) >= 63 {
+		t.Fatalf("journal has %d lines: apply was not interrupted mid-way", len(entries))
+	}
+	if len(entries) != patches+sp.emu.Requests()[remotetest.KeyDisableSkill] {
+		t.Errorf("journal has %d lines for %d updates and %d disables that reached the space",
+			len(entries), patches, sp.emu.Requests()[remotetest.KeyDisableSkill])
+	}
+	for _, e := range entries {
+		if e.Outcome != reconcile.OutcomeApplied {
+			t.Errorf("journal: %s %s %s: %s", e.Action, e.Slug, e.Outcome, e.Error)
+		}
+		got, ok := sp.emu.Skill(demoSpace, e.ID)
+		if e.Action == reconcile.ActionUpdate && (!ok || got.Instructions == nil || e.After == nil ||
+			e.After.Instructions == nil || *got.Instructions != *e.After.Instructions) {
+			t.Errorf("journal says %s was updated to %+v; the space holds %+v", e.Slug, e.After, got)
+		}
+	}
+
+	// A second apply finishes the job, and a plan then finds nothing.
+	sp.emu.SetFaults(remotetest.Faults{})
+	var out, errOut bytes.Buffer
+	for _, kv := range sp.env(token) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	if code := run(t.Context(), []string{"skillsync", "apply", "--auto-approve", "--journal", journal}, nil, &out, &errOut); code != exitOK {
+		t.Fatalf("second apply exited %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := run(t.Context(), []string{"skillsync", "plan", "--detailed-exitcode"}, nil, &out, &errOut); code != exitOK {
+		t.Fatalf("plan after the second apply exited %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	data, _ = os.ReadFile(journal)
+	if _, err := reconcile.ReadJournal(bytes.NewReader(data)); err != nil {
+		t.Fatalf("journal after the second apply: %v", err)
+	}
+}
