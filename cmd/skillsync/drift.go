@@ -15,11 +15,12 @@ report is fit for an issue body.
 Examples:
    skillsync drift
    skillsync drift --format markdown > drift.md
+   skillsync drift --issue       # in a scheduled job: one issue per space
 
 Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "markdown", "json"),
-		}),
+		}, issueFlags()),
 		Action: func(c *cli.Context) error {
 			format, err := checkFormat(c, "text", "markdown", "json")
 			if err != nil {
@@ -32,8 +33,13 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui)); err != nil {
 				return err
 			}
+			ghErr := publishPlan(c, ui, r.plan, "drift")
 			if r.plan.HasErrors() {
+				reportAlso(ui, ghErr)
 				return planErrors(r.plan)
+			}
+			if ghErr != nil {
+				return ghErr
 			}
 			if r.plan.HasChanges() {
 				return errChanges

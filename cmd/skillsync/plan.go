@@ -22,6 +22,7 @@ Examples:
    skillsync plan
    skillsync plan --format markdown > plan.md
    skillsync plan -out plan.json --detailed-exitcode
+   skillsync plan --comment      # in a pull_request job: one comment per space
 
 Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 (including a plan with errors), 2 changes present (only with
@@ -30,7 +31,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			formatFlag("text", "markdown", "json"),
 			&cli.StringFlag{Name: "out", Usage: "also save the plan to FILE, for 'skillsync apply FILE'"},
 			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes"},
-		}),
+		}, commentFlags()),
 		Action: func(c *cli.Context) error {
 			format, err := checkFormat(c, "text", "markdown", "json")
 			if err != nil {
@@ -43,7 +44,10 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui)); err != nil {
 				return err
 			}
+			// Posted even with errors: reviewers need to see them.
+			ghErr := publishPlan(c, ui, r.plan, "plan")
 			if r.plan.HasErrors() {
+				reportAlso(ui, ghErr)
 				return planErrors(r.plan)
 			}
 			if out := c.String("out"); out != "" {
@@ -53,6 +57,9 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 				if format != "json" {
 					ui.infof("saved the plan to %s; apply it with: skillsync apply %s", out, out)
 				}
+			}
+			if ghErr != nil {
+				return ghErr
 			}
 			if c.Bool("detailed-exitcode") && r.plan.HasChanges() {
 				return errChanges

@@ -50,6 +50,7 @@ func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo
 			ui.logf("\thint: %s", d.Hint)
 		}
 	}
+	writeAnnotations(ui, diags)
 	if diags.HasErrors() {
 		errs, _ := countDiagnostics(diags)
 		return "", nil, withHint(fmt.Errorf("the repository has %d validation error(s)", errs), "fix the errors above; 'skillsync validate' lists them again without contacting the space")

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/github"
+	"github.com/skillsync/skillsync/reconcile"
+)
+
+// githubRepoFlag names the repository of the comment or issue when the job
+// does not (GITHUB_REPOSITORY), as when trying it from a laptop.
+func githubRepoFlag() cli.Flag {
+	return &cli.StringFlag{Name: "github-repo", Usage: "GitHub repository `owner/name` of the comment or issue (default: GITHUB_REPOSITORY)"}
+}
+
+// commentFlags are plan's flags for the pull-request comment.
+func commentFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "comment", Usage: "post the plan as one comment per space on the pull request, updated in place (needs GITHUB_TOKEN with pull-requests: write)"},
+		githubRepoFlag(),
+		&cli.IntFlag{Name: "pr", Usage: "pull request `N` to comment on (default: from the GitHub Actions event)"},
+	}
+}
+
+// issueFlags are drift's flags for the drift issue.
+func issueFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "issue", Usage: "open one issue per space when drift is found, update it on later runs, close it when in sync (needs GITHUB_TOKEN with issues: write)"},
+		githubRepoFlag(),
+	}
+}
+
+// inGitHubActions reports whether the command runs as a GitHub Actions step.
+func inGitHubActions() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
+
+// writeAnnotations prints diagnostics as workflow annotations under GitHub
+// Actions. They go to stderr, which the runner reads for workflow commands as
+// it does stdout, so that stdout keeps only what --format asked for.
+func writeAnnotations(ui *ui, diags fsrepo.Diagnostics) {
+	if inGitHubActions() && len(diags) > 0 {
+		fsrepo.WriteGitHubAnnotations(ui.stderr, diags)
+	}
+}
+
+// publishPlan does, after a plan or drift has been printed, what CI wants
+// of it besides stdout: under GitHub Actions, the markdown in the job
+// summary and annotations on the files of the plan's problems; and, when
+// asked, the pull-request comment (kind "plan") or the drift issue (kind
+// "drift"). A failure to write the summary is a warning; a failure to
+// comment or file the issue is the returned error, so the job fails where
+// reviewers would otherwise miss the plan.
+func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
+	comment := kind == "plan" && c.Bool("comment")
+	issue := kind == "drift" && c.Bool("issue")
+	actions := inGitHubActions()
+	if !actions && !comment && !issue {
+		return nil
+	}
+	var md bytes.Buffer
+	if err := reconcile.RenderMarkdown(&md, p, reconcile.MarkdownOptions{}); err != nil {
+		return err
+	}
+	if actions {
+		writePlanAnnotations(ui.stderr, p)
+		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+			if err := github.AppendStepSummary(path, md.String()); err != nil {
+				ui.warningf("writing the job summary: %v", err)
+			}
+		}
+	}
+	if !comment && !issue {
+		return nil
+	}
+	env, err := githubEnv(c)
+	if err != nil {
+		return err
+	}
+	ui.addSecret(env.Token)
+	gc, err := github.NewClient(c.Context, env, nil)
+	if err != nil {
+		return err
+	}
+	if comment {
+		url, created, err := gc.UpsertPlanComment(c.Context, env.PRNumber, p.Space, md.String())
+		if err != nil {
+			return githubError(err)
+		}
+		verb := "updated the plan comment"
+		if created {
+			verb = "commented the plan"
+		}
+		ui.infof("%s on pull request #%d: %s", verb, env.PRNumber, url)
+		return nil
+	}
+	// A plan with errors and no changes cannot say the space is in sync, so
+	// it leaves an open issue alone rather than closing it.
+	if p.HasErrors() && !p.HasChanges() {
+		ui.warningf("the drift issue was left as it is: the plan has errors, so whether space %s is in sync is unknown", p.Space)
+		return nil
+	}
+	action, url, err := gc.SyncDriftIssue(c.Context, p.Space, p.HasChanges(), md.String())
+	if err != nil {
+		return githubError(err)
+	}
+	switch action {
+	case github.DriftOpened:
+		ui.infof("opened a drift issue for space %s: %s", p.Space, url)
+	case github.DriftUpdated:
+		ui.infof("updated the drift issue of space %s: %s", p.Space, url)
+	case github.DriftClosed:
+		ui.infof("closed the drift issue of space %s, back in sync: %s", p.Space, url)
+	}
+	return nil
+}
+
+// githubEnv reads the GitHub Actions environment, with the flags' values
+// over it.
+func githubEnv(c *cli.Context) (github.Env, error) {
+	env, err := github.EnvFromActions(os.Getenv)
+	if repo := c.String("github-repo"); repo != "" {
+		env.Repository, err = repo, nil
+	}
+	if err != nil {
+		return env, withHint(err, "pass the repository with --github-repo owner/name")
+	}
+	if c.IsSet("pr") {
+		env.PRNumber = c.Int("pr")
+	}
+	if c.Bool("comment") && env.PRNumber <= 0 {
+		return env, withHint(errors.New("no pull request to comment the plan on"),
+			"run plan --comment on pull_request events, or pass --pr N")
+	}
+	return env, nil
+}
+
+// githubError splits the hint of a GitHub error from its message, so that
+// it prints on its own hint line.
+func githubError(err error) error {
+	var ge *github.Error
+	if errors.As(err, &ge) && ge.Hint != "" {
+		msg := *ge
+		msg.Hint = ""
+		return withHint(fmt.Errorf("%s", msg.Error()), "%s", ge.Hint)
+	}
+	return err
+}
+
+// writePlanAnnotations annotates the files of the plan's problems, so that
+// they show on the pull request's diff.
+func writePlanAnnotations(w io.Writer, p *reconcile.Plan) {
+	var b bytes.Buffer
+	for _, pr := range p.Errors {
+		if pr.Path != "" {
+			b.WriteString(github.Annotation("error", pr.Path, 0, 0, problemText(pr)) + "\n")
+		}
+	}
+	for _, pr := range p.Warnings {
+		if pr.Path != "" {
+			b.WriteString(github.Annotation("warning", pr.Path, 0, 0, problemText(pr)) + "\n")
+		}
+	}
+	w.Write(b.Bytes())
+}
+
+func problemText(pr reconcile.Problem) string {
+	if pr.Hint == "" {
+		return pr.Message
+	}
+	return pr.Message + "\nhint: " + pr.Hint
+}
+
+// reportAlso prints an error that is not the one the command exits with.
+func reportAlso(ui *ui, err error) {
+	if err == nil {
+		return
+	}
+	ui.errorf("%v", err)
+	if h := hintFor(err); h != "" {
+		ui.hintf("%s", h)
+	}
+}

@@ -1,0 +1,500 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+// fakeGitHub is the minimum of GitHub's REST API that plan --comment and
+// drift --issue call, strict where GitHub is: the bearer token, the
+// repository in the path, and the 65,536-character limit on bodies. (The
+// fuller fake of internal/github is in a _test package and cannot be
+// imported.)
+type fakeGitHub struct {
+	mu       sync.Mutex
+	issues   []*fakeIssue // issues and pull requests share numbers
+	comments []*fakeComment
+	nextID   int64
+	// status, when not 0, answers every request with it and body.
+	status int
+	body   string
+
+	srv *httptest.Server
+}
+
+type fakeIssue struct {
+	Number      int
+	Title, Body string
+	State       string
+	PR          bool
+}
+
+type fakeComment struct {
+	ID    int64
+	Issue int
+	Body  string
+}
+
+const (
+	fakeGitHubToken = "ghs_fake_token_0123456789"
+	fakeGitHubRepo  = "acme/skills"
+)
+
+// newFakeGitHub starts a fake holding pull request #1 and points the
+// GitHub Actions environment of the test at it.
+func newFakeGitHub(t *testing.T) *fakeGitHub {
+	t.Helper()
+	f := &fakeGitHub{nextID: 1000, issues: []*fakeIssue{{Number: 1, Title: "Edit skills", State: "open", PR: true}}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /repos/acme/skills/issues/{number}/comments", f.listComments)
+	mux.HandleFunc("POST /repos/acme/skills/issues/{number}/comments", f.createComment)
+	mux.HandleFunc("PATCH /repos/acme/skills/issues/comments/{id}", f.updateComment)
+	mux.HandleFunc("GET /repos/acme/skills/issues", f.listIssues)
+	mux.HandleFunc("POST /repos/acme/skills/issues", f.createIssue)
+	mux.HandleFunc("PATCH /repos/acme/skills/issues/{number}", f.updateIssue)
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case r.Header.Get("Authorization") != "Bearer "+fakeGitHubToken:
+			w.WriteHeader(http.StatusUnauthorized)
+			fmt.Fprint(w, `{"message":"Bad credentials"}`)
+		case f.status != 0:
+			w.WriteHeader(f.status)
+			fmt.Fprint(w, f.body)
+		default:
+			mux.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(f.srv.Close)
+	t.Setenv("GITHUB_TOKEN", fakeGitHubToken)
+	t.Setenv("GITHUB_REPOSITORY", fakeGitHubRepo)
+	t.Setenv("GITHUB_API_URL", f.srv.URL)
+	return f
+}
+
+func (f *fakeGitHub) fail(status int, body string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.status, f.body = status, body
+}
+
+func (f *fakeGitHub) snapshot() (issues []fakeIssue, comments []fakeComment) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, is := range f.issues {
+		issues = append(issues, *is)
+	}
+	for _, c := range f.comments {
+		comments = append(comments, *c)
+	}
+	return issues, comments
+}
+
+func (f *fakeGitHub) find(w http.ResponseWriter, r *http.Request) *fakeIssue {
+	n, _ := strconv.Atoi(r.PathValue("number"))
+	for _, is := range f.issues {
+		if is.Number == n {
+			return is
+		}
+	}
+	w.WriteHeader(http.StatusNotFound)
+	fmt.Fprint(w, `{"message":"Not Found"}`)
+	return nil
+}
+
+func tooLong(w http.ResponseWriter, body string) bool {
+	if utf8.RuneCountInString(body) <= 65536 {
+		return false
+	}
+	w.WriteHeader(http.StatusUnprocessableEntity)
+	fmt.Fprint(w, `{"message":"Validation Failed","errors":[{"code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`)
+	return true
+}
+
+func (f *fakeGitHub) commentJSON(c *fakeComment) map[string]any {
+	return map[string]any{"id": c.ID, "body": c.Body,
+		"html_url": fmt.Sprintf("https://github.com/%s/pull/%d#issuecomment-%d", fakeGitHubRepo, c.Issue, c.ID)}
+}
+
+func (f *fakeGitHub) issueJSON(is *fakeIssue) map[string]any {
+	m := map[string]any{"number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
+		"html_url": fmt.Sprintf("https://github.com/%s/issues/%d", fakeGitHubRepo, is.Number)}
+	if is.PR {
+		m["pull_request"] = map[string]any{"url": "https://api.github.com/pulls/" + strconv.Itoa(is.Number)}
+	}
+	return m
+}
+
+func (f *fakeGitHub) listComments(w http.ResponseWriter, r *http.Request) {
+	is := f.find(w, r)
+	if is == nil {
+		return
+	}
+	out := []map[string]any{}
+	for _, c := range f.comments {
+		if c.Issue == is.Number {
+			out = append(out, f.commentJSON(c))
+		}
+	}
+	json.NewEncoder(w).Encode(out)
+}
+
+func (f *fakeGitHub) createComment(w http.ResponseWriter, r *http.Request) {
+	is := f.find(w, r)
+	if is == nil {
+		return
+	}
+	var req struct{ Body string }
+	json.NewDecoder(r.Body).Decode(&req)
+	if tooLong(w, req.Body) {
+		return
+	}
+	f.nextID++
+	c := &fakeComment{ID: f.nextID, Issue: is.Number, Body: req.Body}
+	f.comments = append(f.comments, c)
+	w.WriteHeader(http.StatusCreated)
+	json.NewEncoder(w).Encode(f.commentJSON(c))
+}
+
+func (f *fakeGitHub) updateComment(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	i := slices.IndexFunc(f.comments, func(c *fakeComment) bool { return c.ID == id })
+	if i < 0 {
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"message":"Not Found"}`)
+		return
+	}
+	var req struct{ Body string }
+	json.NewDecoder(r.Body).Decode(&req)
+	if tooLong(w, req.Body) {
+		return
+	}
+	f.comments[i].Body = req.Body
+	json.NewEncoder(w).Encode(f.commentJSON(f.comments[i]))
+}
+
+func (f *fakeGitHub) listIssues(w http.ResponseWriter, r *http.Request) {
+	state := r.URL.Query().Get("state")
+	out := []map[string]any{}
+	for _, is := range f.issues {
+		if state == "all" || is.State == state || (state == "" && is.State == "open") {
+			out = append(out, f.issueJSON(is))
+		}
+	}
+	json.NewEncoder(w).Encode(out)
+}
+
+func (f *fakeGitHub) createIssue(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Title, Body string }
+	json.NewDecoder(r.Body).Decode(&req)
+	if tooLong(w, req.Body) {
+		return
+	}
+	is := &fakeIssue{Number: len(f.issues) + 1, Title: req.Title, Body: req.Body, State: "open"}
+	f.issues = append(f.issues, is)
+	w.WriteHeader(http.StatusCreated)
+	json.NewEncoder(w).Encode(f.issueJSON(is))
+}
+
+func (f *fakeGitHub) updateIssue(w http.ResponseWriter, r *http.Request) {
+	is := f.find(w, r)
+	if is == nil {
+		return
+	}
+	var req struct{ Body, State *string }
+	json.NewDecoder(r.Body).Decode(&req)
+	if req.Body != nil {
+		if tooLong(w, *req.Body) {
+			return
+		}
+		is.Body = *req.Body
+	}
+	if req.State != nil {
+		is.State = *req.State
+	}
+	json.NewEncoder(w).Encode(f.issueJSON(is))
+}
+
+// ciSetup starts the emulator seeded with the demo space, copies the demo
+// repository, and points the environment of the test at both. It clears
+// the GitHub Actions variables a CI run of the tests would otherwise leak
+// in.
+func ciSetup(t *testing.T) (e *remotetest.Emulator, dir string) {
+	t.Helper()
+	for _, k := range []string{"GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_EVENT_PATH", "GITHUB_REF",
+		"GITHUB_TOKEN", "GH_TOKEN", "GITHUB_REPOSITORY", "GITHUB_API_URL"} {
+		t.Setenv(k, "")
+	}
+	e = remotetest.New()
+	if err := seedEmulator(e, ""); err != nil {
+		t.Fatal(err)
+	}
+	e.AddToken(scriptToken, remotetest.ReadWrite)
+	srv, err := e.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	dir = filepath.Join(t.TempDir(), "repo")
+	if err := copyEmbedded(dir, "testdata/demo/repo"); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SKILLSYNC_BASE_URL", srv.URL)
+	t.Setenv("SKILLSYNC_SPACE", demoSpace)
+	t.Setenv("SKILLSYNC_TOKEN", scriptToken)
+	t.Setenv("NO_COLOR", "1")
+	return e, dir
+}
+
+// runCLI runs skillsync with args and returns its exit code and output.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), append([]string{"skillsync"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func editInstructions(t *testing.T, e *remotetest.Emulator, slug, text string) {
+	t.Helper()
+	s, ok := e.SkillBySlug(demoSpace, slug)
+	if !ok {
+		t.Fatalf("no skill %s in the emulator", slug)
+	}
+	e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) { sd.Instructions = text })
+}
+
+func TestPlanComment(t *testing.T) {
+	e, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+
+	// The comment is posted whatever --format prints.
+	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--format", "json", "--comment", "--pr", "1")
+	if code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	if !json.Valid([]byte(stdout)) {
+		t.Errorf("stdout is not the JSON plan:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "commented the plan on pull request #1") {
+		t.Errorf("stderr does not say the plan was commented:\n%s", stderr)
+	}
+	if strings.Contains(stderr, fakeGitHubToken) {
+		t.Errorf("stderr shows the GitHub token:\n%s", stderr)
+	}
+	_, comments := f.snapshot()
+	if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, "<!-- skillsync:plan space=demo -->") ||
+		!strings.Contains(comments[0].Body, "release-notes") {
+		t.Fatalf("after the first plan, comments = %+v, want one plan comment of space demo", comments)
+	}
+	first := comments[0]
+
+	// A push that changes the plan updates the same comment.
+	editInstructions(t, e, "code-review", "# Review\n\nEdited in the app.\n")
+	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Fatalf("second plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	_, comments = f.snapshot()
+	if len(comments) != 1 || comments[0].ID != first.ID || comments[0].Body == first.Body ||
+		!strings.Contains(comments[0].Body, "code-review") {
+		t.Fatalf("after the second plan, comments = %+v, want comment %d updated with code-review", comments, first.ID)
+	}
+
+	// After apply, "no changes" replaces the plan in the same comment.
+	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+		t.Fatalf("apply: exit %d, stderr:\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Fatalf("third plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	_, comments = f.snapshot()
+	if len(comments) != 1 || comments[0].ID != first.ID || !strings.Contains(comments[0].Body, "**No changes.**") {
+		t.Fatalf("after apply, comments = %+v, want comment %d saying no changes", comments, first.ID)
+	}
+}
+
+func TestPlanCommentFromEvent(t *testing.T) {
+	_, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+	event := filepath.Join(t.TempDir(), "event.json")
+	os.WriteFile(event, []byte(`{"pull_request":{"number":1}}`), 0o644)
+	t.Setenv("GITHUB_EVENT_PATH", event)
+	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment"); code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	if _, comments := f.snapshot(); len(comments) != 1 || comments[0].Issue != 1 {
+		t.Fatalf("comments = %+v, want one on pull request #1", comments)
+	}
+}
+
+func TestPlanCommentWithErrors(t *testing.T) {
+	_, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+	// brand-voice has no remote twin: with missing: error the plan has an
+	// error, which reviewers must see in the comment.
+	cfg := filepath.Join(dir, "skillsync.yaml")
+	data, _ := os.ReadFile(cfg)
+	os.WriteFile(cfg, bytes.Replace(data, []byte("missing: warn"), []byte("missing: error"), 1), 0o644)
+	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1")
+	if code != 1 {
+		t.Fatalf("plan with errors: exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	if _, comments := f.snapshot(); len(comments) != 1 || !strings.Contains(comments[0].Body, "brand-voice") {
+		t.Fatalf("comments = %+v, want the plan with its error", comments)
+	}
+}
+
+func TestPlanCommentErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		status     int
+		body       string
+		args       []string
+		wantStderr []string
+	}{
+		{"forbidden", 403, `{"message":"Resource not accessible by integration"}`, []string{"--pr", "1"},
+			[]string{"403 Forbidden", "hint: ", "pull-requests: write"}},
+		{"unauthorized", 401, `{"message":"Bad credentials"}`, []string{"--pr", "1"},
+			[]string{"401", "GITHUB_TOKEN"}},
+		{"no pull request", 0, "", nil, []string{"no pull request to comment the plan on", "--pr N"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, dir := ciSetup(t)
+			f := newFakeGitHub(t)
+			f.fail(tc.status, tc.body)
+			code, _, stderr := runCLI(t, append([]string{"plan", "--dir", dir, "--comment"}, tc.args...)...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+			}
+			for _, want := range tc.wantStderr {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+		})
+	}
+}
+
+func TestPlanCommentSizeLimit(t *testing.T) {
+	e, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+	// Long instructions edited in the app on every skill of the space make
+	// diffs far over GitHub's limit.
+	for _, slug := range []string{"release-notes", "code-review", "incident-postmortem", "sql-style"} {
+		var b strings.Builder
+		for i := 0; b.Len() < 45000; i++ {
+			fmt.Fprintf(&b, "Line %d of %s, edited in the app so the diff is long.\n", i, slug)
+		}
+		editInstructions(t, e, slug, b.String())
+	}
+	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	_, comments := f.snapshot()
+	if len(comments) != 1 {
+		t.Fatalf("comments = %d, want 1", len(comments))
+	}
+	if n := utf8.RuneCountInString(comments[0].Body); n > 65536 {
+		t.Errorf("comment has %d characters, over 65,536", n)
+	}
+}
+
+func TestStepSummaryAndAnnotations(t *testing.T) {
+	_, dir := ciSetup(t)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	t.Setenv("GITHUB_ACTIONS", "true")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+
+	if code, _, stderr := runCLI(t, "plan", "--dir", dir); code != 0 {
+		t.Fatalf("plan: exit %d, stderr:\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "drift", "--dir", dir); code != 2 {
+		t.Fatalf("drift: exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	data, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "<!-- skillsync:plan space=demo -->"); n != 2 {
+		t.Errorf("the step summary holds %d plans, want 2 (plan and drift):\n%s", n, data)
+	}
+
+	// A validation error stops the plan and is annotated on its file.
+	skill := filepath.Join(dir, "skills", "sql-style", "SKILL.md")
+	data, _ = os.ReadFile(skill)
+	os.WriteFile(skill, bytes.Replace(data, []byte("name: "), []byte("name: -"), 1), 0o644)
+	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--format", "json")
+	if code != 1 {
+		t.Fatalf("plan of an invalid skill: exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "::error file=skills/sql-style/SKILL.md,line=") {
+		t.Errorf("stderr lacks the annotation of the invalid skill:\n%s", stderr)
+	}
+	if strings.Contains(stdout, "::") {
+		t.Errorf("annotations went to stdout, which --format json keeps for JSON:\n%s", stdout)
+	}
+}
+
+func TestDriftIssue(t *testing.T) {
+	e, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+		t.Fatalf("apply: exit %d, stderr:\n%s", code, stderr)
+	}
+
+	// Drift: an issue is opened.
+	editInstructions(t, e, "release-notes", "# Release notes\n\nEdited in the app.\n")
+	code, _, stderr := runCLI(t, "drift", "--dir", dir, "--issue")
+	if code != 2 {
+		t.Fatalf("first drift: exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	issues, _ := f.snapshot()
+	if len(issues) != 2 || issues[1].State != "open" || !strings.Contains(issues[1].Body, "<!-- skillsync:drift space=demo -->") ||
+		!strings.Contains(issues[1].Body, "release-notes") {
+		t.Fatalf("after the first drift, issues = %+v, want one open drift issue", issues)
+	}
+
+	// Drift again: the same issue is updated.
+	editInstructions(t, e, "code-review", "# Review\n\nEdited in the app too.\n")
+	if code, _, stderr := runCLI(t, "drift", "--dir", dir, "--issue"); code != 2 {
+		t.Fatalf("second drift: exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	issues, _ = f.snapshot()
+	if len(issues) != 2 || issues[1].State != "open" || !strings.Contains(issues[1].Body, "code-review") {
+		t.Fatalf("after the second drift, issues = %+v, want issue #2 updated with code-review", issues)
+	}
+
+	// Fixed: the issue is closed with a comment.
+	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+		t.Fatalf("apply: exit %d, stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "drift", "--dir", dir, "--issue")
+	if code != 0 {
+		t.Fatalf("drift in sync: exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	issues, comments := f.snapshot()
+	if len(issues) != 2 || issues[1].State != "closed" {
+		t.Fatalf("after sync, issues = %+v, want issue #2 closed", issues)
+	}
+	if len(comments) != 1 || comments[0].Issue != 2 || !strings.Contains(comments[0].Body, "in sync") {
+		t.Errorf("after sync, comments = %+v, want one on issue #2 saying it is in sync", comments)
+	}
+	if !strings.Contains(stderr, "closed the drift issue") {
+		t.Errorf("stderr does not say the issue was closed:\n%s", stderr)
+	}
+}
