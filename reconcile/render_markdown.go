@@ -99,11 +99,17 @@ func (m *mdWriter) plan(p *Plan) {
 		m.must(fmt.Sprintf("> [!CAUTION]\n> **%d %s**: apply refuses this plan.\n\n", len(p.Errors), plural(len(p.Errors), "error", "errors")))
 	}
 
-	if len(p.Changes) > 0 {
+	groups := groupByOrigin(p)
+	for _, g := range groups {
+		if len(g.changes) == 0 {
+			continue
+		}
+		if g.title != "" {
+			m.must("**" + g.title + "**\n\n")
+		}
 		m.must("| | Skill | Actions | Fields | Agents |\n|:-:|---|---|---|---|\n")
-		rows := make([]string, len(p.Changes))
-		for i := range p.Changes {
-			c := &p.Changes[i]
+		rows := make([]string, len(g.changes))
+		for i, c := range g.changes {
 			sym, _ := symbol(c)
 			acts := make([]string, len(c.Actions))
 			for j, a := range c.Actions {
@@ -147,8 +153,10 @@ func (m *mdWriter) plan(p *Plan) {
 		items, "\n</details>\n\n", "unmanaged skills")
 
 	blocks := make([]mdBlock, 0, len(p.Changes))
-	for i := range p.Changes {
-		blocks = append(blocks, changeBlock(&p.Changes[i]))
+	for _, g := range groups {
+		for _, c := range g.changes {
+			blocks = append(blocks, changeBlock(c))
+		}
 	}
 	for _, f := range p.Files {
 		if f.Diff != "" {

@@ -61,6 +61,19 @@ func errorPlan() *Plan {
 	return Compute(repo(local("a"), local("missing")), &Live{Space: "ab12", Skills: []remote.Skill{live("a", remoteDisabled)}}, Policy{})
 }
 
+// splitPlan is reviewPlan split by origin, as plan --base splits it: some
+// changes from the pull request, the others drift.
+func splitPlan() *Plan {
+	p := reviewPlan()
+	for i := range p.Changes {
+		p.Changes[i].Origin = OriginPR
+		if i%2 == 1 {
+			p.Changes[i].Origin = OriginDrift
+		}
+	}
+	return p
+}
+
 var renderCases = []struct {
 	name string
 	plan func() *Plan
@@ -68,6 +81,7 @@ var renderCases = []struct {
 	{"review", reviewPlan},
 	{"nochange", noChangePlan},
 	{"errors", errorPlan},
+	{"split", splitPlan},
 }
 
 func TestRenderTextGolden(t *testing.T) {

@@ -81,8 +81,14 @@ func (t *textWriter) plan(p *Plan) {
 	if len(p.Changes) > 0 {
 		t.line(0, "skillsync will perform the following actions:")
 		t.b.WriteByte('\n')
-		for i := range p.Changes {
-			t.change(&p.Changes[i])
+		for _, g := range groupByOrigin(p) {
+			if g.title != "" {
+				t.line(0, t.paint(ansiBold, g.title))
+				t.b.WriteByte('\n')
+			}
+			for _, c := range g.changes {
+				t.change(c)
+			}
 		}
 	}
 	if len(p.Publish) > 0 {
