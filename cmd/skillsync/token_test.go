@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+// TestTokenNeverLeaks runs every command, succeeding and failing, with a
+// sentinel token, and greps all it printed and every file it wrote (plan
+// files, journals, the cache, the repository) for the token.
+func TestTokenNeverLeaks(t *testing.T) {
+	const sentinel = "sntl-9f8e7d6c5b4a3f2e1d0c"
+	const other = "another-token-0123456789"
+	const agentID = "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"
+	const assetID = "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
+
+	sp := newTestSpace(t, sentinel, 3)
+	work := filepath.Dir(sp.repo)
+	tokenFile := filepath.Join(t.TempDir(), "token") // outside work: it holds the token
+	if err := os.WriteFile(tokenFile, []byte(sentinel+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// A space that knows another token (401), and one where the sentinel
+	// may only read (403).
+	unknown := remotetest.New()
+	if err := seedEmulator(unknown, ""); err != nil {
+		t.Fatal(err)
+	}
+	unknown.AddToken(other, remotetest.ReadWrite)
+	unknownURL := remotetest.NewServer(t, unknown).URL
+	readOnly := remotetest.New()
+	if err := seedEmulator(readOnly, ""); err != nil {
+		t.Fatal(err)
+	}
+	readOnly.AddToken(sentinel, remotetest.ReadOnly)
+	readOnlyURL := remotetest.NewServer(t, readOnly).URL
+
+	// Services that echo the request's Authorization header back: in an
+	// error message, in an HTML page answered 200, in a redirect.
+	echo := func(status int, contentType string, body func(auth string) string) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", contentType)
+			w.WriteHeader(status)
+			w.Write([]byte(body(r.Header.Get("Authorization"))))
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	jsonMessage := func(auth string) string {
+		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "bad_request", "message": "you sent " + auth}})
+		return string(b)
+	}
+	echo400 := echo(http.StatusBadRequest, "application/json", jsonMessage)
+	echo401 := echo(http.StatusUnauthorized, "application/json", jsonMessage)
+	echo500 := echo(http.StatusInternalServerError, "text/plain", func(a string) string { return "oops " + a })
+	echoHTML := echo(http.StatusOK, "text/html", func(a string) string { return "<html><body>" + a + "</body></html>" })
+	echoJSON := echo(http.StatusOK, "application/json", func(a string) string { return `{"data": "` + a + `"}` })
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://localhost:1/"+strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer "), http.StatusFound)
+	}))
+	t.Cleanup(redirect.Close)
+
+	planFile := filepath.Join(work, "plan.json")
+	journal := filepath.Join(work, "journal.jsonl")
+	cache := filepath.Join(work, "cache")
+	type command struct {
+		url  string // SKILLSYNC_BASE_URL; sp.url when empty
+		args []string
+	}
+	cmds := []command{
+		{"", []string{"validate"}},
+		{"", []string{"plan", "--debug"}},
+		{"", []string{"plan", "--format", "json", "--debug"}},
+		{"", []string{"plan", "--format", "markdown"}},
+		{"", []string{"plan", "--out", planFile, "--cache", cache, "--debug"}},
+		{"", []string{"plan", "--token-file", tokenFile, "--debug"}},
+		{"", []string{"drift", "--debug"}},
+		{"", []string{"drift", "--format", "json"}},
+		{"", []string{"apply", "--auto-approve", "--journal", journal, "--debug", planFile}},
+		{"", []string{"apply", "--auto-approve", "--debug"}}, // default journal in the repository
+		{"", []string{"agents", "list", "--debug"}},
+		{"", []string{"agents", "publish", "--debug", agentID}},
+		{"", []string{"assets", "get", "--debug", assetID}},
+		{"", []string{"assets", "get", "--debug", "00000000-0000-4000-8000-000000000000"}}, // 404
+		{"", []string{"pull"}},
+		{unknownURL, []string{"plan", "--debug"}},
+		{unknownURL, []string{"apply", "--auto-approve", "--debug"}},
+		{unknownURL, []string{"agents", "list", "--debug"}},
+		{readOnlyURL, []string{"apply", "--auto-approve", "--debug"}},
+		{readOnlyURL, []string{"agents", "publish", "--debug", agentID}},
+		{"http://example.com", []string{"plan", "--debug"}},
+		{"https://127.0.0.1:1", []string{"plan", "--debug"}},
+		{"http://127.0.0.1:1", []string{"plan", "--debug"}},
+		{"https://user:" + sentinel + "@example.com", []string{"plan"}},
+		{"not a url " + sentinel[:0], []string{"plan"}},
+		{echo400, []string{"plan", "--debug"}},
+		{echo401, []string{"plan", "--debug"}},
+		{echo500, []string{"plan", "--debug", "--parallelism", "1"}},
+		{echoHTML, []string{"plan", "--debug"}},
+		{echoJSON, []string{"plan", "--debug"}},
+		{redirect.URL, []string{"plan", "--debug"}},
+	}
+	leaks := func(where string, data []byte) {
+		t.Helper()
+		if bytes.Contains(data, []byte(sentinel)) {
+			t.Errorf("the token appears in %s:\n%s", where, data)
+		}
+	}
+	for _, c := range cmds {
+		url := c.url
+		if url == "" {
+			url = sp.url
+		}
+		for _, kv := range sp.env(sentinel) {
+			k, v, _ := strings.Cut(kv, "=")
+			t.Setenv(k, v)
+		}
+		t.Setenv("SKILLSYNC_BASE_URL", url)
+		var stdout, stderr bytes.Buffer
+		ctx, cancel := context.WithCancel(t.Context())
+		code := run(ctx, append([]string{"skillsync"}, c.args...), strings.NewReader(""), &stdout, &stderr)
+		cancel()
+		what := strings.Join(c.args, " ") + " against " + url
+		t.Logf("%s: exit %d\n%s%s", what, code, stdout.Bytes(), stderr.Bytes())
+		if stdout.Len()+stderr.Len() == 0 {
+			t.Errorf("%s printed nothing", what)
+		}
+		leaks("the stdout of "+what, stdout.Bytes())
+		leaks("the stderr of "+what, stderr.Bytes())
+	}
+	if _, err := os.Stat(planFile); err != nil {
+		t.Errorf("no plan file written: %v", err)
+	}
+	if _, err := os.Stat(journal); err != nil {
+		t.Errorf("no journal written: %v", err)
+	}
+	files := 0
+	err := filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		leaks(path, data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d files written or copied, none holds the token", files)
+}
