@@ -23,6 +23,7 @@ Examples:
    skillsync plan --format markdown > plan.md
    skillsync plan -out plan.json --detailed-exitcode
    skillsync plan --comment      # in a pull_request job: one comment per space
+   skillsync plan --base origin/main   # this pull request's changes apart from drift
 
 Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 (including a plan with errors), 2 changes present (only with
@@ -31,7 +32,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			formatFlag("text", "markdown", "json"),
 			&cli.StringFlag{Name: "out", Usage: "also save the plan to FILE, for 'skillsync apply FILE'"},
 			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes"},
-		}, commentFlags()),
+		}, commentFlags(), []cli.Flag{baseFlag()}),
 		Action: func(c *cli.Context) error {
 			format, err := checkFormat(c, "text", "markdown", "json")
 			if err != nil {
@@ -40,6 +41,11 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			r, err := makePlan(c, ui, format != "json")
 			if err != nil {
 				return err
+			}
+			if ref := c.String("base"); ref != "" {
+				if err := splitByBase(c, ui, r, ref); err != nil {
+					return err
+				}
 			}
 			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui)); err != nil {
 				return err
