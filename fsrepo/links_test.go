@@ -1,0 +1,81 @@
+package fsrepo
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestLinkedFiles(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"none", "# Title\n\nJust prose, json.loads and os.path.\n", nil},
+		{"markdown link", "See [the reference](reference.md) and [forms](docs/forms.md).", []string{"docs/forms.md", "reference.md"}},
+		{"image", "![diagram](img/flow.png)", []string{"img/flow.png"}},
+		{"link without extension", "[license](LICENSE)", []string{"LICENSE"}},
+		{"angle brackets and title", `[a](<docs/a.md> "A") [b](docs/b.md 'B')`, []string{"docs/a.md", "docs/b.md"}},
+		{"dot slash stripped", "[a](./docs/a.md) `./scripts/run.sh`", []string{"docs/a.md", "scripts/run.sh"}},
+		{"fragment dropped", "[a](docs/a.md#usage)", []string{"docs/a.md"}},
+		{"reference definition", "[ref]: docs/ref.md\n  [other]: <other.md>\n", []string{"docs/ref.md", "other.md"}},
+		{"inline code path", "Run `scripts/extract.py` on the file.", []string{"scripts/extract.py"}},
+		{"inline code command", "Run `python scripts/extract.py --out=out/result.json input.pdf`.", []string{"out/result.json", "scripts/extract.py"}},
+		{"inline code lone text file", "Read `REFERENCE.md` and `forms.json`, not `pd.DataFrame` or `v1.2`.", []string{"REFERENCE.md", "forms.json"}},
+		{"double backtick span", "``scripts/a.py``", []string{"scripts/a.py"}},
+		{"fenced code", "```bash\npython scripts/fill_form.py input.pdf\ncat notes.txt\n```\n", []string{"notes.txt", "scripts/fill_form.py"}},
+		{"tilde fence", "~~~\nsh tools/x.sh\n~~~\n", []string{"tools/x.sh"}},
+		{"link inside code is no link", "`[x](secret.md)`", nil},
+		{"dedupe", "[a](a.md) [a again](./a.md) `a.md`", []string{"a.md"}},
+		{"CRLF", "[a](a.md)\r\n`b/c.py`\r\n", []string{"a.md", "b/c.py"}},
+		{"urls", "[w](https://example.com/x.md) [m](mailto:a@b.c) [p](//host/x.md) [c](C:/x.md) `https://e.com/a.py`", nil},
+		{"anchors", "[top](#top) [q](a.md?raw=1)", nil},
+		{"absolute", "[a](/etc/passwd) `/usr/bin/env.py` `~/x.md`", nil},
+		{"dotdot", "[a](../other/SKILL.md) [b](docs/../../x.md) `../x.py` `scripts/../../x.py`", nil},
+		{"dot segment", "[a](docs/./a.md)", nil},
+		{"escaped", "[a](my%20file.md) [b](docs%2Fb.md)", []string{"docs/b.md"}},
+		{"encoded dotdot", "[a](%2e%2e/x.md) [b](..%2Fx.md)", nil},
+		{"skill md itself", "[self](SKILL.md) [s](./SKILL.md#x)", nil},
+		{"backslash", `[a](docs\a.md) ` + "`docs\\b.py`", nil},
+		{"non-ascii", "[a](données.md) `scripts/é.py`", nil},
+		{"trailing punctuation in code", "`(scripts/a.py),`", []string{"scripts/a.py"}},
+		{"flags", "`--config=conf/app.yaml`", []string{"conf/app.yaml"}},
+		{"unclosed span", "a ` b [x](x.md)", []string{"x.md"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := LinkedFiles(tc.in)
+			if len(got) == 0 && len(tc.want) == 0 {
+				return
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("LinkedFiles(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestIsBinaryPath(t *testing.T) {
+	for p, want := range map[string]bool{"img/a.PNG": true, "fonts/x.woff2": true, "a.md": false, "LICENSE": false} {
+		if got := IsBinaryPath(p); got != want {
+			t.Errorf("IsBinaryPath(%q) = %t", p, got)
+		}
+	}
+}
+
+// FuzzLinkedFiles checks that every path found is one the files endpoint
+// takes and that a writer accepts: nothing that could leave the folder.
+func FuzzLinkedFiles(f *testing.F) {
+	for _, s := range []string{"[a](a.md)", "`scripts/x.py`", "```\npython a/b.py\n```", "[x](../y.md)", "``a`b``", "~~~\n`x.md`"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := LinkedFiles(s)
+		for i, p := range got {
+			if _, ok := cleanRelative(p); !ok || p == SkillFile {
+				t.Errorf("LinkedFiles gave %q", p)
+			}
+			if i > 0 && got[i-1] >= p {
+				t.Errorf("not sorted and unique: %q", got)
+			}
+		}
+	})
+}

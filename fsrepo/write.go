@@ -1,0 +1,612 @@
+package fsrepo
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+// FormatSkillMD is the SKILL.md of a skill: YAML frontmatter with name and
+// description (and "enabled: false" when the skill is disabled), then the
+// instructions, in [Canonical] form, as the body.
+//
+// Any text round-trips: ParseSkillMD(FormatSkillMD(n, d, e, i)) gives back
+// n, d, e and Canonical(i). A value is written plain when YAML reads it back
+// as the same string, as a literal block when it spans lines that a block
+// holds faithfully, and double-quoted with escapes otherwise (leading or
+// trailing space, a final line break, "\r", a line of "---", characters
+// YAML cannot hold raw). Invalid UTF-8 is replaced by U+FFFD first, as the
+// loader does.
+func FormatSkillMD(name, description string, enabled bool, instructions string) []byte {
+	name = strings.ToValidUTF8(name, "\uFFFD")
+	description = strings.ToValidUTF8(description, "\uFFFD")
+	body := Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
+	// Canonical replaces "\r\n" in one pass, so "\r\r\n" leaves a "\r\n"
+	// that the loader, which reads the whole file with CRLF replaced, never
+	// sees: write what the loader will read.
+	for c := Canonical(body); c != body; c = Canonical(body) {
+		body = c
+	}
+	out := renderSkillMD(name, description, enabled, body, false)
+	// The styles above are chosen to read back exactly; should one not,
+	// double quotes always do.
+	if sk, _ := ParseSkillMD(SkillFile, out); sk.Name != name || sk.Description != description ||
+		sk.Enabled != enabled || sk.Instructions != body {
+		out = renderSkillMD(name, description, enabled, body, true)
+	}
+	return out
+}
+
+func renderSkillMD(name, description string, enabled bool, body string, quoteAll bool) []byte {
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	writeYAMLString(&b, keyName, name, quoteAll)
+	writeYAMLString(&b, keyDescription, description, quoteAll)
+	if !enabled {
+		b.WriteString(keyEnabled + ": false\n")
+	}
+	b.WriteString("---\n")
+	b.WriteString(body)
+	return b.Bytes()
+}
+
+// writeYAMLString writes "key: value\n" in the most readable style that
+// reads back as value.
+func writeYAMLString(b *bytes.Buffer, key, value string, quoteAll bool) {
+	b.WriteString(key)
+	b.WriteString(":")
+	switch {
+	case quoteAll:
+	case plainSafe(key, value):
+		b.WriteString(" ")
+		b.WriteString(value)
+		b.WriteString("\n")
+		return
+	case literalSafe(key, value):
+		b.WriteString(" |-\n")
+		for _, line := range strings.Split(value, "\n") {
+			if line != "" {
+				b.WriteString("  ")
+				b.WriteString(line)
+			}
+			b.WriteString("\n")
+		}
+		return
+	}
+	b.WriteString(" ")
+	b.WriteString(doubleQuote(value))
+	b.WriteString("\n")
+}
+
+// plainSafe reports whether value can be written unquoted: one line that
+// YAML reads back as the very same string (not a number, a boolean, a
+// comment, a flow collection...).
+func plainSafe(key, value string) bool {
+	if value == "" || strings.ContainsAny(value, "\n\r\t") || strings.TrimSpace(value) != value || !yamlPrintable(value) {
+		return false
+	}
+	// YAML 1.1 readers (PyYAML, many editors) take these for booleans
+	// and numbers, though YAML 1.2 reads strings.
+	switch strings.ToLower(value) {
+	case "y", "n", "yes", "no", "on", "off":
+		return false
+	}
+	if strings.Trim(value, "0123456789.:_+-eE") == "" {
+		return false
+	}
+	return readsBackAs(key+": "+value+"\n", value, yaml.Style(0))
+}
+
+// literalSafe reports whether value can be written as a "|-" block: lines
+// without "\r", none of them the frontmatter delimiter, the first not
+// indented (which would need an indentation indicator), no final line break
+// (which the loader drops from blocks), and YAML reading it back the same.
+func literalSafe(key, value string) bool {
+	if !strings.Contains(value, "\n") || strings.ContainsAny(value, "\r") || strings.HasSuffix(value, "\n") ||
+		strings.HasPrefix(value, " ") || strings.HasPrefix(value, "\n") || !yamlPrintable(value) {
+		return false
+	}
+	var b bytes.Buffer
+	b.WriteString(key + ": |-\n")
+	for _, line := range strings.Split(value, "\n") {
+		if strings.TrimSpace(line) == "---" {
+			return false
+		}
+		if line != "" {
+			b.WriteString("  " + line)
+		}
+		b.WriteString("\n")
+	}
+	return readsBackAs(b.String(), value, yaml.LiteralStyle)
+}
+
+func readsBackAs(doc, want string, style yaml.Style) bool {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil || len(n.Content) != 1 {
+		return false
+	}
+	m := n.Content[0]
+	if m.Kind != yaml.MappingNode || len(m.Content) != 2 {
+		return false
+	}
+	v := m.Content[1]
+	return v.Kind == yaml.ScalarNode && v.Tag == "!!str" && v.Style == style && v.Value == want
+}
+
+// yamlPrintable reports whether s holds only characters YAML allows raw in a
+// document and reads as no line break: tab, the printable ASCII range, and
+// the printable non-ASCII ranges except NEL, the Unicode line and paragraph
+// separators and the byte-order mark.
+func yamlPrintable(s string) bool {
+	for _, r := range s {
+		if !yamlRawRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func yamlRawRune(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n':
+		return true
+	case r < 0x20 || r == 0x7F:
+		return false
+	case r < 0x7F:
+		return true
+	case r < 0xA0, r == 0x2028, r == 0x2029, r == 0xFEFF:
+		return false
+	case r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= utf8.MaxRune:
+		return true
+	}
+	return false
+}
+
+// doubleQuote writes s as a YAML double-quoted scalar on one line, escaping
+// what YAML cannot hold raw.
+func doubleQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			switch {
+			case yamlRawRune(r):
+				b.WriteRune(r)
+			case r <= 0xFF:
+				fmt.Fprintf(&b, `\x%02X`, r)
+			case r <= 0xFFFF:
+				fmt.Fprintf(&b, `\u%04X`, r)
+			default:
+				fmt.Fprintf(&b, `\U%08X`, r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// DefaultConfig is the configuration of a repository whose skillsync.yaml
+// sets nothing.
+func DefaultConfig() Config {
+	cfg, err := parseConfig(ConfigFile, nil)
+	if err != nil {
+		panic("fsrepo: default config: " + err.Error())
+	}
+	return cfg
+}
+
+// WriteConfig creates root/skillsync.yaml with the service address, the
+// space and the skills folder of c (the defaults for the rest). It never
+// writes a token: there is no field for one. It never replaces an existing
+// file (or a symlink by that name): the error then wraps [fs.ErrExist].
+func WriteConfig(root string, c Config) error {
+	if c.SkillsDir == "" {
+		c.SkillsDir = DefaultSkillsDir
+	}
+	doc := struct {
+		BaseURL   string `yaml:"baseURL,omitempty"`
+		Space     string `yaml:"space,omitempty"`
+		SkillsDir string `yaml:"skillsDir"`
+	}{c.BaseURL, c.Space, c.SkillsDir}
+	body, err := yaml.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	data := append([]byte("# skillsync configuration: https://github.com/skillsync/skillsync\n"+
+		"# The token is never kept here: set SKILLSYNC_TOKEN or pass --token-file.\n"), body...)
+	// Refuse to write what the loader would refuse to read.
+	if _, err := parseConfig(ConfigFile, data); err != nil {
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	name := filepath.Join(root, ConfigFile)
+	// O_EXCL also fails on a symlink, dangling or not, so nothing is
+	// written through one.
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	return nil
+}
+
+// WriteOptions say how a [SkillWriter] treats files already on disk.
+type WriteOptions struct {
+	// Force overwrites local files that differ from git's HEAD. It never
+	// allows a path through a symlink or out of the skills folder.
+	Force bool
+	// HeadBlob returns the content of a file (slash-separated, relative to
+	// the repository root) in git's HEAD, and whether HEAD has it. When nil,
+	// HEAD is read with go-git from the repository holding the root; outside
+	// git no file has a HEAD version.
+	HeadBlob func(relPath string) ([]byte, bool)
+}
+
+// A PathProblem is a path a [SkillWriter] will not write, and why.
+type PathProblem struct {
+	Path   string // slash-separated, relative to the repository root
+	Reason string
+}
+
+// RefusedError is returned by [SkillWriter.Write] when any file cannot be
+// written safely; nothing at all has been written then.
+type RefusedError struct {
+	// Unsafe paths break the files endpoint's rules, leave the skills
+	// folder, or pass through a symlink (which is never followed).
+	Unsafe []PathProblem
+	// Modified files hold local work: they differ from git's HEAD (or are
+	// not in it) and from what would be written. [WriteOptions.Force]
+	// overwrites them.
+	Modified []string
+}
+
+func (e *RefusedError) Error() string {
+	var b strings.Builder
+	b.WriteString("nothing was written")
+	if len(e.Unsafe) > 0 {
+		fmt.Fprintf(&b, "\n%d unsafe path(s), never written:", len(e.Unsafe))
+		for _, p := range e.Unsafe {
+			fmt.Fprintf(&b, "\n  %s: %s", p.Path, p.Reason)
+		}
+	}
+	if len(e.Modified) > 0 {
+		fmt.Fprintf(&b, "\n%d local file(s) differ from git HEAD and would be overwritten:", len(e.Modified))
+		for _, p := range e.Modified {
+			fmt.Fprintf(&b, "\n  %s", p)
+		}
+	}
+	return b.String()
+}
+
+// SkillWriter writes skill folders into a repository's skills folder, all
+// or nothing: [SkillWriter.Write] checks every file first (the path rules,
+// every component for a symlink, local changes against git's HEAD) and
+// writes only when all pass, each file atomically (a temporary file renamed
+// over the target in the same folder).
+type SkillWriter struct {
+	root      string
+	skillsDir string
+	opts      WriteOptions
+	skills    []pendingSkill
+	problems  []PathProblem
+}
+
+type pendingSkill struct {
+	slug  string
+	files map[string][]byte
+}
+
+// NewSkillWriter returns a writer into root/skillsDir; skillsDir is
+// slash-separated and relative to root, as in [Config].
+func NewSkillWriter(root, skillsDir string, opts WriteOptions) *SkillWriter {
+	return &SkillWriter{root: root, skillsDir: skillsDir, opts: opts}
+}
+
+// Add queues the files of the skill folder slug, by path relative to the
+// folder (SKILL.md included). Problems with the slug or the paths are
+// reported by Write, with all the others.
+func (w *SkillWriter) Add(slug string, files map[string][]byte) {
+	dir := w.skillsDir + "/" + slug // as given, not cleaned: a ".." shows
+	switch {
+	case !urlSafe(slug):
+		w.problem(dir, "the folder name is not a URL-safe slug (letters, digits, '-', '.', '_', '~')")
+		return
+	case strings.HasPrefix(slug, "."):
+		w.problem(dir, "a folder name beginning with '.' is not read as a skill")
+		return
+	}
+	for _, s := range w.skills {
+		if s.slug == slug {
+			w.problem(dir, "the skill is given twice")
+			return
+		}
+	}
+	ok := true
+	for rel := range files {
+		if err := remote.CheckFilePath(rel); err != nil {
+			w.problem(dir+"/"+rel, ruleMessage(err))
+			ok = false
+		}
+	}
+	if !ok {
+		return
+	}
+	for rel := range files {
+		for parent := path.Dir(rel); parent != "."; parent = path.Dir(parent) {
+			if _, clash := files[parent]; clash {
+				w.problem(path.Join(dir, rel), fmt.Sprintf("%s is also given as a file", path.Join(dir, parent)))
+				ok = false
+			}
+		}
+	}
+	if ok {
+		w.skills = append(w.skills, pendingSkill{slug: slug, files: files})
+	}
+}
+
+func (w *SkillWriter) problem(p, reason string) {
+	w.problems = append(w.problems, PathProblem{Path: p, Reason: reason})
+}
+
+// SkillWritten is what [SkillWriter.Write] did to one skill folder.
+type SkillWritten struct {
+	Slug      string
+	Dir       string   // the folder, slash-separated, relative to the root
+	Written   []string // files created or replaced, relative to the folder, sorted
+	Unchanged []string // files that already held the content, sorted
+}
+
+// A write is one file to write, after the checks.
+type write struct {
+	rel  string // relative to the root, slash-separated
+	data []byte
+	mode fs.FileMode
+}
+
+// Write checks every queued file and, when all pass, writes those whose
+// content differs. On any problem it returns a [*RefusedError] naming every
+// problem, and writes nothing.
+func (w *SkillWriter) Write() ([]SkillWritten, error) {
+	refused := &RefusedError{Unsafe: append([]PathProblem(nil), w.problems...)}
+	if d := w.skillsDir; d == "" || !filepath.IsLocal(filepath.FromSlash(d)) || path.Clean(d) != d || strings.Contains(d, `\`) {
+		refused.Unsafe = append(refused.Unsafe, PathProblem{Path: d, Reason: "the skills folder must be a folder inside the repository"})
+		return nil, refused
+	}
+	if fi, err := os.Stat(w.root); err != nil {
+		return nil, fmt.Errorf("writing skills: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("writing skills: %s is not a folder", w.root)
+	}
+	head := w.opts.HeadBlob
+	if head == nil {
+		var err error
+		if head, err = gitHead(w.root); err != nil {
+			return nil, err
+		}
+	}
+
+	var results []SkillWritten
+	var writes []write
+	seen := map[string]bool{}
+	for _, s := range w.skills {
+		res := SkillWritten{Slug: s.slug, Dir: path.Join(w.skillsDir, s.slug)}
+		rels := make([]string, 0, len(s.files))
+		for rel := range s.files {
+			rels = append(rels, rel)
+		}
+		sort.Strings(rels)
+		for _, rel := range rels {
+			data := s.files[rel]
+			full := path.Join(res.Dir, rel)
+			st, problem := inspect(w.root, full)
+			if problem != nil {
+				if !seen[problem.Path+"\x00"+problem.Reason] {
+					seen[problem.Path+"\x00"+problem.Reason] = true
+					refused.Unsafe = append(refused.Unsafe, *problem)
+				}
+				continue
+			}
+			if st.exists {
+				local, err := os.ReadFile(filepath.Join(w.root, filepath.FromSlash(full)))
+				if err != nil {
+					return nil, fmt.Errorf("writing skills: %w", err)
+				}
+				if bytes.Equal(local, data) {
+					res.Unchanged = append(res.Unchanged, rel)
+					continue
+				}
+				if committed, ok := head(full); (!ok || !bytes.Equal(committed, local)) && !w.opts.Force {
+					refused.Modified = append(refused.Modified, full)
+					continue
+				}
+			}
+			mode := fs.FileMode(0o644)
+			if st.exists {
+				mode = st.mode.Perm()
+			}
+			writes = append(writes, write{rel: full, data: data, mode: mode})
+			res.Written = append(res.Written, rel)
+		}
+		results = append(results, res)
+	}
+	if len(refused.Unsafe) > 0 || len(refused.Modified) > 0 {
+		sort.Slice(refused.Unsafe, func(i, j int) bool { return refused.Unsafe[i].Path < refused.Unsafe[j].Path })
+		sort.Strings(refused.Modified)
+		return nil, refused
+	}
+
+	r, err := os.OpenRoot(w.root)
+	if err != nil {
+		return nil, fmt.Errorf("writing skills: %w", err)
+	}
+	defer r.Close()
+	for _, wr := range writes {
+		if err := writeFile(r, w.root, wr); err != nil {
+			return results, err
+		}
+	}
+	return results, nil
+}
+
+// WriteSkillFolder writes one skill folder with a [SkillWriter] and returns
+// the files it wrote, slash-separated and relative to root.
+func WriteSkillFolder(root, skillsDir, slug string, files map[string][]byte, opts WriteOptions) ([]string, error) {
+	w := NewSkillWriter(root, skillsDir, opts)
+	w.Add(slug, files)
+	res, err := w.Write()
+	var written []string
+	for _, s := range res {
+		for _, f := range s.Written {
+			written = append(written, path.Join(s.Dir, f))
+		}
+	}
+	return written, err
+}
+
+type fileState struct {
+	exists bool
+	mode   fs.FileMode
+}
+
+// inspect looks at every component of rel (slash-separated, relative to
+// root) with Lstat, never following a symlink: a symlink anywhere, a file
+// where a folder belongs, or a folder where the file belongs is a problem.
+func inspect(root, rel string) (fileState, *PathProblem) {
+	parts := strings.Split(rel, "/")
+	cur := root
+	for i, p := range parts {
+		cur = filepath.Join(cur, p)
+		at := strings.Join(parts[:i+1], "/")
+		fi, err := os.Lstat(cur)
+		if errors.Is(err, fs.ErrNotExist) {
+			return fileState{}, nil
+		}
+		if err != nil {
+			return fileState{}, &PathProblem{Path: at, Reason: err.Error()}
+		}
+		last := i == len(parts)-1
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return fileState{}, &PathProblem{Path: at, Reason: "is a symlink, which is never followed; make it a real folder or file, or remove it"}
+		case !last && !fi.IsDir():
+			return fileState{}, &PathProblem{Path: at, Reason: "is a file where a folder is needed"}
+		case last && !fi.Mode().IsRegular():
+			return fileState{}, &PathProblem{Path: at, Reason: "is not a regular file"}
+		case last:
+			return fileState{exists: true, mode: fi.Mode()}, nil
+		}
+	}
+	return fileState{}, nil
+}
+
+// writeFile writes one file through r, which keeps every operation inside
+// the root; the components are checked again just before, to narrow the
+// window in which a symlink could appear.
+func writeFile(r *os.Root, root string, wr write) error {
+	if _, problem := inspect(root, wr.rel); problem != nil {
+		return fmt.Errorf("writing %s: %s %s", wr.rel, problem.Path, problem.Reason)
+	}
+	dir := path.Dir(wr.rel)
+	if err := r.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", wr.rel, err)
+	}
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	tmp := path.Join(dir, "."+path.Base(wr.rel)+".skillsync-"+hex.EncodeToString(rnd[:]))
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, wr.mode)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", wr.rel, err)
+	}
+	_, err = f.Write(wr.data)
+	if err == nil {
+		err = f.Chmod(wr.mode) // the umask may have narrowed it
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = r.Rename(tmp, wr.rel)
+	}
+	if err != nil {
+		r.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", wr.rel, err)
+	}
+	return nil
+}
+
+// gitHead returns a reader of files in the HEAD commit of the git
+// repository holding root; outside git, or before the first commit, no file
+// is in HEAD.
+func gitHead(root string) (func(string) ([]byte, bool), error) {
+	none := func(string) ([]byte, bool) { return nil, false }
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	gr, prefix, err := openGit(abs)
+	if err != nil || gr == nil {
+		return none, err
+	}
+	ref, err := gr.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return none, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading HEAD: %w", err)
+	}
+	commit, err := gr.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, fmt.Errorf("reading HEAD commit: %w", err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading HEAD commit: %w", err)
+	}
+	return func(rel string) ([]byte, bool) {
+		f, err := tree.File(path.Join(prefix, rel))
+		if err != nil || f.Mode == filemode.Symlink || f.Mode == filemode.Submodule {
+			return nil, false
+		}
+		s, err := f.Contents()
+		if err != nil {
+			return nil, false
+		}
+		return []byte(s), true
+	}, nil
+}
