@@ -181,11 +181,14 @@ type target struct {
 
 func resolveTarget(c *cli.Context, cfg fsrepo.Config) (target, error) {
 	t := target{BaseURL: cfg.BaseURL, Space: cfg.Space}
-	if c.IsSet("base-url") {
-		t.BaseURL = c.String("base-url")
+	// An empty value counts as unset: CI systems export variables that
+	// have no value (GitHub's ${{ vars.X }} when X is not defined), and
+	// they must not hide skillsync.yaml.
+	if v := c.String("base-url"); c.IsSet("base-url") && v != "" {
+		t.BaseURL = v
 	}
-	if c.IsSet("space") {
-		t.Space = c.String("space")
+	if v := c.String("space"); c.IsSet("space") && v != "" {
+		t.Space = v
 	}
 	if t.BaseURL == "" {
 		return t, withHint(errors.New("no service address"), "set baseURL in skillsync.yaml, SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com")

@@ -5,12 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +28,10 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){"skillsync": main})
 }
+
+// writesStartedKey holds, in a script's values, the count of write
+// requests that reached the emulator's slow-writes hook.
+type writesStartedKey struct{}
 
 // Tokens the emulator of every script accepts.
 const (
@@ -63,6 +70,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("SKILLSYNC_TOKEN", scriptToken)
 			env.Setenv("READ_ONLY_TOKEN", readOnlyToken)
 			env.Setenv("NO_COLOR", "")
+			// A race-enabled binary sleeps a second at exit by default, to
+			// let late reports through; over a hundred runs of skillsync
+			// that is most of the time the scripts take.
+			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+			env.Values[writesStartedKey{}] = new(atomic.Int64)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -85,9 +97,10 @@ func TestScripts(t *testing.T) {
 //	emu active N                  assert N active skills
 //	emu requests KEY N            assert N requests to endpoint KEY ("GET /skills/{id}", a
 //	                              remotetest.Key* value), or to any endpoint for KEY "all"
-//	emu await KEY N               wait (up to 10s) until N requests reached endpoint KEY
 //	emu writes N                  assert N write requests in all
 //	emu latency DURATION
+//	emu slow-writes DURATION      hold every write request that long before serving it
+//	emu await-writes N            wait (up to 10s) until N write requests have arrived
 //	emu skill SLUG FIELD VALUE    assert a field (enabled, name, description)
 //	emu agent NAME FIELD VALUE    assert published / hasUnpublishedChanges
 //	emu edit-agent NAME           make a draft change to an agent
@@ -121,7 +134,7 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 	check := func(what string, got, want any) {
 		ok := fmt.Sprint(got) == fmt.Sprint(want)
 		if ok == neg {
-			ts.Fatalf("%s = %v, want %v%s", what, got, map[bool]string{true: "not ", false: ""}[neg], want)
+			ts.Fatalf("%s = %v, want %s%v", what, got, map[bool]string{true: "not ", false: ""}[neg], want)
 		}
 	}
 	switch args[0] {
@@ -151,15 +164,6 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 			e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: fmt.Sprintf("filler-%02d", i), Name: fmt.Sprintf("Filler %02d", i),
 				Description: "Added by the test.", Instructions: "# Filler\n", Enabled: true})
 		}
-	case "await":
-		want := atoi(args[2])
-		deadline := time.Now().Add(10 * time.Second)
-		for requestCount(ts, e, args[1]) < want {
-			if time.Now().After(deadline) {
-				ts.Fatalf("emu await: %d requests to %s after 10s, want %d", requestCount(ts, e, args[1]), args[1], want)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
 	case "builtin":
 		e.AddSpace(remotetest.Space{ID: demoSpace, BuiltinActive: atoi(args[1])})
 	case "active":
@@ -181,6 +185,26 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		sort.Strings(keys)
 		ts.Logf("%s", strings.Join(keys, "\n"))
+	case "slow-writes":
+		d, err := time.ParseDuration(args[1])
+		ts.Check(err)
+		started := ts.Value(writesStartedKey{}).(*atomic.Int64)
+		e.SetOnRequest(func(r *http.Request) {
+			if r.Method != http.MethodGet {
+				started.Add(1)
+				time.Sleep(d)
+			}
+		})
+	case "await-writes":
+		started := ts.Value(writesStartedKey{}).(*atomic.Int64)
+		want := int64(atoi(args[1]))
+		deadline := time.Now().Add(10 * time.Second)
+		for started.Load() < want {
+			if time.Now().After(deadline) {
+				ts.Fatalf("emu await-writes: %d write requests after 10s, want %d", started.Load(), want)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 	case "latency":
 		d, err := time.ParseDuration(args[1])
 		ts.Check(err)
