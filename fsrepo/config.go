@@ -61,6 +61,9 @@ func FindRoot(start string) (string, error) {
 // naming its line) and fills in the defaults of the keys left out.
 func ReadConfig(root string) (Config, error) {
 	name := filepath.Join(root, ConfigFile)
+	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 && !resolvesInside(root, name) {
+		return Config{}, fmt.Errorf("%s is a symlink to a file outside the repository, which is never read: copy the file into the repository", ConfigFile)
+	}
 	data, err := os.ReadFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{}, fmt.Errorf("%w in %s: create it, or pass --dir", ErrNoConfig, root)
@@ -225,4 +228,16 @@ func configYAMLError(name string, err error) error {
 		errs = append(errs, &ConfigError{Path: name, Msg: strings.TrimPrefix(m, "yaml: ")})
 	}
 	return errors.Join(errs...)
+}
+
+// resolvesInside reports whether name, its symlinks followed, lies inside
+// root (its symlinks followed too).
+func resolvesInside(root, name string) bool {
+	r, err1 := filepath.EvalSymlinks(root)
+	n, err2 := filepath.EvalSymlinks(name)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r, n)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

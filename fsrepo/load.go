@@ -134,6 +134,18 @@ func skipFile(name string) bool {
 func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Repository, prefix string) (*Repo, Diagnostics, error) {
 	repo := &Repo{Root: root, Config: cfg}
 	dir := filepath.Join(root, filepath.FromSlash(cfg.SkillsDir))
+	// The skills folder, and every folder on the way to it, must be a real
+	// folder: through a symlink, it could lie outside the repository.
+	if link := symlinkOnPath(root, cfg.SkillsDir); link != "" {
+		ds := Diagnostics{{Path: link, Severity: SeverityError, Code: "skills-dir-symlink",
+			Message: fmt.Sprintf("skills folder %q is reached through the symlink %q, which is never followed", cfg.SkillsDir, link),
+			Hint:    "make it a real folder of the repository, or set skillsDir in " + ConfigFile + " to the real one"}}
+		var err error
+		if gr != nil {
+			repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil)
+		}
+		return repo, ds, err
+	}
 	des, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		ds := Diagnostics{missingSkillsDir(cfg.SkillsDir)}
@@ -417,6 +429,29 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 	skills, ds := buildSkills(ctx, cfg.SkillsDir, folders)
 	repo.Skills = skills
 	return repo, ds, nil
+}
+
+// symlinkOnPath returns the first element of rel (slash-separated, inside
+// root) that is a symlink, as a slash-separated path relative to root, or
+// "" if there is none. Elements that do not exist end the walk.
+func symlinkOnPath(root, rel string) string {
+	cur := root
+	done := ""
+	for _, elem := range strings.Split(rel, "/") {
+		if elem == "" || elem == "." {
+			continue
+		}
+		cur = filepath.Join(cur, elem)
+		done = path.Join(done, elem)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			return ""
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return done
+		}
+	}
+	return ""
 }
 
 func missingSkillsDir(dir string) Diagnostic {
