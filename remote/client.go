@@ -40,6 +40,8 @@ const (
 	maxErrorBody = 64 << 10
 	// maxRedirects matches net/http's own limit.
 	maxRedirects = 10
+	// maxIdleConnsPerHost is more than any sensible --parallelism.
+	maxIdleConnsPerHost = 64
 )
 
 // Options configure a [Client]. Only BaseURL and Token are required.
@@ -203,7 +205,12 @@ func New(opts Options) (*Client, error) {
 	if opts.HTTPClient != nil {
 		hc = *opts.HTTPClient
 	} else if t, ok := http.DefaultTransport.(*http.Transport); ok {
-		hc.Transport = t.Clone()
+		t = t.Clone()
+		// net/http keeps 2 idle connections per host: with more requests in
+		// flight than that, every round would close the others and dial
+		// (and shake hands over TLS) again.
+		t.MaxIdleConnsPerHost = maxIdleConnsPerHost
+		hc.Transport = t
 	}
 	callerPolicy := hc.CheckRedirect
 	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
