@@ -1,0 +1,378 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+const (
+	pullSpace = "ab12"
+	pullToken = "pull-test-token"
+)
+
+// pullEmulator serves space ab12 with skills whose text is hard to write
+// and read back, and records the path of every request.
+func pullEmulator(t *testing.T) (e *remotetest.Emulator, url string, paths func() []string) {
+	t.Helper()
+	for _, k := range []string{"SKILLSYNC_DIR", "SKILLSYNC_BASE_URL", "SKILLSYNC_SPACE", "SKILLSYNC_PARALLELISM", "GITHUB_ACTIONS"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("SKILLSYNC_TOKEN", pullToken)
+	t.Setenv("NO_COLOR", "1")
+	e = remotetest.New()
+	e.AddSpace(remotetest.Space{ID: pullSpace})
+	e.AddToken(pullToken, remotetest.ReadWrite)
+	e.AddSkill(pullSpace, remotetest.SkillSeed{
+		Name:        "PDF Processing",
+		Description: "Extract text and tables from PDF files.\nUse when the user mentions PDFs: forms, scans.",
+		Instructions: "# PDF\r\n\r\nRun `python scripts/extract.py input.pdf` first.\r\n" +
+			"See [the reference](reference.md) and [forms](./docs/forms.md#filling).\r\n" +
+			"![logo](img/logo.png) and [gone](missing.md).\r\n---\r\nNot frontmatter.\r\n",
+		Enabled: true,
+		Files: map[string]string{
+			"scripts/extract.py": "import sys\nprint(sys.argv)\n",
+			"reference.md":       "# Reference\n\nCafé ☕\n",
+			"docs/forms.md":      "Forms\r\nwith CRLF\r\n",
+			"unlinked.md":        "not referred to by the instructions",
+		},
+		BinaryFiles: []string{"img/logo.png"},
+	})
+	e.AddSkill(pullSpace, remotetest.SkillSeed{
+		Name:         "Café Crème 2",
+		Description:  "Décrit en français, 日本語も 🎉",
+		Instructions: "\uFEFFÉtapes :\n\n1. Lire.\n2. Écrire.   \n\n\n",
+		Enabled:      true,
+	})
+	e.AddSkill(pullSpace, remotetest.SkillSeed{
+		Slug:         "yes",
+		Name:         "yes",
+		Description:  "no",
+		Instructions: "---\nname: fake\ndescription: fake\n---\n\nA body that starts like frontmatter.\n---\n",
+		Enabled:      false,
+	})
+	e.AddSkill(pullSpace, remotetest.SkillSeed{
+		Name:         "Tricky YAML",
+		Description:  "key: value # not a comment\n---\n  indented \"quotes\" and 'more' \\ ",
+		Instructions: "- item\n\n```\n---\n```\n",
+		Enabled:      true,
+	})
+	var mu sync.Mutex
+	var seen []string
+	e.SetOnRequest(func(r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.EscapedPath())
+		mu.Unlock()
+	})
+	srv := remotetest.NewServer(t, e)
+	return e, srv.URL, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
+	}
+}
+
+// pullCLI runs the CLI in-process and returns its exit code and output.
+func pullCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), append([]string{"skillsync"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// tree records every path under dir (file contents, symlink targets,
+// folders), to tell that nothing was written.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case de.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			m[rel] = "-> " + target
+			return err
+		case de.IsDir():
+			m[rel] = "dir"
+		default:
+			data, err := os.ReadFile(p)
+			m[rel] = string(data)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestPullRoundTrip(t *testing.T) {
+	e, url, paths := pullEmulator(t)
+	e.AddSkill(pullSpace, remotetest.SkillSeed{Name: "Unreadable", Description: "Its SKILL.md cannot be read.", Unreadable: true, Enabled: true})
+	dir := t.TempDir()
+
+	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
+	if code != 0 {
+		t.Fatalf("pull exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"wrote     skills/pdf-processing (SKILL.md, docs/forms.md, reference.md, scripts/extract.py)\n",
+		"wrote     skills/caf-cr-me-2 (SKILL.md)\n",
+		"skipped   skills/unreadable: ",
+		"wrote     skillsync.yaml\n",
+		"Pulled 5 skills from space ab12: 4 written, 0 unchanged, 1 skipped.\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, want := range []string{
+		"skillsync: warning: skipped unreadable: ",
+		"skillsync: warning: pdf-processing: skipped img/logo.png: binary",
+		"skillsync: warning: pdf-processing: skipped missing.md: ",
+		"skillsync: hint: run 'skillsync plan'",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	files := tree(t, dir)
+	if got := files["skills/pdf-processing/docs/forms.md"]; got != "Forms\r\nwith CRLF\r\n" {
+		t.Errorf("supporting file not written byte for byte: %q", got)
+	}
+	for _, absent := range []string{"skills/pdf-processing/unlinked.md", "skills/pdf-processing/img", "skills/pdf-processing/missing.md", "skills/unreadable"} {
+		if _, ok := files[absent]; ok {
+			t.Errorf("%s was written", absent)
+		}
+	}
+	if got := files["skills/yes/SKILL.md"]; !strings.Contains(got, "enabled: false\n") {
+		t.Errorf("disabled skill written without enabled: false:\n%s", got)
+	}
+	cfg := files["skillsync.yaml"]
+	if !strings.Contains(cfg, "space: ab12\n") || !strings.Contains(cfg, "baseURL: "+url+"\n") || strings.Contains(cfg, pullToken) {
+		t.Errorf("skillsync.yaml:\n%s", cfg)
+	}
+	for _, p := range paths() {
+		if strings.Contains(p, "/files/img/") {
+			t.Errorf("requested a binary file: %s", p)
+		}
+	}
+
+	// The repository now plans no change, from its own skillsync.yaml.
+	t.Setenv("SKILLSYNC_TOKEN", pullToken)
+	code, stdout, stderr = pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode")
+	if code != 0 || !strings.Contains(stdout, "No changes.") {
+		t.Fatalf("plan after pull: exit %d\nstdout:\n%s\nstderr:\n%s\nfiles: %q", code, stdout, stderr, files)
+	}
+
+	// Pulling again changes nothing, and keeps skillsync.yaml.
+	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir)
+	if code != 0 || !strings.Contains(stdout, "4 unchanged") || strings.Contains(stdout, "wrote") {
+		t.Errorf("second pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if after := tree(t, dir); !reflect.DeepEqual(after, files) {
+		t.Errorf("second pull changed files")
+	}
+}
+
+func TestPullSlugs(t *testing.T) {
+	_, url, _ := pullEmulator(t)
+	dir := t.TempDir()
+	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "nope", "also-not")
+	if code != 1 || !strings.Contains(stderr, `no skill with slug "nope", "also-not" in space ab12`) ||
+		!strings.Contains(stderr, "hint: nothing was written; the skills of space ab12 are: caf-cr-me-2, pdf-processing, tricky-yaml, yes") {
+		t.Errorf("unknown slug: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if files := tree(t, dir); len(files) != 1 {
+		t.Errorf("files written: %q", files)
+	}
+
+	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "yes")
+	if code != 0 || !strings.Contains(stdout, "Pulled 1 skill from space ab12: 1 written") {
+		t.Fatalf("pull yes: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "skills", "pdf-processing")); err == nil {
+		t.Error("a skill not asked for was written")
+	}
+}
+
+func TestPullErrors(t *testing.T) {
+	e, url, _ := pullEmulator(t)
+	e.AddSpace(remotetest.Space{ID: "zz99"})
+	e.AddToken("other-space-token", remotetest.ReadWrite, "zz99")
+	for _, tc := range []struct {
+		name, token, space string
+		want               []string
+	}{
+		{"403 token of another space", "other-space-token", pullSpace, []string{"error: reading space ab12: ", "403", "hint: the token lacks permission"}},
+		{"404 unknown space", pullToken, "nope1", []string{"error: reading space nope1: ", "404", "hint: check --space"}},
+		{"401 unknown token", "unknown-token", pullSpace, []string{"error: reading space ab12: ", "401", "hint: the service rejected the token"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("SKILLSYNC_TOKEN", tc.token)
+			dir := t.TempDir()
+			code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", tc.space)
+			if code != 1 {
+				t.Errorf("exit %d, want 1", code)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, stderr)
+				}
+			}
+			if stdout != "" || strings.Contains(stderr, tc.token) {
+				t.Errorf("stdout %q, stderr %q", stdout, stderr)
+			}
+			if files := tree(t, dir); len(files) != 1 {
+				t.Errorf("files written: %q", files)
+			}
+		})
+	}
+}
+
+// TestPullNeverEscapes seeds instructions that refer to files outside the
+// skill folder: none is requested, none written.
+func TestPullNeverEscapes(t *testing.T) {
+	e, url, paths := pullEmulator(t)
+	e.AddSkill(pullSpace, remotetest.SkillSeed{
+		Slug: "escape", Name: "Escape", Description: "Tries to leave its folder.", Enabled: true,
+		Instructions: "[up](../pdf-processing/SKILL.md) [deep](../../../../etc/passwd.md) [abs](/etc/passwd)\n" +
+			"`scripts/../../../x.py` `../x.py` `/tmp/x.py` [enc](%2e%2e/x.md) [enc2](..%2fx.md) [win](..\\x.md)\n" +
+			"[url](file:///etc/passwd) `C:/x.py` [ok](ok.md)\n",
+		Files: map[string]string{"ok.md": "fine"},
+	})
+	base := t.TempDir()
+	dir := filepath.Join(base, "repo")
+	os.Mkdir(dir, 0o755)
+	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "escape")
+	if code != 0 {
+		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var files []string
+	for _, p := range paths() {
+		if i := strings.Index(p, "/files/"); i >= 0 {
+			files = append(files, p[i+len("/files/"):])
+		}
+	}
+	if !reflect.DeepEqual(files, []string{"ok.md"}) {
+		t.Errorf("file requests %q, want only ok.md", files)
+	}
+	want := map[string]string{".": "dir", "repo": "dir", "repo/skills": "dir", "repo/skills/escape": "dir", "repo/skills/escape/ok.md": "fine"}
+	got := tree(t, base)
+	delete(got, "repo/skills/escape/SKILL.md")
+	delete(got, "repo/skillsync.yaml")
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+}
+
+func TestPullRefusesSymlinks(t *testing.T) {
+	_, url, _ := pullEmulator(t)
+	for _, tc := range []struct {
+		name, link, target, want string
+	}{
+		{"symlinked skill folder", "skills/yes", "outside", "skills/yes: is a symlink"},
+		{"symlinked skills folder", "skills", "outside", "skills: is a symlink"},
+		{"symlinked SKILL.md", "skills/yes/SKILL.md", "outside/file.md", "skills/yes/SKILL.md: is a symlink"},
+		{"symlinked subfolder", "skills/pdf-processing/scripts", "outside", "skills/pdf-processing/scripts: is a symlink"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			dir := filepath.Join(base, "repo")
+			outside := filepath.Join(base, "outside")
+			if err := os.MkdirAll(outside, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(filepath.Join(outside, "file.md"), []byte("outside"), 0o644)
+			link := filepath.Join(dir, filepath.FromSlash(tc.link))
+			if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(base, tc.target), link); err != nil {
+				t.Skipf("symlinks unavailable: %v", err)
+			}
+			before := tree(t, base)
+			code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
+			if code != 1 || !strings.Contains(stderr, "error: refusing to pull: nothing was written") ||
+				!strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "hint: pull never writes outside the skills folder nor through a symlink") {
+				t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+			if after := tree(t, base); !reflect.DeepEqual(before, after) {
+				t.Errorf("files changed:\nbefore %q\nafter  %q", before, after)
+			}
+		})
+	}
+}
+
+// TestPullLocalChanges pulls into a git repository: a file edited since
+// the last commit is never overwritten without --force, a committed one is.
+func TestPullLocalChanges(t *testing.T) {
+	e, url, _ := pullEmulator(t)
+	dir := t.TempDir()
+	if code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace); code != 0 {
+		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := r.Worktree()
+	if err := wt.AddGlob("."); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "test", Email: "test@example.com", When: time.Unix(1700000000, 0)}
+	if _, err := wt.Commit("pull", &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Edited in the space: the committed copy is replaced.
+	s, _ := e.SkillBySlug(pullSpace, "yes")
+	e.EditSkill(pullSpace, s.ID, func(sd *remotetest.SkillSeed) { sd.Instructions = "New body.\n" })
+	// Edited locally: kept.
+	local := filepath.Join(dir, "skills", "pdf-processing", "reference.md")
+	os.WriteFile(local, []byte("my local work"), 0o644)
+	untracked := filepath.Join(dir, "skills", "tricky-yaml", "SKILL.md")
+	os.Remove(untracked)
+	wt.Remove("skills/tricky-yaml/SKILL.md")
+	wt.Commit("drop tricky", &git.CommitOptions{Author: sig, Committer: sig})
+	os.WriteFile(untracked, []byte("not in HEAD"), 0o644)
+	before := tree(t, dir)
+
+	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir)
+	if code != 1 || !strings.Contains(stderr, "2 local file(s) differ from git HEAD") ||
+		!strings.Contains(stderr, "skills/pdf-processing/reference.md") || !strings.Contains(stderr, "skills/tricky-yaml/SKILL.md") ||
+		!strings.Contains(stderr, "hint: commit or stash those changes first, or pass --force") {
+		t.Errorf("pull over local work: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if after := tree(t, dir); !reflect.DeepEqual(before, after) {
+		t.Error("files changed on refusal")
+	}
+
+	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--force")
+	if code != 0 || !strings.Contains(stdout, "wrote     skills/yes (SKILL.md)") {
+		t.Fatalf("pull --force: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(local); string(data) != "# Reference\n\nCafé ☕\n" {
+		t.Errorf("--force left %q", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "skills", "yes", "SKILL.md")); !strings.HasSuffix(string(data), "---\nNew body.\n") {
+		t.Errorf("skills/yes/SKILL.md:\n%s", data)
+	}
+}
