@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
@@ -49,7 +50,7 @@ const bom = "\uFEFF"
 func Canonical(s string) string {
 	s = strings.TrimPrefix(s, bom)
 	if strings.Contains(s, "\r\n") {
-		s = strings.ReplaceAll(s, "\r\n", "\n")
+		s = dropCRBeforeLF(s)
 	}
 	// Drop leading blank lines, but keep the indentation of the first
 	// non-blank line: it may be an indented code block.
@@ -68,6 +69,30 @@ func Canonical(s string) string {
 		return s[:len(t)+1] // no copy in the common case
 	}
 	return t + "\n"
+}
+
+// dropCRBeforeLF turns every run of carriage returns that ends a line into
+// nothing, in one pass: replacing "\r\n" once would leave "\r\r\n" as
+// "\r\n", and Canonical must be idempotent.
+func dropCRBeforeLF(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		if s[i] != '\r' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '\r' {
+			j++
+		}
+		if j == len(s) || s[j] != '\n' {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // ParseSkillMD parses one SKILL.md: its YAML frontmatter (name, description,
@@ -504,11 +529,16 @@ func suggestName(name string) string {
 	}
 	s := strings.TrimFunc(b.String(), func(r rune) bool { return !isAlnum(r) })
 	if remote.UTF16Len(s) > remote.MaxNameLen {
-		r := []rune(s)
-		for remote.UTF16Len(string(r)) > remote.MaxNameLen {
-			r = r[:len(r)-1]
+		// Keep the longest prefix that fits, counted once: a crafted
+		// 60 KB name must not make validation quadratic.
+		n, end := 0, 0
+		for i, r := range s {
+			if n += utf16.RuneLen(r); n > remote.MaxNameLen {
+				break
+			}
+			end = i + utf8.RuneLen(r)
 		}
-		s = strings.TrimFunc(string(r), func(r rune) bool { return !isAlnum(r) })
+		s = strings.TrimFunc(s[:end], func(r rune) bool { return !isAlnum(r) })
 	}
 	if s == "" {
 		return "my-skill"

@@ -2,6 +2,7 @@ package fsrepo
 
 import (
 	"errors"
+	"github.com/skillsync/skillsync/remote"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,11 +53,6 @@ func checkRoundTrip(t *testing.T, name, description string, enabled bool, instru
 	sk, ds := ParseSkillMD("skills/x/SKILL.md", out)
 	wantName, wantDesc := strings.ToValidUTF8(name, "\uFFFD"), strings.ToValidUTF8(description, "\uFFFD")
 	wantInstr := Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
-	if strings.Contains(wantInstr, "\r\n") {
-		// Canonical is not idempotent on "\r\r\n" (see
-		// TestCanonicalCRCRLF); the loader reads it twice over.
-		wantInstr = Canonical(wantInstr)
-	}
 	if sk.Name != wantName || sk.Description != wantDesc || sk.Enabled != enabled || sk.Instructions != wantInstr {
 		t.Errorf("round trip of (%q, %q, %t, %q):\n%s\ngave (%q, %q, %t, %q)",
 			name, description, enabled, instructions, out, sk.Name, sk.Description, sk.Enabled, sk.Instructions)
@@ -71,15 +67,18 @@ func checkRoundTrip(t *testing.T, name, description string, enabled bool, instru
 	}
 }
 
-// TestCanonicalCRCRLF is a known bug of Canonical: it replaces "\r\n" in
-// one pass, so Canonical("a\r\r\nb") holds a "\r\n" and differs from
-// Canonical of itself. The loader, which replaces CRLF in the whole file
-// first, reads such instructions as "a\nb\n" while plan canonicalises the
-// remote copy once: pull then plan shows a change for them.
+// TestCanonicalCRCRLF: Canonical once replaced "\r\n" in one pass, so
+// Canonical("a\r\r\nb") held a "\r\n" and differed from Canonical of
+// itself, and pull then plan showed a change for such text.
 func TestCanonicalCRCRLF(t *testing.T) {
-	in := "a\r\r\nb"
-	if Canonical(Canonical(in)) != Canonical(in) {
-		t.Skipf("known bug: Canonical(%q) = %q is not canonical; replace CRLF until none is left", in, Canonical(in))
+	for _, in := range []string{"a\r\r\nb", "a\r\r\r\n\r\nb\r", "\r\r\n\r\nx\r\n", "a\rb\r\n"} {
+		once := Canonical(in)
+		if twice := Canonical(once); twice != once {
+			t.Errorf("Canonical(%q) = %q, but Canonical of that = %q", in, once, twice)
+		}
+	}
+	if got := Canonical("a\rb\r\n"); got != "a\rb\n" {
+		t.Errorf("a lone CR must stay: got %q", got)
 	}
 }
 
@@ -439,5 +438,17 @@ func TestWriteConfig(t *testing.T) {
 	}
 	if err := WriteConfig(t.TempDir(), Config{Space: "a/b"}); err == nil {
 		t.Error("an invalid space was written")
+	}
+}
+
+// TestSuggestNameLongInput: the suggestion for a huge invalid name still
+// fits the service's limit (it used to be computed in quadratic time).
+func TestSuggestNameLongInput(t *testing.T) {
+	got := suggestName(strings.Repeat("ab_", 20000))
+	if n := remote.UTF16Len(got); n == 0 || n > remote.MaxNameLen {
+		t.Fatalf("suggestName gave %d units: %q", n, got)
+	}
+	if err := remote.CheckName(got); err != nil {
+		t.Fatalf("suggestion %q is not a valid name: %v", got, err)
 	}
 }
