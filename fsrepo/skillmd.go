@@ -268,10 +268,30 @@ func splitFrontmatter(data []byte) frontmatterBlock {
 
 var yamlErrLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
+// fileLine maps line n of the YAML block, as yaml.v3 counts lines (a CR, an
+// LF and a CRLF each end one), to the line of SKILL.md, where only LF ends
+// a line. Without a lone CR in the block it is openLine+n.
+func (fm frontmatterBlock) fileLine(n int) int {
+	yl, fl := 1, 1
+	b := fm.block
+	for i := 0; i < len(b) && yl < n; i++ {
+		switch b[i] {
+		case '\n':
+			yl++
+			fl++
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				continue
+			}
+			yl++
+		}
+	}
+	return fm.openLine + fl
+}
+
 // frontmatter decodes the YAML block into sk, reporting positions as lines
-// of the file: a yaml.v3 line n is line openLine+n of SKILL.md.
+// of the file (see fileLine).
 func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
-	off := fm.openLine
 	var doc yaml.Node
 	if err := yaml.Unmarshal(fm.block, &doc); err != nil {
 		p.yamlError(err, fm)
@@ -287,7 +307,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 		return
 	}
 	if root.Kind != yaml.MappingNode {
-		p.errorf(off+root.Line, root.Column, "frontmatter-not-mapping", `write the frontmatter as "key: value" lines`,
+		p.errorf(fm.fileLine(root.Line), root.Column, "frontmatter-not-mapping", `write the frontmatter as "key: value" lines`,
 			"frontmatter must be a mapping of keys to values, not %s", kindName(root))
 		return
 	}
@@ -297,17 +317,17 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		key := k.Value
-		kl, kc := off+k.Line, k.Column
+		kl, kc := fm.fileLine(k.Line), k.Column
 		if first, dup := seen[key]; dup {
 			p.errorf(kl, kc, "frontmatter-duplicate-key", "remove one of them",
-				"duplicate key %q (first at line %d)", key, off+first.Line)
+				"duplicate key %q (first at line %d)", key, fm.fileLine(first.Line))
 			continue
 		}
 		seen[key] = k
 		if v.Kind == yaml.AliasNode && v.Alias != nil {
 			v = v.Alias
 		}
-		vl, vc := off+v.Line, v.Column
+		vl, vc := fm.fileLine(v.Line), v.Column
 		switch key {
 		case keyName:
 			hasName = true
@@ -428,7 +448,7 @@ func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
 		line, text := fm.openLine, strings.TrimPrefix(m, "yaml: ")
 		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
 			n, _ := strconv.Atoi(sub[1])
-			line, text = fm.openLine+n, sub[2]
+			line, text = fm.fileLine(n), sub[2]
 			var src string
 			if n >= 1 && n <= len(lines) {
 				src = lines[n-1]
