@@ -95,6 +95,15 @@ func dropCRBeforeLF(s string) string {
 	return b.String()
 }
 
+func firstNonASCII(s string) (rune, bool) {
+	for _, r := range s {
+		if r >= utf8.RuneSelf {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 // ParseSkillMD parses one SKILL.md: its YAML frontmatter (name, description,
 // enabled, and any other keys, kept in Extra) and its body, the instructions,
 // returned in [Canonical] form. path is used in the diagnostics (and stored
@@ -338,6 +347,10 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", ruleMessage(err))
 			} else {
 				p.nameOK = ok
+				if r, found := firstNonASCII(sk.Name); found {
+					p.warnf(vl, vc, "name-non-ascii", "use ASCII letters and digits if the service refuses the name",
+						"name holds %q: the service's rule says letters and digits, and it may accept only ASCII ones", r)
+				}
 			}
 		case keyDescription:
 			hasDescription = true

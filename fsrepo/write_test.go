@@ -452,3 +452,16 @@ func TestSuggestNameLongInput(t *testing.T) {
 		t.Fatalf("suggestion %q is not a valid name: %v", got, err)
 	}
 }
+
+// TestNonASCIINameWarns: a name with non-ASCII letters passes the rule as
+// written ("letters, digits") but draws a warning, since the service may
+// accept only ASCII ones (the emulator does).
+func TestNonASCIINameWarns(t *testing.T) {
+	_, ds := ParseSkillMD("skills/cafe/SKILL.md", []byte("---\nname: Café Menu\ndescription: d\n---\nbody\n"))
+	if ds.HasErrors() {
+		t.Fatalf("errors for a non-ASCII name: %v", ds)
+	}
+	if len(ds) != 1 || ds[0].Code != "name-non-ascii" || ds[0].Line != 2 {
+		t.Fatalf("diagnostics %v, want one name-non-ascii warning on line 2", ds)
+	}
+}

@@ -11,7 +11,7 @@ import (
 // ListAgents returns one page of the agents of the space visible to the
 // caller (draft view), most recently updated first, system agents excluded.
 func (c *Client) ListAgents(ctx context.Context, spaceID string, limit, offset int) (*Page[Agent], error) {
-	if err := CheckSpaceID(spaceID); err != nil {
+	if err := CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	if err := CheckPage(limit, offset); err != nil {
@@ -33,7 +33,7 @@ func (c *Client) ListAgents(ctx context.Context, spaceID string, limit, offset i
 // ListAllAgents returns every agent of the space visible to the caller, as
 // [Client.ListAllSkills] does for skills.
 func (c *Client) ListAllAgents(ctx context.Context, spaceID string) ([]Agent, error) {
-	if err := CheckSpaceID(spaceID); err != nil {
+	if err := CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	return listAll(ctx, "agents", spaceID,
@@ -47,7 +47,7 @@ func (c *Client) ListAllAgents(ctx context.Context, spaceID string) ([]Agent, er
 // returns the agent. Publishing an agent with no unpublished changes is a
 // no-op.
 func (c *Client) PublishAgent(ctx context.Context, spaceID, agentID string) (*Agent, error) {
-	if err := CheckSpaceID(spaceID); err != nil {
+	if err := CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	if err := CheckUUID("agentId", agentID); err != nil {
@@ -66,17 +66,19 @@ func (c *Client) PublishAgent(ctx context.Context, spaceID, agentID string) (*Ag
 }
 
 // DeleteAgent deletes the agent, draft and published versions, for good.
-// Any 2xx status is success; the body, if any, is ignored.
+// Any 2xx status is success; the body, if any, is ignored. A 404 answering
+// a retry is success too: the attempt whose answer was lost deleted it.
 func (c *Client) DeleteAgent(ctx context.Context, spaceID, agentID string) error {
-	if err := CheckSpaceID(spaceID); err != nil {
+	if err := CheckShortSpaceID(spaceID); err != nil {
 		return err
 	}
 	if err := CheckUUID("agentId", agentID); err != nil {
 		return err
 	}
 	return c.do(ctx, call{
-		method: http.MethodDelete,
-		path:   spacePath(spaceID, "agents", agentID),
+		method:      http.MethodDelete,
+		path:        spacePath(spaceID, "agents", agentID),
+		goneOnRetry: true,
 	})
 }
 
@@ -84,7 +86,7 @@ func (c *Client) DeleteAgent(ctx context.Context, spaceID, agentID string) error
 // record's shape, so [Asset.Raw] holds the body whole and the other fields
 // are decoded when present with the expected types.
 func (c *Client) GetAsset(ctx context.Context, spaceID, assetID string) (*Asset, error) {
-	if err := CheckSpaceID(spaceID); err != nil {
+	if err := CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	if err := CheckUUID("assetId", assetID); err != nil {

@@ -323,6 +323,9 @@ type call struct {
 	query  url.Values
 	body   any                // sent as JSON when non-nil
 	decode func([]byte) error // given a 2xx JSON body; nil ignores the body
+	// goneOnRetry makes a 404 on a retry a success: the earlier attempt,
+	// whose answer was lost, did the deletion.
+	goneOnRetry bool
 }
 
 // do runs r, retrying as the package doc says.
@@ -355,6 +358,9 @@ func (c *Client) do(ctx context.Context, r call) error {
 			})
 		}
 		if res.err == nil {
+			return nil
+		}
+		if r.goneOnRetry && n > 1 && res.status == http.StatusNotFound {
 			return nil
 		}
 		if err := ctx.Err(); err != nil {

@@ -339,6 +339,14 @@ func TestArgumentErrorsSendNothing(t *testing.T) {
 		{"space too short", func(ctx context.Context, c *Client) error { _, err := c.GetSkill(ctx, "a", skillID); return err }, "spaceId"},
 		{"space of 7", func(ctx context.Context, c *Client) error { _, err := c.ListSkills(ctx, "abcdefg", 10, 0); return err }, "spaceId"},
 		{"space with slash", func(ctx context.Context, c *Client) error { _, err := c.ListAllSkills(ctx, "a/b"); return err }, "spaceId"},
+		{"21-character space on list (only enable takes it)", func(ctx context.Context, c *Client) error {
+			_, err := c.ListSkills(ctx, "V1StGXR8_Z5jdHi6B-myT", 10, 0)
+			return err
+		}, "spaceId"},
+		{"21-character space on update", func(ctx context.Context, c *Client) error {
+			_, err := c.UpdateSkill(ctx, "V1StGXR8_Z5jdHi6B-myT", skillID, SkillUpdate{Name: ptr("ok")})
+			return err
+		}, "spaceId"},
 		{"space of dots", func(ctx context.Context, c *Client) error { _, err := c.ListAgents(ctx, "..", 10, 0); return err }, "spaceId"},
 		{"skill id not a uuid", func(ctx context.Context, c *Client) error { _, err := c.GetSkill(ctx, space, "../../x"); return err }, "skillId"},
 		{"enable bad id", func(ctx context.Context, c *Client) error { _, err := c.EnableSkill(ctx, space, "x"); return err }, "skillId"},

@@ -60,7 +60,9 @@ func UTF16Len(s string) int {
 	return n
 }
 
-// CheckSpaceID checks a space identifier: 2 to 6 characters, or exactly 21.
+// CheckSpaceID checks a space identifier in either of its forms: 2 to 6
+// characters, or exactly 21. Only the enable endpoint takes the long form
+// in its path; see [CheckShortSpaceID] for every other endpoint.
 func CheckSpaceID(id string) error {
 	n := utf8.RuneCountInString(id)
 	if (n >= minShortSpaceIDLen && n <= maxShortSpaceIDLen) || n == longSpaceIDLen {
@@ -80,6 +82,19 @@ func CheckSpaceID(id string) error {
 		return nil
 	}
 	return ruleError("spaceId", id, fmt.Sprintf("must be 2 to 6 characters or exactly 21 characters long (got %d)", n))
+}
+
+// CheckShortSpaceID checks a spaceId path parameter of every endpoint but
+// enable: space-api.md documents those with 2 to 6 characters, so a
+// 21-character id is refused before the request the service would refuse.
+func CheckShortSpaceID(id string) error {
+	if err := CheckSpaceID(id); err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(id); n > maxShortSpaceIDLen {
+		return ruleError("spaceId", id, fmt.Sprintf("must be 2 to 6 characters long (got %d): only the enable endpoint accepts a 21-character spaceId, so skills cannot be listed, read or updated in such a space", n))
+	}
+	return nil
 }
 
 // CheckUUID checks that id is a UUID in its canonical 8-4-4-4-12 hex form.

@@ -12,7 +12,7 @@ import (
 // ListSkills returns one page of the space's user-created skills, most
 // recently updated first, without their instructions.
 func (c *Client) ListSkills(ctx context.Context, spaceID string, limit, offset int) (*Page[Skill], error) {
-	if err := CheckSpaceID(spaceID); err != nil {
+	if err := CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	if err := CheckPage(limit, offset); err != nil {
@@ -35,7 +35,7 @@ func (c *Client) ListSkills(ctx context.Context, spaceID string, limit, offset i
 // updated first, reading pages of [MaxPageLimit] and listing again when an
 // edit shifts the order while it pages.
 func (c *Client) ListAllSkills(ctx context.Context, spaceID string) ([]Skill, error) {
-	if err := CheckSpaceID(spaceID); err != nil {
+	if err := CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	return listAll(ctx, "skills", spaceID,
@@ -74,7 +74,11 @@ func (c *Client) DisableSkill(ctx context.Context, spaceID, skillID string) (*Sk
 }
 
 func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix string, body any) (*Skill, error) {
-	if err := CheckSpaceID(spaceID); err != nil {
+	checkSpace := CheckShortSpaceID
+	if suffix == "/enable" {
+		checkSpace = CheckSpaceID // the one endpoint that takes both forms
+	}
+	if err := checkSpace(spaceID); err != nil {
 		return nil, err
 	}
 	if err := CheckUUID("skillId", skillID); err != nil {
@@ -96,7 +100,7 @@ func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix
 // GetSkillFile returns a text file of the skill's folder; path is relative to
 // the folder, with slashes, and is checked with [CheckFilePath].
 func (c *Client) GetSkillFile(ctx context.Context, spaceID, skillID, path string) (*SkillFile, error) {
-	if err := CheckSpaceID(spaceID); err != nil {
+	if err := CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	if err := CheckUUID("skillId", skillID); err != nil {

@@ -196,8 +196,8 @@ func resolveTarget(c *cli.Context, cfg fsrepo.Config) (target, error) {
 	if t.Space == "" {
 		return t, withHint(errors.New("no space"), "set space in skillsync.yaml, SKILLSYNC_SPACE, or pass --space ID")
 	}
-	if err := remote.CheckSpaceID(t.Space); err != nil {
-		return t, withHint(err, "a space id has 2 to 6 characters, or 21; check --space, SKILLSYNC_SPACE and skillsync.yaml")
+	if err := remote.CheckShortSpaceID(t.Space); err != nil {
+		return t, withHint(err, "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and skillsync.yaml")
 	}
 	return t, nil
 }

@@ -54,7 +54,11 @@
 //   - Update body: a JSON object in valid UTF-8 with only the keys name,
 //     description and instructions (exact case, each at most once), each a
 //     string (null is refused), or 400; the rules of the remote package
-//     apply (lengths counted in UTF-16 code units). An empty object is
+//     apply (lengths counted in UTF-16 code units),
+//     and a name's letters and digits must be ASCII: the spec says
+//     "letters, digits" and a service's pattern is most likely
+//     [A-Za-z0-9], so the emulator refuses "Café" (skillsync validate
+//     warns about such names rather than refusing them). An empty object is
 //     accepted. A body sent with a Content-Type other than application/json
 //     (charset utf-8 allowed) is 415; a body over 1 MiB is 413.
 //   - Endpoints with no body refuse any body with 400, and also refuse

@@ -499,6 +499,14 @@ func checkBody(r *http.Request, ep endpoint, update **remote.SkillUpdate) (int, 
 	if err := remote.CheckUpdate(*u); err != nil {
 		return http.StatusBadRequest, CodeInvalidRequest, err
 	}
+	if u.Name != nil {
+		for _, r := range *u.Name {
+			if r >= utf8.RuneSelf {
+				return http.StatusBadRequest, CodeInvalidRequest, fmt.Errorf(
+					"name may contain only ASCII letters, digits, spaces and hyphens (found %q)", r)
+			}
+		}
+	}
 	*update = u
 	return 0, "", nil
 }
@@ -564,12 +572,12 @@ func decodeUpdate(body []byte) (*remote.SkillUpdate, error) {
 }
 
 func checkPathParams(m match) error {
-	if err := remote.CheckSpaceID(m.space); err != nil {
-		return err
+	check := remote.CheckShortSpaceID
+	if m.ep == epEnableSkill {
+		check = remote.CheckSpaceID
 	}
-	if n := utf8.RuneCountInString(m.space); m.ep != epEnableSkill && (n < 2 || n > 6) {
-		return &remote.RuleError{Field: "spaceId", Value: m.space,
-			Rule: "must be 2 to 6 characters long on this endpoint (only enable accepts 21)"}
+	if err := check(m.space); err != nil {
+		return err
 	}
 	if m.ep.list() {
 		return nil
