@@ -134,7 +134,7 @@ func parseConfig(name string, data []byte) (Config, error) {
 	}
 	if raw.Space != nil {
 		cfg.Space = *raw.Space
-		if err := remote.CheckSpaceID(cfg.Space); err != nil {
+		if err := remote.CheckShortSpaceID(cfg.Space); err != nil {
 			fail(lines["space"], "%v", err)
 		}
 	}
