@@ -77,6 +77,11 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 				if err := confirm(c, ui, r); err != nil {
 					return err
 				}
+				// The prompt may have stayed open for a while: an edit made
+				// in the app meanwhile would be overwritten unjournaled.
+				if err := recheck(c.Context, r); err != nil {
+					return err
+				}
 			}
 			return runApply(c.Context, ui, r, c.String("journal"), format)
 		},
@@ -97,6 +102,20 @@ func confirm(c *cli.Context, ui *ui, r *planRun) error {
 	}
 	if strings.TrimSpace(line) != "yes" {
 		return withHint(errors.New("apply cancelled"), "nothing was changed")
+	}
+	return nil
+}
+
+// recheck refuses r.plan if a skill it touches moved since it was made.
+func recheck(ctx context.Context, r *planRun) error {
+	sp := &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
+	stale, err := reconcile.CheckStale(ctx, r.client, sp, r.target.Space, r.target.BaseURL, r.repo)
+	if err != nil {
+		return fmt.Errorf("checking the plan against the space: %w", err)
+	}
+	if len(stale) > 0 {
+		return withHint(fmt.Errorf("the space changed while the plan waited for confirmation:\n  %s", strings.Join(stale, "\n  ")),
+			"nothing was applied; run 'skillsync apply' again to see the new plan")
 	}
 	return nil
 }
