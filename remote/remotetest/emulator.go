@@ -98,7 +98,10 @@ type SkillSeed struct {
 	Name         string
 	Description  string
 	Instructions string
-	Enabled      bool
+	// Enabled is the skill's state. Mind that the zero value seeds a
+	// disabled skill, while the service creates skills enabled (and a seed
+	// directory's SKILL.md defaults to enabled: true).
+	Enabled bool
 	// Source is "manual" when empty.
 	Source    string
 	SourceURL *string
