@@ -12,6 +12,13 @@ func driftCommand(ui *ui) *cli.Command {
 to catch edits made in the app behind git's back. With --format markdown the
 report is fit for an issue body.
 
+Drift is anything by which the space differs from the repository: what apply
+would change (updates, enables, disables, agents to publish), and what it
+cannot (a supporting file that differs or is absent in the space, a skill of
+the repository missing from the space). So drift can exit 2 on a plan that
+says "No changes.": those differences are made in the app. A file the API
+cannot read (a binary file) is reported but is not drift.
+
 Examples:
    skillsync drift
    skillsync drift --format markdown > drift.md
@@ -41,7 +48,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if ghErr != nil {
 				return ghErr
 			}
-			if r.plan.HasChanges() {
+			if r.plan.HasDrift() {
 				return errChanges
 			}
 			return nil

@@ -99,13 +99,13 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		ui.infof("%s on pull request #%d: %s", verb, env.PRNumber, url)
 		return nil
 	}
-	// A plan with errors and no changes cannot say the space is in sync, so
+	// A plan with errors and no drift cannot say the space is in sync, so
 	// it leaves an open issue alone rather than closing it.
-	if p.HasErrors() && !p.HasChanges() {
+	if p.HasErrors() && !p.HasDrift() {
 		ui.warningf("the drift issue was left as it is: the plan has errors, so whether space %s is in sync is unknown", p.Space)
 		return nil
 	}
-	action, url, err := gc.SyncDriftIssue(c.Context, p.Space, p.HasChanges(), md.String())
+	action, url, err := gc.SyncDriftIssue(c.Context, p.Space, p.HasDrift(), md.String())
 	if err != nil {
 		return githubError(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -479,15 +481,37 @@ func TestDriftIssue(t *testing.T) {
 		t.Fatalf("after the second drift, issues = %+v, want issue #2 updated with code-review", issues)
 	}
 
-	// Fixed: the issue is closed with a comment.
+	// Applied, but what the API cannot do still differs (the demo space's
+	// checklist.md, its missing brand-voice skill): the issue stays open.
 	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
 		t.Fatalf("apply: exit %d, stderr:\n%s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "drift", "--dir", dir, "--issue"); code != 2 {
+		t.Fatalf("drift of a file and a missing skill: exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	issues, comments := f.snapshot()
+	if len(issues) != 2 || issues[1].State != "open" || !strings.Contains(issues[1].Body, "checklist.md") ||
+		!strings.Contains(issues[1].Body, "brand-voice") || len(comments) != 0 {
+		t.Fatalf("with only a file and a missing skill differing, issues = %+v, comments = %+v, want issue #2 open naming both", issues, comments)
+	}
+
+	// Fixed: the repository matches the space; the issue is closed with a
+	// comment.
+	if err := os.RemoveAll(filepath.Join(dir, "skills", "brand-voice")); err != nil {
+		t.Fatal(err)
+	}
+	live, err := fs.ReadFile(skillsync.Demo, "testdata/demo/space/demo/skills/code-review/checklist.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "skills", "code-review", "checklist.md"), live, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	code, _, stderr = runCLI(t, "drift", "--dir", dir, "--issue")
 	if code != 0 {
 		t.Fatalf("drift in sync: exit %d, want 0; stderr:\n%s", code, stderr)
 	}
-	issues, comments := f.snapshot()
+	issues, comments = f.snapshot()
 	if len(issues) != 2 || issues[1].State != "closed" {
 		t.Fatalf("after sync, issues = %+v, want issue #2 closed", issues)
 	}
