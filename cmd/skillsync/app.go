@@ -56,7 +56,23 @@ skillsync.yaml; the token only from SKILLSYNC_TOKEN or --token-file.`,
 	for _, cmd := range app.Commands {
 		setUsageHandlers(cmd)
 	}
+	for _, cmd := range app.Commands {
+		if cmd.ArgsUsage == "" && len(cmd.Subcommands) == 0 && cmd.Name != "completion" {
+			cmd.Before = noArgs
+		}
+	}
 	return app
+}
+
+// noArgs refuses arguments to a command that takes none. Flags after an
+// argument are arguments too (urfave/cli stops at the first), so without
+// this "skillsync plan now --detailed-exitcode" would pass a CI gate.
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return withHint(fmt.Errorf("%s takes no arguments, got %q", c.Command.Name, c.Args().Slice()),
+			"flags go right after the command name, before any argument: skillsync %s --help", c.Command.Name)
+	}
+	return nil
 }
 
 // setUsageHandlers makes every command report a bad flag or an unknown
@@ -170,7 +186,11 @@ func findRepo(c *cli.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fsrepo.FindRoot(wd)
+	root, err := fsrepo.FindRoot(wd)
+	if errors.Is(err, fsrepo.ErrNoConfig) {
+		return "", withHint(err, "run skillsync inside a skills repository, pass --dir, or start one from a space with: skillsync pull --base-url https://tenant.example.com --space ID")
+	}
+	return root, err
 }
 
 // target is where a command's requests go, resolved flag > env > config.

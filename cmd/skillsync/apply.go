@@ -92,10 +92,15 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 // must say so with --auto-approve.
 func confirm(c *cli.Context, ui *ui, r *planRun) error {
 	in, ok := c.App.Reader.(*os.File)
-	if !ok || !isTerminal(in) || !ui.stdoutTTY {
+	if !ok || !isTerminal(in) || (!ui.stdoutTTY && !ui.stderrTTY) {
 		return withHint(errors.New("apply needs confirmation, and there is no terminal to ask on"), "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file")
 	}
-	fprintf(ui.stdout, "\nApply these changes to space %s? Only 'yes' will be accepted: ", r.target.Space)
+	// Ask where the person is looking: stdout may be piped to a log.
+	prompt := ui.stdout
+	if !ui.stdoutTTY {
+		prompt = ui.stderr
+	}
+	fprintf(prompt, "\nApply these changes to space %s? Only 'yes' will be accepted: ", r.target.Space)
 	line, err := bufio.NewReader(in).ReadString('\n')
 	if err != nil && line == "" {
 		return errors.New("apply cancelled: no answer")

@@ -128,8 +128,10 @@ func hintForStatus(status int, enable bool) string {
 		return "the token lacks permission for this request in this space: ask a space admin for access"
 	case status == 404:
 		return "check --space (SKILLSYNC_SPACE) and --base-url (SKILLSYNC_BASE_URL): the service does not know this space or object"
-	case status == 409:
+	case status == 409 && enable:
 		return "the space already has 40 active skills (built-in skills may count too): disable one first"
+	case status == 409:
+		return "the service refused the request as conflicting with the space's current state: run 'skillsync plan' again to see it"
 	case status == 429:
 		return "the service is rate limiting this token: wait a minute and run again, or lower --parallelism"
 	}
