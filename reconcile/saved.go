@@ -90,7 +90,10 @@ func ReadSavedPlan(r io.Reader) (*SavedPlan, error) {
 
 // CheckStale tells whether a saved plan still describes what applying it
 // would do, re-reading exactly what it touches: one get per changed skill,
-// and the agent list only when it publishes agents. It returns every
+// the skill list only when it enables skills (an enable depends on how many
+// others are active: skills enabled in the app since the plan could make
+// it pass the limit), and the agent list only when it publishes agents.
+// It returns every
 // difference in words, naming the skill or agent; none means the plan may
 // be applied. It returns an error only when it cannot tell.
 //
@@ -142,6 +145,16 @@ func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, bas
 		}
 	}
 
+	if p.Summary.Enable > 0 || hasEnable(p) {
+		skills, err := c.ListAllSkills(ctx, space)
+		if err != nil {
+			return nil, fmt.Errorf("listing skills: %w", err)
+		}
+		if n := activeCount(skills); n != p.Summary.ActiveBefore {
+			stale = append(stale, fmt.Sprintf("the space has %d active skills, the plan was made with %d", n, p.Summary.ActiveBefore))
+		}
+	}
+
 	if len(p.Publish) > 0 {
 		agents, err := c.ListAllAgents(ctx, space)
 		if err != nil {
@@ -162,6 +175,32 @@ func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, bas
 		}
 	}
 	return stale, nil
+}
+
+func hasEnable(p *Plan) bool {
+	for i := range p.Changes {
+		if p.Changes[i].Has(ActionEnable) {
+			return true
+		}
+	}
+	return false
+}
+
+// activeCount counts the enabled skills of a list as [Compute] counts
+// Summary.ActiveBefore: each id once.
+func activeCount(skills []remote.Skill) int {
+	seen := make(map[string]bool, len(skills))
+	n := 0
+	for _, s := range skills {
+		if seen[s.ID] {
+			continue
+		}
+		seen[s.ID] = true
+		if s.Enabled {
+			n++
+		}
+	}
+	return n
 }
 
 // skillMoved describes how a skill re-read differs from the one planned

@@ -91,9 +91,9 @@ func TestCheckStale(t *testing.T) {
 		if err != nil || len(stale) != 0 {
 			t.Fatalf("CheckStale = %q, %v", stale, err)
 		}
-		want := map[string]int{remotetest.KeyGetSkill: 3}
+		want := map[string]int{remotetest.KeyGetSkill: 3, remotetest.KeyListSkills: 1}
 		if got := env.emu.Requests(); !reflect.DeepEqual(got, want) {
-			t.Errorf("requests = %v, want exactly one get per change", got)
+			t.Errorf("requests = %v, want exactly one get per change and one list for the enable", got)
 		}
 		res := env.apply(t.Context(), sp.Plan, ApplyOptions{})
 		if res.Failed() {
@@ -111,11 +111,47 @@ func TestCheckStale(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := strings.Join(stale, "\n")
-		if len(stale) != 2 ||
+		// stray, disabled in the app, also moves the active count the
+		// plan's enable of wake was made with.
+		if len(stale) != 3 ||
+			!strings.Contains(got, "the space has 2 active skills, the plan was made with 3") ||
 			!strings.Contains(got, "edit: changed in the space since the plan (updatedAt "+before.UpdatedAt+" -> ") ||
 			!strings.Contains(got, "instructions changed") ||
 			!strings.Contains(got, "stray: changed in the space since the plan") || !strings.Contains(got, "enabled changed") {
 			t.Errorf("stale =\n%s", got)
+		}
+	})
+	t.Run("skills enabled in the app", func(t *testing.T) {
+		// The plan enables wake with 3 skills active; once someone enables
+		// another in the app, the enable could pass the limit at merge,
+		// though no skill of the plan changed.
+		env, desired, _, sp := savedFixture(t, false)
+		if sp.Plan.Summary.ActiveBefore != 3 {
+			t.Fatalf("fixture: %d active before, want 3", sp.Plan.Summary.ActiveBefore)
+		}
+		env.seed("newcomer", "x\n", true)
+		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		if err != nil || len(stale) != 1 || stale[0] != "the space has 4 active skills, the plan was made with 3" {
+			t.Errorf("CheckStale = %q, %v", stale, err)
+		}
+	})
+	t.Run("no enable, no list", func(t *testing.T) {
+		env := newApplyEnv(t, remotetest.Space{})
+		env.seed("edit", "old\n", true)
+		desired := desiredRepo(wantSkill("edit", "new\n", true))
+		p := env.plan(desired, Policy{})
+		if p.Summary.Update != 1 || p.Summary.Enable != 0 {
+			t.Fatalf("plan summary %+v, want one update", p.Summary)
+		}
+		env.seed("newcomer", "x\n", true) // active count moved, but nothing is enabled
+		env.emu.ResetRequests()
+		stale, err := CheckStale(t.Context(), env.client, &SavedPlan{BaseURL: env.srv.URL, Plan: p}, envSpace, env.srv.URL, desired)
+		if err != nil || len(stale) != 0 {
+			t.Errorf("CheckStale = %q, %v", stale, err)
+		}
+		want := map[string]int{remotetest.KeyGetSkill: 1}
+		if got := env.emu.Requests(); !reflect.DeepEqual(got, want) {
+			t.Errorf("requests = %v, want one get and no list", got)
 		}
 	})
 	t.Run("repository changed", func(t *testing.T) {
