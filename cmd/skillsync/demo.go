@@ -82,7 +82,8 @@ func runDemo(c *cli.Context, ui *ui) error {
 		}
 	}
 	fprintf(ui.stdout, "\nThe space now matches the repository, but for what the API cannot do:\n")
-	fprintf(ui.stdout, "create the missing skill and write the supporting file. Next: see README.md.\n")
+	fprintf(ui.stdout, "create the missing skill and write the supporting file. The demo's repository\n")
+	fprintf(ui.stdout, "and journal lived in a temporary folder, removed now. Next: see README.md.\n")
 	return nil
 }
 
