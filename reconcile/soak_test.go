@@ -17,7 +17,8 @@ import (
 // requests 500 or 503, 5% 429 with Retry-After, and drops 2% of
 // connections (half the runs after making the change, so the answer of a
 // write is lost). Every seeded run must converge: the plan afterwards is
-// empty, the active count never passed the limit, every mutation is
+// empty, the active count never passed its count before or after apply
+// (so never the limit), every mutation is
 // journaled, and every change of the plan reached the space.
 //
 // Backoffs are tiny and Retry-After is 0 so that the soak stays bounded;
@@ -149,8 +150,10 @@ func soakRun(t *testing.T, seed uint64, n int) {
 		t.Errorf("journal has %d distinct mutations, the plan %d", len(journaled), steps)
 	}
 
-	if got := env.emu.MaxActiveSeen(benchSpace); got > remote.MaxActiveSkills {
-		t.Errorf("the active count reached %d during apply", got)
+	// The emulator refuses enables at 40 itself; below the limit only this
+	// bound catches enables sent before the disables.
+	if got, bound := env.emu.MaxActiveSeen(benchSpace), max(p.Summary.ActiveBefore, p.Summary.ActiveAfter); got > bound {
+		t.Errorf("the active count reached %d during apply, more than the %d active before or after", got, bound)
 	}
 	// No operation lost: the space holds exactly what the repository says.
 	for _, ls := range env.desired.Skills {
