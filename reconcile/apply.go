@@ -41,7 +41,10 @@ type ApplyOptions struct {
 	// Parallelism bounds the requests in flight within a phase (default
 	// DefaultParallelism).
 	Parallelism int
-	// Journal, when set, gets a line for every mutation attempted.
+	// Journal, when set, gets two lines for every mutation attempted: one
+	// written and synced before the request is sent (outcome
+	// [OutcomeStarted]), and one with its outcome once it is known. A step
+	// whose first line cannot be written is not sent.
 	Journal *Journal
 	// Progress, when set, is called after each step with the steps done and
 	// the total; never concurrently.
@@ -140,7 +143,10 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	}{p, r.Counts()})
 }
 
-const reasonInterrupted = "interrupted"
+const (
+	reasonInterrupted = "interrupted"
+	reasonNoJournal   = "not started: the journal could not be written"
+)
 
 // Apply makes the space match p, in phases so that the active count never
 // passes the limit midway: every disable, then every update, then every
@@ -154,8 +160,9 @@ const reasonInterrupted = "interrupted"
 // request (instructions compared in canonical form, as a server may trim or
 // add a final newline); a difference fails the step.
 //
-// When ctx is cancelled no request starts; those in flight finish (within
-// ApplyOptions.Grace) and are journaled; the rest are skipped and
+// Each request is journaled before it is sent and again with its outcome
+// (see [OutcomeStarted]). When ctx is cancelled no request starts; those in
+// flight finish (within ApplyOptions.Grace) and are journaled; the rest are skipped and
 // Result.Interrupted is set. Apply returns an error only for a plan it must
 // not apply: one with errors, or for another space.
 func Apply(ctx context.Context, c *remote.Client, space string, p *Plan, o ApplyOptions) (*Result, error) {
@@ -448,7 +455,7 @@ func (a *applier) stopReason() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.journalErr != nil {
-		return "not started: the journal could not be written"
+		return reasonNoJournal
 	}
 	if a.ctx.Err() != nil {
 		a.res.Interrupted = true
@@ -466,8 +473,32 @@ func (a *applier) finish(s *step, r StepResult) {
 	a.progress.step()
 }
 
-// run sends one request, checks the answer, journals it and records it.
+// journal writes e, and records the first failure to, which stops apply.
+func (a *applier) journal(e JournalEntry) error {
+	if a.opts.Journal == nil {
+		return nil
+	}
+	err := a.opts.Journal.Write(e)
+	if err != nil {
+		a.mu.Lock()
+		if a.journalErr == nil {
+			a.journalErr = err
+			a.res.JournalError = err.Error()
+		}
+		a.mu.Unlock()
+	}
+	return err
+}
+
+// run journals the intent of one request, sends it, checks the answer,
+// journals the outcome and records it. The intent is on disk before the
+// request leaves, so that a process killed while it is in flight still
+// leaves the text it may overwrite in the journal.
 func (a *applier) run(s *step) {
+	if err := a.journal(a.entry(s, nil, StepResult{Outcome: OutcomeStarted})); err != nil {
+		a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: reasonNoJournal})
+		return
+	}
 	var (
 		r        StepResult
 		err      error
@@ -512,16 +543,7 @@ func (a *applier) run(s *step) {
 	default:
 		r.Outcome = OutcomeApplied
 	}
-	if a.opts.Journal != nil {
-		if jerr := a.opts.Journal.Write(a.entry(s, got, r)); jerr != nil {
-			a.mu.Lock()
-			if a.journalErr == nil {
-				a.journalErr = jerr
-				a.res.JournalError = jerr.Error()
-			}
-			a.mu.Unlock()
-		}
-	}
+	a.journal(a.entry(s, got, r)) // a failure stops the steps not yet started
 	a.finish(s, r)
 }
 

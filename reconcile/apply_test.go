@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -151,6 +152,53 @@ func readJournalFile(t testing.TB, path string) []JournalEntry {
 	return es
 }
 
+// journalOutcomes checks the pairing of a journal's lines: every outcome
+// line follows a started line of the same mutation with the same request
+// and before, and a started line has no after. It returns the outcome lines
+// and the started lines no outcome line followed, which must be what
+// Unfinished finds.
+func journalOutcomes(t testing.TB, es []JournalEntry) (outcomes, unfinished []JournalEntry) {
+	t.Helper()
+	type key struct {
+		space, id, slug string
+		action          Action
+	}
+	open := map[key][]int{}
+	for i, e := range es {
+		k := key{e.Space, e.ID, e.Slug, e.Action}
+		if e.Outcome == OutcomeStarted {
+			if e.After != nil || e.Error != "" || e.Mismatch != "" {
+				t.Errorf("journal line %d: started line with an outcome: %+v", i+1, e)
+			}
+			open[k] = append(open[k], i)
+			continue
+		}
+		outcomes = append(outcomes, e)
+		n := len(open[k])
+		if n == 0 {
+			t.Errorf("journal line %d: %s %s %s with no started line before it", i+1, e.Action, e.Slug, e.Outcome)
+			continue
+		}
+		st := es[open[k][n-1]]
+		open[k] = open[k][:n-1]
+		if !reflect.DeepEqual(st.Request, e.Request) || !reflect.DeepEqual(st.Before, e.Before) || st.Time.After(e.Time) {
+			t.Errorf("journal line %d: %s %s does not match its started line:\n%+v\n%+v", i+1, e.Action, e.Slug, st, e)
+		}
+	}
+	var idx []int
+	for _, is := range open {
+		idx = append(idx, is...)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		unfinished = append(unfinished, es[i])
+	}
+	if got := Unfinished(es); !reflect.DeepEqual(got, unfinished) {
+		t.Errorf("Unfinished = %+v, want %+v", got, unfinished)
+	}
+	return outcomes, unfinished
+}
+
 func TestApplyEveryKindOfChange(t *testing.T) {
 	env := newApplyEnv(t, remotetest.Space{})
 	env.seed("rename", "same\n", true)
@@ -236,11 +284,12 @@ func TestApplyEveryKindOfChange(t *testing.T) {
 	}
 	env.converged(desired, pol)
 
-	// The journal: one line per mutation, with exactly the fields sent and
-	// the instructions replaced.
-	es := readJournalFile(t, jpath)
-	if len(es) != len(want) {
-		t.Fatalf("journal has %d lines, want %d", len(es), len(want))
+	// The journal: two lines per mutation, started then its outcome, with
+	// exactly the fields sent and the instructions replaced.
+	all := readJournalFile(t, jpath)
+	es, unfinished := journalOutcomes(t, all)
+	if len(all) != 2*len(want) || len(es) != len(want) || len(unfinished) != 0 {
+		t.Fatalf("journal has %d lines, %d outcomes and %d unfinished, want %d, %d and 0", len(all), len(es), len(unfinished), 2*len(want), len(want))
 	}
 	byKey := map[string]JournalEntry{}
 	for _, e := range es {
@@ -567,7 +616,12 @@ func TestApplyInterrupted(t *testing.T) {
 	if res.Failed() {
 		t.Error("Failed() = true for an interrupted apply with no failure")
 	}
-	es := readJournalFile(t, jpath)
+	// Every request in flight got its answer: each started line has its
+	// outcome line.
+	es, unfinished := journalOutcomes(t, readJournalFile(t, jpath))
+	if len(unfinished) != 0 {
+		t.Errorf("%d started lines with no outcome after an interrupt with a grace period", len(unfinished))
+	}
 	journaled := map[string]bool{}
 	for _, e := range es {
 		journaled[string(e.Action)+" "+e.ID] = true
@@ -581,7 +635,7 @@ func TestApplyInterrupted(t *testing.T) {
 		}
 	}
 	if len(es) != n.Applied || len(es) != patches {
-		t.Errorf("journal has %d lines, %d steps applied, %d PATCHes reached the service", len(es), n.Applied, patches)
+		t.Errorf("journal has %d outcome lines, %d steps applied, %d PATCHes reached the service", len(es), n.Applied, patches)
 	}
 
 	// Planning and applying again finishes the job.
@@ -602,12 +656,89 @@ func TestApplyStopsWhenTheJournalFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close() // every write now fails
+	env.emu.ResetRequests()
 	res := env.apply(t.Context(), p, ApplyOptions{Journal: j, Parallelism: 1})
 	if res.JournalError == "" || !res.Failed() {
 		t.Errorf("result = %+v, want the journal error reported", res)
 	}
-	if c := res.Counts(); c.Applied != 1 || c.Skipped != 1 {
+	// The started line of the first step cannot be written, so not even
+	// it is sent: a change the journal does not hold could not be restored.
+	if c := res.Counts(); c.Applied != 0 || c.Skipped != 2 {
 		t.Errorf("counts = %+v: no step may start once the journal fails", c)
+	}
+	for _, s := range res.Steps {
+		if s.Reason != reasonNoJournal {
+			t.Errorf("%s %s: %s %q, want skipped %q", s.Action, s.Slug, s.Outcome, s.Reason, reasonNoJournal)
+		}
+	}
+	if n := env.emu.Requests()[remotetest.KeyUpdateSkill]; n != 0 {
+		t.Errorf("%d updates sent with no journal line", n)
+	}
+}
+
+// TestApplyJournalsBeforeEachRequest reads the journal from the service's
+// side as each mutation arrives: its started line, with the request and
+// the text it overwrites, is already on disk, so a process killed while
+// the request is in flight leaves it restorable.
+func TestApplyJournalsBeforeEachRequest(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	env.seed("rewrite", "old text\n", true)
+	env.seed("turn-off", "same\n", true)
+	env.seed("turn-on", "same\n", false)
+	desired := desiredRepo(wantSkill("rewrite", "new text\n", true), wantSkill("turn-off", "same\n", false), wantSkill("turn-on", "same\n", true))
+	p := env.plan(desired, Policy{Force: true})
+	if p.HasErrors() || len(p.Changes) != 3 {
+		t.Fatalf("plan: %d changes, errors %+v", len(p.Changes), p.Errors)
+	}
+	jpath := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := OpenJournal(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	ids := map[string]string{}
+	for _, ch := range p.Changes {
+		ids[ch.ID] = ch.Slug
+	}
+	var mu sync.Mutex
+	seen := 0
+	env.emu.SetOnRequest(func(r *http.Request) {
+		if r.Method == http.MethodGet {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		seen++
+		// Parallelism 1: nothing else writes the journal meanwhile.
+		data, err := os.ReadFile(jpath)
+		if err != nil {
+			t.Errorf("reading the journal: %v", err)
+			return
+		}
+		es, err := ReadJournal(bytes.NewReader(data))
+		if err != nil || len(es) == 0 {
+			t.Errorf("%s %s: journal %q, %v, want its started line on disk", r.Method, r.URL.Path, data, err)
+			return
+		}
+		last := es[len(es)-1]
+		if last.Outcome != OutcomeStarted || !strings.Contains(r.URL.Path, last.ID) || ids[last.ID] != last.Slug || last.Before == nil {
+			t.Errorf("%s %s: the last journal line is %+v, want the started line of this request", r.Method, r.URL.Path, last)
+		}
+		if r.Method == http.MethodPatch && (last.Request == nil || last.Request.Instructions == nil ||
+			last.Before.Instructions == nil || *last.Before.Instructions != "old text\n") {
+			t.Errorf("started line of the update: %+v, want the request and the instructions it replaces", last)
+		}
+	})
+	res := env.apply(t.Context(), p, ApplyOptions{Journal: j, Parallelism: 1})
+	env.emu.SetOnRequest(nil)
+	if res.Failed() {
+		t.Fatalf("apply: %+v", res.Steps)
+	}
+	if seen != 3 {
+		t.Errorf("%d write requests, want 3", seen)
+	}
+	if es, unfinished := journalOutcomes(t, readJournalFile(t, jpath)); len(es) != 3 || len(unfinished) != 0 {
+		t.Errorf("journal: %d outcomes, %d unfinished; want 3 and 0", len(es), len(unfinished))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,11 +21,27 @@ import (
 // it is ever committed.
 const StateDir = ".skillsync"
 
-// JournalEntry is one line of a journal: one mutation [Apply] attempted,
-// whatever its outcome. A failed request may still have taken effect (the
-// answer can be lost after the write), so failures are journaled too.
+// OutcomeStarted is the outcome of the journal line [Apply] writes, and
+// syncs, before it sends a mutation: the request and the before it may
+// overwrite, on disk before the service can act on it. The line of the
+// outcome (applied or failed) follows once the answer is in.
+//
+// A started line with no outcome line after it for the same space, skill
+// (or agent) and action means the request may have been applied: the
+// process ended while it was in flight (killed, or the machine went down),
+// and the service may or may not have made the change. [Unfinished] finds
+// such lines; its Before can restore what the change overwrote.
+const OutcomeStarted Outcome = "started"
+
+// JournalEntry is one line of a journal. Every mutation [Apply] attempts
+// has two: one with outcome [OutcomeStarted] before the request is sent,
+// and one with its outcome after, whatever it is. A failed request may
+// still have taken effect (the answer can be lost after the write), so
+// failures are journaled too.
 type JournalEntry struct {
-	Time  time.Time `json:"time"` // when the answer came, RFC 3339 in UTC
+	// Time is when the line was written: just before the request for a
+	// started line, when the answer came for the others; RFC 3339 in UTC.
+	Time  time.Time `json:"time"`
 	Space string    `json:"space"`
 	// Slug and ID name the skill; for a publish, Slug is the agent's name
 	// and ID its id.
@@ -38,8 +55,8 @@ type JournalEntry struct {
 	// apply: it holds the instructions an update replaced, so they can be
 	// restored. None for a publish.
 	Before *SkillState `json:"before,omitempty"`
-	// After is the skill as the response showed it; none when the request
-	// failed or for a publish.
+	// After is the skill as the response showed it; none for a started
+	// line, when the request failed, or for a publish.
 	After    *SkillState `json:"after,omitempty"`
 	Outcome  Outcome     `json:"outcome"`
 	Error    string      `json:"error,omitempty"`    // why the request failed
@@ -47,8 +64,9 @@ type JournalEntry struct {
 }
 
 // A Journal is an append-only file of [JournalEntry] lines, one JSON object
-// a line, each flushed to disk before the next step is reported. It is safe
-// for concurrent use.
+// a line, each synced to disk before [Journal.Write] returns: the started
+// line of a mutation before its request is sent, its outcome line before
+// the step is reported. It is safe for concurrent use.
 type Journal struct {
 	mu   sync.Mutex
 	f    *os.File
@@ -151,9 +169,10 @@ func (j *Journal) Close() error {
 	return err
 }
 
-// ReadJournal reads every entry of a journal. On a line that does not parse
-// (a crash can tear the last one) it returns the entries before it with an
-// error naming the line.
+// ReadJournal reads every entry of a journal, in file order: started lines
+// and outcome lines alike (see [OutcomeStarted]; [Unfinished] pairs them).
+// On a line that does not parse (a crash can tear the last one) it returns
+// the entries before it with an error naming the line.
 func ReadJournal(r io.Reader) ([]JournalEntry, error) {
 	var out []JournalEntry
 	br := bufio.NewReader(r)
@@ -174,4 +193,38 @@ func ReadJournal(r io.Reader) ([]JournalEntry, error) {
 			return out, fmt.Errorf("reading journal: %w", err)
 		}
 	}
+}
+
+// Unfinished returns the started entries of es (in the order of
+// [ReadJournal]) that no outcome line follows: mutations whose request may
+// have been applied, the process having ended before their answer was
+// journaled. An outcome line closes the latest open started line of the
+// same space, id, slug and action, so a journal appended by several applies
+// pairs each apply's lines with each other.
+func Unfinished(es []JournalEntry) []JournalEntry {
+	type key struct {
+		space, id, slug string
+		action          Action
+	}
+	open := make(map[key][]int) // indexes into es of started lines, oldest first
+	for i, e := range es {
+		k := key{e.Space, e.ID, e.Slug, e.Action}
+		if e.Outcome == OutcomeStarted {
+			open[k] = append(open[k], i)
+			continue
+		}
+		if n := len(open[k]); n > 0 {
+			open[k] = open[k][:n-1]
+		}
+	}
+	var idx []int
+	for _, is := range open {
+		idx = append(idx, is...)
+	}
+	slices.Sort(idx)
+	var out []JournalEntry
+	for _, j := range idx {
+		out = append(out, es[j])
+	}
+	return out
 }

@@ -126,9 +126,14 @@ func soakRun(t *testing.T, seed uint64, n int) {
 		t.Fatalf("apply under faults did not complete: %+v", res.Counts())
 	}
 
-	// Every step of the plan is journaled, once, as applied.
+	// Every step of the plan is journaled, once, as applied, after its
+	// started line; none is left started with no outcome.
+	outcomes, unfinished := journalOutcomes(t, readJournalFile(t, jpath))
+	for _, e := range unfinished {
+		t.Errorf("journal: %s %s started, with no outcome", e.Action, e.Slug)
+	}
 	journaled := make(map[string]int)
-	for _, e := range readJournalFile(t, jpath) {
+	for _, e := range outcomes {
 		if e.Outcome != OutcomeApplied {
 			t.Errorf("journal: %s %s %s: %s", e.Action, e.Slug, e.Outcome, e.Error)
 		}

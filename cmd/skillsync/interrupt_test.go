@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,15 +111,21 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the journal of an interrupted apply does not parse: %v\n%s", err, data)
 	}
+	// Requests in flight got their answers: every started line has its
+	// outcome line, and every outcome line its started line before it.
+	if un := reconcile.Unfinished(entries); len(un) != 0 {
+		t.Errorf("%d mutations started with no outcome after a SIGINT: %+v", len(un), un)
+	}
+	outcomes := journalOutcomes(t, entries)
 	patches := sp.emu.Requests()[remotetest.KeyUpdateSkill]
-	if len(entries) == 0 || len(entries) >= 63 {
-		t.Fatalf("journal has %d lines: apply was not interrupted mid-way", len(entries))
+	if len(outcomes) == 0 || len(outcomes) >= 63 {
+		t.Fatalf("journal has %d outcome lines: apply was not interrupted mid-way", len(outcomes))
 	}
-	if len(entries) != patches+sp.emu.Requests()[remotetest.KeyDisableSkill] {
-		t.Errorf("journal has %d lines for %d updates and %d disables that reached the space",
-			len(entries), patches, sp.emu.Requests()[remotetest.KeyDisableSkill])
+	if len(outcomes) != patches+sp.emu.Requests()[remotetest.KeyDisableSkill] {
+		t.Errorf("journal has %d outcome lines for %d updates and %d disables that reached the space",
+			len(outcomes), patches, sp.emu.Requests()[remotetest.KeyDisableSkill])
 	}
-	for _, e := range entries {
+	for _, e := range outcomes {
 		if e.Outcome != reconcile.OutcomeApplied {
 			t.Errorf("journal: %s %s %s: %s", e.Action, e.Slug, e.Outcome, e.Error)
 		}
@@ -147,5 +154,92 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 	data, _ = os.ReadFile(journal)
 	if _, err := reconcile.ReadJournal(bytes.NewReader(data)); err != nil {
 		t.Fatalf("journal after the second apply: %v", err)
+	}
+}
+
+// journalOutcomes returns the outcome lines of a journal, failing the test
+// for any that no started line of the same mutation precedes.
+func journalOutcomes(t *testing.T, entries []reconcile.JournalEntry) []reconcile.JournalEntry {
+	t.Helper()
+	started := map[string]int{}
+	var out []reconcile.JournalEntry
+	for i, e := range entries {
+		k := e.Space + " " + e.ID + " " + string(e.Action)
+		if e.Outcome == reconcile.OutcomeStarted {
+			started[k]++
+			continue
+		}
+		if started[k] == 0 {
+			t.Errorf("journal line %d: %s %s %s with no started line before it", i+1, e.Action, e.Slug, e.Outcome)
+		} else {
+			started[k]--
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// TestApplyKilledMidRequest kills a real skillsync process (SIGKILL: no
+// grace, no deferred code) while its first mutation is held at the
+// service: the journal must already hold that mutation, started with the
+// state it may overwrite, so that whatever the service did can be undone.
+func TestApplyKilledMidRequest(t *testing.T) {
+	const token = "kill-token-0123456789"
+	sp := newTestSpace(t, token, 0)
+	arrived := make(chan string, 8)
+	release := make(chan struct{})
+	sp.emu.SetOnRequest(func(r *http.Request) {
+		if r.Method == http.MethodGet {
+			return
+		}
+		arrived <- r.URL.Path
+		<-release
+	})
+	defer sp.emu.SetOnRequest(nil)
+	defer close(release)
+
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	journal := filepath.Join(t.TempDir(), "journal.jsonl")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "apply", "--auto-approve", "--parallelism", "1", "--journal", journal)
+	cmd.Args[0] = "skillsync"
+	cmd.Env = append(os.Environ(), sp.env(token)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var path string
+	select {
+	case path = <-arrived:
+	case <-ctx.Done():
+		t.Fatalf("no mutation reached the service; stderr:\n%s", stderr.String())
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	data, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatalf("no journal after a kill mid-request: %v", err)
+	}
+	entries, err := reconcile.ReadJournal(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the journal of a killed apply does not parse: %v\n%s", err, data)
+	}
+	un := reconcile.Unfinished(entries)
+	if len(un) != 1 || !strings.Contains(path, un[0].ID) {
+		t.Fatalf("unfinished mutations = %+v, want the one held at the service (%s)\njournal:\n%s", un, path, data)
+	}
+	if e := un[0]; e.Before == nil || e.Action == "" || e.Space != demoSpace {
+		t.Errorf("the started line lacks what a restore needs: %+v", e)
+	}
+	if len(entries) != 1 {
+		t.Errorf("journal has %d lines, want only the started line of the request in flight:\n%s", len(entries), data)
 	}
 }
