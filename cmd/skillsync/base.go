@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -22,18 +23,35 @@ func baseFlag() cli.Flag {
 // pull request changes what the change is about, "drift" when the space
 // was edited since the base. The base is the desired state at the merge
 // base of ref and the revision planned (--ref, or HEAD).
+//
+// A ref that does not resolve is an error, never a silent fallback: a typo
+// in --base would otherwise split the plan against the wrong commit. Only
+// when both ends resolve and no merge base is found (a shallow clone, or
+// unrelated histories) does the base fall back to head^1, with a warning.
 func splitByBase(c *cli.Context, ui *ui, r *planRun, ref string) error {
 	head := c.String("ref")
 	if head == "" {
 		head = "HEAD"
 	}
-	sha, err := mergeBase(r.root, ref, head)
+	repo, err := git.PlainOpenWithOptions(r.root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if err != nil {
-		fallback, ferr := firstParent(r.root, head)
-		if ferr != nil {
-			return withHint(err, "use actions/checkout with fetch-depth: 0, or leave out --base")
+		return withHint(fmt.Errorf("--base needs a git repository: %w", err), "run plan --base in a git clone, or leave out --base")
+	}
+	a, err := resolveCommit(repo, ref)
+	if err != nil {
+		return err
+	}
+	b, err := resolveCommit(repo, head)
+	if err != nil {
+		return err
+	}
+	sha, nb := mergeBase(repo, a, b, ref, head)
+	if nb != nil {
+		fallback, err := firstParent(b)
+		if err != nil {
+			return withHint(nb, "%s, or leave out --base", nb.advice())
 		}
-		ui.warningf("%v", err)
+		ui.warningf("%v: %s", nb, nb.advice())
 		ui.warningf("comparing with %s^1 (%s) instead, which is the base only for a merge commit such as a pull request's", head, shortSHA(fallback))
 		sha = fallback
 	}
@@ -48,59 +66,76 @@ func splitByBase(c *cli.Context, ui *ui, r *planRun, ref string) error {
 	return nil
 }
 
-// mergeBase returns the SHA of the merge base of ref and head in the git
-// repository holding root.
-func mergeBase(root, ref, head string) (string, error) {
-	notHere := fmt.Errorf("the merge base of %s and %s is not in this clone (shallow?): use actions/checkout with fetch-depth: 0", ref, head)
-	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+// resolveCommit returns the commit rev names in repo. A name that does
+// not resolve is an error with a hint: in CI it is most often a branch
+// that the checkout did not fetch.
+func resolveCommit(repo *git.Repository, rev string) (*object.Commit, error) {
+	h, err := repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
-		return "", fmt.Errorf("--base needs a git repository: %w", err)
-	}
-	commit := func(rev string) (*object.Commit, error) {
-		h, err := repo.ResolveRevision(plumbing.Revision(rev))
-		if err != nil {
-			return nil, fmt.Errorf("%w (resolving %s: %v)", notHere, rev, err)
+		branch := strings.TrimPrefix(rev, "origin/")
+		fetch := "git fetch origin " + branch
+		if branch == rev {
+			fetch += " and pass --base origin/" + branch
 		}
-		c, err := repo.CommitObject(*h)
-		if err != nil {
-			return nil, fmt.Errorf("%w (reading %s: %v)", notHere, rev, err)
-		}
-		return c, nil
-	}
-	a, err := commit(ref)
-	if err != nil {
-		return "", err
-	}
-	b, err := commit(head)
-	if err != nil {
-		return "", err
-	}
-	bases, err := a.MergeBase(b)
-	if err != nil {
-		return "", fmt.Errorf("%w (%v)", notHere, err)
-	}
-	if len(bases) == 0 {
-		return "", notHere
-	}
-	return bases[0].Hash.String(), nil
-}
-
-// firstParent returns the SHA of head^1, if the clone holds it: in a pull
-// request's merge commit (actions/checkout's default) it is the target
-// branch as merged into.
-func firstParent(root, head string) (string, error) {
-	repo, err := git.PlainOpenWithOptions(root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		return "", err
-	}
-	h, err := repo.ResolveRevision(plumbing.Revision(head))
-	if err != nil {
-		return "", err
+		return nil, withHint(fmt.Errorf("unknown ref %s", rev),
+			"check the name (git branch -a lists the branches of this clone); in GitHub Actions fetch it first: actions/checkout with fetch-depth: 0, or %s", fetch)
 	}
 	c, err := repo.CommitObject(*h)
 	if err != nil {
-		return "", err
+		return nil, withHint(fmt.Errorf("reading commit %s of %s: %w", shortSHA(h.String()), rev, err),
+			"the clone lacks it: use actions/checkout with fetch-depth: 0, or leave out --base")
 	}
+	return c, nil
+}
+
+// noMergeBaseError reports that two commits of the clone have no merge
+// base in it: the clone is shallow, or the histories are unrelated.
+type noMergeBaseError struct {
+	ref, head string
+	shallow   bool
+	err       error // from go-git's walk, nil when it found none
+}
+
+func (e *noMergeBaseError) Error() string {
+	var msg string
+	if e.shallow {
+		msg = fmt.Sprintf("the merge base of %s and %s is not in this clone, which is shallow", e.ref, e.head)
+	} else {
+		msg = fmt.Sprintf("%s and %s have no common history in this clone", e.ref, e.head)
+	}
+	if e.err != nil {
+		msg += fmt.Sprintf(" (%v)", e.err)
+	}
+	return msg
+}
+
+func (e *noMergeBaseError) Unwrap() error { return e.err }
+
+// advice says what makes the merge base found.
+func (e *noMergeBaseError) advice() string {
+	if e.shallow {
+		return "use actions/checkout with fetch-depth: 0 (or git fetch --unshallow)"
+	}
+	return "pass as --base the branch this one was made from"
+}
+
+// mergeBase returns the SHA of the merge base of a and b (named ref and
+// head), or why the clone holds none.
+func mergeBase(repo *git.Repository, a, b *object.Commit, ref, head string) (string, *noMergeBaseError) {
+	bases, err := a.MergeBase(b)
+	if err == nil && len(bases) > 0 {
+		return bases[0].Hash.String(), nil
+	}
+	// go-git walks history without regard to .git/shallow: in a shallow
+	// clone the walk ends at a missing parent, with an error or with none.
+	shallow, serr := repo.Storer.Shallow()
+	return "", &noMergeBaseError{ref: ref, head: head, shallow: serr == nil && len(shallow) > 0, err: err}
+}
+
+// firstParent returns the SHA of c^1, if the clone holds it: in a pull
+// request's merge commit (actions/checkout's default) it is the target
+// branch as merged into.
+func firstParent(c *object.Commit) (string, error) {
 	if c.NumParents() == 0 {
 		return "", errors.New("no parent")
 	}

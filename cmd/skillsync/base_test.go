@@ -141,13 +141,51 @@ func TestPlanBaseSplitsPRFromDrift(t *testing.T) {
 	}
 }
 
+// fetchShallow stands for a branch fetched at depth 1 into a shallow
+// clone, as `git fetch --depth=1 origin main` leaves it: a commit under
+// refs/remotes/origin/<branch> whose parent is not in the clone, listed in
+// .git/shallow along with the commits in keep.
+func fetchShallow(t *testing.T, r *git.Repository, branch string, keep ...plumbing.Hash) plumbing.Hash {
+	t.Helper()
+	head, err := r.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc, err := r.CommitObject(head.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := object.Signature{Name: "test", Email: "test@example.com", When: time.Date(2024, 2, 3, 4, 5, 6, 0, time.UTC)}
+	c := &object.Commit{
+		Author: sig, Committer: sig, Message: branch + " fetched at depth 1",
+		TreeHash:     hc.TreeHash,
+		ParentHashes: []plumbing.Hash{plumbing.NewHash("0123456789abcdef0123456789abcdef01234567")},
+	}
+	obj := r.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		t.Fatal(err)
+	}
+	h, err := r.Storer.SetEncodedObject(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Storer.SetReference(plumbing.NewHashReference(plumbing.NewRemoteReferenceName("origin", branch), h)); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Storer.SetShallow(append([]plumbing.Hash{h}, keep...)); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
 func TestPlanBaseFallsBackWithoutMergeBase(t *testing.T) {
 	_, dir := ciSetup(t)
-	basePRRepo(t, dir)
-	// A clone that lacks the base (shallow, or the target branch not
-	// fetched) falls back to HEAD^1, here the commit the branch started at.
+	r := basePRRepo(t, dir)
+	// A shallow clone holds the target branch, but not the merge base: it
+	// falls back to HEAD^1, here the commit the branch started at.
+	fetchShallow(t, r, "main")
 	got, stderr := origins(t, "--dir", dir, "--base", "origin/main")
-	for _, want := range []string{"warning: the merge base of origin/main and HEAD is not in this clone (shallow?): use actions/checkout with fetch-depth: 0", "HEAD^1"} {
+	for _, want := range []string{"warning: the merge base of origin/main and HEAD is not in this clone, which is shallow", "use actions/checkout with fetch-depth: 0", "HEAD^1"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
@@ -157,20 +195,75 @@ func TestPlanBaseFallsBackWithoutMergeBase(t *testing.T) {
 	}
 }
 
+func TestPlanBaseFallsBackWithUnrelatedHistory(t *testing.T) {
+	_, dir := ciSetup(t)
+	r := basePRRepo(t, dir)
+	// A full clone where --base names a branch with no commit in common:
+	// not a shallow clone, and not said to be.
+	fetchShallow(t, r, "main")
+	if err := r.Storer.SetShallow(nil); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr := origins(t, "--dir", dir, "--base", "origin/main")
+	for _, want := range []string{"warning: origin/main and HEAD have no common history in this clone", "HEAD^1"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "shallow") {
+		t.Errorf("stderr blames a shallow clone in a full one:\n%s", stderr)
+	}
+}
+
 func TestPlanBaseFailsWithNoHistory(t *testing.T) {
 	_, dir := ciSetup(t)
 	r, err := git.PlainInit(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gitCommitAll(t, r, "skills")
+	head := gitCommitAll(t, r, "skills")
+	fetchShallow(t, r, "main", head)
 	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--base", "origin/main")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{"not in this clone (shallow?)", "fetch-depth: 0"} {
+	for _, want := range []string{"not in this clone, which is shallow", "hint: ", "fetch-depth: 0"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
+	}
+}
+
+func TestPlanBaseUnknownRef(t *testing.T) {
+	for _, tc := range []struct {
+		base string
+		want []string
+	}{
+		// A typo: an error, not a plan against HEAD^1.
+		{"mian", []string{"error: unknown ref mian", "hint: check the name", "fetch-depth: 0", "git fetch origin mian"}},
+		// The target branch that the checkout did not fetch.
+		{"origin/main", []string{"error: unknown ref origin/main", "fetch-depth: 0", "git fetch origin main"}},
+	} {
+		t.Run(tc.base, func(t *testing.T) {
+			_, dir := ciSetup(t)
+			basePRRepo(t, dir)
+			code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--base", tc.base)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			for _, bad := range []string{"HEAD^1", "shallow"} {
+				if strings.Contains(stderr, bad) {
+					t.Errorf("stderr says %q:\n%s", bad, stderr)
+				}
+			}
+			if strings.Contains(stdout, "Plan:") {
+				t.Errorf("printed a plan:\n%s", stdout)
+			}
+		})
 	}
 }
