@@ -65,6 +65,200 @@ func renderSkillMD(name, description string, enabled bool, body string, quoteAll
 	return b.Bytes()
 }
 
+// MergeSkillMD returns what to write over local, an existing SKILL.md, so
+// that it says what next, a SKILL.md as [FormatSkillMD] writes it, says.
+//
+// When local already says it (the same name, description, enabled and
+// [Canonical] instructions, with no error) local itself is returned:
+// nothing is rewritten. Otherwise the result is next with the frontmatter
+// keys of local that skillsync does not know (license, allowed-tools,
+// metadata, ...) after name, description and enabled, in their order and
+// their original text, comments included; an explicit "enabled: true" is
+// kept too. Text lines before the first key stay first. Should the
+// original text not read back the same in its new place, the values of
+// those keys are written afresh. When next has no frontmatter, or local no
+// frontmatter to keep, the result is next.
+func MergeSkillMD(local, next []byte) []byte {
+	n := normalizeSkillMD(next)
+	nfm := splitFrontmatter(n)
+	if nfm.state != fmFound {
+		return next
+	}
+	want, wantDs := ParseSkillMD(SkillFile, next)
+	have, haveDs := ParseSkillMD(SkillFile, local)
+	if sameSkill(have, want) && !haveDs.HasErrors() {
+		return local
+	}
+	lfm := splitFrontmatter(normalizeSkillMD(local))
+	if lfm.state != fmFound {
+		return next
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(lfm.block, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return next
+	}
+	root := doc.Content[0]
+	keepEnabled := false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		keepEnabled = keepEnabled || root.Content[i].Value == keyEnabled
+	}
+	keepEnabled = keepEnabled && want.Enabled
+	if len(have.Extra) == 0 && !keepEnabled {
+		return next
+	}
+
+	known := string(nfm.block)
+	if known != "" && !strings.HasSuffix(known, "\n") {
+		known += "\n"
+	}
+	if keepEnabled {
+		known += keyEnabled + ": true\n"
+	}
+	compose := func(before, after string) []byte {
+		var b bytes.Buffer
+		b.WriteString("---\n")
+		b.WriteString(before)
+		b.WriteString(known)
+		b.WriteString(after)
+		b.WriteString("---\n")
+		b.Write(n[nfm.bodyStart:])
+		return b.Bytes()
+	}
+	readsBack := func(out []byte) bool {
+		got, ds := ParseSkillMD(SkillFile, out)
+		return sameSkill(got, want) && sameExtra(got.Extra, have.Extra) && (!ds.HasErrors() || wantDs.HasErrors())
+	}
+	if before, after, ok := extraText(lfm.block, root); ok {
+		if out := compose(before, after); readsBack(out) {
+			return out
+		}
+	}
+	if after, ok := extraValues(root, have.Extra); ok {
+		if out := compose("", after); readsBack(out) {
+			return out
+		}
+	}
+	return next
+}
+
+// extraText cuts the frontmatter block into the lines before its first key
+// and the text of the keys skillsync does not know (each with the comment
+// lines right above it), in their order. A duplicate key keeps its first
+// entry, as the loader does. ok is false for a layout whose entries are
+// not whole lines (a flow mapping, an indented one).
+func extraText(block []byte, root *yaml.Node) (before, after string, ok bool) {
+	if root.Style&yaml.FlowStyle != 0 || bytes.Contains(block, []byte("\r")) {
+		return "", "", false
+	}
+	lines := strings.SplitAfter(string(block), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	type entry struct {
+		key        string
+		start, end int // lines [start, end), 0-based
+	}
+	var entries []entry
+	prev := -1 // the line of the previous key
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		line := k.Line - 1
+		if k.Column != 1 || line <= prev || line >= len(lines) {
+			return "", "", false
+		}
+		start := line
+		// Comments above the first key stay first, with the lines
+		// before it.
+		for prev >= 0 && start-1 > prev && strings.HasPrefix(lines[start-1], "#") {
+			start--
+		}
+		if n := len(entries); n > 0 {
+			entries[n-1].end = start
+		}
+		entries = append(entries, entry{key: k.Value, start: start, end: len(lines)})
+		prev = line
+	}
+	if len(entries) == 0 {
+		return "", "", false
+	}
+	before = strings.Join(lines[:entries[0].start], "")
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if seen[e.key] {
+			continue
+		}
+		seen[e.key] = true
+		switch e.key {
+		case keyName, keyDescription, keyEnabled:
+			continue
+		}
+		b.WriteString(strings.Join(lines[e.start:e.end], ""))
+	}
+	after = b.String()
+	if after != "" && !strings.HasSuffix(after, "\n") {
+		after += "\n"
+	}
+	return before, after, true
+}
+
+// extraValues writes the keys of extra afresh, in the order of root.
+func extraValues(root *yaml.Node, extra map[string]any) (string, bool) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key := root.Content[i].Value
+		v, ok := extra[key]
+		if !ok || seen[key] {
+			continue
+		}
+		seen[key] = true
+		var vn yaml.Node
+		if err := vn.Encode(v); err != nil {
+			return "", false
+		}
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, &vn)
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(m); err != nil {
+		return "", false
+	}
+	if err := enc.Close(); err != nil {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// sameSkill reports whether two parsed SKILL.md files ask for the same
+// skill.
+func sameSkill(a, b Skill) bool {
+	return a.Name == b.Name && a.Description == b.Description && a.Enabled == b.Enabled && a.Instructions == b.Instructions
+}
+
+// sameExtra compares kept frontmatter values by their YAML text, which
+// tells NaN from NaN as equal and needs no care for the types decoded.
+func sameExtra(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	ta, err1 := yaml.Marshal(a)
+	tb, err2 := yaml.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ta, tb)
+}
+
+// normalizeSkillMD reads data as the loader does: invalid UTF-8 replaced,
+// no byte-order mark, LF line endings.
+func normalizeSkillMD(data []byte) []byte {
+	data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	data = bytes.TrimPrefix(data, []byte(bom))
+	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+}
+
 // writeYAMLString writes "key: value\n" in the most readable style that
 // reads back as value.
 func writeYAMLString(b *bytes.Buffer, key, value string, quoteAll bool) {
@@ -337,7 +531,9 @@ func NewSkillWriter(root, skillsDir string, opts WriteOptions) *SkillWriter {
 
 // Add queues the files of the skill folder slug, by path relative to the
 // folder (SKILL.md included). Problems with the slug or the paths are
-// reported by Write, with all the others.
+// reported by Write, with all the others. A SKILL.md already there is
+// merged with the new one by [MergeSkillMD]: its other frontmatter keys are
+// kept, and it is left as it is when it already says the same.
 func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 	dir := w.skillsDir + "/" + slug // as given, not cleaned: a ".." shows
 	switch {
@@ -443,6 +639,12 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 				local, err := os.ReadFile(filepath.Join(w.root, filepath.FromSlash(full)))
 				if err != nil {
 					return nil, fmt.Errorf("writing skills: %w", err)
+				}
+				if rel == SkillFile {
+					// Keep what skillsync does not own: the other
+					// frontmatter keys, and the file as it is when it
+					// already says the same.
+					data = MergeSkillMD(local, data)
 				}
 				if bytes.Equal(local, data) {
 					res.Unchanged = append(res.Unchanged, rel)

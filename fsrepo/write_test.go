@@ -465,3 +465,136 @@ func TestNonASCIINameWarns(t *testing.T) {
 		t.Fatalf("diagnostics %v, want one name-non-ascii warning on line 2", ds)
 	}
 }
+
+// TestSkillWriterKeepsUnknownKeys writes over committed SKILL.md files that
+// hold frontmatter keys skillsync does not know: a file that already says
+// what the space says is left as it is, and a rewritten one keeps them.
+func TestSkillWriterKeepsUnknownKeys(t *testing.T) {
+	root := t.TempDir()
+	same := "---\nname: PDF Processing\ndescription: Extract text.\nlicense: MIT\nallowed-tools: Bash\n---\r\n# PDF   \r\n\r\n"
+	edited := "---\nname: PDF Processing\nlicense: MIT\ndescription: Old.\nallowed-tools: Bash\n---\n# Old\n"
+	writeTestFile(t, filepath.Join(root, "skills", "same", "SKILL.md"), same)
+	writeTestFile(t, filepath.Join(root, "skills", "edited", "SKILL.md"), edited)
+	commitRepo(t, root)
+
+	w := NewSkillWriter(root, "skills", WriteOptions{})
+	w.Add("same", map[string][]byte{SkillFile: FormatSkillMD("PDF Processing", "Extract text.", true, "# PDF\n")})
+	w.Add("edited", map[string][]byte{SkillFile: FormatSkillMD("PDF Processing", "New.", false, "# New\n")})
+	res, err := w.Write()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []SkillWritten{
+		{Slug: "same", Dir: "skills/same", Unchanged: []string{SkillFile}},
+		{Slug: "edited", Dir: "skills/edited", Written: []string{SkillFile}},
+	}
+	if !reflect.DeepEqual(res, want) {
+		t.Errorf("Write = %+v\nwant %+v", res, want)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "skills", "same", "SKILL.md")); string(data) != same {
+		t.Errorf("a SKILL.md that says the same was rewritten:\n%s", data)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, "skills", "edited", "SKILL.md"))
+	wantEdited := "---\nname: PDF Processing\ndescription: New.\nenabled: false\nlicense: MIT\nallowed-tools: Bash\n---\n# New\n"
+	if string(data) != wantEdited {
+		t.Errorf("edited SKILL.md:\n%s\nwant\n%s", data, wantEdited)
+	}
+}
+
+func TestMergeSkillMD(t *testing.T) {
+	for _, tc := range []struct {
+		name, local, want string
+		next              []byte
+	}{
+		{
+			name:  "says the same: untouched",
+			local: "\uFEFF---\r\ndescription: Extract text.\r\nname: PDF Processing\r\nenabled: true\r\nlicense: MIT\r\n---\r\n\r\n# PDF  \r\n\r\n",
+			next:  FormatSkillMD("PDF Processing", "Extract text.", true, "# PDF\n"),
+			want:  "\uFEFF---\r\ndescription: Extract text.\r\nname: PDF Processing\r\nenabled: true\r\nlicense: MIT\r\n---\r\n\r\n# PDF  \r\n\r\n",
+		},
+		{
+			name: "keys kept in order with their text and comments",
+			local: "---\n# written by hand\nname: PDF Processing\nlicense: MIT\ndescription: Old.\n" +
+				"# tools the skill may run\nallowed-tools: Bash Read\nmetadata:\n  author: me\n  version: \"1.0\"   # quoted\n---\nOld.\n",
+			next: FormatSkillMD("PDF Processing", "New.\nTwo lines.", true, "New.\n"),
+			want: "---\n# written by hand\nname: PDF Processing\ndescription: |-\n  New.\n  Two lines.\nlicense: MIT\n" +
+				"# tools the skill may run\nallowed-tools: Bash Read\nmetadata:\n  author: me\n  version: \"1.0\"   # quoted\n---\nNew.\n",
+		},
+		{
+			name:  "explicit enabled: true kept",
+			local: "---\nname: a\nenabled: true\ndescription: b\nlicense: MIT\n---\nbody\n",
+			next:  FormatSkillMD("A", "b", true, "body\n"),
+			want:  "---\nname: A\ndescription: b\nenabled: true\nlicense: MIT\n---\nbody\n",
+		},
+		{
+			name:  "disabled",
+			local: "---\nname: a\nenabled: true\ndescription: b\nlicense: MIT\n---\nbody\n",
+			next:  FormatSkillMD("a", "b", false, "body\n"),
+			want:  "---\nname: a\ndescription: b\nenabled: false\nlicense: MIT\n---\nbody\n",
+		},
+		{
+			name:  "flow mapping: values written afresh",
+			local: "---\n{name: a, description: b, license: MIT, tags: [x, y]}\n---\nbody\n",
+			next:  FormatSkillMD("a", "c", true, "body\n"),
+			want:  "---\nname: a\ndescription: c\nlicense: MIT\ntags:\n  - x\n  - \"y\"\n---\nbody\n",
+		},
+		{
+			name:  "alias of a replaced value: written afresh",
+			local: "---\nname: &n a\ndescription: b\nalias: *n\n---\nbody\n",
+			next:  FormatSkillMD("z", "b", true, "body\n"),
+			want:  "---\nname: z\ndescription: b\nalias: a\n---\nbody\n",
+		},
+		{
+			name:  "duplicate key: the first kept, as loaded",
+			local: "---\nname: a\ndescription: b\nlicense: MIT\nlicense: GPL\n---\nbody\n",
+			next:  FormatSkillMD("a", "b", true, "body\n"),
+			want:  "---\nname: a\ndescription: b\nlicense: MIT\n---\nbody\n",
+		},
+		{
+			name:  "no extra key",
+			local: "---\nname: a\ndescription: b\n---\nbody\n",
+			next:  FormatSkillMD("a", "c", true, "body\n"),
+			want:  "---\nname: a\ndescription: c\n---\nbody\n",
+		},
+		{
+			name:  "invalid frontmatter: replaced",
+			local: "---\nname: [a\nlicense: MIT\n---\nbody\n",
+			next:  FormatSkillMD("a", "b", true, "body\n"),
+			want:  "---\nname: a\ndescription: b\n---\nbody\n",
+		},
+		{
+			name:  "next without frontmatter",
+			local: "---\nname: a\ndescription: b\nlicense: MIT\n---\nbody\n",
+			next:  []byte("remote"),
+			want:  "remote",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(MergeSkillMD([]byte(tc.local), tc.next)); got != tc.want {
+				t.Errorf("MergeSkillMD =\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMergeSkillMDRoundTrip: whatever the values, the merged file reads
+// back as the space's values plus the local extra keys, and merging again
+// changes nothing.
+func TestMergeSkillMDRoundTrip(t *testing.T) {
+	local := []byte("---\nname: old\n# why\nlicense: MIT\ndescription: old\nallowed-tools: Bash\nmetadata: {a: 1, b: [x]}\n---\nold\n")
+	extra := map[string]any{"license": "MIT", "allowed-tools": "Bash", "metadata": map[string]any{"a": 1, "b": []any{"x"}}}
+	for i, s := range skillMDCases {
+		enabled := i%2 == 0
+		instr := instructionCases[i%len(instructionCases)]
+		next := FormatSkillMD(s, s, enabled, instr)
+		want, _ := ParseSkillMD(SkillFile, next)
+		out := MergeSkillMD(local, next)
+		got, _ := ParseSkillMD(SkillFile, out)
+		if !sameSkill(got, want) || !reflect.DeepEqual(got.Extra, extra) {
+			t.Errorf("%q: merged\n%s\nreads %+v", s, out, got)
+		}
+		if again := MergeSkillMD(out, next); string(again) != string(out) {
+			t.Errorf("%q: merging again changed\n%s\ninto\n%s", s, out, again)
+		}
+	}
+}
