@@ -34,6 +34,12 @@ func (e *ConfigError) Error() string {
 
 // FindRoot returns the nearest folder, start or one of its parents, that
 // holds skillsync.yaml: the repository root.
+//
+// The search never leaves the git working tree that holds start: it stops
+// at the folder holding ".git" (a folder, or a file in a linked worktree or
+// a submodule), so that a new repository made inside another one (git init
+// in a subfolder) is not taken for part of it. Outside git it goes up to
+// the file system's root.
 func FindRoot(start string) (string, error) {
 	abs, err := filepath.Abs(start)
 	if err != nil {
@@ -46,6 +52,14 @@ func FindRoot(start string) (string, error) {
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return "", fmt.Errorf("looking for %s: %w", ConfigFile, err)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			if dir == abs {
+				return "", fmt.Errorf("%w in %s, the root of its git working tree: create %s there, or pass --dir",
+					ErrNoConfig, abs, ConfigFile)
+			}
+			return "", fmt.Errorf("%w in %s or any folder above it up to %s, the root of its git working tree: create %s at the repository root, or pass --dir",
+				ErrNoConfig, abs, dir, ConfigFile)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

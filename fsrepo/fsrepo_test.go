@@ -204,6 +204,56 @@ func TestFindRoot(t *testing.T) {
 	}
 }
 
+// TestFindRootStopsAtGit: a repository made inside another folder holding
+// skillsync.yaml (git init in a subfolder, a linked worktree, a
+// submodule) is not taken for part of it.
+func TestFindRootStopsAtGit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		git  func(t *testing.T, dir string)
+	}{
+		{"git folder", func(t *testing.T, dir string) {
+			if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"git file (worktree, submodule)", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: /elsewhere/.git/worktrees/x\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			outer := t.TempDir()
+			if err := os.WriteFile(filepath.Join(outer, ConfigFile), []byte("space: ab12\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			inner := filepath.Join(outer, "nested", "new-repo")
+			sub := filepath.Join(inner, "a")
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			tc.git(t, inner)
+			for _, start := range []string{inner, sub} {
+				if got, err := FindRoot(start); !errors.Is(err, ErrNoConfig) || !strings.Contains(err.Error(), inner) {
+					t.Errorf("FindRoot(%s) = %q, %v; want ErrNoConfig naming %s", start, got, err, inner)
+				}
+			}
+			// The work tree's own skillsync.yaml is found, at its root too.
+			if err := os.WriteFile(filepath.Join(inner, ConfigFile), []byte("space: cd34\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := FindRoot(sub); err != nil || got != inner {
+				t.Errorf("FindRoot(%s) = %q, %v; want %q", sub, got, err, inner)
+			}
+			// Above the nested repository, the outer one is found as before.
+			if got, err := FindRoot(filepath.Join(outer, "nested")); err != nil || got != outer {
+				t.Errorf("FindRoot(nested) = %q, %v; want %q", got, err, outer)
+			}
+		})
+	}
+}
+
 func TestReadConfig(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string

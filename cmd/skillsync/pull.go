@@ -33,9 +33,15 @@ endpoint. Only text files can be read; binary files are skipped with a
 warning. With SLUG arguments, only those skills are pulled.
 
 Pull bootstraps a repository: when no skillsync.yaml is found (in --dir, or
-in the current folder or any folder above it), it writes into --dir or the
+in the current folder or any folder above it, never above the root of the
+git working tree holding the current folder), it writes into --dir or the
 current folder and creates skillsync.yaml with the service address and the
-space. The token is never written.
+space. The token is never written. So 'git init' in a new folder, even one
+inside another skills repository, starts a repository of its own.
+
+A SKILL.md already there keeps its other frontmatter keys (license,
+allowed-tools, metadata, ...), and is left untouched when its name,
+description, enabled and instructions already match the space.
 
 Pull never writes outside the skills folder nor through a symlink, and never
 overwrites a file that differs from git's HEAD (uncommitted work) unless
@@ -50,7 +56,7 @@ Examples:
 Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
 130 interrupted.`,
 		Flags: flags([]cli.Flag{
-			&cli.StringFlag{Name: "dir", Usage: "repository root (default: nearest folder upward holding skillsync.yaml, else the current folder)", EnvVars: []string{"SKILLSYNC_DIR"}},
+			&cli.StringFlag{Name: "dir", Usage: "repository root (default: nearest folder upward holding skillsync.yaml, within the git working tree, else the current folder)", EnvVars: []string{"SKILLSYNC_DIR"}},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite local files that differ from git's HEAD"},
 		}, remoteFlags()),
 		Action: func(c *cli.Context) error {
@@ -90,7 +96,8 @@ Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
 }
 
 // pullRoot is the repository root pull writes into: --dir, else the
-// nearest folder upward holding skillsync.yaml, else the current folder.
+// nearest folder upward holding skillsync.yaml (never above the root of the
+// git working tree, see [fsrepo.FindRoot]), else the current folder.
 // hasConfig says whether skillsync.yaml is there already.
 func pullRoot(c *cli.Context) (root string, hasConfig bool, err error) {
 	if dir := c.String("dir"); dir != "" {

@@ -376,3 +376,119 @@ func TestPullLocalChanges(t *testing.T) {
 		t.Errorf("skills/yes/SKILL.md:\n%s", data)
 	}
 }
+
+// pullCommit commits every file of the git repository at dir.
+func pullCommit(t *testing.T, dir, msg string) {
+	t.Helper()
+	r, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.AddGlob("."); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "test", Email: "test@example.com", When: time.Unix(1700000000, 0)}
+	if _, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPullKeepsUnknownKeys: frontmatter keys skillsync does not know are
+// kept; a SKILL.md that already matches the space is not rewritten, and one
+// that does not is rewritten with them.
+func TestPullKeepsUnknownKeys(t *testing.T) {
+	e, url, _ := pullEmulator(t)
+	dir := t.TempDir()
+	if _, err := git.PlainInit(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace); code != 0 {
+		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	skillMD := filepath.Join(dir, "skills", "pdf-processing", "SKILL.md")
+	pulled, err := os.ReadFile(skillMD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(pulled), "\n---\n", "\nlicense: MIT\n# what it may run\nallowed-tools: Bash\n---\n", 1)
+	if err := os.WriteFile(skillMD, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pullCommit(t, dir, "pull, and add keys")
+
+	if code, stdout, stderr := pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
+		t.Fatalf("plan: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "pdf-processing")
+	if code != 0 || !strings.Contains(stdout, "unchanged skills/pdf-processing\n") || strings.Contains(stdout, "wrote") {
+		t.Errorf("pull again: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if data, _ := os.ReadFile(skillMD); string(data) != edited {
+		t.Errorf("pull rewrote a SKILL.md that matches the space:\n%s", data)
+	}
+
+	// Edited in the space: rewritten, the keys kept in their form.
+	s, _ := e.SkillBySlug(pullSpace, "pdf-processing")
+	e.EditSkill(pullSpace, s.ID, func(sd *remotetest.SkillSeed) {
+		sd.Description = "New description."
+		sd.Enabled = false
+	})
+	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "pdf-processing")
+	if code != 0 || !strings.Contains(stdout, "wrote     skills/pdf-processing (SKILL.md)") {
+		t.Fatalf("pull after an edit: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(skillMD)
+	if !strings.Contains(string(data), "\ndescription: New description.\nenabled: false\nlicense: MIT\n# what it may run\nallowed-tools: Bash\n---\n") {
+		t.Errorf("SKILL.md after pull:\n%s", data)
+	}
+	if code, stdout, stderr := pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
+		t.Errorf("plan after pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestPullNestedGitRepo: the README's quick start (mkdir, cd, git init,
+// skillsync pull) inside a folder that holds another skillsync.yaml starts
+// a repository of its own, and leaves the outer one alone.
+func TestPullNestedGitRepo(t *testing.T) {
+	_, url, _ := pullEmulator(t)
+	outer := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outer, "skillsync.yaml"), []byte("space: zz99\nskillsDir: outer-skills\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	inner := filepath.Join(outer, "nested", "new-repo")
+	if err := os.MkdirAll(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := git.PlainInit(inner, false); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(inner)
+	before := tree(t, outer)
+
+	code, stdout, stderr := pullCLI(t, "pull", "--base-url", url, "--space", pullSpace, "yes")
+	if code != 0 || !strings.Contains(stdout, "wrote     skills/yes (SKILL.md)\n") || !strings.Contains(stdout, "wrote     skillsync.yaml\n") {
+		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	after := tree(t, outer)
+	for _, p := range []string{"nested/new-repo/skillsync.yaml", "nested/new-repo/skills/yes/SKILL.md"} {
+		if _, ok := after[p]; !ok {
+			t.Errorf("%s not written", p)
+		}
+		delete(after, p)
+	}
+	for p, v := range after {
+		if strings.HasPrefix(p, "nested/new-repo/.git") || p == "nested/new-repo/skills" || p == "nested/new-repo/skills/yes" {
+			continue
+		}
+		if before[p] != v {
+			t.Errorf("%s written outside the new repository", p)
+		}
+	}
+	if cfg := after["skillsync.yaml"]; cfg != "space: zz99\nskillsDir: outer-skills\n" {
+		t.Errorf("outer skillsync.yaml changed:\n%s", cfg)
+	}
+}
