@@ -12,12 +12,24 @@ import (
 	gh "github.com/google/go-github/v92/github"
 )
 
-// Client posts to one repository through GitHub's REST API.
+// Client posts to one repository through GitHub's REST API. It is not
+// safe for concurrent use.
 type Client struct {
 	gh    *gh.Client
 	owner string
 	repo  string
+	api   string // for the hint of a network error
 	token string // only to scrub it from error messages
+
+	// self is who the client posts as, learnt on first need: see
+	// [Client.postedByUs].
+	self *identity
+}
+
+// identity is who a token posts as: a user when GET /user answers, else
+// an app installation (GITHUB_TOKEN), whose posts are by a bot user.
+type identity struct {
+	login string // empty for an app installation
 }
 
 // NewClient returns a client for env.Repository authenticated with
@@ -25,12 +37,15 @@ type Client struct {
 // it is copied, never changed. ctx is accepted for symmetry with the other
 // calls of this package: making a client does no I/O.
 func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, error) {
+	const op = "connecting to GitHub"
 	if env.Token == "" {
-		return nil, errors.New("no GitHub token: set GITHUB_TOKEN (in a workflow: env: GITHUB_TOKEN: ${{ github.token }})")
+		return nil, &Error{Op: op, Message: "no GitHub token",
+			Hint: "set GITHUB_TOKEN; in a workflow pass it in the step's env: (GITHUB_TOKEN: ${{ github.token }}), and give the job the permissions it needs"}
 	}
 	owner, repo, ok := strings.Cut(env.Repository, "/")
 	if !ok || !repositoryRE.MatchString(env.Repository) {
-		return nil, fmt.Errorf("GitHub repository %q is not of the form owner/name (set GITHUB_REPOSITORY)", env.Repository)
+		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub repository %q is not of the form owner/name", env.Repository),
+			Hint: "set GITHUB_REPOSITORY to owner/name"}
 	}
 	api := env.APIURL
 	if api == "" {
@@ -38,7 +53,8 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	}
 	u, err := url.Parse(api)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("GitHub API URL %q is not an http(s) URL (set GITHUB_API_URL)", api)
+		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub API URL %q is not an http(s) URL", api),
+			Hint: "set GITHUB_API_URL to the REST API's root, such as " + DefaultAPIURL}
 	}
 	if httpClient == nil {
 		httpClient = &http.Client{Timeout: 30 * time.Second}
@@ -52,7 +68,7 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	if err != nil {
 		return nil, fmt.Errorf("making the GitHub client: %w", err)
 	}
-	return &Client{gh: c, owner: owner, repo: repo, token: env.Token}, nil
+	return &Client{gh: c, owner: owner, repo: repo, api: api, token: env.Token}, nil
 }
 
 // Error is an answer from GitHub that a caller may branch on (Status) and a
@@ -60,7 +76,8 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 type Error struct {
 	// Op says what was being done: "listing comments of pull request #7".
 	Op string
-	// Status is the HTTP status GitHub answered with, 0 for a network error.
+	// Status is the HTTP status GitHub answered with, 0 when it did not
+	// answer: a network error, or a refusal before any request.
 	Status int
 	// Message is GitHub's own explanation, with the details of a 422.
 	Message string
@@ -157,6 +174,9 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 		}
 	default:
 		e.Message = err.Error()
+		if !errors.Is(err, context.Canceled) {
+			e.Hint = fmt.Sprintf("GitHub's API at %s did not answer: check the network, and GITHUB_API_URL on GitHub Enterprise Server", c.api)
+		}
 	}
 	if c.token != "" {
 		e.Message = strings.ReplaceAll(e.Message, c.token, "***")
@@ -169,4 +189,29 @@ func statusOf(r *http.Response) int {
 		return 0
 	}
 	return r.StatusCode
+}
+
+// postedByUs reports whether u, the author of a comment or issue, is who
+// this client posts as, so that a marker quoted by someone else is never
+// taken for skillsync's. With a user's token that is the user GET /user
+// names. An app installation's token (GITHUB_TOKEN) cannot read /user: its
+// posts are by the app's bot user (github-actions[bot]), so any bot is
+// taken for it.
+func (c *Client) postedByUs(ctx context.Context, u *gh.User) (bool, error) {
+	if c.self == nil {
+		me, _, err := c.gh.Users.Get(ctx, "")
+		var resp *gh.ErrorResponse
+		switch {
+		case err == nil:
+			c.self = &identity{login: me.GetLogin()}
+		case errors.As(err, &resp) && (statusOf(resp.Response) == http.StatusForbidden || statusOf(resp.Response) == http.StatusNotFound):
+			c.self = &identity{}
+		default:
+			return false, c.wrap(err, "", "", "finding whom the GitHub token belongs to")
+		}
+	}
+	if c.self.login != "" {
+		return strings.EqualFold(u.GetLogin(), c.self.login), nil
+	}
+	return u.GetType() == "Bot", nil
 }

@@ -55,15 +55,25 @@ func (c *Client) UpsertPlanComment(ctx context.Context, pr int, space, markdown 
 	return got.GetHTMLURL(), true, nil
 }
 
-// findComment returns the oldest comment of pr that holds marker, reading
-// every page: on a busy pull request the plan comment is far from the end.
+// findComment returns the oldest comment of pr that skillsync posted for
+// marker, reading every page: on a busy pull request the plan comment is
+// far from the end. A comment is skillsync's when it starts with marker
+// (skillsync writes it first) and is by whom the client posts as: a
+// reviewer quoting the marker must not have their comment overwritten.
 func (c *Client) findComment(ctx context.Context, pr int, marker string) (*gh.IssueComment, error) {
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
 	for comment, err := range c.gh.Issues.ListCommentsIter(ctx, c.owner, c.repo, pr, opts) {
 		if err != nil {
 			return nil, c.wrap(err, pullRequestsWrite, prName(pr), "listing the comments of "+prName(pr))
 		}
-		if strings.Contains(comment.GetBody(), marker) {
+		if !strings.HasPrefix(comment.GetBody(), marker) {
+			continue
+		}
+		ours, err := c.postedByUs(ctx, comment.GetUser())
+		if err != nil {
+			return nil, err
+		}
+		if ours {
 			return comment, nil
 		}
 	}

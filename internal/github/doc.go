@@ -5,8 +5,8 @@
 // [EnvFromActions] reads what a workflow step is given (GITHUB_TOKEN,
 // GITHUB_REPOSITORY, the event payload) into an [Env]. [Client] talks to the
 // REST API through google/go-github: [Client.UpsertPlanComment] keeps one
-// comment per space on a pull request, found again by its [Marker] and edited
-// in place on every push; [Client.SyncDriftIssue] keeps one open issue per
+// comment per space on a pull request, found again by its [Marker] (which it
+// starts with) and its author, and edited in place on every push; [Client.SyncDriftIssue] keeps one open issue per
 // space while the space has drifted from git and closes it once it is back in
 // sync. [AppendStepSummary] and [Annotation] need no API at all: they write
 // to the files and the log that the runner reads.

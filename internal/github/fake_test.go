@@ -16,9 +16,14 @@ import (
 // fakeGitHub is an in-memory stand-in for the few REST endpoints the
 // package calls, strict where GitHub is: a bearer token, the repository in
 // the path, offset pagination with Link headers (30 a page unless per_page
-// says up to 100), and the 65,536-character limit on bodies.
+// says up to 100), the 65,536-character limit on bodies, and who may read
+// GET /user.
 type fakeGitHub struct {
 	owner, repo, token string
+	// user is the login of a user's token; empty for an app installation's
+	// token (GITHUB_TOKEN), which GET /user refuses and whose posts are by
+	// github-actions[bot].
+	user string
 
 	mu       sync.Mutex
 	issues   []*fakeIssue // issues and pull requests share numbers, as on GitHub
@@ -38,6 +43,7 @@ type fakeGitHub struct {
 
 type fakeIssue struct {
 	Number      int
+	Author      string // login; empty for whom the token posts as
 	Title, Body string
 	State       string
 	StateReason string
@@ -46,15 +52,17 @@ type fakeIssue struct {
 }
 
 type fakeComment struct {
-	ID    int64
-	Issue int
-	Body  string
+	ID     int64
+	Issue  int
+	Author string // login; empty for whom the token posts as
+	Body   string
 }
 
 func newFakeGitHub(t *testing.T) *fakeGitHub {
 	t.Helper()
 	f := &fakeGitHub{owner: "acme", repo: "skills", token: "ghs_secret_token_123", nextID: 1000}
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /user", f.getUser)
 	mux.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", f.listComments)
 	mux.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/comments", f.createComment)
 	mux.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{id}", f.updateComment)
@@ -143,12 +151,38 @@ func page[T any](f *fakeGitHub, w http.ResponseWriter, r *http.Request, items []
 	json.NewEncoder(w).Encode(out)
 }
 
+// userJSON is the author of an issue or comment: login, or whom the
+// token posts as when login is empty.
+func (f *fakeGitHub) userJSON(login string) map[string]any {
+	if login == "" {
+		login = f.user
+	}
+	if login == "" {
+		login = "github-actions[bot]"
+	}
+	typ := "User"
+	if strings.HasSuffix(login, "[bot]") {
+		typ = "Bot"
+	}
+	return map[string]any{"login": login, "type": typ}
+}
+
+// getUser answers GET /user: the user of a user's token, and for an app
+// installation's token what GitHub answers it.
+func (f *fakeGitHub) getUser(w http.ResponseWriter, r *http.Request) {
+	if f.user == "" {
+		writeError(w, http.StatusForbidden, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/users/users#get-the-authenticated-user","status":"403"}`)
+		return
+	}
+	json.NewEncoder(w).Encode(f.userJSON(f.user))
+}
+
 func (f *fakeGitHub) commentJSON(c *fakeComment) map[string]any {
 	return map[string]any{
 		"id":       c.ID,
 		"body":     c.Body,
 		"html_url": fmt.Sprintf("https://github.com/%s/%s/pull/%d#issuecomment-%d", f.owner, f.repo, c.Issue, c.ID),
-		"user":     map[string]any{"login": "github-actions[bot]"},
+		"user":     f.userJSON(c.Author),
 	}
 }
 
@@ -163,6 +197,7 @@ func (f *fakeGitHub) issueJSON(is *fakeIssue) map[string]any {
 		"body":     is.Body,
 		"state":    is.State,
 		"labels":   labels,
+		"user":     f.userJSON(is.Author),
 		"html_url": fmt.Sprintf("https://github.com/%s/%s/issues/%d", f.owner, f.repo, is.Number),
 	}
 	if is.PR {
@@ -246,9 +281,17 @@ func (f *fakeGitHub) listIssues(w http.ResponseWriter, r *http.Request) {
 	if state == "" {
 		state = "open"
 	}
+	var want []string
+	if l := r.URL.Query().Get("labels"); l != "" {
+		want = strings.Split(l, ",")
+	}
 	var out []map[string]any
 	for _, is := range f.issues {
-		if state == "all" || is.State == state {
+		labelled := true
+		for _, l := range want {
+			labelled = labelled && slices.Contains(is.Labels, l)
+		}
+		if (state == "all" || is.State == state) && labelled {
 			out = append(out, f.issueJSON(is))
 		}
 	}

@@ -148,7 +148,193 @@ func TestNewClientRefuses(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error = %v, want one containing %q", err, tt.want)
 			}
+			// The CLI prints the hint on a line of its own.
+			var ge *github.Error
+			if !errors.As(err, &ge) || ge.Hint == "" {
+				t.Errorf("error %#v is not a *github.Error with a hint", err)
+			}
 		})
+	}
+}
+
+func TestNoTokenHint(t *testing.T) {
+	_, err := github.NewClient(context.Background(), github.Env{Repository: "a/b"}, nil)
+	var ge *github.Error
+	if !errors.As(err, &ge) || !strings.Contains(ge.Hint, "GITHUB_TOKEN") || !strings.Contains(ge.Hint, "env:") {
+		t.Errorf("error %#v: want a hint to set GITHUB_TOKEN through the step's env:", err)
+	}
+}
+
+func TestNetworkErrorHint(t *testing.T) {
+	f := newFakeGitHub(t)
+	c := newClient(t, f)
+	f.srv.Close() // GitHub does not answer
+	_, _, err := c.UpsertPlanComment(context.Background(), 1, "ab12", "plan")
+	var ge *github.Error
+	if !errors.As(err, &ge) || ge.Status != 0 {
+		t.Fatalf("error %#v, want a *github.Error with no status", err)
+	}
+	for _, want := range []string{"GITHUB_API_URL", f.srv.URL} {
+		if !strings.Contains(ge.Hint, want) {
+			t.Errorf("hint %q does not say %q", ge.Hint, want)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err = c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+	if !errors.Is(err, context.Canceled) || errors.As(err, &ge) && ge.Hint != "" {
+		t.Errorf("interrupted: error %#v, want context.Canceled and no hint", err)
+	}
+}
+
+// TestPlanCommentIsOurs: a comment that quotes the marker, or starts with
+// it but is by someone else, is left alone; only skillsync's own comment
+// is updated.
+func TestPlanCommentIsOurs(t *testing.T) {
+	ctx := context.Background()
+	marker := github.Marker("ab12")
+	tests := []struct {
+		name     string
+		user     string // the token's user; empty for GITHUB_TOKEN
+		comments []*fakeComment
+		want     int64 // the comment updated; 0 for a new one
+	}{
+		{
+			name: "GITHUB_TOKEN: a reviewer's quote and a bot's quote inside are not ours",
+			comments: []*fakeComment{
+				{ID: 1, Author: "alice", Body: marker + "\nthis is how the plan comment starts"},
+				{ID: 2, Body: "> " + marker + "\nquoted by the bot"},
+			},
+		},
+		{
+			name: "GITHUB_TOKEN: the bot's comment is ours",
+			comments: []*fakeComment{
+				{ID: 1, Author: "alice", Body: marker + "\nfake"},
+				{ID: 2, Body: marker + "\nold plan"},
+			},
+			want: 2,
+		},
+		{
+			name: "a user's token: only that user's comment is ours",
+			user: "ci-user",
+			comments: []*fakeComment{
+				{ID: 1, Author: "github-actions[bot]", Body: marker + "\nanother job's plan"},
+				{ID: 2, Author: "alice", Body: marker + "\nfake"},
+				{ID: 3, Author: "ci-user", Body: marker + "\nold plan"},
+			},
+			want: 3,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeGitHub(t)
+			f.user = tt.user
+			f.seed(func(f *fakeGitHub) {
+				f.add(&fakeIssue{State: "open", PR: true})
+				for _, c := range tt.comments {
+					c.Issue = 1
+					f.comments = append(f.comments, c)
+				}
+			})
+			before := map[int64]string{}
+			for _, c := range tt.comments {
+				before[c.ID] = c.Body
+			}
+			c := newClient(t, f)
+			plan := marker + "\nnew plan\n"
+			_, created, err := c.UpsertPlanComment(ctx, 1, "ab12", plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if created != (tt.want == 0) {
+				t.Errorf("created = %v, want %v", created, tt.want == 0)
+			}
+			// A second plan reuses what the first found or made, asking
+			// GitHub who the token is at most once.
+			if _, created, err := c.UpsertPlanComment(ctx, 1, "ab12", plan+"again\n"); err != nil || created {
+				t.Fatalf("second plan: created=%v err=%v, want the same comment updated", created, err)
+			}
+			_, comments, requests := f.snapshot()
+			for _, got := range comments {
+				old, seeded := before[got.ID]
+				switch {
+				case got.ID == tt.want || !seeded:
+					if got.Body != plan+"again\n" {
+						t.Errorf("comment %d = %q, want the plan", got.ID, got.Body)
+					}
+				case got.Body != old:
+					t.Errorf("comment %d by %q was changed to %q", got.ID, got.Author, got.Body)
+				}
+			}
+			if n := countRequests(requests, "GET /user"); n > 1 {
+				t.Errorf("asked GET /user %d times, want at most once", n)
+			}
+		})
+	}
+}
+
+// TestDriftIssueIsOurs: an issue that quotes the drift marker is never
+// updated or closed, whoever filed it.
+func TestDriftIssueIsOurs(t *testing.T) {
+	ctx := context.Background()
+	marker := github.DriftMarker("ab12")
+	f := newFakeGitHub(t)
+	f.seed(func(f *fakeGitHub) {
+		f.add(&fakeIssue{Author: "alice", Title: "why does skillsync write this?", Body: marker + "\nI found this in an issue", State: "open", Labels: []string{github.DriftLabel}})
+		f.add(&fakeIssue{Title: "a bot quoting", Body: "see " + marker, State: "open"})
+	})
+	c := newClient(t, f)
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", false, ""); err != nil || action != github.DriftNone {
+		t.Fatalf("in sync: action %q err %v, want %q", action, err, github.DriftNone)
+	}
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", true, "drift"); err != nil || action != github.DriftOpened {
+		t.Fatalf("drift: action %q err %v, want %q", action, err, github.DriftOpened)
+	}
+	issues, comments, _ := f.snapshot()
+	if issues[0].State != "open" || issues[0].Body != marker+"\nI found this in an issue" ||
+		issues[1].State != "open" || issues[1].Body != "see "+marker {
+		t.Errorf("issues = %+v, want the quoting ones untouched", issues)
+	}
+	if len(comments) != 0 {
+		t.Errorf("comments = %+v, want none", comments)
+	}
+	if len(issues) != 3 || issues[2].Body != marker+"\ndrift" {
+		t.Errorf("issues = %+v, want a drift issue of skillsync's own", issues)
+	}
+}
+
+// TestDriftIssueByLabel: the labelled drift issue is found without
+// listing every open issue; the full listing is for an issue whose label
+// was refused or removed.
+func TestDriftIssueByLabel(t *testing.T) {
+	ctx := context.Background()
+	marker := github.DriftMarker("ab12")
+	f := newFakeGitHub(t)
+	f.seed(func(f *fakeGitHub) {
+		for i := range 150 {
+			f.add(&fakeIssue{Title: fmt.Sprintf("issue %d", i), Body: "text", State: "open"})
+		}
+		f.add(&fakeIssue{Title: "skillsync: drift in space ab12", Body: marker + "\nold", State: "open", Labels: []string{github.DriftLabel}})
+	})
+	c := newClient(t, f)
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", true, "new"); err != nil || action != github.DriftUpdated {
+		t.Fatalf("action %q err %v, want %q", action, err, github.DriftUpdated)
+	}
+	_, _, requests := f.snapshot()
+	for _, r := range requests {
+		if strings.HasPrefix(r, "GET /repos/acme/skills/issues?") && !strings.Contains(r, "labels="+github.DriftLabel) {
+			t.Errorf("listed the open issues without the label: %q", r)
+		}
+	}
+
+	// The label removed: found by the full listing all the same.
+	f.seed(func(f *fakeGitHub) { f.issues[150].Labels = nil })
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", false, ""); err != nil || action != github.DriftClosed {
+		t.Fatalf("unlabelled: action %q err %v, want %q", action, err, github.DriftClosed)
+	}
+	if issues, _, _ := f.snapshot(); issues[150].State != "closed" {
+		t.Errorf("the unlabelled drift issue = %+v, want it closed", issues[150])
 	}
 }
 
@@ -246,7 +432,7 @@ func TestUpsertPlanCommentFindsMarkerOnPageThree(t *testing.T) {
 	}
 	lists := 0
 	for _, r := range requests {
-		if strings.HasPrefix(r, "GET ") {
+		if strings.HasPrefix(r, "GET /repos/acme/skills/issues/1/comments") {
 			lists++
 			if !strings.Contains(r, "per_page=100") {
 				t.Errorf("list request %q does not ask for 100 a page", r)

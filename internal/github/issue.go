@@ -11,7 +11,8 @@ import (
 )
 
 // DriftLabel is put on drift issues when the repository lets the token set
-// labels; an issue is found by its marker, never by its label.
+// labels. An issue is skillsync's by its marker and author, never by its
+// label; the label only narrows the search.
 const DriftLabel = "skillsync-drift"
 
 // What SyncDriftIssue did.
@@ -87,11 +88,26 @@ func (c *Client) SyncDriftIssue(ctx context.Context, space string, drift bool, m
 	return DriftUpdated, keep.GetHTMLURL(), nil
 }
 
-// findIssues returns the open issues (not pull requests) that carry marker,
-// oldest first.
+// findIssues returns the open issues (not pull requests) that skillsync
+// filed for marker, oldest first: those that start with marker (skillsync
+// writes it first) and are by whom the client posts as, so that an issue
+// quoting the marker is never edited or closed. It looks among the issues
+// labelled [DriftLabel] first, and among all open issues only when none
+// of those is the one: the label may have been refused or removed.
 func (c *Client) findIssues(ctx context.Context, marker string) ([]*gh.Issue, error) {
+	found, err := c.listIssues(ctx, marker, []string{DriftLabel})
+	if err != nil || len(found) > 0 {
+		return found, err
+	}
+	return c.listIssues(ctx, marker, nil)
+}
+
+// listIssues returns the open issues with labels that skillsync filed for
+// marker, oldest first.
+func (c *Client) listIssues(ctx context.Context, marker string, labels []string) ([]*gh.Issue, error) {
 	opts := &gh.IssueListByRepoOptions{
 		State:       "open",
+		Labels:      labels,
 		Sort:        "created",
 		Direction:   "asc",
 		ListOptions: gh.ListOptions{PerPage: 100},
@@ -101,10 +117,16 @@ func (c *Client) findIssues(ctx context.Context, marker string) ([]*gh.Issue, er
 		if err != nil {
 			return nil, c.wrap(err, issuesWrite, "", fmt.Sprintf("listing the open issues of %s/%s", c.owner, c.repo))
 		}
-		if is.IsPullRequest() || !strings.Contains(is.GetBody(), marker) {
+		if is.IsPullRequest() || !strings.HasPrefix(is.GetBody(), marker) {
 			continue
 		}
-		found = append(found, is)
+		ours, err := c.postedByUs(ctx, is.GetUser())
+		if err != nil {
+			return nil, err
+		}
+		if ours {
+			found = append(found, is)
+		}
 	}
 	return found, nil
 }
