@@ -85,7 +85,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 	ui.addSecret(env.Token)
 	gc, err := github.NewClient(c.Context, env, nil)
 	if err != nil {
-		return err
+		return githubError(err)
 	}
 	if comment {
 		url, created, err := gc.UpsertPlanComment(c.Context, env.PRNumber, p.Space, md.String())
@@ -140,8 +140,9 @@ func githubEnv(c *cli.Context) (github.Env, error) {
 	return env, nil
 }
 
-// githubError splits the hint of a GitHub error from its message, so that
-// it prints on its own hint line.
+// githubError splits the hint of a GitHub error (a refusal of
+// github.NewClient, GitHub's answer, or no answer) from its message, so
+// that it prints on its own hint line.
 func githubError(err error) error {
 	var ge *github.Error
 	if errors.As(err, &ge) && ge.Hint != "" {

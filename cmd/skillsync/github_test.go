@@ -62,6 +62,11 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 	t.Helper()
 	f := &fakeGitHub{nextID: 1000, issues: []*fakeIssue{{Number: 1, Title: "Edit skills", State: "open", PR: true}}}
 	mux := http.NewServeMux()
+	// GITHUB_TOKEN, an app installation's token, may not read /user.
+	mux.HandleFunc("GET /user", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"message":"Resource not accessible by integration"}`)
+	})
 	mux.HandleFunc("GET /repos/acme/skills/issues/{number}/comments", f.listComments)
 	mux.HandleFunc("POST /repos/acme/skills/issues/{number}/comments", f.createComment)
 	mux.HandleFunc("PATCH /repos/acme/skills/issues/comments/{id}", f.updateComment)
@@ -129,13 +134,16 @@ func tooLong(w http.ResponseWriter, body string) bool {
 	return true
 }
 
+// botUser is the author of what GITHUB_TOKEN posts.
+var botUser = map[string]any{"login": "github-actions[bot]", "type": "Bot"}
+
 func (f *fakeGitHub) commentJSON(c *fakeComment) map[string]any {
-	return map[string]any{"id": c.ID, "body": c.Body,
+	return map[string]any{"id": c.ID, "body": c.Body, "user": botUser,
 		"html_url": fmt.Sprintf("https://github.com/%s/pull/%d#issuecomment-%d", fakeGitHubRepo, c.Issue, c.ID)}
 }
 
 func (f *fakeGitHub) issueJSON(is *fakeIssue) map[string]any {
-	m := map[string]any{"number": is.Number, "title": is.Title, "body": is.Body, "state": is.State,
+	m := map[string]any{"number": is.Number, "title": is.Title, "body": is.Body, "state": is.State, "user": botUser,
 		"html_url": fmt.Sprintf("https://github.com/%s/issues/%d", fakeGitHubRepo, is.Number)}
 	if is.PR {
 		m["pull_request"] = map[string]any{"url": "https://api.github.com/pulls/" + strconv.Itoa(is.Number)}
@@ -387,6 +395,41 @@ func TestPlanCommentErrors(t *testing.T) {
 				if !strings.Contains(stderr, want) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr)
 				}
+			}
+		})
+	}
+}
+
+// TestGitHubErrorHints: what stops the comment before GitHub answers has
+// a hint line too.
+func TestGitHubErrorHints(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		env        map[string]string
+		wantStderr []string
+	}{
+		{"no token", map[string]string{"GITHUB_TOKEN": ""},
+			[]string{"error: connecting to GitHub: no GitHub token\n", "hint: set GITHUB_TOKEN", "env:"}},
+		{"no answer", map[string]string{"GITHUB_API_URL": "http://127.0.0.1:1"},
+			[]string{"error: listing the comments of pull request #1: ", "hint: ", "http://127.0.0.1:1", "GITHUB_API_URL"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, dir := ciSetup(t)
+			f := newFakeGitHub(t)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1")
+			if code != 1 {
+				t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
+			}
+			for _, want := range tc.wantStderr {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			if _, comments := f.snapshot(); len(comments) != 0 {
+				t.Errorf("comments = %+v, want none", comments)
 			}
 		})
 	}
