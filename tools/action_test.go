@@ -46,7 +46,8 @@ func readAction(t *testing.T) action {
 }
 
 // fakeSkillsync records its arguments and SKILLSYNC_TOKEN, writes the file
-// after --out as a real plan would, and exits with $FAKE_EXIT.
+// after --out as a real plan would and the one after --journal as apply
+// does (unless $FAKE_NO_JOURNAL), and exits with $FAKE_EXIT.
 const fakeSkillsync = `#!/usr/bin/env bash
 printf '%s\n' "$@" > "$RUNNER_TEMP/argv"
 printf '%s' "${SKILLSYNC_TOKEN:-}" > "$RUNNER_TEMP/token"
@@ -54,6 +55,7 @@ printf '%s' "${GITHUB_TOKEN:-}" > "$RUNNER_TEMP/github-token"
 prev=""
 for a in "$@"; do
 	if [ "$prev" = "--out" ] && [ "${FAKE_EXIT:-0}" != 1 ]; then echo '{}' > "$a"; fi
+	if [ "$prev" = "--journal" ] && [ -z "${FAKE_NO_JOURNAL:-}" ]; then echo '{}' >> "$a"; fi
 	prev=$a
 done
 exit "${FAKE_EXIT:-0}"
@@ -198,8 +200,26 @@ func TestActionRunStep(t *testing.T) {
 			name:        "apply a saved plan with extra flags, the file last",
 			inputs:      map[string]string{"command": "apply", "plan-file": "plan.json", "args": "--force  --parallelism 4"},
 			event:       "push",
-			wantArgv:    []string{"apply", "--auto-approve", "--force", "--parallelism", "4", "plan.json"},
-			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": ""},
+			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl", "--force", "--parallelism", "4", "plan.json"},
+			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": "", "journal": "$RUNNER_TEMP/skillsync-journal.jsonl"},
+		},
+		{
+			name:        "a failed apply still hands over its journal",
+			inputs:      map[string]string{"command": "apply"},
+			event:       "push",
+			env:         []string{"FAKE_EXIT=1"},
+			wantExit:    1,
+			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl"},
+			wantOutputs: map[string]string{"exit-code": "1", "journal": "$RUNNER_TEMP/skillsync-journal.jsonl"},
+		},
+		{
+			name:        "no journal written, no journal output",
+			inputs:      map[string]string{"command": "apply"},
+			event:       "push",
+			env:         []string{"FAKE_EXIT=1", "FAKE_NO_JOURNAL=1"},
+			wantExit:    1,
+			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl"},
+			wantOutputs: map[string]string{"exit-code": "1", "journal": ""},
 		},
 		{
 			name:        "drift fails the step by default",
@@ -223,7 +243,7 @@ func TestActionRunStep(t *testing.T) {
 			inputs:      map[string]string{"command": "apply"},
 			event:       "push",
 			env:         []string{"SKILLSYNC_TOKEN=from-job"},
-			wantArgv:    []string{"apply", "--auto-approve"},
+			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl"},
 			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": ""},
 			wantToken:   "from-job",
 		},
@@ -238,7 +258,7 @@ func TestActionRunStep(t *testing.T) {
 			name:        "args are words, never shell",
 			inputs:      map[string]string{"command": "apply", "args": "$(touch pwned) `touch pwned2` ;touch pwned3"},
 			event:       "push",
-			wantArgv:    []string{"apply", "--auto-approve", "$(touch", "pwned)", "`touch", "pwned2`", ";touch", "pwned3"},
+			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl", "$(touch", "pwned)", "`touch", "pwned2`", ";touch", "pwned3"},
 			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": ""},
 		},
 	}
@@ -291,4 +311,40 @@ func TestActionBuildsFromSource(t *testing.T) {
 	if !setup || !build {
 		t.Errorf("setup-go from the action's go.mod: %v; go build ./cmd/skillsync: %v", setup, build)
 	}
+}
+
+// TestExampleKeepsJournal: the example's apply job keeps the journal of
+// what apply replaced (DESIGN: nothing is lost), even when apply fails.
+func TestExampleKeepsJournal(t *testing.T) {
+	data, err := os.ReadFile("../examples/github/skills.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				step `yaml:",inline"`
+				If   string `yaml:"if"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	var applyID string
+	for _, s := range wf.Jobs["apply"].Steps {
+		if strings.HasPrefix(s.Uses, "skillsync/skillsync@") && s.With["command"] == "apply" {
+			applyID = s.ID
+		}
+	}
+	if applyID == "" {
+		t.Fatal("the apply job has no skillsync apply step with an id")
+	}
+	for _, s := range wf.Jobs["apply"].Steps {
+		if strings.HasPrefix(s.Uses, "actions/upload-artifact@") &&
+			s.With["path"] == "${{ steps."+applyID+".outputs.journal }}" && strings.Contains(s.If, "always()") {
+			return
+		}
+	}
+	t.Error("the apply job does not upload steps.<apply>.outputs.journal with if: always()")
 }
