@@ -3,22 +3,33 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
-// The bash and zsh scripts are urfave/cli's own (autocomplete/), fixed to
-// the program name; they ask the binary for candidates through
-// --generate-bash-completion.
+// The bash and zsh scripts follow urfave/cli's own (autocomplete/), fixed
+// to the program name; they ask the binary for candidates through
+// --generate-bash-completion. Unlike those, they never pass "--" to it:
+// urfave/cli ignores the completion flag after "--" and runs the command
+// with the flag as its argument, so `skillsync plan --<TAB>` ran a plan.
+// A word starting with "-" asks with "-" instead, and after a typed "--"
+// (where only arguments follow) the shell completes files without asking.
 const bashCompletion = `# bash completion for skillsync; load with: source <(skillsync completion bash)
 _skillsync_complete() {
-  local cur words
+  local cur words i opts
   COMPREPLY=()
   cur="${COMP_WORDS[COMP_CWORD]}"
   words=("${COMP_WORDS[@]:0:$COMP_CWORD}")
-  local opts
+  for ((i = 1; i < ${#words[@]}; i++)); do
+    if [[ "${words[i]}" == "--" ]]; then
+      return 0
+    fi
+  done
   if [[ "$cur" == "-"* ]]; then
-    opts=$("${words[@]}" "$cur" --generate-bash-completion 2>/dev/null)
+    opts=$("${words[@]}" - --generate-bash-completion 2>/dev/null)
   else
     opts=$("${words[@]}" --generate-bash-completion 2>/dev/null)
   fi
@@ -32,12 +43,18 @@ const zshCompletion = `#compdef skillsync
 # zsh completion for skillsync; load with: source <(skillsync completion zsh)
 _skillsync() {
   local -a opts
-  local cur
+  local cur w
   cur=${words[-1]}
+  for w in "${(@)words[2,-2]}"; do
+    if [[ "$w" == "--" ]]; then
+      _files
+      return
+    fi
+  done
   if [[ "$cur" == "-"* ]]; then
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} ${cur} --generate-bash-completion)}")
+    opts=("${(@f)$("${(@)words[1,-2]}" - --generate-bash-completion 2>/dev/null)}")
   else
-    opts=("${(@f)$(${words[@]:0:#words[@]-1} --generate-bash-completion)}")
+    opts=("${(@f)$("${(@)words[1,-2]}" --generate-bash-completion 2>/dev/null)}")
   fi
   if [[ "${opts[1]}" != "" ]]; then
     _describe 'values' opts
@@ -58,6 +75,11 @@ func completionCommand(ui *ui) *cli.Command {
    skillsync completion fish > ~/.config/fish/completions/skillsync.fish
 
 Exit codes: 0 success, 1 unknown shell.`,
+		BashComplete: func(c *cli.Context) {
+			if c.NArg() == 0 {
+				fprintf(c.App.Writer, "bash\nzsh\nfish\n")
+			}
+		},
 		Action: func(c *cli.Context) error {
 			switch sh := c.Args().First(); sh {
 			case "bash":
@@ -78,4 +100,130 @@ Exit codes: 0 success, 1 unknown shell.`,
 			return nil
 		},
 	}
+}
+
+// completionFlag is how the shell scripts ask for candidates.
+const completionFlag = "--generate-bash-completion"
+
+// prepareCompletion makes a request for shell completions safe, and
+// returns the arguments to run app with: args unchanged when they are not
+// such a request. A request is args holding --generate-bash-completion
+// anywhere. urfave/cli honours the flag only as the last argument with no
+// "--" before it, and otherwise runs the command with the flag as one of
+// its arguments: `plan -- --generate-bash-completion` planned, and `pull --
+// --generate-bash-completion` would pull. For a request, every "--" and
+// all that follows the flag are dropped, and no Before, Action or After of
+// the app or a command is left to run, so that only candidates are
+// printed, whatever urfave/cli makes of the words.
+//
+// Candidates come from args, not os.Args as urfave/cli's default reads
+// them: for a word starting with "-", the flags; else the subcommands;
+// else, for a command that takes no arguments, its flags (where urfave/cli
+// listed "help h"); else none, for the shell to complete file names.
+//
+// run calls it between newApp and running the app.
+func prepareCompletion(app *cli.App, args []string) []string {
+	i := slices.Index(args, completionFlag)
+	if i < 1 {
+		return args
+	}
+	var words []string
+	for _, a := range args[1:i] {
+		if a != "--" {
+			words = append(words, a)
+		}
+	}
+	var last string
+	if len(words) > 0 {
+		last = words[len(words)-1]
+	}
+	used := words
+	if strings.HasPrefix(last, "-") {
+		used = words[:len(words)-1]
+	}
+	app.EnableBashCompletion = true
+	app.Before, app.After = nil, nil
+	app.Action = func(*cli.Context) error { return nil }
+	app.BashComplete = func(c *cli.Context) {
+		writeCandidates(c.App.Writer, last, used, app.Commands, app.Flags, false)
+	}
+	var disarm func(cmds []*cli.Command)
+	disarm = func(cmds []*cli.Command) {
+		for _, cmd := range cmds {
+			cmd.Before, cmd.After = nil, nil
+			cmd.Action = func(*cli.Context) error { return nil }
+			if cmd.BashComplete == nil {
+				cmd.BashComplete = func(c *cli.Context) {
+					// urfave/cli gives every command a help subcommand,
+					// which is no reason to list subcommands.
+					subs := slices.DeleteFunc(slices.Clone(cmd.Subcommands), func(s *cli.Command) bool { return s.Name == "help" })
+					writeCandidates(c.App.Writer, last, used, subs, cmd.Flags, cmd.ArgsUsage != "")
+				}
+			}
+			disarm(cmd.Subcommands)
+		}
+	}
+	disarm(app.Commands)
+	return append(append([]string{args[0]}, words...), completionFlag)
+}
+
+// writeCandidates prints the completions of word, one a line, for a
+// command with subs and flags, leaving out the flags already in used.
+func writeCandidates(w io.Writer, word string, used []string, subs []*cli.Command, flags []cli.Flag, takesArgs bool) {
+	var out []string
+	switch {
+	case strings.HasPrefix(word, "-"):
+		out = flagCandidates(flags, used, word, true)
+	case slices.ContainsFunc(subs, func(c *cli.Command) bool { return !c.Hidden }):
+		for _, c := range subs {
+			if !c.Hidden {
+				out = append(out, c.Name)
+			}
+		}
+	case !takesArgs:
+		out = flagCandidates(flags, used, "--", false)
+	}
+	for _, c := range out {
+		fprintf(w, "%s\n", c)
+	}
+}
+
+// flagCandidates returns the visible flags that start with prefix and are
+// not in used, long names as --name and, if short, one-letter names as -n.
+func flagCandidates(flags []cli.Flag, used []string, prefix string, short bool) []string {
+	var out []string
+	for _, f := range flags {
+		if vf, ok := f.(cli.VisibleFlag); ok && !vf.IsVisible() {
+			continue
+		}
+		names := f.Names()
+		if slices.ContainsFunc(names, func(n string) bool { return flagUsed(used, n) }) {
+			continue
+		}
+		for _, n := range names {
+			form := "--" + n
+			if len(n) == 1 {
+				if !short {
+					continue
+				}
+				form = "-" + n
+			}
+			if strings.HasPrefix(form, prefix) {
+				out = append(out, form)
+			}
+		}
+	}
+	return out
+}
+
+// flagUsed reports whether the flag name is among words, as -name, --name,
+// or with =value.
+func flagUsed(words []string, name string) bool {
+	for _, w := range words {
+		w, _, _ = strings.Cut(w, "=")
+		if w == "-"+name || w == "--"+name {
+			return true
+		}
+	}
+	return false
 }
