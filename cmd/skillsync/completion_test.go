@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,18 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 )
-
-// completeCLI runs skillsync with args as run does, with the request for
-// completions prepared.
-func completeCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	ui := newUI(&out, &errb)
-	app := newApp(ui, strings.NewReader(""))
-	argv := prepareCompletion(app, append([]string{"skillsync"}, args...))
-	code = ui.exit(app.RunContext(context.Background(), argv))
-	return code, out.String(), errb.String()
-}
 
 // TestCompletionNeverRuns: asking for completions, wherever the flag is
 // and whatever "--" precedes it, runs no command.
@@ -42,7 +28,7 @@ func TestCompletionNeverRuns(t *testing.T) {
 			t.Chdir(dir)
 			var requests atomic.Int32
 			e.SetOnRequest(func(*http.Request) { requests.Add(1) })
-			code, _, stderr := completeCLI(t, args...)
+			code, _, stderr := runCLI(t, args...)
 			if code != 0 || stderr != "" {
 				t.Errorf("exit %d, want 0; stderr:\n%s", code, stderr)
 			}
@@ -73,7 +59,7 @@ func TestCompletionCandidates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			code, stdout, stderr := completeCLI(t, append(tt.args, completionFlag)...)
+			code, stdout, stderr := runCLI(t, append(tt.args, completionFlag)...)
 			if code != 0 {
 				t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 			}

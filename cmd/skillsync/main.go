@@ -53,7 +53,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}()
 	app := newApp(ui, stdin)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, prepareCompletion(app, args))
 	return ui.exit(err)
 }
 
