@@ -121,7 +121,7 @@ func commandPath(c *cli.Context) string {
 // Shared flags, built per command so no state is shared between runs.
 
 func dirFlag() cli.Flag {
-	return &cli.StringFlag{Name: "dir", Usage: "repository root (default: nearest folder upward holding skillsync.yaml)", EnvVars: []string{"SKILLSYNC_DIR"}}
+	return &cli.StringFlag{Name: "dir", Usage: "repository root (default: the nearest folder upward holding skillsync.yaml, not above the git root)", EnvVars: []string{"SKILLSYNC_DIR"}}
 }
 
 func formatFlag(formats ...string) cli.Flag {
@@ -170,7 +170,8 @@ func useColor(c *cli.Context, ui *ui) bool {
 }
 
 // findRepo locates the repository root: --dir, else the nearest folder upward
-// holding skillsync.yaml.
+// holding skillsync.yaml, never looking above the root of the git work tree
+// (so a stray skillsync.yaml in a parent folder is not picked up).
 func findRepo(c *cli.Context) (string, error) {
 	if dir := c.String("dir"); dir != "" {
 		abs, err := filepath.Abs(dir)

@@ -26,8 +26,11 @@ func applyCommand(ui *ui) *cli.Command {
 space or the repository changed since.
 
 Apply disables first, then updates, then enables, so the space never has more
-than 40 active skills. Every mutation is journaled (with the text it
-replaced) under .skillsync/journal/ or in --journal FILE.
+than 40 active skills. Every mutation is journaled under .skillsync/journal/
+or in --journal FILE, one JSON line each: a "started" line with the request
+and the text it replaces, written before the request is sent, and a "result"
+line with the outcome. A started line with no result marks a request whose
+fate is unknown (the process died mid-way); the next plan shows the truth.
 
 Examples:
    skillsync apply
