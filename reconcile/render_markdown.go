@@ -94,6 +94,9 @@ func (m *mdWriter) plan(p *Plan) {
 		}
 		head += "."
 	}
+	if u := UnsyncableLine(p); u != "" {
+		head += " " + u
+	}
 	m.must(head + "\n\n")
 	if p.HasErrors() {
 		m.must(fmt.Sprintf("> [!CAUTION]\n> **%d %s**: apply refuses this plan.\n\n", len(p.Errors), plural(len(p.Errors), "error", "errors")))

@@ -120,6 +120,30 @@ func TestSummaryLine(t *testing.T) {
 	}
 }
 
+func TestUnsyncableLine(t *testing.T) {
+	tests := []struct {
+		name string
+		plan *Plan
+		want string
+	}{
+		{"in sync", noChangePlan(), ""},
+		{"missing", errorPlan(), "Not possible through the API: 1 skill missing."},
+		{"missing and files", reviewPlan(), "Not possible through the API: 1 skill missing, 1 file differs, 1 file absent."},
+		{"unchecked files are not counted", &Plan{Files: []FileIssue{{Status: FileUnchecked}}}, ""},
+		{"plurals", &Plan{
+			Missing: make([]MissingSkill, 2),
+			Files:   []FileIssue{{Status: FileDiffers}, {Status: FileDiffers}, {Status: FileAbsent}, {Status: FileAbsent}},
+		}, "Not possible through the API: 2 skills missing, 2 files differ, 2 files absent."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := UnsyncableLine(tt.plan); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestRenderMarkdownGolden(t *testing.T) {
 	for _, tc := range renderCases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -209,6 +209,37 @@ func SummaryLine(p *Plan) string {
 	return fmt.Sprintf("Plan: %d to update, %d to enable, %d to disable.", s.Update, s.Enable, s.Disable)
 }
 
+// UnsyncableLine counts what the space differs in that apply cannot change
+// (skills missing from the space, supporting files that differ or are
+// absent there), as "Not possible through the API: 1 skill missing, 2 files
+// differ."; "" when there is none. It explains a drift report whose
+// [SummaryLine] is "No changes.".
+func UnsyncableLine(p *Plan) string {
+	var parts []string
+	if n := len(p.Missing); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s missing", n, plural(n, "skill", "skills")))
+	}
+	differ, absent := 0, 0
+	for _, f := range p.Files {
+		switch f.Status {
+		case FileDiffers:
+			differ++
+		case FileAbsent:
+			absent++
+		}
+	}
+	if differ > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", differ, plural(differ, "file differs", "files differ")))
+	}
+	if absent > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", absent, plural(absent, "file absent", "files absent")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Not possible through the API: " + strings.Join(parts, ", ") + "."
+}
+
 func publishReason(a AgentPublish) string {
 	if !a.Published {
 		return "never published"

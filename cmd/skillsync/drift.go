@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/skillsync/skillsync/reconcile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -16,8 +17,9 @@ Drift is anything by which the space differs from the repository: what apply
 would change (updates, enables, disables, agents to publish), and what it
 cannot (a supporting file that differs or is absent in the space, a skill of
 the repository missing from the space). So drift can exit 2 on a plan that
-says "No changes.": those differences are made in the app. A file the API
-cannot read (a binary file) is reported but is not drift.
+says "No changes.": those differences are made in the app, and the text
+report then says so on stderr ("Not possible through the API: ..."). A file
+the API cannot read (a binary file) is reported but is not drift.
 
 Examples:
    skillsync drift
@@ -49,6 +51,10 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 				return ghErr
 			}
 			if r.plan.HasDrift() {
+				if u := reconcile.UnsyncableLine(r.plan); u != "" && !r.plan.HasChanges() && format == "text" {
+					// The plan above ends "No changes."; say why this is drift.
+					ui.infof("drift: %s Make these changes in the app or in the repository.", u)
+				}
 				return errChanges
 			}
 			return nil
