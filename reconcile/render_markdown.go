@@ -121,7 +121,7 @@ func (m *mdWriter) plan(p *Plan) {
 			if c.Unmanaged {
 				acts = append(acts, "(unmanaged)")
 			}
-			rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, codeSpan(c.Slug),
+			rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(c.Slug)),
 				strings.Join(acts, ", "), strings.Join(c.Fields, ", "), cell(agentNames(c.Agents)))
 		}
 		m.list(rows, "skills")

@@ -67,6 +67,11 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 					return err
 				}
 			}
+			// Under GitHub Actions the job summary gets the plan, and
+			// below it, once applied, the result.
+			if err := publishPlan(c, ui, r.plan, "apply"); err != nil {
+				return err
+			}
 			if r.plan.HasErrors() {
 				return planErrors(r.plan)
 			}
@@ -151,6 +156,9 @@ func runApply(ctx context.Context, ui *ui, r *planRun, journalPath, format strin
 	if err != nil {
 		return err
 	}
+	if inGitHubActions() {
+		publishResult(ui, res)
+	}
 	if format == "json" {
 		if err := writeJSON(ui, res); err != nil {
 			return err
@@ -194,24 +202,20 @@ func writeJSON(ui *ui, v any) error {
 
 // writeResult prints one line per step and a closing count.
 func writeResult(ui *ui, res *reconcile.Result) {
-	var applied, failed, skipped int
 	fprintf(ui.stdout, "\n")
 	for _, s := range res.Steps {
 		switch s.Outcome {
 		case reconcile.OutcomeApplied:
-			applied++
 			fprintf(ui.stdout, "  ok      %s: %s\n", s.Slug, s.Action)
 		case reconcile.OutcomeFailed:
-			failed++
 			reason := s.Reason
 			if s.Mismatch != "" {
 				reason = strings.TrimSpace(reason + " " + s.Mismatch)
 			}
 			fprintf(ui.stdout, "  FAILED  %s: %s: %s\n", s.Slug, s.Action, reason)
 		default:
-			skipped++
 			fprintf(ui.stdout, "  skipped %s: %s: %s\n", s.Slug, s.Action, s.Reason)
 		}
 	}
-	fprintf(ui.stdout, "\nApply: %d applied, %d failed, %d skipped.\n", applied, failed, skipped)
+	fprintf(ui.stdout, "\n%s\n", reconcile.ResultLine(res))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -168,6 +169,32 @@ func writePlanAnnotations(w io.Writer, p *reconcile.Plan) {
 		}
 	}
 	w.Write(b.Bytes())
+}
+
+// publishResult, under GitHub Actions, appends the result of an apply to
+// the job summary and makes each failed step an error annotation, so that a
+// failed apply on merge says what failed where people look first.
+func publishResult(ui *ui, res *reconcile.Result) {
+	var b bytes.Buffer
+	for _, s := range res.Steps {
+		if s.Outcome == reconcile.OutcomeFailed {
+			msg := fmt.Sprintf("skillsync apply: %s: %s failed: %s", s.Slug, s.Action, strings.TrimSpace(s.Reason+" "+s.Mismatch))
+			b.WriteString(github.Annotation("error", "", 0, 0, ui.redact(msg)) + "\n")
+		}
+	}
+	ui.stderr.Write(b.Bytes())
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return
+	}
+	var md bytes.Buffer
+	if err := reconcile.RenderResultMarkdown(&md, res, reconcile.MarkdownOptions{}); err != nil {
+		ui.warningf("writing the job summary: %v", err)
+		return
+	}
+	if err := github.AppendStepSummary(path, ui.redact(md.String())); err != nil {
+		ui.warningf("writing the job summary: %v", err)
+	}
 }
 
 func problemText(pr reconcile.Problem) string {

@@ -495,6 +495,60 @@ func TestStepSummaryAndAnnotations(t *testing.T) {
 	}
 }
 
+// TestApplyStepSummary: under GitHub Actions, apply puts the plan and then
+// the result in the job summary, and each failed step is an annotation.
+func TestApplyStepSummary(t *testing.T) {
+	e, dir := ciSetup(t)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	t.Setenv("GITHUB_ACTIONS", "true")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+
+	// A read-only token: the service refuses every write with 403.
+	const readOnly = "read-only-token-for-summary"
+	e.AddToken(readOnly, remotetest.ReadOnly)
+	t.Setenv("SKILLSYNC_TOKEN", readOnly)
+	code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve")
+	if code != 1 {
+		t.Fatalf("apply with a read-only token: exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "::error::skillsync apply: sql-style: enable failed: 403 Forbidden") {
+		t.Errorf("stderr lacks the annotation of the failed enable:\n%s", stderr)
+	}
+	data, err := os.ReadFile(summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(data)
+	plan := strings.Index(md, "<!-- skillsync:plan space=demo -->")
+	result := strings.Index(md, "### skillsync apply to space `demo`")
+	if plan < 0 || result < plan {
+		t.Fatalf("the summary should hold the plan, then the result:\n%s", md)
+	}
+	for _, want := range []string{
+		"**Apply: 0 applied, 3 failed, 0 skipped.**",
+		"The space does not match the plan",
+		"| ✗ | `sql-style` | enable | failed | 403 Forbidden",
+	} {
+		if !strings.Contains(md[result:], want) {
+			t.Errorf("the result in the summary lacks %q:\n%s", want, md[result:])
+		}
+	}
+	if strings.Contains(md, readOnly) {
+		t.Error("the summary holds the token")
+	}
+
+	// With a token that may write, the same apply succeeds, and says so.
+	t.Setenv("SKILLSYNC_TOKEN", scriptToken)
+	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+		t.Fatalf("apply: exit %d; stderr:\n%s", code, stderr)
+	}
+	data, _ = os.ReadFile(summary)
+	if !strings.HasSuffix(strings.TrimSpace(string(data)), "| ✓ | `sql-style` | enable | applied |  |") ||
+		!strings.Contains(string(data), "**Apply: 3 applied, 0 failed, 0 skipped.**") {
+		t.Errorf("the summary does not end with the successful result:\n%s", data)
+	}
+}
+
 func TestDriftIssue(t *testing.T) {
 	e, dir := ciSetup(t)
 	f := newFakeGitHub(t)

@@ -1,0 +1,62 @@
+package reconcile
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ResultLine is the closing line of an apply: "Apply: 3 applied, 1 failed,
+// 0 skipped.".
+func ResultLine(r *Result) string {
+	n := r.Counts()
+	return fmt.Sprintf("Apply: %d applied, %d failed, %d skipped.", n.Applied, n.Failed, n.Skipped)
+}
+
+// RenderResultMarkdown writes r for a CI job summary: a heading, the
+// [ResultLine] in bold, a caution when the space does not match the plan,
+// and one table row per step with the reason of every failure or skip. It
+// stays under o.MaxLen bytes like [RenderMarkdown]: rows that do not fit are
+// counted in a note, the heading and counts never cut.
+func RenderResultMarkdown(w io.Writer, r *Result, o MarkdownOptions) error {
+	max := o.MaxLen
+	if max <= 0 {
+		max = DefaultMarkdownMaxLen
+	}
+	m := &mdWriter{limit: max - mdReserve}
+	m.must("### skillsync apply to space " + codeSpan(r.Space) + "\n\n")
+	m.must("**" + ResultLine(r) + "**\n\n")
+	switch {
+	case r.JournalError != "":
+		m.must("> [!CAUTION]\n> Writing the journal failed, so apply stopped: " + cell(r.JournalError) + "\n\n")
+	case r.Interrupted:
+		m.must("> [!WARNING]\n> Apply was interrupted: the steps not started were skipped. Run apply again to finish.\n\n")
+	case r.Failed():
+		m.must("> [!CAUTION]\n> The space does not match the plan: see the failed and skipped steps below, then plan again.\n\n")
+	}
+	if len(r.Steps) == 0 {
+		_, err := io.WriteString(w, m.b.String())
+		return err
+	}
+	m.must("| | Skill | Action | Outcome | Reason |\n|:-:|---|---|---|---|\n")
+	rows := make([]string, len(r.Steps))
+	for i, s := range r.Steps {
+		sym := "✓"
+		switch s.Outcome {
+		case OutcomeFailed:
+			sym = "✗"
+		case OutcomeSkipped:
+			sym = "–"
+		}
+		reason := strings.TrimSpace(s.Reason + " " + s.Mismatch)
+		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(s.Slug)), s.Action, s.Outcome, cell(reason))
+	}
+	for i, row := range rows {
+		if !m.add(row) {
+			m.must(fmt.Sprintf("\n_…and %d more steps, cut to fit; the job's log and the apply journal list them all._\n", len(rows)-i))
+			break
+		}
+	}
+	_, err := io.WriteString(w, m.b.String())
+	return err
+}

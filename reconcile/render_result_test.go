@@ -1,0 +1,56 @@
+package reconcile
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestRenderResultMarkdown(t *testing.T) {
+	r := &Result{Space: "ab12", Steps: []StepResult{
+		{Slug: "a", Action: ActionDisable, Outcome: OutcomeApplied},
+		{Slug: "b|c", Action: ActionUpdate, Outcome: OutcomeFailed, Reason: "409 Conflict: a | b\n<script>", Mismatch: "instructions differ"},
+		{Slug: "d", Action: ActionEnable, Outcome: OutcomeSkipped, Reason: "the disable of b failed"},
+	}}
+	var b strings.Builder
+	if err := RenderResultMarkdown(&b, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "### skillsync apply to space `ab12`\n\n" +
+		"**Apply: 1 applied, 1 failed, 1 skipped.**\n\n" +
+		"> [!CAUTION]\n> The space does not match the plan: see the failed and skipped steps below, then plan again.\n\n" +
+		"| | Skill | Action | Outcome | Reason |\n|:-:|---|---|---|---|\n" +
+		"| ✓ | `a` | disable | applied |  |\n" +
+		"| ✗ | `b\\|c` | update | failed | 409 Conflict: a \\| b &lt;script> instructions differ |\n" +
+		"| – | `d` | enable | skipped | the disable of b failed |\n"
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestRenderResultMarkdownStaysUnderLimit(t *testing.T) {
+	r := &Result{Space: "ab12"}
+	for i := range 5000 {
+		r.Steps = append(r.Steps, StepResult{Slug: fmt.Sprintf("skill-%04d", i), Action: ActionUpdate, Outcome: OutcomeFailed, Reason: strings.Repeat("x", 100)})
+	}
+	var b strings.Builder
+	if err := RenderResultMarkdown(&b, r, MarkdownOptions{MaxLen: 65536}); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if len(md) > 65536 {
+		t.Errorf("%d bytes, over the limit of 65,536", len(md))
+	}
+	if !strings.Contains(md, "**Apply: 0 applied, 5000 failed, 0 skipped.**") || !strings.Contains(md, "more steps, cut to fit") {
+		t.Errorf("the counts or the cut note are missing:\n%s", md[len(md)-300:])
+	}
+}
+
+func TestRenderResultMarkdownInterrupted(t *testing.T) {
+	r := &Result{Space: "ab12", Interrupted: true, Steps: []StepResult{{Slug: "a", Action: ActionEnable, Outcome: OutcomeSkipped, Reason: reasonInterrupted}}}
+	var b strings.Builder
+	RenderResultMarkdown(&b, r, MarkdownOptions{})
+	if !strings.Contains(b.String(), "Apply was interrupted") {
+		t.Errorf("no word of the interrupt:\n%s", b.String())
+	}
+}
