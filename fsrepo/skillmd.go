@@ -547,20 +547,8 @@ func nameHint(name string) string {
 
 // suggestName makes a name the service accepts from one it does not.
 func suggestName(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range name {
-		if isAlnum(r) || r == ' ' {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	s := strings.TrimFunc(b.String(), func(r rune) bool { return !isAlnum(r) })
+	s := joinRuns(name, func(r rune) bool { return isAlnum(r) || r == ' ' })
+	s = strings.TrimFunc(s, func(r rune) bool { return !isAlnum(r) })
 	if remote.UTF16Len(s) > remote.MaxNameLen {
 		// Keep the longest prefix that fits, counted once: a crafted
 		// 60 KB name must not make validation quadratic.

@@ -10,11 +10,20 @@ import (
 // hyphens trimmed from both ends. The service's exact rule is not specified,
 // so a folder name that differs from Slugify(name) draws only a warning.
 func Slugify(name string) string {
+	return joinRuns(strings.ToLower(name), func(r rune) bool {
+		return ('a' <= r && r <= 'z') || ('0' <= r && r <= '9')
+	})
+}
+
+// joinRuns keeps the characters of s that keep accepts and puts one hyphen
+// in place of each run of others between them; runs at either end are
+// dropped.
+func joinRuns(s string, keep func(rune) bool) string {
 	var b strings.Builder
-	b.Grow(len(name))
+	b.Grow(len(s))
 	dash := false
-	for _, r := range strings.ToLower(name) {
-		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
+	for _, r := range s {
+		if keep(r) {
 			if dash && b.Len() > 0 {
 				b.WriteByte('-')
 			}
