@@ -89,6 +89,8 @@ func TestTokenNeverLeaks(t *testing.T) {
 		{"", []string{"drift", "--format", "json"}},
 		{"", []string{"apply", "--auto-approve", "--journal", journal, "--debug", planFile}},
 		{"", []string{"apply", "--auto-approve", "--debug"}}, // default journal in the repository
+		{"", []string{"restore", "--auto-approve", "--debug", journal}},
+		{readOnlyURL, []string{"restore", "--auto-approve", "--debug", journal}},
 		{"", []string{"agents", "list", "--debug"}},
 		{"", []string{"agents", "publish", "--debug", agentID}},
 		{"", []string{"assets", "get", "--debug", assetID}},

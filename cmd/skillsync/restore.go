@@ -1,0 +1,156 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile"
+)
+
+func restoreCommand(ui *ui) *cli.Command {
+	return &cli.Command{
+		Name:      "restore",
+		Usage:     "undo an apply: put back what its journal says it overwrote",
+		ArgsUsage: "JOURNAL",
+		Description: `Reads the journal an apply wrote and plans putting every skill it changed
+back as it was before: the fields each update sent, and the enabled flag of
+each enable or disable. Fields the apply did not touch, and skills it did not
+change, are left as they are. The plan is shown and, once confirmed, applied
+like any other (disables first, the 40-active limit kept, a journal of its
+own written next to the one restored), so a restore can itself be restored.
+
+Lines of requests that failed or never got an answer count too: they may
+have taken effect, and a field that did not change plans no change. An
+agent publish cannot be undone through the API; restore says so.
+
+Examples:
+   skillsync restore .skillsync/journal/20261122T101500.000Z.jsonl
+   skillsync restore --auto-approve journal.jsonl
+
+Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
+130 interrupted.`,
+		Flags: flags([]cli.Flag{dirFlag(), noColorFlag(),
+			&cli.BoolFlag{Name: "force", Usage: "allow disabling more than maxDisablePercent of the skills restored"},
+		}, remoteFlags(), []cli.Flag{
+			formatFlag("text", "json"),
+			&cli.BoolFlag{Name: "auto-approve", Usage: "restore without asking for confirmation"},
+			&cli.StringFlag{Name: "journal", Usage: "journal `FILE` of the restore (default: a new file next to the one restored)"},
+		}),
+		Action: func(c *cli.Context) error {
+			format, err := checkFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			if c.NArg() != 1 {
+				return withHint(fmt.Errorf("restore takes one journal file, got %d arguments", c.NArg()), "journals are under .skillsync/journal/ of the repository; flags go before the file")
+			}
+			src := c.Args().First()
+			rs, err := readRestore(src)
+			if err != nil {
+				return err
+			}
+			r, err := planRestore(c, ui, rs, format != "json")
+			if err != nil {
+				return err
+			}
+			if format == "text" {
+				if err := renderPlan(ui.stdout, r.plan, "text", useColor(c, ui)); err != nil {
+					return err
+				}
+			}
+			if r.plan.HasErrors() {
+				return planErrors(r.plan)
+			}
+			if !r.plan.HasChanges() {
+				if format == "json" {
+					return writeJSON(ui, &reconcile.Result{Space: r.target.Space})
+				}
+				ui.infof("nothing to restore: the space already holds what %s replaced", src)
+				return nil
+			}
+			if !c.Bool("auto-approve") {
+				if err := confirm(c, ui, r); err != nil {
+					return err
+				}
+				if err := recheck(c.Context, r); err != nil {
+					return err
+				}
+			}
+			journal := c.String("journal")
+			if journal == "" {
+				journal = filepath.Join(filepath.Dir(src), filepath.Base(reconcile.DefaultJournalPath("", time.Now())))
+			}
+			return runApply(c.Context, ui, r, journal, format)
+		},
+	}
+}
+
+// readRestore reads the journal at path and what undoing it takes.
+func readRestore(path string) (*reconcile.Restore, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, withHint(fmt.Errorf("reading journal: %w", err), "name a journal file written by apply; they are under .skillsync/journal/ of the repository")
+	}
+	defer f.Close()
+	entries, err := reconcile.ReadJournal(f)
+	if err != nil {
+		return nil, withHint(fmt.Errorf("%s: %w", path, err), "restore reads the journal of an apply, one JSON object a line; a journal cut short by a crash is read up to its last whole line")
+	}
+	rs, err := reconcile.PlanRestore(entries)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rs, nil
+}
+
+// planRestore reads the skills rs changed from the space and plans putting
+// them back. The space is the journal's unless --space, SKILLSYNC_SPACE or
+// skillsync.yaml names one, which must then be the same.
+func planRestore(c *cli.Context, ui *ui, rs *reconcile.Restore, progress bool) (*planRun, error) {
+	var cfg fsrepo.Config
+	root, err := findRepo(c)
+	switch {
+	case err == nil:
+		if cfg, err = fsrepo.ReadConfig(root); err != nil {
+			return nil, err
+		}
+	case c.IsSet("dir"):
+		return nil, err
+	default:
+		root = ""
+	}
+	if cfg.Space == "" {
+		cfg.Space = rs.Space
+	}
+	t, err := resolveTarget(c, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if t.Space != rs.Space {
+		return nil, withHint(fmt.Errorf("the journal is of space %s, not %s", rs.Space, t.Space), "restore it into its own space: pass --space %s", rs.Space)
+	}
+	par, err := parallelism(c)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := newClient(c, ui, t)
+	if err != nil {
+		return nil, err
+	}
+	var pr *progressLine
+	if progress {
+		pr = ui.progress("fetching skills")
+	}
+	live, err := reconcile.Fetch(c.Context, cl, t.Space, rs.Wanted(), reconcile.FetchOptions{Parallelism: par, Progress: pr.update})
+	pr.done()
+	if err != nil {
+		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)
+	}
+	plan := reconcile.RestorePlan(rs, live, reconcile.Policy{Force: c.Bool("force")})
+	return &planRun{root: root, target: t, client: cl, par: par, plan: plan}, nil
+}

@@ -1,0 +1,209 @@
+package reconcile
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// Problem codes of a restore.
+const (
+	CodeRestoreGone        = "restore-gone"         // the skill is no longer in the space
+	CodeRestoreReplaced    = "restore-replaced"     // another skill holds the slug now
+	CodeRestoreUnknownText = "restore-unknown-text" // the journal does not hold the text replaced
+	CodeRestorePublish     = "restore-publish"      // a publish cannot be undone
+)
+
+// A Restore is what undoing the mutations of a journal takes: for every
+// skill the journal changed, the fields it changed and their values before
+// its first change. [Restore.Desired] turns it into a desired state for
+// [Compute], so that putting a space back is planned, checked against the
+// 40-active limit, shown and applied like any other change.
+//
+// Only the fields the journal changed are put back: an update restores the
+// fields its request sent, an enable or disable the enabled flag. A field
+// edited in the app since, that the journal never touched, is left as it is.
+// Every line counts, whatever its outcome: a failed or unfinished request
+// may have taken effect, and restoring a field that did not change plans no
+// change.
+type Restore struct {
+	Space string
+	// Notes are what the journal changed that cannot be restored.
+	Notes []Problem
+
+	skills map[string]*restoreSkill // by slug
+}
+
+type restoreSkill struct {
+	id     string
+	before SkillState
+	fields map[string]bool // FieldName, FieldDescription, FieldInstructions, FieldEnabled
+}
+
+// PlanRestore reads what undoing entries (a journal, in file order) takes.
+// A skill changed several times is put back as it was before its first
+// change. A journal of several spaces, or of no mutation, is an error.
+func PlanRestore(entries []JournalEntry) (*Restore, error) {
+	r := &Restore{skills: map[string]*restoreSkill{}}
+	published := map[string]bool{}
+	for i, e := range entries {
+		if e.Space == "" {
+			return nil, fmt.Errorf("journal line %d names no space", i+1)
+		}
+		if r.Space == "" {
+			r.Space = e.Space
+		} else if e.Space != r.Space {
+			return nil, fmt.Errorf("the journal holds changes of spaces %s and %s; restore one journal of one apply at a time", r.Space, e.Space)
+		}
+		switch e.Action {
+		case ActionPublish:
+			if !published[e.ID] {
+				published[e.ID] = true
+				r.Notes = append(r.Notes, Problem{Code: CodeRestorePublish, Agent: e.ID,
+					Message: fmt.Sprintf("agent %s (%s) was published; a publish cannot be undone", e.Slug, e.ID),
+					Hint:    "the API has no unpublish; the agent's earlier version can only be brought back in the app"})
+			}
+			continue
+		case ActionUpdate, ActionEnable, ActionDisable:
+		default:
+			return nil, fmt.Errorf("journal line %d: unknown action %q", i+1, e.Action)
+		}
+		if e.Slug == "" || e.ID == "" {
+			return nil, fmt.Errorf("journal line %d: a %s with no skill slug or id", i+1, e.Action)
+		}
+		if e.Before == nil {
+			return nil, fmt.Errorf("journal line %d: the %s of %s has no before state to restore", i+1, e.Action, e.Slug)
+		}
+		s := r.skills[e.Slug]
+		if s == nil {
+			s = &restoreSkill{id: e.ID, before: *e.Before, fields: map[string]bool{}}
+			r.skills[e.Slug] = s
+		} else if s.id != e.ID {
+			return nil, fmt.Errorf("journal line %d: slug %s names skill %s, but an earlier line names %s", i+1, e.Slug, e.ID, s.id)
+		}
+		switch e.Action {
+		case ActionEnable, ActionDisable:
+			s.fields[FieldEnabled] = true
+		case ActionUpdate:
+			if e.Request == nil {
+				return nil, fmt.Errorf("journal line %d: the update of %s has no request", i+1, e.Slug)
+			}
+			if e.Request.Name != nil {
+				s.fields[FieldName] = true
+			}
+			if e.Request.Description != nil {
+				s.fields[FieldDescription] = true
+			}
+			if e.Request.Instructions != nil {
+				s.fields[FieldInstructions] = true
+			}
+		}
+	}
+	if len(r.skills) == 0 && len(r.Notes) == 0 {
+		return nil, errors.New("the journal holds no change to restore")
+	}
+	return r, nil
+}
+
+// Slugs are the skills the journal changed, sorted.
+func (r *Restore) Slugs() []string {
+	out := make([]string, 0, len(r.skills))
+	for slug := range r.skills {
+		out = append(out, slug)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Wanted is the state for [Fetch]: the skills to read, by slug, with
+// nothing else. Fetch reads their instructions, which [Restore.Desired]
+// needs for the fields it does not put back.
+func (r *Restore) Wanted() *fsrepo.Repo {
+	repo := &fsrepo.Repo{Config: fsrepo.Config{Space: r.Space}}
+	for _, slug := range r.Slugs() {
+		repo.Skills = append(repo.Skills, fsrepo.Skill{Slug: slug, Path: restorePath(slug)})
+	}
+	return repo
+}
+
+// Desired is the state that undoes the journal, given the space as it is
+// now (fetched for [Restore.Wanted]): each skill of the journal as live,
+// with the fields the journal changed set back. A skill that is gone, whose
+// slug another skill holds now, or whose text cannot be known, is left out
+// with a warning saying why.
+func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
+	repo := &fsrepo.Repo{Config: fsrepo.Config{Space: r.Space}}
+	warnings := append([]Problem(nil), r.Notes...)
+	bySlug := map[string][]remote.Skill{}
+	for _, s := range live.Skills {
+		bySlug[s.Slug] = append(bySlug[s.Slug], s)
+	}
+	for _, slug := range r.Slugs() {
+		rs := r.skills[slug]
+		var cur *remote.Skill
+		for i, s := range bySlug[slug] {
+			if s.ID == rs.id {
+				cur = &bySlug[slug][i]
+			}
+		}
+		if cur == nil {
+			pr := Problem{Code: CodeRestoreGone, Slug: slug, Hint: "nothing of it can be restored through the API"}
+			pr.Message = fmt.Sprintf("skill %s (%s) is no longer in the space", slug, rs.id)
+			if len(bySlug[slug]) > 0 {
+				pr.Code = CodeRestoreReplaced
+				pr.Message = fmt.Sprintf("skill %s (%s) is no longer in the space; another skill holds its slug now and is left alone", slug, rs.id)
+			}
+			warnings = append(warnings, pr)
+			continue
+		}
+		ds := fsrepo.Skill{Slug: slug, Path: restorePath(slug), Name: cur.Name, Description: cur.Description, Enabled: cur.Enabled}
+		if cur.Instructions != nil {
+			ds.Instructions = fsrepo.Canonical(*cur.Instructions)
+		}
+		b := rs.before
+		if rs.fields[FieldName] {
+			ds.Name = b.Name
+		}
+		if rs.fields[FieldDescription] {
+			ds.Description = b.Description
+		}
+		if rs.fields[FieldEnabled] {
+			ds.Enabled = b.Enabled
+		}
+		switch {
+		case rs.fields[FieldInstructions] && b.Instructions != nil:
+			ds.Instructions = fsrepo.Canonical(*b.Instructions)
+		case rs.fields[FieldInstructions] || cur.Instructions == nil:
+			// Planning this skill would write text no one knows: leave
+			// it out rather than guess.
+			pr := Problem{Code: CodeRestoreUnknownText, Slug: slug,
+				Hint: "restore it in the app; its other fields are left as they are too"}
+			pr.Message = fmt.Sprintf("the journal does not hold the instructions %s had, or the space cannot show its current ones; it is left out", slug)
+			warnings = append(warnings, pr)
+			continue
+		}
+		repo.Skills = append(repo.Skills, ds)
+	}
+	return repo, warnings
+}
+
+// RestorePlan plans undoing r against live: [Compute] of [Restore.Desired]
+// under p (skills the journal did not change are left alone whatever p
+// says), with the warnings of the restore added.
+func RestorePlan(r *Restore, live *Live, p Policy) *Plan {
+	desired, warnings := r.Desired(live)
+	p.Unmanaged = fsrepo.UnmanagedIgnore
+	p.Missing = fsrepo.MissingWarn
+	p.PublishAgents = nil
+	pl := Compute(desired, live, p)
+	pl.Warnings = append(warnings, pl.Warnings...)
+	pl.normalize()
+	return pl
+}
+
+// restorePath stands for the SKILL.md of a skill as it was before: the
+// label of the "after" side of its diffs, next to "live/SLUG/SKILL.md".
+func restorePath(slug string) string { return "before/" + slug + "/SKILL.md" }

@@ -1,0 +1,124 @@
+package reconcile
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/remote"
+)
+
+func strp(s string) *string { return &s }
+
+func TestPlanRestoreRefuses(t *testing.T) {
+	before := &SkillState{Name: "A", Description: "d", Instructions: strp("# A\n"), Enabled: true}
+	tests := []struct {
+		name    string
+		entries []JournalEntry
+		want    string
+	}{
+		{"empty", nil, "holds no change"},
+		{"two spaces", []JournalEntry{
+			{Space: "ab12", Slug: "a", ID: "1", Action: ActionDisable, Before: before},
+			{Space: "cd34", Slug: "b", ID: "2", Action: ActionDisable, Before: before},
+		}, "spaces ab12 and cd34"},
+		{"no before", []JournalEntry{{Space: "ab12", Slug: "a", ID: "1", Action: ActionDisable}}, "line 1: the disable of a has no before state"},
+		{"update without request", []JournalEntry{{Space: "ab12", Slug: "a", ID: "1", Action: ActionUpdate, Before: before}}, "has no request"},
+		{"slug of two ids", []JournalEntry{
+			{Space: "ab12", Slug: "a", ID: "1", Action: ActionDisable, Before: before},
+			{Space: "ab12", Slug: "a", ID: "2", Action: ActionEnable, Before: before},
+		}, "line 2: slug a names skill 2"},
+		{"unknown action", []JournalEntry{{Space: "ab12", Slug: "a", ID: "1", Action: "delete", Before: before}}, `unknown action "delete"`},
+		{"no space", []JournalEntry{{Slug: "a", ID: "1", Action: ActionDisable, Before: before}}, "names no space"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := PlanRestore(tt.entries)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want one saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRestorePlan: only the fields the journal changed go back, to their
+// value before the first change; what cannot be restored is a warning.
+func TestRestorePlan(t *testing.T) {
+	name := "Release Notes v2"
+	entries := []JournalEntry{
+		// An update of name and instructions, then a disable of the same
+		// skill by a later apply appended to the same journal.
+		{Space: "ab12", Slug: "notes", ID: "n1", Action: ActionUpdate, Outcome: OutcomeStarted,
+			Request: &remote.SkillUpdate{Name: &name, Instructions: strp("# New\n")},
+			Before:  &SkillState{Name: "Release Notes", Description: "Old description", Instructions: strp("# Old\n"), Enabled: true}},
+		{Space: "ab12", Slug: "notes", ID: "n1", Action: ActionUpdate, Outcome: OutcomeApplied,
+			Request: &remote.SkillUpdate{Name: &name, Instructions: strp("# New\n")},
+			Before:  &SkillState{Name: "Release Notes", Description: "Old description", Instructions: strp("# Old\n"), Enabled: true}},
+		{Space: "ab12", Slug: "notes", ID: "n1", Action: ActionDisable, Outcome: OutcomeFailed,
+			Before: &SkillState{Name: name, Description: "Old description", Instructions: strp("# New\n"), Enabled: true}},
+		// A skill deleted in the app since.
+		{Space: "ab12", Slug: "gone", ID: "g1", Action: ActionEnable, Outcome: OutcomeApplied,
+			Before: &SkillState{Name: "Gone", Description: "d", Enabled: false}},
+		// An update whose before text the journal does not hold.
+		{Space: "ab12", Slug: "blank", ID: "b1", Action: ActionUpdate, Outcome: OutcomeApplied,
+			Request: &remote.SkillUpdate{Instructions: strp("# B\n")},
+			Before:  &SkillState{Name: "Blank", Description: "d", Enabled: true}},
+		{Space: "ab12", Slug: "Support Bot", ID: "ag1", Action: ActionPublish, Outcome: OutcomeApplied},
+	}
+	rs, err := PlanRestore(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rs.Slugs(), ","); got != "blank,gone,notes" {
+		t.Errorf("slugs %s", got)
+	}
+	live := &Live{Space: "ab12", Skills: []remote.Skill{
+		{ID: "n1", Slug: "notes", Name: name, Description: "Edited in the app", Instructions: strp("# New\n"), Enabled: false},
+		{ID: "b1", Slug: "blank", Name: "Blank", Description: "d", Instructions: strp("# B\n"), Enabled: true},
+		{ID: "o1", Slug: "other", Name: "Other", Description: "d", Enabled: true},
+	}}
+	p := RestorePlan(rs, live, Policy{})
+	if p.HasErrors() {
+		t.Fatalf("errors: %+v", p.Errors)
+	}
+	if len(p.Changes) != 1 {
+		t.Fatalf("changes = %+v, want one, of notes", p.Changes)
+	}
+	ch := p.Changes[0]
+	if ch.Slug != "notes" || !ch.Has(ActionUpdate) || !ch.Has(ActionEnable) {
+		t.Errorf("change %+v, want an update and an enable of notes", ch)
+	}
+	if ch.After.Name != "Release Notes" || *ch.After.Instructions != "# Old\n" || !ch.After.Enabled {
+		t.Errorf("after %+v, want the state before the first change", ch.After)
+	}
+	if ch.After.Description != "Edited in the app" || ch.Changes(FieldDescription) {
+		t.Errorf("the description, which the journal never changed, was not left alone: %+v", ch)
+	}
+	codes := map[string]bool{}
+	for _, w := range p.Warnings {
+		codes[w.Code] = true
+	}
+	for _, c := range []string{CodeRestoreGone, CodeRestoreUnknownText, CodeRestorePublish} {
+		if !codes[c] {
+			t.Errorf("no warning %s in %+v", c, p.Warnings)
+		}
+	}
+	for _, u := range p.Unmanaged {
+		if u.Disable {
+			t.Errorf("restore disables %s, which the journal never changed", u.Slug)
+		}
+	}
+}
+
+// TestRestoreReplacedSlug: a skill deleted and made again with the same
+// slug is another skill; restore leaves it alone.
+func TestRestoreReplacedSlug(t *testing.T) {
+	rs, err := PlanRestore([]JournalEntry{{Space: "ab12", Slug: "a", ID: "old", Action: ActionDisable,
+		Before: &SkillState{Name: "A", Description: "d", Instructions: strp("x"), Enabled: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := RestorePlan(rs, &Live{Space: "ab12", Skills: []remote.Skill{{ID: "new", Slug: "a", Name: "A", Description: "d", Instructions: strp("x")}}}, Policy{})
+	if p.HasChanges() || len(p.Warnings) != 1 || p.Warnings[0].Code != CodeRestoreReplaced {
+		t.Errorf("changes %+v, warnings %+v; want none and one %s", p.Changes, p.Warnings, CodeRestoreReplaced)
+	}
+}
