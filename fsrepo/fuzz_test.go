@@ -61,6 +61,9 @@ func FuzzPathRules(f *testing.F) {
 		// A supporting file at the fuzzed path that the path rules accept
 		// has a path git and the files endpoint both take.
 		if remote.CheckFilePath(target) == nil {
+			if strings.Contains(target, "..") {
+				t.Fatalf("CheckFilePath accepted %q, which holds \"..\"", target)
+			}
 			for _, seg := range strings.Split(target, "/") {
 				if seg == "" || seg == "." || seg == ".." {
 					t.Fatalf("CheckFilePath accepted %q", target)

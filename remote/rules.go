@@ -2,6 +2,7 @@ package remote
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -68,6 +69,11 @@ func CheckSpaceID(id string) error {
 	if (n >= minShortSpaceIDLen && n <= maxShortSpaceIDLen) || n == longSpaceIDLen {
 		if strings.ContainsAny(id, "/?#%\\") || strings.TrimSpace(id) != id {
 			return ruleError("spaceId", id, "must not contain '/', '\\', '?', '#', '%' or surrounding spaces")
+		}
+		// A character the path must carry escaped is one the service may
+		// read either way; refuse it rather than guess.
+		if url.PathEscape(id) != id {
+			return ruleError("spaceId", id, "may contain only characters a URL path carries unescaped (letters, digits and - . _ ~ among them)")
 		}
 		// A path segment of dots would be resolved away by proxies and
 		// servers, sending the request to another path.
@@ -166,7 +172,8 @@ func CheckInstructions(s string) error {
 }
 
 // CheckFilePath checks a path of the files endpoint: 1 to 512 characters of
-// letters, digits, '_', '-', '.' and '/', with no empty, '.' or '..' segment.
+// letters, digits, '_', '-', '.' and '/', with no empty or '.' segment and
+// no ".." anywhere.
 func CheckFilePath(p string) error {
 	if len(p) < 1 || len(p) > MaxFilePathLen {
 		return ruleError("path", p, fmt.Sprintf("must be 1 to %d characters long (got %d)", MaxFilePathLen, len(p)))
@@ -177,12 +184,17 @@ func CheckFilePath(p string) error {
 			return ruleError("path", p, fmt.Sprintf("may contain only letters, digits, '_', '-', '.' and '/' (found %q)", r))
 		}
 	}
+	// space-api.md: "must not contain `..`, `.` or empty segments". Read
+	// strictly, ".." is refused anywhere, not only as a whole segment.
+	if strings.Contains(p, "..") {
+		return ruleError("path", p, `must not contain ".."`)
+	}
 	for _, seg := range strings.Split(p, "/") {
 		switch seg {
 		case "":
 			return ruleError("path", p, "must not have empty segments (leading, trailing or double '/')")
-		case ".", "..":
-			return ruleError("path", p, fmt.Sprintf("must not have %q segments", seg))
+		case ".":
+			return ruleError("path", p, `must not have "." segments`)
 		}
 	}
 	return nil

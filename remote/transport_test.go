@@ -95,6 +95,11 @@ func TestCheckSpaceID(t *testing.T) {
 		{"a\x00b", false},
 		{"a\tb", false},
 		{" ab", false},
+		{"a b", false}, // escaped in a path: the service may read it either way
+		{"a;b", false},
+		{"a,b", false},
+		{"ab~_", true},
+		{"café", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {

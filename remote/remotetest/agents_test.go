@@ -138,6 +138,17 @@ func TestPublish(t *testing.T) {
 	if pub, _ := f.e.PublishedAgent(testSpace, a.ID); pub.SystemInstruction != "new" {
 		t.Error("publish did not copy the draft")
 	}
+	// The spec: true "when the draft differs from the published version".
+	// An edit that changes nothing, or one undone, leaves it false.
+	f.e.EditAgent(testSpace, a.ID, func(*remote.Agent) {})
+	if d := f.e.Agents(testSpace)[0]; d.HasUnpublishedChanges {
+		t.Errorf("an edit that changed nothing set hasUnpublishedChanges: %+v", d)
+	}
+	f.e.EditAgent(testSpace, a.ID, func(d *remote.Agent) { d.SystemInstruction = "newer" })
+	f.e.EditAgent(testSpace, a.ID, func(d *remote.Agent) { d.SystemInstruction = "new" })
+	if d := f.e.Agents(testSpace)[0]; d.HasUnpublishedChanges {
+		t.Errorf("a draft back as published still has unpublished changes: %+v", d)
+	}
 }
 
 func TestPublishEmbedRule(t *testing.T) {

@@ -49,8 +49,10 @@
 //     anywhere but enable (the spec documents 2 to 6 there); a skillId,
 //     agentId or assetId that is not a canonical UUID (looked up exactly as
 //     written afterwards, so an upper-case variant of an ID is 404); a file
-//     path breaking its rule. Path parameters are taken as sent, still
-//     percent-encoded, so an escaped character breaks the rule.
+//     path breaking its rule, read strictly: ".." is refused anywhere in
+//     the path ("a..b.md" too), not only as a segment. Path parameters are
+//     taken as sent, still percent-encoded, so an escaped character breaks
+//     the rule. An offset has no upper bound but must fit in 18 digits.
 //   - Update body: a JSON object in valid UTF-8 with only the keys name,
 //     description and instructions (exact case, each at most once), each a
 //     string (null is refused), or 400; the rules of the remote package
@@ -86,6 +88,10 @@
 //     nothing moves. Enable of an enabled skill is 200 even at 40 active.
 //   - The limit of 40 counts enabled user skills, enabled built-in skills
 //     and [Space.BuiltinActive].
+//   - hasUnpublishedChanges is true while the draft differs from the
+//     published version ([Emulator.EditAgent] compares them). An agent
+//     added with Published and HasUnpublishedChanges both set stands for
+//     one whose earlier published version is not modelled.
 //   - The SKILL.md served by the files endpoint is rendered from the skill:
 //     "---\n", YAML of name then description, "---\n", then the
 //     instructions. Other frontmatter keys of a seed are not kept.
@@ -123,7 +129,10 @@
 // emulator.yaml does not list it). The SKILL.md frontmatter holds name and
 // description, and optionally enabled (default true), id (default derived
 // from space and slug), source, sourceUrl, builtin and unreadable; other
-// keys are ignored; the body is the instructions, byte for byte. Skills
+// keys are ignored; the body is the instructions, byte for byte. Each
+// skill must satisfy the field table of the spec (name, description and
+// instructions rules, a URL-safe folder name, a known source, sourceUrl
+// only with source github), or the seed is refused. Skills
 // are added in slug order, so the last slug is the most recently updated.
 // testdata/emulator/example at the root of the module is an example.
 package remotetest

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -380,8 +381,10 @@ func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
 
 // EditAgent changes an agent's draft the way the app's editor would: f
 // gets a copy of the draft; what it changes is stored (ID, SpaceID,
-// CreatedAt, Published excepted), updatedAt moves and
-// HasUnpublishedChanges becomes true. It panics on an unknown agent.
+// CreatedAt, Published excepted) and updatedAt moves. HasUnpublishedChanges
+// then says whether the draft differs from the published version, as the
+// spec defines it: an edit that puts the draft back as published clears
+// it. It panics on an unknown agent.
 func (e *Emulator) EditAgent(spaceID, agentID string, f func(*remote.Agent)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -394,10 +397,19 @@ func (e *Emulator) EditAgent(spaceID, agentID string, f func(*remote.Agent)) {
 	f(&c)
 	c.ID, c.SpaceID, c.CreatedAt, c.Published = ag.draft.ID, ag.draft.SpaceID, ag.draft.CreatedAt, ag.draft.Published
 	normaliseAgent(&c)
-	c.HasUnpublishedChanges = true
+	c.HasUnpublishedChanges = ag.published == nil || !sameAgentContent(c, *ag.published)
 	ag.updatedAt = e.clock.tick()
 	c.UpdatedAt = formatTime(ag.updatedAt)
 	ag.draft = c
+}
+
+// sameAgentContent reports whether two versions of an agent hold the same
+// content: everything but the fields that describe the version itself.
+func sameAgentContent(a, b remote.Agent) bool {
+	for _, x := range []*remote.Agent{&a, &b} {
+		x.UpdatedAt, x.Published, x.HasUnpublishedChanges = "", false, false
+	}
+	return reflect.DeepEqual(a, b)
 }
 
 // Agents returns the drafts of a space's agents in list order.

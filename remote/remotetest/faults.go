@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/skillsync/skillsync/remote"
 )
 
 // Faults make the emulator behave like a service under stress. The zero
@@ -46,7 +48,7 @@ const (
 	// TrimFinalNewline removes every trailing "\n" (and "\r\n").
 	TrimFinalNewline
 	// AddFinalNewline appends "\n" to non-empty instructions that do not
-	// end with one.
+	// end with one, unless that would pass the 50,000-character limit.
 	AddFinalNewline
 )
 
@@ -55,7 +57,8 @@ func (m NewlineMode) apply(s string) string {
 	case TrimFinalNewline:
 		return strings.TrimRight(s, "\r\n")
 	case AddFinalNewline:
-		if s != "" && !strings.HasSuffix(s, "\n") {
+		// Never past the limit the service itself enforces.
+		if s != "" && !strings.HasSuffix(s, "\n") && remote.UTF16Len(s) < remote.MaxInstructionsLen {
 			return s + "\n"
 		}
 	}

@@ -440,8 +440,11 @@ func parseQuery(raw string, list bool) (limit, offset int, err error) {
 }
 
 // parseUint accepts decimal digits only: no sign, no space, no fraction.
+// The spec bounds an offset only below; any value up to 18 digits (what an
+// int64 surely holds) is taken, and past the end of the list gives an
+// empty page.
 func parseUint(s string) (int, bool) {
-	if s == "" || len(s) > 9 {
+	if s == "" || len(s) > 18 {
 		return 0, false
 	}
 	n := 0

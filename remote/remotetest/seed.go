@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"slices"
@@ -204,6 +205,9 @@ func (e *Emulator) loadSkills(fsys fs.FS, dir, spaceID string) error {
 			return err
 		}
 		seed.Slug = ent.Name()
+		if err := checkSeedSkill(seed); err != nil {
+			return fmt.Errorf("seed %s: %w", path.Join(p, skillFileName), err)
+		}
 		if err := catch(func() { e.AddSkill(spaceID, seed) }); err != nil {
 			return fmt.Errorf("seed %s: %w", p, err)
 		}
@@ -288,5 +292,32 @@ func catch(f func()) (err error) {
 		}
 	}()
 	f()
+	return nil
+}
+
+// checkSeedSkill holds a seeded skill to the field table of the spec, so
+// that the emulator never serves a skill the service could not hold.
+func checkSeedSkill(s SkillSeed) error {
+	if s.Slug == "" || url.PathEscape(s.Slug) != s.Slug || strings.Trim(s.Slug, ".") == "" {
+		return fmt.Errorf("folder name %q is not a URL-safe slug: use letters, digits and hyphens", s.Slug)
+	}
+	if err := remote.CheckName(s.Name); err != nil {
+		return err
+	}
+	if err := remote.CheckDescription(s.Description); err != nil {
+		return err
+	}
+	if err := remote.CheckInstructions(s.Instructions); err != nil {
+		return err
+	}
+	switch s.Source {
+	case "", remote.SourceManual, remote.SourceUpload, remote.SourceGitHub, remote.SourceAIGenerated:
+	default:
+		return fmt.Errorf("source %q is none of %s, %s, %s, %s", s.Source,
+			remote.SourceManual, remote.SourceUpload, remote.SourceGitHub, remote.SourceAIGenerated)
+	}
+	if s.SourceURL != nil && s.Source != remote.SourceGitHub {
+		return fmt.Errorf("sourceUrl is set, but the spec has it only for imported skills (source %s)", remote.SourceGitHub)
+	}
 	return nil
 }

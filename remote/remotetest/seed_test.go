@@ -106,9 +106,9 @@ func TestLoadSeedFS(t *testing.T) {
 		"no frontmatter":       {"s/xy/skills/a/SKILL.md": {Data: []byte("body")}},
 		"unclosed frontmatter": {"s/xy/skills/a/SKILL.md": {Data: []byte("---\nname: a\n")}},
 		"bad yaml":             {"s/xy/skills/a/SKILL.md": skill("name: [")},
-		"enabled not bool":     {"s/xy/skills/a/SKILL.md": skill("name: a\nenabled: maybe")},
+		"enabled not bool":     {"s/xy/skills/a/SKILL.md": skill("name: a\ndescription: d\nenabled: maybe")},
 		"no SKILL.md":          {"s/xy/skills/a/x.md": {Data: []byte("x")}},
-		"bad space folder":     {"s/x/skills/a/SKILL.md": skill("name: a")},
+		"bad space folder":     {"s/x/skills/a/SKILL.md": skill("name: a\ndescription: d")},
 		"unknown folder":       {"s/xy/other/x": {Data: []byte("x")}},
 		"agent unknown field":  {"s/xy/agents/a.json": {Data: []byte(`{"nam":"A"}`)}},
 		"agent bad id":         {"s/xy/agents/a.json": {Data: []byte(`{"id":"x"}`)}},
@@ -118,8 +118,8 @@ func TestLoadSeedFS(t *testing.T) {
 		"config bad perm":      {"s/emulator.yaml": {Data: []byte("tokens: [{token: t, permission: admin}]\n")}},
 		"config bad space":     {"s/emulator.yaml": {Data: []byte("spaces: [{id: x}]\n")}},
 		"duplicate id": {
-			"s/xy/skills/a/SKILL.md": skill("name: a\nid: 7b1e4d2a-3c5f-4a8b-9d0e-1f2a3b4c5d6e"),
-			"s/xy/skills/b/SKILL.md": skill("name: b\nid: 7b1e4d2a-3c5f-4a8b-9d0e-1f2a3b4c5d6e"),
+			"s/xy/skills/a/SKILL.md": skill("name: a\ndescription: d\nid: 7b1e4d2a-3c5f-4a8b-9d0e-1f2a3b4c5d6e"),
+			"s/xy/skills/b/SKILL.md": skill("name: b\ndescription: d\nid: 7b1e4d2a-3c5f-4a8b-9d0e-1f2a3b4c5d6e"),
 		},
 		"missing dir": {},
 	} {
@@ -128,6 +128,31 @@ func TestLoadSeedFS(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "s") {
 			t.Errorf("%s: error %q names no path", name, err)
 		}
+	}
+}
+
+// TestLoadSeedHoldsSkillsToTheSpec: a seed cannot make the emulator serve a
+// skill the service could not hold.
+func TestLoadSeedHoldsSkillsToTheSpec(t *testing.T) {
+	for fm, want := range map[string]string{
+		"name: -a\ndescription: d":               "name",
+		"name: a":                                "description",
+		"name: a\ndescription: d\nsource: bogus": `source "bogus"`,
+		"name: a\ndescription: d\nsourceUrl: https://example.com/x": "sourceUrl",
+	} {
+		fsys := fstest.MapFS{"s/xy/skills/a/SKILL.md": {Data: []byte("---\n" + fm + "\n---\nbody\n")}}
+		err := New().LoadSeedFS(fsys, "s")
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "s/xy/skills/a/SKILL.md") {
+			t.Errorf("%q: error %v, want one naming the file and %s", fm, err, want)
+		}
+	}
+	fsys := fstest.MapFS{"s/xy/skills/not safe/SKILL.md": {Data: []byte("---\nname: a\ndescription: d\n---\n")}}
+	if err := New().LoadSeedFS(fsys, "s"); err == nil || !strings.Contains(err.Error(), "URL-safe") {
+		t.Errorf("a folder name with a space: error %v", err)
+	}
+	ok := fstest.MapFS{"s/xy/skills/a/SKILL.md": {Data: []byte("---\nname: a\ndescription: d\nsource: github\nsourceUrl: https://example.com/x\n---\n")}}
+	if err := New().LoadSeedFS(ok, "s"); err != nil {
+		t.Errorf("an imported skill: %v", err)
 	}
 }
 

@@ -140,6 +140,10 @@ func TestListOrderAndPagination(t *testing.T) {
 	if r := f.req(http.MethodGet, "/api/v1/spaces/ab12/skills?offset=50"); !strings.Contains(string(r.body), `"data":[]`) {
 		t.Errorf("empty page body %s, want data []", r.body)
 	}
+	// The spec bounds offset only below: a huge one is an empty page.
+	if p := list("?offset=1000000000000"); len(p.Data) != 0 || p.HasMore || p.Total != 7 {
+		t.Errorf("offset far past the end: %+v", p)
+	}
 	if p := list("?limit=100&offset=0"); len(p.Data) != 7 {
 		t.Errorf("limit 100: %d items", len(p.Data))
 	}
