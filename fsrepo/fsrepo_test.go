@@ -127,6 +127,9 @@ func TestCanonical(t *testing.T) {
 		{"no newline", "no newline\n"},
 		{"trailing  \t\n\n\n", "trailing\n"},
 		{" \t\nx", "x\n"},
+		{"\uFEFF\uFEFFdouble bom", "double bom\n"},
+		{"\n\uFEFFx", "x\n"},
+		{"\uFEFF\n\uFEFF\r\n  x", "  x\n"},
 	} {
 		if got := Canonical(tc.in); got != tc.want {
 			t.Errorf("Canonical(%q) = %q, want %q", tc.in, got, tc.want)
@@ -135,6 +138,20 @@ func TestCanonical(t *testing.T) {
 			t.Errorf("Canonical not idempotent on %q", tc.in)
 		}
 	}
+}
+
+// FuzzCanonical: Canonical is idempotent, so that text pulled, written and
+// loaded again plans no change.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{"", "\uFEFF\uFEFFx", "\n\uFEFFx", "a\r\r\nb", " \t\n\r\n", "x  \n\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		once := Canonical(s)
+		if twice := Canonical(once); twice != once {
+			t.Fatalf("Canonical(%q) = %q, but Canonical of that = %q", s, once, twice)
+		}
+	})
 }
 
 func TestSlugify(t *testing.T) {

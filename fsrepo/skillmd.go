@@ -42,19 +42,24 @@ var knownKeys = []string{
 const bom = "\uFEFF"
 
 // Canonical is the form in which instructions are compared and sent: CRLF
-// line endings become LF, a leading byte-order mark and leading blank lines
-// are removed, and trailing white space is reduced to a single final newline.
+// line endings become LF, leading byte-order marks and blank lines are
+// removed, and trailing white space is reduced to a single final newline.
 // A body with nothing but white space canonicalises to "", so an empty body
 // stays empty rather than becoming "\n". Canonical(Canonical(s)) ==
 // Canonical(s).
 func Canonical(s string) string {
-	s = strings.TrimPrefix(s, bom)
 	if strings.Contains(s, "\r\n") {
 		s = dropCRBeforeLF(s)
 	}
-	// Drop leading blank lines, but keep the indentation of the first
-	// non-blank line: it may be an indented code block.
+	// Drop byte-order marks and blank lines from the front, in any order
+	// and number (an editor may add a second mark, a generator a blank
+	// line before one), but keep the indentation of the first non-blank
+	// line: it may be an indented code block.
 	for {
+		if t := strings.TrimPrefix(s, bom); t != s {
+			s = t
+			continue
+		}
 		i := strings.IndexByte(s, '\n')
 		if i < 0 || strings.Trim(s[:i], " \t\r\f\v") != "" {
 			break

@@ -48,6 +48,34 @@ func RenderMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	return err
 }
 
+// RenderFailureMarkdown writes, in place of a plan, why none could be
+// made: the marker of space (so that it replaces the plan comment a
+// reviewer would otherwise keep reading), the error and its hint, and the
+// problems behind it, such as validation errors, as a list. Like
+// [RenderMarkdown] it stays under o.MaxLen bytes, listing as many problems
+// as fit.
+func RenderFailureMarkdown(w io.Writer, space, message, hint string, problems []string, o MarkdownOptions) error {
+	max := o.MaxLen
+	if max <= 0 {
+		max = DefaultMarkdownMaxLen
+	}
+	m := &mdWriter{limit: max - mdReserve}
+	m.must(MarkdownMarker(space) + "\n")
+	m.must("### skillsync plan for space " + codeSpan(space) + "\n\n")
+	m.must("> [!CAUTION]\n> **No plan could be made:** " + cell(message) + "\n")
+	if hint != "" {
+		m.must(">\n> " + cell(hint) + "\n")
+	}
+	m.must("\n")
+	items := make([]string, len(problems))
+	for i, p := range problems {
+		items[i] = "- " + codeSpan(p) + "\n"
+	}
+	m.list(items, "problems")
+	_, err := io.WriteString(w, m.b.String())
+	return err
+}
+
 type mdWriter struct {
 	b     strings.Builder
 	limit int // bytes the content may fill; notes may go beyond, into the reserve

@@ -54,3 +54,28 @@ func TestRenderResultMarkdownInterrupted(t *testing.T) {
 		t.Errorf("no word of the interrupt:\n%s", b.String())
 	}
 }
+
+func TestRenderFailureMarkdown(t *testing.T) {
+	var problems []string
+	for i := range 3000 {
+		problems = append(problems, fmt.Sprintf("skills/s%04d/SKILL.md:2:7: error: name must begin with a letter or digit `x` | y", i))
+	}
+	var b strings.Builder
+	if err := RenderFailureMarkdown(&b, "ab12", "the repository has 3000 validation error(s)", "fix them", problems, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if len(md) > DefaultMarkdownMaxLen {
+		t.Errorf("%d bytes, over %d", len(md), DefaultMarkdownMaxLen)
+	}
+	for _, want := range []string{
+		MarkdownMarker("ab12") + "\n### skillsync plan for space `ab12`\n\n",
+		"> [!CAUTION]\n> **No plan could be made:** the repository has 3000 validation error(s)\n>\n> fix them\n",
+		"- `` skills/s0000/SKILL.md:2:7: error: name must begin with a letter or digit `x` | y ``\n",
+		"more problems, cut",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("lacks %q", want)
+		}
+	}
+}

@@ -37,6 +37,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			}
 			r, err := makePlan(c, ui, format != "json")
 			if err != nil {
+				publishFailure(c, ui, "drift", err)
 				return err
 			}
 			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui)); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/remote"
 )
 
 // githubRepoFlag names the repository of the comment or issue when the job
@@ -119,6 +121,79 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		ui.infof("closed the drift issue of space %s, back in sync: %s", p.Space, url)
 	}
 	return nil
+}
+
+// publishFailure, when plan or drift could not make a plan, says so where
+// the plan would have gone: the job summary under GitHub Actions and, for
+// plan --comment, the pull request's plan comment, which would otherwise
+// keep showing the plan of an earlier push as if it still held. It needs
+// the space (from flags, environment or skillsync.yaml); what it cannot
+// post is a warning, never the error the command exits with.
+func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
+	comment := kind == "plan" && c.Bool("comment")
+	actions := inGitHubActions()
+	if (!comment && !actions) || errors.Is(failure, context.Canceled) {
+		return
+	}
+	space := failureSpace(c)
+	if space == "" {
+		if comment {
+			ui.warningf("the plan comment was not updated: the space is not known")
+		}
+		return
+	}
+	var lines []string
+	var invalid *invalidRepoError
+	if errors.As(failure, &invalid) {
+		lines = invalid.errorLines()
+	}
+	var md bytes.Buffer
+	if err := reconcile.RenderFailureMarkdown(&md, space, ui.redact(failure.Error()), ui.redact(hintFor(failure)), lines, reconcile.MarkdownOptions{}); err != nil {
+		ui.warningf("writing the failure report: %v", err)
+		return
+	}
+	if path := os.Getenv("GITHUB_STEP_SUMMARY"); actions && path != "" {
+		if err := github.AppendStepSummary(path, md.String()); err != nil {
+			ui.warningf("writing the job summary: %v", err)
+		}
+	}
+	if !comment {
+		return
+	}
+	env, err := githubEnv(c)
+	if err != nil {
+		ui.warningf("the plan comment was not updated: %v", err)
+		return
+	}
+	ui.addSecret(env.Token)
+	gc, err := github.NewClient(c.Context, env, nil)
+	if err == nil {
+		var url string
+		url, _, err = gc.UpsertPlanComment(c.Context, env.PRNumber, space, md.String())
+		if err == nil {
+			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", env.PRNumber, url)
+			return
+		}
+	}
+	ui.warningf("the plan comment was not updated: %v", githubError(err))
+}
+
+// failureSpace is the space a failed plan was for, as far as it can be
+// known: --space or SKILLSYNC_SPACE, else skillsync.yaml; "" when neither
+// names a valid one.
+func failureSpace(c *cli.Context) string {
+	space := c.String("space")
+	if space == "" {
+		if root, err := findRepo(c); err == nil {
+			if cfg, err := fsrepo.ReadConfig(root); err == nil {
+				space = cfg.Space
+			}
+		}
+	}
+	if remote.CheckShortSpaceID(space) != nil {
+		return ""
+	}
+	return space
 }
 
 // githubEnv reads the GitHub Actions environment, with the flags' values

@@ -352,6 +352,65 @@ func TestPlanCommentFromEvent(t *testing.T) {
 	}
 }
 
+// TestPlanCommentWhenNoPlan: a push that breaks validation replaces the
+// plan comment with why there is no plan, rather than leaving the plan of
+// the earlier push on show; the job summary says it too.
+func TestPlanCommentWhenNoPlan(t *testing.T) {
+	_, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	t.Setenv("GITHUB_ACTIONS", "true")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	skill := filepath.Join(dir, "skills", "sql-style", "SKILL.md")
+	data, _ := os.ReadFile(skill)
+	os.WriteFile(skill, bytes.Replace(data, []byte("name: "), []byte("name: -"), 1), 0o644)
+
+	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1")
+	if code != 1 {
+		t.Fatalf("plan of an invalid skill: exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "skillsync: error: the repository has 1 validation error(s)") ||
+		!strings.Contains(stderr, "now says why there is no plan") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	_, comments := f.snapshot()
+	if len(comments) != 1 {
+		t.Fatalf("comments = %d, want the one plan comment, updated", len(comments))
+	}
+	body := comments[0].Body
+	for _, want := range []string{
+		"<!-- skillsync:plan space=demo -->",
+		"**No plan could be made:** the repository has 1 validation error(s)",
+		"skills/sql-style/SKILL.md:2:7: error: ",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "release-notes") {
+		t.Errorf("the comment still shows the old plan:\n%s", body)
+	}
+	sum, _ := os.ReadFile(summary)
+	if !strings.Contains(string(sum), "No plan could be made") {
+		t.Errorf("the job summary does not say there is no plan:\n%s", sum)
+	}
+
+	// drift under Actions says it in the summary too, and opens no issue.
+	os.Remove(summary)
+	if code, _, _ := runCLI(t, "drift", "--dir", dir); code != 1 {
+		t.Errorf("drift of an invalid repository: exit %d, want 1", code)
+	}
+	if sum, _ := os.ReadFile(summary); !strings.Contains(string(sum), "No plan could be made") {
+		t.Errorf("drift's job summary does not say there is no plan:\n%s", sum)
+	}
+	if issues, _ := f.snapshot(); len(issues) > 1 {
+		t.Errorf("issues = %+v", issues)
+	}
+}
+
 func TestPlanCommentWithErrors(t *testing.T) {
 	_, dir := ciSetup(t)
 	f := newFakeGitHub(t)

@@ -40,6 +40,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			}
 			r, err := makePlan(c, ui, format != "json")
 			if err != nil {
+				publishFailure(c, ui, "plan", err)
 				return err
 			}
 			if ref := c.String("base"); ref != "" {

@@ -52,10 +52,32 @@ func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo
 	}
 	writeAnnotations(ui, diags)
 	if diags.HasErrors() {
-		errs, _ := countDiagnostics(diags)
-		return "", nil, withHint(fmt.Errorf("the repository has %d validation error(s)", errs), "fix the errors above; 'skillsync validate' lists them again without contacting the space")
+		return "", nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
 	}
 	return root, repo, nil
+}
+
+// invalidRepoError stops a plan made from a repository with validation
+// errors; it keeps them for the pull-request comment that says why there
+// is no plan.
+type invalidRepoError struct {
+	diags fsrepo.Diagnostics
+}
+
+func (e *invalidRepoError) Error() string {
+	errs, _ := countDiagnostics(e.diags)
+	return fmt.Sprintf("the repository has %d validation error(s)", errs)
+}
+
+// errorLines are the validation errors, as "path:line:col: error: message".
+func (e *invalidRepoError) errorLines() []string {
+	var out []string
+	for _, d := range e.diags {
+		if d.Severity == fsrepo.SeverityError {
+			out = append(out, d.String())
+		}
+	}
+	return out
 }
 
 // connect resolves the target and builds the client for a loaded repo.
