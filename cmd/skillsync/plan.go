@@ -38,6 +38,12 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			if err != nil {
 				return err
 			}
+			if out := c.String("out"); out != "" {
+				// Before any work: a plan that cannot be saved is wasted.
+				if err := checkPlanOut(out); err != nil {
+					return err
+				}
+			}
 			r, err := makePlan(c, ui, format != "json")
 			if err != nil {
 				publishFailure(c, ui, "plan", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -20,7 +21,7 @@ func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
 	defer f.Close()
 	sp, err := reconcile.ReadSavedPlan(f)
 	if err != nil {
-		return nil, withHint(fmt.Errorf("%s: %w", file, err), "make a fresh plan with: skillsync plan -out %s", file)
+		return nil, withHint(fmt.Errorf("%s: %w", file, err), "apply takes a file saved by 'skillsync plan -out plan.json'; make one, review it, then: skillsync apply plan.json")
 	}
 	root, repo, err := loadRepo(c.Context, c, ui)
 	if err != nil {
@@ -39,4 +40,27 @@ func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
 			"run 'skillsync plan -out %s' again, review it, and apply the new plan", file)
 	}
 	return &planRun{root: root, repo: repo, target: t, client: cl, par: par, plan: sp.Plan}, nil
+}
+
+// checkPlanOut refuses a -out path that holds something other than a saved
+// plan: overwriting skillsync.yaml or a SKILL.md with a plan would lose it.
+// A missing or empty file, or an earlier saved plan, may be (over)written.
+func checkPlanOut(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // absent, or savePlan reports why it cannot be written
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return nil
+	}
+	if fi.IsDir() {
+		return withHint(fmt.Errorf("-out %s is a folder", path), "name a file, such as %s", filepath.Join(path, "plan.json"))
+	}
+	if _, err := reconcile.ReadSavedPlan(f); err != nil {
+		return withHint(fmt.Errorf("-out %s: the file exists and is not a saved plan; plan will not overwrite it", path),
+			"name a new file, such as plan.json")
+	}
+	return nil
 }
