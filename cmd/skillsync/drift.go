@@ -16,7 +16,8 @@ report is fit for an issue body.
 Drift is anything by which the space differs from the repository: what apply
 would change (updates, enables, disables, agents to publish), and what it
 cannot (a supporting file that differs or is absent in the space, a skill of
-the repository missing from the space). So drift can exit 2 on a plan that
+the repository missing from the space, drift even where 'missing: error'
+makes it a plan error). So drift can exit 2 on a plan that
 says "No changes.": those differences are made in the app, and the text
 report then says so on stderr ("Not possible through the API: ..."). A file
 the API cannot read (a binary file) is reported but is not drift.
@@ -44,7 +45,10 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 				return err
 			}
 			ghErr := publishPlan(c, ui, r.plan, "drift")
-			if r.plan.HasErrors() {
+			// A skill missing from the space is a plan error (apply must
+			// not run without it) but, to drift, it is drift: exit 2, as
+			// for any other difference. Other errors are the repository's.
+			if r.plan.HasErrors() && !onlyMissingErrors(r.plan) {
 				reportAlso(ui, ghErr)
 				return planErrors(r.plan)
 			}
@@ -61,4 +65,15 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			return nil
 		},
 	}
+}
+
+// onlyMissingErrors reports whether every error of p is a skill of the
+// repository missing from the space.
+func onlyMissingErrors(p *reconcile.Plan) bool {
+	for _, e := range p.Errors {
+		if e.Code != reconcile.CodeMissing {
+			return false
+		}
+	}
+	return true
 }
