@@ -200,6 +200,9 @@ func RestorePlan(r *Restore, live *Live, p Policy) *Plan {
 	p.PublishAgents = nil
 	pl := Compute(desired, live, p)
 	pl.Warnings = append(warnings, pl.Warnings...)
+	// The skills the journal did not change are no part of a restore;
+	// listing them as "unmanaged" would only mislead.
+	pl.Unmanaged = nil
 	pl.normalize()
 	return pl
 }

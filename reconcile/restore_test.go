@@ -102,9 +102,12 @@ func TestRestorePlan(t *testing.T) {
 			t.Errorf("no warning %s in %+v", c, p.Warnings)
 		}
 	}
-	for _, u := range p.Unmanaged {
-		if u.Disable {
-			t.Errorf("restore disables %s, which the journal never changed", u.Slug)
+	if len(p.Unmanaged) != 0 {
+		t.Errorf("unmanaged %+v: the skills the journal did not change are no part of a restore", p.Unmanaged)
+	}
+	for _, ch := range p.Changes {
+		if ch.Slug == "other" {
+			t.Errorf("restore changes %s, which the journal never changed", ch.Slug)
 		}
 	}
 }

@@ -82,7 +82,7 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 				return nil
 			}
 			if !c.Bool("auto-approve") && c.Args().Len() == 0 {
-				if err := confirm(c, ui, r); err != nil {
+				if err := confirm(c, ui, r, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
 					return err
 				}
 				// The prompt may have stayed open for a while: an edit made
@@ -98,10 +98,10 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 
 // confirm asks on a terminal, and refuses without one: an unattended apply
 // must say so with --auto-approve.
-func confirm(c *cli.Context, ui *ui, r *planRun) error {
+func confirm(c *cli.Context, ui *ui, r *planRun, noTerminalHint string) error {
 	in, ok := c.App.Reader.(*os.File)
 	if !ok || !isTerminal(in) || (!ui.stdoutTTY && !ui.stderrTTY) {
-		return withHint(errors.New("apply needs confirmation, and there is no terminal to ask on"), "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file")
+		return withHint(fmt.Errorf("%s needs confirmation, and there is no terminal to ask on", c.Command.Name), "%s", noTerminalHint)
 	}
 	// Ask where the person is looking: stdout may be piped to a log.
 	prompt := ui.stdout

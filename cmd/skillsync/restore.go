@@ -74,7 +74,7 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 				return nil
 			}
 			if !c.Bool("auto-approve") {
-				if err := confirm(c, ui, r); err != nil {
+				if err := confirm(c, ui, r, "pass --auto-approve to restore without asking"); err != nil {
 					return err
 				}
 				if err := recheck(c.Context, r); err != nil {
