@@ -37,6 +37,8 @@ type writesStartedKey struct{}
 const (
 	scriptToken   = "test-token-0123456789"
 	readOnlyToken = "read-only-token-0123456789"
+	// otherSpaceToken may read and write only space zz99, not demo.
+	otherSpaceToken = "other-space-token-0123456789"
 )
 
 // TestScripts runs the end-to-end scripts of testdata/script. Each script
@@ -55,6 +57,7 @@ func TestScripts(t *testing.T) {
 			}
 			e.AddToken(scriptToken, remotetest.ReadWrite)
 			e.AddToken(readOnlyToken, remotetest.ReadOnly)
+			e.AddToken(otherSpaceToken, remotetest.ReadWrite, "zz99")
 			srv, err := e.Start("127.0.0.1:0")
 			if err != nil {
 				return err
@@ -69,6 +72,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("SKILLSYNC_SPACE", demoSpace)
 			env.Setenv("SKILLSYNC_TOKEN", scriptToken)
 			env.Setenv("READ_ONLY_TOKEN", readOnlyToken)
+			env.Setenv("OTHER_SPACE_TOKEN", otherSpaceToken)
 			env.Setenv("NO_COLOR", "")
 			// A race-enabled binary sleeps a second at exit by default, to
 			// let late reports through; over a hundred runs of skillsync
