@@ -57,23 +57,16 @@ type Diagnostic struct {
 // String formats d as "path:line:col: error: message", the form compilers
 // use and editors understand. The hint is not included.
 func (d Diagnostic) String() string {
-	var b strings.Builder
-	b.WriteString(d.Path)
-	if d.Line > 0 {
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(d.Line))
-		col := d.Col
-		if col < 1 {
-			col = 1
-		}
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(col))
+	return d.Location() + ": " + d.Severity.String() + ": " + d.Message
+}
+
+// Location is "path:line:col", or the path alone for a diagnostic of a
+// whole file.
+func (d Diagnostic) Location() string {
+	if d.Line <= 0 {
+		return d.Path
 	}
-	b.WriteString(": ")
-	b.WriteString(d.Severity.String())
-	b.WriteString(": ")
-	b.WriteString(d.Message)
-	return b.String()
+	return d.Path + ":" + strconv.Itoa(d.Line) + ":" + strconv.Itoa(max(d.Col, 1))
 }
 
 // Diagnostics is a list of problems, in the order of [Diagnostics.Sort].

@@ -205,6 +205,7 @@ type Problem struct {
 	Hint    string `json:"hint,omitempty"` // what to do about it
 	Slug    string `json:"slug,omitempty"`
 	Path    string `json:"path,omitempty"` // a file of the repository, for annotations
+	Line    int    `json:"line,omitempty"` // the line in Path, when known
 	// Skills are the slugs involved, such as the enables that push the
 	// active count over the limit.
 	Skills []string `json:"skills,omitempty"`

@@ -235,12 +235,12 @@ func writePlanAnnotations(w io.Writer, p *reconcile.Plan) {
 	var b bytes.Buffer
 	for _, pr := range p.Errors {
 		if pr.Path != "" {
-			b.WriteString(github.Annotation("error", pr.Path, 0, 0, problemText(pr)) + "\n")
+			b.WriteString(github.Annotation("error", pr.Path, pr.Line, 0, problemText(pr)) + "\n")
 		}
 	}
 	for _, pr := range p.Warnings {
 		if pr.Path != "" {
-			b.WriteString(github.Annotation("warning", pr.Path, 0, 0, problemText(pr)) + "\n")
+			b.WriteString(github.Annotation("warning", pr.Path, pr.Line, 0, problemText(pr)) + "\n")
 		}
 	}
 	w.Write(b.Bytes())

@@ -34,16 +34,28 @@ type planRun struct {
 }
 
 // loadRepo loads the desired state and stops on any validation error: a
-// plan must never be made from a skill the service would reject.
-func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo, error) {
+// plan must never be made from a skill the service would reject. Then it
+// prints every diagnostic; otherwise it returns the warnings unprinted,
+// for the plan to carry in every format (see [validationWarnings]).
+func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo, fsrepo.Diagnostics, error) {
 	root, err := findRepo(c)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: c.String("ref")})
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
+	if diags.HasErrors() {
+		printDiagnostics(ui, diags)
+		return "", nil, nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
+	}
+	return root, repo, diags, nil
+}
+
+// printDiagnostics prints diags on stderr, and as annotations under GitHub
+// Actions.
+func printDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
 	for _, d := range diags {
 		ui.logf("%s", d)
 		if d.Hint != "" {
@@ -51,10 +63,20 @@ func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo
 		}
 	}
 	writeAnnotations(ui, diags)
-	if diags.HasErrors() {
-		return "", nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
+}
+
+// validationWarnings are the warnings of validation as plan warnings, so
+// that a reviewer sees them in the plan, its comment and its JSON: "path:
+// line:col: message" with the diagnostic's code, path and line.
+func validationWarnings(diags fsrepo.Diagnostics) []reconcile.Problem {
+	var out []reconcile.Problem
+	for _, d := range diags {
+		if d.Severity != fsrepo.SeverityWarning {
+			continue
+		}
+		out = append(out, reconcile.Problem{Code: d.Code, Message: d.Location() + ": " + d.Message, Hint: d.Hint, Path: d.Path, Line: d.Line})
 	}
-	return root, repo, nil
+	return out
 }
 
 // invalidRepoError stops a plan made from a repository with validation
@@ -100,7 +122,7 @@ func connect(c *cli.Context, ui *ui, repo *fsrepo.Repo) (target, *remote.Client,
 // makePlan loads, fetches and plans.
 func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
 	ctx := c.Context
-	root, repo, err := loadRepo(ctx, c, ui)
+	root, repo, diags, err := loadRepo(ctx, c, ui)
 	if err != nil {
 		return nil, err
 	}
@@ -128,6 +150,7 @@ func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
 	pol := reconcile.PolicyFromConfig(repo.Config)
 	pol.Force = c.Bool("force")
 	r.plan = reconcile.Compute(repo, live, pol)
+	r.plan.Warnings = append(validationWarnings(diags), r.plan.Warnings...)
 	return r, nil
 }
 

@@ -23,10 +23,11 @@ func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
 	if err != nil {
 		return nil, withHint(fmt.Errorf("%s: %w", file, err), "apply takes a file saved by 'skillsync plan -out plan.json'; make one, review it, then: skillsync apply plan.json")
 	}
-	root, repo, err := loadRepo(c.Context, c, ui)
+	root, repo, diags, err := loadRepo(c.Context, c, ui)
 	if err != nil {
 		return nil, err
 	}
+	printDiagnostics(ui, diags) // the saved plan has its own warnings
 	t, cl, par, err := connect(c, ui, repo)
 	if err != nil {
 		return nil, err
