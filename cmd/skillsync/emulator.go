@@ -27,7 +27,7 @@ first line of stdout is the base URL; requests are logged to stderr. Without
 
 Examples:
    skillsync emulator
-   skillsync emulator --addr 127.0.0.1:8080 --seed testdata/emulator/example --token secret
+   skillsync emulator --addr 127.0.0.1:8080 --seed testdata/emulator/example --token emulator-dev-token
 
 Exit codes: 0 stopped by an interrupt, 1 error (bad seed, address in use).`,
 		Flags: []cli.Flag{
