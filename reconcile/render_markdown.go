@@ -352,6 +352,10 @@ func fenceFor(s string) string {
 	return strings.Repeat("`", max(3, longest+1))
 }
 
+// CodeSpan returns s as a markdown inline code span that s cannot break
+// out of, for other markdown reports of skillsync.
+func CodeSpan(s string) string { return codeSpan(s) }
+
 // codeSpan returns s as an inline code span that s cannot break out of.
 func codeSpan(s string) string {
 	s = strings.ReplaceAll(s, "\n", " ")

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -30,13 +31,15 @@ Exit codes: 0 success, 1 error.`,
 			{
 				Name:  "list",
 				Usage: "list the agents (draft state) with publication state and skills",
-				Description: `Example:
+				Description: `Examples:
+   skillsync agents list
    skillsync agents list --format json
+   skillsync agents list --format markdown >> "$GITHUB_STEP_SUMMARY"
 
 Exit codes: 0 success, 1 error.`,
-				Flags: flags(common(), []cli.Flag{formatFlag("text", "json")}),
+				Flags: flags(common(), []cli.Flag{formatFlag("text", "markdown", "json")}),
 				Action: func(c *cli.Context) error {
-					format, err := checkFormat(c, "text", "json")
+					format, err := checkFormat(c, "text", "markdown", "json")
 					if err != nil {
 						return err
 					}
@@ -53,6 +56,10 @@ Exit codes: 0 success, 1 error.`,
 							agents = []remote.Agent{}
 						}
 						return writeJSON(ui, agents)
+					}
+					if format == "markdown" {
+						writeAgentMarkdown(ui, agents)
+						return nil
 					}
 					writeAgentTable(ui, agents)
 					return nil
@@ -205,18 +212,38 @@ func writeAgentTable(ui *ui, agents []remote.Agent) {
 	tw := tabwriter.NewWriter(ui.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tSKILLS\tEMBED")
 	for _, a := range agents {
-		state := "draft only"
-		switch {
-		case a.Published && a.HasUnpublishedChanges:
-			state = "unpublished changes"
-		case a.Published:
-			state = "published"
-		}
-		embed := "off"
-		if a.EmbedEnabled {
-			embed = fmt.Sprintf("on (%d domains)", len(a.EmbedOptions.DomainWhitelist))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", a.ID, a.Name, state, len(a.SkillIDs), embed)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", a.ID, a.Name, agentState(a), len(a.SkillIDs), agentEmbed(a))
 	}
 	tw.Flush()
+}
+
+// writeAgentMarkdown writes the agents as a markdown table, for a job
+// summary or a wiki page.
+func writeAgentMarkdown(ui *ui, agents []remote.Agent) {
+	if len(agents) == 0 {
+		fprintf(ui.stdout, "No agents.\n")
+		return
+	}
+	cell := strings.NewReplacer("|", `\|`, "<", "&lt;", "\n", " ")
+	fprintf(ui.stdout, "| Name | ID | State | Skills | Embed |\n|---|---|---|--:|---|\n")
+	for _, a := range agents {
+		fprintf(ui.stdout, "| %s | %s | %s | %d | %s |\n", cell.Replace(a.Name), cell.Replace(reconcile.CodeSpan(a.ID)), agentState(a), len(a.SkillIDs), agentEmbed(a))
+	}
+}
+
+func agentState(a remote.Agent) string {
+	switch {
+	case a.Published && a.HasUnpublishedChanges:
+		return "unpublished changes"
+	case a.Published:
+		return "published"
+	}
+	return "draft only"
+}
+
+func agentEmbed(a remote.Agent) string {
+	if !a.EmbedEnabled {
+		return "off"
+	}
+	return fmt.Sprintf("on (%d domains)", len(a.EmbedOptions.DomainWhitelist))
 }

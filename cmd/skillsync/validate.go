@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile"
 )
 
 func validateCommand(ui *ui) *cli.Command {
@@ -18,18 +20,23 @@ func validateCommand(ui *ui) *cli.Command {
 as path:line:col: error: message. Under GitHub Actions (GITHUB_ACTIONS=true)
 each problem is also printed as an ::error annotation.
 
+With --format markdown the report is fit for a job summary or a comment;
+with --format json it is the list of diagnostics as data.
+
 Examples:
    skillsync validate
    skillsync validate --ref main --format json
+   skillsync validate --format markdown >> "$GITHUB_STEP_SUMMARY"
 
 Exit codes: 0 valid (warnings allowed), 1 any error.`,
 		Flags: []cli.Flag{
 			dirFlag(),
-			formatFlag("text", "json"),
+			noColorFlag(), // accepted as everywhere; validate prints no colour
+			formatFlag("text", "markdown", "json"),
 			&cli.StringFlag{Name: "ref", Usage: "validate a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"},
 		},
 		Action: func(c *cli.Context) error {
-			format, err := checkFormat(c, "text", "json")
+			format, err := checkFormat(c, "text", "markdown", "json")
 			if err != nil {
 				return err
 			}
@@ -47,7 +54,8 @@ func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
 	if err != nil {
 		return err
 	}
-	if format == "json" {
+	switch format {
+	case "json":
 		enc := json.NewEncoder(ui.stdout)
 		enc.SetIndent("", "  ")
 		if diags == nil {
@@ -56,7 +64,12 @@ func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
 		if err := enc.Encode(diags); err != nil {
 			return err
 		}
-	} else {
+	case "markdown":
+		writeDiagnosticsMarkdown(ui, len(repo.Skills), diags)
+		if inGitHubActions() {
+			fsrepo.WriteGitHubAnnotations(ui.stderr, diags)
+		}
+	default:
 		writeDiagnostics(ui, diags)
 		errs, warns := countDiagnostics(diags)
 		if errs == 0 {
@@ -69,6 +82,28 @@ func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
 		return errSilent
 	}
 	return nil
+}
+
+// writeDiagnosticsMarkdown writes the report of validate as markdown: the
+// counts in bold, then one list item a problem with its hint.
+func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
+	text := strings.NewReplacer("<", "&lt;", "\n", " ")
+	errs, warns := countDiagnostics(diags)
+	fprintf(ui.stdout, "### skillsync validate\n\n")
+	if errs == 0 {
+		fprintf(ui.stdout, "**%d skills valid (%d warnings).**\n", skills, warns)
+	} else {
+		fprintf(ui.stdout, "**%d errors, %d warnings.**\n", errs, warns)
+	}
+	if len(diags) > 0 {
+		fprintf(ui.stdout, "\n")
+	}
+	for _, d := range diags {
+		fprintf(ui.stdout, "- **%s** %s: %s\n", d.Severity, reconcile.CodeSpan(d.Location()), text.Replace(d.Message))
+		if d.Hint != "" {
+			fprintf(ui.stdout, "  hint: %s\n", text.Replace(d.Hint))
+		}
+	}
 }
 
 // writeDiagnostics prints diagnostics with their hints, and under GitHub
