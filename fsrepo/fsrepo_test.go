@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5"
+
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -313,5 +315,28 @@ func TestReadConfig(t *testing.T) {
 	}
 	if _, err := ReadConfig(t.TempDir()); !errors.Is(err, ErrNoConfig) {
 		t.Errorf("missing config: %v", err)
+	}
+}
+
+// TestMissingSkillsDir: a skills folder that does not exist is a
+// diagnostic naming it, in a git repository or not, never a raw error.
+func TestMissingSkillsDir(t *testing.T) {
+	for _, withGit := range []bool{false, true} {
+		root := t.TempDir()
+		if withGit {
+			if _, err := git.PlainInit(root, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(root, ConfigFile), []byte("space: ab12\nskillsDir: nope\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, diags, err := Load(context.Background(), root, LoadOptions{})
+		if err != nil {
+			t.Errorf("git %t: Load: %v, want a diagnostic instead", withGit, err)
+		}
+		if len(diags) != 1 || diags[0].Code != "skills-dir-missing" || diags[0].Path != "nope" {
+			t.Errorf("git %t: diagnostics %v, want one skills-dir-missing of nope", withGit, diags)
+		}
 	}
 }

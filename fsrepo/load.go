@@ -148,11 +148,14 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 	}
 	des, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		// The diagnostic says it all; the error of ReadDir is not this
+		// function's to return, in git or not.
 		ds := Diagnostics{missingSkillsDir(cfg.SkillsDir)}
+		var gitErr error
 		if gr != nil {
-			repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil)
+			repo.Commit, repo.Dirty, gitErr = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil)
 		}
-		return repo, ds, err
+		return repo, ds, gitErr
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading skills folder: %w", err)
