@@ -114,6 +114,10 @@ type Change struct {
 	// Origin says where a change comes from ("pr" or "drift") when the
 	// caller splits a plan that way; "" when it does not.
 	Origin string `json:"origin,omitempty"`
+	// DriftFields are, in a change of origin "pr", the fields the pull
+	// request did not change: they differ because the space was edited.
+	// Merging applies them too, so reviewers are told which they are.
+	DriftFields []string `json:"drift_fields,omitempty"`
 	// UpdatedAt and LiveHash ([LiveHash]) are the skill as planned against;
 	// apply of a saved plan refuses the change if either moved.
 	UpdatedAt string `json:"updated_at"`

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -150,7 +151,7 @@ func (m *mdWriter) plan(p *Plan) {
 				acts = append(acts, "(unmanaged)")
 			}
 			rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(c.Slug)),
-				strings.Join(acts, ", "), strings.Join(c.Fields, ", "), cell(agentNames(c.Agents)))
+				strings.Join(acts, ", "), fieldsCell(c), cell(agentNames(c.Agents)))
 		}
 		m.list(rows, "skills")
 		m.must("\n")
@@ -350,6 +351,19 @@ func fenceFor(s string) string {
 		}
 	}
 	return strings.Repeat("`", max(3, longest+1))
+}
+
+// fieldsCell lists the fields of a change, marking those the pull request
+// did not change (see [Change.DriftFields]).
+func fieldsCell(c *Change) string {
+	fs := make([]string, len(c.Fields))
+	for i, f := range c.Fields {
+		fs[i] = f
+		if slices.Contains(c.DriftFields, f) {
+			fs[i] += " (drift)"
+		}
+	}
+	return strings.Join(fs, ", ")
 }
 
 // CodeSpan returns s as a markdown inline code span that s cannot break

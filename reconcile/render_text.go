@@ -161,6 +161,9 @@ func (t *textWriter) change(c *Change) {
 		}
 		t.diff(8, c.Diff)
 	}
+	if len(c.DriftFields) > 0 {
+		t.line(6, "drift: "+strings.Join(c.DriftFields, ", ")+" edited in the space, not by this pull request")
+	}
 	if len(c.Agents) > 0 {
 		t.line(6, "used by agents: "+clean(agentNames(c.Agents)))
 	}

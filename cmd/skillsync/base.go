@@ -154,7 +154,8 @@ func firstParent(c *object.Commit) (string, error) {
 // did not move, so the space did: "drift". A change that is both (one field
 // from the pull request, another edited in the app) is marked "pr", as
 // merging the pull request applies all of it and reviewers must see it
-// among the pull request's changes. A disable of a skill the repository no
+// among the pull request's changes, with the app-edited fields named in
+// DriftFields. A disable of a skill the repository no
 // longer holds is "pr" when the base held it (the pull request removed
 // it), else "drift" (a skill created in the app). Changes of policy in
 // skillsync.yaml are not compared.
@@ -180,11 +181,16 @@ func setOrigins(p *reconcile.Plan, base, head *fsrepo.Repo) {
 		case !inBase:
 			origin = reconcile.OriginPR
 		default:
+			var drifted []string
 			for _, f := range c.Fields {
 				if fieldDiffers(f, b, h) {
 					origin = reconcile.OriginPR
-					break
+				} else {
+					drifted = append(drifted, f)
 				}
+			}
+			if origin == reconcile.OriginPR {
+				c.DriftFields = drifted
 			}
 		}
 		c.Origin = origin

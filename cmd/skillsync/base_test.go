@@ -109,6 +109,10 @@ func TestPlanBaseSplitsPRFromDrift(t *testing.T) {
 	// Edited in the app: drift, whatever the pull request does.
 	s, _ := e.SkillBySlug(demoSpace, "sql-style")
 	e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) { sd.Name = "SQL style, edited in the app" })
+	// A field the pull request does not touch, of a skill it changes:
+	// still the pull request's change, with that field named as drift.
+	cr, _ := e.SkillBySlug(demoSpace, "code-review")
+	e.EditSkill(demoSpace, cr.ID, func(sd *remotetest.SkillSeed) { sd.Name = "Code review, edited in the app" })
 
 	got, stderr := origins(t, "--dir", dir, "--base", "main")
 	want := map[string]string{
@@ -135,9 +139,30 @@ func TestPlanBaseSplitsPRFromDrift(t *testing.T) {
 	if pr < 0 || drift < pr || !strings.Contains(stdout[pr:drift], "~ code-review") || strings.Contains(stdout[drift:], "~ code-review") {
 		t.Errorf("the text plan does not show code-review under the pull request's changes, before the drift:\n%s", stdout)
 	}
+	if !strings.Contains(stdout[pr:drift], "      drift: name edited in the space, not by this pull request\n") {
+		t.Errorf("the text plan does not say which field of code-review drifted:\n%s", stdout[pr:drift])
+	}
 	code, stdout, _ = runCLI(t, "plan", "--dir", dir, "--base", "main", "--format", "markdown")
 	if code != 0 || !strings.Contains(stdout, "**Changes from this pull request**") || !strings.Contains(stdout, "**Drift: changed in the space since the base**") {
 		t.Errorf("the markdown plan lacks the sections of the split (exit %d):\n%s", code, stdout)
+	}
+	if !strings.Contains(stdout, "| name (drift), description |") {
+		t.Errorf("the markdown table does not mark code-review's name as drift:\n%s", stdout)
+	}
+	_, stdout, _ = runCLI(t, "plan", "--dir", dir, "--base", "main", "--format", "json")
+	var p struct {
+		Changes []struct {
+			Slug        string   `json:"slug"`
+			DriftFields []string `json:"drift_fields"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p.Changes {
+		if want := map[string]string{"code-review": "name"}[c.Slug]; strings.Join(c.DriftFields, ",") != want {
+			t.Errorf("drift_fields of %s = %v, want %q", c.Slug, c.DriftFields, want)
+		}
 	}
 }
 
