@@ -220,10 +220,83 @@ func checkKeys(m *yaml.Node, section string, lines map[string]int, fail func(int
 			continue
 		}
 		lines[full] = k.Line
+		if !checkType(full, v, fail) {
+			continue
+		}
 		if _, sub := configKeys[k.Value]; sub && section == "" {
 			checkKeys(v, k.Value, lines, fail)
 		}
 	}
+}
+
+// configTypes is the shape of each key's value: "text", "number" (a whole
+// number), "list" (of text) or "mapping"; a list or mapping may be left
+// empty.
+var configTypes = map[string]string{
+	"baseURL": "text", "space": "text", "skillsDir": "text", "unmanaged": "text", "missing": "text",
+	"maxDisablePercent": "number",
+	"agents":            "mapping",
+	"agents.publish":    "list",
+}
+
+// configExamples shows a value of the right shape for each key, for the
+// error that finds one of the wrong shape.
+var configExamples = map[string]string{
+	"baseURL":           "baseURL: https://api.example.com",
+	"space":             "space: abc123",
+	"skillsDir":         "skillsDir: skills",
+	"unmanaged":         "unmanaged: ignore (or disable)",
+	"missing":           "missing: error (or warn)",
+	"maxDisablePercent": "maxDisablePercent: 30",
+	"agents":            "agents: {publish: [Support bot]}",
+	"agents.publish":    "publish: [Support bot, 0b5c...]",
+}
+
+// checkType reports a value of key that is not of the shape configTypes
+// gives it, and whether it is.
+func checkType(key string, v *yaml.Node, fail func(int, string, ...any)) bool {
+	if v.Kind == yaml.AliasNode && v.Alias != nil {
+		v = v.Alias
+	}
+	want := configTypes[key]
+	ok := false
+	switch want {
+	case "text":
+		ok = v.Kind == yaml.ScalarNode && v.Tag != "!!null"
+	case "number":
+		_, err := strconv.Atoi(v.Value)
+		ok = v.Kind == yaml.ScalarNode && v.Tag == "!!int" && err == nil
+	case "mapping":
+		ok = v.Kind == yaml.MappingNode || v.Tag == "!!null" // "agents:" with its entries commented out
+	case "list":
+		ok = v.Kind == yaml.SequenceNode || v.Tag == "!!null"
+		for _, item := range v.Content {
+			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
+				fail(item.Line, "%s: each item must be an agent id or name, not %s", key, describeNode(item))
+				return false
+			}
+		}
+	default:
+		return true
+	}
+	if !ok {
+		what := map[string]string{"text": "a single value", "number": "a whole number", "mapping": "a mapping", "list": "a list"}[want]
+		fail(v.Line, "%s must be %s, not %s; for example %s", key, what, describeNode(v), configExamples[key])
+	}
+	return ok
+}
+
+// describeNode names what a YAML value is, for an error message.
+func describeNode(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case n.Kind == yaml.MappingNode:
+		return "a mapping"
+	case n.Tag == "!!null":
+		return "empty"
+	}
+	return strconv.Quote(n.Value)
 }
 
 func configYAMLError(name string, err error) error {

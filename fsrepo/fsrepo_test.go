@@ -280,13 +280,20 @@ func TestReadConfig(t *testing.T) {
 		err      string
 	}{
 		{name: "empty", in: "", want: Config{SkillsDir: "skills", Unmanaged: "ignore", Missing: "error", MaxDisablePercent: 30}},
+		{name: "empty sections", in: "agents:\n  publish:\n", want: Config{SkillsDir: "skills", Unmanaged: "ignore", Missing: "error", MaxDisablePercent: 30}},
 		{name: "full", in: "baseURL: https://t.example.com\nspace: ab12\nskillsDir: .claude/skills/\nunmanaged: disable\nmissing: warn\nmaxDisablePercent: 0\nagents:\n  publish: [a, b]\n",
 			want: Config{BaseURL: "https://t.example.com", Space: "ab12", SkillsDir: ".claude/skills", Unmanaged: "disable", Missing: "warn", MaxDisablePercent: 0, Agents: AgentsConfig{Publish: []string{"a", "b"}}}},
 		{name: "unknown key", in: "space: ab12\nskilsDir: x\n", err: `skillsync.yaml:2: unknown key "skilsDir" (did you mean "skillsDir"?)`},
 		{name: "unknown nested key", in: "agents:\n  publsh: []\n", err: `skillsync.yaml:2: unknown key "agents.publsh"`},
 		{name: "bad enum", in: "unmanaged: delete\nmissing: ignore\n", err: "skillsync.yaml:1: unmanaged must be \"ignore\" or \"disable\", not \"delete\"\nskillsync.yaml:2: missing must be"},
 		{name: "bad percent", in: "maxDisablePercent: 130\n", err: "skillsync.yaml:1: maxDisablePercent must be 0 to 100"},
-		{name: "bad type", in: "maxDisablePercent: lots\n", err: "skillsync.yaml:1: cannot unmarshal"},
+		{name: "bad type", in: "maxDisablePercent: lots\n", err: `skillsync.yaml:1: maxDisablePercent must be a whole number, not "lots"; for example maxDisablePercent: 30`},
+		{name: "fraction", in: "maxDisablePercent: 12.5\n", err: `skillsync.yaml:1: maxDisablePercent must be a whole number, not "12.5"`},
+		{name: "all type errors", in: "missing: [warn]\nagents:\n  publish: bot\nspace:\n", err: "skillsync.yaml:1: missing must be a single value, not a list; for example missing: error (or warn)\n" +
+			`skillsync.yaml:3: agents.publish must be a list, not "bot"` + "; for example publish: [Support bot, 0b5c...]\n" +
+			"skillsync.yaml:4: space must be a single value, not empty"},
+		{name: "bad list item", in: "agents:\n  publish:\n    - a\n    - {b: 1}\n", err: "skillsync.yaml:4: agents.publish: each item must be an agent id or name, not a mapping"},
+		{name: "agents not a mapping", in: "agents: [a]\n", err: "skillsync.yaml:1: agents must be a mapping, not a list"},
 		{name: "escaping skillsDir", in: "skillsDir: ../other\n", err: "skillsync.yaml:1: skillsDir"},
 		{name: "bad space", in: "space: abcdefgh\n", err: "skillsync.yaml:1: invalid spaceId"},
 		{name: "duplicate", in: "space: ab\nspace: cd\n", err: `skillsync.yaml:2: duplicate key "space" (first at line 1)`},
