@@ -6,10 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
@@ -91,9 +94,96 @@ func setUsageHandlers(cmd *cli.Command) {
 	}
 }
 
-// usageError is the OnUsageError of the app and every command.
+// The messages of Go's flag package and urfave/cli for a bad flag, which
+// speak of "-parallelism" where the user wrote "--parallelism".
+var (
+	reUnknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	reNeedsValue  = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+	reBadValue    = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-+([^:]+): `)
+	reBadEnv      = regexp.MustCompile(`^could not parse "(.*)" as (\w+) value from environment variable "([^"]+)" for flag ([^:]+): `)
+)
+
+// usageError is the OnUsageError of the app and every command: it words a
+// bad flag in the user's terms and says what to do.
 func usageError(c *cli.Context, err error, isSubcommand bool) error {
-	return withHint(err, "run '%s --help' for usage", commandPath(c))
+	help := fmt.Sprintf("run '%s --help' for its flags", commandPath(c))
+	msg := err.Error()
+	if m := reUnknownFlag.FindStringSubmatch(msg); m != nil {
+		name := m[1]
+		if c.Command == nil || c.Command.Name == "" || c.Command.Name == c.App.Name {
+			if cmd := commandWithFlag(c.App, name); cmd != "" {
+				return withHint(fmt.Errorf("unknown flag --%s before the command", name),
+					"flags go after the command name: skillsync %s --%s ...", cmd, name)
+			}
+			return withHint(fmt.Errorf("unknown flag --%s", name), "%s", help)
+		}
+		if s := similarFlag(c.Command.Flags, name); s != "" {
+			return withHint(fmt.Errorf("unknown flag --%s for %s", name, commandPath(c)), "did you mean --%s? %s", s, help)
+		}
+		if other := commandWithFlag(c.App, name); other != "" {
+			return withHint(fmt.Errorf("unknown flag --%s for %s", name, commandPath(c)), "--%s is a flag of skillsync %s; %s", name, other, help)
+		}
+		return withHint(fmt.Errorf("unknown flag --%s for %s", name, commandPath(c)), "%s", help)
+	}
+	if m := reNeedsValue.FindStringSubmatch(msg); m != nil {
+		return withHint(fmt.Errorf("--%s needs a value", m[1]), "write --%s VALUE; %s", m[1], help)
+	}
+	if m := reBadValue.FindStringSubmatch(msg); m != nil {
+		return withHint(fmt.Errorf("--%s %q is not %s", m[2], m[1], valueKind(c, m[2])), "%s", help)
+	}
+	if m := reBadEnv.FindStringSubmatch(msg); m != nil {
+		return withHint(fmt.Errorf("%s=%q is not %s (it sets --%s)", m[3], m[1], valueKind(c, m[4]), m[4]),
+			"correct %s or unset it", m[3])
+	}
+	return withHint(err, "%s", help)
+}
+
+// commandWithFlag names the first command that has the flag name, for a
+// flag written before the command.
+func commandWithFlag(app *cli.App, name string) string {
+	for _, cmd := range app.Commands {
+		for _, f := range cmd.Flags {
+			if slices.Contains(f.Names(), name) {
+				return cmd.Name
+			}
+		}
+	}
+	return ""
+}
+
+// similarFlag is a flag of the command whose name is close to name (a
+// typo), or "".
+func similarFlag(fl []cli.Flag, name string) string {
+	best, score := "", 0.0
+	for _, f := range fl {
+		for _, n := range f.Names() {
+			if d := smetrics.JaroWinkler(n, name, 0.7, 4); d > score {
+				best, score = n, d
+			}
+		}
+	}
+	if score < 0.85 {
+		return ""
+	}
+	return best
+}
+
+// valueKind says what a flag's value must be, for a value that is not.
+func valueKind(c *cli.Context, name string) string {
+	if c.Command != nil {
+		for _, f := range c.Command.Flags {
+			if !slices.Contains(f.Names(), name) {
+				continue
+			}
+			switch f.(type) {
+			case *cli.IntFlag:
+				return "a whole number"
+			case *cli.BoolFlag:
+				return "true or false"
+			}
+		}
+	}
+	return "a valid value"
 }
 
 // unknownCommand is the action of the app and of commands that only hold
