@@ -507,7 +507,7 @@ func (c *Client) transportFailure(ctx, actx context.Context, method, display str
 		return attemptResult{err: fmt.Errorf("%s %s: %w", method, display, re)}
 	}
 	if actx.Err() != nil {
-		return attemptResult{err: fmt.Errorf("%s %s: no response within %s", method, display, c.timeout), retry: true}
+		return attemptResult{err: fmt.Errorf("%s %s: %w within %s", method, display, ErrNoResponse, c.timeout), retry: true}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -605,10 +605,45 @@ func (c *Client) notJSON(what string, body []byte) error {
 // redact removes the token from text that came from the service, which may
 // echo the request back.
 func (c *Client) redact(s string) string {
-	if c.token == "" {
+	return Redact(s, string(c.token))
+}
+
+// shortSecret is the length under which [Redact] replaces a secret only
+// where it stands as a word of its own.
+const shortSecret = 12
+
+// Redact replaces each occurrence of secret in s with "[REDACTED]". A secret
+// shorter than 12 bytes (a test token such as "x") is replaced only where no
+// letter or digit touches it, so that it does not mangle words that hold it
+// ("proxy"); a real token is replaced wherever it appears.
+func Redact(s, secret string) string {
+	if secret == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, string(c.token), "[REDACTED]")
+	if len(secret) >= shortSecret {
+		return strings.ReplaceAll(s, secret, "[REDACTED]")
+	}
+	var b strings.Builder
+	from := 0 // s[:from] is written
+	for at := 0; ; {
+		i := strings.Index(s[at:], secret)
+		if i < 0 {
+			b.WriteString(s[from:])
+			return b.String()
+		}
+		i += at
+		end := i + len(secret)
+		if (i == 0 || !isAlnum(s[i-1])) && (end == len(s) || !isAlnum(s[end])) {
+			b.WriteString(s[from:i])
+			b.WriteString("[REDACTED]")
+			from = end
+		}
+		at = i + 1
+	}
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // decodeObject returns a decoder of a JSON object into dst, which check, when

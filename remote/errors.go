@@ -61,6 +61,10 @@ func hasStatus(err error, code int) bool {
 	return errors.As(err, &e) && e.StatusCode == code
 }
 
+// ErrNoResponse is wrapped by the error of a request that got no answer
+// within the client's per-request timeout (after any retries).
+var ErrNoResponse = errors.New("no response")
+
 const (
 	maxExcerpt = 200 // characters of a non-JSON error body kept in Error.Message
 	maxMessage = 500 // characters of a server's message kept in Error.Message

@@ -1,8 +1,16 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillsync/skillsync/remote"
 )
@@ -17,5 +25,49 @@ func TestHintForConflict(t *testing.T) {
 	publish := &remote.Error{StatusCode: 409, Method: "POST", Path: "/api/v1/spaces/ab12/agents/3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b/publish"}
 	if h := hintFor(publish); h == "" || strings.Contains(h, "40") {
 		t.Errorf("hint for a 409 on publish = %q, want one that is not about the skill limit", h)
+	}
+}
+
+// TestHintForNetwork: each way of not reaching the service, produced by a
+// real client over loopback, gets advice that names its likely cause.
+func TestHintForNetwork(t *testing.T) {
+	plain := httptest.NewServer(http.NotFoundHandler())
+	defer plain.Close()
+	untrusted := httptest.NewUnstartedServer(http.NotFoundHandler())
+	untrusted.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake
+	untrusted.StartTLS()
+	defer untrusted.Close()
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer hang.Close()
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + closed.Addr().String()
+	closed.Close()
+
+	for _, tc := range []struct{ name, url, want string }{
+		{"refused", refused, "nothing accepts connections at --base-url"},
+		{"http answers https", strings.Replace(plain.URL, "http:", "https:", 1), "answered an https request in plain HTTP"},
+		{"untrusted certificate", untrusted.URL, "TLS certificate is not trusted here"},
+		{"no answer", hang.URL, "did not answer in time"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, err := remote.New(remote.Options{BaseURL: tc.url, Token: "sentinel-token-value", MaxAttempts: 1, Timeout: 200 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = cl.ListAgents(context.Background(), "ab12", 1, 0)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if h := hintFor(fmt.Errorf("listing agents: %w", err)); !strings.Contains(h, tc.want) {
+				t.Errorf("error %v: hint %q, want one containing %q", err, h, tc.want)
+			}
+		})
+	}
+	dns := &net.DNSError{Err: "no such host", Name: "nosuchhost.invalid", IsNotFound: true}
+	if h := hintFor(fmt.Errorf("GET /x: %w", dns)); !strings.Contains(h, "does not resolve") {
+		t.Errorf("hint for an unknown host = %q", h)
 	}
 }

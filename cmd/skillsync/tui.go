@@ -1,12 +1,16 @@
 package main
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 
 	"golang.org/x/term"
 
@@ -52,7 +56,7 @@ func (ui *ui) redact(s string) string {
 	ui.mu.Lock()
 	defer ui.mu.Unlock()
 	for _, sec := range ui.secrets {
-		s = strings.ReplaceAll(s, sec, "[REDACTED]")
+		s = remote.Redact(s, sec)
 	}
 	return s
 }
@@ -112,6 +116,33 @@ func hintFor(err error) string {
 	var rule *remote.RuleError
 	if errors.As(err, &rule) {
 		return "fix the value; the service would reject it"
+	}
+	return hintForNetwork(err)
+}
+
+// hintForNetwork says what to do when the service could not be reached.
+func hintForNetwork(err error) string {
+	var (
+		dnsErr  *net.DNSError
+		certErr *tls.CertificateVerificationError
+		authErr x509.UnknownAuthorityError
+		hostErr x509.HostnameError
+		recErr  tls.RecordHeaderError
+		netErr  net.Error
+	)
+	switch {
+	case errors.As(err, &dnsErr):
+		return "the host name of --base-url (SKILLSYNC_BASE_URL) does not resolve: check its spelling, and this machine's DNS"
+	case errors.As(err, &certErr), errors.As(err, &authErr), errors.As(err, &hostErr):
+		return "the service's TLS certificate is not trusted here: if a proxy inspects TLS, add its CA to the system's trust store or name it in SSL_CERT_FILE (skillsync never turns verification off)"
+	case errors.As(err, &recErr), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"): // net/http's words, not a type
+		return "the server answered an https request in plain HTTP: check the scheme and port of --base-url (SKILLSYNC_BASE_URL)"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "nothing accepts connections at --base-url (SKILLSYNC_BASE_URL): check its host and port, and that the service is reachable from this machine"
+	case errors.Is(err, remote.ErrNoResponse), errors.As(err, &netErr) && netErr.Timeout():
+		return "the service did not answer in time: check the network (and any proxy) between this machine and --base-url, then run again"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "the connection to the service failed: check the network between this machine and --base-url, then run again"
 	}
 	return ""
 }
