@@ -15,6 +15,10 @@ import (
 	"github.com/skillsync/skillsync/remote"
 )
 
+// ErrUnknownRevision is returned (wrapped) by [Load] for a LoadOptions.Ref
+// that names no commit of the repository.
+var ErrUnknownRevision = errors.New("no such branch, tag or commit")
+
 // ErrNoConfig is returned (wrapped) when no skillsync.yaml is found.
 var ErrNoConfig = errors.New("no " + ConfigFile + " found")
 

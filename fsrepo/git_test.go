@@ -200,8 +200,13 @@ func TestDirtyAndHistory(t *testing.T) {
 	if len(prev.Skills) != 1 || !strings.HasPrefix(prev.Skills[0].Description, "Extract text") {
 		t.Errorf("HEAD~1: %+v", prev.Skills)
 	}
-	if _, _, err := Load(ctx, root, LoadOptions{Ref: "no-such-branch"}); err == nil || !strings.Contains(err.Error(), "no-such-branch") {
-		t.Errorf("unknown revision: %v", err)
+	// A name that resolves to nothing, and one past the first commit
+	// (go-git says only "EOF"), are the same clear error.
+	for _, ref := range []string{"no-such-branch", "HEAD~9"} {
+		_, _, err := Load(ctx, root, LoadOptions{Ref: ref})
+		if !errors.Is(err, ErrUnknownRevision) || !strings.Contains(err.Error(), `revision "`+ref+`": no such branch, tag or commit`) {
+			t.Errorf("Ref %s: %v", ref, err)
+		}
 	}
 }
 

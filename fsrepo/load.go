@@ -343,7 +343,9 @@ func skillsTree(commit *object.Commit, prefix, skillsDir string) (*object.Tree, 
 func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, ref string) (*Repo, Diagnostics, error) {
 	h, err := gr.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
-		return nil, nil, fmt.Errorf("resolving revision %q: %w", ref, err)
+		// go-git's causes ("reference not found", "EOF" past the first
+		// commit) say nothing more than this.
+		return nil, nil, fmt.Errorf("revision %q: %w in the repository at %s", ref, ErrUnknownRevision, root)
 	}
 	commit, err := gr.CommitObject(*h)
 	if err != nil {

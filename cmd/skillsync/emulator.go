@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -57,6 +58,14 @@ Exit codes: 0 stopped by an interrupt, 1 error (bad seed, address in use).`,
 // seedEmulator loads dir, or the embedded demo space when dir is "".
 func seedEmulator(e *remotetest.Emulator, dir string) error {
 	if dir != "" {
+		hint := "pass a seed folder, laid out like testdata/emulator/example, or leave --seed out for the demo space"
+		fi, err := os.Stat(dir)
+		if err != nil {
+			return withHint(fmt.Errorf("--seed %s: no such folder", dir), "%s", hint)
+		}
+		if !fi.IsDir() {
+			return withHint(fmt.Errorf("--seed %s: not a folder", dir), "%s", hint)
+		}
 		if err := e.LoadSeed(dir); err != nil {
 			return withHint(fmt.Errorf("loading seed: %w", err), "see the layout of a seed directory in testdata/emulator/example")
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -69,5 +70,14 @@ func TestHintForNetwork(t *testing.T) {
 	dns := &net.DNSError{Err: "no such host", Name: "nosuchhost.invalid", IsNotFound: true}
 	if h := hintFor(fmt.Errorf("GET /x: %w", dns)); !strings.Contains(h, "does not resolve") {
 		t.Errorf("hint for an unknown host = %q", h)
+	}
+}
+
+// TestHintForRevision: a --ref that names nothing gets the likely fixes,
+// the shallow CI checkout among them.
+func TestHintForRevision(t *testing.T) {
+	err := fmt.Errorf("revision %q: %w", "main", fsrepo.ErrUnknownRevision)
+	if h := hintFor(err); !strings.Contains(h, "git log --oneline") || !strings.Contains(h, "fetch-depth: 0") {
+		t.Errorf("hint = %q", h)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -116,6 +117,9 @@ func hintFor(err error) string {
 	var rule *remote.RuleError
 	if errors.As(err, &rule) {
 		return "fix the value; the service would reject it"
+	}
+	if errors.Is(err, fsrepo.ErrUnknownRevision) {
+		return "pass a branch, tag or commit that 'git log --oneline' shows; a shallow CI checkout may need more history (actions/checkout with fetch-depth: 0)"
 	}
 	return hintForNetwork(err)
 }
