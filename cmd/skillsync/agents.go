@@ -79,8 +79,8 @@ Example:
 Exit codes: 0 published (or already up to date), 1 error.`,
 				Flags: common(),
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return withHint(errors.New("agents publish takes one agent id or name"), `e.g. skillsync agents publish "Support Bot"`)
+					if err := oneArg(c, "agent id or name", `skillsync agents publish "Support Bot"`); err != nil {
+						return err
 					}
 					cl, t, err := agentClient(c, ui)
 					if err != nil {
@@ -120,8 +120,8 @@ Example:
 Exit codes: 0 deleted, 1 error or not confirmed.`,
 				Flags: flags(common(), []cli.Flag{&cli.BoolFlag{Name: "yes", Usage: "delete without asking"}}),
 				Action: func(c *cli.Context) error {
-					if c.NArg() != 1 {
-						return withHint(errors.New("agents delete takes one agent id"), "list them with: skillsync agents list")
+					if err := oneArg(c, "agent id", "skillsync agents delete --yes 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b (ids from: skillsync agents list)"); err != nil {
+						return err
 					}
 					id := c.Args().First()
 					if err := remote.CheckUUID("agent id", id); err != nil {

@@ -79,6 +79,27 @@ func noArgs(c *cli.Context) error {
 	return nil
 }
 
+// oneArg checks that the command got exactly one argument, what (such as
+// "asset id"); example shows a correct call. urfave/cli stops reading flags
+// at the first argument, so "assets get ID --format text" hands the flag
+// over as an argument: that mistake is named as such.
+func oneArg(c *cli.Context, what, example string) error {
+	name := commandPath(c)
+	switch {
+	case c.NArg() == 0:
+		return withHint(fmt.Errorf("%s needs one %s", name, what), "e.g. %s", example)
+	case c.NArg() > 1:
+		for _, a := range c.Args().Tail() {
+			if strings.HasPrefix(a, "-") {
+				return withHint(fmt.Errorf("%s takes one %s; %q after it is not read as a flag", name, what, a),
+					"flags go before the %s: e.g. %s", what, example)
+			}
+		}
+		return withHint(fmt.Errorf("%s takes one %s, got %d: %q", name, what, c.NArg(), c.Args().Slice()), "e.g. %s", example)
+	}
+	return nil
+}
+
 // setUsageHandlers makes every command report a bad flag or an unknown
 // subcommand as an error with a hint, rather than printing its whole help
 // and, for an unknown subcommand, exiting 0.

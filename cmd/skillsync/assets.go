@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -26,8 +25,8 @@ Exit codes: 0 success, 1 error.`,
 Exit codes: 0 success, 1 error (404: no such asset in the space).`,
 			Flags: flags([]cli.Flag{dirFlag(), formatFlag("json", "text")}, remoteFlags()),
 			Action: func(c *cli.Context) error {
-				if c.NArg() != 1 {
-					return withHint(errors.New("assets get takes one asset id"), "e.g. skillsync assets get 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b")
+				if err := oneArg(c, "asset id", "skillsync assets get --format text 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b"); err != nil {
+					return err
 				}
 				format := c.String("format")
 				if !c.IsSet("format") {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -88,7 +90,13 @@ func savePlan(path string, r *planRun) error {
 	sp := &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".skillsync-plan-*")
 	if err != nil {
-		return fmt.Errorf("saving plan: %w", err)
+		// The temporary file's name means nothing to the user.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return withHint(fmt.Errorf("saving plan to %s: cannot create a file in %s: %w", path, filepath.Dir(path), err),
+			"name a file in a folder this user can write to")
 	}
 	defer os.Remove(tmp.Name())
 	if err := reconcile.WriteSavedPlan(tmp, sp); err != nil {

@@ -46,8 +46,8 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 			if err != nil {
 				return err
 			}
-			if c.NArg() != 1 {
-				return withHint(fmt.Errorf("restore takes one journal file, got %d arguments", c.NArg()), "journals are under .skillsync/journal/ of the repository; flags go before the file")
+			if err := oneArg(c, "journal file", "skillsync restore --auto-approve .skillsync/journal/FILE.jsonl (journals are under .skillsync/journal/ of the repository)"); err != nil {
+				return err
 			}
 			src := c.Args().First()
 			rs, err := readRestore(src)

@@ -47,6 +47,10 @@ func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
 // plan: overwriting skillsync.yaml or a SKILL.md with a plan would lose it.
 // A missing or empty file, or an earlier saved plan, may be (over)written.
 func checkPlanOut(path string) error {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return withHint(fmt.Errorf("-out %s: folder %s does not exist", path, dir), "create it first (mkdir -p %s), or name a file in an existing folder", dir)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil // absent, or savePlan reports why it cannot be written
