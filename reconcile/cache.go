@@ -32,6 +32,9 @@ const cacheVersion = 1
 // nothing in space-api.md says a skill's updatedAt moves when one of its
 // files changes, so a cached file could hide a change.
 //
+// Entries of skills deleted from the space are removed by the next plan
+// of that space, so the folder holds at most one entry per skill.
+//
 // It is safe for concurrent use, also by several processes sharing the
 // folder: entries are written to a temporary file and renamed into place.
 type InstructionCache struct {
@@ -119,6 +122,41 @@ func (c *InstructionCache) store(space string, s remote.Skill) error {
 		return err
 	}
 	return nil
+}
+
+// prune removes the entries of space for skills that listed, the space's
+// complete listing, no longer holds (deleted in the app), so that the
+// folder does not grow with every deleted skill. It removes only files it
+// can read as its own entries of this space: the entries of other spaces,
+// and anything else kept in the folder, stay. Failures are ignored, as in
+// store.
+func (c *InstructionCache) prune(space string, listed []remote.Skill) {
+	if c == nil {
+		return
+	}
+	keep := make(map[string]bool, len(listed))
+	for _, s := range listed {
+		keep[filepath.Base(c.path(space, s.ID))] = true
+	}
+	entries, err := os.ReadDir(c.dir)
+	if err != nil {
+		return
+	}
+	for _, de := range entries {
+		name := de.Name()
+		if keep[name] || !de.Type().IsRegular() || filepath.Ext(name) != ".json" {
+			continue
+		}
+		p := filepath.Join(c.dir, name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var e cacheEntry
+		if json.Unmarshal(data, &e) == nil && e.Version == cacheVersion && e.Space == space && name == filepath.Base(c.path(space, e.Skill.ID)) {
+			os.Remove(p)
+		}
+	}
 }
 
 func sameSkill(a, b remote.Skill) bool {

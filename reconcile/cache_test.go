@@ -142,3 +142,41 @@ func TestOpenCacheErrors(t *testing.T) {
 		t.Error("OpenCache under a file succeeded")
 	}
 }
+
+// TestCachePrunesDeletedSkills: the entry of a skill deleted in the app
+// goes with the next plan; the entries of live skills, of other spaces and
+// files that are not entries stay.
+func TestCachePrunesDeletedSkills(t *testing.T) {
+	env := newPerfEnv(t, 5, remote.Options{})
+	cache := openTestCache(t)
+	env.planOnce(t, FetchOptions{Cache: cache})
+
+	gone, _ := env.emu.SkillBySlug(benchSpace, "skill-00002")
+	kept, _ := env.emu.SkillBySlug(benchSpace, "skill-00003")
+	other := remote.Skill{ID: gone.ID, Slug: gone.Slug, UpdatedAt: gone.UpdatedAt} // same id, another space
+	if err := cache.store("zz99", other); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(cache.Dir(), "notes.json")
+	if err := os.WriteFile(notes, []byte(`{"kept": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cache.path(benchSpace, gone.ID)); err != nil {
+		t.Fatalf("no entry for %s after a cold plan: %v", gone.Slug, err)
+	}
+
+	env.emu.DeleteSkill(benchSpace, gone.ID)
+	env.planOnce(t, FetchOptions{Cache: cache})
+	if _, err := os.Stat(cache.path(benchSpace, gone.ID)); !os.IsNotExist(err) {
+		t.Errorf("entry of the deleted skill: %v, want it removed", err)
+	}
+	for what, p := range map[string]string{
+		"live skill":  cache.path(benchSpace, kept.ID),
+		"other space": cache.path("zz99", gone.ID),
+		"other file":  notes,
+	} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v, want it kept", what, err)
+		}
+	}
+}

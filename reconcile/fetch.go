@@ -157,6 +157,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 		}
 		live.Skills = append(live.Skills, s)
 	}
+	o.Cache.prune(space, live.Skills)
 	return live, nil
 }
 

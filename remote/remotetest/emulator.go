@@ -262,6 +262,19 @@ func (e *Emulator) EditSkill(spaceID, skillID string, f func(*SkillSeed)) {
 	e.observeActive(spaceID)
 }
 
+// DeleteSkill removes a skill and its files, as deleting it in the app
+// would (the API itself cannot delete a skill).
+func (e *Emulator) DeleteSkill(spaceID, skillID string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sp := e.mustSpace("DeleteSkill", spaceID)
+	if _, ok := sp.skills[skillID]; !ok {
+		panic(fmt.Sprintf("remotetest: DeleteSkill: space %s has no skill %s", spaceID, skillID))
+	}
+	delete(sp.skills, skillID)
+	e.observeActive(spaceID)
+}
+
 // Skill returns a snapshot of a skill, instructions included, built-in
 // skills included.
 func (e *Emulator) Skill(spaceID, skillID string) (remote.Skill, bool) {
