@@ -200,6 +200,10 @@ type AgentPublish struct {
 	Published             bool   `json:"published"`
 	HasUnpublishedChanges bool   `json:"has_unpublished_changes"`
 	UpdatedAt             string `json:"updated_at"`
+	// Origin, in a plan split by origin, is OriginPR when the pull
+	// request added the agent to agents.publish, OriginDrift when the base
+	// listed it already (its draft was changed in the app).
+	Origin string `json:"origin,omitempty"`
 }
 
 // A Problem is an error (apply refuses the plan) or a warning.

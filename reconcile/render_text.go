@@ -244,10 +244,17 @@ func UnsyncableLine(p *Plan) string {
 }
 
 func publishReason(a AgentPublish) string {
+	why := "has unpublished changes"
 	if !a.Published {
-		return "never published"
+		why = "never published"
 	}
-	return "has unpublished changes"
+	switch a.Origin {
+	case OriginPR:
+		why += " (added to agents.publish by this pull request)"
+	case OriginDrift:
+		why += " (drift: listed in agents.publish at the base)"
+	}
+	return why
 }
 
 func countIgnored(p *Plan) int {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5"
@@ -194,6 +195,16 @@ func setOrigins(p *reconcile.Plan, base, head *fsrepo.Repo) {
 			}
 		}
 		c.Origin = origin
+	}
+	// An agent to publish comes from the pull request when it put the
+	// agent in agents.publish; listed there at the base, the draft was
+	// changed in the app.
+	for i := range p.Publish {
+		a := &p.Publish[i]
+		a.Origin = reconcile.OriginPR
+		if slices.Contains(base.Config.Agents.Publish, a.ID) || slices.Contains(base.Config.Agents.Publish, a.Name) {
+			a.Origin = reconcile.OriginDrift
+		}
 	}
 }
 

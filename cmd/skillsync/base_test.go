@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -290,5 +292,71 @@ func TestPlanBaseUnknownRef(t *testing.T) {
 				t.Errorf("printed a plan:\n%s", stdout)
 			}
 		})
+	}
+}
+
+// TestPlanBaseSplitsAgentPublishes: an agent the pull request adds to
+// agents.publish is its change; one listed there at the base whose draft
+// was edited in the app is drift. Every format says which.
+func TestPlanBaseSplitsAgentPublishes(t *testing.T) {
+	e, dir := ciSetup(t)
+	e.AddAgent(demoSpace, remote.Agent{ID: "11111111-1111-4111-8111-111111111111", Name: "Old bot", Published: true, HasUnpublishedChanges: true})
+	e.AddAgent(demoSpace, remote.Agent{ID: "22222222-2222-4222-8222-222222222222", Name: "New bot"})
+	cfg := filepath.Join(dir, "skillsync.yaml")
+	appendFile := func(text string) {
+		f, err := os.OpenFile(cfg, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(text); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendFile("agents:\n  publish:\n    - Old bot\n")
+	r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
+		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitCommitAll(t, r, "publish the old bot")
+	gitCheckout(t, r, "feature", true)
+	appendFile("    - 22222222-2222-4222-8222-222222222222\n")
+	gitCommitAll(t, r, "publish the new bot too")
+
+	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--base", "main", "--format", "json")
+	if code != 0 {
+		t.Fatalf("plan --base: exit %d, stderr:\n%s", code, stderr)
+	}
+	var p struct {
+		Publish []struct {
+			Name   string `json:"name"`
+			Origin string `json:"origin"`
+		} `json:"publish"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, a := range p.Publish {
+		got[a.Name] = a.Origin
+	}
+	if want := map[string]string{"Old bot": "drift", "New bot": "pr"}; !maps.Equal(got, want) {
+		t.Errorf("origins of the publishes = %v, want %v", got, want)
+	}
+	for _, format := range []string{"text", "markdown"} {
+		_, stdout, _ := runCLI(t, "plan", "--dir", dir, "--base", "main", "--format", format)
+		for _, want := range []string{
+			"New bot (`22222222-2222-4222-8222-222222222222`): never published (added to agents.publish by this pull request)",
+			"Old bot (`11111111-1111-4111-8111-111111111111`): has unpublished changes (drift: listed in agents.publish at the base)",
+		} {
+			if format == "text" {
+				want = strings.ReplaceAll(want, "`", "")
+			}
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s plan lacks %q:\n%s", format, want, stdout)
+			}
+		}
 	}
 }
