@@ -52,14 +52,20 @@ Examples:
    skillsync pull --base-url https://tenant.example.com --space ab12
    skillsync pull pdf-processing code-review
    skillsync pull --force
+   skillsync pull --format json > pulled.json
 
 Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
 130 interrupted.`,
 		Flags: flags([]cli.Flag{
 			&cli.StringFlag{Name: "dir", Usage: "repository root (default: nearest folder upward holding skillsync.yaml, within the git working tree, else the current folder)", EnvVars: []string{"SKILLSYNC_DIR"}},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite local files that differ from git's HEAD"},
+			formatFlag("text", "json"),
 		}, remoteFlags()),
 		Action: func(c *cli.Context) error {
+			format, err := checkFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
 			root, hasConfig, err := pullRoot(c)
 			if err != nil {
 				return err
@@ -89,6 +95,7 @@ Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
 				target:      t,
 				slugs:       c.Args().Slice(),
 				force:       c.Bool("force"),
+				format:      format,
 				parallelism: par,
 			})
 		},
@@ -133,6 +140,7 @@ type pullOptions struct {
 	target      target
 	slugs       []string // only these skills; all when empty
 	force       bool
+	format      string // text or json
 	parallelism int
 }
 
@@ -192,34 +200,74 @@ func runPull(ctx context.Context, ui *ui, cl *remote.Client, o pullOptions) erro
 	for _, r := range results {
 		bySlug[r.Slug] = r
 	}
-	var written, unchanged, skipped int
+	rep := pullReport{Space: space, SkillsDir: o.config.SkillsDir, Skills: []pulledReport{}}
 	for _, p := range pulled {
-		dir := path.Join(o.config.SkillsDir, p.Slug)
+		pr := pulledReport{Slug: p.Slug, Dir: path.Join(o.config.SkillsDir, p.Slug), Status: "unchanged"}
 		r, ok := bySlug[p.Slug]
 		switch {
 		case p.skip != "":
-			skipped++
-			fprintf(ui.stdout, "skipped   %s: %s\n", dir, p.skip)
+			pr.Status, pr.Reason = "skipped", p.skip
+			rep.Summary.Skipped++
 		case ok && len(r.Written) > 0:
-			written++
-			fprintf(ui.stdout, "wrote     %s (%s)\n", dir, strings.Join(r.Written, ", "))
+			pr.Status, pr.Files = "written", r.Written
+			rep.Summary.Written++
 		default:
-			unchanged++
-			fprintf(ui.stdout, "unchanged %s\n", dir)
+			rep.Summary.Unchanged++
 		}
+		rep.Skills = append(rep.Skills, pr)
 	}
+	rep.Summary.Pulled = len(pulled)
 	if o.writeConfig {
 		cfg := o.config
 		cfg.BaseURL, cfg.Space = o.target.BaseURL, space
 		if err := fsrepo.WriteConfig(o.root, cfg); err != nil {
 			return err
 		}
+		rep.ConfigWritten = true
+	}
+	if o.format == "json" {
+		return writeJSON(ui, rep)
+	}
+	for _, s := range rep.Skills {
+		switch s.Status {
+		case "skipped":
+			fprintf(ui.stdout, "skipped   %s: %s\n", s.Dir, s.Reason)
+		case "written":
+			fprintf(ui.stdout, "wrote     %s (%s)\n", s.Dir, strings.Join(s.Files, ", "))
+		default:
+			fprintf(ui.stdout, "unchanged %s\n", s.Dir)
+		}
+	}
+	if rep.ConfigWritten {
 		fprintf(ui.stdout, "wrote     %s\n", fsrepo.ConfigFile)
 	}
 	fprintf(ui.stdout, "Pulled %d %s from space %s: %d written, %d unchanged, %d skipped.\n",
-		len(pulled), plural(len(pulled), "skill", "skills"), space, written, unchanged, skipped)
+		len(pulled), plural(len(pulled), "skill", "skills"), space, rep.Summary.Written, rep.Summary.Unchanged, rep.Summary.Skipped)
 	ui.hintf("run 'skillsync plan' to check that the repository matches the space, then commit")
 	return nil
+}
+
+// pullReport is what pull did, as --format json prints it.
+type pullReport struct {
+	Space         string         `json:"space"`
+	SkillsDir     string         `json:"skills_dir"`
+	Skills        []pulledReport `json:"skills"`
+	ConfigWritten bool           `json:"config_written"` // skillsync.yaml was created
+	Summary       struct {
+		Pulled    int `json:"pulled"`
+		Written   int `json:"written"`
+		Unchanged int `json:"unchanged"`
+		Skipped   int `json:"skipped"`
+	} `json:"summary"`
+}
+
+// pulledReport is one skill of a [pullReport].
+type pulledReport struct {
+	Slug   string   `json:"slug"`
+	Dir    string   `json:"dir"`              // the skill's folder, relative to the repository root
+	Status string   `json:"status"`           // written, unchanged or skipped
+	Files  []string `json:"files,omitempty"`  // written, relative to Dir
+	Reason string   `json:"reason,omitempty"` // why it was skipped
 }
 
 func plural(n int, one, many string) string {
