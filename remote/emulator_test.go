@@ -55,6 +55,15 @@ func TestAgainstEmulator(t *testing.T) {
 	if s, err := c.EnableSkill(ctx, space, ids[100]); err != nil || !s.Enabled {
 		t.Errorf("EnableSkill = %+v, %v", s, err)
 	}
+	// At 40 active the service refuses an enable whatever the skill's
+	// state; the client reads the skill and, enabled, takes it as done:
+	// a retried enable whose first answer was lost must not fail.
+	if e.ActiveCount(space) != 40 {
+		t.Fatalf("active = %d, want 40", e.ActiveCount(space))
+	}
+	if s, err := c.EnableSkill(ctx, space, ids[2]); err != nil || !s.Enabled || s.ID != ids[2] {
+		t.Errorf("enabling an enabled skill at 40 active = %+v, %v; want it returned", s, err)
+	}
 	if _, err := c.GetSkill(ctx, space, "00000000-0000-4000-8000-000000000000"); !remote.IsNotFound(err) {
 		t.Errorf("GetSkill of an unknown id: %v, want a 404", err)
 	}

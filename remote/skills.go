@@ -63,8 +63,20 @@ func (c *Client) UpdateSkill(ctx context.Context, spaceID, skillID string, u Ski
 // EnableSkill turns the skill on for the whole space. It fails with a 409
 // [*Error] (see [IsConflict]) when the space already has [MaxActiveSkills]
 // active skills.
+//
+// At the limit of [MaxActiveSkills] the service may answer 409 even for a
+// skill that is already enabled, such as one that an earlier attempt of
+// this very call enabled before its answer was lost. The state asked for
+// holds then, so on a 409 EnableSkill reads the skill once and returns it
+// when it is enabled; the 409 stands otherwise.
 func (c *Client) EnableSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
-	return c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/enable", nil)
+	s, err := c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/enable", nil)
+	if IsConflict(err) && CheckShortSpaceID(spaceID) == nil { // get takes only the short form
+		if got, gerr := c.GetSkill(ctx, spaceID, skillID); gerr == nil && got.Enabled {
+			return got, nil
+		}
+	}
+	return s, err
 }
 
 // DisableSkill turns the skill off for the whole space, leaving its files

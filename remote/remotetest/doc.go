@@ -85,7 +85,8 @@
 //     enable or disable that changes the state, and on every publish that
 //     copies the draft. An enable of an enabled skill, a disable of a
 //     disabled one and a publish with nothing to publish are no-ops: 200,
-//     nothing moves. Enable of an enabled skill is 200 even at 40 active.
+//     nothing moves. But at 40 active, enable answers 409 whatever the
+//     skill's state: the errors table sets no condition on the skill.
 //   - The limit of 40 counts enabled user skills, enabled built-in skills
 //     and [Space.BuiltinActive].
 //   - hasUnpublishedChanges is true while the draft differs from the

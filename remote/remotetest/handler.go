@@ -329,13 +329,15 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 		}
 		sk.updatedAt = e.clock.tick()
 	case epEnableSkill:
-		if sk.Enabled {
-			break // already enabled: nothing changes
-		}
+		// The errors table's 409 has no condition on the skill: at the
+		// limit, an enabled skill is refused too (the strict reading).
 		if n := sp.activeCount(); n >= remote.MaxActiveSkills {
 			writeError(w, http.StatusConflict, CodeActiveLimit,
 				fmt.Sprintf("space %s already has %d active skills (maximum %d)", sp.ID, n, remote.MaxActiveSkills))
 			return
+		}
+		if sk.Enabled {
+			break // already enabled: nothing changes
 		}
 		sk.Enabled = true
 		sk.updatedAt = e.clock.tick()

@@ -379,8 +379,12 @@ func TestEnableLimit(t *testing.T) {
 				if s, _ := f.e.Skill(testSpace, off.ID); s.Enabled {
 					t.Error("409 enabled the skill")
 				}
-				// Enabling an enabled skill is still fine at the limit.
-				f.mustStatus(f.req(http.MethodPost, skillPath(testSpace, first, "enable")), 200, "no-op enable at 40")
+				// At the limit even an enabled skill is refused: the
+				// errors table's 409 sets no condition on the skill.
+				f.mustStatus(f.req(http.MethodPost, skillPath(testSpace, first, "enable")), 409, "enable of an enabled skill at 40")
+				if s, _ := f.e.Skill(testSpace, first); !s.Enabled {
+					t.Error("409 disabled the enabled skill")
+				}
 				// Disable one, then enable works.
 				f.mustStatus(f.req(http.MethodPost, skillPath(testSpace, first, "disable")), 200, "disable")
 				f.mustStatus(f.req(http.MethodPost, skillPath(testSpace, off.ID, "enable")), 200, "enable after disable")
