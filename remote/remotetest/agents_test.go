@@ -151,6 +151,24 @@ func TestPublish(t *testing.T) {
 	}
 }
 
+// TestPublishedWithUnseenChanges: an agent added as published with
+// unpublished changes stands for a published version the emulator does not
+// hold; an edit cannot make the draft equal to it, only a publish clears
+// the flag.
+func TestPublishedWithUnseenChanges(t *testing.T) {
+	f := newFixture(t)
+	a := f.e.AddAgent(testSpace, remote.Agent{Name: "a", Published: true, HasUnpublishedChanges: true})
+	f.e.EditAgent(testSpace, a.ID, func(*remote.Agent) {})
+	if d := f.e.Agents(testSpace)[0]; !d.HasUnpublishedChanges {
+		t.Fatalf("an edit that changed nothing cleared unpublished changes it cannot see: %+v", d)
+	}
+	f.mustStatus(f.req(http.MethodPost, agentPath(testSpace, a.ID, "publish")), 200, "publish")
+	f.e.EditAgent(testSpace, a.ID, func(*remote.Agent) {})
+	if d := f.e.Agents(testSpace)[0]; d.HasUnpublishedChanges {
+		t.Errorf("after a publish, an edit that changed nothing set the flag: %+v", d)
+	}
+}
+
 func TestPublishEmbedRule(t *testing.T) {
 	f := newFixture(t)
 	a := f.e.AddAgent(testSpace, remote.Agent{Name: "a", EmbedEnabled: true})

@@ -1,4 +1,6 @@
-// Package remotetest is an emulator of the space service of space-api.md:
+// Package remotetest is an emulator of the space service as its HTTP
+// interface specification, space-api.md (kept with the project's shared
+// design documents, not in this module), describes it:
 // an [http.Handler] over in-memory state that implements every endpoint
 // and every rule of the specification, so that every test of skillsync
 // (and `skillsync emulator`, `skillsync demo`) runs with no tenant at hand.
@@ -92,7 +94,24 @@
 //   - hasUnpublishedChanges is true while the draft differs from the
 //     published version ([Emulator.EditAgent] compares them). An agent
 //     added with Published and HasUnpublishedChanges both set stands for
-//     one whose earlier published version is not modelled.
+//     one whose earlier published version is not modelled: the flag stays
+//     set, whatever the edits, until a publish.
+//   - Agents are held to the agent table: skillIds, attachmentIds,
+//     folderIds, contentIds and the ids of conversationStarters and
+//     actions must be UUIDs, welcomeMessage an object; AddAgent, EditAgent
+//     and the seed refuse others.
+//
+// # Not modelled
+//
+//   - The JWT format of tokens (Authentication, rule 2): a token is any
+//     string added with AddToken. skillsync never builds or reads a token,
+//     and the service answers a malformed one with 401, which the emulator
+//     gives any unknown token; so this leniency hides no client bug.
+//   - Visibility of agents per caller (rule 5): every token with access to
+//     a space sees all its agents, and total counts them all.
+//   - Built-in system agents, which the spec excludes from listings: the
+//     emulator has none to exclude. (Built-in skills are modelled, and
+//     hidden as the spec says.)
 //   - The SKILL.md served by the files endpoint is rendered from the skill:
 //     "---\n", YAML of name then description, "---\n", then the
 //     instructions. Other frontmatter keys of a seed are not kept.

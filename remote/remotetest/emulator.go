@@ -1,6 +1,7 @@
 package remotetest
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/json"
 	"fmt"
@@ -149,7 +150,11 @@ type skill struct {
 type agent struct {
 	draft     remote.Agent
 	published *remote.Agent // the copy made by the last publish
-	updatedAt time.Time
+	// publishedUnseen: the agent was added as published with unpublished
+	// changes, so its published version differs from the draft in a way
+	// the emulator does not hold; only a publish clears it.
+	publishedUnseen bool
+	updatedAt       time.Time
 }
 
 // AddSpace adds a space, or replaces the settings of an existing one and
@@ -353,7 +358,9 @@ func (e *Emulator) SkillFiles(spaceID, skillID string) map[string]string {
 // now, SpaceID is set, nil arrays become empty ones and an empty
 // welcomeMessage becomes {}. An agent that is not Published always has
 // HasUnpublishedChanges, as the spec defines it; a Published one is taken
-// to be published as it stands, with HasUnpublishedChanges as given.
+// to be published as it stands, with HasUnpublishedChanges as given. Given
+// true, the published version stands for one the emulator does not hold:
+// the flag stays set through edits until a publish.
 func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -363,6 +370,9 @@ func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
 		a.ID = nameUUID(spaceID, "agent", fmt.Sprint(len(sp.agents)), a.Name)
 	}
 	if err := remote.CheckUUID("id", a.ID); err != nil {
+		panic("remotetest: AddAgent: " + err.Error())
+	}
+	if err := checkAgent(a); err != nil {
 		panic("remotetest: AddAgent: " + err.Error())
 	}
 	if _, dup := sp.agents[a.ID]; dup {
@@ -387,6 +397,7 @@ func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
 	} else {
 		p := cloneAgent(a)
 		ag.published = &p
+		ag.publishedUnseen = a.HasUnpublishedChanges
 	}
 	sp.agents[a.ID] = ag
 	return cloneAgent(ag.draft)
@@ -409,8 +420,11 @@ func (e *Emulator) EditAgent(spaceID, agentID string, f func(*remote.Agent)) {
 	c := cloneAgent(ag.draft)
 	f(&c)
 	c.ID, c.SpaceID, c.CreatedAt, c.Published = ag.draft.ID, ag.draft.SpaceID, ag.draft.CreatedAt, ag.draft.Published
+	if err := checkAgent(c); err != nil {
+		panic("remotetest: EditAgent: " + err.Error())
+	}
 	normaliseAgent(&c)
-	c.HasUnpublishedChanges = ag.published == nil || !sameAgentContent(c, *ag.published)
+	c.HasUnpublishedChanges = ag.published == nil || ag.publishedUnseen || !sameAgentContent(c, *ag.published)
 	ag.updatedAt = e.clock.tick()
 	c.UpdatedAt = formatTime(ag.updatedAt)
 	ag.draft = c
@@ -721,6 +735,35 @@ func cloneAny(v any) any {
 
 // normaliseAgent gives every array and object field a JSON value of its
 // type (never null), as the spec's field table types them.
+// checkAgent holds an agent to the types of the spec's agent table where
+// Go's types do not: uuid strings, and an object for welcomeMessage.
+func checkAgent(a remote.Agent) error {
+	for field, ids := range map[string][]string{
+		"attachmentIds": a.AttachmentIDs, "folderIds": a.FolderIDs,
+		"contentIds": a.ContentIDs, "skillIds": a.SkillIDs,
+	} {
+		for i, id := range ids {
+			if err := remote.CheckUUID(fmt.Sprintf("%s[%d]", field, i), id); err != nil {
+				return err
+			}
+		}
+	}
+	for i, cs := range a.ConversationStarters {
+		if err := remote.CheckUUID(fmt.Sprintf("conversationStarters[%d].id", i), cs.ID); err != nil {
+			return err
+		}
+	}
+	for i, ac := range a.Actions {
+		if err := remote.CheckUUID(fmt.Sprintf("actions[%d].id", i), ac.ID); err != nil {
+			return err
+		}
+	}
+	if w := bytes.TrimSpace(a.WelcomeMessage); len(w) > 0 && string(w) != "null" && w[0] != '{' {
+		return fmt.Errorf("welcomeMessage must be an object, not %s", w)
+	}
+	return nil
+}
+
 func normaliseAgent(a *remote.Agent) {
 	orEmpty := func(s []string) []string {
 		if s == nil {

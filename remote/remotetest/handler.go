@@ -390,6 +390,7 @@ func (e *Emulator) publish(w http.ResponseWriter, ag *agent) {
 	ag.draft.UpdatedAt = formatTime(ag.updatedAt)
 	p := cloneAgent(ag.draft)
 	ag.published = &p
+	ag.publishedUnseen = false
 	writeJSON(w, http.StatusOK, ag.draft)
 }
 
@@ -505,15 +506,23 @@ func checkBody(r *http.Request, ep endpoint, update **remote.SkillUpdate) (int, 
 		return http.StatusBadRequest, CodeInvalidRequest, err
 	}
 	if u.Name != nil {
-		for _, r := range *u.Name {
-			if r >= utf8.RuneSelf {
-				return http.StatusBadRequest, CodeInvalidRequest, fmt.Errorf(
-					"name may contain only ASCII letters, digits, spaces and hyphens (found %q)", r)
-			}
+		if err := checkASCIIName(*u.Name); err != nil {
+			return http.StatusBadRequest, CodeInvalidRequest, err
 		}
 	}
 	*update = u
 	return 0, "", nil
+}
+
+// checkASCIIName is the emulator's strict reading of "letters" in the name
+// rule: ASCII letters only (see the package doc).
+func checkASCIIName(name string) error {
+	for _, r := range name {
+		if r >= utf8.RuneSelf {
+			return fmt.Errorf("name may contain only ASCII letters, digits, spaces and hyphens (found %q)", r)
+		}
+	}
+	return nil
 }
 
 // decodeUpdate decodes an update body strictly: valid UTF-8, one JSON

@@ -137,6 +137,7 @@ func TestLoadSeedHoldsSkillsToTheSpec(t *testing.T) {
 	for fm, want := range map[string]string{
 		"name: -a\ndescription: d":               "name",
 		"name: a":                                "description",
+		"name: Café\ndescription: d":             "only ASCII letters",
 		"name: a\ndescription: d\nsource: bogus": `source "bogus"`,
 		"name: a\ndescription: d\nsourceUrl: https://example.com/x": "sourceUrl",
 	} {
@@ -153,6 +154,28 @@ func TestLoadSeedHoldsSkillsToTheSpec(t *testing.T) {
 	ok := fstest.MapFS{"s/xy/skills/a/SKILL.md": {Data: []byte("---\nname: a\ndescription: d\nsource: github\nsourceUrl: https://example.com/x\n---\n")}}
 	if err := New().LoadSeedFS(ok, "s"); err != nil {
 		t.Errorf("an imported skill: %v", err)
+	}
+}
+
+// TestLoadSeedHoldsAgentsToTheSpec: the agent table's uuid arrays and
+// object welcomeMessage, which Go's types alone do not enforce.
+func TestLoadSeedHoldsAgentsToTheSpec(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"name":"a","skillIds":["nope"]}`:                       "skillIds[0]",
+		`{"name":"a","welcomeMessage":"hi"}`:                     "welcomeMessage must be an object",
+		`{"name":"a","conversationStarters":[{"text":"x"}]}`:     "conversationStarters[0].id",
+		`{"name":"a","actions":[{"id":"x","key":"k"}]}`:          "actions[0].id",
+		`{"name":"a","folderIds":["0000-not-a-uuid-000000000"]}`: "folderIds[0]",
+	} {
+		fsys := fstest.MapFS{"s/xy/agents/a.json": {Data: []byte(body)}}
+		err := New().LoadSeedFS(fsys, "s")
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "a.json") {
+			t.Errorf("%s: error %v, want one naming the file and %s", body, err, want)
+		}
+	}
+	ok := fstest.MapFS{"s/xy/agents/a.json": {Data: []byte(`{"name":"a","welcomeMessage":{"text":"hi"},"skillIds":["7b1e4d2a-3c5f-4a8b-9d0e-1f2a3b4c5d6e"]}`)}}
+	if err := New().LoadSeedFS(ok, "s"); err != nil {
+		t.Errorf("a valid agent: %v", err)
 	}
 }
 
