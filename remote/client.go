@@ -230,6 +230,9 @@ func checkBaseURL(raw string) (*url.URL, error) {
 	if raw == "" {
 		return nil, errors.New("no base URL given")
 	}
+	if !strings.Contains(raw, "://") && !strings.Contains(raw, "@") {
+		return nil, fmt.Errorf("base URL %q has no scheme: write https://%s (http:// only for a loopback host, such as the emulator's)", raw, raw)
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		// url.Parse quotes the whole input; it has no userinfo to leak
@@ -250,6 +253,13 @@ func checkBaseURL(raw string) (*url.URL, error) {
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
+	for _, suffix := range []string{"/api/v1", "/api"} {
+		if strings.HasSuffix(u.Path, suffix) {
+			want := *u
+			want.Path, want.RawPath = strings.TrimSuffix(u.Path, suffix), ""
+			return nil, fmt.Errorf("base URL %q ends in %s, which skillsync adds to every request itself: use %q", u.Redacted(), suffix, want.Redacted())
+		}
+	}
 	return u, nil
 }
 

@@ -310,15 +310,21 @@ func findRepo(c *cli.Context) (string, error) {
 type target struct {
 	BaseURL string
 	Space   string
+	// BaseURLFrom says where BaseURL was set: "--base-url",
+	// "SKILLSYNC_BASE_URL" or "skillsync.yaml".
+	BaseURLFrom string
 }
 
 func resolveTarget(c *cli.Context, cfg fsrepo.Config) (target, error) {
-	t := target{BaseURL: cfg.BaseURL, Space: cfg.Space}
+	t := target{BaseURL: cfg.BaseURL, Space: cfg.Space, BaseURLFrom: fsrepo.ConfigFile}
 	// An empty value counts as unset: CI systems export variables that
 	// have no value (GitHub's ${{ vars.X }} when X is not defined), and
 	// they must not hide skillsync.yaml.
 	if v := c.String("base-url"); c.IsSet("base-url") && v != "" {
-		t.BaseURL = v
+		t.BaseURL, t.BaseURLFrom = v, "--base-url"
+		if os.Getenv("SKILLSYNC_BASE_URL") == v {
+			t.BaseURLFrom = "SKILLSYNC_BASE_URL" // the same value either way
+		}
 	}
 	if v := c.String("space"); c.IsSet("space") && v != "" {
 		t.Space = v
@@ -363,6 +369,7 @@ func newClient(c *cli.Context, ui *ui, t target) (*remote.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	ui.setService(t.BaseURL, t.BaseURLFrom)
 	opts := remote.Options{
 		BaseURL:   t.BaseURL,
 		Token:     tok,

@@ -48,7 +48,7 @@ func TestHintForNetwork(t *testing.T) {
 	closed.Close()
 
 	for _, tc := range []struct{ name, url, want string }{
-		{"refused", refused, "nothing accepts connections at --base-url"},
+		{"refused", refused, "nothing accepts connections at the service's address"},
 		{"http answers https", strings.Replace(plain.URL, "http:", "https:", 1), "answered an https request in plain HTTP"},
 		{"untrusted certificate", untrusted.URL, "TLS certificate is not trusted here"},
 		{"no answer", hang.URL, "did not answer in time"},

@@ -74,6 +74,14 @@ func (ui *ui) exit(err error) int {
 	if h := hintFor(err); h != "" {
 		ui.hintf("%s", h)
 	}
+	ui.mu.Lock()
+	addr, from := ui.baseURL, ui.baseURLFrom
+	ui.mu.Unlock()
+	if addr != "" && hintForNetwork(err) != "" {
+		// A variable left over from another session is easy to miss: it
+		// overrides skillsync.yaml.
+		ui.hintf("the address %s came from %s (--base-url wins over SKILLSYNC_BASE_URL, which wins over skillsync.yaml)", addr, from)
+	}
 	return exitError
 }
 

@@ -27,6 +27,16 @@ type ui struct {
 	secrets        []string // values redacted from everything printed on stderr
 	stderrTTY      bool
 	stdoutTTY      bool
+	// The service's address and where it was set, for the hint of a
+	// network failure; set by newClient.
+	baseURL, baseURLFrom string
+}
+
+// setService records the address requests go to and where it came from.
+func (ui *ui) setService(baseURL, from string) {
+	ui.mu.Lock()
+	ui.baseURL, ui.baseURLFrom = baseURL, from
+	ui.mu.Unlock()
 }
 
 func newUI(stdout, stderr io.Writer) *ui {
@@ -136,17 +146,17 @@ func hintForNetwork(err error) string {
 	)
 	switch {
 	case errors.As(err, &dnsErr):
-		return "the host name of --base-url (SKILLSYNC_BASE_URL) does not resolve: check its spelling, and this machine's DNS"
+		return "the host name of the service's address does not resolve: check its spelling, and this machine's DNS"
 	case errors.As(err, &certErr), errors.As(err, &authErr), errors.As(err, &hostErr):
 		return "the service's TLS certificate is not trusted here: if a proxy inspects TLS, add its CA to the system's trust store or name it in SSL_CERT_FILE (skillsync never turns verification off)"
 	case errors.As(err, &recErr), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"): // net/http's words, not a type
-		return "the server answered an https request in plain HTTP: check the scheme and port of --base-url (SKILLSYNC_BASE_URL)"
+		return "the server answered an https request in plain HTTP: check the scheme and port of the service's address"
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "nothing accepts connections at --base-url (SKILLSYNC_BASE_URL): check its host and port, and that the service is reachable from this machine"
+		return "nothing accepts connections at the service's address: check its host and port, and that the service is reachable from this machine"
 	case errors.Is(err, remote.ErrNoResponse), errors.As(err, &netErr) && netErr.Timeout():
-		return "the service did not answer in time: check the network (and any proxy) between this machine and --base-url, then run again"
+		return "the service did not answer in time: check the network (and any proxy) between this machine and the service, then run again"
 	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		return "the connection to the service failed: check the network between this machine and --base-url, then run again"
+		return "the connection to the service failed: check the network between this machine and the service, then run again"
 	}
 	return ""
 }
