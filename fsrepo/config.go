@@ -117,7 +117,7 @@ var configKeys = map[string][]string{
 func parseConfig(name string, data []byte) (Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Config{}, configYAMLError(name, err)
+		return Config{}, configYAMLError(name, data, err)
 	}
 	var errs []error
 	fail := func(line int, format string, args ...any) {
@@ -133,7 +133,7 @@ func parseConfig(name string, data []byte) (Config, error) {
 		checkKeys(root, "", lines, fail)
 		if len(errs) == 0 {
 			if err := root.Decode(&raw); err != nil {
-				return Config{}, configYAMLError(name, err)
+				return Config{}, configYAMLError(name, data, err)
 			}
 		}
 	}
@@ -303,20 +303,34 @@ func describeNode(n *yaml.Node) string {
 	return strconv.Quote(n.Value)
 }
 
-func configYAMLError(name string, err error) error {
+func configYAMLError(name string, data []byte, err error) error {
 	var te *yaml.TypeError
 	msgs := []string{err.Error()}
 	if errors.As(err, &te) {
 		msgs = te.Errors
 	}
+	lines := strings.Split(string(data), "\n")
 	var errs []error
 	for _, m := range msgs {
+		n, text := 0, strings.TrimPrefix(m, "yaml: ")
 		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
-			n, _ := strconv.Atoi(sub[1])
-			errs = append(errs, &ConfigError{Path: name, Line: n, Msg: sub[2]})
-			continue
+			n, _ = strconv.Atoi(sub[1])
+			text = sub[2]
+		} else {
+			// No line for some errors, such as a tab before the first key.
+			for i, l := range lines {
+				if strings.HasPrefix(strings.TrimLeft(l, " "), "\t") {
+					n = i + 1
+					break
+				}
+			}
 		}
-		errs = append(errs, &ConfigError{Path: name, Msg: strings.TrimPrefix(m, "yaml: ")})
+		if n >= 1 && n <= len(lines) {
+			if h := yamlHint(text, lines[n-1]); h != "" {
+				text += ": " + h
+			}
+		}
+		errs = append(errs, &ConfigError{Path: name, Line: n, Msg: text})
 	}
 	return errors.Join(errs...)
 }

@@ -298,6 +298,8 @@ func TestReadConfig(t *testing.T) {
 		{name: "bad space", in: "space: abcdefgh\n", err: "skillsync.yaml:1: invalid spaceId"},
 		{name: "duplicate", in: "space: ab\nspace: cd\n", err: `skillsync.yaml:2: duplicate key "space" (first at line 1)`},
 		{name: "not yaml", in: "space: [\n", err: "skillsync.yaml:"},
+		{name: "tab indent", in: "space: ab12\nagents:\n\tpublish: [a]\n", err: "skillsync.yaml:3: found character that cannot start any token: YAML does not allow tabs for indentation; indent with spaces"},
+		{name: "tab before the first key", in: "\tspace: ab12\n", err: "skillsync.yaml:1: found character that cannot start any token: YAML does not allow tabs"},
 		{name: "not a mapping", in: "- a\n", err: "skillsync.yaml:1: must be a mapping"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

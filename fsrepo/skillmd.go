@@ -474,7 +474,16 @@ func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
 			p.errorf(line, 1, "frontmatter-yaml", yamlHint(text, src), "frontmatter is not valid YAML: %s", text)
 			continue
 		}
-		p.errorf(line, 1, "frontmatter-yaml", "", "frontmatter is not valid YAML: %s", text)
+		// yaml.v3 gives no line for some errors, such as a tab that
+		// indents the first key: point at the first tab-indented line.
+		hint := ""
+		for i, l := range lines {
+			if strings.HasPrefix(strings.TrimLeft(l, " "), "\t") {
+				line, hint = fm.fileLine(i+1), yamlHint(text, l)
+				break
+			}
+		}
+		p.errorf(line, 1, "frontmatter-yaml", hint, "frontmatter is not valid YAML: %s", text)
 	}
 }
 

@@ -372,7 +372,7 @@ func TestPlanCommentWhenNoPlan(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("plan of an invalid skill: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, "skillsync: error: the repository has 1 validation error(s)") ||
+	if !strings.Contains(stderr, "skillsync: error: the repository has 1 validation error") ||
 		!strings.Contains(stderr, "now says why there is no plan") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
@@ -383,7 +383,7 @@ func TestPlanCommentWhenNoPlan(t *testing.T) {
 	body := comments[0].Body
 	for _, want := range []string{
 		"<!-- skillsync:plan space=demo -->",
-		"**No plan could be made:** the repository has 1 validation error(s)",
+		"**No plan could be made:** the repository has 1 validation error",
 		"skills/sql-style/SKILL.md:2:7: error: ",
 	} {
 		if !strings.Contains(body, want) {

@@ -88,7 +88,7 @@ type invalidRepoError struct {
 
 func (e *invalidRepoError) Error() string {
 	errs, _ := countDiagnostics(e.diags)
-	return fmt.Sprintf("the repository has %d validation error(s)", errs)
+	return "the repository has " + count(errs, "validation error", "validation errors")
 }
 
 // errorLines are the validation errors, as "path:line:col: error: message".

@@ -270,6 +270,11 @@ type pulledReport struct {
 	Reason string   `json:"reason,omitempty"` // why it was skipped
 }
 
+// count is n with the noun that fits it: "1 error", "2 errors".
+func count(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, one, many))
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one

@@ -73,9 +73,9 @@ func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
 		writeDiagnostics(ui, diags)
 		errs, warns := countDiagnostics(diags)
 		if errs == 0 {
-			fprintf(ui.stdout, "%d skills valid (%d warnings).\n", len(repo.Skills), warns)
+			fprintf(ui.stdout, "%d %s valid (%s).\n", len(repo.Skills), plural(len(repo.Skills), "skill", "skills"), count(warns, "warning", "warnings"))
 		} else {
-			fprintf(ui.stdout, "%d errors, %d warnings.\n", errs, warns)
+			fprintf(ui.stdout, "%s, %s.\n", count(errs, "error", "errors"), count(warns, "warning", "warnings"))
 		}
 	}
 	if diags.HasErrors() {
@@ -91,9 +91,9 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
 	errs, warns := countDiagnostics(diags)
 	fprintf(ui.stdout, "### skillsync validate\n\n")
 	if errs == 0 {
-		fprintf(ui.stdout, "**%d skills valid (%d warnings).**\n", skills, warns)
+		fprintf(ui.stdout, "**%d %s valid (%s).**\n", skills, plural(skills, "skill", "skills"), count(warns, "warning", "warnings"))
 	} else {
-		fprintf(ui.stdout, "**%d errors, %d warnings.**\n", errs, warns)
+		fprintf(ui.stdout, "**%s, %s.**\n", count(errs, "error", "errors"), count(warns, "warning", "warnings"))
 	}
 	if len(diags) > 0 {
 		fprintf(ui.stdout, "\n")
