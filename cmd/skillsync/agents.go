@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -184,6 +185,16 @@ func findAgent(c *cli.Context, cl *remote.Client, space, ref string) (*remote.Ag
 	}
 	switch len(byName) {
 	case 0:
+		var near []string
+		for _, a := range agents {
+			if strings.EqualFold(strings.TrimSpace(a.Name), strings.TrimSpace(ref)) {
+				near = append(near, strconv.Quote(a.Name))
+			}
+		}
+		if len(near) > 0 {
+			return nil, withHint(fmt.Errorf("no agent %q in space %s", ref, space),
+				"names match exactly, case included: did you mean %s? see the agents with: skillsync agents list", strings.Join(near, " or "))
+		}
 		return nil, withHint(fmt.Errorf("no agent %q in space %s", ref, space), "see the agents with: skillsync agents list")
 	case 1:
 		return &byName[0], nil

@@ -131,20 +131,24 @@ func usageError(c *cli.Context, err error, isSubcommand bool) error {
 	msg := err.Error()
 	if m := reUnknownFlag.FindStringSubmatch(msg); m != nil {
 		name := m[1]
+		dashes := "--"
+		if len(name) == 1 {
+			dashes = "-" // as the user most likely wrote it: -o
+		}
 		if c.Command == nil || c.Command.Name == "" || c.Command.Name == c.App.Name {
 			if cmd := commandWithFlag(c.App, name); cmd != "" {
-				return withHint(fmt.Errorf("unknown flag --%s before the command", name),
-					"flags go after the command name: skillsync %s --%s ...", cmd, name)
+				return withHint(fmt.Errorf("unknown flag %s%s before the command", dashes, name),
+					"flags go after the command name: skillsync %s %s%s ...", cmd, dashes, name)
 			}
-			return withHint(fmt.Errorf("unknown flag --%s", name), "%s", help)
+			return withHint(fmt.Errorf("unknown flag %s%s", dashes, name), "%s", help)
 		}
 		if s := similarFlag(c.Command.Flags, name); s != "" {
-			return withHint(fmt.Errorf("unknown flag --%s for %s", name, commandPath(c)), "did you mean --%s? %s", s, help)
+			return withHint(fmt.Errorf("unknown flag %s%s for %s", dashes, name, commandPath(c)), "did you mean --%s? %s", s, help)
 		}
 		if other := commandWithFlag(c.App, name); other != "" {
-			return withHint(fmt.Errorf("unknown flag --%s for %s", name, commandPath(c)), "--%s is a flag of skillsync %s; %s", name, other, help)
+			return withHint(fmt.Errorf("unknown flag %s%s for %s", dashes, name, commandPath(c)), "%s%s is a flag of skillsync %s; %s", dashes, name, other, help)
 		}
-		return withHint(fmt.Errorf("unknown flag --%s for %s", name, commandPath(c)), "%s", help)
+		return withHint(fmt.Errorf("unknown flag %s%s for %s", dashes, name, commandPath(c)), "%s", help)
 	}
 	if m := reNeedsValue.FindStringSubmatch(msg); m != nil {
 		return withHint(fmt.Errorf("--%s needs a value", m[1]), "write --%s VALUE; %s", m[1], help)
@@ -183,10 +187,22 @@ func similarFlag(fl []cli.Flag, name string) string {
 			}
 		}
 	}
-	if score < 0.85 {
-		return ""
+	if score >= 0.85 {
+		return best
 	}
-	return best
+	// An abbreviation: -o for --out.
+	var prefixed []string
+	for _, f := range fl {
+		for _, n := range f.Names() {
+			if len(n) > len(name) && strings.HasPrefix(n, name) {
+				prefixed = append(prefixed, n)
+			}
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	return ""
 }
 
 // valueKind says what a flag's value must be, for a value that is not.
@@ -216,7 +232,23 @@ func unknownCommand(c *cli.Context) error {
 		}
 		return cli.ShowAppHelp(c)
 	}
-	return withHint(fmt.Errorf("unknown command %q", c.Args().First()), "run '%s --help' to list the commands", commandPath(c))
+	word := c.Args().First()
+	var cmds []*cli.Command
+	if c.Command != nil && c.Command.Name != "" && c.Command.Name != c.App.Name {
+		cmds = c.Command.Subcommands
+	} else {
+		cmds = c.App.Commands
+	}
+	best, score := "", 0.0
+	for _, cmd := range cmds {
+		if d := smetrics.JaroWinkler(cmd.Name, word, 0.7, 4); d > score {
+			best, score = cmd.Name, d
+		}
+	}
+	if score >= 0.85 {
+		return withHint(fmt.Errorf("unknown command %q", word), "did you mean '%s %s'? run '%s --help' to list the commands", commandPath(c), best, commandPath(c))
+	}
+	return withHint(fmt.Errorf("unknown command %q", word), "run '%s --help' to list the commands", commandPath(c))
 }
 
 // commandPath is how the user called the command: "skillsync agents".
