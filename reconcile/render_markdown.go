@@ -20,6 +20,17 @@ const DefaultMarkdownMaxLen = 65536
 // MarkdownOptions configure [RenderMarkdown].
 type MarkdownOptions struct {
 	MaxLen int // default DefaultMarkdownMaxLen
+	// Title starts the heading, before " for space ID" (default
+	// "skillsync plan"; drift says "skillsync drift").
+	Title string
+}
+
+// title is the title of a rendered plan, the default when t is empty.
+func title(t string) string {
+	if t == "" {
+		return "skillsync plan"
+	}
+	return t
 }
 
 // MarkdownMarker is the first line of a markdown plan, by which CI finds the
@@ -43,7 +54,7 @@ func RenderMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	if max <= 0 {
 		max = DefaultMarkdownMaxLen
 	}
-	m := &mdWriter{limit: max - mdReserve}
+	m := &mdWriter{limit: max - mdReserve, title: o.Title}
 	m.plan(p)
 	_, err := io.WriteString(w, m.b.String())
 	return err
@@ -80,6 +91,7 @@ func RenderFailureMarkdown(w io.Writer, space, message, hint string, problems []
 type mdWriter struct {
 	b     strings.Builder
 	limit int // bytes the content may fill; notes may go beyond, into the reserve
+	title string
 }
 
 func (m *mdWriter) room() int { return m.limit - m.b.Len() }
@@ -110,7 +122,7 @@ func (m *mdWriter) list(items []string, what string) bool {
 
 func (m *mdWriter) plan(p *Plan) {
 	m.must(MarkdownMarker(p.Space) + "\n")
-	m.must("### skillsync plan for space " + codeSpan(p.Space) + "\n\n")
+	m.must("### " + title(m.title) + " for space " + codeSpan(p.Space) + "\n\n")
 	head := "**" + SummaryLine(p) + "**"
 	if p.Summary.Publish > 0 {
 		head += fmt.Sprintf(" Agents: %d to publish.", p.Summary.Publish)

@@ -14,6 +14,9 @@ type TextOptions struct {
 	// Color turns on ANSI colours. The caller decides (a terminal, no
 	// NO_COLOR, no --no-color); the renderer never looks.
 	Color bool
+	// Title starts the first line, before " for space ID" (default
+	// "skillsync plan"; drift says "skillsync drift").
+	Title string
 }
 
 // ANSI escapes of the text renderer.
@@ -31,7 +34,7 @@ const (
 // instruction change, and last the line "Plan: X to update, Y to enable, Z
 // to disable." or "No changes.".
 func RenderText(w io.Writer, p *Plan, o TextOptions) error {
-	t := textWriter{color: o.Color}
+	t := textWriter{color: o.Color, title: o.Title}
 	t.plan(p)
 	_, err := io.WriteString(w, t.b.String())
 	return err
@@ -40,6 +43,7 @@ func RenderText(w io.Writer, p *Plan, o TextOptions) error {
 type textWriter struct {
 	b     strings.Builder
 	color bool
+	title string
 }
 
 func (t *textWriter) paint(code, s string) string {
@@ -68,7 +72,7 @@ func symbol(c *Change) (string, string) {
 }
 
 func (t *textWriter) plan(p *Plan) {
-	head := "skillsync plan for space " + clean(p.Space)
+	head := title(t.title) + " for space " + clean(p.Space)
 	if p.Commit != "" {
 		head += " at " + clean(shortCommit(p.Commit))
 		if p.Dirty {

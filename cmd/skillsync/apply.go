@@ -63,7 +63,7 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 			}
 			color := useColor(c, ui)
 			if format == "text" {
-				if err := renderPlan(ui.stdout, r.plan, "text", color); err != nil {
+				if err := renderPlan(ui.stdout, r.plan, "text", color, "plan"); err != nil {
 					return err
 				}
 			}

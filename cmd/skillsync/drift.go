@@ -41,7 +41,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 				publishFailure(c, ui, "drift", err)
 				return err
 			}
-			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui)); err != nil {
+			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui), "drift"); err != nil {
 				return err
 			}
 			ghErr := publishPlan(c, ui, r.plan, "drift")

@@ -67,7 +67,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		return nil
 	}
 	var md bytes.Buffer
-	if err := reconcile.RenderMarkdown(&md, p, reconcile.MarkdownOptions{}); err != nil {
+	if err := reconcile.RenderMarkdown(&md, p, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
 		return err
 	}
 	if actions {

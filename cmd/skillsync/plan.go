@@ -56,7 +56,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 					return err
 				}
 			}
-			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui)); err != nil {
+			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui), "plan"); err != nil {
 				return err
 			}
 			// Posted even with errors: reviewers need to see them.

@@ -154,15 +154,16 @@ func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
 	return r, nil
 }
 
-// renderPlan writes p to w in format.
-func renderPlan(w io.Writer, p *reconcile.Plan, format string, color bool) error {
+// renderPlan writes p to w in format, titled for the command that made it
+// ("plan" or "drift").
+func renderPlan(w io.Writer, p *reconcile.Plan, format string, color bool, kind string) error {
 	switch format {
 	case "json":
 		return reconcile.RenderJSON(w, p)
 	case "markdown":
-		return reconcile.RenderMarkdown(w, p, reconcile.MarkdownOptions{})
+		return reconcile.RenderMarkdown(w, p, reconcile.MarkdownOptions{Title: "skillsync " + kind})
 	default:
-		return reconcile.RenderText(w, p, reconcile.TextOptions{Color: color})
+		return reconcile.RenderText(w, p, reconcile.TextOptions{Color: color, Title: "skillsync " + kind})
 	}
 }
 

@@ -59,7 +59,7 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 				return err
 			}
 			if format == "text" {
-				if err := renderPlan(ui.stdout, r.plan, "text", useColor(c, ui)); err != nil {
+				if err := renderPlan(ui.stdout, r.plan, "text", useColor(c, ui), "plan"); err != nil {
 					return err
 				}
 			}
