@@ -22,14 +22,35 @@ Exit codes: 0.`,
 	}
 }
 
-// buildVersion is the stamped version, or the module version of a
-// `go install ...@vX` build.
+// buildVersion is the stamped version, else the module version of the
+// build (`go install ...@vX`, or the pseudo-version go derives from git in
+// a clone), else "dev" with the commit when the build recorded one.
 func buildVersion() string {
 	if version != "dev" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if len(rev) >= 12 {
+		v := version + "+" + rev[:12]
+		if modified == "true" {
+			v += ".dirty"
+		}
+		return v
 	}
 	return version
 }
