@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/adrg/frontmatter v0.2.0
+	github.com/creack/pty v1.1.24
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/go-github/v92 v92.0.0
 	github.com/rogpeppe/go-internal v1.16.0
