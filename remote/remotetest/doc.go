@@ -62,7 +62,10 @@
 //     and a name's letters and digits must be ASCII: the spec says
 //     "letters, digits" and a service's pattern is most likely
 //     [A-Za-z0-9], so the emulator refuses "Café" (skillsync validate
-//     warns about such names rather than refusing them). An empty object is
+//     warns about such names rather than refusing them). A skill added
+//     by AddSkill or a seed, which stands for one made in the app, may
+//     have letters of any script: a tool must cope with what the service
+//     may hold even if it cannot write it. An empty object is
 //     accepted. A body sent with a Content-Type other than application/json
 //     (charset utf-8 allowed) is 415; a body over 1 MiB is 413.
 //   - Endpoints with no body refuse any body with 400, and also refuse

@@ -210,7 +210,9 @@ func (e *Emulator) mustSpace(op, spaceID string) *space {
 
 // AddSkill adds a skill to a space and returns it as the get endpoint
 // would. Empty ID and Slug are generated (see [SkillSeed]). It panics on an
-// unknown space, a duplicate ID or slug, or an ID that is not a UUID.
+// unknown space, a duplicate ID or slug, an ID that is not a UUID, or a
+// skill the service could not hold (the field table's rules, as for a
+// seed).
 func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -232,6 +234,9 @@ func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
 	}
 	if _, dup := sp.skills[s.ID]; dup {
 		panic(fmt.Sprintf("remotetest: AddSkill: space %s already has skill %s", spaceID, s.ID))
+	}
+	if err := checkSeedSkill(s); err != nil {
+		panic("remotetest: AddSkill: " + err.Error())
 	}
 	if s.Source == "" {
 		s.Source = remote.SourceManual

@@ -304,9 +304,6 @@ func checkSeedSkill(s SkillSeed) error {
 	if err := remote.CheckName(s.Name); err != nil {
 		return err
 	}
-	if err := checkASCIIName(s.Name); err != nil {
-		return err
-	}
 	if err := remote.CheckDescription(s.Description); err != nil {
 		return err
 	}

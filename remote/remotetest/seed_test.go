@@ -1,6 +1,7 @@
 package remotetest
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -137,7 +138,6 @@ func TestLoadSeedHoldsSkillsToTheSpec(t *testing.T) {
 	for fm, want := range map[string]string{
 		"name: -a\ndescription: d":               "name",
 		"name: a":                                "description",
-		"name: Café\ndescription: d":             "only ASCII letters",
 		"name: a\ndescription: d\nsource: bogus": `source "bogus"`,
 		"name: a\ndescription: d\nsourceUrl: https://example.com/x": "sourceUrl",
 	} {
@@ -190,5 +190,23 @@ func TestSplitFrontmatter(t *testing.T) {
 		if err != nil || fm != c.fm || body != c.body {
 			t.Errorf("%q: %q %q %v", c.in, fm, body, err)
 		}
+	}
+}
+
+// TestAddSkillHoldsToTheSpec: AddSkill refuses what the service could not
+// hold, as a seed does, and accepts a name in any script (made in the app).
+func TestAddSkillHoldsToTheSpec(t *testing.T) {
+	e := New()
+	e.AddSpace(Space{ID: "ab12"})
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "description") {
+				t.Errorf("AddSkill with no description: panic %v, want one naming the description", r)
+			}
+		}()
+		e.AddSkill("ab12", SkillSeed{Name: "a"})
+	}()
+	if s := e.AddSkill("ab12", SkillSeed{Name: "Café", Description: "d"}); s.Name != "Café" {
+		t.Errorf("AddSkill(Café) = %+v", s)
 	}
 }
