@@ -149,6 +149,13 @@ func runStep(t *testing.T, inputs map[string]string, event string, extraEnv ...s
 	for j, v := range r.argv {
 		r.argv[j] = strings.ReplaceAll(v, temp, "$RUNNER_TEMP")
 	}
+	// Nor does the working directory.
+	for k, v := range r.outputs {
+		r.outputs[k] = strings.ReplaceAll(v, work, "$WORK")
+	}
+	for j, v := range r.argv {
+		r.argv[j] = strings.ReplaceAll(v, work, "$WORK")
+	}
 	return r
 }
 
@@ -177,7 +184,7 @@ func TestActionRunStep(t *testing.T) {
 			inputs:      map[string]string{"command": "plan", "space": "ab12", "base-url": "https://t.example.com", "plan-file": "out/plan.json"},
 			event:       "push",
 			env:         []string{"FAKE_EXIT=0"},
-			wantArgv:    []string{"plan", "--space", "ab12", "--base-url", "https://t.example.com", "--detailed-exitcode", "--out", "out/plan.json"},
+			wantArgv:    []string{"plan", "--space", "ab12", "--base-url", "https://t.example.com", "--detailed-exitcode", "--out", "$WORK/out/plan.json"},
 			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": ""},
 		},
 		{
@@ -200,7 +207,7 @@ func TestActionRunStep(t *testing.T) {
 			name:        "apply a saved plan with extra flags, the file last",
 			inputs:      map[string]string{"command": "apply", "plan-file": "plan.json", "args": "--force  --parallelism 4"},
 			event:       "push",
-			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl", "--force", "--parallelism", "4", "plan.json"},
+			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl", "--force", "--parallelism", "4", "$WORK/plan.json"},
 			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": "", "journal": "$RUNNER_TEMP/skillsync-journal.jsonl"},
 		},
 		{
@@ -255,6 +262,43 @@ func TestActionRunStep(t *testing.T) {
 			wantOutputs: map[string]string{"exit-code": "1"},
 		},
 		{
+			name:        "a relative plan-file is absolute in plan-json, for upload-artifact",
+			inputs:      map[string]string{"command": "plan", "plan-file": "plan.json"},
+			event:       "push",
+			env:         []string{"FAKE_EXIT=2"},
+			wantArgv:    []string{"plan", "--detailed-exitcode", "--out", "$WORK/plan.json"},
+			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": "$WORK/plan.json"},
+		},
+		{
+			name:        "args over several lines",
+			inputs:      map[string]string{"command": "drift", "issue": "false", "args": "--parallelism 4\n--no-color\n"},
+			event:       "schedule",
+			wantArgv:    []string{"drift", "--parallelism", "4", "--no-color"},
+			wantOutputs: map[string]string{"exit-code": "0"},
+		},
+		{
+			name:        "quotes in args are refused, not passed on",
+			inputs:      map[string]string{"command": "plan", "args": `--base "origin/a b"`},
+			event:       "push",
+			wantExit:    1,
+			wantOutputs: map[string]string{"exit-code": "1"},
+		},
+		{
+			name:        "pull_request_target needs the space and base-url inputs",
+			inputs:      map[string]string{"command": "plan", "token": "space-secret"},
+			event:       "pull_request_target",
+			wantExit:    1,
+			wantOutputs: map[string]string{"exit-code": "1"},
+		},
+		{
+			name:        "pull_request_target with both inputs",
+			inputs:      map[string]string{"command": "plan", "token": "space-secret", "space": "ab12", "base-url": "https://t.example.com"},
+			event:       "pull_request_target",
+			wantArgv:    []string{"plan", "--space", "ab12", "--base-url", "https://t.example.com", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
+			wantOutputs: map[string]string{"exit-code": "0"},
+			wantToken:   "space-secret",
+		},
+		{
 			name:        "args are words, never shell",
 			inputs:      map[string]string{"command": "apply", "args": "$(touch pwned) `touch pwned2` ;touch pwned3"},
 			event:       "push",
@@ -292,24 +336,75 @@ func TestActionRunStep(t *testing.T) {
 	}
 }
 
-// TestActionBuildsFromSource keeps the action honest: setup-go reads the
-// action's own go.mod and skillsync is built from the action's checkout.
+// TestActionBuildsFromSource keeps the action honest: Go comes from the
+// action's own go.mod and skillsync is built from the action's checkout,
+// both found through $GITHUB_ACTION_PATH (right in container jobs too).
 func TestActionBuildsFromSource(t *testing.T) {
 	a := readAction(t)
 	if a.Runs.Using != "composite" {
 		t.Fatalf("runs.using = %q, want composite", a.Runs.Using)
 	}
+	var find *step
 	var setup, build bool
-	for _, s := range a.Runs.Steps {
-		if strings.HasPrefix(s.Uses, "actions/setup-go@") && s.With["go-version-file"] == "${{ github.action_path }}/go.mod" {
-			setup = true
-		}
-		if strings.Contains(s.Run, `go build`) && strings.Contains(s.Run, "./cmd/skillsync") {
-			build = true
+	for i, s := range a.Runs.Steps {
+		switch {
+		case s.ID == "go":
+			find = &a.Runs.Steps[i]
+		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
+			setup = s.With["go-version"] == "${{ steps.go.outputs.version }}"
+		case strings.Contains(s.Run, "go build"):
+			build = strings.Contains(s.Run, `cd "$GITHUB_ACTION_PATH"`) && strings.Contains(s.Run, "./cmd/skillsync")
 		}
 	}
-	if !setup || !build {
-		t.Errorf("setup-go from the action's go.mod: %v; go build ./cmd/skillsync: %v", setup, build)
+	if find == nil || !setup || !build {
+		t.Fatalf("step go: %v; setup-go with its version: %v; go build in $GITHUB_ACTION_PATH: %v", find != nil, setup, build)
+	}
+
+	// The step that finds Go reads the version from the action's go.mod
+	// and tells whether the job's Go can build it (1.21 or later).
+	gomod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for line := range strings.SplitSeq(string(gomod), "\n") {
+		if v, ok := strings.CutPrefix(line, "go "); ok {
+			want = v
+		}
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withGo := range []bool{true, false} {
+		temp := t.TempDir()
+		script := filepath.Join(temp, "find.sh")
+		if err := os.WriteFile(script, []byte(find.Run), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		path := "/usr/bin:/bin"
+		if !withGo && (exists("/usr/bin/go") || exists("/bin/go")) {
+			t.Log("go in /usr/bin or /bin: the case without Go is not run")
+			continue
+		}
+		if withGo {
+			goBin, err := exec.LookPath("go")
+			if err != nil {
+				t.Skip("no go on PATH")
+			}
+			path = filepath.Dir(goBin) + ":" + path
+		}
+		output := filepath.Join(temp, "output")
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+		cmd.Env = []string{"PATH=" + path, "HOME=" + temp, "GITHUB_ACTION_PATH=" + root, "GITHUB_OUTPUT=" + output}
+		if log, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("find Go (go on PATH: %v): %v\n%s", withGo, err, log)
+		}
+		data, _ := os.ReadFile(output)
+		got := string(data)
+		if !strings.Contains(got, "version="+want+"\n") || !strings.Contains(got, "usable="+map[bool]string{true: "true", false: "false"}[withGo]+"\n") {
+			t.Errorf("go on PATH: %v: outputs %q, want version=%s and usable=%v", withGo, got, want, withGo)
+		}
 	}
 }
 
@@ -347,4 +442,9 @@ func TestExampleKeepsJournal(t *testing.T) {
 		}
 	}
 	t.Error("the apply job does not upload steps.<apply>.outputs.journal with if: always()")
+}
+
+func exists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
 }
