@@ -465,7 +465,9 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 			StatusCode: resp.StatusCode,
 			Method:     method,
 			Path:       display,
-			Message:    c.redact(errorMessage(data)),
+			// Redacted before errorMessage shortens it: a token cut in
+			// two by the excerpt would no longer be found.
+			Message: errorMessage([]byte(c.redact(string(data)))),
 		}
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.now()); ok {
 			e.RetryAfter = d
@@ -609,7 +611,9 @@ func (c *Client) notJSON(what string, body []byte) error {
 	if len(body) == 0 {
 		return errors.New(what + " (empty body)")
 	}
-	return fmt.Errorf("%s: %q", what, c.redact(shorten(string(body[:min(len(body), 4*maxExcerpt)]), 80)))
+	// Redact, then cut: cut first, a token at the cut would half remain.
+	head := body[:min(len(body), 4*maxExcerpt+len(c.token))]
+	return fmt.Errorf("%s: %q", what, shorten(c.redact(string(head)), 80))
 }
 
 // redact removes the token from text that came from the service, which may
@@ -643,10 +647,12 @@ func Redact(s, secret string) string {
 		}
 		i += at
 		end := i + len(secret)
-		if (i == 0 || !isAlnum(s[i-1])) && (end == len(s) || !isAlnum(s[end])) {
+		if i >= from && (i == 0 || !isAlnum(s[i-1])) && (end == len(s) || !isAlnum(s[end])) {
 			b.WriteString(s[from:i])
 			b.WriteString("[REDACTED]")
 			from = end
+			at = end
+			continue
 		}
 		at = i + 1
 	}

@@ -412,9 +412,38 @@ func TestRedact(t *testing.T) {
 		{"ab-ab", "ab", "[REDACTED]-[REDACTED]"},
 		{"aaa", "aa", "aaa"},
 		{"nothing here", "", "nothing here"},
+		// A secret that overlaps itself: each occurrence once, no panic.
+		{"a-a-a", "a-a", "[REDACTED]-a"},
+		{"---", "--", "[REDACTED]-"},
+		{"ab-ab-ab", "ab-ab", "[REDACTED]-ab"},
 	} {
 		if got := Redact(tc.in, tc.secret); got != tc.want {
 			t.Errorf("Redact(%q, %q) = %q, want %q", tc.in, tc.secret, got, tc.want)
+		}
+	}
+}
+
+// TestEchoedTokenAtTheCut: a service that echoes the token where the
+// error excerpt or the not-JSON excerpt is cut must not leave half of it.
+func TestEchoedTokenAtTheCut(t *testing.T) {
+	for _, pad := range []int{maxExcerpt - 10, maxMessage - 10, 4*maxExcerpt - 10, 70} {
+		for _, status := range []int{http.StatusBadRequest, http.StatusOK} {
+			body := strings.Repeat("x", pad) + " " + testToken + " tail"
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(status)
+				io.WriteString(w, "<"+body)
+			})
+			c := newClient(t, srv.URL, func(o *Options) { o.MaxAttempts = 1 })
+			_, err := c.GetSkill(t.Context(), "ab12", "3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b")
+			if err == nil {
+				t.Fatalf("pad %d, status %d: no error", pad, status)
+			}
+			for _, part := range []string{testToken[:12], testToken[len(testToken)-12:]} {
+				if strings.Contains(err.Error(), part) {
+					t.Errorf("pad %d, status %d: error shows part of the token: %v", pad, status, err)
+				}
+			}
 		}
 	}
 }

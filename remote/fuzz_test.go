@@ -40,3 +40,23 @@ func FuzzCheckName(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRedact: Redact never panics, a secret of 12 bytes or more never
+// survives it, and without the secret the text is unchanged.
+func FuzzRedact(f *testing.F) {
+	for _, c := range [][2]string{{"a-a-a", "a-a"}, {"---", "--"}, {"proxy x", "x"}, {"Bearer sk-0123456789abcdef", "sk-0123456789abcdef"}, {"", "x"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, s, secret string) {
+		got := Redact(s, secret)
+		if secret == "" || !strings.Contains(s, secret) {
+			if got != s {
+				t.Fatalf("Redact(%q, %q) = %q, changed a text without the secret", s, secret, got)
+			}
+			return
+		}
+		if len(secret) >= shortSecret && strings.Contains(strings.ReplaceAll(got, "[REDACTED]", "\x00"), secret) {
+			t.Fatalf("Redact(%q, %q) = %q still holds the secret", s, secret, got)
+		}
+	})
+}
