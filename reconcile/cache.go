@@ -14,7 +14,7 @@ import (
 
 // cacheVersion is the format of a cache entry; an entry of another version
 // is ignored and rewritten.
-const cacheVersion = 1
+const cacheVersion = 2 // 2: keyed by service address too
 
 // An InstructionCache keeps, on disk, the single-skill reads [Fetch] makes
 // for their instructions (list items have none), so that a later plan can
@@ -41,11 +41,18 @@ type InstructionCache struct {
 	dir string
 }
 
+// cacheScope is what an entry belongs to: a space of a service. Two
+// tenants may well have spaces of the same id.
+type cacheScope struct {
+	Service string `json:"service"` // the base URL
+	Space   string `json:"space"`
+}
+
 // cacheEntry is one file of an [InstructionCache].
 type cacheEntry struct {
-	Version int          `json:"version"`
-	Space   string       `json:"space"`
-	Skill   remote.Skill `json:"skill"`
+	Version int `json:"version"`
+	cacheScope
+	Skill remote.Skill `json:"skill"`
 }
 
 // OpenCache returns the cache kept in dir, creating the folder if needed.
@@ -64,23 +71,23 @@ func (c *InstructionCache) Dir() string { return c.dir }
 
 // path is the entry file of a skill. The id comes from the service: it is
 // hashed rather than trusted as a file name.
-func (c *InstructionCache) path(space, id string) string {
-	sum := sha256.Sum256([]byte(space + "\x00" + id))
+func (c *InstructionCache) path(scope cacheScope, id string) string {
+	sum := sha256.Sum256([]byte(scope.Service + "\x00" + scope.Space + "\x00" + id))
 	return filepath.Join(c.dir, hex.EncodeToString(sum[:16])+".json")
 }
 
 // lookup returns the cached read of the listed skill, if the cache holds
 // one the skill has not moved away from. A nil cache holds nothing.
-func (c *InstructionCache) lookup(space string, listed remote.Skill) (remote.Skill, bool) {
+func (c *InstructionCache) lookup(scope cacheScope, listed remote.Skill) (remote.Skill, bool) {
 	if c == nil || listed.UpdatedAt == "" {
 		return remote.Skill{}, false // nothing to tell an edit by
 	}
-	data, err := os.ReadFile(c.path(space, listed.ID))
+	data, err := os.ReadFile(c.path(scope, listed.ID))
 	if err != nil {
 		return remote.Skill{}, false
 	}
 	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil || e.Version != cacheVersion || e.Space != space {
+	if json.Unmarshal(data, &e) != nil || e.Version != cacheVersion || e.cacheScope != scope {
 		return remote.Skill{}, false
 	}
 	got := e.Skill
@@ -98,15 +105,15 @@ func (c *InstructionCache) lookup(space string, listed remote.Skill) (remote.Ski
 // store records a skill as a get answered it; a nil cache keeps nothing.
 // A failure is not an error of the plan: the next plan reads the skill
 // again.
-func (c *InstructionCache) store(space string, s remote.Skill) error {
+func (c *InstructionCache) store(scope cacheScope, s remote.Skill) error {
 	if c == nil || s.UpdatedAt == "" || s.ID == "" {
 		return nil
 	}
-	data, err := json.Marshal(cacheEntry{Version: cacheVersion, Space: space, Skill: s})
+	data, err := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s})
 	if err != nil {
 		return err
 	}
-	final := c.path(space, s.ID)
+	final := c.path(scope, s.ID)
 	f, err := os.CreateTemp(c.dir, ".tmp-*")
 	if err != nil {
 		return err
@@ -124,19 +131,19 @@ func (c *InstructionCache) store(space string, s remote.Skill) error {
 	return nil
 }
 
-// prune removes the entries of space for skills that listed, the space's
+// prune removes the entries of scope for skills that listed, the space's
 // complete listing, no longer holds (deleted in the app), so that the
 // folder does not grow with every deleted skill. It removes only files it
-// can read as its own entries of this space: the entries of other spaces,
-// and anything else kept in the folder, stay. Failures are ignored, as in
+// can read as its own entries of this scope: the entries of other spaces
+// (of this service or another), and anything else in the folder, stay. Failures are ignored, as in
 // store.
-func (c *InstructionCache) prune(space string, listed []remote.Skill) {
+func (c *InstructionCache) prune(scope cacheScope, listed []remote.Skill) {
 	if c == nil {
 		return
 	}
 	keep := make(map[string]bool, len(listed))
 	for _, s := range listed {
-		keep[filepath.Base(c.path(space, s.ID))] = true
+		keep[filepath.Base(c.path(scope, s.ID))] = true
 	}
 	entries, err := os.ReadDir(c.dir)
 	if err != nil {
@@ -153,7 +160,7 @@ func (c *InstructionCache) prune(space string, listed []remote.Skill) {
 			continue
 		}
 		var e cacheEntry
-		if json.Unmarshal(data, &e) == nil && e.Version == cacheVersion && e.Space == space && name == filepath.Base(c.path(space, e.Skill.ID)) {
+		if json.Unmarshal(data, &e) == nil && e.Version == cacheVersion && e.cacheScope == scope && name == filepath.Base(c.path(scope, e.Skill.ID)) {
 			os.Remove(p)
 		}
 	}

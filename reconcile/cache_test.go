@@ -82,22 +82,25 @@ func TestCacheIgnoresBadEntries(t *testing.T) {
 	s, _ := env.emu.SkillBySlug(benchSpace, "skill-00001")
 	listed := s
 	listed.Instructions = nil
-	if _, ok := cache.lookup(benchSpace, listed); !ok {
+	if _, ok := cache.lookup(env.scope(), listed); !ok {
 		t.Fatal("no entry for skill-00001")
 	}
 	// An entry whose listed fields disagree with the list, with the same
 	// updatedAt, is not trusted.
 	renamed := listed
 	renamed.Name = "Renamed without a new updatedAt"
-	if _, ok := cache.lookup(benchSpace, renamed); ok {
+	if _, ok := cache.lookup(env.scope(), renamed); ok {
 		t.Error("an entry was used for a skill listed with another name")
 	}
-	if _, ok := cache.lookup("zz99", listed); ok {
+	if _, ok := cache.lookup(cacheScope{env.client.BaseURL(), "zz99"}, listed); ok {
 		t.Error("an entry was used for another space")
+	}
+	if _, ok := cache.lookup(cacheScope{"https://other-tenant.example.com", benchSpace}, listed); ok {
+		t.Error("an entry was used for the same space id of another service")
 	}
 
 	for i, f := range files {
-		bad := []string{"", "{", `{"version":1,"space":"ab12","skill":{"id":7}}`, "null", `{"version":99}`}[i]
+		bad := []string{"", "{", `{"version":2,"space":"ab12","skill":{"id":7}}`, "null", `{"version":99}`}[i]
 		if err := os.WriteFile(f, []byte(bad), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -154,29 +157,39 @@ func TestCachePrunesDeletedSkills(t *testing.T) {
 	gone, _ := env.emu.SkillBySlug(benchSpace, "skill-00002")
 	kept, _ := env.emu.SkillBySlug(benchSpace, "skill-00003")
 	other := remote.Skill{ID: gone.ID, Slug: gone.Slug, UpdatedAt: gone.UpdatedAt} // same id, another space
-	if err := cache.store("zz99", other); err != nil {
+	if err := cache.store(cacheScope{env.client.BaseURL(), "zz99"}, other); err != nil {
+		t.Fatal(err)
+	}
+	otherTenant := cacheScope{"https://other-tenant.example.com", benchSpace} // same space id, another service
+	if err := cache.store(otherTenant, other); err != nil {
 		t.Fatal(err)
 	}
 	notes := filepath.Join(cache.Dir(), "notes.json")
 	if err := os.WriteFile(notes, []byte(`{"kept": true}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(cache.path(benchSpace, gone.ID)); err != nil {
+	if _, err := os.Stat(cache.path(env.scope(), gone.ID)); err != nil {
 		t.Fatalf("no entry for %s after a cold plan: %v", gone.Slug, err)
 	}
 
 	env.emu.DeleteSkill(benchSpace, gone.ID)
 	env.planOnce(t, FetchOptions{Cache: cache})
-	if _, err := os.Stat(cache.path(benchSpace, gone.ID)); !os.IsNotExist(err) {
+	if _, err := os.Stat(cache.path(env.scope(), gone.ID)); !os.IsNotExist(err) {
 		t.Errorf("entry of the deleted skill: %v, want it removed", err)
 	}
 	for what, p := range map[string]string{
-		"live skill":  cache.path(benchSpace, kept.ID),
-		"other space": cache.path("zz99", gone.ID),
-		"other file":  notes,
+		"live skill":   cache.path(env.scope(), kept.ID),
+		"other space":  cache.path(cacheScope{env.client.BaseURL(), "zz99"}, gone.ID),
+		"other tenant": cache.path(otherTenant, gone.ID),
+		"other file":   notes,
 	} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s: %v, want it kept", what, err)
 		}
 	}
+}
+
+// scope is the cache scope of the env's space.
+func (env *perfEnv) scope() cacheScope {
+	return cacheScope{Service: env.client.BaseURL(), Space: benchSpace}
 }

@@ -64,6 +64,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 		return nil, err
 	}
 
+	scope := cacheScope{Service: c.BaseURL(), Space: space}
 	local := make(map[string]*fsrepo.Skill, len(desired.Skills))
 	for i := range desired.Skills {
 		local[desired.Skills[i].Slug] = &desired.Skills[i]
@@ -84,7 +85,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 			continue
 		}
 		seen[s.ID] = true // a list may repeat an id; read it once
-		if got, ok := o.Cache.lookup(space, s); ok {
+		if got, ok := o.Cache.lookup(scope, s); ok {
 			skills[i] = got // unchanged since cached: no read
 		} else {
 			gets = append(gets, i)
@@ -125,7 +126,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 			// The whole response, not just its instructions: it is
 			// what a saved plan's staleness check re-reads.
 			skills[i] = *s
-			o.Cache.store(space, *s) // a failed store only costs a read next time
+			o.Cache.store(scope, *s) // a failed store only costs a read next time
 			return nil
 		}
 		f := files[n-len(gets)]
@@ -157,7 +158,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 		}
 		live.Skills = append(live.Skills, s)
 	}
-	o.Cache.prune(space, live.Skills)
+	o.Cache.prune(scope, live.Skills)
 	return live, nil
 }
 

@@ -134,6 +134,10 @@ func (c Client) Format(f fmt.State, verb rune) {
 	fmt.Fprintf(f, "remote.Client{BaseURL:%q, Token:[REDACTED]}", c.base)
 }
 
+// BaseURL is the service address the client sends to, without a trailing
+// slash.
+func (c *Client) BaseURL() string { return c.base }
+
 // secret is the token as the client keeps it: printed through reflection,
 // say inside a caller's struct, it still shows as [REDACTED].
 type secret string
