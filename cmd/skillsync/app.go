@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -135,45 +136,79 @@ func usageError(c *cli.Context, err error, isSubcommand bool) error {
 		if len(name) == 1 {
 			dashes = "-" // as the user most likely wrote it: -o
 		}
-		if c.Command == nil || c.Command.Name == "" || c.Command.Name == c.App.Name {
-			if cmd := commandWithFlag(c.App, name); cmd != "" {
-				return withHint(fmt.Errorf("unknown flag %s%s before the command", dashes, name),
-					"flags go after the command name: skillsync %s %s%s ...", cmd, dashes, name)
+		flag := dashes + name
+		atRoot := c.Command == nil || c.Command.Name == "" || c.Command.Name == c.App.Name
+		switch {
+		case atRoot:
+			if hint := flagGoesAfter(c.App.Commands, nil, flag, name, "command"); hint != "" {
+				return withHint(fmt.Errorf("unknown flag %s before the command", flag), "%s", hint)
 			}
-			return withHint(fmt.Errorf("unknown flag %s%s", dashes, name), "%s", help)
+			return withHint(fmt.Errorf("unknown flag %s", flag), "%s", help)
+		case len(c.Command.Subcommands) > 0:
+			if hint := flagGoesAfter(c.Command.Subcommands, []string{c.Command.Name}, flag, name, "subcommand"); hint != "" {
+				return withHint(fmt.Errorf("unknown flag %s before the subcommand", flag), "%s", hint)
+			}
 		}
+		unknown := fmt.Errorf("unknown flag %s for %s", flag, commandPath(c))
 		if s := similarFlag(c.Command.Flags, name); s != "" {
-			return withHint(fmt.Errorf("unknown flag %s%s for %s", dashes, name, commandPath(c)), "did you mean --%s? %s", s, help)
+			return withHint(unknown, "did you mean --%s? %s", s, help)
 		}
-		if other := commandWithFlag(c.App, name); other != "" {
-			return withHint(fmt.Errorf("unknown flag %s%s for %s", dashes, name, commandPath(c)), "%s%s is a flag of skillsync %s; %s", dashes, name, other, help)
+		if others := commandsWithFlag(c.App.Commands, nil, name); len(others) > 0 {
+			if len(others) > 3 {
+				others = append(others[:3], "...")
+			}
+			return withHint(unknown, "%s is a flag of skillsync %s; %s", flag, strings.Join(others, ", "), help)
 		}
-		return withHint(fmt.Errorf("unknown flag %s%s for %s", dashes, name, commandPath(c)), "%s", help)
+		return withHint(unknown, "%s", help)
 	}
 	if m := reNeedsValue.FindStringSubmatch(msg); m != nil {
 		return withHint(fmt.Errorf("--%s needs a value", m[1]), "write --%s VALUE; %s", m[1], help)
 	}
 	if m := reBadValue.FindStringSubmatch(msg); m != nil {
-		return withHint(fmt.Errorf("--%s %q is not %s", m[2], m[1], valueKind(c, m[2])), "%s", help)
+		return withHint(fmt.Errorf("--%s %q is not %s", m[2], unquoted(m[1]), valueKind(c, m[2])), "%s", help)
 	}
 	if m := reBadEnv.FindStringSubmatch(msg); m != nil {
-		return withHint(fmt.Errorf("%s=%q is not %s (it sets --%s)", m[3], m[1], valueKind(c, m[4]), m[4]),
+		return withHint(fmt.Errorf("%s=%q is not %s (it sets --%s)", m[3], unquoted(m[1]), valueKind(c, m[4]), m[4]),
 			"correct %s or unset it", m[3])
 	}
 	return withHint(err, "%s", help)
 }
 
-// commandWithFlag names the first command that has the flag name, for a
-// flag written before the command.
-func commandWithFlag(app *cli.App, name string) string {
-	for _, cmd := range app.Commands {
-		for _, f := range cmd.Flags {
-			if slices.Contains(f.Names(), name) {
-				return cmd.Name
-			}
-		}
+// unquoted undoes the %q quoting of a value inside flag's messages, so
+// that quoting it again does not double the escapes.
+func unquoted(inner string) string {
+	if s, err := strconv.Unquote(`"` + inner + `"`); err == nil {
+		return s
 	}
-	return ""
+	return inner
+}
+
+// commandsWithFlag lists the commands under cmds, subcommands included,
+// that have the flag name, as "agents list" (after the words of parent).
+func commandsWithFlag(cmds []*cli.Command, parent []string, name string) []string {
+	var found []string
+	for _, cmd := range cmds {
+		path := append(slices.Clone(parent), cmd.Name)
+		if slices.ContainsFunc(cmd.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), name) }) {
+			found = append(found, strings.Join(path, " "))
+		}
+		found = append(found, commandsWithFlag(cmd.Subcommands, path, name)...)
+	}
+	return found
+}
+
+// flagGoesAfter is the hint for a flag written before the (sub)command it
+// belongs to: the one command under cmds that has it, or a placeholder for
+// several; "" when none has it.
+func flagGoesAfter(cmds []*cli.Command, parent []string, flag, name, what string) string {
+	has := commandsWithFlag(cmds, parent, name)
+	switch len(has) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("flags go after the %s name: skillsync %s %s ...", what, has[0], flag)
+	}
+	return fmt.Sprintf("flags go after the %s name: skillsync %s %s ...", what, strings.Join(append(slices.Clone(parent), strings.ToUpper(what)), " "), flag)
 }
 
 // similarFlag is a flag of the command whose name is close to name (a
