@@ -234,8 +234,8 @@ func checkKeys(m *yaml.Node, section string, lines map[string]int, fail func(int
 }
 
 // configTypes is the shape of each key's value: "text", "number" (a whole
-// number), "list" (of text) or "mapping"; a list or mapping may be left
-// empty.
+// number), "list" (of text) or "mapping". Any key may be left without a
+// value ("baseURL:"), which counts as left out.
 var configTypes = map[string]string{
 	"baseURL": "text", "space": "text", "skillsDir": "text", "unmanaged": "text", "missing": "text",
 	"maxDisablePercent": "number",
@@ -263,18 +263,27 @@ func checkType(key string, v *yaml.Node, fail func(int, string, ...any)) bool {
 		v = v.Alias
 	}
 	want := configTypes[key]
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return true // "key:" with no value counts as left out
+	}
 	ok := false
 	switch want {
 	case "text":
-		ok = v.Kind == yaml.ScalarNode && v.Tag != "!!null"
+		ok = v.Kind == yaml.ScalarNode
 	case "number":
 		_, err := strconv.Atoi(v.Value)
 		ok = v.Kind == yaml.ScalarNode && v.Tag == "!!int" && err == nil
 	case "mapping":
-		ok = v.Kind == yaml.MappingNode || v.Tag == "!!null" // "agents:" with its entries commented out
+		ok = v.Kind == yaml.MappingNode
 	case "list":
-		ok = v.Kind == yaml.SequenceNode || v.Tag == "!!null"
+		ok = v.Kind == yaml.SequenceNode
 		for _, item := range v.Content {
+			if !ok {
+				break
+			}
+			if item.Kind == yaml.AliasNode && item.Alias != nil {
+				item = item.Alias
+			}
 			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
 				fail(item.Line, "%s: each item must be an agent id or name, not %s", key, describeNode(item))
 				return false
@@ -317,13 +326,7 @@ func configYAMLError(name string, data []byte, err error) error {
 			n, _ = strconv.Atoi(sub[1])
 			text = sub[2]
 		} else {
-			// No line for some errors, such as a tab before the first key.
-			for i, l := range lines {
-				if strings.HasPrefix(strings.TrimLeft(l, " "), "\t") {
-					n = i + 1
-					break
-				}
-			}
+			n = guessYAMLLine(text, lines) // no line for a tab before the first key
 		}
 		if n >= 1 && n <= len(lines) {
 			if h := yamlHint(text, lines[n-1]); h != "" {

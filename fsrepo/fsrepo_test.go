@@ -289,9 +289,12 @@ func TestReadConfig(t *testing.T) {
 		{name: "bad percent", in: "maxDisablePercent: 130\n", err: "skillsync.yaml:1: maxDisablePercent must be 0 to 100"},
 		{name: "bad type", in: "maxDisablePercent: lots\n", err: `skillsync.yaml:1: maxDisablePercent must be a whole number, not "lots"; for example maxDisablePercent: 30`},
 		{name: "fraction", in: "maxDisablePercent: 12.5\n", err: `skillsync.yaml:1: maxDisablePercent must be a whole number, not "12.5"`},
-		{name: "all type errors", in: "missing: [warn]\nagents:\n  publish: bot\nspace:\n", err: "skillsync.yaml:1: missing must be a single value, not a list; for example missing: error (or warn)\n" +
+		{name: "all type errors", in: "missing: [warn]\nagents:\n  publish: bot\nspace: {a: b}\n", err: "skillsync.yaml:1: missing must be a single value, not a list; for example missing: error (or warn)\n" +
 			`skillsync.yaml:3: agents.publish must be a list, not "bot"` + "; for example publish: [Support bot, 0b5c...]\n" +
-			"skillsync.yaml:4: space must be a single value, not empty"},
+			"skillsync.yaml:4: space must be a single value, not a mapping"},
+		{name: "publish as a mapping", in: "agents:\n  publish: {a: [x]}\n", err: "skillsync.yaml:2: agents.publish must be a list, not a mapping"},
+		{name: "keys without values count as left out", in: "baseURL:\nspace:\nmaxDisablePercent:\nagents:\n", want: Config{SkillsDir: "skills", Unmanaged: "ignore", Missing: "error", MaxDisablePercent: 30}},
+		{name: "alias items", in: "agents:\n  publish: [&bot Support bot, *bot]\n", want: Config{SkillsDir: "skills", Unmanaged: "ignore", Missing: "error", MaxDisablePercent: 30, Agents: AgentsConfig{Publish: []string{"Support bot", "Support bot"}}}},
 		{name: "bad list item", in: "agents:\n  publish:\n    - a\n    - {b: 1}\n", err: "skillsync.yaml:4: agents.publish: each item must be an agent id or name, not a mapping"},
 		{name: "agents not a mapping", in: "agents: [a]\n", err: "skillsync.yaml:1: agents must be a mapping, not a list"},
 		{name: "escaping skillsDir", in: "skillsDir: ../other\n", err: "skillsync.yaml:1: skillsDir"},

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -477,14 +478,36 @@ func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
 		// yaml.v3 gives no line for some errors, such as a tab that
 		// indents the first key: point at the first tab-indented line.
 		hint := ""
-		for i, l := range lines {
-			if strings.HasPrefix(strings.TrimLeft(l, " "), "\t") {
-				line, hint = fm.fileLine(i+1), yamlHint(text, l)
-				break
-			}
+		if n := guessYAMLLine(text, lines); n > 0 {
+			line, hint = fm.fileLine(n), yamlHint(text, lines[n-1])
 		}
 		p.errorf(line, 1, "frontmatter-yaml", hint, "frontmatter is not valid YAML: %s", text)
 	}
+}
+
+// guessYAMLLine is, for a yaml.v3 error given without a line, the line (from 1)
+// it most likely concerns: the first one indented with a tab for "found
+// character that cannot start any token", the first holding a control
+// character for "control characters are not allowed"; 0 for any other
+// error, or when no line is such.
+func guessYAMLLine(msg string, lines []string) int {
+	var at func(string) bool
+	switch {
+	case strings.Contains(msg, "control characters"):
+		at = func(l string) bool {
+			return strings.ContainsFunc(l, func(r rune) bool { return r != '\t' && r != '\r' && unicode.IsControl(r) })
+		}
+	case strings.Contains(msg, "cannot start any token"), strings.Contains(msg, "tab"):
+		at = func(l string) bool { return strings.HasPrefix(strings.TrimLeft(l, " "), "\t") }
+	default:
+		return 0
+	}
+	for i, l := range lines {
+		if at(l) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 var keyValueLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_-]+):[ \t]+(.*\S)\s*$`)
