@@ -73,7 +73,7 @@ func RenderFailureMarkdown(w io.Writer, space, message, hint string, problems []
 	}
 	m := &mdWriter{limit: max - mdReserve}
 	m.must(MarkdownMarker(space) + "\n")
-	m.must("### skillsync plan for space " + codeSpan(space) + "\n\n")
+	m.must("### " + title(o.Title) + " for space " + codeSpan(space) + "\n\n")
 	m.must("> [!CAUTION]\n> **No plan could be made:** " + cell(message) + "\n")
 	if hint != "" {
 		m.must(">\n> " + cell(hint) + "\n")

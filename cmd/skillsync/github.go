@@ -148,7 +148,7 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 		lines = invalid.errorLines()
 	}
 	var md bytes.Buffer
-	if err := reconcile.RenderFailureMarkdown(&md, space, ui.redact(failure.Error()), ui.redact(hintFor(failure)), lines, reconcile.MarkdownOptions{}); err != nil {
+	if err := reconcile.RenderFailureMarkdown(&md, space, ui.redact(failure.Error()), ui.redact(hintFor(failure)), lines, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
 		ui.warningf("writing the failure report: %v", err)
 		return
 	}

@@ -403,11 +403,30 @@ func TestPlanCommentWhenNoPlan(t *testing.T) {
 	if code, _, _ := runCLI(t, "drift", "--dir", dir); code != 1 {
 		t.Errorf("drift of an invalid repository: exit %d, want 1", code)
 	}
-	if sum, _ := os.ReadFile(summary); !strings.Contains(string(sum), "No plan could be made") {
-		t.Errorf("drift's job summary does not say there is no plan:\n%s", sum)
+	if sum, _ := os.ReadFile(summary); !strings.Contains(string(sum), "No plan could be made") || !strings.Contains(string(sum), "### skillsync drift for space `demo`") {
+		t.Errorf("drift's job summary does not say, under its own title, that there is no plan:\n%s", sum)
 	}
 	if issues, _ := f.snapshot(); len(issues) > 1 {
 		t.Errorf("issues = %+v", issues)
+	}
+}
+
+// TestPlanCommentWhenBaseFails: a --base that cannot be read fails the
+// plan, and the comment says so instead of keeping the earlier push's plan.
+func TestPlanCommentWhenBaseFails(t *testing.T) {
+	_, dir := ciSetup(t)
+	basePRRepo(t, dir)
+	f := newFakeGitHub(t)
+	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1", "--base", "main"); code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1", "--base", "mian")
+	if code != 1 {
+		t.Fatalf("plan --base mian: exit %d, want 1; stderr:\n%s", code, stderr)
+	}
+	_, comments := f.snapshot()
+	if len(comments) != 1 || !strings.Contains(comments[0].Body, "**No plan could be made:** unknown ref mian") {
+		t.Errorf("comments = %+v, want the plan comment saying there is no plan", comments)
 	}
 }
 

@@ -53,6 +53,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			}
 			if ref := c.String("base"); ref != "" {
 				if err := splitByBase(c, ui, r, ref); err != nil {
+					publishFailure(c, ui, "plan", err)
 					return err
 				}
 			}
