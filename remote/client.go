@@ -235,6 +235,14 @@ func checkBaseURL(raw string) (*url.URL, error) {
 		return nil, errors.New("no base URL given")
 	}
 	if !strings.Contains(raw, "://") && !strings.Contains(raw, "@") {
+		lower := strings.ToLower(raw)
+		for _, bad := range []string{"https:/", "http:/", "https//", "http//", "https:", "http:"} {
+			if rest, ok := strings.CutPrefix(lower, bad); ok {
+				scheme, _, _ := strings.Cut(bad, ":")
+				scheme = strings.TrimSuffix(scheme, "//")
+				return nil, fmt.Errorf("base URL %q: the scheme is misspelt; write %s://%s", raw, scheme, raw[len(raw)-len(rest):])
+			}
+		}
 		return nil, fmt.Errorf("base URL %q has no scheme: write https://%s (http:// only for a loopback host, such as the emulator's)", raw, raw)
 	}
 	u, err := url.Parse(raw)

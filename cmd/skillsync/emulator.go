@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"net"
@@ -60,8 +61,11 @@ func seedEmulator(e *remotetest.Emulator, dir string) error {
 	if dir != "" {
 		hint := "pass a seed folder, laid out like testdata/emulator/example, or leave --seed out for the demo space"
 		fi, err := os.Stat(dir)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			return withHint(fmt.Errorf("--seed %s: no such folder", dir), "%s", hint)
+		}
+		if err != nil {
+			return withHint(fmt.Errorf("--seed: %w", err), "%s", hint)
 		}
 		if !fi.IsDir() {
 			return withHint(fmt.Errorf("--seed %s: not a folder", dir), "%s", hint)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,8 +50,14 @@ func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
 // A missing or empty file, or an earlier saved plan, may be (over)written.
 func checkPlanOut(path string) error {
 	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	di, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return withHint(fmt.Errorf("-out %s: folder %s does not exist", path, dir), "create it first (mkdir -p %s), or name a file in an existing folder", dir)
+	case err != nil:
+		return withHint(fmt.Errorf("-out %s: %w", path, err), "name a file in a folder this user can read and write")
+	case !di.IsDir():
+		return withHint(fmt.Errorf("-out %s: %s is a file, not a folder", path, dir), "name a file in a folder, such as plan.json")
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -26,12 +26,15 @@ Exit codes: 0.`,
 // build (`go install ...@vX`, or the pseudo-version go derives from git in
 // a clone), else "dev" with the commit when the build recorded one.
 func buildVersion() string {
-	if version != "dev" {
-		return version
-	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return version
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(version, bi)
+}
+
+// versionOf is buildVersion for a stamped version and build info (nil when
+// there is none).
+func versionOf(stamped string, bi *debug.BuildInfo) string {
+	if stamped != "dev" || bi == nil {
+		return stamped
 	}
 	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
@@ -45,12 +48,12 @@ func buildVersion() string {
 			modified = s.Value
 		}
 	}
-	if len(rev) >= 12 {
-		v := version + "+" + rev[:12]
-		if modified == "true" {
-			v += ".dirty"
-		}
-		return v
+	if len(rev) < 12 {
+		return stamped
 	}
-	return version
+	v := stamped + "+" + rev[:12]
+	if modified == "true" {
+		v += ".dirty"
+	}
+	return v
 }

@@ -91,7 +91,9 @@
 //     copies the draft. An enable of an enabled skill, a disable of a
 //     disabled one and a publish with nothing to publish are no-ops: 200,
 //     nothing moves. But at 40 active, enable answers 409 whatever the
-//     skill's state: the errors table sets no condition on the skill.
+//     skill's state: the state table shows the 409 only from enabled =
+//     false, and the errors table with no condition on the skill; the
+//     emulator takes the stricter reading (a client must cope with it).
 //   - The limit of 40 counts enabled user skills, enabled built-in skills
 //     and [Space.BuiltinActive].
 //   - hasUnpublishedChanges is true while the draft differs from the

@@ -738,17 +738,19 @@ func cloneAny(v any) any {
 	return v
 }
 
-// normaliseAgent gives every array and object field a JSON value of its
-// type (never null), as the spec's field table types them.
 // checkAgent holds an agent to the types of the spec's agent table where
-// Go's types do not: uuid strings, and an object for welcomeMessage.
+// Go's types do not: uuid strings, and an object for welcomeMessage. The
+// fields are checked in the table's order, so the error is always the same.
 func checkAgent(a remote.Agent) error {
-	for field, ids := range map[string][]string{
-		"attachmentIds": a.AttachmentIDs, "folderIds": a.FolderIDs,
-		"contentIds": a.ContentIDs, "skillIds": a.SkillIDs,
+	for _, f := range []struct {
+		field string
+		ids   []string
+	}{
+		{"attachmentIds", a.AttachmentIDs}, {"folderIds", a.FolderIDs},
+		{"contentIds", a.ContentIDs}, {"skillIds", a.SkillIDs},
 	} {
-		for i, id := range ids {
-			if err := remote.CheckUUID(fmt.Sprintf("%s[%d]", field, i), id); err != nil {
+		for i, id := range f.ids {
+			if err := remote.CheckUUID(fmt.Sprintf("%s[%d]", f.field, i), id); err != nil {
 				return err
 			}
 		}
@@ -769,6 +771,8 @@ func checkAgent(a remote.Agent) error {
 	return nil
 }
 
+// normaliseAgent gives every array and object field a JSON value of its
+// type (never null), as the spec's field table types them.
 func normaliseAgent(a *remote.Agent) {
 	orEmpty := func(s []string) []string {
 		if s == nil {

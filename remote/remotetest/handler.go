@@ -329,8 +329,9 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 		}
 		sk.updatedAt = e.clock.tick()
 	case epEnableSkill:
-		// The errors table's 409 has no condition on the skill: at the
-		// limit, an enabled skill is refused too (the strict reading).
+		// The errors table's 409 sets no condition on the skill (the
+		// state table shows it only from enabled = false): at the limit,
+		// an enabled skill is refused too, the stricter reading.
 		if n := sp.activeCount(); n >= remote.MaxActiveSkills {
 			writeError(w, http.StatusConflict, CodeActiveLimit,
 				fmt.Sprintf("space %s already has %d active skills (maximum %d)", sp.ID, n, remote.MaxActiveSkills))
