@@ -81,3 +81,16 @@ func TestHintForRevision(t *testing.T) {
 		t.Errorf("hint = %q", h)
 	}
 }
+
+// TestNoNetworkHintForFiles: an EOF from reading a file is not a network
+// failure, and gets no advice about the network.
+func TestNoNetworkHintForFiles(t *testing.T) {
+	for _, err := range []error{
+		fmt.Errorf("reading journal: %w", io.ErrUnexpectedEOF),
+		fmt.Errorf("reading plan: %w", io.EOF),
+	} {
+		if h := hintFor(err); h != "" {
+			t.Errorf("hint for %v = %q, want none", err, h)
+		}
+	}
+}

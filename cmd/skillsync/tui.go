@@ -1,16 +1,12 @@
 package main
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 
 	"golang.org/x/term"
 
@@ -136,26 +132,18 @@ func hintFor(err error) string {
 
 // hintForNetwork says what to do when the service could not be reached.
 func hintForNetwork(err error) string {
-	var (
-		dnsErr  *net.DNSError
-		certErr *tls.CertificateVerificationError
-		authErr x509.UnknownAuthorityError
-		hostErr x509.HostnameError
-		recErr  tls.RecordHeaderError
-		netErr  net.Error
-	)
-	switch {
-	case errors.As(err, &dnsErr):
+	switch remote.NetFailureOf(err) {
+	case remote.NetUnknownHost:
 		return "the host name of the service's address does not resolve: check its spelling, and this machine's DNS"
-	case errors.As(err, &certErr), errors.As(err, &authErr), errors.As(err, &hostErr):
+	case remote.NetCertificate:
 		return "the service's TLS certificate is not trusted here: if a proxy inspects TLS, add its CA to the system's trust store or name it in SSL_CERT_FILE (skillsync never turns verification off)"
-	case errors.As(err, &recErr), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"): // net/http's words, not a type
+	case remote.NetPlainHTTP:
 		return "the server answered an https request in plain HTTP: check the scheme and port of the service's address"
-	case errors.Is(err, syscall.ECONNREFUSED):
+	case remote.NetRefused:
 		return "nothing accepts connections at the service's address: check its host and port, and that the service is reachable from this machine"
-	case errors.Is(err, remote.ErrNoResponse), errors.As(err, &netErr) && netErr.Timeout():
+	case remote.NetTimeout:
 		return "the service did not answer in time: check the network (and any proxy) between this machine and the service, then run again"
-	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+	case remote.NetBroken:
 		return "the connection to the service failed: check the network between this machine and the service, then run again"
 	}
 	return ""
