@@ -86,7 +86,8 @@ func origins(t *testing.T, args ...string) (map[string]string, string) {
 // committed on main; a branch "feature" changing code-review's
 // description; main moving on after the branch, changing release-notes;
 // and HEAD on feature.
-func basePRRepo(t *testing.T, dir string) *git.Repository {
+// gitInitMain makes dir a git repository whose branch is main.
+func gitInitMain(t *testing.T, dir string) *git.Repository {
 	t.Helper()
 	r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
 		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
@@ -94,6 +95,12 @@ func basePRRepo(t *testing.T, dir string) *git.Repository {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+func basePRRepo(t *testing.T, dir string) *git.Repository {
+	t.Helper()
+	r := gitInitMain(t, dir)
 	gitCommitAll(t, r, "skills")
 	gitCheckout(t, r, "feature", true)
 	replaceInFile(t, filepath.Join(dir, "skills", "code-review", "SKILL.md"), "description: Reviews", "description: Reviews carefully")
@@ -314,12 +321,7 @@ func TestPlanBaseSplitsAgentPublishes(t *testing.T) {
 		}
 	}
 	appendFile("agents:\n  publish:\n    - Old bot\n")
-	r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
-		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := gitInitMain(t, dir)
 	gitCommitAll(t, r, "publish the old bot")
 	gitCheckout(t, r, "feature", true)
 	appendFile("    - 22222222-2222-4222-8222-222222222222\n")
