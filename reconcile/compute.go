@@ -29,10 +29,13 @@ type Live struct {
 
 // Policy is how [Compute] treats what the repository does not say.
 type Policy struct {
-	Unmanaged         string // fsrepo.UnmanagedIgnore (default) or fsrepo.UnmanagedDisable
-	Missing           string // fsrepo.MissingError (default) or fsrepo.MissingWarn
-	MaxDisablePercent int    // default fsrepo.DefaultMaxDisablePercent when 0 or less
-	Force             bool   // allow disabling more than MaxDisablePercent
+	Unmanaged string // fsrepo.UnmanagedIgnore (default) or fsrepo.UnmanagedDisable
+	Missing   string // fsrepo.MissingError (default) or fsrepo.MissingWarn
+	// MaxDisablePercent is the share of skills in play a plan may disable;
+	// nil means fsrepo.DefaultMaxDisablePercent, and 0 forbids any disable
+	// (maxDisablePercent: 0 in skillsync.yaml).
+	MaxDisablePercent *int
+	Force             bool // allow disabling more than MaxDisablePercent
 	PublishAgents     []string
 }
 
@@ -42,7 +45,7 @@ func PolicyFromConfig(c fsrepo.Config) Policy {
 	p := Policy{
 		Unmanaged:         c.Unmanaged,
 		Missing:           c.Missing,
-		MaxDisablePercent: c.MaxDisablePercent,
+		MaxDisablePercent: &c.MaxDisablePercent,
 		PublishAgents:     append([]string(nil), c.Agents.Publish...),
 	}
 	return p.withDefaults()
@@ -55,8 +58,9 @@ func (p Policy) withDefaults() Policy {
 	if p.Missing == "" {
 		p.Missing = fsrepo.MissingError
 	}
-	if p.MaxDisablePercent <= 0 {
-		p.MaxDisablePercent = fsrepo.DefaultMaxDisablePercent
+	if p.MaxDisablePercent == nil {
+		d := fsrepo.DefaultMaxDisablePercent
+		p.MaxDisablePercent = &d
 	}
 	return p
 }
@@ -431,7 +435,7 @@ func (c *planner) disableGuard() {
 	if inPlay < minGuardedSkills {
 		return
 	}
-	pct := c.policy.MaxDisablePercent
+	pct := *c.policy.MaxDisablePercent
 	if len(disables)*100 <= pct*inPlay {
 		return
 	}

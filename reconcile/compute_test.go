@@ -431,7 +431,8 @@ func TestCompute(t *testing.T) {
 		disableCase("disabling 40% of 10 managed with --force warns", 10, 4, Policy{Force: true}, []string{}, []string{CodeDisableGuard}),
 		disableCase("disabling 30% of 10 managed is fine", 10, 3, Policy{}, []string{}, []string{}),
 		disableCase("disabling 5 of 9 managed is fine", 9, 5, Policy{}, []string{}, []string{}),
-		disableCase("maxDisablePercent raised", 10, 5, Policy{MaxDisablePercent: 50}, []string{}, []string{}),
+		disableCase("maxDisablePercent raised", 10, 5, Policy{MaxDisablePercent: ptr(50)}, []string{}, []string{}),
+		disableCase("maxDisablePercent 0 forbids any disable", 10, 1, Policy{MaxDisablePercent: ptr(0)}, []string{CodeDisableGuard}, []string{}),
 		{
 			// A wrong skillsDir with "unmanaged: disable" makes every remote
 			// skill unmanaged; the guard must stop that plan.

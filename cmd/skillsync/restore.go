@@ -112,7 +112,7 @@ func readRestore(path string) (*reconcile.Restore, error) {
 // them back. The space is the journal's unless --space, SKILLSYNC_SPACE or
 // skillsync.yaml names one, which must then be the same.
 func planRestore(c *cli.Context, ui *ui, rs *reconcile.Restore, progress bool) (*planRun, error) {
-	var cfg fsrepo.Config
+	cfg := fsrepo.DefaultConfig()
 	root, err := findRepo(c)
 	switch {
 	case err == nil:
@@ -151,6 +151,8 @@ func planRestore(c *cli.Context, ui *ui, rs *reconcile.Restore, progress bool) (
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)
 	}
-	plan := reconcile.RestorePlan(rs, live, reconcile.Policy{Force: c.Bool("force")})
+	pol := reconcile.PolicyFromConfig(cfg) // its maxDisablePercent guards a restore too
+	pol.Force = c.Bool("force")
+	plan := reconcile.RestorePlan(rs, live, pol)
 	return &planRun{root: root, target: t, client: cl, par: par, plan: plan}, nil
 }
