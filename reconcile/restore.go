@@ -38,14 +38,16 @@ type Restore struct {
 }
 
 type restoreSkill struct {
-	id     string
+	id string
+	// before holds, for each field in fields, its value before the first
+	// journal line that changed it; the other fields are unset.
 	before SkillState
 	fields map[string]bool // FieldName, FieldDescription, FieldInstructions, FieldEnabled
 }
 
 // PlanRestore reads what undoing entries (a journal, in file order) takes.
-// A skill changed several times is put back as it was before its first
-// change. A journal of several spaces, or of no mutation, is an error.
+// Each field of a skill changed several times is put back as it was
+// before the first change of that field. A journal of several spaces, or of no mutation, is an error.
 func PlanRestore(entries []JournalEntry) (*Restore, error) {
 	r := &Restore{skills: map[string]*restoreSkill{}}
 	published := map[string]bool{}
@@ -79,26 +81,45 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 		}
 		s := r.skills[e.Slug]
 		if s == nil {
-			s = &restoreSkill{id: e.ID, before: *e.Before, fields: map[string]bool{}}
+			s = &restoreSkill{id: e.ID, fields: map[string]bool{}}
 			r.skills[e.Slug] = s
 		} else if s.id != e.ID {
 			return nil, fmt.Errorf("journal line %d: slug %s names skill %s, but an earlier line names %s", i+1, e.Slug, e.ID, s.id)
 		}
+		// Each field goes back to its value before the first line that
+		// changed it: a later apply's before may hold an edit made in the
+		// app between the two, which an earlier line's before would lose.
+		touch := func(field string) {
+			if s.fields[field] {
+				return
+			}
+			s.fields[field] = true
+			switch field {
+			case FieldName:
+				s.before.Name = e.Before.Name
+			case FieldDescription:
+				s.before.Description = e.Before.Description
+			case FieldInstructions:
+				s.before.Instructions = e.Before.Instructions
+			case FieldEnabled:
+				s.before.Enabled = e.Before.Enabled
+			}
+		}
 		switch e.Action {
 		case ActionEnable, ActionDisable:
-			s.fields[FieldEnabled] = true
+			touch(FieldEnabled)
 		case ActionUpdate:
 			if e.Request == nil {
 				return nil, fmt.Errorf("journal line %d: the update of %s has no request", i+1, e.Slug)
 			}
 			if e.Request.Name != nil {
-				s.fields[FieldName] = true
+				touch(FieldName)
 			}
 			if e.Request.Description != nil {
-				s.fields[FieldDescription] = true
+				touch(FieldDescription)
 			}
 			if e.Request.Instructions != nil {
-				s.fields[FieldInstructions] = true
+				touch(FieldInstructions)
 			}
 		}
 	}

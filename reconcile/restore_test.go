@@ -112,6 +112,35 @@ func TestRestorePlan(t *testing.T) {
 	}
 }
 
+// TestRestoreKeepsAppEditsBetweenApplies: a journal of two applies puts
+// each field back as it was before the first change of that field, so an
+// edit made in the app between the applies, which the second overwrote, is
+// what comes back.
+func TestRestoreKeepsAppEditsBetweenApplies(t *testing.T) {
+	entries := []JournalEntry{
+		// Apply 1 renames; the instructions are I0 then.
+		{Space: "ab12", Slug: "a", ID: "a1", Action: ActionUpdate, Outcome: OutcomeApplied,
+			Request: &remote.SkillUpdate{Name: strp("A2")},
+			Before:  &SkillState{Name: "A", Description: "d", Instructions: strp("I0\n"), Enabled: true}},
+		// The app edits the instructions to I1; apply 2 overwrites them.
+		{Space: "ab12", Slug: "a", ID: "a1", Action: ActionUpdate, Outcome: OutcomeApplied,
+			Request: &remote.SkillUpdate{Instructions: strp("I2\n")},
+			Before:  &SkillState{Name: "A2", Description: "d", Instructions: strp("I1\n"), Enabled: true}},
+	}
+	rs, err := PlanRestore(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Live{Space: "ab12", Skills: []remote.Skill{{ID: "a1", Slug: "a", Name: "A2", Description: "d", Instructions: strp("I2\n"), Enabled: true}}}
+	p := RestorePlan(rs, live, Policy{})
+	if len(p.Changes) != 1 {
+		t.Fatalf("changes = %+v", p.Changes)
+	}
+	if after := p.Changes[0].After; after.Name != "A" || *after.Instructions != "I1\n" {
+		t.Errorf("after = %+v, want name A (before apply 1) and instructions I1 (the app's edit, before apply 2)", after)
+	}
+}
+
 // TestRestoreReplacedSlug: a skill deleted and made again with the same
 // slug is another skill; restore leaves it alone.
 func TestRestoreReplacedSlug(t *testing.T) {

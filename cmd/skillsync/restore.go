@@ -25,8 +25,10 @@ like any other (disables first, the 40-active limit kept, a journal of its
 own written next to the one restored), so a restore can itself be restored.
 
 Lines of requests that failed or never got an answer count too: they may
-have taken effect, and a field that did not change plans no change. An
-agent publish cannot be undone through the API; restore says so.
+have taken effect, and a field that did not change plans no change. A
+journal that several applies appended to puts each field back as it was
+before the first of them changed it. An agent publish cannot be undone
+through the API; restore says so.
 
 Examples:
    skillsync restore .skillsync/journal/20261122T101500.000Z.jsonl
