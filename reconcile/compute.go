@@ -593,5 +593,16 @@ func DesiredHash(r *fsrepo.Repo) string {
 			field(f.SHA256)
 		}
 	}
+	// The policy of skillsync.yaml too: what apply does to unmanaged
+	// skills, which disables it allows, which agents it publishes.
+	c := r.Config
+	field("policy")
+	field(c.Unmanaged)
+	field(c.Missing)
+	field(strconv.Itoa(c.MaxDisablePercent))
+	field(strconv.Itoa(len(c.Agents.Publish)))
+	for _, a := range c.Agents.Publish {
+		field(a)
+	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }

@@ -298,7 +298,7 @@ func repoChanged(p *Plan, desired *fsrepo.Repo) string {
 		}
 	}
 	if len(details) == 0 {
-		return fmt.Sprintf("%s: the desired state hash went from %s to %s", msg, p.DesiredHash, now)
+		return fmt.Sprintf("%s: skillsync.yaml's policy (unmanaged, missing, maxDisablePercent, agents.publish) or a supporting file differs (desired state hash %s, now %s)", msg, p.DesiredHash, now)
 	}
 	return msg + ": " + strings.Join(details, "; ")
 }

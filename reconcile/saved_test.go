@@ -175,6 +175,23 @@ func TestCheckStale(t *testing.T) {
 			t.Errorf("a new commit with the same skills: %q, %v", stale, err)
 		}
 	})
+	t.Run("policy changed", func(t *testing.T) {
+		// The skills are the same, but skillsync.yaml now says what apply
+		// does differently: the saved plan no longer holds.
+		env, desired, _, sp := savedFixture(t, false)
+		for name, edit := range map[string]func(*fsrepo.Config){
+			"unmanaged":         func(c *fsrepo.Config) { c.Unmanaged = fsrepo.UnmanagedDisable },
+			"maxDisablePercent": func(c *fsrepo.Config) { c.MaxDisablePercent = 55 },
+			"agents.publish":    func(c *fsrepo.Config) { c.Agents.Publish = []string{"Support bot"} },
+		} {
+			changed := *desired
+			edit(&changed.Config)
+			stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, &changed)
+			if err != nil || len(stale) != 1 || !strings.Contains(stale[0], "skillsync.yaml's policy") {
+				t.Errorf("%s changed: CheckStale = %q, %v", name, stale, err)
+			}
+		}
+	})
 	t.Run("another target", func(t *testing.T) {
 		env, desired, _, sp := savedFixture(t, false)
 		env.emu.ResetRequests()
