@@ -102,11 +102,15 @@ func (c *InstructionCache) lookup(scope cacheScope, listed remote.Skill) (remote
 	return got, true
 }
 
-// store records a skill as a get answered it; a nil cache keeps nothing.
+// store records a skill as a get answered it; a nil cache keeps nothing,
+// nor does any cache keep a read whose instructions are null.
 // A failure is not an error of the plan: the next plan reads the skill
 // again.
 func (c *InstructionCache) store(scope cacheScope, s remote.Skill) error {
-	if c == nil || s.UpdatedAt == "" || s.ID == "" {
+	// A read with null instructions (SKILL.md unreadable) is not kept: the
+	// service may read the file again without moving updatedAt, and a kept
+	// null would plan a blind rewrite of the text on every later plan.
+	if c == nil || s.UpdatedAt == "" || s.ID == "" || s.Instructions == nil {
 		return nil
 	}
 	data, err := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s})

@@ -156,7 +156,7 @@ func TestCachePrunesDeletedSkills(t *testing.T) {
 
 	gone, _ := env.emu.SkillBySlug(benchSpace, "skill-00002")
 	kept, _ := env.emu.SkillBySlug(benchSpace, "skill-00003")
-	other := remote.Skill{ID: gone.ID, Slug: gone.Slug, UpdatedAt: gone.UpdatedAt} // same id, another space
+	other := remote.Skill{ID: gone.ID, Slug: gone.Slug, UpdatedAt: gone.UpdatedAt, Instructions: gone.Instructions} // same id, another space
 	if err := cache.store(cacheScope{env.client.BaseURL(), "zz99"}, other); err != nil {
 		t.Fatal(err)
 	}
@@ -192,4 +192,29 @@ func TestCachePrunesDeletedSkills(t *testing.T) {
 // scope is the cache scope of the env's space.
 func (env *perfEnv) scope() cacheScope {
 	return cacheScope{Service: env.client.BaseURL(), Space: benchSpace}
+}
+
+// TestCacheSkipsNullInstructions: a read whose SKILL.md was unreadable is
+// not kept: the file may be readable again with the same updatedAt, and a
+// kept null would plan rewriting the whole text on every later plan.
+func TestCacheSkipsNullInstructions(t *testing.T) {
+	cache := openTestCache(t)
+	scope := cacheScope{Service: "https://t.example.com", Space: "ab12"}
+	s := remote.Skill{ID: "3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b", Slug: "a", Name: "A", Description: "d", UpdatedAt: "2026-11-23T10:00:00.000Z"}
+	if err := cache.store(scope, s); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cache.lookup(scope, s); ok {
+		t.Fatal("a read with null instructions was kept")
+	}
+	text := "body\n"
+	s.Instructions = &text
+	if err := cache.store(scope, s); err != nil {
+		t.Fatal(err)
+	}
+	listed := s
+	listed.Instructions = nil
+	if got, ok := cache.lookup(scope, listed); !ok || got.Instructions == nil || *got.Instructions != text {
+		t.Errorf("a readable read was not kept: %+v, %v", got, ok)
+	}
 }
