@@ -171,22 +171,32 @@ func (j *Journal) Close() error {
 
 // ReadJournal reads every entry of a journal, in file order: started lines
 // and outcome lines alike (see [OutcomeStarted]; [Unfinished] pairs them).
-// On a line that does not parse (a crash can tear the last one) it returns
-// the entries before it with an error naming the line.
+// On a line that does not parse it returns the entries before it with an
+// error naming the line: a [*TornJournalError] when it is the last line (a
+// crash or a full disk cut its write short), which a reader may accept.
 func ReadJournal(r io.Reader) ([]JournalEntry, error) {
 	var out []JournalEntry
+	var bad error // a line that is not an entry: torn if no whole line follows
+	badLine := 0
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
+			if bad != nil {
+				return out, bad // damage in the middle, not a write cut short
+			}
 			var e JournalEntry
 			// Unknown keys are allowed: a later version may add some.
 			if derr := json.Unmarshal(line, &e); derr != nil {
-				return out, fmt.Errorf("journal line %d: %w", n, derr)
+				bad, badLine = fmt.Errorf("journal line %d: %w", n, derr), n
+			} else {
+				out = append(out, e)
 			}
-			out = append(out, e)
 		}
 		if errors.Is(err, io.EOF) {
+			if bad != nil {
+				return out, &TornJournalError{Line: badLine, Err: bad}
+			}
 			return out, nil
 		}
 		if err != nil {
@@ -194,6 +204,20 @@ func ReadJournal(r io.Reader) ([]JournalEntry, error) {
 		}
 	}
 }
+
+// A TornJournalError is returned by [ReadJournal] when only the last line
+// of the journal is not an entry: a write cut short by a crash or a full
+// disk. The entries before it are returned with it, whole.
+type TornJournalError struct {
+	Line int // the torn line
+	Err  error
+}
+
+func (e *TornJournalError) Error() string {
+	return fmt.Sprintf("the last line of the journal is cut short: %v", e.Err)
+}
+
+func (e *TornJournalError) Unwrap() error { return e.Err }
 
 // Unfinished returns the started entries of es (in the order of
 // [ReadJournal]) that no outcome line follows: mutations whose request may

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,8 +104,22 @@ func TestReadJournalTornLine(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("ReadJournal error = %v, want one naming line 2", err)
 	}
+	var torn *TornJournalError
+	if !errors.As(err, &torn) || torn.Line != 2 {
+		t.Errorf("ReadJournal error = %v, want a TornJournalError of line 2", err)
+	}
 	if len(es) != 1 || es[0].Slug != "a" {
 		t.Errorf("entries before the torn line = %+v", es)
+	}
+
+	// A broken line with a whole one after it is damage, not a torn write.
+	damaged := `{"space":"ab12","slug":"a","id":"1","action":"disable","outcome":"applied"}
+{"space":"ab12","slug":"b",
+{"space":"ab12","slug":"c","id":"3","action":"disable","outcome":"applied"}
+`
+	_, err = ReadJournal(strings.NewReader(damaged))
+	if err == nil || errors.As(err, &torn) || !strings.Contains(err.Error(), "journal line 2") {
+		t.Errorf("damaged journal: error %v, want line 2 named and not torn", err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 				return err
 			}
 			src := c.Args().First()
-			rs, err := readRestore(src)
+			rs, err := readRestore(ui, src)
 			if err != nil {
 				return err
 			}
@@ -92,16 +93,22 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 	}
 }
 
-// readRestore reads the journal at path and what undoing it takes.
-func readRestore(path string) (*reconcile.Restore, error) {
+// readRestore reads the journal at path and what undoing it takes. A last
+// line cut short (a crash, a full disk) is a warning: the whole lines
+// before it are restored.
+func readRestore(ui *ui, path string) (*reconcile.Restore, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, withHint(fmt.Errorf("reading journal: %w", err), "name a journal file written by apply; they are under .skillsync/journal/ of the repository")
 	}
 	defer f.Close()
 	entries, err := reconcile.ReadJournal(f)
-	if err != nil {
-		return nil, withHint(fmt.Errorf("%s: %w", path, err), "restore reads the journal of an apply, one JSON object a line; a journal cut short by a crash is read up to its last whole line")
+	var torn *reconcile.TornJournalError
+	switch {
+	case errors.As(err, &torn):
+		ui.warningf("%s: %v; restoring from the %s before it", path, err, count(len(entries), "whole line", "whole lines"))
+	case err != nil:
+		return nil, withHint(fmt.Errorf("%s: %w", path, err), "restore reads the journal of an apply, one JSON object a line; only a last line cut short is passed over")
 	}
 	rs, err := reconcile.PlanRestore(entries)
 	if err != nil {
