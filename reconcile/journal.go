@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,11 +86,40 @@ func OpenJournal(path string) (*Journal, error) {
 	if err := ignoreStateDir(dir); err != nil {
 		return nil, err
 	}
+	if torn, err := endsTorn(path); err != nil {
+		return nil, fmt.Errorf("opening journal: %w", err)
+	} else if torn {
+		// Lines appended after a torn one would make it damage in the
+		// middle of the file, which restore refuses.
+		return nil, fmt.Errorf("journal %s ends with a line cut short (a crash while writing it?): name another journal file, and restore from this one first if need be", path)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
 	}
 	return &Journal{f: f, path: path}, nil
+}
+
+// endsTorn reports whether the file at path exists, is not empty and does
+// not end with a newline: its last write was cut short.
+func endsTorn(path string) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 || !fi.Mode().IsRegular() {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 // ignoreStateDir writes StateDir/.gitignore in the nearest StateDir folder

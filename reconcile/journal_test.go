@@ -150,3 +150,29 @@ func TestUnfinished(t *testing.T) {
 		t.Error("Unfinished of a journal whose every line has its outcome is not empty")
 	}
 }
+
+// TestOpenJournalRefusesTornEnd: appending after a line a crash cut short
+// would turn it into damage in the middle, which restore refuses; so the
+// journal is refused instead, and left as it is.
+func TestOpenJournalRefusesTornEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	torn := `{"space":"ab12","slug":"a","id":"1","action":"disable","outcome":"applied"}` + "\n" + `{"space":"ab12","sl`
+	if err := os.WriteFile(path, []byte(torn), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenJournal(path); err == nil || !strings.Contains(err.Error(), "ends with a line cut short") {
+		t.Fatalf("OpenJournal of a torn journal: %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != torn {
+		t.Errorf("the torn journal was changed: %q", data)
+	}
+	whole := filepath.Join(t.TempDir(), "whole.jsonl")
+	if err := os.WriteFile(whole, []byte(torn[:strings.Index(torn, "\n")+1]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j, err := OpenJournal(whole)
+	if err != nil {
+		t.Fatalf("OpenJournal of a whole journal: %v", err)
+	}
+	j.Close()
+}
