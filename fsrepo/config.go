@@ -159,8 +159,11 @@ func parseConfig(name string, data []byte) (Config, error) {
 	if raw.SkillsDir != nil {
 		d := strings.TrimSuffix(*raw.SkillsDir, "/")
 		clean := path.Clean(d)
-		if d == "" || path.IsAbs(d) || filepath.IsAbs(d) || strings.Contains(d, `\`) || clean == ".." || strings.HasPrefix(clean, "../") {
+		switch {
+		case d == "" || path.IsAbs(d) || filepath.IsAbs(d) || strings.Contains(d, `\`) || clean == ".." || strings.HasPrefix(clean, "../"):
 			fail(lines["skillsDir"], "skillsDir %q must be a folder inside the repository, written with '/'", *raw.SkillsDir)
+		case InGitDir(clean):
+			fail(lines["skillsDir"], "skillsDir %q is inside a .git folder, where pull would write git's own files (hooks, config): choose a folder of the working tree", *raw.SkillsDir)
 		}
 		cfg.SkillsDir = clean
 	}

@@ -298,6 +298,8 @@ func TestReadConfig(t *testing.T) {
 		{name: "bad list item", in: "agents:\n  publish:\n    - a\n    - {b: 1}\n", err: "skillsync.yaml:4: agents.publish: each item must be an agent id or name, not a mapping"},
 		{name: "agents not a mapping", in: "agents: [a]\n", err: "skillsync.yaml:1: agents must be a mapping, not a list"},
 		{name: "escaping skillsDir", in: "skillsDir: ../other\n", err: "skillsync.yaml:1: skillsDir"},
+		{name: "skillsDir in .git", in: "skillsDir: .git/hooks\n", err: `skillsync.yaml:1: skillsDir ".git/hooks" is inside a .git folder`},
+		{name: "skillsDir in .GIT", in: "skillsDir: .GIT\n", err: `skillsync.yaml:1: skillsDir ".GIT" is inside a .git folder`},
 		{name: "bad space", in: "space: abcdefgh\n", err: "skillsync.yaml:1: invalid spaceId"},
 		{name: "duplicate", in: "space: ab\nspace: cd\n", err: `skillsync.yaml:2: duplicate key "space" (first at line 1)`},
 		{name: "not yaml", in: "space: [\n", err: "skillsync.yaml:"},

@@ -34,7 +34,7 @@ import (
 func LinkedFiles(instructions string) []string {
 	set := map[string]bool{}
 	add := func(p string) {
-		if p != SkillFile && remote.CheckFilePath(p) == nil {
+		if p != SkillFile && remote.CheckFilePath(p) == nil && !InGitDir(p) {
 			set[p] = true
 		}
 	}

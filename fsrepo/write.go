@@ -555,6 +555,9 @@ func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 		if err := remote.CheckFilePath(rel); err != nil {
 			w.problem(dir+"/"+rel, ruleMessage(err))
 			ok = false
+		} else if InGitDir(rel) {
+			w.problem(dir+"/"+rel, "a path inside a .git folder is never written: git would take it for a repository and run the commands its config names")
+			ok = false
 		}
 	}
 	if !ok {
@@ -571,6 +574,20 @@ func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 	if ok {
 		w.skills = append(w.skills, pendingSkill{slug: slug, files: files})
 	}
+}
+
+// InGitDir reports whether the slash-separated path rel has a segment git
+// takes for its own folder: ".git" in any case, with trailing dots or
+// spaces (which some file systems drop), or its 8.3 short name "git~1".
+// Such a file written into a working tree can make git run commands.
+func InGitDir(rel string) bool {
+	for _, seg := range strings.Split(rel, "/") {
+		seg = strings.ToLower(strings.TrimRight(seg, ". "))
+		if seg == ".git" || seg == "git~1" {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *SkillWriter) problem(p, reason string) {

@@ -188,6 +188,10 @@ func TestSkillWriterRefusesUnsafePaths(t *testing.T) {
 		{name: "dotdot slug", slug: "..", files: skill, want: "skills/.."},
 		{name: "slash slug", slug: "a/../../x", files: skill, want: "skills/a/../../x"},
 		{name: "hidden slug", slug: ".git", files: skill, want: "skills/.git"},
+		{name: "nested .git", slug: "s", files: with(map[string]string{".git/config": "[core]\n\tfsmonitor = x\n"}), want: "skills/s/.git/config"},
+		{name: "nested .GIT in a subfolder", slug: "s", files: with(map[string]string{"sub/.GIT/HEAD": "x"}), want: "skills/s/sub/.GIT/HEAD"},
+		{name: "nested .git with a trailing dot", slug: "s", files: with(map[string]string{".git./config": "x"}), want: "skills/s/.git./config"},
+		{name: "nested git short name", slug: "s", files: with(map[string]string{"git~1/config": "x"}), want: "skills/s/git~1/config"},
 		{name: "file and folder clash", slug: "s", files: with(map[string]string{"docs": "x", "docs/a.md": "y"}), want: "skills/s/docs/a.md"},
 		{name: "symlinked skill folder", slug: "s", files: skill, want: "skills/s",
 			setup: func(t *testing.T, base, root string) {
