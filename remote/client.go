@@ -230,6 +230,25 @@ func New(opts Options) (*Client, error) {
 	return c, nil
 }
 
+// hideUserinfo is raw with anything before an "@" of its authority (a user
+// and password, parsed or not) replaced by "xxxxx", for error messages.
+func hideUserinfo(raw string) string {
+	at := strings.LastIndex(raw, "@")
+	if at < 0 {
+		return raw
+	}
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 && i < at {
+		start = i + 3
+	} else if i := strings.Index(raw, ":"); i >= 0 && i < at && !strings.Contains(raw[:i], "/") {
+		start = i + 1 // "user:secret@host" read as scheme "user"
+		if strings.HasPrefix(raw[start:], "/") {
+			start += len(raw[start:]) - len(strings.TrimLeft(raw[start:], "/"))
+		}
+	}
+	return raw[:start] + "xxxxx" + raw[at:]
+}
+
 func checkBaseURL(raw string) (*url.URL, error) {
 	if raw == "" {
 		return nil, errors.New("no base URL given")
@@ -245,6 +264,7 @@ func checkBaseURL(raw string) (*url.URL, error) {
 		}
 		return nil, fmt.Errorf("base URL %q has no scheme: write https://%s (http:// only for a loopback host, such as the emulator's)", raw, raw)
 	}
+	shown := hideUserinfo(raw)
 	u, err := url.Parse(raw)
 	if err != nil {
 		// url.Parse quotes the whole input; it has no userinfo to leak
@@ -253,15 +273,15 @@ func checkBaseURL(raw string) (*url.URL, error) {
 	}
 	switch {
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("base URL %q: scheme must be https (or http for a loopback host)", u.Redacted())
+		return nil, fmt.Errorf("base URL %q: scheme must be https (or http for a loopback host)", shown)
 	case u.Host == "" || u.Hostname() == "":
-		return nil, fmt.Errorf("base URL %q: no host", u.Redacted())
+		return nil, fmt.Errorf("base URL %q: no host", shown)
 	case u.User != nil:
-		return nil, fmt.Errorf("base URL %q: must not hold credentials; pass the token separately", u.Redacted())
+		return nil, fmt.Errorf("base URL %q: must not hold credentials; pass the token separately", shown)
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-		return nil, fmt.Errorf("base URL %q: must not have a query or fragment", u.Redacted())
-	case u.Scheme == "http" && !isLoopback(u.Hostname()):
-		return nil, fmt.Errorf("base URL %q: plain http is allowed only for loopback hosts (127.0.0.1, ::1, localhost); use https", u.Redacted())
+		return nil, fmt.Errorf("base URL %q: must not have a query or fragment", shown)
+	case u.Scheme == "http" && !IsLoopbackHost(u.Hostname()):
+		return nil, fmt.Errorf("base URL %q: plain http is allowed only for loopback hosts (127.0.0.1, ::1, localhost); use https", shown)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
@@ -269,13 +289,15 @@ func checkBaseURL(raw string) (*url.URL, error) {
 		if strings.HasSuffix(u.Path, suffix) {
 			want := *u
 			want.Path, want.RawPath = strings.TrimSuffix(u.Path, suffix), ""
-			return nil, fmt.Errorf("base URL %q ends in %s, which skillsync adds to every request itself: use %q", u.Redacted(), suffix, want.Redacted())
+			return nil, fmt.Errorf("base URL %q ends in %s, which skillsync adds to every request itself: use %q", shown, suffix, want.Redacted())
 		}
 	}
 	return u, nil
 }
 
-func isLoopback(host string) bool {
+// IsLoopbackHost reports whether host (a name or an IP, no port) is a
+// loopback address, the one kind plain http is allowed to.
+func IsLoopbackHost(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
@@ -477,9 +499,10 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 			StatusCode: resp.StatusCode,
 			Method:     method,
 			Path:       display,
-			// Redacted before errorMessage shortens it: a token cut in
-			// two by the excerpt would no longer be found.
-			Message: errorMessage([]byte(c.redact(string(data)))),
+			// Redacted before errorMessage shortens it (a token cut in two
+			// by the excerpt would no longer be found), and after it
+			// decodes JSON escapes, which can spell the token otherwise.
+			Message: c.redact(errorMessage([]byte(c.redact(string(data))))),
 		}
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.now()); ok {
 			e.RetryAfter = d
@@ -512,6 +535,10 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 	}
 	if int64(len(data)) > c.maxBody {
 		res.err = fmt.Errorf("%s %s: response body exceeds the limit of %d bytes", method, display, c.maxBody)
+		return res
+	}
+	if c.holdsToken(data) {
+		res.err = fmt.Errorf("%s %s: %w", method, display, ErrTokenInAnswer)
 		return res
 	}
 	if err := c.decodeBody(resp.Header.Get("Content-Type"), data, decode); err != nil {
@@ -668,6 +695,49 @@ func (c *Client) notJSON(what string, body []byte) error {
 // echo the request back.
 func (c *Client) redact(s string) string {
 	return Redact(s, string(c.token))
+}
+
+// holdsToken reports whether a successful answer holds the client's token,
+// as it is or spelt with JSON escapes. A token under 12 bytes (a test's) is
+// not looked for: it may well be part of ordinary text.
+func (c *Client) holdsToken(data []byte) bool {
+	tok := string(c.token)
+	if len(tok) < shortSecret {
+		return false
+	}
+	if bytes.Contains(data, []byte(tok)) {
+		return true
+	}
+	if !bytes.Contains(data, []byte{'\\'}) {
+		return false // no escape: the raw search was enough
+	}
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return false
+	}
+	return anyStringHolds(v, tok)
+}
+
+// anyStringHolds reports whether a string of the decoded JSON value v, a
+// key included, holds s.
+func anyStringHolds(v any, s string) bool {
+	switch v := v.(type) {
+	case string:
+		return strings.Contains(v, s)
+	case []any:
+		for _, x := range v {
+			if anyStringHolds(x, s) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, x := range v {
+			if strings.Contains(k, s) || anyStringHolds(x, s) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // shortSecret is the length under which [Redact] replaces a secret only

@@ -447,3 +447,36 @@ func TestEchoedTokenAtTheCut(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenInAnswer: an answer that holds the client's token, as it is or
+// spelt with JSON escapes, is refused, never handed on; an error message
+// that spells it with escapes is redacted once decoded.
+func TestTokenInAnswer(t *testing.T) {
+	escaped := strings.ReplaceAll(testToken, "s", `\u0073`)
+	for _, body := range []string{
+		`{"id":"3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b","name":"A","description":"leak ` + testToken + `"}`,
+		`{"id":"3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b","name":"A","description":"leak ` + escaped + `"}`,
+	} {
+		srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, body)
+		})
+		c := newClient(t, srv.URL, nil)
+		s, err := c.GetSkill(t.Context(), "ab12", "3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b")
+		if !errors.Is(err, ErrTokenInAnswer) || s != nil {
+			t.Errorf("answer %s: %+v, %v; want ErrTokenInAnswer", body, s, err)
+		}
+		if err != nil && strings.Contains(err.Error(), testToken) {
+			t.Errorf("the error shows the token: %v", err)
+		}
+	}
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"message":"bad token `+escaped+`"}}`)
+	})
+	_, err := newClient(t, srv.URL, func(o *Options) { o.MaxAttempts = 1 }).GetSkill(t.Context(), "ab12", "3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b")
+	if err == nil || strings.Contains(err.Error(), testToken) || !strings.Contains(err.Error(), "bad token [REDACTED]") {
+		t.Errorf("error message spelling the token with escapes: %v", err)
+	}
+}

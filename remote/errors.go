@@ -61,6 +61,12 @@ func hasStatus(err error, code int) bool {
 	return errors.As(err, &e) && e.StatusCode == code
 }
 
+// ErrTokenInAnswer is wrapped by the error of a call whose answer holds
+// the client's own access token (in a skill's text, say): the client
+// refuses the answer rather than hand the token on to be printed, stored
+// in a plan or a journal, or posted to a pull request.
+var ErrTokenInAnswer = errors.New("the answer holds the access token this client sends; it is neither shown nor stored: remove the token from the space, where anyone who can read it sees it, and rotate it")
+
 // ErrNoResponse is wrapped by the error of a request that got no answer
 // within the client's per-request timeout (after any retries).
 var ErrNoResponse = errors.New("no response")

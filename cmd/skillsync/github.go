@@ -70,10 +70,13 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 	if err := reconcile.RenderMarkdown(&md, p, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
 		return err
 	}
+	// The plan holds the repository's text, which may hold the token by
+	// mistake; nothing leaves this process unredacted.
+	doc := ui.redact(md.String())
 	if actions {
 		writePlanAnnotations(ui.stderr, p)
 		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
-			if err := github.AppendStepSummary(path, md.String()); err != nil {
+			if err := github.AppendStepSummary(path, doc); err != nil {
 				ui.warningf("writing the job summary: %v", err)
 			}
 		}
@@ -91,7 +94,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		return githubError(err)
 	}
 	if comment {
-		url, created, err := gc.UpsertPlanComment(c.Context, env.PRNumber, p.Space, md.String())
+		url, created, err := gc.UpsertPlanComment(c.Context, env.PRNumber, p.Space, doc)
 		if err != nil {
 			return githubError(err)
 		}
@@ -108,7 +111,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		ui.warningf("the drift issue was left as it is: the plan has errors, so whether space %s is in sync is unknown", p.Space)
 		return nil
 	}
-	action, url, err := gc.SyncDriftIssue(c.Context, p.Space, p.HasDrift(), md.String())
+	action, url, err := gc.SyncDriftIssue(c.Context, p.Space, p.HasDrift(), doc)
 	if err != nil {
 		return githubError(err)
 	}

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"path"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -119,6 +123,40 @@ func connect(c *cli.Context, ui *ui, repo *fsrepo.Repo) (target, *remote.Client,
 	return t, cl, par, nil
 }
 
+// refuseTokenInRepo refuses a repository whose skills hold the token (a
+// real one, of 12 bytes or more): a plan would carry it into the space, the
+// plan file, the journal and the pull request's comment. Redacting it
+// instead would write "[REDACTED]" into the space.
+func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
+	ui.secretsMu.RLock()
+	secrets := slices.Clone(ui.secrets)
+	ui.secretsMu.RUnlock()
+	for _, sec := range secrets {
+		if len(sec) < 12 {
+			continue
+		}
+		for _, s := range repo.Skills {
+			where := ""
+			switch {
+			case strings.Contains(s.Name, sec) || strings.Contains(s.Description, sec) || strings.Contains(s.Instructions, sec):
+				where = s.Path
+			default:
+				for _, f := range s.Files {
+					if bytes.Contains(f.Content, []byte(sec)) {
+						where = path.Join(path.Dir(s.Path), f.Path)
+						break
+					}
+				}
+			}
+			if where != "" {
+				return withHint(fmt.Errorf("%s holds the access token; skillsync will not send it to the space nor write it anywhere", where),
+					"remove it from the file, and rotate the token: anyone who can read the repository has seen it")
+			}
+		}
+	}
+	return nil
+}
+
 // makePlan loads, fetches and plans.
 func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
 	ctx := c.Context
@@ -128,6 +166,9 @@ func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
 	}
 	t, cl, par, err := connect(c, ui, repo)
 	if err != nil {
+		return nil, err
+	}
+	if err := refuseTokenInRepo(ui, repo); err != nil {
 		return nil, err
 	}
 	r := &planRun{root: root, repo: repo, target: t, client: cl, par: par}

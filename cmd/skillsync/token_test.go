@@ -71,6 +71,26 @@ func TestTokenNeverLeaks(t *testing.T) {
 	}))
 	t.Cleanup(redirect.Close)
 
+	// A space that holds the token in a skill's text (pasted there by
+	// mistake): the answers that carry it are refused, never printed,
+	// saved or journaled.
+	leaky := remotetest.New()
+	if err := seedEmulator(leaky, ""); err != nil {
+		t.Fatal(err)
+	}
+	leaky.AddToken(sentinel, remotetest.ReadWrite)
+	if s, ok := leaky.SkillBySlug("demo", "sql-style"); ok {
+		leaky.EditSkill("demo", s.ID, func(sd *remotetest.SkillSeed) { sd.Description = "Use the token " + sentinel + " to connect." })
+	}
+	leakyURL := remotetest.NewServer(t, leaky).URL
+	if err := os.Mkdir(filepath.Join(work, "leaky-pull"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// An error message that spells the token with JSON escapes.
+	echoEscaped := echo(http.StatusBadRequest, "application/json", func(a string) string {
+		return `{"error":{"message":"you sent ` + strings.ReplaceAll(a, "e", `\u0065`) + `"}}`
+	})
+
 	planFile := filepath.Join(work, "plan.json")
 	journal := filepath.Join(work, "journal.jsonl")
 	cache := filepath.Join(work, "cache")
@@ -112,6 +132,11 @@ func TestTokenNeverLeaks(t *testing.T) {
 		{echoHTML, []string{"plan", "--debug"}},
 		{echoJSON, []string{"plan", "--debug"}},
 		{redirect.URL, []string{"plan", "--debug"}},
+		{echoEscaped, []string{"plan", "--debug"}},
+		{leakyURL, []string{"plan", "--debug", "--space", "demo", "--out", filepath.Join(work, "leaky-plan.json")}},
+		{leakyURL, []string{"drift", "--format", "markdown", "--space", "demo"}},
+		{leakyURL, []string{"apply", "--auto-approve", "--space", "demo", "--journal", filepath.Join(work, "leaky.jsonl")}},
+		{leakyURL, []string{"pull", "--space", "demo", "--dir", filepath.Join(work, "leaky-pull")}},
 	}
 	leaks := func(where string, data []byte) {
 		t.Helper()
@@ -164,4 +189,40 @@ func TestTokenNeverLeaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d files written or copied, none holds the token", files)
+}
+
+// TestTokenInRepositoryRefused: a skill of the repository that holds the
+// token (pasted into a supporting file) is refused before any write: a plan
+// would carry it into the space, the plan file and the pull request.
+func TestTokenInRepositoryRefused(t *testing.T) {
+	e, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+	if err := os.WriteFile(filepath.Join(dir, "skills", "code-review", "notes.md"), []byte("connect with "+scriptToken+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "plan.json")
+	for _, args := range [][]string{
+		{"plan", "--dir", dir, "--out", out, "--comment", "--pr", "1"},
+		{"apply", "--dir", dir, "--auto-approve"},
+		{"drift", "--dir", dir},
+	} {
+		code, stdout, stderr := runCLI(t, args...)
+		if code != 1 || !strings.Contains(stderr, "skillsync: error: skills/code-review/notes.md holds the access token") ||
+			!strings.Contains(stderr, "rotate the token") {
+			t.Errorf("%s: exit %d, stderr:\n%s", args[0], code, stderr)
+		}
+		if strings.Contains(stdout+stderr, scriptToken) {
+			t.Errorf("%s printed the token", args[0])
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a plan file was written")
+	}
+	r := e.Requests()
+	if n := r[remotetest.KeyUpdateSkill] + r[remotetest.KeyEnableSkill] + r[remotetest.KeyDisableSkill]; n != 0 {
+		t.Errorf("%d writes to the space", n)
+	}
+	if _, comments := f.snapshot(); len(comments) > 0 && strings.Contains(comments[0].Body, scriptToken) {
+		t.Error("the pull request comment holds the token")
+	}
 }

@@ -19,8 +19,9 @@ import (
 // reaches the terminal, even by accident.
 type ui struct {
 	stdout, stderr io.Writer
-	mu             sync.Mutex
-	secrets        []string // values redacted from everything printed on stderr
+	mu             sync.Mutex // serializes lines on stderr
+	secretsMu      sync.RWMutex
+	secrets        []string // values redacted from everything printed
 	stderrTTY      bool
 	stdoutTTY      bool
 	// The service's address and where it was set, for the hint of a
@@ -36,12 +37,30 @@ func (ui *ui) setService(baseURL, from string) {
 }
 
 func newUI(stdout, stderr io.Writer) *ui {
-	return &ui{
-		stdout:    stdout,
-		stderr:    stderr,
+	ui := &ui{
 		stdoutTTY: isTerminal(stdout),
 		stderrTTY: isTerminal(stderr),
 	}
+	ui.stdout = redactingWriter{ui: ui, w: stdout}
+	ui.stderr = redactingWriter{ui: ui, w: stderr}
+	return ui
+}
+
+// redactingWriter passes every write through ui.redact: stdout and stderr
+// (annotations, summaries, logs) carry text of the space and of the
+// repository, and either may hold the token by mistake. The renderers write
+// whole documents or lines at once, so a token is never split across
+// writes.
+type redactingWriter struct {
+	ui *ui
+	w  io.Writer
+}
+
+func (r redactingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, r.ui.redact(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func isTerminal(w io.Writer) bool {
@@ -54,14 +73,14 @@ func (ui *ui) addSecret(s string) {
 	if s == "" {
 		return
 	}
-	ui.mu.Lock()
+	ui.secretsMu.Lock()
 	ui.secrets = append(ui.secrets, s)
-	ui.mu.Unlock()
+	ui.secretsMu.Unlock()
 }
 
 func (ui *ui) redact(s string) string {
-	ui.mu.Lock()
-	defer ui.mu.Unlock()
+	ui.secretsMu.RLock()
+	defer ui.secretsMu.RUnlock()
 	for _, sec := range ui.secrets {
 		s = remote.Redact(s, sec)
 	}

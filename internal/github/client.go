@@ -10,6 +10,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v92/github"
+
+	"github.com/skillsync/skillsync/remote"
 )
 
 // Client posts to one repository through GitHub's REST API. It is not
@@ -55,6 +57,11 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub API URL %q is not an http(s) URL", api),
 			Hint: "set GITHUB_API_URL to the REST API's root, such as " + DefaultAPIURL}
+	}
+	if u.Scheme == "http" && !remote.IsLoopbackHost(u.Hostname()) {
+		// The token would travel in clear, as for the space's address.
+		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub API URL %q is plain http to a host that is not loopback", u.Redacted()),
+			Hint: "use https:// (plain http is allowed only for 127.0.0.1, ::1 or localhost, as in tests)"}
 	}
 	if httpClient == nil {
 		httpClient = &http.Client{Timeout: 30 * time.Second}

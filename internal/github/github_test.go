@@ -141,6 +141,7 @@ func TestNewClientRefuses(t *testing.T) {
 		{"no token", github.Env{Repository: "a/b"}, "no GitHub token"},
 		{"no repository", github.Env{Token: "x"}, "not of the form owner/name"},
 		{"bad API URL", github.Env{Token: "x", Repository: "a/b", APIURL: "ftp://x"}, "not an http(s) URL"},
+		{"plain http to another host", github.Env{Token: "x", Repository: "a/b", APIURL: "http://github.example.com/api/v3"}, "plain http to a host that is not loopback"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

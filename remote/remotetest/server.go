@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/skillsync/skillsync/remote"
 )
 
 // Server is an emulator served over HTTP on a loopback address.
@@ -28,7 +30,7 @@ func (e *Emulator) Start(addr string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator address %q: %w", addr, err)
 	}
-	if !isLoopback(host) {
+	if !remote.IsLoopbackHost(host) {
 		return nil, fmt.Errorf("emulator address %q: refusing a non-loopback address; use 127.0.0.1, ::1 or localhost", addr)
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -42,14 +44,6 @@ func (e *Emulator) Start(addr string) (*Server, error) {
 	}
 	go s.srv.Serve(ln)
 	return s, nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // Close stops the server at once, closing open connections.
