@@ -34,7 +34,9 @@ import (
 // loader does.
 func FormatSkillMD(name, description string, enabled bool, instructions string) []byte {
 	name = strings.ToValidUTF8(name, "\uFFFD")
-	description = strings.ToValidUTF8(description, "\uFFFD")
+	// Final newlines of a description mean nothing (see SameDescription);
+	// without them a multi-line one reads as a block, not an escaped line.
+	description = strings.TrimRight(strings.ToValidUTF8(description, "\uFFFD"), "\n")
 	body := Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
 	// Canonical replaces "\r\n" in one pass, so "\r\r\n" leaves a "\r\n"
 	// that the loader, which reads the whole file with CRLF replaced, never
@@ -234,7 +236,14 @@ func extraValues(root *yaml.Node, extra map[string]any) (string, bool) {
 // sameSkill reports whether two parsed SKILL.md files ask for the same
 // skill.
 func sameSkill(a, b Skill) bool {
-	return a.Name == b.Name && a.Description == b.Description && a.Enabled == b.Enabled && a.Instructions == b.Instructions
+	return a.Name == b.Name && SameDescription(a.Description, b.Description) && a.Enabled == b.Enabled && a.Instructions == b.Instructions
+}
+
+// SameDescription reports whether two descriptions say the same: equal but
+// for newlines at the end, which a YAML block scalar ("description: |")
+// adds or drops depending on the reader and which no one means.
+func SameDescription(a, b string) bool {
+	return strings.TrimRight(a, "\n") == strings.TrimRight(b, "\n")
 }
 
 // sameExtra compares kept frontmatter values by their YAML text, which

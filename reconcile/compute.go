@@ -242,7 +242,7 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 		ch.After.Name = ls.Name
 		upd.Name = &ch.After.Name
 	}
-	if ls.Description != "" && ls.Description != rs.Description {
+	if ls.Description != "" && !fsrepo.SameDescription(ls.Description, rs.Description) {
 		ch.Fields = append(ch.Fields, FieldDescription)
 		ch.After.Description = ls.Description
 		upd.Description = &ch.After.Description

@@ -619,3 +619,18 @@ func disableCase(name string, managed, disables int, p Policy, errors, warnings 
 			}
 		}}
 }
+
+// TestDescriptionFinalNewlines: a description that differs only by final
+// newlines ("description: |" in the space's SKILL.md, trimmed locally) is
+// no change; any other difference is.
+func TestDescriptionFinalNewlines(t *testing.T) {
+	l := local("a", func(s *fsrepo.Skill) { s.Description = "Line one.\nLine two." })
+	same := live("a", func(s *remote.Skill) { s.Description = "Line one.\nLine two.\n" })
+	if p := Compute(repo(l), &Live{Skills: []remote.Skill{same}}, Policy{}); p.HasChanges() {
+		t.Errorf("a final newline planned a change: %+v", p.Changes)
+	}
+	other := live("a", func(s *remote.Skill) { s.Description = "Line one.\nLine 2.\n" })
+	if p := Compute(repo(l), &Live{Skills: []remote.Skill{other}}, Policy{}); len(p.Changes) != 1 || !p.Changes[0].Changes(FieldDescription) {
+		t.Errorf("a changed line planned %+v, want a description change", p.Changes)
+	}
+}
