@@ -328,6 +328,7 @@ func configYAMLError(name string, data []byte, err error) error {
 		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
 			n, _ = strconv.Atoi(sub[1])
 			text = sub[2]
+			n = blameLine(text, lines, n)
 		} else {
 			n = guessYAMLLine(text, lines) // no line for a tab before the first key
 		}

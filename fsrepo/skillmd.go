@@ -473,7 +473,9 @@ func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
 		line, text := fm.openLine, strings.TrimPrefix(m, "yaml: ")
 		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
 			n, _ := strconv.Atoi(sub[1])
-			line, text = fm.fileLine(n), sub[2]
+			text = sub[2]
+			n = blameLine(text, lines, n)
+			line = fm.fileLine(n)
 			var src string
 			if n >= 1 && n <= len(lines) {
 				src = lines[n-1]
@@ -489,6 +491,25 @@ func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
 		}
 		p.errorf(line, 1, "frontmatter-yaml", hint, "frontmatter is not valid YAML: %s", text)
 	}
+}
+
+// blameLine is the line (from 1) to show for a yaml.v3 error reported at
+// line n. For "did not find expected ..." yaml.v3 names the line where the
+// construct it was reading began, often the one before the mistake: when
+// line n reads as YAML on its own and the next line does not, the next is
+// the one to fix.
+func blameLine(msg string, lines []string, n int) int {
+	if !strings.Contains(msg, "did not find expected") || n < 1 || n >= len(lines) {
+		return n
+	}
+	alone := func(l string) bool {
+		var v any
+		return yaml.Unmarshal([]byte(strings.TrimSpace(l)), &v) == nil
+	}
+	if alone(lines[n-1]) && !alone(lines[n]) {
+		return n + 1
+	}
+	return n
 }
 
 // guessYAMLLine is, for a yaml.v3 error given without a line, the line (from 1)
@@ -516,9 +537,16 @@ func guessYAMLLine(msg string, lines []string) int {
 	return 0
 }
 
+// blockOnKeyLine is a key whose block indicator has text after it on the
+// same line: "description: | Use when ...".
+var blockOnKeyLine = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+):[ \t]+([|>][-+0-9]*)[ \t]+([^#\s].*?)\s*$`)
+
 var keyValueLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_-]+):[ \t]+(.*\S)\s*$`)
 
 func yamlHint(msg, src string) string {
+	if m := blockOnKeyLine.FindStringSubmatch(src); m != nil {
+		return fmt.Sprintf("a block value (%s) starts on the next line, indented: move %q below %q, or remove the %s", m[2], m[3], m[1]+":", m[2])
+	}
 	switch {
 	case strings.Contains(src, "\t") && (strings.HasPrefix(src, "\t") || strings.Contains(msg, "tab")):
 		return "YAML does not allow tabs for indentation; indent with spaces"
@@ -527,6 +555,10 @@ func yamlHint(msg, src string) string {
 		strings.Contains(msg, "did not find expected"):
 		if m := keyValueLine.FindStringSubmatch(src); m != nil && !strings.HasPrefix(m[3], `"`) && !strings.HasPrefix(m[3], `'`) {
 			return fmt.Sprintf(`quote the value, which holds characters YAML reads as syntax: %s%s: %s`, m[1], m[2], yamlQuote(m[3]))
+		}
+		if m := keyValueLine.FindStringSubmatch(src); m != nil && len(m[3]) > 2 && strings.HasPrefix(m[3], `'`) && strings.Contains(m[3][1:len(m[3])-1], `'`) {
+			inner := strings.TrimSuffix(m[3][1:], `'`)
+			return fmt.Sprintf(`inside single quotes an apostrophe is written twice (''); or use double quotes: %s%s: %s`, m[1], m[2], yamlQuote(inner))
 		}
 		if strings.Contains(msg, "mapping values") {
 			return `a value holding ": " must be quoted`
@@ -591,6 +623,14 @@ func nameHint(name string) string {
 // suggestName makes a name the service accepts from one it does not.
 func suggestName(name string) string {
 	s := joinRuns(name, func(r rune) bool { return isAlnum(r) || r == ' ' })
+	// A character replaced next to a space needs no hyphen: "Development
+	// (TDD)" becomes "Development TDD", not "Development -TDD".
+	for _, pair := range [][2]string{{" -", " "}, {"- ", " "}} {
+		for strings.Contains(s, pair[0]) {
+			s = strings.ReplaceAll(s, pair[0], pair[1])
+		}
+	}
+	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimFunc(s, func(r rune) bool { return !isAlnum(r) })
 	if remote.UTF16Len(s) > remote.MaxNameLen {
 		// Keep the longest prefix that fits, counted once: a crafted

@@ -608,3 +608,19 @@ func TestMergeSkillMDRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestName: the suggestion is a valid name close to what was meant.
+func TestSuggestName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Test-Driven Development (TDD)": "Test-Driven Development TDD",
+		"Bad_Name!":                     "Bad-Name",
+		"a / b":                         "a b",
+		"(x)":                           "x",
+		"--":                            "my-skill",
+	} {
+		got := suggestName(in)
+		if got != want || remote.CheckName(got) != nil {
+			t.Errorf("suggestName(%q) = %q (valid: %v), want %q", in, got, remote.CheckName(got) == nil, want)
+		}
+	}
+}
