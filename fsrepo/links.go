@@ -32,10 +32,40 @@ import (
 // '.' or '..' segment, SKILL.md itself, and any path the files endpoint
 // would refuse ([remote.CheckFilePath]).
 func LinkedFiles(instructions string) []string {
-	set := map[string]bool{}
-	add := func(p string) {
+	refs := ReferencedFiles(instructions, "")
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.Path
+	}
+	return out
+}
+
+// A FileRef is a supporting file that instructions refer to.
+type FileRef struct {
+	Path string
+	// Linked: the author made it a markdown link, so its absence is worth
+	// a warning. Otherwise the path was only mentioned, in code or prose,
+	// and may well be an example ("path/to/file.py").
+	Linked bool
+}
+
+// ReferencedFiles is [LinkedFiles] with each reference's kind, sorted by
+// path. Besides links and code it reads prose words that look like files
+// of the skill: with a '/' and an extension of a text format
+// (references/workflows.md), or bare with the extension of a document
+// (REFERENCE.md, forms.json); "Node.js" is no file. When slug is given, a
+// path that names the skill's own folder (".claude/skills/SLUG/x.py",
+// "SLUG/x.py") is taken relative to it.
+func ReferencedFiles(instructions, slug string) []FileRef {
+	set := map[string]bool{} // path -> linked
+	add := func(p string, linked bool) {
+		if slug != "" {
+			if i := strings.LastIndex("/"+p, "/"+slug+"/"); i >= 0 {
+				p = p[i+len(slug)+1:]
+			}
+		}
 		if p != SkillFile && remote.CheckFilePath(p) == nil && !InGitDir(p) {
-			set[p] = true
+			set[p] = set[p] || linked
 		}
 	}
 	prose, code := splitFences(strings.ReplaceAll(instructions, "\r\n", "\n"))
@@ -44,12 +74,12 @@ func LinkedFiles(instructions string) []string {
 
 	for _, m := range inlineLink.FindAllStringSubmatch(prose, -1) {
 		if p, ok := linkPath(m[1]); ok {
-			add(p)
+			add(p, true)
 		}
 	}
 	for _, m := range refDefinition.FindAllStringSubmatch(prose, -1) {
 		if p, ok := linkPath(m[1]); ok {
-			add(p)
+			add(p, true)
 		}
 	}
 	for _, c := range code {
@@ -57,16 +87,42 @@ func LinkedFiles(instructions string) []string {
 			return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '=' || r == ','
 		}) {
 			if p, ok := codePath(w); ok {
-				add(p)
+				add(p, false)
 			}
 		}
 	}
-	out := make([]string, 0, len(set))
-	for p := range set {
-		out = append(out, p)
+	// Prose, links cut out: "see REFERENCE.md", "read references/forms.md".
+	for _, w := range strings.Fields(inlineLink.ReplaceAllString(prose, "]")) {
+		if p, ok := prosePath(w); ok {
+			add(p, false)
+		}
 	}
-	sort.Strings(out)
+	out := make([]FileRef, 0, len(set))
+	for p, linked := range set {
+		out = append(out, FileRef{Path: p, Linked: linked})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
+}
+
+// docExts are the extensions by which a bare word of prose is taken for a
+// file: documents, not code (a bare "Node.js" is a name).
+var docExts = map[string]bool{"md": true, "markdown": true, "mdx": true, "txt": true, "json": true, "yaml": true, "yml": true, "csv": true}
+
+// prosePath turns a word of prose into a path of the skill folder, if it
+// looks like one (see [ReferencedFiles]).
+func prosePath(w string) (string, bool) {
+	w = strings.Trim(w, "\"'*_()[]{}<>;:!?,")
+	w = strings.TrimRight(w, ".")
+	p, ok := codePath(w)
+	if !ok {
+		return "", false
+	}
+	ext := strings.ToLower(strings.TrimPrefix(path.Ext(p), "."))
+	if strings.Contains(p, "/") || docExts[ext] {
+		return p, true
+	}
+	return "", false
 }
 
 var (

@@ -40,6 +40,8 @@ func TestLinkedFiles(t *testing.T) {
 		{"trailing punctuation in code", "`(scripts/a.py),`", []string{"scripts/a.py"}},
 		{"flags", "`--config=conf/app.yaml`", []string{"conf/app.yaml"}},
 		{"unclosed span", "a ` b [x](x.md)", []string{"x.md"}},
+		{"prose paths", "For forms, see REFERENCE.md or read references/workflows.md. Built with Node.js, e.g. by hand.", []string{"REFERENCE.md", "references/workflows.md"}},
+		{"prose punctuation", "(See **FORMS.md**), then docs/setup.txt: done!", []string{"FORMS.md", "docs/setup.txt"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := LinkedFiles(tc.in)
@@ -78,4 +80,15 @@ func FuzzLinkedFiles(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReferencedFiles: links are told from mentions, and paths that name
+// the skill's own folder are taken relative to it.
+func TestReferencedFiles(t *testing.T) {
+	in := "Run `python .claude/skills/x-research/scripts/fetch.py` or `x-research/scripts/b.py`; see [the guide](guide.md) and notes.md.\n"
+	got := ReferencedFiles(in, "x-research")
+	want := []FileRef{{"guide.md", true}, {"notes.md", false}, {"scripts/b.py", false}, {"scripts/fetch.py", false}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReferencedFiles = %+v, want %+v", got, want)
+	}
 }

@@ -150,6 +150,7 @@ type pulledSkill struct {
 	files    map[string][]byte // by path in the skill folder, SKILL.md included
 	skip     string            // why the skill is not written, when it is not
 	warnings []string
+	unfound  int // paths the instructions mention (not link) that the space does not have
 }
 
 func runPull(ctx context.Context, ui *ui, cl *remote.Client, o pullOptions) error {
@@ -243,6 +244,14 @@ func runPull(ctx context.Context, ui *ui, cl *remote.Client, o pullOptions) erro
 	}
 	fprintf(ui.stdout, "Pulled %d %s from space %s: %d written, %d unchanged, %d skipped.\n",
 		len(pulled), plural(len(pulled), "skill", "skills"), space, rep.Summary.Written, rep.Summary.Unchanged, rep.Summary.Skipped)
+	unfound := 0
+	for _, p := range pulled {
+		unfound += p.unfound
+	}
+	if unfound > 0 {
+		ui.infof("%s that instructions mention, but do not link, %s not in the space: taken for examples, not pulled",
+			count(unfound, "path", "paths"), plural(unfound, "is", "are"))
+	}
 	ui.hintf("run 'skillsync plan' to check that the repository matches the space, then commit")
 	return nil
 }
@@ -402,7 +411,8 @@ func fetchSkill(ctx context.Context, cl *remote.Client, space string, p *pulledS
 	p.files = map[string][]byte{
 		fsrepo.SkillFile: fsrepo.FormatSkillMD(got.Name, got.Description, got.Enabled, *got.Instructions),
 	}
-	for _, rel := range fsrepo.LinkedFiles(*got.Instructions) {
+	for _, ref := range fsrepo.ReferencedFiles(*got.Instructions, p.Slug) {
+		rel := ref.Path
 		if fsrepo.IsBinaryPath(rel) {
 			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: binary files cannot be read through the API", p.Slug, rel))
 			continue
@@ -413,8 +423,11 @@ func fetchSkill(ctx context.Context, cl *remote.Client, space string, p *pulledS
 			return err
 		})
 		switch {
-		case remote.IsNotFound(err):
+		case remote.IsNotFound(err) && ref.Linked:
 			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: linked from SKILL.md but not in the space (or not a text file)", p.Slug, rel))
+			continue
+		case remote.IsNotFound(err):
+			p.unfound++ // only mentioned: most often an example path
 			continue
 		case err != nil:
 			return fmt.Errorf("reading %s of skill %s: %w", rel, p.Slug, err)

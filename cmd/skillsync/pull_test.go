@@ -495,3 +495,30 @@ func TestPullNestedGitRepo(t *testing.T) {
 		t.Errorf("outer skillsync.yaml changed:\n%s", cfg)
 	}
 }
+
+// TestPullMentionedPaths: a path only mentioned in the instructions (often
+// an example) that the space lacks is counted in one line, not warned about
+// file by file; a linked one that is missing is a warning. A file named in
+// prose is pulled.
+func TestPullMentionedPaths(t *testing.T) {
+	e, url, _ := pullEmulator(t)
+	e.AddSkill(pullSpace, remotetest.SkillSeed{
+		Slug: "mentions", Name: "Mentions", Description: "Mentions files.", Enabled: true,
+		Instructions: "Run `path/to/your_script.py`. See [the guide](guide.md), and REFERENCE.md for details.\n",
+		Files:        map[string]string{"REFERENCE.md": "# Reference\n"},
+	})
+	dir := t.TempDir()
+	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "mentions")
+	if code != 0 {
+		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "wrote     skills/mentions (REFERENCE.md, SKILL.md)") {
+		t.Errorf("REFERENCE.md, named in prose, was not pulled:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "skillsync: warning: mentions: skipped guide.md: linked from SKILL.md but not in the space") {
+		t.Errorf("no warning for the missing linked file:\n%s", stderr)
+	}
+	if strings.Contains(stderr, "your_script.py") || !strings.Contains(stderr, "skillsync: 1 path that instructions mention, but do not link, is not in the space: taken for examples, not pulled") {
+		t.Errorf("the missing mention is not one quiet line:\n%s", stderr)
+	}
+}
