@@ -267,6 +267,7 @@ func readSkillFolder(fsys fs.FS, dir string) (SkillSeed, error) {
 // splitFrontmatter splits a SKILL.md into its frontmatter (between a first
 // line "---" and the next line "---") and the body after it.
 func splitFrontmatter(s string) (fm, body string, err error) {
+	s = strings.TrimPrefix(s, "\uFEFF") // editors on Windows write one
 	first, rest, ok := strings.Cut(s, "\n")
 	if !ok || strings.TrimRight(first, "\r") != "---" {
 		return "", "", errors.New("does not start with a '---' frontmatter line")

@@ -181,6 +181,7 @@ func TestLoadSeedHoldsAgentsToTheSpec(t *testing.T) {
 
 func TestSplitFrontmatter(t *testing.T) {
 	for _, c := range []struct{ in, fm, body string }{
+		{"\uFEFF---\nname: a\n---\nbody\n", "name: a\n", "body\n"},
 		{"---\na: 1\n---\nbody", "a: 1\n", "body"},
 		{"---\n---\n", "", ""},
 		{"---\na: 1\n---", "a: 1\n", ""},
