@@ -613,7 +613,8 @@ type SkillWritten struct {
 
 // A write is one file to write, after the checks.
 type write struct {
-	rel  string // relative to the root, slash-separated
+	dir  string // the skill folder, relative to the root, slash-separated
+	rel  string // relative to dir, slash-separated
 	data []byte
 	mode fs.FileMode
 }
@@ -685,7 +686,7 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 			if st.exists {
 				mode = st.mode.Perm()
 			}
-			writes = append(writes, write{rel: full, data: data, mode: mode})
+			writes = append(writes, write{dir: res.Dir, rel: rel, data: data, mode: mode})
 			res.Written = append(res.Written, rel)
 		}
 		results = append(results, res)
@@ -701,12 +702,66 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 		return nil, fmt.Errorf("writing skills: %w", err)
 	}
 	defer r.Close()
-	for _, wr := range writes {
-		if err := writeFile(r, w.root, wr); err != nil {
+	var sr *os.Root // the skill folder of the writes in hand
+	defer func() {
+		if sr != nil {
+			sr.Close()
+		}
+	}()
+	for i, wr := range writes {
+		if i == 0 || writes[i-1].dir != wr.dir {
+			if sr != nil {
+				sr.Close()
+			}
+			if sr, err = openSkillRoot(r, w.root, wr.dir); err != nil {
+				return results, err
+			}
+		}
+		if err := writeFile(sr, filepath.Join(w.root, filepath.FromSlash(wr.dir)), wr); err != nil {
 			return results, err
 		}
 	}
 	return results, nil
+}
+
+// testHookOpenSkillRoot, set by tests only, runs just before a skill
+// folder is opened: where a folder swapped for a symlink would strike.
+var testHookOpenSkillRoot func(dir string)
+
+// testHookWriteFile, set by tests only, runs as a file of the skill folder
+// dir, already opened and checked, is about to be written.
+var testHookWriteFile func(dir string)
+
+// openSkillRoot creates the skill folder dir (relative to root) and opens
+// it as a root of its own, checked to be the very folder that the path
+// names with no symlink on the way. Writes through the handle stay in that
+// folder even if a folder on the path is swapped for a symlink meanwhile.
+func openSkillRoot(r *os.Root, root, dir string) (*os.Root, error) {
+	if err := r.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", dir, err)
+	}
+	if testHookOpenSkillRoot != nil {
+		testHookOpenSkillRoot(dir)
+	}
+	sr, err := r.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", dir, err)
+	}
+	held, err := sr.Stat(".")
+	if err == nil {
+		if problem := inspectDir(root, dir); problem != nil {
+			err = fmt.Errorf("%s %s", problem.Path, problem.Reason)
+		} else if named, lerr := os.Lstat(filepath.Join(root, filepath.FromSlash(dir))); lerr != nil {
+			err = lerr
+		} else if !os.SameFile(held, named) {
+			err = errors.New("the folder changed while it was being opened")
+		}
+	}
+	if err != nil {
+		sr.Close()
+		return nil, fmt.Errorf("writing %s: %w", dir, err)
+	}
+	return sr, nil
 }
 
 // WriteSkillFolder writes one skill folder with a [SkillWriter] and returns
@@ -760,23 +815,49 @@ func inspect(root, rel string) (fileState, *PathProblem) {
 	return fileState{}, nil
 }
 
-// writeFile writes one file through r, which keeps every operation inside
-// the root; the components are checked again just before, to narrow the
-// window in which a symlink could appear.
-func writeFile(r *os.Root, root string, wr write) error {
-	if _, problem := inspect(root, wr.rel); problem != nil {
-		return fmt.Errorf("writing %s: %s %s", wr.rel, problem.Path, problem.Reason)
+// inspectDir is inspect for a folder: every component of dir a real
+// folder, no symlink on the way.
+func inspectDir(root, dir string) *PathProblem {
+	cur := root
+	parts := strings.Split(dir, "/")
+	for i, p := range parts {
+		cur = filepath.Join(cur, p)
+		fi, err := os.Lstat(cur)
+		at := strings.Join(parts[:i+1], "/")
+		switch {
+		case err != nil:
+			return &PathProblem{Path: at, Reason: err.Error()}
+		case fi.Mode()&fs.ModeSymlink != 0:
+			return &PathProblem{Path: at, Reason: "is a symlink, which is never followed"}
+		case !fi.IsDir():
+			return &PathProblem{Path: at, Reason: "is not a folder"}
+		}
 	}
-	dir := path.Dir(wr.rel)
-	if err := r.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", wr.rel, err)
+	return nil
+}
+
+// writeFile writes one file of a skill folder through r, the folder opened
+// as a root (see openSkillRoot), which keeps every operation inside it; dir
+// is its path, whose components below it are checked again just before,
+// to narrow the window in which a symlink could appear.
+func writeFile(r *os.Root, dir string, wr write) error {
+	if _, problem := inspect(dir, wr.rel); problem != nil {
+		return fmt.Errorf("writing %s: %s %s", path.Join(wr.dir, wr.rel), path.Join(wr.dir, problem.Path), problem.Reason)
+	}
+	if testHookWriteFile != nil {
+		testHookWriteFile(wr.dir) // the window a check cannot close
+	}
+	full := path.Join(wr.dir, wr.rel)
+	sub := path.Dir(wr.rel)
+	if err := r.MkdirAll(sub, 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", full, err)
 	}
 	var rnd [6]byte
 	rand.Read(rnd[:])
-	tmp := path.Join(dir, "."+path.Base(wr.rel)+".skillsync-"+hex.EncodeToString(rnd[:]))
+	tmp := path.Join(sub, "."+path.Base(wr.rel)+".skillsync-"+hex.EncodeToString(rnd[:]))
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, wr.mode)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", wr.rel, err)
+		return fmt.Errorf("writing %s: %w", full, err)
 	}
 	_, err = f.Write(wr.data)
 	if err == nil {
@@ -793,7 +874,7 @@ func writeFile(r *os.Root, root string, wr write) error {
 	}
 	if err != nil {
 		r.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", wr.rel, err)
+		return fmt.Errorf("writing %s: %w", full, err)
 	}
 	return nil
 }

@@ -624,3 +624,69 @@ func TestSuggestName(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillWriterSwappedFolder: a skill folder swapped for a symlink (to
+// .git/hooks, inside the repository) after the checks and before the write
+// is caught, and nothing is written through it.
+func TestSkillWriterSwappedFolder(t *testing.T) {
+	root := t.TempDir()
+	hooks := filepath.Join(root, ".git", "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testHookOpenSkillRoot = func(dir string) {
+		p := filepath.Join(root, filepath.FromSlash(dir))
+		if err := os.Rename(p, p+".moved"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(hooks, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { testHookOpenSkillRoot = nil })
+	w := NewSkillWriter(root, "skills", WriteOptions{})
+	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
+	_, err := w.Write()
+	if err == nil || !strings.Contains(err.Error(), "skills/s") {
+		t.Fatalf("Write through a swapped folder: %v, want an error naming it", err)
+	}
+	entries, _ := os.ReadDir(hooks)
+	if len(entries) != 0 {
+		t.Errorf("files written into .git/hooks: %v", entries)
+	}
+
+	// Swapped once the folder is open: the writes go through the handle,
+	// into the folder that was checked, never through the symlink.
+	testHookOpenSkillRoot = nil
+	root2 := t.TempDir()
+	hooks2 := filepath.Join(root2, ".git", "hooks")
+	if err := os.MkdirAll(hooks2, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	swapped := false
+	testHookWriteFile = func(dir string) {
+		if swapped {
+			return
+		}
+		swapped = true
+		p := filepath.Join(root2, filepath.FromSlash(dir))
+		if err := os.Rename(p, p+".moved"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(hooks2, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { testHookWriteFile = nil })
+	w = NewSkillWriter(root2, "skills", WriteOptions{})
+	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
+	if _, err := w.Write(); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	if entries, _ := os.ReadDir(hooks2); len(entries) != 0 {
+		t.Errorf("files written into .git/hooks after the swap: %v", entries)
+	}
+	if _, err := os.Stat(filepath.Join(root2, "skills", "s.moved", "pre-commit")); err != nil {
+		t.Errorf("the files did not go to the folder that was opened: %v", err)
+	}
+}
