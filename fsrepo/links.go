@@ -47,6 +47,11 @@ type FileRef struct {
 	// a warning. Otherwise the path was only mentioned, in code or prose,
 	// and may well be an example ("path/to/file.py").
 	Linked bool
+	// Alt, when set, is Path with the skill's own folder taken off
+	// (".claude/skills/SLUG/x.py" -> "x.py"): where to look when Path is
+	// not in the skill. Path is tried first, as "SLUG" may as well be a
+	// folder of the skill.
+	Alt string
 }
 
 // ReferencedFiles is [LinkedFiles] with each reference's kind, sorted by
@@ -54,19 +59,25 @@ type FileRef struct {
 // of the skill: with a '/' and an extension of a text format
 // (references/workflows.md), or bare with the extension of a document
 // (REFERENCE.md, forms.json); "Node.js" is no file. When slug is given, a
-// path that names the skill's own folder (".claude/skills/SLUG/x.py",
-// "SLUG/x.py") is taken relative to it.
+// path that may name the skill's own folder (".claude/skills/SLUG/x.py",
+// "SLUG/x.py") gets the path relative to it as Alt.
 func ReferencedFiles(instructions, slug string) []FileRef {
-	set := map[string]bool{} // path -> linked
+	set := map[string]*FileRef{}
 	add := func(p string, linked bool) {
-		if slug != "" {
-			if i := strings.LastIndex("/"+p, "/"+slug+"/"); i >= 0 {
-				p = p[i+len(slug)+1:]
+		if p == SkillFile || remote.CheckFilePath(p) != nil || InGitDir(p) {
+			return
+		}
+		r := set[p]
+		if r == nil {
+			r = &FileRef{Path: p}
+			set[p] = r
+			if slug != "" {
+				if i := strings.LastIndex("/"+p, "/"+slug+"/"); i >= 0 && p[i+len(slug)+1:] != SkillFile {
+					r.Alt = p[i+len(slug)+1:]
+				}
 			}
 		}
-		if p != SkillFile && remote.CheckFilePath(p) == nil && !InGitDir(p) {
-			set[p] = set[p] || linked
-		}
+		r.Linked = r.Linked || linked
 	}
 	prose, code := splitFences(strings.ReplaceAll(instructions, "\r\n", "\n"))
 	prose, spans := cutCodeSpans(prose)
@@ -98,8 +109,8 @@ func ReferencedFiles(instructions, slug string) []FileRef {
 		}
 	}
 	out := make([]FileRef, 0, len(set))
-	for p, linked := range set {
-		out = append(out, FileRef{Path: p, Linked: linked})
+	for _, r := range set {
+		out = append(out, *r)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out

@@ -82,12 +82,17 @@ func FuzzLinkedFiles(f *testing.F) {
 	})
 }
 
-// TestReferencedFiles: links are told from mentions, and paths that name
-// the skill's own folder are taken relative to it.
+// TestReferencedFiles: links are told from mentions, and paths that may
+// name the skill's own folder get the path relative to it as Alt.
 func TestReferencedFiles(t *testing.T) {
 	in := "Run `python .claude/skills/x-research/scripts/fetch.py` or `x-research/scripts/b.py`; see [the guide](guide.md) and notes.md.\n"
 	got := ReferencedFiles(in, "x-research")
-	want := []FileRef{{"guide.md", true}, {"notes.md", false}, {"scripts/b.py", false}, {"scripts/fetch.py", false}}
+	want := []FileRef{
+		{Path: ".claude/skills/x-research/scripts/fetch.py", Alt: "scripts/fetch.py"},
+		{Path: "guide.md", Linked: true},
+		{Path: "notes.md"},
+		{Path: "x-research/scripts/b.py", Alt: "scripts/b.py"},
+	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ReferencedFiles = %+v, want %+v", got, want)
 	}

@@ -343,9 +343,11 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 			v = v.Alias
 		}
 		vl, vc := fm.fileLine(v.Line), v.Column
-		if (key == keyName || key == keyDescription) && v.Kind == yaml.ScalarNode && v.Style == 0 && v.LineComment != "" {
+		if (key == keyName || key == keyDescription) && v.Kind == yaml.ScalarNode && v.Style == 0 &&
+			len(v.LineComment) > 1 && v.LineComment[0] == '#' && v.LineComment[1] != ' ' && v.LineComment[1] != '#' {
 			// "description: Tag it #release" reads as "Tag it" and a
-			// comment: the author rarely means that.
+			// comment: a "#word" is a tag the author meant to keep, where
+			// "# note" is a comment.
 			p.warnf(vl, vc, key+"-comment", fmt.Sprintf("quote the %s to keep it whole: %s: %s", key, key, yamlQuote(v.Value+" "+v.LineComment)),
 				"%s ends at %q: the rest of the line, %q, is a YAML comment and is dropped", key, v.Value, v.LineComment)
 		}

@@ -91,6 +91,9 @@ func (c *InstructionCache) lookup(scope cacheScope, listed remote.Skill) (remote
 		return remote.Skill{}, false
 	}
 	got := e.Skill
+	if got.Instructions == nil {
+		return remote.Skill{}, false // kept by an older version: read again
+	}
 	// Every field but instructions is in the list: all must match, so
 	// that an entry can only ever stand for the very read it replaces.
 	withoutText := got

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -206,6 +207,14 @@ func TestCacheSkipsNullInstructions(t *testing.T) {
 	}
 	if _, ok := cache.lookup(scope, s); ok {
 		t.Fatal("a read with null instructions was kept")
+	}
+	// One kept anyway (by an earlier version) is not used.
+	data, _ := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s})
+	if err := os.WriteFile(cache.path(scope, s.ID), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cache.lookup(scope, s); ok {
+		t.Fatal("an entry with null instructions was used")
 	}
 	text := "body\n"
 	s.Instructions = &text

@@ -697,3 +697,29 @@ func TestDriftIssue(t *testing.T) {
 		t.Errorf("stderr does not say the issue was closed:\n%s", stderr)
 	}
 }
+
+// TestPlanCommentRedactsGitHubToken: text of the space that happens to hold
+// GITHUB_TOKEN reaches neither the comment nor the job summary.
+func TestPlanCommentRedactsGitHubToken(t *testing.T) {
+	e, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	t.Setenv("GITHUB_ACTIONS", "true")
+	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	s, _ := e.SkillBySlug(demoSpace, "code-review")
+	e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) { sd.Description = "Posts with " + fakeGitHubToken + " as the token." })
+	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1")
+	if code != 0 {
+		t.Fatalf("plan --comment: exit %d\n%s", code, stderr)
+	}
+	_, comments := f.snapshot()
+	sum, _ := os.ReadFile(summary)
+	for what, text := range map[string]string{"stdout": stdout, "stderr": stderr, "summary": string(sum), "comment": comments[0].Body} {
+		if strings.Contains(text, fakeGitHubToken) {
+			t.Errorf("the GitHub token appears in the %s", what)
+		}
+	}
+	if !strings.Contains(comments[0].Body, "[REDACTED]") {
+		t.Errorf("the comment does not show the description, redacted:\n%s", comments[0].Body)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -43,6 +44,11 @@ func main() {
 // main without the process: tests and testscript call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	ui := newUI(stdout, stderr)
+	// The GitHub token is a secret too, from the start: the plan markdown
+	// and the summary are redacted before any client reads it.
+	for _, k := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
+		ui.addSecret(strings.TrimSpace(os.Getenv(k)))
+	}
 	defer func() {
 		// A panic is a bug; the user gets a message, not a stack trace, and
 		// still the exit code of an error.

@@ -422,12 +422,22 @@ func fetchSkill(ctx context.Context, cl *remote.Client, space string, p *pulledS
 			f, err = cl.GetSkillFile(ctx, space, p.ID, rel)
 			return err
 		})
+		if remote.IsNotFound(err) && ref.Alt != "" {
+			// ".claude/skills/SLUG/x.py": the skill's own x.py.
+			rel = ref.Alt
+			err = request(func() (err error) {
+				f, err = cl.GetSkillFile(ctx, space, p.ID, rel)
+				return err
+			})
+		}
 		switch {
 		case remote.IsNotFound(err) && ref.Linked:
 			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: linked from SKILL.md but not in the space (or not a text file)", p.Slug, rel))
 			continue
-		case remote.IsNotFound(err):
-			p.unfound++ // only mentioned: most often an example path
+		case remote.IsNotFound(err), err != nil && !ref.Linked && ctx.Err() == nil:
+			// Only mentioned: most often an example path, whose failure
+			// must not fail the pull.
+			p.unfound++
 			continue
 		case err != nil:
 			return fmt.Errorf("reading %s of skill %s: %w", rel, p.Slug, err)

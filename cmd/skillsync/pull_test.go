@@ -521,4 +521,16 @@ func TestPullMentionedPaths(t *testing.T) {
 	if strings.Contains(stderr, "your_script.py") || !strings.Contains(stderr, "skillsync: 1 path that instructions mention, but do not link, is not in the space: taken for examples, not pulled") {
 		t.Errorf("the missing mention is not one quiet line:\n%s", stderr)
 	}
+
+	// A folder of the skill named like the skill is no prefix to strip;
+	// the skill's own path from the repository root is.
+	e.AddSkill(pullSpace, remotetest.SkillSeed{
+		Slug: "references", Name: "References", Description: "Has a references folder.", Enabled: true,
+		Instructions: "See [the API](references/api.md) and run `.claude/skills/references/tools/x.py`.\n",
+		Files:        map[string]string{"references/api.md": "# API\n", "tools/x.py": "print(1)\n"},
+	})
+	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "references")
+	if code != 0 || !strings.Contains(stdout, "wrote     skills/references (SKILL.md, references/api.md, tools/x.py)") {
+		t.Errorf("pull of references: exit %d\n%s\n%s", code, stdout, stderr)
+	}
 }
