@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
@@ -15,6 +16,7 @@ const (
 	CodeRestoreReplaced    = "restore-replaced"     // another skill holds the slug now
 	CodeRestoreUnknownText = "restore-unknown-text" // the journal does not hold the text replaced
 	CodeRestorePublish     = "restore-publish"      // a publish cannot be undone
+	CodeRestoreEditedSince = "restore-edited-since" // a field changed again after the journal: kept
 )
 
 // A Restore is what undoing the mutations of a journal takes: for every
@@ -40,9 +42,10 @@ type Restore struct {
 type restoreSkill struct {
 	id string
 	// before holds, for each field in fields, its value before the first
-	// journal line that changed it; the other fields are unset.
-	before SkillState
-	fields map[string]bool // FieldName, FieldDescription, FieldInstructions, FieldEnabled
+	// journal line that changed it; after, the value the last line that
+	// changed it asked for. The other fields are unset.
+	before, after SkillState
+	fields        map[string]bool // FieldName, FieldDescription, FieldInstructions, FieldEnabled
 }
 
 // PlanRestore reads what undoing entries (a journal, in file order) takes.
@@ -108,18 +111,22 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 		switch e.Action {
 		case ActionEnable, ActionDisable:
 			touch(FieldEnabled)
+			s.after.Enabled = e.Action == ActionEnable
 		case ActionUpdate:
 			if e.Request == nil {
 				return nil, fmt.Errorf("journal line %d: the update of %s has no request", i+1, e.Slug)
 			}
 			if e.Request.Name != nil {
 				touch(FieldName)
+				s.after.Name = *e.Request.Name
 			}
 			if e.Request.Description != nil {
 				touch(FieldDescription)
+				s.after.Description = *e.Request.Description
 			}
 			if e.Request.Instructions != nil {
 				touch(FieldInstructions)
+				s.after.Instructions = e.Request.Instructions
 			}
 		}
 	}
@@ -184,20 +191,38 @@ func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
 		if cur.Instructions != nil {
 			ds.Instructions = fsrepo.Canonical(*cur.Instructions)
 		}
+		// A field whose value is neither what the journal wrote nor what
+		// it replaced was edited again since: restoring it would undo
+		// that edit, so it is kept, and said so.
+		fields := map[string]bool{}
+		var kept []string
+		for f := range rs.fields {
+			if rs.editedSince(f, cur) {
+				kept = append(kept, f)
+				continue
+			}
+			fields[f] = true
+		}
+		if len(kept) > 0 {
+			sort.Strings(kept)
+			warnings = append(warnings, Problem{Code: CodeRestoreEditedSince, Slug: slug,
+				Message: fmt.Sprintf("%s of %s changed in the space after the journal's change; kept as it is", strings.Join(kept, ", "), slug),
+				Hint:    "restore it by hand if the journal's earlier value is the one wanted"})
+		}
 		b := rs.before
-		if rs.fields[FieldName] {
+		if fields[FieldName] {
 			ds.Name = b.Name
 		}
-		if rs.fields[FieldDescription] {
+		if fields[FieldDescription] {
 			ds.Description = b.Description
 		}
-		if rs.fields[FieldEnabled] {
+		if fields[FieldEnabled] {
 			ds.Enabled = b.Enabled
 		}
 		switch {
-		case rs.fields[FieldInstructions] && b.Instructions != nil:
+		case fields[FieldInstructions] && b.Instructions != nil:
 			ds.Instructions = fsrepo.Canonical(*b.Instructions)
-		case rs.fields[FieldInstructions] || cur.Instructions == nil:
+		case fields[FieldInstructions] || cur.Instructions == nil:
 			// Planning this skill would write text no one knows: leave
 			// it out rather than guess.
 			pr := Problem{Code: CodeRestoreUnknownText, Slug: slug,
@@ -209,6 +234,27 @@ func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
 		repo.Skills = append(repo.Skills, ds)
 	}
 	return repo, warnings
+}
+
+// editedSince reports whether field f of cur holds neither the value the
+// journal wrote nor the one it replaced: an edit made after the journal.
+func (rs *restoreSkill) editedSince(f string, cur *remote.Skill) bool {
+	switch f {
+	case FieldName:
+		return cur.Name != rs.after.Name && cur.Name != rs.before.Name
+	case FieldDescription:
+		return !fsrepo.SameDescription(cur.Description, rs.after.Description) && !fsrepo.SameDescription(cur.Description, rs.before.Description)
+	case FieldEnabled:
+		return false // a boolean is always one of the two
+	case FieldInstructions:
+		if cur.Instructions == nil {
+			return false // unknown: Desired says so
+		}
+		now := fsrepo.Canonical(*cur.Instructions)
+		same := func(p *string) bool { return p != nil && fsrepo.Canonical(*p) == now }
+		return !same(rs.after.Instructions) && !same(rs.before.Instructions)
+	}
+	return false
 }
 
 // RestorePlan plans undoing r against live: [Compute] of [Restore.Desired]

@@ -154,3 +154,27 @@ func TestRestoreReplacedSlug(t *testing.T) {
 		t.Errorf("changes %+v, warnings %+v; want none and one %s", p.Changes, p.Warnings, CodeRestoreReplaced)
 	}
 }
+
+// TestRestoreKeepsLaterEdits: a field edited in the space after the
+// journal's change (neither the value written nor the one replaced) is
+// kept, with a warning; the other fields of the skill are restored.
+func TestRestoreKeepsLaterEdits(t *testing.T) {
+	rs, err := PlanRestore([]JournalEntry{{Space: "ab12", Slug: "a", ID: "a1", Action: ActionUpdate, Outcome: OutcomeApplied,
+		Request: &remote.SkillUpdate{Name: strp("A2"), Description: strp("D2")},
+		Before:  &SkillState{Name: "A", Description: "D", Instructions: strp("I\n"), Enabled: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Live{Space: "ab12", Skills: []remote.Skill{{ID: "a1", Slug: "a", Name: "A2", Description: "Edited in the app.", Instructions: strp("I\n"), Enabled: true}}}
+	p := RestorePlan(rs, live, Policy{})
+	if len(p.Changes) != 1 || p.Changes[0].After.Name != "A" || p.Changes[0].Changes(FieldDescription) {
+		t.Fatalf("changes = %+v, want the name restored and the description kept", p.Changes)
+	}
+	found := false
+	for _, w := range p.Warnings {
+		found = found || (w.Code == CodeRestoreEditedSince && w.Slug == "a" && strings.Contains(w.Message, "description of a changed in the space after"))
+	}
+	if !found {
+		t.Errorf("no warning that the description was kept: %+v", p.Warnings)
+	}
+}

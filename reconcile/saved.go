@@ -298,7 +298,7 @@ func repoChanged(p *Plan, desired *fsrepo.Repo) string {
 		}
 	}
 	if len(details) == 0 {
-		return fmt.Sprintf("%s: skillsync.yaml's policy (unmanaged, missing, maxDisablePercent, agents.publish) or a supporting file differs (desired state hash %s, now %s)", msg, p.DesiredHash, now)
+		return fmt.Sprintf("%s: the skills the plan changes are as planned, so another skill, a supporting file or skillsync.yaml's policy (unmanaged, missing, maxDisablePercent, agents.publish) differs (desired state hash %s, now %s)", msg, p.DesiredHash, now)
 	}
 	return msg + ": " + strings.Join(details, "; ")
 }

@@ -23,7 +23,9 @@ func applyCommand(ui *ui) *cli.Command {
 		Description: `Without a file, plans afresh, shows the plan and asks for confirmation
 (on a terminal; in CI pass --auto-approve). With a file saved by
 'skillsync plan -out FILE', applies exactly that plan, and refuses it if the
-space or the repository changed since.
+repository changed since, or a skill the plan changes moved in the space (or,
+for a plan that enables skills, the active count did). Skills of the space the
+plan does not touch may change meanwhile: the plan leaves them alone.
 
 Apply disables first, then updates, then enables, so the space never has more
 than 40 active skills. Every mutation is journaled under .skillsync/journal/

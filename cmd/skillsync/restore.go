@@ -21,7 +21,10 @@ func restoreCommand(ui *ui) *cli.Command {
 		Description: `Reads the journal an apply wrote and plans putting every skill it changed
 back as it was before: the fields each update sent, and the enabled flag of
 each enable or disable. Fields the apply did not touch, and skills it did not
-change, are left as they are. The plan is shown and, once confirmed, applied
+change, are left as they are; so is a field changed again in the space since
+(neither the value the apply wrote nor the one it replaced), with a warning.
+The repository still says what the apply wrote: revert that in git too, or
+the next apply writes it again. The plan is shown and, once confirmed, applied
 like any other (disables first, the 40-active limit kept, a journal of its
 own written next to the one restored), so a restore can itself be restored.
 
@@ -88,7 +91,13 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 			if journal == "" {
 				journal = filepath.Join(filepath.Dir(src), filepath.Base(reconcile.DefaultJournalPath("", time.Now())))
 			}
-			return runApply(c.Context, ui, r, journal, format)
+			if err := runApply(c.Context, ui, r, journal, format); err != nil {
+				return err
+			}
+			if r.plan.HasChanges() {
+				ui.hintf("the repository still says what the restored apply wrote: revert that change in git too, or the next apply writes it again")
+			}
+			return nil
 		},
 	}
 }

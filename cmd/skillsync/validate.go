@@ -101,7 +101,7 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
 	for _, d := range diags {
 		fprintf(ui.stdout, "- **%s** %s: %s\n", d.Severity, reconcile.CodeSpan(d.Location()), text.Replace(d.Message))
 		if d.Hint != "" {
-			fprintf(ui.stdout, "  hint: %s\n", text.Replace(d.Hint))
+			fprintf(ui.stdout, "  - hint: %s\n", text.Replace(d.Hint)) // a nested item: a bare indented line joins the one above
 		}
 	}
 }
