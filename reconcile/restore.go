@@ -42,10 +42,45 @@ type Restore struct {
 type restoreSkill struct {
 	id string
 	// before holds, for each field in fields, its value before the first
-	// journal line that changed it; after, the value the last line that
-	// changed it asked for. The other fields are unset.
-	before, after SkillState
-	fields        map[string]bool // FieldName, FieldDescription, FieldInstructions, FieldEnabled
+	// journal line that changed it. The other fields are unset.
+	before SkillState
+	fields map[string]bool // FieldName, FieldDescription, FieldInstructions, FieldEnabled
+	// known holds, per field, every value the journal shows it with:
+	// asked for, replaced, or answered (normalized by the service). A
+	// current value outside it was written by someone else since.
+	known map[string]map[string]bool
+}
+
+// know records v as a value field f had or was given in the journal.
+func (s *restoreSkill) know(f, v string) {
+	if s.known[f] == nil {
+		s.known[f] = map[string]bool{}
+	}
+	s.known[f][normalizeField(f, v)] = true
+}
+
+// normalizeField is v as compared for field f: instructions in canonical
+// form, descriptions without final newlines.
+func normalizeField(f, v string) string {
+	switch f {
+	case FieldInstructions:
+		return fsrepo.Canonical(v)
+	case FieldDescription:
+		return strings.TrimRight(v, "\n")
+	}
+	return v
+}
+
+// knowState records the fields of st as known values.
+func (s *restoreSkill) knowState(st *SkillState) {
+	if st == nil {
+		return
+	}
+	s.know(FieldName, st.Name)
+	s.know(FieldDescription, st.Description)
+	if st.Instructions != nil {
+		s.know(FieldInstructions, *st.Instructions)
+	}
 }
 
 // PlanRestore reads what undoing entries (a journal, in file order) takes.
@@ -84,7 +119,7 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 		}
 		s := r.skills[e.Slug]
 		if s == nil {
-			s = &restoreSkill{id: e.ID, fields: map[string]bool{}}
+			s = &restoreSkill{id: e.ID, fields: map[string]bool{}, known: map[string]map[string]bool{}}
 			r.skills[e.Slug] = s
 		} else if s.id != e.ID {
 			return nil, fmt.Errorf("journal line %d: slug %s names skill %s, but an earlier line names %s", i+1, e.Slug, e.ID, s.id)
@@ -108,25 +143,26 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 				s.before.Enabled = e.Before.Enabled
 			}
 		}
+		s.knowState(e.Before)
+		s.knowState(e.After)
 		switch e.Action {
 		case ActionEnable, ActionDisable:
 			touch(FieldEnabled)
-			s.after.Enabled = e.Action == ActionEnable
 		case ActionUpdate:
 			if e.Request == nil {
 				return nil, fmt.Errorf("journal line %d: the update of %s has no request", i+1, e.Slug)
 			}
 			if e.Request.Name != nil {
 				touch(FieldName)
-				s.after.Name = *e.Request.Name
+				s.know(FieldName, *e.Request.Name)
 			}
 			if e.Request.Description != nil {
 				touch(FieldDescription)
-				s.after.Description = *e.Request.Description
+				s.know(FieldDescription, *e.Request.Description)
 			}
 			if e.Request.Instructions != nil {
 				touch(FieldInstructions)
-				s.after.Instructions = e.Request.Instructions
+				s.know(FieldInstructions, *e.Request.Instructions)
 			}
 		}
 	}
@@ -236,25 +272,25 @@ func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
 	return repo, warnings
 }
 
-// editedSince reports whether field f of cur holds neither the value the
-// journal wrote nor the one it replaced: an edit made after the journal.
+// editedSince reports whether field f of cur holds a value the journal
+// never shows for it (asked for, replaced or answered): an edit made by
+// someone else after the journal.
 func (rs *restoreSkill) editedSince(f string, cur *remote.Skill) bool {
+	var v string
 	switch f {
 	case FieldName:
-		return cur.Name != rs.after.Name && cur.Name != rs.before.Name
+		v = cur.Name
 	case FieldDescription:
-		return !fsrepo.SameDescription(cur.Description, rs.after.Description) && !fsrepo.SameDescription(cur.Description, rs.before.Description)
-	case FieldEnabled:
-		return false // a boolean is always one of the two
+		v = cur.Description
 	case FieldInstructions:
 		if cur.Instructions == nil {
 			return false // unknown: Desired says so
 		}
-		now := fsrepo.Canonical(*cur.Instructions)
-		same := func(p *string) bool { return p != nil && fsrepo.Canonical(*p) == now }
-		return !same(rs.after.Instructions) && !same(rs.before.Instructions)
+		v = *cur.Instructions
+	default:
+		return false // enabled: a boolean is always one the journal shows
 	}
-	return false
+	return !rs.known[f][normalizeField(f, v)]
 }
 
 // RestorePlan plans undoing r against live: [Compute] of [Restore.Desired]

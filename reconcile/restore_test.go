@@ -178,3 +178,32 @@ func TestRestoreKeepsLaterEdits(t *testing.T) {
 		t.Errorf("no warning that the description was kept: %+v", p.Warnings)
 	}
 }
+
+// TestRestoreFailedLastLine: a later line of the journal whose request
+// failed does not make the value an earlier line wrote look like an edit
+// made since: it is restored. So is a value the service answered with
+// (normalized) rather than the one asked for.
+func TestRestoreFailedLastLine(t *testing.T) {
+	rs, err := PlanRestore([]JournalEntry{
+		{Space: "ab12", Slug: "a", ID: "a1", Action: ActionUpdate, Outcome: OutcomeApplied,
+			Request: &remote.SkillUpdate{Description: strp("D1"), Name: strp(" Named ")},
+			Before:  &SkillState{Name: "A", Description: "D0", Instructions: strp("I\n"), Enabled: true},
+			After:   &SkillState{Name: "Named", Description: "D1", Instructions: strp("I\n"), Enabled: true}},
+		{Space: "ab12", Slug: "a", ID: "a1", Action: ActionUpdate, Outcome: OutcomeFailed,
+			Request: &remote.SkillUpdate{Description: strp("D2")},
+			Before:  &SkillState{Name: "Named", Description: "D1", Instructions: strp("I\n"), Enabled: true}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Live{Space: "ab12", Skills: []remote.Skill{{ID: "a1", Slug: "a", Name: "Named", Description: "D1", Instructions: strp("I\n"), Enabled: true}}}
+	p := RestorePlan(rs, live, Policy{})
+	if len(p.Changes) != 1 || p.Changes[0].After.Description != "D0" || p.Changes[0].After.Name != "A" {
+		t.Fatalf("changes = %+v, want description D0 and name A back", p.Changes)
+	}
+	for _, w := range p.Warnings {
+		if w.Code == CodeRestoreEditedSince {
+			t.Errorf("unexpected warning: %+v", w)
+		}
+	}
+}

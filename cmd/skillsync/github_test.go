@@ -723,3 +723,18 @@ func TestPlanCommentRedactsGitHubToken(t *testing.T) {
 		t.Errorf("the comment does not show the description, redacted:\n%s", comments[0].Body)
 	}
 }
+
+// TestShortGitHubTokenKeepsOutput: a short GITHUB_TOKEN left in the
+// environment ("true") does not redact the words of a JSON plan.
+func TestShortGitHubTokenKeepsOutput(t *testing.T) {
+	_, dir := ciSetup(t)
+	t.Setenv("GITHUB_TOKEN", "true")
+	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--format", "json")
+	if code != 0 {
+		t.Fatalf("plan: exit %d\n%s", code, stderr)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil || strings.Contains(stdout, "[REDACTED]") {
+		t.Errorf("the JSON plan was mangled (%v):\n%s", err, stdout)
+	}
+}

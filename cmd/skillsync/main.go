@@ -46,8 +46,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	ui := newUI(stdout, stderr)
 	// The GitHub token is a secret too, from the start: the plan markdown
 	// and the summary are redacted before any client reads it.
+	// Only a real one (12 bytes or more): a stray GITHUB_TOKEN=true must not
+	// turn every standalone "true" of a JSON plan into [REDACTED]. A short
+	// token is still registered once a GitHub call uses it.
 	for _, k := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
-		ui.addSecret(strings.TrimSpace(os.Getenv(k)))
+		if tok := strings.TrimSpace(os.Getenv(k)); len(tok) >= 12 {
+			ui.addSecret(tok)
+		}
 	}
 	defer func() {
 		// A panic is a bug; the user gets a message, not a stack trace, and

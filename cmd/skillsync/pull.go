@@ -434,10 +434,13 @@ func fetchSkill(ctx context.Context, cl *remote.Client, space string, p *pulledS
 		case remote.IsNotFound(err) && ref.Linked:
 			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: linked from SKILL.md but not in the space (or not a text file)", p.Slug, rel))
 			continue
-		case remote.IsNotFound(err), err != nil && !ref.Linked && ctx.Err() == nil:
-			// Only mentioned: most often an example path, whose failure
-			// must not fail the pull.
-			p.unfound++
+		case remote.IsNotFound(err):
+			p.unfound++ // only mentioned: most often an example path
+			continue
+		case err != nil && !ref.Linked && ctx.Err() == nil && !remote.IsUnauthorized(err) && !remote.IsForbidden(err):
+			// A mention's read that failed otherwise does not fail the
+			// pull, but is said: the file may well exist.
+			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: %v", p.Slug, rel, err))
 			continue
 		case err != nil:
 			return fmt.Errorf("reading %s of skill %s: %w", rel, p.Slug, err)

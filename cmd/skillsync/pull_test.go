@@ -5,6 +5,7 @@ import (
 	"context"
 	"io/fs"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -532,5 +533,40 @@ func TestPullMentionedPaths(t *testing.T) {
 	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "references")
 	if code != 0 || !strings.Contains(stdout, "wrote     skills/references (SKILL.md, references/api.md, tools/x.py)") {
 		t.Errorf("pull of references: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestPullMentionErrors: a mention whose read is refused (403: the token
+// may not read files) fails the pull, as a linked file's would; any other
+// failure of a mention is a warning naming it, never "not in the space".
+func TestPullMentionErrors(t *testing.T) {
+	e, _, _ := pullEmulator(t)
+	e.AddSkill(pullSpace, remotetest.SkillSeed{
+		Slug: "m", Name: "M", Description: "Mentions a script.", Enabled: true,
+		Instructions: "Run `scripts/run.py`.\n", Files: map[string]string{"scripts/run.py": "print(1)\n"},
+	})
+	for _, tc := range []struct {
+		status   int
+		wantCode int
+		want     string
+	}{
+		{http.StatusForbidden, 1, "skillsync: error: reading scripts/run.py of skill m: "},
+		{http.StatusBadGateway, 0, "skillsync: warning: m: skipped scripts/run.py: GET "},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/files/scripts/run.py") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.status)
+				w.Write([]byte(`{"error":{"code":"x","message":"refused"}}`))
+				return
+			}
+			e.ServeHTTP(w, r)
+		}))
+		dir := t.TempDir()
+		code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace, "m")
+		srv.Close()
+		if code != tc.wantCode || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "taken for examples") {
+			t.Errorf("status %d: exit %d\n%s\n%s", tc.status, code, stdout, stderr)
+		}
 	}
 }
