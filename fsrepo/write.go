@@ -684,7 +684,7 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 			}
 			mode := fs.FileMode(0o644)
 			if st.exists {
-				mode = st.mode.Perm()
+				mode = st.info.Mode().Perm()
 			}
 			writes = append(writes, write{dir: res.Dir, rel: rel, data: data, mode: mode})
 			res.Written = append(res.Written, rel)
@@ -749,11 +749,9 @@ func openSkillRoot(r *os.Root, root, dir string) (*os.Root, error) {
 	}
 	held, err := sr.Stat(".")
 	if err == nil {
-		if problem := inspectDir(root, dir); problem != nil {
+		if named, problem := inspectPath(root, dir, true); problem != nil {
 			err = fmt.Errorf("%s %s", problem.Path, problem.Reason)
-		} else if named, lerr := os.Lstat(filepath.Join(root, filepath.FromSlash(dir))); lerr != nil {
-			err = lerr
-		} else if !os.SameFile(held, named) {
+		} else if !os.SameFile(held, named.info) {
 			err = errors.New("the folder changed while it was being opened")
 		}
 	}
@@ -781,20 +779,26 @@ func WriteSkillFolder(root, skillsDir, slug string, files map[string][]byte, opt
 
 type fileState struct {
 	exists bool
-	mode   fs.FileMode
+	info   fs.FileInfo // of the last component, when it exists
 }
 
 // inspect looks at every component of rel (slash-separated, relative to
 // root) with Lstat, never following a symlink: a symlink anywhere, a file
 // where a folder belongs, or a folder where the file belongs is a problem.
 func inspect(root, rel string) (fileState, *PathProblem) {
+	return inspectPath(root, rel, false)
+}
+
+// inspectPath is inspect for a file, or, when dir, for a folder that must
+// exist: every component of rel a real folder, no symlink on the way.
+func inspectPath(root, rel string, dir bool) (fileState, *PathProblem) {
 	parts := strings.Split(rel, "/")
 	cur := root
 	for i, p := range parts {
 		cur = filepath.Join(cur, p)
 		at := strings.Join(parts[:i+1], "/")
 		fi, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) && !dir {
 			return fileState{}, nil
 		}
 		if err != nil {
@@ -806,34 +810,15 @@ func inspect(root, rel string) (fileState, *PathProblem) {
 			return fileState{}, &PathProblem{Path: at, Reason: "is a symlink, which is never followed; make it a real folder or file, or remove it"}
 		case !last && !fi.IsDir():
 			return fileState{}, &PathProblem{Path: at, Reason: "is a file where a folder is needed"}
-		case last && !fi.Mode().IsRegular():
+		case last && dir && !fi.IsDir():
+			return fileState{}, &PathProblem{Path: at, Reason: "is not a folder"}
+		case last && !dir && !fi.Mode().IsRegular():
 			return fileState{}, &PathProblem{Path: at, Reason: "is not a regular file"}
 		case last:
-			return fileState{exists: true, mode: fi.Mode()}, nil
+			return fileState{exists: true, info: fi}, nil
 		}
 	}
 	return fileState{}, nil
-}
-
-// inspectDir is inspect for a folder: every component of dir a real
-// folder, no symlink on the way.
-func inspectDir(root, dir string) *PathProblem {
-	cur := root
-	parts := strings.Split(dir, "/")
-	for i, p := range parts {
-		cur = filepath.Join(cur, p)
-		fi, err := os.Lstat(cur)
-		at := strings.Join(parts[:i+1], "/")
-		switch {
-		case err != nil:
-			return &PathProblem{Path: at, Reason: err.Error()}
-		case fi.Mode()&fs.ModeSymlink != 0:
-			return &PathProblem{Path: at, Reason: "is a symlink, which is never followed"}
-		case !fi.IsDir():
-			return &PathProblem{Path: at, Reason: "is not a folder"}
-		}
-	}
-	return nil
 }
 
 // writeFile writes one file of a skill folder through r, the folder opened

@@ -629,24 +629,10 @@ func TestSuggestName(t *testing.T) {
 // .git/hooks, inside the repository) after the checks and before the write
 // is caught, and nothing is written through it.
 func TestSkillWriterSwappedFolder(t *testing.T) {
-	root := t.TempDir()
-	hooks := filepath.Join(root, ".git", "hooks")
-	if err := os.MkdirAll(hooks, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	testHookOpenSkillRoot = func(dir string) {
-		p := filepath.Join(root, filepath.FromSlash(dir))
-		if err := os.Rename(p, p+".moved"); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(hooks, p); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root, hooks := repoWithHooks(t)
+	testHookOpenSkillRoot = func(dir string) { swapForSymlink(t, root, dir, hooks) }
 	t.Cleanup(func() { testHookOpenSkillRoot = nil })
-	w := NewSkillWriter(root, "skills", WriteOptions{})
-	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
-	_, err := w.Write()
+	_, err := writeHookBait(root)
 	if err == nil || !strings.Contains(err.Error(), "skills/s") {
 		t.Fatalf("Write through a swapped folder: %v, want an error naming it", err)
 	}
@@ -658,29 +644,16 @@ func TestSkillWriterSwappedFolder(t *testing.T) {
 	// Swapped once the folder is open: the writes go through the handle,
 	// into the folder that was checked, never through the symlink.
 	testHookOpenSkillRoot = nil
-	root2 := t.TempDir()
-	hooks2 := filepath.Join(root2, ".git", "hooks")
-	if err := os.MkdirAll(hooks2, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root2, hooks2 := repoWithHooks(t)
 	swapped := false
 	testHookWriteFile = func(dir string) {
-		if swapped {
-			return
-		}
-		swapped = true
-		p := filepath.Join(root2, filepath.FromSlash(dir))
-		if err := os.Rename(p, p+".moved"); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Symlink(hooks2, p); err != nil {
-			t.Fatal(err)
+		if !swapped {
+			swapped = true
+			swapForSymlink(t, root2, dir, hooks2)
 		}
 	}
 	t.Cleanup(func() { testHookWriteFile = nil })
-	w = NewSkillWriter(root2, "skills", WriteOptions{})
-	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
-	if _, err := w.Write(); err != nil {
+	if _, err := writeHookBait(root2); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	if entries, _ := os.ReadDir(hooks2); len(entries) != 0 {
@@ -689,4 +662,35 @@ func TestSkillWriterSwappedFolder(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root2, "skills", "s.moved", "pre-commit")); err != nil {
 		t.Errorf("the files did not go to the folder that was opened: %v", err)
 	}
+}
+
+// repoWithHooks makes a repository folder holding .git/hooks.
+func repoWithHooks(t *testing.T) (root, hooks string) {
+	t.Helper()
+	root = t.TempDir()
+	hooks = filepath.Join(root, ".git", "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return root, hooks
+}
+
+// swapForSymlink moves the folder dir of root aside (to dir.moved) and puts
+// a symlink to target in its place.
+func swapForSymlink(t *testing.T, root, dir, target string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(dir))
+	if err := os.Rename(p, p+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeHookBait writes skill s with a file named like a git hook.
+func writeHookBait(root string) ([]SkillWritten, error) {
+	w := NewSkillWriter(root, "skills", WriteOptions{})
+	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
+	return w.Write()
 }
