@@ -555,12 +555,15 @@ func yamlHint(msg, src string) string {
 	case strings.Contains(msg, "mapping values are not allowed"),
 		strings.Contains(msg, "cannot start any token"),
 		strings.Contains(msg, "did not find expected"):
-		if m := keyValueLine.FindStringSubmatch(src); m != nil && !strings.HasPrefix(m[3], `"`) && !strings.HasPrefix(m[3], `'`) {
-			return fmt.Sprintf(`quote the value, which holds characters YAML reads as syntax: %s%s: %s`, m[1], m[2], yamlQuote(m[3]))
-		}
-		if m := keyValueLine.FindStringSubmatch(src); m != nil && len(m[3]) > 2 && strings.HasPrefix(m[3], `'`) && strings.Contains(m[3][1:len(m[3])-1], `'`) {
-			inner := strings.TrimSuffix(m[3][1:], `'`)
-			return fmt.Sprintf(`inside single quotes an apostrophe is written twice (''); or use double quotes: %s%s: %s`, m[1], m[2], yamlQuote(inner))
+		if m := keyValueLine.FindStringSubmatch(src); m != nil {
+			indent, key, value := m[1], m[2], m[3]
+			switch {
+			case !strings.HasPrefix(value, `"`) && !strings.HasPrefix(value, `'`):
+				return fmt.Sprintf(`quote the value, which holds characters YAML reads as syntax: %s%s: %s`, indent, key, yamlQuote(value))
+			case len(value) > 2 && value[0] == '\'' && strings.Contains(value[1:len(value)-1], `'`):
+				inner := strings.TrimSuffix(value[1:], `'`)
+				return fmt.Sprintf(`inside single quotes an apostrophe is written twice (''); or use double quotes: %s%s: %s`, indent, key, yamlQuote(inner))
+			}
 		}
 		if strings.Contains(msg, "mapping values") {
 			return `a value holding ": " must be quoted`
