@@ -716,7 +716,7 @@ func (c *Client) redact(s string) string {
 // not looked for: it may well be part of ordinary text.
 func (c *Client) holdsToken(data []byte) bool {
 	tok := string(c.token)
-	if len(tok) < shortSecret {
+	if len(tok) < ShortSecret {
 		return false
 	}
 	if bytes.Contains(data, []byte(tok)) {
@@ -754,9 +754,10 @@ func anyStringHolds(v any, s string) bool {
 	return false
 }
 
-// shortSecret is the length under which [Redact] replaces a secret only
-// where it stands as a word of its own.
-const shortSecret = 12
+// ShortSecret is the length under which [Redact] replaces a secret only
+// where it stands as a word of its own, and under which a secret is taken
+// for a test's rather than a real token.
+const ShortSecret = 12
 
 // Redact replaces each occurrence of secret in s with "[REDACTED]". A secret
 // shorter than 12 bytes (a test token such as "x") is replaced only where no
@@ -766,7 +767,7 @@ func Redact(s, secret string) string {
 	if secret == "" {
 		return s
 	}
-	if len(secret) >= shortSecret {
+	if len(secret) >= ShortSecret {
 		return strings.ReplaceAll(s, secret, "[REDACTED]")
 	}
 	var b strings.Builder
@@ -779,7 +780,7 @@ func Redact(s, secret string) string {
 		}
 		i += at
 		end := i + len(secret)
-		if i >= from && (i == 0 || !isAlnum(s[i-1])) && (end == len(s) || !isAlnum(s[end])) {
+		if (i == 0 || !isAlnum(s[i-1])) && (end == len(s) || !isAlnum(s[end])) {
 			b.WriteString(s[from:i])
 			b.WriteString("[REDACTED]")
 			from = end

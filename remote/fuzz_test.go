@@ -55,7 +55,7 @@ func FuzzRedact(f *testing.F) {
 			}
 			return
 		}
-		if len(secret) >= shortSecret && strings.Contains(strings.ReplaceAll(got, "[REDACTED]", "\x00"), secret) {
+		if len(secret) >= ShortSecret && strings.Contains(strings.ReplaceAll(got, "[REDACTED]", "\x00"), secret) {
 			t.Fatalf("Redact(%q, %q) = %q still holds the secret", s, secret, got)
 		}
 	})

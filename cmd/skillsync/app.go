@@ -214,30 +214,39 @@ func flagGoesAfter(cmds []*cli.Command, parent []string, flag, name, what string
 // similarFlag is a flag of the command whose name is close to name (a
 // typo), or "".
 func similarFlag(fl []cli.Flag, name string) string {
-	best, score := "", 0.0
+	var names []string
 	for _, f := range fl {
-		for _, n := range f.Names() {
-			if d := smetrics.JaroWinkler(n, name, 0.7, 4); d > score {
-				best, score = n, d
-			}
-		}
+		names = append(names, f.Names()...)
 	}
-	if score >= 0.85 {
-		return best
+	if s := closest(name, names); s != "" {
+		return s
 	}
 	// An abbreviation: -o for --out.
 	var prefixed []string
-	for _, f := range fl {
-		for _, n := range f.Names() {
-			if len(n) > len(name) && strings.HasPrefix(n, name) {
-				prefixed = append(prefixed, n)
-			}
+	for _, n := range names {
+		if len(n) > len(name) && strings.HasPrefix(n, name) {
+			prefixed = append(prefixed, n)
 		}
 	}
 	if len(prefixed) == 1 {
 		return prefixed[0]
 	}
 	return ""
+}
+
+// closest is the candidate most like word, if it is close enough to be a
+// typo of it (Jaro-Winkler similarity 0.85 or more), else "".
+func closest(word string, candidates []string) string {
+	best, score := "", 0.0
+	for _, c := range candidates {
+		if d := smetrics.JaroWinkler(c, word, 0.7, 4); d > score {
+			best, score = c, d
+		}
+	}
+	if score < 0.85 {
+		return ""
+	}
+	return best
 }
 
 // valueKind says what a flag's value must be, for a value that is not.
@@ -274,13 +283,11 @@ func unknownCommand(c *cli.Context) error {
 	} else {
 		cmds = c.App.Commands
 	}
-	best, score := "", 0.0
-	for _, cmd := range cmds {
-		if d := smetrics.JaroWinkler(cmd.Name, word, 0.7, 4); d > score {
-			best, score = cmd.Name, d
-		}
+	names := make([]string, len(cmds))
+	for i, cmd := range cmds {
+		names[i] = cmd.Name
 	}
-	if score >= 0.85 {
+	if best := closest(word, names); best != "" {
 		return withHint(fmt.Errorf("unknown command %q", word), "did you mean '%s %s'? run '%s --help' to list the commands", commandPath(c), best, commandPath(c))
 	}
 	return withHint(fmt.Errorf("unknown command %q", word), "run '%s --help' to list the commands", commandPath(c))

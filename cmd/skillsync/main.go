@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/skillsync/skillsync/remote"
 )
 
 // version is stamped by the release build (-ldflags "-X main.version=...").
@@ -44,13 +46,12 @@ func main() {
 // main without the process: tests and testscript call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	ui := newUI(stdout, stderr)
-	// The GitHub token is a secret too, from the start: the plan markdown
-	// and the summary are redacted before any client reads it.
-	// Only a real one (12 bytes or more): a stray GITHUB_TOKEN=true must not
-	// turn every standalone "true" of a JSON plan into [REDACTED]. A short
-	// token is still registered once a GitHub call uses it.
+	// A real GitHub token is a secret from the start, so that the plan's
+	// markdown is redacted before any GitHub call reads the token; a short
+	// value (GITHUB_TOKEN=true) must not redact every "true" of a JSON plan,
+	// and is registered once a GitHub call uses it.
 	for _, k := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
-		if tok := strings.TrimSpace(os.Getenv(k)); len(tok) >= 12 {
+		if tok := strings.TrimSpace(os.Getenv(k)); len(tok) >= remote.ShortSecret {
 			ui.addSecret(tok)
 		}
 	}

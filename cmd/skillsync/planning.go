@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"path"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -128,30 +125,19 @@ func connect(c *cli.Context, ui *ui, repo *fsrepo.Repo) (target, *remote.Client,
 // plan file, the journal and the pull request's comment. Redacting it
 // instead would write "[REDACTED]" into the space.
 func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
-	ui.secretsMu.RLock()
-	secrets := slices.Clone(ui.secrets)
-	ui.secretsMu.RUnlock()
-	for _, sec := range secrets {
-		if len(sec) < 12 {
-			continue
+	for _, s := range repo.Skills {
+		where := ""
+		if ui.holdsSecret([]byte(s.Name + "\n" + s.Description + "\n" + s.Instructions)) {
+			where = s.Path
 		}
-		for _, s := range repo.Skills {
-			where := ""
-			switch {
-			case strings.Contains(s.Name, sec) || strings.Contains(s.Description, sec) || strings.Contains(s.Instructions, sec):
-				where = s.Path
-			default:
-				for _, f := range s.Files {
-					if bytes.Contains(f.Content, []byte(sec)) {
-						where = path.Join(path.Dir(s.Path), f.Path)
-						break
-					}
-				}
+		for _, f := range s.Files {
+			if where == "" && ui.holdsSecret(f.Content) {
+				where = path.Join(path.Dir(s.Path), f.Path)
 			}
-			if where != "" {
-				return withHint(fmt.Errorf("%s holds the access token; skillsync will not send it to the space nor write it anywhere", where),
-					"remove it from the file, and rotate the token: anyone who can read the repository has seen it")
-			}
+		}
+		if where != "" {
+			return withHint(fmt.Errorf("%s holds the access token; skillsync will not send it to the space nor write it anywhere", where),
+				"remove it from the file, and rotate the token: anyone who can read the repository has seen it")
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -76,6 +77,19 @@ func (ui *ui) addSecret(s string) {
 	ui.secretsMu.Lock()
 	ui.secrets = append(ui.secrets, s)
 	ui.secretsMu.Unlock()
+}
+
+// holdsSecret reports whether text holds a registered secret that is a
+// real token (see remote.ShortSecret), not a test's few letters.
+func (ui *ui) holdsSecret(text []byte) bool {
+	ui.secretsMu.RLock()
+	defer ui.secretsMu.RUnlock()
+	for _, sec := range ui.secrets {
+		if len(sec) >= remote.ShortSecret && bytes.Contains(text, []byte(sec)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (ui *ui) redact(s string) string {
