@@ -142,8 +142,8 @@ func (c *InstructionCache) store(scope cacheScope, s remote.Skill) error {
 // complete listing, no longer holds (deleted in the app), so that the
 // folder does not grow with every deleted skill. It removes only files it
 // can read as its own entries of this scope: the entries of other spaces
-// (of this service or another), and anything else in the folder, stay. Failures are ignored, as in
-// store.
+// (of this service or another), and anything else in the folder, stay.
+// Failures are ignored, as in store.
 func (c *InstructionCache) prune(scope cacheScope, listed []remote.Skill) {
 	if c == nil {
 		return

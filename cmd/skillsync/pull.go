@@ -418,17 +418,21 @@ func fetchSkill(ctx context.Context, cl *remote.Client, space string, p *pulledS
 			continue
 		}
 		var f *remote.SkillFile
-		err := request(func() (err error) {
-			f, err = cl.GetSkillFile(ctx, space, p.ID, rel)
-			return err
-		})
-		if remote.IsNotFound(err) && ref.Alt != "" {
-			// ".claude/skills/SLUG/x.py": the skill's own x.py.
-			rel = ref.Alt
+		var err error
+		// The path as written, then (".claude/skills/SLUG/x.py") the
+		// skill's own x.py.
+		for _, try := range []string{ref.Path, ref.Alt} {
+			if try == "" {
+				continue
+			}
+			rel = try
 			err = request(func() (err error) {
 				f, err = cl.GetSkillFile(ctx, space, p.ID, rel)
 				return err
 			})
+			if !remote.IsNotFound(err) {
+				break
+			}
 		}
 		switch {
 		case remote.IsNotFound(err) && ref.Linked:
