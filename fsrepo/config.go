@@ -236,36 +236,28 @@ func checkKeys(m *yaml.Node, section string, lines map[string]int, fail func(int
 	}
 }
 
-// configTypes is the shape of each key's value: "text", "number" (a whole
-// number), "list" (of text) or "mapping". Any key may be left without a
-// value ("baseURL:"), which counts as left out.
-var configTypes = map[string]string{
-	"baseURL": "text", "space": "text", "skillsDir": "text", "unmanaged": "text", "missing": "text",
-	"maxDisablePercent": "number",
-	"agents":            "mapping",
-	"agents.publish":    "list",
+// configShapes is the shape of each key's value, "text", "number" (a whole
+// number), "list" (of text) or "mapping", with an example of it for the
+// error that finds another. Any key may be left without a value
+// ("baseURL:"), which counts as left out.
+var configShapes = map[string]struct{ shape, example string }{
+	"baseURL":           {"text", "baseURL: https://api.example.com"},
+	"space":             {"text", "space: abc123"},
+	"skillsDir":         {"text", "skillsDir: skills"},
+	"unmanaged":         {"text", "unmanaged: ignore (or disable)"},
+	"missing":           {"text", "missing: error (or warn)"},
+	"maxDisablePercent": {"number", "maxDisablePercent: 30"},
+	"agents":            {"mapping", "agents: {publish: [Support bot]}"},
+	"agents.publish":    {"list", "publish: [Support bot, 0b5c...]"},
 }
 
-// configExamples shows a value of the right shape for each key, for the
-// error that finds one of the wrong shape.
-var configExamples = map[string]string{
-	"baseURL":           "baseURL: https://api.example.com",
-	"space":             "space: abc123",
-	"skillsDir":         "skillsDir: skills",
-	"unmanaged":         "unmanaged: ignore (or disable)",
-	"missing":           "missing: error (or warn)",
-	"maxDisablePercent": "maxDisablePercent: 30",
-	"agents":            "agents: {publish: [Support bot]}",
-	"agents.publish":    "publish: [Support bot, 0b5c...]",
-}
-
-// checkType reports a value of key that is not of the shape configTypes
+// checkType reports a value of key that is not of the shape configShapes
 // gives it, and whether it is.
 func checkType(key string, v *yaml.Node, fail func(int, string, ...any)) bool {
 	if v.Kind == yaml.AliasNode && v.Alias != nil {
 		v = v.Alias
 	}
-	want := configTypes[key]
+	want := configShapes[key].shape
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		return true // "key:" with no value counts as left out
 	}
@@ -297,7 +289,7 @@ func checkType(key string, v *yaml.Node, fail func(int, string, ...any)) bool {
 	}
 	if !ok {
 		what := map[string]string{"text": "a single value", "number": "a whole number", "mapping": "a mapping", "list": "a list"}[want]
-		fail(v.Line, "%s must be %s, not %s; for example %s", key, what, describeNode(v), configExamples[key])
+		fail(v.Line, "%s must be %s, not %s; for example %s", key, what, describeNode(v), configShapes[key].example)
 	}
 	return ok
 }
