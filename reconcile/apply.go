@@ -160,8 +160,16 @@ const (
 // request (instructions compared in canonical form, as a server may trim or
 // add a final newline); a difference fails the step.
 //
+// Each update reads its skill right before it is sent: a skill the space
+// moved away from since the plan read it (its updatedAt, or a field an
+// update writes) is not written, so that an edit made in the app is never
+// overwritten unjournaled; its step is skipped as changed in the space
+// since the plan. Enables and disables overwrite no text and are sent with
+// no read.
+//
 // Each request is journaled before it is sent and again with its outcome
-// (see [OutcomeStarted]). When ctx is cancelled no request starts; those in
+// (see [OutcomeStarted]); an update's before is the skill as that last read
+// returned it, so that a restore brings back exactly what it replaced. When ctx is cancelled no request starts; those in
 // flight finish (within ApplyOptions.Grace) and are journaled; the rest are skipped and
 // Result.Interrupted is set. Apply returns an error only for a plan it must
 // not apply: one with errors, or for another space.
@@ -287,8 +295,12 @@ type applier struct {
 	steps  []*step
 	phases []phase
 
-	mu         sync.Mutex // guards res.Steps[i] while steps run, and journalErr
+	mu         sync.Mutex // guards res.Steps[i] while steps run, journalErr and wrote
 	journalErr error
+	// wrote holds, by change, the updatedAt of the skill as this apply's
+	// own disable left it: the update that follows must not take that for
+	// an edit made in the app.
+	wrote map[*Change]string
 }
 
 func (a *applier) add(s *step) *step {
@@ -495,7 +507,13 @@ func (a *applier) journal(e JournalEntry) error {
 // request leaves, so that a process killed while it is in flight still
 // leaves the text it may overwrite in the journal.
 func (a *applier) run(s *step) {
-	if err := a.journal(a.entry(s, nil, StepResult{Outcome: OutcomeStarted})); err != nil {
+	var before *SkillState // the skill as read right before an update
+	if s.action == ActionUpdate {
+		if before = a.reread(s); before == nil {
+			return
+		}
+	}
+	if err := a.journal(a.entry(s, before, nil, StepResult{Outcome: OutcomeStarted})); err != nil {
 		a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: reasonNoJournal})
 		return
 	}
@@ -510,6 +528,14 @@ func (a *applier) run(s *step) {
 		got, err = a.c.DisableSkill(a.reqCtx, a.space, s.change.ID)
 		if err == nil && got.Enabled {
 			mismatch = "the service answered enabled: true to a disable"
+		}
+		if err == nil {
+			a.mu.Lock()
+			if a.wrote == nil {
+				a.wrote = make(map[*Change]string)
+			}
+			a.wrote[s.change] = got.UpdatedAt
+			a.mu.Unlock()
 		}
 	case ActionEnable:
 		got, err = a.c.EnableSkill(a.reqCtx, a.space, s.change.ID)
@@ -543,11 +569,84 @@ func (a *applier) run(s *step) {
 	default:
 		r.Outcome = OutcomeApplied
 	}
-	a.journal(a.entry(s, got, r)) // a failure stops the steps not yet started
+	a.journal(a.entry(s, before, got, r)) // a failure stops the steps not yet started
 	a.finish(s, r)
 }
 
-func (a *applier) entry(s *step, got *remote.Skill, r StepResult) JournalEntry {
+// reread reads the skill of an update right before it is written, and
+// returns it; or it records why the update is not sent, and returns nil.
+// An edit made in the app since the plan read the skill (its updatedAt
+// moved, or a field an update writes changed) would be overwritten, and
+// the journal would hold the text the plan read, not the text replaced:
+// such a skill is left as it is, reported as changed in the space since
+// the plan, and journaled as skipped with what the read returned.
+func (a *applier) reread(s *step) *SkillState {
+	got, err := a.c.GetSkill(a.reqCtx, a.space, s.change.ID)
+	if err != nil && a.reqCtx.Err() != nil {
+		// Abandoned after an interrupt: no write was sent.
+		a.mu.Lock()
+		a.res.Interrupted = true
+		a.mu.Unlock()
+		a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: reasonInterrupted})
+		return nil
+	}
+	if err != nil {
+		r := StepResult{Outcome: OutcomeFailed}
+		r.Reason, r.Status = failureReason(err)
+		r.Reason = "reading the skill before its update: " + r.Reason
+		a.finish(s, r)
+		return nil
+	}
+	if why := a.stopReason(); why != "" {
+		a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: why})
+		return nil
+	}
+	now := stateOf(*got)
+	if moved := a.movedSincePlan(s.change, *got); moved != "" {
+		r := StepResult{Outcome: OutcomeSkipped, Reason: moved}
+		a.journal(a.entry(s, &now, nil, r))
+		a.finish(s, r)
+		return nil
+	}
+	return &now
+}
+
+// movedSincePlan describes how a skill read right before its update differs
+// from the skill the plan read, or "": its updatedAt (unless this apply's
+// own disable moved it) and the fields an update writes.
+func (a *applier) movedSincePlan(ch *Change, got remote.Skill) string {
+	was := ch.UpdatedAt
+	a.mu.Lock()
+	if u, ok := a.wrote[ch]; ok {
+		was = u
+	}
+	a.mu.Unlock()
+	var parts []string
+	if was != "" && got.UpdatedAt != was {
+		parts = append(parts, fmt.Sprintf("updatedAt %s -> %s", was, got.UpdatedAt))
+	}
+	var fields []string
+	if got.Name != ch.Before.Name {
+		fields = append(fields, FieldName)
+	}
+	if got.Description != ch.Before.Description {
+		fields = append(fields, FieldDescription)
+	}
+	if !equalText(got.Instructions, ch.Before.Instructions) {
+		fields = append(fields, FieldInstructions)
+	}
+	if len(fields) > 0 {
+		parts = append(parts, strings.Join(fields, ", ")+" changed")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("changed in the space since the plan (%s); not overwritten: run 'skillsync plan' again", strings.Join(parts, "; "))
+}
+
+// entry is the journal line of step s with result r. before is the skill
+// as read right before an update; nil takes the plan's.
+func (a *applier) entry(s *step, before *SkillState, got *remote.Skill, r StepResult) JournalEntry {
 	e := JournalEntry{
 		Time:     time.Now().UTC(),
 		Space:    a.space,
@@ -561,9 +660,12 @@ func (a *applier) entry(s *step, got *remote.Skill, r StepResult) JournalEntry {
 		return e
 	}
 	e.Slug, e.ID = s.change.Slug, s.change.ID
-	before := s.change.Before
-	e.Before = &before
-	if s.action == ActionUpdate {
+	if before == nil {
+		before = &s.change.Before
+	}
+	b := *before
+	e.Before = &b
+	if s.action == ActionUpdate && r.Outcome != OutcomeSkipped {
 		u := s.update
 		e.Request = &u
 	}

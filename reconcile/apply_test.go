@@ -154,9 +154,10 @@ func readJournalFile(t testing.TB, path string) []JournalEntry {
 
 // journalOutcomes checks the pairing of a journal's lines: every outcome
 // line follows a started line of the same mutation with the same request
-// and before, and a started line has no after. It returns the outcome lines
-// and the started lines no outcome line followed, which must be what
-// Unfinished finds.
+// and before, and a started line has no after. A skipped line (an update
+// not sent) stands alone, with a before and no request nor after. It
+// returns the outcome lines, skipped ones included, and the started lines
+// no outcome line followed, which must be what Unfinished finds.
 func journalOutcomes(t testing.TB, es []JournalEntry) (outcomes, unfinished []JournalEntry) {
 	t.Helper()
 	type key struct {
@@ -174,6 +175,12 @@ func journalOutcomes(t testing.TB, es []JournalEntry) (outcomes, unfinished []Jo
 			continue
 		}
 		outcomes = append(outcomes, e)
+		if e.Outcome == OutcomeSkipped {
+			if e.Before == nil || e.Request != nil || e.After != nil || e.Error == "" {
+				t.Errorf("journal line %d: skipped line with a request or an after, or no before or reason: %+v", i+1, e)
+			}
+			continue
+		}
 		n := len(open[k])
 		if n == 0 {
 			t.Errorf("journal line %d: %s %s %s with no started line before it", i+1, e.Action, e.Slug, e.Outcome)
@@ -743,21 +750,56 @@ func TestApplyJournalsBeforeEachRequest(t *testing.T) {
 }
 
 func TestApplyAbandonsRequestsAfterTheGracePeriod(t *testing.T) {
-	env := newApplyEnv(t, remotetest.Space{})
-	env.seed("slow", "old\n", true)
-	p := env.plan(desiredRepo(wantSkill("slow", "new\n", true)), Policy{})
-	ctx, cancel := context.WithCancel(t.Context())
-	env.emu.SetFaults(remotetest.Faults{Latency: 2 * time.Second})
-	env.emu.SetOnRequest(func(*http.Request) { cancel() })
-	start := time.Now()
-	res := env.apply(ctx, p, ApplyOptions{Grace: 50 * time.Millisecond})
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("apply took %s; the grace period is 50ms", d)
-	}
-	s := stepOf(t, res, "slow", ActionUpdate)
-	if !res.Interrupted || s.Outcome != OutcomeFailed || !strings.Contains(s.Reason, "may or may not") {
-		t.Errorf("result = %+v", res)
-	}
+	// The update in flight when the interrupt comes gets no answer within
+	// the grace period: it may or may not have been made.
+	t.Run("write in flight", func(t *testing.T) {
+		env := newApplyEnv(t, remotetest.Space{})
+		env.seed("slow", "old\n", true)
+		p := env.plan(desiredRepo(wantSkill("slow", "new\n", true)), Policy{})
+		ctx, cancel := context.WithCancel(t.Context())
+		env.emu.SetOnRequest(func(r *http.Request) {
+			if r.Method != http.MethodPatch {
+				return
+			}
+			cancel()
+			select { // a slow write, until the client gives up
+			case <-r.Context().Done():
+			case <-time.After(2 * time.Second):
+			}
+		})
+		start := time.Now()
+		res := env.apply(ctx, p, ApplyOptions{Grace: 50 * time.Millisecond})
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("apply took %s; the grace period is 50ms", d)
+		}
+		s := stepOf(t, res, "slow", ActionUpdate)
+		if !res.Interrupted || s.Outcome != OutcomeFailed || !strings.Contains(s.Reason, "may or may not") {
+			t.Errorf("result = %+v", res)
+		}
+	})
+	// Abandoned while reading the skill right before its update: no write
+	// was sent, so the update is skipped, not in doubt.
+	t.Run("read in flight", func(t *testing.T) {
+		env := newApplyEnv(t, remotetest.Space{})
+		env.seed("slow", "old\n", true)
+		p := env.plan(desiredRepo(wantSkill("slow", "new\n", true)), Policy{})
+		ctx, cancel := context.WithCancel(t.Context())
+		env.emu.ResetRequests()
+		env.emu.SetFaults(remotetest.Faults{Latency: 2 * time.Second})
+		env.emu.SetOnRequest(func(*http.Request) { cancel() })
+		start := time.Now()
+		res := env.apply(ctx, p, ApplyOptions{Grace: 50 * time.Millisecond})
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("apply took %s; the grace period is 50ms", d)
+		}
+		s := stepOf(t, res, "slow", ActionUpdate)
+		if !res.Interrupted || s.Outcome != OutcomeSkipped || s.Reason != reasonInterrupted || res.Failed() {
+			t.Errorf("result = %+v", res)
+		}
+		if n := env.emu.Requests()[remotetest.KeyUpdateSkill]; n != 0 {
+			t.Errorf("%d updates sent after the interrupt", n)
+		}
+	})
 }
 
 func TestResultJSON(t *testing.T) {

@@ -39,6 +39,11 @@ const OutcomeStarted Outcome = "started"
 // and one with its outcome after, whatever it is. A failed request may
 // still have taken effect (the answer can be lost after the write), so
 // failures are journaled too.
+//
+// An update apply did not send, because the skill read right before it
+// had changed in the space since the plan, has one line of its own, with
+// outcome [OutcomeSkipped], the skill as read in Before and no Request:
+// it changed nothing, so [Unfinished] and [PlanRestore] pass over it.
 type JournalEntry struct {
 	// Time is when the line was written: just before the request for a
 	// started line, when the answer came for the others; RFC 3339 in UTC.
@@ -52,9 +57,9 @@ type JournalEntry struct {
 	// Request is the body of an update: exactly the fields sent. Enable,
 	// disable and publish have none.
 	Request *remote.SkillUpdate `json:"request,omitempty"`
-	// Before is the skill as planned against, before any step of the
-	// apply: it holds the instructions an update replaced, so they can be
-	// restored. None for a publish.
+	// Before is, for an update, the skill as read right before the
+	// request: the text it replaced, so that it can be restored; for an
+	// enable or disable, the skill as planned against. None for a publish.
 	Before *SkillState `json:"before,omitempty"`
 	// After is the skill as the response showed it; none for a started
 	// line, when the request failed, or for a publish.
@@ -262,6 +267,9 @@ func Unfinished(es []JournalEntry) []JournalEntry {
 	}
 	open := make(map[key][]int) // indexes into es of started lines, oldest first
 	for i, e := range es {
+		if e.Outcome == OutcomeSkipped {
+			continue // no request: nothing it could close
+		}
 		k := key{e.Space, e.ID, e.Slug, e.Action}
 		if e.Outcome == OutcomeStarted {
 			open[k] = append(open[k], i)

@@ -28,9 +28,10 @@ const (
 // Only the fields the journal changed are put back: an update restores the
 // fields its request sent, an enable or disable the enabled flag. A field
 // edited in the app since, that the journal never touched, is left as it is.
-// Every line counts, whatever its outcome: a failed or unfinished request
-// may have taken effect, and restoring a field that did not change plans no
-// change.
+// Every line of a request counts, whatever its outcome: a failed or
+// unfinished request may have taken effect, and restoring a field that did
+// not change plans no change. A skipped line is no request, and changes
+// nothing.
 type Restore struct {
 	Space string
 	// Notes are what the journal changed that cannot be restored.
@@ -97,6 +98,9 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 			r.Space = e.Space
 		} else if e.Space != r.Space {
 			return nil, fmt.Errorf("the journal holds changes of spaces %s and %s; restore one journal of one apply at a time", r.Space, e.Space)
+		}
+		if e.Outcome == OutcomeSkipped {
+			continue // not sent: it changed nothing
 		}
 		switch e.Action {
 		case ActionPublish:

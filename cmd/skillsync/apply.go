@@ -28,7 +28,9 @@ for a plan that enables skills, the active count did). Skills of the space the
 plan does not touch may change meanwhile: the plan leaves them alone.
 
 Apply disables first, then updates, then enables, so the space never has more
-than 40 active skills. Every mutation is journaled under .skillsync/journal/
+than 40 active skills. Each update reads its skill right before writing it: a
+skill edited in the app since the plan read it is left as the app has it, and
+reported (plan again to see the edit); the rest applies, and apply exits 1. Every mutation is journaled under .skillsync/journal/
 or in --journal FILE, one JSON line each: a "started" line with the request
 and the text it replaces, written before the request is sent, and a "result"
 line with the outcome. A started line with no result marks a request whose

@@ -1,0 +1,222 @@
+package reconcile
+
+import (
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/remote/remotetest"
+)
+
+// TestApplyKeepsAnEditMadeInTheApp: an edit made in the app after the plan
+// read a skill and before apply writes it is not overwritten. Apply reads
+// each skill it updates right before the update, leaves one the space moved
+// away from (saying so, and what to do), applies the rest, and journals
+// what it saw; enables and disables, which overwrite no text, are sent
+// without a read.
+func TestApplyKeepsAnEditMadeInTheApp(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	edited := env.seed("edited", "old edited\n", false)
+	env.seed("rewrite", "old rewrite\n", true)
+	env.seed("combo", "old combo\n", true) // its own disable moves its updatedAt before its update
+	env.seed("turn-on", "same\n", false)
+	desired := desiredRepo(
+		wantSkill("edited", "new edited\n", true),
+		wantSkill("rewrite", "new rewrite\n", true),
+		wantSkill("combo", "new combo\n", false),
+		wantSkill("turn-on", "same\n", true),
+	)
+	p := env.plan(desired, Policy{})
+	if p.HasErrors() || p.Summary.Update != 3 || p.Summary.Enable != 2 || p.Summary.Disable != 1 {
+		t.Fatalf("plan: summary %+v, errors %+v", p.Summary, p.Errors)
+	}
+
+	// The edit lands once apply has started: with the first request it
+	// sends, the disable of combo, before any update.
+	const appText = "Edited in the app while apply ran.\n"
+	env.emu.ResetRequests()
+	var once sync.Once
+	env.emu.SetOnRequest(func(*http.Request) {
+		once.Do(func() {
+			env.emu.EditSkill(envSpace, edited.ID, func(s *remotetest.SkillSeed) { s.Instructions = appText })
+		})
+	})
+	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := OpenJournal(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := env.apply(t.Context(), p, ApplyOptions{Journal: j})
+	j.Close()
+	env.emu.SetOnRequest(nil)
+
+	up := stepOf(t, res, "edited", ActionUpdate)
+	if up.Outcome != OutcomeSkipped || !strings.Contains(up.Reason, "changed in the space since the plan (updatedAt "+edited.UpdatedAt+" -> ") ||
+		!strings.Contains(up.Reason, "instructions changed") || !strings.Contains(up.Reason, "run 'skillsync plan' again") {
+		t.Errorf("update of edited = %+v, want skipped as changed in the space since the plan", up)
+	}
+	if en := stepOf(t, res, "edited", ActionEnable); en.Outcome != OutcomeSkipped || !strings.HasPrefix(en.Reason, "update was skipped: changed in the space") {
+		t.Errorf("enable of edited = %+v, want skipped with its update", en)
+	}
+	for _, k := range []struct {
+		slug string
+		a    Action
+	}{{"rewrite", ActionUpdate}, {"combo", ActionDisable}, {"combo", ActionUpdate}, {"turn-on", ActionEnable}} {
+		if s := stepOf(t, res, k.slug, k.a); s.Outcome != OutcomeApplied {
+			t.Errorf("%s of %s = %+v, want applied", k.a, k.slug, s)
+		}
+	}
+	if !res.Failed() {
+		t.Error("Failed() = false with a skill left unwritten")
+	}
+	if s := env.skill("edited"); s.Instructions == nil || *s.Instructions != appText || s.Enabled {
+		t.Errorf("edited after apply = %+v, want the app's edit kept and the skill still disabled", s)
+	}
+	if s := env.skill("combo"); *s.Instructions != "new combo\n" || s.Enabled {
+		t.Errorf("combo after apply = %+v", s)
+	}
+	// One read per update, right before it; none for enables and disables.
+	req := env.emu.Requests()
+	if req[remotetest.KeyGetSkill] != 3 || req[remotetest.KeyUpdateSkill] != 2 ||
+		req[remotetest.KeyEnableSkill] != 1 || req[remotetest.KeyDisableSkill] != 1 || len(req) != 4 {
+		t.Errorf("requests = %v, want 3 gets (one per update), 2 updates, 1 enable, 1 disable", req)
+	}
+
+	all := readJournalFile(t, jpath)
+	outcomes, unfinished := journalOutcomes(t, all)
+	if len(unfinished) != 0 {
+		t.Errorf("unfinished journal lines: %+v", unfinished)
+	}
+	var editedLines []JournalEntry
+	for _, e := range all {
+		if e.Slug == "edited" {
+			editedLines = append(editedLines, e)
+		}
+	}
+	if len(editedLines) != 1 {
+		t.Fatalf("journal lines of edited: %+v, want one", editedLines)
+	}
+	if e := editedLines[0]; e.Outcome != OutcomeSkipped || e.Action != ActionUpdate || e.Request != nil || e.After != nil ||
+		e.Before == nil || e.Before.Instructions == nil || *e.Before.Instructions != appText || !strings.Contains(e.Error, "changed in the space since the plan") {
+		t.Errorf("journal line of edited = %+v, want skipped, with the text read and no request", e)
+	}
+	for _, e := range outcomes {
+		if e.Slug == "combo" && e.Action == ActionUpdate {
+			// The read right before the update, after combo's own
+			// disable: what the update replaced.
+			if e.Before == nil || e.Before.Enabled || *e.Before.Instructions != "old combo\n" {
+				t.Errorf("journal of combo's update: before %+v, want the skill as read right before the update", e.Before)
+			}
+		}
+	}
+}
+
+// TestRestoreBringsBackWhatApplyReplaced is the story of an edit made in
+// the app while a plan waited: apply leaves it, the next plan shows it, and
+// once applied, a restore brings back exactly the app's text, not the text
+// the first plan read.
+func TestRestoreBringsBackWhatApplyReplaced(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	notes := env.seed("notes", "First text.\n", true)
+	desired := desiredRepo(wantSkill("notes", "Text from git.\n", true))
+	p1 := env.plan(desired, Policy{})
+
+	const appText = "Text edited in the app.\n"
+	env.emu.EditSkill(envSpace, notes.ID, func(s *remotetest.SkillSeed) { s.Instructions = appText })
+	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
+	j, err := OpenJournal(jpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := env.apply(t.Context(), p1, ApplyOptions{Journal: j})
+	if s := stepOf(t, res, "notes", ActionUpdate); s.Outcome != OutcomeSkipped {
+		t.Errorf("update with a plan older than the app's edit = %+v, want skipped", s)
+	}
+	if got := *env.skill("notes").Instructions; got != appText {
+		t.Fatalf("the app's edit was overwritten: %q", got)
+	}
+
+	p2 := env.plan(desired, Policy{})
+	res = env.apply(t.Context(), p2, ApplyOptions{Journal: j}) // the same journal, appended
+	j.Close()
+	if res.Failed() {
+		t.Fatalf("apply of a fresh plan: %+v", res.Steps)
+	}
+	if got := *env.skill("notes").Instructions; got != "Text from git.\n" {
+		t.Fatalf("notes after the second apply: %q", got)
+	}
+
+	rs, err := PlanRestore(readJournalFile(t, jpath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := Fetch(t.Context(), env.client, envSpace, rs.Wanted(), FetchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := RestorePlan(rs, live, Policy{})
+	if rp.HasErrors() || len(rp.Warnings) != 0 {
+		t.Fatalf("restore plan: errors %+v, warnings %+v", rp.Errors, rp.Warnings)
+	}
+	if res := env.apply(t.Context(), rp, ApplyOptions{}); res.Failed() {
+		t.Fatalf("restore: %+v", res.Steps)
+	}
+	if got := *env.skill("notes").Instructions; got != appText {
+		t.Errorf("notes after restore: %q, want the app's text %q, which the apply replaced", got, appText)
+	}
+}
+
+// TestApplyRereadFailure: a skill that cannot be read right before its
+// update is not written; an interrupt during that read skips the update
+// as interrupted, since no write was sent.
+func TestApplyRereadFailure(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	gone := env.seed("gone", "old\n", true)
+	env.seed("kept", "old\n", true)
+	p := env.plan(desiredRepo(wantSkill("gone", "new\n", true), wantSkill("kept", "new\n", true)), Policy{})
+	env.emu.DeleteSkill(envSpace, gone.ID)
+	env.emu.ResetRequests()
+	res := env.apply(t.Context(), p, ApplyOptions{})
+	if s := stepOf(t, res, "gone", ActionUpdate); s.Outcome != OutcomeFailed || s.Status != http.StatusNotFound ||
+		!strings.Contains(s.Reason, "reading the skill before its update") {
+		t.Errorf("update of a deleted skill = %+v, want failed on the read", s)
+	}
+	if s := stepOf(t, res, "kept", ActionUpdate); s.Outcome != OutcomeApplied {
+		t.Errorf("update of kept = %+v", s)
+	}
+	if n := env.emu.Requests()[remotetest.KeyUpdateSkill]; n != 1 {
+		t.Errorf("%d updates sent, want 1", n)
+	}
+}
+
+// TestSkippedJournalLines: the line of an update apply did not send (the
+// skill moved since the plan) stands alone. It closes no started line of
+// an earlier apply, which may still have overwritten text, and restore
+// reads nothing from it: no request went out.
+func TestSkippedJournalLines(t *testing.T) {
+	in := `{"time":"2026-01-02T03:04:07Z","space":"ab12","slug":"b","id":"2","action":"update","request":{"name":"B"},"before":{"name":"Old B","description":"d","instructions":"old\n","enabled":true},"outcome":"started"}
+{"time":"2026-01-02T04:00:02Z","space":"ab12","slug":"b","id":"2","action":"update","before":{"name":"App B","description":"d","instructions":"app\n","enabled":true},"outcome":"skipped","error":"changed in the space since the plan"}
+`
+	es, err := ReadJournal(strings.NewReader(in))
+	if err != nil || len(es) != 2 {
+		t.Fatalf("ReadJournal = %d entries, %v", len(es), err)
+	}
+	if got := Unfinished(es); len(got) != 1 || got[0].Outcome != OutcomeStarted {
+		t.Errorf("Unfinished = %+v, want the started line, which the skipped line does not close", got)
+	}
+	rs, err := PlanRestore(es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &Live{Space: "ab12", Skills: []remote.Skill{{ID: "2", Slug: "b", Name: "B", Description: "d", Instructions: strp("app\n"), Enabled: true}}}
+	p := RestorePlan(rs, live, Policy{})
+	if len(p.Changes) != 1 || p.Changes[0].After.Name != "Old B" || p.Changes[0].Changes(FieldInstructions) {
+		t.Errorf("restore changes = %+v, want the name of the started line back and nothing from the skipped line", p.Changes)
+	}
+	if _, err := PlanRestore(es[1:]); err == nil || !strings.Contains(err.Error(), "holds no change") {
+		t.Errorf("PlanRestore of a journal of skipped lines only: %v, want nothing to restore", err)
+	}
+}
