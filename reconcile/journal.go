@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -80,16 +81,33 @@ type Journal struct {
 	err  error // the first write error; later writes fail with it
 }
 
+// ErrStateDirLink is returned (wrapped, naming the link) by [OpenJournal]
+// for a journal inside a [StateDir] folder when that folder, a folder
+// between it and the journal, the journal or the folder's .gitignore is a
+// symbolic link.
+var ErrStateDirLink = errors.New("is a symbolic link")
+
 // OpenJournal opens path for appending, creating it and its parent folders.
 // When path lies inside a [StateDir] folder, that folder gets a .gitignore
 // of "*" if it has none.
+//
+// Inside a StateDir folder, nothing is written through a symbolic link: a
+// .skillsync committed as a link, even one pointing inside the repository,
+// would put the journal and the .gitignore wherever it points. Such a path
+// is refused, before any folder or file is made, with [ErrStateDirLink].
 func OpenJournal(path string) (*Journal, error) {
 	dir := filepath.Dir(path)
+	state, err := checkStateDir(path)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating journal folder: %w", err)
 	}
-	if err := ignoreStateDir(dir); err != nil {
-		return nil, err
+	if state != "" {
+		if err := ignoreStateDir(state); err != nil {
+			return nil, err
+		}
 	}
 	if torn, err := endsTorn(path); err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
@@ -127,28 +145,69 @@ func endsTorn(path string) (bool, error) {
 	return last[0] != '\n', nil
 }
 
-// ignoreStateDir writes StateDir/.gitignore in the nearest StateDir folder
-// at or above dir, if there is one and it has no .gitignore yet.
-func ignoreStateDir(dir string) error {
-	abs, err := filepath.Abs(dir)
+// checkStateDir returns the nearest StateDir folder at or above the folder
+// of path ("" when there is none), after checking that no part of the way
+// from it down to path, nor its .gitignore, is a symbolic link. Parts that
+// do not exist yet are made later as real folders and files.
+func checkStateDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil // only a convenience; the journal itself still works
+		return "", nil // only a convenience; the journal itself still works
 	}
-	for d := abs; ; d = filepath.Dir(d) {
+	state := ""
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
 		if filepath.Base(d) == StateDir {
-			gi := filepath.Join(d, ".gitignore")
-			if _, err := os.Stat(gi); err == nil {
-				return nil
-			}
-			if err := os.WriteFile(gi, []byte("# written by skillsync: journals and state, never committed\n*\n"), 0o644); err != nil {
-				return fmt.Errorf("writing %s: %w", gi, err)
-			}
-			return nil
+			state = d
+			break
 		}
 		if filepath.Dir(d) == d {
-			return nil
+			return "", nil
 		}
 	}
+	rel, err := filepath.Rel(state, abs)
+	if err != nil {
+		return "", nil
+	}
+	check := []string{state, filepath.Join(state, ".gitignore")}
+	p := state
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		check = append(check, p)
+	}
+	for _, p := range check {
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return "", fmt.Errorf("checking the journal's folder: %w", err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			to, _ := os.Readlink(p)
+			return "", fmt.Errorf("%s %w (to %s): skillsync writes journals only into a real %s folder, never where a link points", p, ErrStateDirLink, to, StateDir)
+		}
+	}
+	return state, nil
+}
+
+// ignoreStateDir writes state/.gitignore, unless there is one.
+func ignoreStateDir(state string) error {
+	gi := filepath.Join(state, ".gitignore")
+	// O_EXCL: an existing file is kept, and no link is followed.
+	f, err := os.OpenFile(gi, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", gi, err)
+	}
+	_, err = f.WriteString("# written by skillsync: journals and state, never committed\n*\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", gi, err)
+	}
+	return nil
 }
 
 // DefaultJournalPath is where apply journals by default:

@@ -143,6 +143,9 @@ func runApply(ctx context.Context, ui *ui, r *planRun, journalPath, format strin
 		journalPath = reconcile.DefaultJournalPath(r.root, time.Now())
 	}
 	j, err := reconcile.OpenJournal(journalPath)
+	if errors.Is(err, reconcile.ErrStateDirLink) {
+		return withHint(fmt.Errorf("opening journal: %w", err), "nothing was applied; remove the link (skillsync makes the folder itself), or pass --journal FILE to journal elsewhere")
+	}
 	if err != nil {
 		return withHint(fmt.Errorf("opening journal: %w", err), "pass --journal FILE to write it elsewhere")
 	}
