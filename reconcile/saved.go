@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
@@ -100,7 +101,10 @@ func ReadSavedPlan(r io.Reader) (*SavedPlan, error) {
 // A plan for another space or service is refused before any request. The
 // repository counts as changed when its desired state hashes differently
 // from the plan's; a new commit with the same desired state (a merge commit
-// of the reviewed branch, say) does not make the plan stale.
+// of the reviewed branch, say) does not make the plan stale. With the
+// repository as planned, each change must be the one that state and the
+// skill re-read give, planned again: the plan is applied as it is,
+// and a desired hash proves nothing about changes edited in the file.
 func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
 	if sp == nil || sp.Plan == nil {
 		return nil, errors.New("no saved plan to check")
@@ -123,6 +127,9 @@ func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, bas
 	}
 
 	found := make([]string, len(p.Changes))
+	// reread holds each skill as read now, where it has not moved since
+	// the plan: the space the plan's changes are checked against.
+	reread := make([]*remote.Skill, len(p.Changes))
 	err := forEach(ctx, len(p.Changes), DefaultParallelism, func(ctx context.Context, i int) error {
 		ch := &p.Changes[i]
 		got, err := c.GetSkill(ctx, space, ch.ID)
@@ -133,7 +140,9 @@ func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, bas
 		if err != nil {
 			return fmt.Errorf("reading skill %s: %w", ch.Slug, err)
 		}
-		found[i] = skillMoved(ch, *got)
+		if found[i] = skillMoved(ch, *got); found[i] == "" {
+			reread[i] = got
+		}
 		return nil
 	})
 	if err != nil {
@@ -144,6 +153,7 @@ func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, bas
 			stale = append(stale, s)
 		}
 	}
+	var agents []remote.Agent // listed only for a plan that publishes
 
 	if p.Summary.Enable > 0 || hasEnable(p) {
 		skills, err := c.ListAllSkills(ctx, space)
@@ -156,7 +166,7 @@ func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, bas
 	}
 
 	if len(p.Publish) > 0 {
-		agents, err := c.ListAllAgents(ctx, space)
+		agents, err = c.ListAllAgents(ctx, space)
 		if err != nil {
 			return nil, fmt.Errorf("listing agents: %w", err)
 		}
@@ -174,7 +184,124 @@ func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, bas
 			}
 		}
 	}
+	// Only a plan made from this very repository state can be checked
+	// against what it gives; any other is stale already.
+	if desired != nil && repoChanged(p, desired) == "" {
+		stale = append(stale, changesEdited(p, desired, reread, agents)...)
+	}
 	return stale, nil
+}
+
+// changesEdited plans again, from the repository state the plan was made
+// from and the skills it changes as re-read (reread, by change; nil for
+// one that moved, which is reported already), and describes every change
+// of p that differs from what that gives: a saved plan is applied as it
+// is, so one whose changes were edited in the file must not be. Only the
+// skills of the plan are read again, so skills it leaves alone may have
+// changed meanwhile; their changes are not compared. agents are the
+// space's agents when p publishes any (nil otherwise): each of its
+// publishes must be one agents.publish gives.
+func changesEdited(p *Plan, desired *fsrepo.Repo, reread []*remote.Skill, agents []remote.Agent) []string {
+	local := make(map[string]bool, len(desired.Skills))
+	for _, s := range desired.Skills {
+		local[s.Slug] = true
+	}
+	live := &Live{Space: p.Space, Agents: agents}
+	slugs := make(map[string]bool)
+	for _, got := range reread {
+		if got == nil {
+			continue
+		}
+		s := *got
+		if !local[s.Slug] {
+			s.Instructions = nil // an unmanaged skill is planned from the list, which has none
+		}
+		live.Skills = append(live.Skills, s)
+		slugs[s.Slug] = true
+	}
+	sub := &fsrepo.Repo{Config: desired.Config, Commit: desired.Commit}
+	for _, s := range desired.Skills {
+		if slugs[s.Slug] {
+			sub.Skills = append(sub.Skills, s)
+		}
+	}
+	pol := PolicyFromConfig(desired.Config)
+	pol.Force = true // the disable guard adds errors, never changes
+	q := Compute(sub, live, pol)
+	want := make(map[string]*Change, len(q.Changes))
+	for i := range q.Changes {
+		want[q.Changes[i].ID] = &q.Changes[i]
+	}
+
+	var out []string
+	seen := make(map[string]bool, len(p.Changes))
+	for i := range p.Changes {
+		ch := &p.Changes[i]
+		if reread[i] == nil {
+			continue
+		}
+		if seen[ch.ID] {
+			out = append(out, fmt.Sprintf("%s: the plan changes it more than once", ch.Slug))
+			continue
+		}
+		seen[ch.ID] = true
+		w, ok := want[ch.ID]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s: the plan changes it, but the repository and the space give no change to it", ch.Slug))
+			continue
+		}
+		if d := changeDiff(ch, w); len(d) > 0 {
+			out = append(out, fmt.Sprintf("%s: the plan's change differs from what the repository and the space give (%s): was the file edited?", ch.Slug, strings.Join(d, ", ")))
+		}
+	}
+	if agents != nil {
+		publish := make(map[string]bool, len(q.Publish))
+		for _, ap := range q.Publish {
+			publish[ap.ID] = true
+		}
+		for _, ap := range p.Publish {
+			if !publish[ap.ID] {
+				out = append(out, fmt.Sprintf("agent %s: the plan publishes it, but agents.publish and the space give no publish of it", ap.Name))
+			}
+		}
+	}
+	return out
+}
+
+// changeDiff names what differs between a change of a plan and the change
+// planned again: what apply sends (actions, fields, after) and what its
+// journal records as replaced (before).
+func changeDiff(got, want *Change) []string {
+	var d []string
+	if got.Slug != want.Slug {
+		d = append(d, "slug")
+	}
+	if got.Unmanaged != want.Unmanaged {
+		d = append(d, "unmanaged")
+	}
+	if !slices.Equal(got.Actions, want.Actions) {
+		d = append(d, "actions")
+	}
+	if !slices.Equal(got.Fields, want.Fields) {
+		d = append(d, "fields")
+	}
+	state := func(prefix string, a, b SkillState) {
+		if a.Name != b.Name {
+			d = append(d, prefix+FieldName)
+		}
+		if a.Description != b.Description {
+			d = append(d, prefix+FieldDescription)
+		}
+		if !equalText(a.Instructions, b.Instructions) {
+			d = append(d, prefix+FieldInstructions)
+		}
+		if a.Enabled != b.Enabled {
+			d = append(d, prefix+FieldEnabled)
+		}
+	}
+	state("before.", got.Before, want.Before)
+	state("after.", got.After, want.After)
+	return d
 }
 
 func hasEnable(p *Plan) bool {
@@ -206,7 +333,7 @@ func activeCount(skills []remote.Skill) int {
 // skillMoved describes how a skill re-read differs from the one planned
 // against, or "".
 func skillMoved(ch *Change, got remote.Skill) string {
-	if ch.Unmanaged {
+	if ch.Unmanaged && ch.Before.Instructions == nil {
 		// Planned from the list, which has no instructions.
 		got.Instructions = nil
 	}

@@ -23,10 +23,14 @@ func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, Policy, 
 	env.seed("quiet", "same\n", true)
 	env.emu.AddAgent(envSpace, remote.Agent{Name: "Helper", HasUnpublishedChanges: true})
 	desired := desiredRepo(wantSkill("edit", "new\n", true), wantSkill("wake", "same\n", true), wantSkill("quiet", "same\n", true))
-	pol := Policy{Unmanaged: fsrepo.UnmanagedDisable}
+	// The policy comes from skillsync.yaml, as it does for the CLI: the
+	// saved plan's desired hash covers it.
+	desired.Config.Unmanaged = fsrepo.UnmanagedDisable
+	desired.Config.MaxDisablePercent = fsrepo.DefaultMaxDisablePercent
 	if publish {
-		pol.PublishAgents = []string{"Helper"}
+		desired.Config.Agents.Publish = []string{"Helper"}
 	}
+	pol := PolicyFromConfig(desired.Config)
 	p := env.plan(desired, pol)
 	if p.HasErrors() || len(p.Changes) != 3 {
 		t.Fatalf("plan: %d changes, errors %+v", len(p.Changes), p.Errors)
@@ -180,7 +184,7 @@ func TestCheckStale(t *testing.T) {
 		// does differently: the saved plan no longer holds.
 		env, desired, _, sp := savedFixture(t, false)
 		for name, edit := range map[string]func(*fsrepo.Config){
-			"unmanaged":         func(c *fsrepo.Config) { c.Unmanaged = fsrepo.UnmanagedDisable },
+			"unmanaged":         func(c *fsrepo.Config) { c.Unmanaged = fsrepo.UnmanagedIgnore },
 			"maxDisablePercent": func(c *fsrepo.Config) { c.MaxDisablePercent = 55 },
 			"agents.publish":    func(c *fsrepo.Config) { c.Agents.Publish = []string{"Support bot"} },
 		} {
@@ -230,4 +234,96 @@ func TestCheckStale(t *testing.T) {
 			t.Errorf("CheckStale = %q, %v", stale, err)
 		}
 	})
+}
+
+// TestCheckStaleEditedChanges: a saved plan is applied as it is, so its
+// changes must be those its repository state and the space, re-read, give.
+// One whose changes were edited in the file (its desired hash kept) is
+// refused, naming the skill and what differs; nothing is sent.
+func TestCheckStaleEditedChanges(t *testing.T) {
+	change := func(t *testing.T, p *Plan, slug string) *Change {
+		t.Helper()
+		for i := range p.Changes {
+			if p.Changes[i].Slug == slug {
+				return &p.Changes[i]
+			}
+		}
+		t.Fatalf("no change of %s in the plan", slug)
+		return nil
+	}
+	tests := []struct {
+		name    string
+		publish bool
+		edit    func(t *testing.T, env *applyEnv, p *Plan)
+		want    []string
+	}{
+		{"after text", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+			change(t, p, "edit").After.Instructions = strp("rm -rf /\n")
+		}, []string{"edit: ", "after.instructions"}},
+		{"after name", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+			change(t, p, "edit").After.Name = "Other name"
+		}, []string{"edit: ", "after.name"}},
+		{"an action added", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+			ch := change(t, p, "wake")
+			ch.Actions = []Action{ActionUpdate, ActionEnable}
+			ch.Fields = []string{FieldInstructions, FieldEnabled}
+			ch.After.Instructions = strp("injected\n")
+		}, []string{"wake: ", "actions", "fields", "after.instructions"}},
+		{"before text", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+			// What the journal would hold, and restore bring back.
+			change(t, p, "edit").Before.Instructions = strp("not what the space held\n")
+		}, []string{"edit: ", "before.instructions"}},
+		{"a change added", false, func(t *testing.T, env *applyEnv, p *Plan) {
+			q := env.skill("quiet")
+			ch := Change{Slug: "quiet", ID: q.ID, Actions: []Action{ActionDisable}, Fields: []string{FieldEnabled},
+				Before: stateOf(q), UpdatedAt: q.UpdatedAt, LiveHash: LiveHash(q)}
+			ch.After = ch.Before
+			ch.After.Enabled = false
+			p.Changes = append(p.Changes, ch)
+		}, []string{"quiet: ", "no change"}},
+		{"a managed skill made unmanaged", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+			change(t, p, "wake").Unmanaged = true
+		}, []string{"wake: ", "unmanaged"}},
+		{"a change twice", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+			p.Changes = append(p.Changes, *change(t, p, "edit"))
+		}, []string{"edit: ", "more than once"}},
+		{"a publish added", true, func(t *testing.T, env *applyEnv, p *Plan) {
+			a := env.emu.AddAgent(envSpace, remote.Agent{Name: "Other bot", HasUnpublishedChanges: true})
+			p.Publish = append(p.Publish, AgentPublish{ID: a.ID, Name: a.Name, HasUnpublishedChanges: true, UpdatedAt: a.UpdatedAt})
+		}, []string{"agent Other bot: ", "agents.publish"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env, desired, _, sp := savedFixture(t, tt.publish)
+			tt.edit(t, env, sp.Plan)
+			// Through the file, as apply FILE reads it.
+			var buf bytes.Buffer
+			if err := WriteSavedPlan(&buf, sp); err != nil {
+				t.Fatal(err)
+			}
+			sp, err := ReadSavedPlan(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env.emu.ResetRequests()
+			stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(stale, "\n")
+			if len(stale) != 1 {
+				t.Errorf("stale = %q, want one finding", stale)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("stale =\n%s\nwant it to say %q", got, w)
+				}
+			}
+			for k := range env.emu.Requests() {
+				if !strings.HasPrefix(k, "GET ") {
+					t.Errorf("CheckStale sent %s", k)
+				}
+			}
+		})
+	}
 }

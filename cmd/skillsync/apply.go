@@ -24,8 +24,9 @@ func applyCommand(ui *ui) *cli.Command {
 (on a terminal; in CI pass --auto-approve). With a file saved by
 'skillsync plan -out FILE', applies exactly that plan, and refuses it if the
 repository changed since, or a skill the plan changes moved in the space (or,
-for a plan that enables skills, the active count did). Skills of the space the
-plan does not touch may change meanwhile: the plan leaves them alone.
+for a plan that enables skills, the active count did), or its changes are not
+those the repository and the space give (the file was edited). Skills of the
+space the plan does not touch may change meanwhile: the plan leaves them alone.
 
 Apply disables first, then updates, then enables, so the space never has more
 than 40 active skills. Each update reads its skill right before writing it: a

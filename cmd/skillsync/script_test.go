@@ -86,6 +86,7 @@ func TestScripts(t *testing.T) {
 			"exits":    cmdExits,
 			"freeport": cmdFreeport,
 			"await":    cmdAwait,
+			"replace":  cmdReplace,
 		},
 	})
 }
@@ -288,6 +289,23 @@ func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
 	addr := l.Addr().String()
 	ts.Check(l.Close())
 	ts.Setenv(args[0], addr)
+}
+
+// cmdReplace replaces every OLD in FILE with NEW, as a hand editing a
+// file would; OLD must occur.
+//
+//	replace FILE OLD NEW
+func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: replace FILE OLD NEW")
+	}
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	if !strings.Contains(string(data), args[1]) {
+		ts.Fatalf("%s does not hold %q", args[0], args[1])
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(data), args[1], args[2])), 0o644))
 }
 
 // cmdAwait waits (up to 10s) until something listens on the TCP address.
