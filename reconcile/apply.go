@@ -169,8 +169,9 @@ const (
 //
 // Each request is journaled before it is sent and again with its outcome
 // (see [OutcomeStarted]); an update's before is the skill as that last read
-// returned it, so that a restore brings back exactly what it replaced. When ctx is cancelled no request starts; those in
-// flight finish (within ApplyOptions.Grace) and are journaled; the rest are skipped and
+// returned it, so that a restore brings back exactly what it replaced.
+// When ctx is cancelled no request starts; those in flight finish (within
+// ApplyOptions.Grace) and are journaled; the rest are skipped and
 // Result.Interrupted is set. Apply returns an error only for a plan it must
 // not apply: one with errors, or for another space.
 func Apply(ctx context.Context, c *remote.Client, space string, p *Plan, o ApplyOptions) (*Result, error) {
