@@ -114,6 +114,7 @@ type Client struct {
 	base        string // scheme://host[/prefix], no trailing slash
 	baseURL     *url.URL
 	token       secret
+	redactor    *Redactor // of token
 	userAgent   string
 	hc          *http.Client
 	timeout     time.Duration
@@ -157,6 +158,7 @@ func New(opts Options) (*Client, error) {
 		base:        strings.TrimSuffix(u.String(), "/"),
 		baseURL:     u,
 		token:       secret(opts.Token),
+		redactor:    NewRedactor(opts.Token),
 		userAgent:   opts.UserAgent,
 		timeout:     opts.Timeout,
 		maxAttempts: opts.MaxAttempts,
@@ -513,10 +515,7 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 			StatusCode: resp.StatusCode,
 			Method:     method,
 			Path:       display,
-			// Redacted before errorMessage shortens it (a token cut in two
-			// by the excerpt would no longer be found), and after it
-			// decodes JSON escapes, which can spell the token otherwise.
-			Message: c.redact(errorMessage([]byte(c.redact(string(data))))),
+			Message:    errorMessage(data, c.redactor),
 		}
 		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.now()); ok {
 			e.RetryAfter = d
@@ -700,99 +699,48 @@ func (c *Client) notJSON(what string, body []byte) error {
 	if len(body) == 0 {
 		return errors.New(what + " (empty body)")
 	}
-	// Redact, then cut: cut first, a token at the cut would half remain.
-	head := body[:min(len(body), 4*maxExcerpt+len(c.token))]
-	return fmt.Errorf("%s: %q", what, shorten(c.redact(string(head)), 80))
-}
-
-// redact removes the token from text that came from the service, which may
-// echo the request back.
-func (c *Client) redact(s string) string {
-	return Redact(s, string(c.token))
+	// The whole body is redacted before the cut: whitespace collapses in
+	// the excerpt, so any byte of it may end up at the cut.
+	return fmt.Errorf("%s: %q", what, excerpt(c.redactor, string(body), 80))
 }
 
 // holdsToken reports whether a successful answer holds the client's token,
-// as it is or spelt with JSON escapes. A token under 12 bytes (a test's) is
-// not looked for: it may well be part of ordinary text.
+// spelt in any way, before or after JSON decoding. A token under 12 bytes
+// (a test's) is not looked for: it may well be part of ordinary text.
 func (c *Client) holdsToken(data []byte) bool {
-	tok := string(c.token)
-	if len(tok) < ShortSecret {
-		return false
-	}
-	if bytes.Contains(data, []byte(tok)) {
+	if c.redactor.Holds(string(data)) {
 		return true
 	}
 	if !bytes.Contains(data, []byte{'\\'}) {
-		return false // no escape: the raw search was enough
+		return false // no escape: decoding shows nothing new
 	}
 	var v any
 	if json.Unmarshal(data, &v) != nil {
 		return false
 	}
-	return anyStringHolds(v, tok)
+	return anyStringHolds(v, c.redactor)
 }
 
 // anyStringHolds reports whether a string of the decoded JSON value v, a
-// key included, holds s.
-func anyStringHolds(v any, s string) bool {
+// key included, holds r's secret.
+func anyStringHolds(v any, r *Redactor) bool {
 	switch v := v.(type) {
 	case string:
-		return strings.Contains(v, s)
+		return r.Holds(v)
 	case []any:
 		for _, x := range v {
-			if anyStringHolds(x, s) {
+			if anyStringHolds(x, r) {
 				return true
 			}
 		}
 	case map[string]any:
 		for k, x := range v {
-			if strings.Contains(k, s) || anyStringHolds(x, s) {
+			if r.Holds(k) || anyStringHolds(x, r) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// ShortSecret is the length under which [Redact] replaces a secret only
-// where it stands as a word of its own, and under which a secret is taken
-// for a test's rather than a real token.
-const ShortSecret = 12
-
-// Redact replaces each occurrence of secret in s with "[REDACTED]". A secret
-// shorter than 12 bytes (a test token such as "x") is replaced only where no
-// letter or digit touches it, so that it does not mangle words that hold it
-// ("proxy"); a real token is replaced wherever it appears.
-func Redact(s, secret string) string {
-	if secret == "" {
-		return s
-	}
-	if len(secret) >= ShortSecret {
-		return strings.ReplaceAll(s, secret, "[REDACTED]")
-	}
-	var b strings.Builder
-	from := 0 // s[:from] is written
-	for at := 0; ; {
-		i := strings.Index(s[at:], secret)
-		if i < 0 {
-			b.WriteString(s[from:])
-			return b.String()
-		}
-		i += at
-		end := i + len(secret)
-		if (i == 0 || !isAlnum(s[i-1])) && (end == len(s) || !isAlnum(s[end])) {
-			b.WriteString(s[from:i])
-			b.WriteString("[REDACTED]")
-			from = end
-			at = end
-			continue
-		}
-		at = i + 1
-	}
-}
-
-func isAlnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // decodeObject returns a decoder of a JSON object into dst, which check, when

@@ -19,7 +19,9 @@ type Error struct {
 	Method     string
 	Path       string // the request's path and query, relative to the base URL
 	// Message is the message of a JSON error body ({"error":{"message":..}},
-	// {"message":..} or {"error":".."}), else a short excerpt of the body.
+	// {"message":..}, {"error":".."}, or an RFC 7807 problem's "detail" or
+	// "title"), else a short excerpt of the body; the client's token is
+	// redacted from it however the body spelt it.
 	Message string
 	// RetryAfter is the delay the service asked for in a Retry-After
 	// header; zero when it sent none.
@@ -77,27 +79,40 @@ const (
 )
 
 // errorMessage finds the message of an error body in the shapes services
-// commonly use, falling back to an excerpt of the body.
-func errorMessage(body []byte) string {
+// commonly use ({"error":{"message":..}}, {"error":..}, {"message":..}, an
+// RFC 7807 problem's detail or title), falling back to an excerpt of the
+// body. The token is redacted from the body as it is, which any field of
+// any shape may echo in any spelling, and from the message once decoded,
+// before the cut: a token the cut split would no longer be found.
+func errorMessage(body []byte, r *Redactor) string {
+	raw := r.Redact(string(body))
 	var v struct {
 		Error   json.RawMessage `json:"error"`
 		Message json.RawMessage `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+		Title   json.RawMessage `json:"title"`
 	}
-	if json.Unmarshal(body, &v) == nil {
-		var s string
+	if json.Unmarshal([]byte(raw), &v) == nil {
 		var nested struct {
 			Message string `json:"message"`
 		}
-		switch {
-		case json.Unmarshal(v.Error, &nested) == nil && nested.Message != "":
-			return shorten(nested.Message, maxMessage)
-		case json.Unmarshal(v.Error, &s) == nil && s != "":
-			return shorten(s, maxMessage)
-		case json.Unmarshal(v.Message, &s) == nil && s != "":
-			return shorten(s, maxMessage)
+		if json.Unmarshal(v.Error, &nested) == nil && nested.Message != "" {
+			return excerpt(r, nested.Message, maxMessage)
+		}
+		for _, field := range []json.RawMessage{v.Error, v.Message, v.Detail, v.Title} {
+			var s string
+			if json.Unmarshal(field, &s) == nil && s != "" {
+				return excerpt(r, s, maxMessage)
+			}
 		}
 	}
-	return shorten(string(body), maxExcerpt)
+	return excerpt(r, raw, maxExcerpt)
+}
+
+// excerpt is s redacted, then shortened to max characters; what the cut
+// left of a token beside its "..." is redacted too.
+func excerpt(r *Redactor, s string, max int) string {
+	return r.Redact(shorten(r.Redact(s), max))
 }
 
 // shorten makes s printable on one line and at most max characters long.

@@ -1,0 +1,483 @@
+package remote
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// ShortSecret is the length under which [Redact] replaces a secret only
+// where it stands as a word of its own, and under which a secret is taken
+// for a test's rather than a real token.
+const ShortSecret = 12
+
+// minCutRun is the fewest characters of a token that a cut may leave
+// beside its mark ("..." or "…") before they are redacted too: fewer say
+// nothing an attacker can use, and ordinary text holds such runs.
+const minCutRun = 8
+
+// redacted replaces a secret, or the part of it a cut left.
+const redacted = "[REDACTED]"
+
+// Redact replaces each occurrence of secret in s with "[REDACTED]", however
+// s spells it (see [Redactor]). A secret shorter than 12 bytes (a test
+// token such as "x") is replaced only where no letter or digit touches it,
+// so that it does not mangle words that hold it ("proxy"); a real token is
+// replaced wherever it appears.
+func Redact(s, secret string) string {
+	return NewRedactor(secret).Redact(s)
+}
+
+// A Redactor finds one secret in text, spelt as it is or with the escapes
+// that carry text through JSON, URLs, HTML and markdown, one character at
+// a time, mixed, and escaped again:
+//
+//   - JSON's \uXXXX (any case of hex digits) and a backslash before
+//     punctuation (\/, markdown's \_ and \.), with any number of
+//     backslashes, as JSON in JSON has; also \xXX, \UXXXXXXXX and \u{X};
+//   - percent-encoding %XX, any case, and %25XX, encoded twice;
+//   - HTML character references: &#NN; &#xNN; (with or without the
+//     semicolon, zero padded or not) and named ones (&sol;).
+//
+// A real token is also found folded: its letters in any case, and each run
+// of its other characters as any run of punctuation or spaces, or none, as
+// a slug made of it ("tok-9f8e" for "tok_9F8E") or an upper-cased header
+// show it.
+//
+// A server that echoes the token in its own encoding, or a renderer that
+// escapes it, must not get it printed. Build one per secret; it is safe for
+// concurrent use.
+type Redactor struct {
+	secret string
+	long   bool // at least ShortSecret bytes: a real token
+	// starts holds the bytes a spelling of the secret's first byte, or a
+	// cut mark, may begin with, so that most of a text is skipped at once.
+	starts [256]bool
+	// words are the runs of letters and digits of a real token, for the
+	// folded search; none when they are too short to tell it from text.
+	// tail is what follows the last of them ("=" of base64 padding).
+	words []string
+	tail  string
+}
+
+// NewRedactor returns the redactor of secret. An empty secret is never
+// found.
+func NewRedactor(secret string) *Redactor {
+	r := &Redactor{secret: secret, long: len(secret) >= ShortSecret}
+	if secret != "" {
+		for _, c := range []byte{secret[0], '\\', '%', '&'} {
+			r.starts[c] = true
+		}
+		if r.long {
+			r.starts['.'] = true
+			r.starts["…"[0]] = true
+		}
+	}
+	if r.long {
+		words := strings.FieldsFunc(secret, func(c rune) bool { return c >= utf8.RuneSelf || !isAlnum(byte(c)) })
+		if len(strings.Join(words, "")) >= ShortSecret {
+			r.words = words
+			last := words[len(words)-1]
+			r.tail = secret[strings.LastIndex(secret, last)+len(last):]
+			first := words[0][0]
+			r.starts[first] = true
+			r.starts[toggleCase(first)] = true
+		}
+	}
+	return r
+}
+
+// folded returns the end of the token, folded, at s[i] (see [Redactor]),
+// or -1.
+func (r *Redactor) folded(s string, i int) int {
+	if r.words == nil {
+		return -1
+	}
+	j := i
+	for n, w := range r.words {
+		if n > 0 {
+			for j < len(s) && (s[j] == ' ' || isPunct(s[j])) {
+				j++
+			}
+		}
+		if len(s)-j < len(w) || !strings.EqualFold(s[j:j+len(w)], w) {
+			return -1
+		}
+		j += len(w)
+	}
+	if strings.HasPrefix(s[j:], r.tail) {
+		j += len(r.tail)
+	}
+	return j
+}
+
+// toggleCase is c in the other case when it is an ASCII letter.
+func toggleCase(c byte) byte {
+	switch {
+	case 'a' <= c && c <= 'z':
+		return c - 'a' + 'A'
+	case 'A' <= c && c <= 'Z':
+		return c - 'A' + 'a'
+	}
+	return c
+}
+
+// Len is the length of the secret in bytes.
+func (r *Redactor) Len() int { return len(r.secret) }
+
+// Holds reports whether s holds the secret, spelt in any way, when it is a
+// real token: a secret under [ShortSecret] bytes (a test's few letters)
+// is never reported, as ordinary text may well hold it.
+func (r *Redactor) Holds(s string) bool {
+	if !r.long {
+		return false
+	}
+	var m matcher
+	for i := 0; i < len(s); i++ {
+		if r.starts[s[i]] && m.full(r, s, i) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Redact replaces with "[REDACTED]" each occurrence of the secret in s,
+// spelt in any way. Of a real token it also replaces the part of 8 or more
+// characters that a cut left before its mark ("..." or "…") or after it,
+// so that shortening a text never reveals most of a token.
+func (r *Redactor) Redact(s string) string {
+	if r.secret == "" {
+		return s
+	}
+	var (
+		m    matcher
+		b    strings.Builder
+		from int // s[:from] is written
+	)
+	replace := func(i, end int) {
+		if b.Len() == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[from:i])
+		b.WriteString(redacted)
+		from = end
+	}
+	for i := 0; i < len(s); {
+		if !r.starts[s[i]] {
+			i++
+			continue
+		}
+		if end := m.full(r, s, i); end >= 0 {
+			replace(i, end)
+			i = end
+			continue
+		}
+		if !r.long {
+			i++
+			continue
+		}
+		if end := m.beforeCut(r, s, i); end >= 0 {
+			replace(i, end)
+			i = end
+			continue
+		}
+		if after := cutMarkEnd(s, i); after >= 0 {
+			if start, end := m.afterCut(r, s, after); end >= 0 {
+				replace(start, end)
+				i = end
+				continue
+			}
+			i = after
+			continue
+		}
+		i++
+	}
+	if from == 0 {
+		return s
+	}
+	b.WriteString(s[from:])
+	return b.String()
+}
+
+// state is a point of a match: k bytes of the secret spelt by s[:end].
+type state struct{ k, end int }
+
+// matcher holds the scratch space of one search, reused from one position
+// of a text to the next.
+type matcher struct {
+	stack, seen []state
+	ends        []int
+}
+
+// reach calls each for every state the spellings of secret[from:to]
+// starting at s[i] reach. It explores every way to read s (an escape may
+// read as one character or as several), each state once.
+func (m *matcher) reach(secret, s string, i, from, to int, each func(state)) {
+	m.stack = append(m.stack[:0], state{from, i})
+	m.seen = m.seen[:0]
+	for len(m.stack) > 0 {
+		st := m.stack[len(m.stack)-1]
+		m.stack = m.stack[:len(m.stack)-1]
+		if st.k == to {
+			continue
+		}
+		m.ends = spellingEnds(s, st.end, secret[st.k], m.ends[:0])
+		for _, e := range m.ends {
+			next := state{st.k + 1, e}
+			if contains(m.seen, next) {
+				continue
+			}
+			m.seen = append(m.seen, next)
+			each(next)
+			m.stack = append(m.stack, next)
+		}
+	}
+}
+
+func contains(states []state, st state) bool {
+	for _, x := range states {
+		if x == st {
+			return true
+		}
+	}
+	return false
+}
+
+// full returns the end of the longest spelling of the whole secret that
+// starts at s[i], or -1. A short secret must not touch a letter or digit.
+func (m *matcher) full(r *Redactor, s string, i int) int {
+	if !r.long && i > 0 && isAlnum(s[i-1]) {
+		return -1
+	}
+	best := -1
+	n := len(r.secret)
+	m.reach(r.secret, s, i, 0, n, func(st state) {
+		if st.k == n && st.end > best && (r.long || st.end == len(s) || !isAlnum(s[st.end])) {
+			best = st.end
+		}
+	})
+	if best < 0 {
+		best = r.folded(s, i)
+	}
+	return best
+}
+
+// beforeCut returns the end of a spelling of the first 8 or more bytes of
+// the secret that starts at s[i] and is followed by a cut mark (allowing
+// for an escape the cut split), or -1. The mark is not included.
+func (m *matcher) beforeCut(r *Redactor, s string, i int) int {
+	best := -1
+	m.reach(r.secret, s, i, 0, len(r.secret), func(st state) {
+		if st.k < minCutRun {
+			return
+		}
+		if mark := cutMarkAfter(s, st.end); mark > best {
+			best = mark
+		}
+	})
+	return best
+}
+
+// afterCut finds, at s[i] right after a cut mark, the spelling of the last
+// 8 or more bytes of the secret that a cut left (allowing for the rest of
+// an escape the cut split), and returns where it starts and ends; end is
+// -1 when there is none.
+func (m *matcher) afterCut(r *Redactor, s string, i int) (start, end int) {
+	n := len(r.secret)
+	for skip := 0; skip <= maxSplitEscape; skip++ {
+		if skip > 0 && (i+skip > len(s) || !isEscapeByte(s[i+skip-1])) {
+			break
+		}
+		// The longest tail first: from the second byte on (all of it is a
+		// full match, found before).
+		for from := 1; n-from >= minCutRun; from++ {
+			best := -1
+			m.reach(r.secret, s, i+skip, from, n, func(st state) {
+				if st.k == n && st.end > best {
+					best = st.end
+				}
+			})
+			if best >= 0 {
+				return i, best
+			}
+		}
+	}
+	return i, -1
+}
+
+// maxSplitEscape is the most bytes of an escape a cut may leave on one side
+// of its mark: "&#x2F" of "&#x2F;", "\u002" of "\u002F".
+const maxSplitEscape = 7
+
+// isEscapeByte reports whether c may be part of an escape of a token's
+// character.
+func isEscapeByte(c byte) bool {
+	return c == '\\' || c == '%' || c == '&' || c == '#' || c == ';' || c == '{' || c == '}' || isHexDigit(c) || c == 'u' || c == 'U' || c == 'x' || c == 'X'
+}
+
+// cutMarkAfter returns where the cut mark after s[:i] begins, allowing
+// before it for the start of an escape that the cut split, or -1.
+func cutMarkAfter(s string, i int) int {
+	for j := i; j <= min(len(s), i+maxSplitEscape); j++ {
+		if cutMarkEnd(s, j) >= 0 {
+			return j
+		}
+		if j < len(s) && !isEscapeByte(s[j]) {
+			break
+		}
+	}
+	return -1
+}
+
+// cutMarkEnd returns the end of the cut mark ("..." or "…") at s[i], or -1.
+func cutMarkEnd(s string, i int) int {
+	for _, mark := range []string{"...", "…"} {
+		if strings.HasPrefix(s[i:], mark) {
+			return i + len(mark)
+		}
+	}
+	return -1
+}
+
+// spellingEnds appends to out the end of each spelling of the byte c that
+// starts at s[j]; see [Redactor] for the spellings.
+func spellingEnds(s string, j int, c byte, out []int) []int {
+	if j >= len(s) {
+		return out
+	}
+	if s[j] == c {
+		out = append(out, j+1)
+	}
+	switch s[j] {
+	case '\\':
+		m := j
+		for m < len(s) && s[m] == '\\' {
+			m++
+		}
+		if c == '\\' {
+			// An escaped backslash, escaped as many times as it takes.
+			for e := j + 2; e <= m; e = j + 2*(e-j) {
+				out = append(out, e)
+			}
+		}
+		if m == len(s) {
+			return out
+		}
+		switch d := s[m]; {
+		case d == c && isPunct(c):
+			out = append(out, m+1)
+		case d == 'u' && m+1 < len(s) && s[m+1] == '{':
+			if v, e := hexValue(s, m+2, 8); e > m+2 && e < len(s) && s[e] == '}' && v == int(c) {
+				out = append(out, e+1)
+			}
+		case d == 'u' || d == 'U' || d == 'x':
+			digits := 2
+			switch d {
+			case 'u':
+				digits = 4
+			case 'U':
+				digits = 8
+			}
+			if v, e := hexValue(s, m+1, digits); e == m+1+digits && v == int(c) {
+				out = append(out, e)
+			}
+		}
+	case '%':
+		// %XX, and %25XX for text percent-encoded twice or more.
+		for m := j + 1; ; m += 2 {
+			if v, e := hexValue(s, m, 2); e == m+2 && v == int(c) {
+				out = append(out, e)
+			}
+			if !strings.HasPrefix(s[m:], "25") {
+				break
+			}
+		}
+	case '&':
+		if j+1 < len(s) && s[j+1] == '#' {
+			m, hex := j+2, false
+			if m < len(s) && (s[m] == 'x' || s[m] == 'X') {
+				m, hex = m+1, true
+			}
+			var v, e int
+			if hex {
+				v, e = hexValue(s, m, 10)
+			} else {
+				v, e = decimalValue(s, m, 10)
+			}
+			if e > m && v == int(c) {
+				out = append(out, e) // a browser reads it without the ';'
+				if e < len(s) && s[e] == ';' {
+					out = append(out, e+1)
+				}
+			}
+			break
+		}
+		m := j + 1
+		for m < len(s) && m-j <= 32 && isAlnum(s[m]) {
+			m++
+		}
+		if m > j+1 && m < len(s) && s[m] == ';' && html.UnescapeString(s[j:m+1]) == string(rune(c)) {
+			out = append(out, m+1)
+		}
+	}
+	return out
+}
+
+// hexValue reads up to most hex digits at s[i]; it returns their value
+// (-1 past any byte) and where they end.
+func hexValue(s string, i, most int) (v, end int) {
+	end = i
+	for end < len(s) && end-i < most && isHexDigit(s[end]) {
+		d := s[end]
+		switch {
+		case d <= '9':
+			d -= '0'
+		case d >= 'a':
+			d -= 'a' - 10
+		default:
+			d -= 'A' - 10
+		}
+		if v >= 0 {
+			v = v*16 + int(d)
+			if v > 0xff {
+				v = -1
+			}
+		}
+		end++
+	}
+	return v, end
+}
+
+// decimalValue reads up to most decimal digits at s[i], as hexValue.
+func decimalValue(s string, i, most int) (v, end int) {
+	end = i
+	for end < len(s) && end-i < most && '0' <= s[end] && s[end] <= '9' {
+		if v >= 0 {
+			v = v*10 + int(s[end]-'0')
+			if v > 0xff {
+				v = -1
+			}
+		}
+		end++
+	}
+	return v, end
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// isPunct reports whether c is ASCII punctuation, which JSON, markdown and
+// shells may escape with a backslash.
+func isPunct(c byte) bool {
+	return '!' <= c && c <= '~' && !isAlnum(c)
+}
+
+// Format prints the redactor without its secret, for every verb.
+func (r *Redactor) Format(f fmt.State, verb rune) { io.WriteString(f, "remote.Redactor{[REDACTED]}") }
