@@ -151,12 +151,15 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 		lines = invalid.errorLines()
 	}
 	var md bytes.Buffer
-	if err := reconcile.RenderFailureMarkdown(&md, space, ui.redact(failure.Error()), ui.redact(hintFor(failure)), lines, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
+	if err := reconcile.RenderFailureMarkdown(&md, space, failure.Error(), hintFor(failure), lines, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
 		ui.warningf("writing the failure report: %v", err)
 		return
 	}
+	// The error and the validation errors may quote the token; the report
+	// is redacted whole, after rendering, whatever the renderer escaped.
+	doc := ui.redact(md.String())
 	if path := os.Getenv("GITHUB_STEP_SUMMARY"); actions && path != "" {
-		if err := github.AppendStepSummary(path, md.String()); err != nil {
+		if err := github.AppendStepSummary(path, doc); err != nil {
 			ui.warningf("writing the job summary: %v", err)
 		}
 	}
@@ -172,7 +175,7 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 	gc, err := github.NewClient(c.Context, env, nil)
 	if err == nil {
 		var url string
-		url, _, err = gc.UpsertPlanComment(c.Context, env.PRNumber, space, md.String())
+		url, _, err = gc.UpsertPlanComment(c.Context, env.PRNumber, space, doc)
 		if err == nil {
 			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", env.PRNumber, url)
 			return

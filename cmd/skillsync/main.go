@@ -46,11 +46,12 @@ func main() {
 // main without the process: tests and testscript call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	ui := newUI(stdout, stderr)
-	// A real GitHub token is a secret from the start, so that the plan's
-	// markdown is redacted before any GitHub call reads the token; a short
-	// value (GITHUB_TOKEN=true) must not redact every "true" of a JSON plan,
-	// and is registered once a GitHub call uses it.
-	for _, k := range []string{"GITHUB_TOKEN", "GH_TOKEN"} {
+	// A real token is a secret from the start, so that the plan's markdown
+	// is redacted before any GitHub call reads the GitHub token, and the
+	// repository's diagnostics before the space's token is read for the
+	// first request; a short value (GITHUB_TOKEN=true) must not redact
+	// every "true" of a JSON plan, and is registered once a call uses it.
+	for _, k := range []string{"SKILLSYNC_TOKEN", "GITHUB_TOKEN", "GH_TOKEN"} {
 		if tok := strings.TrimSpace(os.Getenv(k)); len(tok) >= remote.ShortSecret {
 			ui.addSecret(tok)
 		}

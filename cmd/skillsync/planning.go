@@ -47,6 +47,10 @@ func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo
 	if err != nil {
 		return "", nil, nil, err
 	}
+	// The diagnostics may quote the token (in a name, a file name): the
+	// --token-file's is registered before they are printed. A missing
+	// token is reported when the client is made.
+	_, _ = readToken(c, ui)
 	if diags.HasErrors() {
 		printDiagnostics(ui, diags)
 		return "", nil, nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
@@ -121,17 +125,17 @@ func connect(c *cli.Context, ui *ui, repo *fsrepo.Repo) (target, *remote.Client,
 }
 
 // refuseTokenInRepo refuses a repository whose skills hold the token (a
-// real one, of 12 bytes or more): a plan would carry it into the space, the
-// plan file, the journal and the pull request's comment. Redacting it
-// instead would write "[REDACTED]" into the space.
+// real one, of 12 bytes or more), spelt in any way: a plan would carry it
+// into the space, the plan file, the journal and the pull request's
+// comment. Redacting it instead would write "[REDACTED]" into the space.
 func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
 	for _, s := range repo.Skills {
 		where := ""
-		if ui.holdsSecret([]byte(s.Name + "\n" + s.Description + "\n" + s.Instructions)) {
+		if ui.holdsSecret(s.Name + "\n" + s.Description + "\n" + s.Instructions) {
 			where = s.Path
 		}
 		for _, f := range s.Files {
-			if where == "" && ui.holdsSecret(f.Content) {
+			if where == "" && ui.holdsSecret(string(f.Content)) {
 				where = path.Join(path.Dir(s.Path), f.Path)
 			}
 		}

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -22,9 +23,12 @@ type ui struct {
 	stdout, stderr io.Writer
 	mu             sync.Mutex // serializes lines on stderr
 	secretsMu      sync.RWMutex
-	secrets        []string // values redacted from everything printed
-	stderrTTY      bool
-	stdoutTTY      bool
+	// secrets are the values redacted from everything printed, the
+	// longest first so that a shorter one never splits a longer one.
+	secrets   []*remote.Redactor
+	known     map[string]bool
+	stderrTTY bool
+	stdoutTTY bool
 	// The service's address and where it was set, for the hint of a
 	// network failure; set by newClient.
 	baseURL, baseURLFrom string
@@ -69,23 +73,33 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// addSecret registers a value that must never be printed.
+// addSecret registers a value that must never be printed, in any spelling
+// (see remote.Redactor).
 func (ui *ui) addSecret(s string) {
 	if s == "" {
 		return
 	}
 	ui.secretsMu.Lock()
-	ui.secrets = append(ui.secrets, s)
-	ui.secretsMu.Unlock()
+	defer ui.secretsMu.Unlock()
+	if ui.known[s] {
+		return
+	}
+	if ui.known == nil {
+		ui.known = make(map[string]bool)
+	}
+	ui.known[s] = true
+	i := sort.Search(len(ui.secrets), func(i int) bool { return ui.secrets[i].Len() < len(s) })
+	ui.secrets = slices.Insert(ui.secrets, i, remote.NewRedactor(s))
 }
 
-// holdsSecret reports whether text holds a registered secret that is a
-// real token (see remote.ShortSecret), not a test's few letters.
-func (ui *ui) holdsSecret(text []byte) bool {
+// holdsSecret reports whether text holds, spelt in any way, a registered
+// secret that is a real token (see remote.ShortSecret), not a test's few
+// letters.
+func (ui *ui) holdsSecret(text string) bool {
 	ui.secretsMu.RLock()
 	defer ui.secretsMu.RUnlock()
-	for _, sec := range ui.secrets {
-		if len(sec) >= remote.ShortSecret && bytes.Contains(text, []byte(sec)) {
+	for _, r := range ui.secrets {
+		if r.Holds(text) {
 			return true
 		}
 	}
@@ -95,8 +109,8 @@ func (ui *ui) holdsSecret(text []byte) bool {
 func (ui *ui) redact(s string) string {
 	ui.secretsMu.RLock()
 	defer ui.secretsMu.RUnlock()
-	for _, sec := range ui.secrets {
-		s = remote.Redact(s, sec)
+	for _, r := range ui.secrets {
+		s = r.Redact(s)
 	}
 	return s
 }

@@ -17,11 +17,11 @@ import (
 // Client posts to one repository through GitHub's REST API. It is not
 // safe for concurrent use.
 type Client struct {
-	gh    *gh.Client
-	owner string
-	repo  string
-	api   string // for the hint of a network error
-	token string // only to scrub it from error messages
+	gh       *gh.Client
+	owner    string
+	repo     string
+	api      string           // for the hint of a network error
+	redactor *remote.Redactor // of the token, to scrub it from error messages
 
 	// self is who the client posts as, learnt on first need: see
 	// [Client.postedByUs].
@@ -75,7 +75,7 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	if err != nil {
 		return nil, fmt.Errorf("making the GitHub client: %w", err)
 	}
-	return &Client{gh: c, owner: owner, repo: repo, api: api, token: env.Token}, nil
+	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: remote.NewRedactor(env.Token)}, nil
 }
 
 // Error is an answer from GitHub that a caller may branch on (Status) and a
@@ -185,9 +185,9 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 			e.Hint = fmt.Sprintf("GitHub's API at %s did not answer: check the network, and GITHUB_API_URL on GitHub Enterprise Server", c.api)
 		}
 	}
-	if c.token != "" {
-		e.Message = strings.ReplaceAll(e.Message, c.token, "***")
-	}
+	// GitHub's message, as any server's, may echo the token in any
+	// spelling (see remote.Redactor).
+	e.Message = c.redactor.Redact(e.Message)
 	return e
 }
 
