@@ -125,23 +125,35 @@ func connect(c *cli.Context, ui *ui, repo *fsrepo.Repo) (target, *remote.Client,
 }
 
 // refuseTokenInRepo refuses a repository whose skills hold the token (a
-// real one, of 12 bytes or more), spelt in any way: a plan would carry it
-// into the space, the plan file, the journal and the pull request's
-// comment. Redacting it instead would write "[REDACTED]" into the space.
+// real one, of 12 bytes or more), spelt in any way, in a file or in the
+// name of a file or folder: a plan would carry it into the space, the plan
+// file, the journal and the pull request's comment. Redacting it instead
+// would write "[REDACTED]" into the space. The path in the error is printed
+// redacted, as all output is.
 func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
+	inName := func(p string) error {
+		return withHint(fmt.Errorf("the name of %s holds the access token; skillsync will not send it to the space nor write it anywhere", p),
+			"rename it, and rotate the token: anyone who can read the repository has seen it")
+	}
+	inContent := func(p string) error {
+		return withHint(fmt.Errorf("%s holds the access token; skillsync will not send it to the space nor write it anywhere", p),
+			"remove it from the file, and rotate the token: anyone who can read the repository has seen it")
+	}
 	for _, s := range repo.Skills {
-		where := ""
+		if ui.holdsSecret(s.Path) { // the folder's name: the slug, or skillsDir
+			return inName(s.Path)
+		}
 		if ui.holdsSecret(s.Name + "\n" + s.Description + "\n" + s.Instructions) {
-			where = s.Path
+			return inContent(s.Path)
 		}
 		for _, f := range s.Files {
-			if where == "" && ui.holdsSecret(string(f.Content)) {
-				where = path.Join(path.Dir(s.Path), f.Path)
+			p := path.Join(path.Dir(s.Path), f.Path)
+			if ui.holdsSecret(f.Path) {
+				return inName(p)
 			}
-		}
-		if where != "" {
-			return withHint(fmt.Errorf("%s holds the access token; skillsync will not send it to the space nor write it anywhere", where),
-				"remove it from the file, and rotate the token: anyone who can read the repository has seen it")
+			if ui.holdsSecret(string(f.Content)) {
+				return inContent(p)
+			}
 		}
 	}
 	return nil
