@@ -354,13 +354,16 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
 		return &redirectError{n: len(via)}
 	}
-	if !sameOrigin(c.baseURL, req.URL) {
+	if !SameOrigin(c.baseURL, req.URL) {
 		return &redirectError{target: req.URL.Scheme + "://" + req.URL.Host}
 	}
 	return nil
 }
 
-func sameOrigin(a, b *url.URL) bool {
+// SameOrigin reports whether a and b have the same scheme, host and port
+// (the default port of the scheme when none is written): the origin a
+// redirect may go to with the token.
+func SameOrigin(a, b *url.URL) bool {
 	return strings.EqualFold(a.Scheme, b.Scheme) &&
 		strings.EqualFold(a.Hostname(), b.Hostname()) &&
 		portOf(a) == portOf(b)

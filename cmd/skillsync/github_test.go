@@ -34,6 +34,9 @@ type fakeGitHub struct {
 	// status, when not 0, answers every request with it and body.
 	status int
 	body   string
+	// redirect, when it returns an address, answers the request with a 307
+	// to it.
+	redirect func(r *http.Request) string
 
 	srv *httptest.Server
 }
@@ -84,6 +87,8 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 		case f.status != 0:
 			w.WriteHeader(f.status)
 			fmt.Fprint(w, f.body)
+		case f.redirect != nil && f.redirect(r) != "":
+			http.Redirect(w, r, f.redirect(r), http.StatusTemporaryRedirect)
 		default:
 			mux.ServeHTTP(w, r)
 		}

@@ -63,11 +63,25 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub API URL %q is plain http to a host that is not loopback", u.Redacted()),
 			Hint: "use https:// (plain http is allowed only for 127.0.0.1, ::1 or localhost, as in tests)"}
 	}
-	if httpClient == nil {
-		httpClient = &http.Client{Timeout: 30 * time.Second}
+	hc := http.Client{Timeout: 30 * time.Second}
+	if httpClient != nil {
+		hc = *httpClient
+	}
+	// go-github's transport sets the Authorization header on every request
+	// it sends, a redirected one included: net/http's dropping of it on a
+	// redirect to another host never comes into play.
+	callerPolicy := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := checkRedirect(u, req, via); err != nil {
+			return err
+		}
+		if callerPolicy != nil {
+			return callerPolicy(req, via)
+		}
+		return nil
 	}
 	c, err := gh.NewClient(
-		gh.WithHTTPClient(httpClient),
+		gh.WithHTTPClient(&hc),
 		gh.WithAuthToken(env.Token),
 		gh.WithURLs(&api, nil),
 		gh.WithUserAgent("skillsync"),
@@ -76,6 +90,37 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 		return nil, fmt.Errorf("making the GitHub client: %w", err)
 	}
 	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: remote.NewRedactor(env.Token)}, nil
+}
+
+// maxRedirects matches net/http's own limit, which a CheckRedirect
+// replaces.
+const maxRedirects = 10
+
+// A redirectError refuses a redirect that would carry the token to another
+// origin.
+type redirectError struct {
+	target string // scheme://host of the redirect
+	n      int    // redirects followed, when there were too many
+}
+
+func (e *redirectError) Error() string {
+	if e.n > 0 {
+		return fmt.Sprintf("stopped after %d redirects", e.n)
+	}
+	return fmt.Sprintf("refusing to follow a redirect to %s: another origin than GitHub's API would receive the GitHub token", e.target)
+}
+
+// checkRedirect allows a redirect only to the API's own origin (scheme,
+// host and port), and plain http only to loopback, as for the space.
+func checkRedirect(api *url.URL, req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return &redirectError{n: len(via)}
+	}
+	to := req.URL
+	if !remote.SameOrigin(api, to) || to.Scheme == "http" && !remote.IsLoopbackHost(to.Hostname()) {
+		return &redirectError{target: to.Scheme + "://" + to.Host}
+	}
+	return nil
 }
 
 // Error is an answer from GitHub that a caller may branch on (Status) and a
@@ -137,8 +182,12 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 		rate  *gh.RateLimitError
 		abuse *gh.AbuseRateLimitError
 		resp  *gh.ErrorResponse
+		redir *redirectError
 	)
 	switch {
+	case errors.As(err, &redir):
+		e.Message = redir.Error()
+		e.Hint = fmt.Sprintf("GitHub's API at %s answered with a redirect elsewhere: check GITHUB_API_URL (https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server) and any proxy between this machine and GitHub", c.api)
 	case errors.As(err, &rate):
 		e.Status = statusOf(rate.Response)
 		e.Message = rate.Message
