@@ -326,17 +326,21 @@ func TestTokenAtTheCutEveryOffset(t *testing.T) {
 }
 
 // BenchmarkRedact measures Redact on a JSON plan of 1 MiB, full of the
-// escapes it must look into (\n, \u003c, %, &), holding no token: the cost
-// every line of output pays.
+// escapes it must look into (\n, \u003c, %, &, ...), holding no token: the
+// cost every line of output pays. A token that begins with a common letter
+// makes more places to look at.
 func BenchmarkRedact(b *testing.B) {
-	line := `{"slug":"sql-style","instructions":"# SQL\n\nUse \u003cCTE\u003e \u0026 50% less joins: a/b \\ c; see https://example.com/a%2Fb?x=1\u0026y=2 \u2014 done.\n"},` + "\n"
+	line := `{"slug":"sql-style","instructions":"# SQL\n\nUse \u003cCTE\u003e \u0026 50% less joins: a/b \\ c; see https://example.com/a%2Fb?x=1\u0026y=2 \u2014 done... etc.\n"},` + "\n"
 	text := strings.Repeat(line, (1<<20)/len(line))
-	r := NewRedactor(slashToken)
-	b.SetBytes(int64(len(text)))
-	b.ResetTimer()
-	for b.Loop() {
-		if r.Redact(text) != text {
-			b.Fatal("changed a text without the token")
-		}
+	for _, tok := range []string{slashToken, "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJza2lsbHN5bmMifQ.c2ln"} {
+		b.Run(tok[:2], func(b *testing.B) {
+			r := NewRedactor(tok)
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if r.Redact(text) != text {
+					b.Fatal("changed a text without the token")
+				}
+			}
+		})
 	}
 }
