@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -352,5 +353,25 @@ func TestMissingSkillsDir(t *testing.T) {
 		if len(diags) != 1 || diags[0].Code != "skills-dir-missing" || diags[0].Path != "nope" {
 			t.Errorf("git %t: diagnostics %v, want one skills-dir-missing of nope", withGit, diags)
 		}
+	}
+}
+
+// TestParallelRaisesAPanicInTheCaller: a panic in a worker, which Go would
+// turn into the end of the process with exit code 2 (skillsync's
+// "changes"), is raised again in the goroutine that called parallel, where
+// the command line recovers it; no item is left half done in silence.
+func TestParallelRaisesAPanicInTheCaller(t *testing.T) {
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		parallel(context.Background(), 100, func(i int) {
+			if i == 42 {
+				panic("planted bug")
+			}
+		})
+	}()
+	var be *bug.Error
+	if err, ok := got.(error); !ok || !errors.As(err, &be) || be.Value != "planted bug" {
+		t.Fatalf("the caller recovered %v (%T), want the worker's panic as a *bug.Error", got, got)
 	}
 }

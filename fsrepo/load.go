@@ -21,6 +21,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/skillsync/skillsync/internal/bug"
 )
 
 // ErrNotGit is returned (wrapped) when a revision is asked for outside a git
@@ -467,20 +469,39 @@ func missingSkillsDir(dir string) Diagnostic {
 
 // parallel runs fn(0) ... fn(n-1) on as many goroutines as there are CPUs
 // (at least 4, as reading files waits on the disk), stopping early when ctx
-// is done.
+// is done. A panic in fn stops the calls not yet started and is raised
+// again, as a [*bug.Error], in the caller's goroutine once the others have
+// returned: Go would end the process with exit code 2 on a panic in a
+// worker, and the callers have no half-built result to use.
 func parallel(ctx context.Context, n int, fn func(i int)) error {
 	workers := max(runtime.GOMAXPROCS(0), 4)
 	if workers > n {
 		workers = n
 	}
-	var wg sync.WaitGroup
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		crashed error // the first panic, a *bug.Error
+	)
 	next := make(chan int)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				fn(i)
+				mu.Lock()
+				stop := crashed != nil
+				mu.Unlock()
+				if stop {
+					continue
+				}
+				if err := bug.Call(func() error { fn(i); return nil }); err != nil {
+					mu.Lock()
+					if crashed == nil {
+						crashed = err
+					}
+					mu.Unlock()
+				}
 			}
 		}()
 	}
@@ -496,6 +517,9 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	if crashed != nil {
+		panic(crashed)
+	}
 	return err
 }
 

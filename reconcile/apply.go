@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -146,6 +147,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 const (
 	reasonInterrupted = "interrupted"
 	reasonNoJournal   = "not started: the journal could not be written"
+	reasonBug         = "not started: apply stopped at an internal error"
 )
 
 // Apply makes the space match p, in phases so that the active count never
@@ -172,8 +174,10 @@ const (
 // returned it, so that a restore brings back exactly what it replaced.
 // When ctx is cancelled no request starts; those in flight finish (within
 // ApplyOptions.Grace) and are journaled; the rest are skipped and
-// Result.Interrupted is set. Apply returns an error only for a plan it must
-// not apply: one with errors, or for another space.
+// Result.Interrupted is set. Apply returns an error for a plan it must not
+// apply (one with errors, or for another space), with no Result; and, with
+// the Result, a [*bug.Error] when a request panicked: that step failed, and
+// no request started after it.
 func Apply(ctx context.Context, c *remote.Client, space string, p *Plan, o ApplyOptions) (*Result, error) {
 	if err := checkApplicable(space, p); err != nil {
 		return nil, err
@@ -224,7 +228,7 @@ func Apply(ctx context.Context, c *remote.Client, space string, p *Plan, o Apply
 		}
 		a.runPhase(phase.steps)
 	}
-	return a.res, nil
+	return a.res, a.bug
 }
 
 // checkApplicable refuses a plan Apply must not run.
@@ -277,6 +281,8 @@ type step struct {
 	update  remote.SkillUpdate // for an update
 	after   int                // index of this skill's update step, for an enable; -1 if none
 	skipWhy string             // set before the phase runs: skip with this reason
+	// started and ended say which of its journal lines are written.
+	started, ended bool
 }
 
 type phase struct {
@@ -296,8 +302,9 @@ type applier struct {
 	steps  []*step
 	phases []phase
 
-	mu         sync.Mutex // guards res.Steps[i] while steps run, journalErr and wrote
+	mu         sync.Mutex // guards res.Steps[i] while steps run, journalErr, bug and wrote
 	journalErr error
+	bug        error // the first panic of a step, a *bug.Error
 	// wrote holds, by change, the updatedAt of the skill as this apply's
 	// own disable left it: the update that follows must not take that for
 	// an edit made in the app.
@@ -457,7 +464,9 @@ func (a *applier) runPhase(steps []*step) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			a.run(s)
+			if err := bug.Call(func() error { a.run(s); return nil }); err != nil {
+				a.crashed(s, err)
+			}
 		}()
 	}
 	wg.Wait()
@@ -469,6 +478,9 @@ func (a *applier) stopReason() string {
 	defer a.mu.Unlock()
 	if a.journalErr != nil {
 		return reasonNoJournal
+	}
+	if a.bug != nil {
+		return reasonBug
 	}
 	if a.ctx.Err() != nil {
 		a.res.Interrupted = true
@@ -518,6 +530,7 @@ func (a *applier) run(s *step) {
 		a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: reasonNoJournal})
 		return
 	}
+	s.started = true
 	var (
 		r        StepResult
 		err      error
@@ -571,6 +584,7 @@ func (a *applier) run(s *step) {
 		r.Outcome = OutcomeApplied
 	}
 	a.journal(a.entry(s, before, got, r)) // a failure stops the steps not yet started
+	s.ended = true
 	a.finish(s, r)
 }
 
@@ -643,6 +657,31 @@ func (a *applier) movedSincePlan(ch *Change, got remote.Skill) string {
 		return ""
 	}
 	return fmt.Sprintf("changed in the space since the plan (%s); not overwritten: run 'skillsync plan' again", strings.Join(parts, "; "))
+}
+
+// crashed records err, the panic of the step s (a bug): no request starts
+// after it, and s, unless it was done, fails with it, journaled as such
+// when its request may have been sent.
+func (a *applier) crashed(s *step, err error) {
+	a.mu.Lock()
+	if a.bug == nil {
+		a.bug = err
+	}
+	open := a.res.Steps[s.idx].Outcome == ""
+	a.mu.Unlock()
+	r := StepResult{Outcome: OutcomeFailed, Reason: err.Error()}
+	// Should the bug strike again here, the journal keeps the started line
+	// with no outcome, as when the process is killed: the next plan shows
+	// what the space holds.
+	_ = bug.Call(func() error {
+		if s.started && !s.ended {
+			a.journal(a.entry(s, nil, nil, r))
+		}
+		if open {
+			a.finish(s, r)
+		}
+		return nil
+	})
 }
 
 // entry is the journal line of step s with result r. before is the skill

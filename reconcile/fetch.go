@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -165,7 +166,8 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 // forEach runs fn for 0 <= i < n with at most par calls at once (par <= 0
 // means DefaultParallelism). The first error cancels the context the other
 // calls get, no call starts after it, and it is returned; so is the
-// parent's error when ctx ends first.
+// parent's error when ctx ends first. A call that panics fails with a
+// [*bug.Error]: Go would end the process with exit code 2.
 func forEach(ctx context.Context, n, par int, fn func(ctx context.Context, i int) error) error {
 	if par <= 0 {
 		par = DefaultParallelism
@@ -186,7 +188,7 @@ func forEach(ctx context.Context, n, par int, fn func(ctx context.Context, i int
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if err := fn(ctx, i); err != nil {
+			if err := bug.Call(func() error { return fn(ctx, i) }); err != nil {
 				cancel(err)
 			}
 		}()

@@ -66,7 +66,30 @@ skillsync.yaml; the token only from SKILLSYNC_TOKEN or --token-file.`,
 			cmd.Before = noArgs
 		}
 	}
+	for _, cmd := range app.Commands {
+		noteDebug(ui, cmd)
+	}
 	return app
+}
+
+// noteDebug makes cmd and its subcommands record, before they run, whether
+// they have --debug and whether it is set: the report of a bug asks for
+// the output of --debug, and shows the stack with it.
+func noteDebug(ui *ui, cmd *cli.Command) {
+	has := slices.ContainsFunc(cmd.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "debug") })
+	before := cmd.Before
+	cmd.Before = func(c *cli.Context) error {
+		ui.mu.Lock()
+		ui.hasDebug, ui.debug = has, has && c.Bool("debug")
+		ui.mu.Unlock()
+		if before != nil {
+			return before(c)
+		}
+		return nil
+	}
+	for _, sub := range cmd.Subcommands {
+		noteDebug(ui, sub)
+	}
 }
 
 // noArgs refuses arguments to a command that takes none. Flags after an

@@ -161,9 +161,11 @@ func runApply(ctx context.Context, ui *ui, r *planRun, journalPath, format strin
 		Progress:    pr.update,
 	})
 	pr.done()
-	if err != nil {
+	if res == nil {
 		return err
 	}
+	// Past here err can only be a bug, reported after what was applied.
+	crashed := err
 	if inGitHubActions() {
 		publishResult(ui, res)
 	}
@@ -176,6 +178,8 @@ func runApply(ctx context.Context, ui *ui, r *planRun, journalPath, format strin
 		ui.infof("journal: %s", journalPath)
 	}
 	switch {
+	case crashed != nil:
+		return crashed
 	case res.Interrupted:
 		return errInterrupted
 	case res.Failed():

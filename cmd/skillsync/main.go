@@ -5,6 +5,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -58,11 +60,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	defer func() {
 		// A panic is a bug; the user gets a message, not a stack trace, and
-		// still the exit code of an error.
+		// the exit code of an error, never Go's 2, which reads as changes.
+		// Panics in other goroutines come here as errors (see package bug).
 		if r := recover(); r != nil {
-			ui.errorf("internal error: %v", r)
-			ui.hintf("this is a bug in skillsync; please report it with the command you ran")
-			code = exitError
+			code = ui.exit(bug.From(r))
 		}
 	}()
 	app := newApp(ui, stdin)
@@ -72,9 +73,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // exit prints err the way STYLE.md asks and maps it to an exit code.
 func (ui *ui) exit(err error) int {
+	var crash *bug.Error
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &crash):
+		ui.reportBug(crash)
+		return exitError
 	case errors.Is(err, errChanges):
 		return exitChanges
 	case errors.Is(err, errInterrupted) || errors.Is(err, context.Canceled):
@@ -96,6 +101,23 @@ func (ui *ui) exit(err error) int {
 		ui.hintf("the address %s came from %s (--base-url wins over SKILLSYNC_BASE_URL, which wins over skillsync.yaml)", addr, from)
 	}
 	return exitError
+}
+
+// reportBug reports a panic: the error and where to report it, and the
+// stack of the goroutine that panicked when --debug asks for details.
+func (ui *ui) reportBug(crash *bug.Error) {
+	ui.errorf("%v", crash)
+	ui.mu.Lock()
+	hasDebug, debug := ui.hasDebug, ui.debug
+	ui.mu.Unlock()
+	if debug {
+		ui.logf("debug: the stack of the panic:\n%s", bytes.TrimSpace(crash.Stack))
+	}
+	if hasDebug {
+		ui.hintf("this is a bug in skillsync; please report it with the output of the same command run with --debug")
+	} else {
+		ui.hintf("this is a bug in skillsync; please report it with the command you ran and this output")
+	}
 }
 
 // errSilent is returned by commands that already reported what went wrong.

@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -374,13 +375,18 @@ func fetchSkills(ctx context.Context, cl *remote.Client, space string, skills []
 		wg.Add(1)
 		go func(p *pulledSkill) {
 			defer wg.Done()
-			if err := fetchSkill(ctx, cl, space, p, request); err != nil {
+			// A panic would end the process with Go's exit code 2.
+			err := bug.Call(func() error {
+				err := fetchSkill(ctx, cl, space, p, request)
+				mu.Lock()
+				defer mu.Unlock()
+				done++
+				progress(done, len(skills))
+				return err
+			})
+			if err != nil {
 				fail(err)
 			}
-			mu.Lock()
-			done++
-			progress(done, len(skills))
-			mu.Unlock()
 		}(out[i])
 	}
 	wg.Wait()

@@ -26,7 +26,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script with what the commands print")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"skillsync": main})
+	testscript.Main(m, map[string]func(){"skillsync": main, "skillsync-with-a-bug": mainWithABug})
 }
 
 // writesStartedKey holds, in a script's values, the count of write

@@ -32,6 +32,9 @@ type ui struct {
 	// The service's address and where it was set, for the hint of a
 	// network failure; set by newClient.
 	baseURL, baseURLFrom string
+	// Whether the command has a --debug flag, and whether it is set, for
+	// the report of a bug; set before the command runs.
+	hasDebug, debug bool
 }
 
 // setService records the address requests go to and where it came from.

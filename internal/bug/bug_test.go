@@ -1,0 +1,39 @@
+package bug
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCall(t *testing.T) {
+	if err := Call(func() error { return nil }); err != nil {
+		t.Errorf("Call of a function that succeeds: %v", err)
+	}
+	plain := errors.New("plain")
+	if err := Call(func() error { return plain }); err != plain {
+		t.Errorf("Call of a function that fails: %v, want its error", err)
+	}
+
+	err := Call(func() error {
+		var m map[string]int
+		m["x"] = 1 // a runtime error: assignment to entry in nil map
+		return nil
+	})
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("Call of a function that panics: %v (%T), want an *Error", err, err)
+	}
+	if !strings.HasPrefix(e.Error(), "internal error: assignment to entry in nil map") {
+		t.Errorf("message %q", e.Error())
+	}
+	if !strings.Contains(string(e.Stack), "bug.TestCall") {
+		t.Errorf("the stack does not show where the panic happened:\n%s", e.Stack)
+	}
+
+	// Raised again in another goroutine, it keeps its value and stack.
+	again := Call(func() error { panic(e) })
+	if again != e {
+		t.Errorf("an *Error raised again became %v", again)
+	}
+}
