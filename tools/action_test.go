@@ -46,15 +46,19 @@ func readAction(t *testing.T) action {
 }
 
 // fakeSkillsync records its arguments and SKILLSYNC_TOKEN, writes the file
-// after --out as a real plan would and the one after --journal as apply
-// does (unless $FAKE_NO_JOURNAL), and exits with $FAKE_EXIT.
+// after --out as a real plan or drift would (a new file renamed over the
+// old; not on exit 1, nor with $FAKE_NO_OUT, as after a crash), and the one
+// after --journal as apply does (unless $FAKE_NO_JOURNAL), and exits with
+// $FAKE_EXIT.
 const fakeSkillsync = `#!/usr/bin/env bash
 printf '%s\n' "$@" > "$RUNNER_TEMP/argv"
 printf '%s' "${SKILLSYNC_TOKEN:-}" > "$RUNNER_TEMP/token"
 printf '%s' "${GITHUB_TOKEN:-}" > "$RUNNER_TEMP/github-token"
 prev=""
 for a in "$@"; do
-	if [ "$prev" = "--out" ] && [ "${FAKE_EXIT:-0}" != 1 ]; then echo '{}' > "$a"; fi
+	if [ "$prev" = "--out" ] && [ "${FAKE_EXIT:-0}" != 1 ] && [ -z "${FAKE_NO_OUT:-}" ]; then
+		echo '{}' > "$a.new" && mv -f "$a.new" "$a"
+	fi
 	if [ "$prev" = "--journal" ] && [ -z "${FAKE_NO_JOURNAL:-}" ]; then echo '{}' >> "$a"; fi
 	prev=$a
 done
@@ -234,7 +238,7 @@ func TestActionRunStep(t *testing.T) {
 			event:       "schedule",
 			env:         []string{"FAKE_EXIT=2"},
 			wantExit:    2,
-			wantArgv:    []string{"drift", "--issue"},
+			wantArgv:    []string{"drift", "--out", "$RUNNER_TEMP/skillsync-drift.json", "--issue"},
 			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": ""},
 		},
 		{
@@ -242,8 +246,38 @@ func TestActionRunStep(t *testing.T) {
 			inputs:      map[string]string{"command": "drift", "fail-on-drift": "false", "issue": "false"},
 			event:       "schedule",
 			env:         []string{"FAKE_EXIT=2"},
-			wantArgv:    []string{"drift"},
+			wantArgv:    []string{"drift", "--out", "$RUNNER_TEMP/skillsync-drift.json"},
 			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": ""},
+		},
+		{
+			// Go ends a process out of memory with exit code 2, which
+			// skillsync cannot prevent: 2 is changes only with the plan
+			// that skillsync saves last.
+			name:        "a plan that exits 2 without saving its plan crashed: an error, not changes",
+			inputs:      map[string]string{"command": "plan"},
+			event:       "pull_request",
+			env:         []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"},
+			wantExit:    1,
+			wantArgv:    []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
+			wantOutputs: map[string]string{"exit-code": "1", "has-changes": "false", "plan-json": ""},
+		},
+		{
+			name:        "a drift that exits 2 without saving its plan crashed: an error, not drift",
+			inputs:      map[string]string{"command": "drift", "fail-on-drift": "false"},
+			event:       "schedule",
+			env:         []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"},
+			wantExit:    1,
+			wantArgv:    []string{"drift", "--out", "$RUNNER_TEMP/skillsync-drift.json", "--issue"},
+			wantOutputs: map[string]string{"exit-code": "1", "has-changes": "false", "plan-json": ""},
+		},
+		{
+			name:        "apply never exits 2: a crash",
+			inputs:      map[string]string{"command": "apply"},
+			event:       "push",
+			env:         []string{"FAKE_EXIT=2"},
+			wantExit:    1,
+			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl"},
+			wantOutputs: map[string]string{"exit-code": "1", "has-changes": "false", "journal": "$RUNNER_TEMP/skillsync-journal.jsonl"},
 		},
 		{
 			name:        "no token input keeps the job's SKILLSYNC_TOKEN",
@@ -273,7 +307,7 @@ func TestActionRunStep(t *testing.T) {
 			name:        "args over several lines",
 			inputs:      map[string]string{"command": "drift", "issue": "false", "args": "--parallelism 4\n--no-color\n"},
 			event:       "schedule",
-			wantArgv:    []string{"drift", "--parallelism", "4", "--no-color"},
+			wantArgv:    []string{"drift", "--out", "$RUNNER_TEMP/skillsync-drift.json", "--parallelism", "4", "--no-color"},
 			wantOutputs: map[string]string{"exit-code": "0"},
 		},
 		{
@@ -333,6 +367,33 @@ func TestActionRunStep(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestActionStalePlanFile: a plan file there before the step (from an
+// earlier step of the job) is never taken for this run's plan: not as
+// changes after a crash that exits 2, not as plan-json after an error.
+func TestActionStalePlanFile(t *testing.T) {
+	planFile := filepath.Join(t.TempDir(), "plan.json")
+	inputs := map[string]string{"command": "plan", "plan-file": planFile}
+	for _, tt := range []struct {
+		env                            []string
+		wantExit                       int
+		wantCode, wantChanges, wantOut string
+	}{
+		{[]string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "1", "false", ""},
+		{[]string{"FAKE_EXIT=1"}, 1, "1", "false", ""},
+		{[]string{"FAKE_EXIT=2"}, 0, "2", "true", planFile},
+		{[]string{"FAKE_EXIT=0"}, 0, "0", "false", planFile},
+	} {
+		if err := os.WriteFile(planFile, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runStep(t, inputs, "push", tt.env...)
+		if r.exit != tt.wantExit || r.outputs["exit-code"] != tt.wantCode || r.outputs["has-changes"] != tt.wantChanges || r.outputs["plan-json"] != tt.wantOut {
+			t.Errorf("%v: step exit %d, outputs %q; want exit %d, exit-code %s, has-changes %s, plan-json %q\n%s",
+				tt.env, r.exit, r.outputs, tt.wantExit, tt.wantCode, tt.wantChanges, tt.wantOut, r.log)
+		}
 	}
 }
 
@@ -447,4 +508,75 @@ func TestExampleKeepsJournal(t *testing.T) {
 func exists(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
+}
+
+// TestGitLabExample runs the script of the plan and drift jobs of the GitLab
+// example as a runner would (bash, -eo pipefail) against the stand-in
+// skillsync: exit code 2 is changes or drift only when skillsync saved its
+// plan, which it does last; without it, it is a crash, and the job says so.
+func TestGitLabExample(t *testing.T) {
+	data, err := os.ReadFile("../examples/gitlab/.gitlab-ci.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type job struct {
+		Script []string `yaml:"script"`
+	}
+	var ci struct {
+		Plan  job `yaml:"plan"`
+		Drift job `yaml:"drift"`
+	}
+	if err := yaml.Unmarshal(data, &ci); err != nil {
+		t.Fatal(err)
+	}
+	jobs := map[string]job{"plan": ci.Plan, "drift": ci.Drift}
+	tests := []struct {
+		job      string
+		env      []string
+		wantExit int
+		wantLog  string
+	}{
+		{"plan", []string{"FAKE_EXIT=0"}, 0, ""},
+		{"plan", []string{"FAKE_EXIT=2"}, 0, ""},
+		{"plan", []string{"FAKE_EXIT=1"}, 1, ""},
+		{"plan", []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "crashed"},
+		{"drift", []string{"FAKE_EXIT=0"}, 0, ""},
+		{"drift", []string{"FAKE_EXIT=2"}, 2, ""},
+		{"drift", []string{"FAKE_EXIT=1"}, 1, ""},
+		{"drift", []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "crashed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.job+" "+strings.Join(tt.env, " "), func(t *testing.T) {
+			job := jobs[tt.job]
+			if len(job.Script) == 0 {
+				t.Fatalf("the example has no %s job with a script", tt.job)
+			}
+			bin, work := t.TempDir(), t.TempDir()
+			// git fetch needs no remote here.
+			if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(bin, "skillsync"), []byte(fakeSkillsync), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			script := filepath.Join(bin, "job.sh")
+			if err := os.WriteFile(script, []byte(strings.Join(job.Script, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+			cmd.Dir = work
+			cmd.Env = append([]string{"PATH=" + bin + ":" + os.Getenv("PATH"), "RUNNER_TEMP=" + bin,
+				"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main"}, tt.env...)
+			log, err := cmd.CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.wantExit || !strings.Contains(string(log), tt.wantLog) {
+				t.Errorf("job exit %d, want %d (log with %q):\n%s", code, tt.wantExit, tt.wantLog, log)
+			}
+		})
+	}
 }

@@ -22,19 +22,32 @@ says "No changes.": those differences are made in the app, and the text
 report then says so on stderr ("Not possible through the API: ..."). A file
 the API cannot read (a binary file) is reported but is not drift.
 
+With --out FILE drift saves the plan as 'plan -out' does, to keep or to
+apply (which puts the space back as the repository has it), last of all:
+a script that finds FILE knows drift got to the end, so exit 2 without it
+is a crash (such as running out of memory), never drift.
+
 Examples:
    skillsync drift
    skillsync drift --format markdown > drift.md
    skillsync drift --issue       # in a scheduled job: one issue per space
+   skillsync drift --out drift.json
 
 Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "markdown", "json"),
+			&cli.StringFlag{Name: "out", Usage: "also save the plan to FILE, written last: its presence says drift finished"},
 		}, issueFlags()),
 		Action: func(c *cli.Context) error {
 			format, err := checkFormat(c, "text", "markdown", "json")
 			if err != nil {
 				return err
+			}
+			out := c.String("out")
+			if out != "" {
+				if err := checkPlanOut("drift", out); err != nil {
+					return err
+				}
 			}
 			r, err := makePlan(c, ui, format != "json")
 			if err != nil {
@@ -51,6 +64,14 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if r.plan.HasErrors() && !onlyMissingErrors(r.plan) {
 				reportAlso(ui, ghErr)
 				return planErrors(r.plan)
+			}
+			if out != "" {
+				if err := savePlan(out, r); err != nil {
+					return err
+				}
+				if format != "json" {
+					ui.infof("%s", savedLine(r.plan, out))
+				}
 			}
 			if ghErr != nil {
 				return ghErr

@@ -42,7 +42,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			}
 			if out := c.String("out"); out != "" {
 				// Before any work: a plan that cannot be saved is wasted.
-				if err := checkPlanOut(out); err != nil {
+				if err := checkPlanOut("plan", out); err != nil {
 					return err
 				}
 			}
@@ -71,7 +71,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 					return err
 				}
 				if format != "json" {
-					ui.infof("saved the plan to %s; apply it with: skillsync apply %s", out, out)
+					ui.infof("%s", savedLine(r.plan, out))
 				}
 			}
 			if ghErr != nil {
@@ -83,6 +83,14 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			return nil
 		},
 	}
+}
+
+// savedLine says where the plan p was saved, and how to apply it.
+func savedLine(p *reconcile.Plan, path string) string {
+	if p.HasErrors() {
+		return fmt.Sprintf("saved the plan to %s", path) // apply refuses it
+	}
+	return fmt.Sprintf("saved the plan to %s; apply it with: skillsync apply %s", path, path)
 }
 
 // savePlan writes the saved plan atomically, so an interrupted plan never

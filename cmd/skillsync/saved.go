@@ -45,10 +45,11 @@ func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
 	return &planRun{root: root, repo: repo, target: t, client: cl, par: par, plan: sp.Plan}, nil
 }
 
-// checkPlanOut refuses a -out path that holds something other than a saved
-// plan: overwriting skillsync.yaml or a SKILL.md with a plan would lose it.
-// A missing or empty file, or an earlier saved plan, may be (over)written.
-func checkPlanOut(path string) error {
+// checkPlanOut refuses a -out path of cmd that holds something other than
+// a saved plan: overwriting skillsync.yaml or a SKILL.md with a plan would
+// lose it. A missing or empty file, or an earlier saved plan, may be
+// (over)written.
+func checkPlanOut(cmd, path string) error {
 	dir := filepath.Dir(path)
 	di, err := os.Stat(dir)
 	switch {
@@ -72,7 +73,7 @@ func checkPlanOut(path string) error {
 		return withHint(fmt.Errorf("-out %s is a folder", path), "name a file, such as %s", filepath.Join(path, "plan.json"))
 	}
 	if _, err := reconcile.ReadSavedPlan(f); err != nil {
-		return withHint(fmt.Errorf("-out %s: the file exists and is not a saved plan; plan will not overwrite it", path),
+		return withHint(fmt.Errorf("-out %s: the file exists and is not a saved plan; %s will not overwrite it", path, cmd),
 			"name a new file, such as plan.json")
 	}
 	return nil
