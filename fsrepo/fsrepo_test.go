@@ -143,6 +143,31 @@ func TestCanonical(t *testing.T) {
 	}
 }
 
+// TestInstructionsToSend: the final newline of the canonical form is left
+// out only when it alone would pass the service's limit, and what is sent
+// always compares equal to the text it came from.
+func TestInstructionsToSend(t *testing.T) {
+	limit := remote.MaxInstructionsLen
+	atLimit := "😀" + strings.Repeat("a", limit-2) // "😀" is two UTF-16 code units
+	for _, tc := range []struct{ name, in, want string }{
+		{"empty", "", ""},
+		{"short", "x", "x\n"},
+		{"one under the limit", atLimit[:len(atLimit)-1], atLimit[:len(atLimit)-1] + "\n"},
+		{"at the limit", atLimit, atLimit},
+		{"at the limit, with trailing space", atLimit + " \r\n\n", atLimit},
+		{"over the limit", atLimit + "b\n", atLimit + "b"},
+	} {
+		got := InstructionsToSend(tc.in)
+		if got != tc.want {
+			t.Errorf("%s: InstructionsToSend = %d code units ending %q, want %d ending %q", tc.name,
+				remote.UTF16Len(got), got[max(0, len(got)-3):], remote.UTF16Len(tc.want), tc.want[max(0, len(tc.want)-3):])
+		}
+		if Canonical(got) != Canonical(tc.in) {
+			t.Errorf("%s: what is sent does not compare equal to the text", tc.name)
+		}
+	}
+}
+
 // FuzzCanonical: Canonical is idempotent, so that text pulled, written and
 // loaded again plans no change.
 func FuzzCanonical(f *testing.F) {

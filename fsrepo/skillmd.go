@@ -77,6 +77,21 @@ func Canonical(s string) string {
 	return t + "\n"
 }
 
+// InstructionsToSend is what apply sends for the instructions s, and what
+// the service's limit (remote.MaxInstructionsLen) is checked against:
+// [Canonical] s, less its final newline when that newline alone passes the
+// limit. Instructions are compared in canonical form, which adds that
+// newline back, so a remote text of exactly the limit with no final newline
+// pulls into a SKILL.md (whose body always ends with one) that validates,
+// plans no change and, changed, applies.
+func InstructionsToSend(s string) string {
+	c := Canonical(s)
+	if strings.HasSuffix(c, "\n") && remote.UTF16Len(c) > remote.MaxInstructionsLen {
+		return c[:len(c)-1]
+	}
+	return c
+}
+
 // dropCRBeforeLF turns every run of carriage returns that ends a line into
 // nothing, in one pass: replacing "\r\n" once would leave "\r\r\n" as
 // "\r\n", and Canonical must be idempotent.
@@ -178,11 +193,15 @@ func (p *skillParser) parse(data []byte) Skill {
 
 	body := string(data[fm.bodyStart:])
 	sk.Instructions = Canonical(body)
-	if err := remote.CheckInstructions(sk.Instructions); err != nil {
+	if send := InstructionsToSend(sk.Instructions); remote.CheckInstructions(send) != nil {
+		without := ""
+		if send != sk.Instructions {
+			without = " without the final newline"
+		}
 		p.errorf(fm.bodyLine, 1, "instructions-too-long",
 			"move details into supporting files in the skill folder and refer to them from SKILL.md",
-			"instructions are %d characters (UTF-16 code units) long; the service accepts at most %d",
-			remote.UTF16Len(sk.Instructions), remote.MaxInstructionsLen)
+			"instructions are %d characters (UTF-16 code units) long%s; the service accepts at most %d",
+			remote.UTF16Len(send), without, remote.MaxInstructionsLen)
 	}
 	if n := strings.Count(sk.Instructions, "\n"); n > MaxBodyLines {
 		p.warnf(fm.bodyLine, 1, "body-long",

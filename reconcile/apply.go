@@ -369,8 +369,8 @@ func (a *applier) build() {
 }
 
 // updateBody is the PATCH body of a change: exactly its fields among name,
-// description and instructions, with the values it plans, instructions in
-// canonical form.
+// description and instructions, with the values it plans, instructions as
+// [fsrepo.InstructionsToSend] has them.
 func updateBody(ch *Change) (remote.SkillUpdate, []string) {
 	var u remote.SkillUpdate
 	var fields []string
@@ -383,7 +383,7 @@ func updateBody(ch *Change) (remote.SkillUpdate, []string) {
 			v := ch.After.Description
 			u.Description = &v
 		case FieldInstructions:
-			v := fsrepo.Canonical(*ch.After.Instructions)
+			v := fsrepo.InstructionsToSend(*ch.After.Instructions)
 			u.Instructions = &v
 		default:
 			continue

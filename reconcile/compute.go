@@ -255,7 +255,8 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 	if rs.Instructions == nil || fsrepo.Canonical(*rs.Instructions) != want {
 		ch.Fields = append(ch.Fields, FieldInstructions)
 		ch.After.Instructions = &want
-		upd.Instructions = &want
+		send := fsrepo.InstructionsToSend(want)
+		upd.Instructions = &send
 		var before string
 		if rs.Instructions != nil {
 			before = fsrepo.Canonical(*rs.Instructions)

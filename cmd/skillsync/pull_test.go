@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -568,5 +569,61 @@ func TestPullMentionErrors(t *testing.T) {
 		if code != tc.wantCode || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "taken for examples") {
 			t.Errorf("status %d: exit %d\n%s\n%s", tc.status, code, stdout, stderr)
 		}
+	}
+}
+
+// TestInstructionsAtTheLimit: a remote skill of exactly 50,000 characters
+// (UTF-16 code units, as the service counts) with no final newline pulls
+// into a SKILL.md that validates and plans no change, although the file
+// ends with the newline a SKILL.md always gets; and a change at the limit
+// applies, the newline left out of what is sent.
+func TestInstructionsAtTheLimit(t *testing.T) {
+	e, url, _ := pullEmulator(t)
+	// "😀" is two code units: the limit is not counted in bytes or runes.
+	atLimit := "😀" + strings.Repeat("a", remote.MaxInstructionsLen-2)
+	e.AddSkill(pullSpace, remotetest.SkillSeed{Slug: "big", Name: "Big", Description: "As long as the service allows.", Instructions: atLimit, Enabled: true})
+	dir := t.TempDir()
+
+	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "big")
+	if code != 0 {
+		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	md := filepath.Join(dir, "skills", "big", "SKILL.md")
+	data, err := os.ReadFile(md)
+	if err != nil || !bytes.HasSuffix(data, []byte(atLimit+"\n")) {
+		t.Fatalf("SKILL.md (%v) does not end with the instructions and a newline", err)
+	}
+	if code, stdout, stderr = pullCLI(t, "validate", "--dir", dir); code != 0 {
+		t.Fatalf("validate after pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr = pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
+		t.Fatalf("plan after pull: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
+	// Another text at the limit, with the final newline of a SKILL.md.
+	changed := strings.Repeat("b", remote.MaxInstructionsLen)
+	if err := os.WriteFile(md, []byte("---\nname: Big\ndescription: As long as the service allows.\n---\n"+changed+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr = pullCLI(t, "validate", "--dir", dir); code != 0 {
+		t.Fatalf("validate at the limit: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, stdout, stderr = pullCLI(t, "apply", "--dir", dir, "--auto-approve", "--journal", filepath.Join(t.TempDir(), "j.jsonl")); code != 0 {
+		t.Fatalf("apply at the limit: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	s, _ := e.SkillBySlug(pullSpace, "big")
+	if s.Instructions == nil || *s.Instructions != changed {
+		t.Errorf("the space holds %d code units, want the %d sent", remote.UTF16Len(*s.Instructions), remote.MaxInstructionsLen)
+	}
+	if code, stdout, stderr = pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 {
+		t.Fatalf("plan after apply: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
+	// One character more is over the limit, newline or not.
+	if err := os.WriteFile(md, []byte("---\nname: Big\ndescription: As long as the service allows.\n---\n"+changed+"c"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr = pullCLI(t, "validate", "--dir", dir); code != 1 || !strings.Contains(stderr+stdout, "instructions are 50001 characters (UTF-16 code units) long without the final newline; the service accepts at most 50000") {
+		t.Errorf("validate over the limit: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
