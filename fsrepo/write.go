@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -552,6 +553,9 @@ func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 	case strings.HasPrefix(slug, "."):
 		w.problem(dir, "a folder name beginning with '.' is not read as a skill")
 		return
+	case len(slug) > maxNameBytes:
+		w.problem(dir, tooLong("folder", slug))
+		return
 	}
 	for _, s := range w.skills {
 		if s.slug == slug {
@@ -566,6 +570,9 @@ func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 			ok = false
 		} else if InGitDir(rel) {
 			w.problem(dir+"/"+rel, "a path inside a .git folder is never written: git would take it for a repository and run the commands its config names")
+			ok = false
+		} else if why := longName(rel); why != "" {
+			w.problem(dir+"/"+rel, why)
 			ok = false
 		}
 	}
@@ -597,6 +604,32 @@ func InGitDir(rel string) bool {
 		}
 	}
 	return false
+}
+
+// maxNameBytes is the longest file or folder name that [SkillWriter] writes:
+// 255 bytes, what ext4, XFS, Btrfs and the BSDs hold (NAME_MAX), and less
+// than what APFS and NTFS hold (255 characters, or UTF-16 code units).
+// The API's paths may have longer names; a file system with a shorter
+// limit is asked before any write (see inspectPath).
+const maxNameBytes = 255
+
+// longName says which name of the slash-separated path rel is too long to
+// write, or "" when none is.
+func longName(rel string) string {
+	names := strings.Split(rel, "/")
+	for i, name := range names {
+		if len(name) > maxNameBytes {
+			if i == len(names)-1 {
+				return tooLong("file", name)
+			}
+			return tooLong("folder", name)
+		}
+	}
+	return ""
+}
+
+func tooLong(what, name string) string {
+	return fmt.Sprintf("the %s name is %d bytes long; file systems hold names of at most %d bytes", what, len(name), maxNameBytes)
 }
 
 func (w *SkillWriter) problem(p, reason string) {
@@ -799,10 +832,20 @@ func inspectPath(root, rel string, dir bool) (fileState, *PathProblem) {
 		at := strings.Join(parts[:i+1], "/")
 		fi, err := os.Lstat(cur)
 		if errors.Is(err, fs.ErrNotExist) && !dir {
+			// What is left is to be created in the folder that holds
+			// cur: ask it whether it takes their names, so that one too
+			// long for its file system is refused before any write, not
+			// halfway through them.
+			for j := i + 1; j < len(parts); j++ {
+				_, err := os.Lstat(filepath.Join(filepath.Dir(cur), parts[j]))
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					return fileState{}, &PathProblem{Path: strings.Join(parts[:j+1], "/"), Reason: lstatReason(err)}
+				}
+			}
 			return fileState{}, nil
 		}
 		if err != nil {
-			return fileState{}, &PathProblem{Path: at, Reason: err.Error()}
+			return fileState{}, &PathProblem{Path: at, Reason: lstatReason(err)}
 		}
 		last := i == len(parts)-1
 		switch {
@@ -819,6 +862,14 @@ func inspectPath(root, rel string, dir bool) (fileState, *PathProblem) {
 		}
 	}
 	return fileState{}, nil
+}
+
+// lstatReason says why a path cannot be looked at.
+func lstatReason(err error) string {
+	if errors.Is(err, syscall.ENAMETOOLONG) {
+		return "is too long a name for the file system"
+	}
+	return err.Error()
 }
 
 // writeFile writes one file of a skill folder through r, the folder opened
@@ -839,7 +890,15 @@ func writeFile(r *os.Root, dir string, wr write) error {
 	}
 	var rnd [6]byte
 	rand.Read(rnd[:])
-	tmp := path.Join(sub, "."+path.Base(wr.rel)+".skillsync-"+hex.EncodeToString(rnd[:]))
+	// The temporary name keeps as much of the file's own as fits in a
+	// name of maxNameBytes.
+	const suffix = len(".skillsync-") + 2*len(rnd)
+	base := path.Base(wr.rel)
+	for len(base) > maxNameBytes-1-suffix {
+		_, n := utf8.DecodeLastRuneInString(base)
+		base = base[:len(base)-n]
+	}
+	tmp := path.Join(sub, "."+base+".skillsync-"+hex.EncodeToString(rnd[:]))
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, wr.mode)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", full, err)

@@ -199,6 +199,9 @@ func TestSkillWriterRefusesUnsafePaths(t *testing.T) {
 		{name: "nested .git with a trailing dot", slug: "s", files: with(map[string]string{".git./config": "x"}), want: "skills/s/.git./config"},
 		{name: "nested git short name", slug: "s", files: with(map[string]string{"git~1/config": "x"}), want: "skills/s/git~1/config"},
 		{name: "file and folder clash", slug: "s", files: with(map[string]string{"docs": "x", "docs/a.md": "y"}), want: "skills/s/docs/a.md"},
+		{name: "slug too long for a folder name", slug: strings.Repeat("s", 256), files: skill, want: "skills/" + strings.Repeat("s", 256)},
+		{name: "file name too long", slug: "s", files: with(map[string]string{strings.Repeat("f", 253) + ".md": "x"}), want: "skills/s/" + strings.Repeat("f", 253) + ".md"},
+		{name: "folder name too long", slug: "s", files: with(map[string]string{strings.Repeat("d", 256) + "/a.md": "x"}), want: "skills/s/" + strings.Repeat("d", 256) + "/a.md"},
 		{name: "symlinked skill folder", slug: "s", files: skill, want: "skills/s",
 			setup: func(t *testing.T, base, root string) {
 				symlink(t, filepath.Join(base, "outside"), filepath.Join(root, "skills", "s"))
@@ -259,6 +262,40 @@ func TestSkillWriterRefusesUnsafePaths(t *testing.T) {
 				t.Errorf("files changed on refusal:\nbefore %q\nafter  %q", before, after)
 			}
 		})
+	}
+}
+
+// TestInspectAsksTheFileSystem: below a folder that does not exist yet,
+// the names of the folders and file to create are put to the deepest one
+// that does, so that a name the file system cannot hold (shorter limits
+// than 255 bytes exist) is a problem before any write.
+func TestInspectAsksTheFileSystem(t *testing.T) {
+	root := t.TempDir()
+	long := strings.Repeat("x", 300)
+	for _, rel := range []string{"skills/" + long + "/SKILL.md", "skills/s/" + long, "skills/s/docs/" + long + "/a.md"} {
+		_, problem := inspect(root, rel)
+		if problem == nil || !strings.HasSuffix(problem.Path, long) && !strings.Contains(problem.Path, long+"/") ||
+			problem.Reason != "is too long a name for the file system" {
+			t.Errorf("inspect(%s) = %+v, want the long name refused", rel, problem)
+		}
+	}
+	if _, problem := inspect(root, "skills/s/"+strings.Repeat("y", 255)); problem != nil {
+		t.Errorf("a name of 255 bytes refused: %+v", problem)
+	}
+}
+
+// TestSkillWriterLongNames: a file name of 255 bytes is written, though
+// the temporary file it is first written to has a longer name to fit.
+func TestSkillWriterLongNames(t *testing.T) {
+	root := t.TempDir()
+	name := strings.Repeat("a", 252) + ".md" // 255 bytes
+	w := NewSkillWriter(root, "skills", WriteOptions{})
+	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: A\ndescription: B\n---\n"), name: []byte("long")})
+	if _, err := w.Write(); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(root, "skills", "s", name)); err != nil || string(data) != "long" {
+		t.Errorf("read back %q, %v", data, err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -293,12 +294,17 @@ func plural(n int, one, many string) string {
 }
 
 // selectSkills picks the listed skills named by slugs (all when there are
-// none), sorted by slug. An unknown slug is an error naming it, before
-// anything is read or written.
+// none), sorted by slug. An unknown slug is an error naming it, and so is a
+// slug that several of the skills picked share (one folder cannot hold
+// them), before anything is read or written.
 func selectSkills(list []remote.Skill, slugs []string, space string) ([]remote.Skill, error) {
 	bySlug := make(map[string]remote.Skill, len(list))
+	ids := make(map[string][]string, len(list)) // by slug
 	for _, s := range list {
 		bySlug[s.Slug] = s
+		if !slices.Contains(ids[s.Slug], s.ID) {
+			ids[s.Slug] = append(ids[s.Slug], s.ID)
+		}
 	}
 	var out []remote.Skill
 	if len(slugs) == 0 {
@@ -335,6 +341,16 @@ func selectSkills(list []remote.Skill, slugs []string, space string) ([]remote.S
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
+	var shared []string
+	for _, s := range out {
+		if n := len(ids[s.Slug]); n > 1 {
+			shared = append(shared, fmt.Sprintf("%d skills of space %s share the slug %q: %s", n, space, s.Slug, strings.Join(ids[s.Slug], ", ")))
+		}
+	}
+	if len(shared) > 0 {
+		return nil, withHint(errors.New(strings.Join(shared, "\n")),
+			"nothing was written; the service should keep slugs unique: ask its administrators which skill to keep, or pull the other skills by naming their slugs")
+	}
 	return out, nil
 }
 

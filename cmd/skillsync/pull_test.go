@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -626,4 +627,93 @@ func TestInstructionsAtTheLimit(t *testing.T) {
 	if code, stdout, stderr = pullCLI(t, "validate", "--dir", dir); code != 1 || !strings.Contains(stderr+stdout, "instructions are 50001 characters (UTF-16 code units) long without the final newline; the service accepts at most 50000") {
 		t.Errorf("validate over the limit: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+}
+
+// TestPullSharedSlug: two remote skills with one slug cannot both be its
+// folder: pull names both and writes nothing, skillsync.yaml included.
+func TestPullSharedSlug(t *testing.T) {
+	e, _, _ := pullEmulator(t)
+	yes, _ := e.SkillBySlug(pullSpace, "yes")
+	tricky, _ := e.SkillBySlug(pullSpace, "tricky-yaml")
+	// The emulator keeps slugs unique, as the service should: its answers
+	// are rewritten to give "yes" the slug of "tricky-yaml".
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			if k != "Content-Length" {
+				w.Header()[k] = v
+			}
+		}
+		w.WriteHeader(rec.Code)
+		io.WriteString(w, strings.ReplaceAll(rec.Body.String(), `"slug":"yes"`, `"slug":"tricky-yaml"`))
+	}))
+	defer srv.Close()
+
+	for _, args := range [][]string{nil, {"tricky-yaml"}} {
+		dir := t.TempDir()
+		code, stdout, stderr := pullCLI(t, append([]string{"pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace}, args...)...)
+		if code != 1 || !strings.Contains(stderr, `skillsync: error: 2 skills of space ab12 share the slug "tricky-yaml": `) ||
+			!strings.Contains(stderr, yes.ID) || !strings.Contains(stderr, tricky.ID) || !strings.Contains(stderr, "nothing was written") {
+			t.Errorf("pull %q: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
+		}
+		if files := tree(t, dir); len(files) != 1 {
+			t.Errorf("pull %q wrote files: %q", args, files)
+		}
+	}
+
+	// The other skills can still be pulled by name.
+	dir := t.TempDir()
+	if code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace, "pdf-processing"); code != 0 {
+		t.Errorf("pull pdf-processing: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestPullNamesTooLong: a name the file system cannot hold (over 255
+// bytes) is refused before anything is written; one that fits is written,
+// however long.
+func TestPullNamesTooLong(t *testing.T) {
+	e, url, _ := pullEmulator(t)
+	// Sorted last, so that the other skills would be written first.
+	long := "z" + strings.Repeat("-long", 60) // 301 bytes
+	e.AddSkill(pullSpace, remotetest.SkillSeed{Slug: long, Name: "Long", Description: "A slug too long for a folder name.", Instructions: "# Long\n", Enabled: true})
+	dir := t.TempDir()
+	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
+	if code != 1 || !strings.Contains(stderr, "skills/"+long+": the folder name is 301 bytes long; file systems hold names of at most 255 bytes") ||
+		!strings.Contains(stderr, "nothing was written") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if files := tree(t, dir); len(files) != 1 {
+		t.Errorf("files written: %q", files)
+	}
+
+	// A file name of 250 bytes fits (the temporary file it is first
+	// written to must fit too); one of 300 does not.
+	fits, over := strings.Repeat("f", 247)+".md", strings.Repeat("o", 297)+".md"
+	e.AddSkill(pullSpace, remotetest.SkillSeed{Slug: "long-files", Name: "Long files", Description: "Long file names.",
+		Instructions: "[a](" + fits + ") [b](docs/" + over + ")\n", Enabled: true,
+		Files: map[string]string{fits: "fits", "docs/" + over: "over"}})
+	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "long-files")
+	if code != 1 || !strings.Contains(stderr, "skills/long-files/docs/"+over+": the file name is 300 bytes long; file systems hold names of at most 255 bytes") {
+		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if files := tree(t, dir); len(files) != 1 {
+		t.Errorf("files written: %q", files)
+	}
+	e.EditSkill(pullSpace, mustSlug(t, e, "long-files").ID, func(s *remotetest.SkillSeed) { s.Instructions = "[a](" + fits + ")\n" })
+	if code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "long-files"); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if got := tree(t, dir)["skills/long-files/"+fits]; got != "fits" {
+		t.Errorf("%s holds %q", fits, got)
+	}
+}
+
+func mustSlug(t *testing.T, e *remotetest.Emulator, slug string) remote.Skill {
+	t.Helper()
+	s, ok := e.SkillBySlug(pullSpace, slug)
+	if !ok {
+		t.Fatalf("no skill %s", slug)
+	}
+	return s
 }
