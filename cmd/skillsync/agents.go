@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -208,7 +207,11 @@ func confirmDelete(c *cli.Context, ui *ui, id string) error {
 		return withHint(errors.New("deleting an agent needs confirmation, and there is no terminal to ask on"), "pass --yes to delete without asking; deletion is permanent")
 	}
 	fprintf(ui.stdout, "Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", id)
-	line, _ := bufio.NewReader(in).ReadString('\n')
+	line, err := readAnswer(c.Context, in)
+	if err != nil {
+		fprintf(ui.stdout, "\n") // after the "^C" the terminal shows
+		return err
+	}
 	if strings.TrimSpace(line) != "yes" {
 		return withHint(errors.New("delete cancelled"), "nothing was deleted")
 	}

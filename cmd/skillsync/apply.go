@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
@@ -114,14 +116,47 @@ func confirm(c *cli.Context, ui *ui, r *planRun, noTerminalHint string) error {
 		prompt = ui.stderr
 	}
 	fprintf(prompt, "\nApply these changes to space %s? Only 'yes' will be accepted: ", r.target.Space)
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && line == "" {
+	line, err := readAnswer(c.Context, in)
+	if err != nil {
+		fprintf(prompt, "\n") // after the "^C" the terminal shows
+		return err
+	}
+	if line == "" {
 		return errors.New("apply cancelled: no answer")
 	}
 	if strings.TrimSpace(line) != "yes" {
 		return withHint(errors.New("apply cancelled"), "nothing was changed")
 	}
 	return nil
+}
+
+// readAnswer reads a line typed at the terminal in, or "" when it is
+// closed first. It returns errInterrupted as soon as ctx ends: Ctrl-C at
+// the prompt sends SIGINT, which ends ctx, while the read itself would go
+// on waiting for Enter.
+func readAnswer(ctx context.Context, in io.Reader) (string, error) {
+	got := make(chan string, 1)
+	crashed := make(chan error, 1)
+	go func() {
+		var line string
+		err := bug.Call(func() error {
+			line, _ = bufio.NewReader(in).ReadString('\n')
+			return nil
+		})
+		if err != nil {
+			crashed <- err
+			return
+		}
+		got <- line
+	}()
+	select {
+	case line := <-got:
+		return line, nil
+	case err := <-crashed:
+		return "", err
+	case <-ctx.Done():
+		return "", errInterrupted
+	}
 }
 
 // recheck refuses r.plan if a skill it touches moved since it was made.

@@ -5,7 +5,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -128,4 +132,133 @@ func TestAgentsDeleteAsksOnATerminal(t *testing.T) {
 			t.Error("the agent is still there after a confirmed delete")
 		}
 	}
+}
+
+// interruptAtPrompt runs a skillsync process on a pseudo terminal of its
+// own, as from a shell, and presses Ctrl-C once prompt shows: the terminal
+// sends SIGINT. It returns the exit code and what the terminal showed. A
+// process still waiting ten seconds later fails the test: it waits for
+// Enter rather than stopping.
+func interruptAtPrompt(t *testing.T, prompt string, args ...string) (int, string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Args[0] = "skillsync" // the test binary runs main (see TestMain)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	ptmx, err := pty.Start(cmd) // a new session, the terminal its own
+	if err != nil {
+		t.Skipf("no pseudo terminal here: %v", err)
+	}
+	defer ptmx.Close()
+	var (
+		mu    sync.Mutex
+		shown bytes.Buffer
+	)
+	asked, drained := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(drained)
+		buf := make([]byte, 4096)
+		once := sync.Once{}
+		for {
+			n, err := ptmx.Read(buf)
+			mu.Lock()
+			shown.Write(buf[:n])
+			if strings.Contains(shown.String(), prompt) {
+				once.Do(func() { close(asked) })
+			}
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	text := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.ReplaceAll(shown.String(), "\r\n", "\n")
+	}
+	select {
+	case <-asked:
+	case err := <-exited:
+		t.Fatalf("exited (%v) before asking; terminal:\n%s", err, text())
+	case <-time.After(30 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("never asked; terminal:\n%s", text())
+	}
+	if _, err := ptmx.Write([]byte{3}); err != nil { // Ctrl-C
+		t.Fatal(err)
+	}
+	select {
+	case err = <-exited:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Fatalf("Ctrl-C at the prompt did not stop skillsync; terminal:\n%s", text())
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	// The terminal may still hold the last lines; it is drained once the
+	// process, its only other end, is gone.
+	select {
+	case <-drained:
+	case <-time.After(5 * time.Second):
+	}
+	return cmd.ProcessState.ExitCode(), text()
+}
+
+// TestCtrlCAtAPrompt: Ctrl-C at a yes/no prompt stops skillsync at once,
+// with the exit code of an interrupt and nothing done.
+func TestCtrlCAtAPrompt(t *testing.T) {
+	e, dir := ciSetup(t)
+	writes := func() int {
+		n := 0
+		for k, v := range e.Requests() {
+			if !strings.HasPrefix(k, "GET ") {
+				n += v
+			}
+		}
+		return n
+	}
+	const id = "0e8f5a1c-2b3d-4c4e-9f6a-7b8c9d0e1f2a"
+	e.AddAgent(demoSpace, remote.Agent{ID: id, Name: "Kept"})
+	journal := filepath.Join(t.TempDir(), "applied.jsonl")
+
+	t.Run("apply", func(t *testing.T) {
+		code, shown := interruptAtPrompt(t, "Only 'yes' will be accepted: ", "apply", "--dir", dir, "--journal", journal)
+		if code != exitInterrupted || !strings.Contains(shown, "skillsync: error: interrupted") {
+			t.Errorf("exit %d, terminal:\n%s", code, shown)
+		}
+		if n := writes(); n != 0 {
+			t.Errorf("%d writes after Ctrl-C", n)
+		}
+	})
+	t.Run("agents delete", func(t *testing.T) {
+		code, shown := interruptAtPrompt(t, "Type 'yes' to confirm: ", "agents", "delete", "--dir", dir, id)
+		if code != exitInterrupted || !strings.Contains(shown, "skillsync: error: interrupted") {
+			t.Errorf("exit %d, terminal:\n%s", code, shown)
+		}
+		if n := writes(); n != 0 {
+			t.Errorf("%d writes after Ctrl-C", n)
+		}
+	})
+	t.Run("restore", func(t *testing.T) {
+		if code, stdout, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve", "--journal", journal); code != exitOK {
+			t.Fatalf("apply: exit %d\n%s\n%s", code, stdout, stderr)
+		}
+		before := writes()
+		code, shown := interruptAtPrompt(t, "Only 'yes' will be accepted: ", "restore", "--dir", dir, journal)
+		if code != exitInterrupted || !strings.Contains(shown, "skillsync: error: interrupted") {
+			t.Errorf("exit %d, terminal:\n%s", code, shown)
+		}
+		if n := writes() - before; n != 0 {
+			t.Errorf("%d writes after Ctrl-C", n)
+		}
+	})
 }
