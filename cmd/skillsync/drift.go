@@ -9,7 +9,7 @@ func driftCommand(ui *ui) *cli.Command {
 	return &cli.Command{
 		Name:  "drift",
 		Usage: "report whether the space differs from the repository (read-only)",
-		Description: `Plans like 'skillsync plan' and never writes anything: run it on a schedule
+		Description: `Plans like 'skillsync plan' and never changes the space: run it on a schedule
 to catch edits made in the app behind git's back. With --format markdown the
 report is fit for an issue body.
 
