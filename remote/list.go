@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,8 +12,47 @@ import (
 // changed while being paged.
 const maxListPasses = 5
 
-// maxPagesPerPass stops a pass through a list that never ends.
-const maxPagesPerPass = 10000
+// maxListTotal bounds the total a list may claim: a space of 100,000
+// skills or agents is 1,000 pages of 100, beyond any space the service's
+// limit of 40 active skills is made for. A larger total is a service's lie
+// (or a space skillsync cannot manage), and paging towards it would take
+// hours and gigabytes.
+const maxListTotal = 100_000
+
+// listPageSlack is how many pages past those its first page's total calls
+// for a pass may read: items created while it pages push later ones onto
+// a further page.
+const listPageSlack = 2
+
+// A service that serves pages of fewer than minBudgetPage items gets no
+// more pages than pages of that size would need, or minBudgetPages if more:
+// asked for pages of 100, a service applying a cap below 10 is as unlikely
+// as one that lies, and at one item a page a total of 100,000 would be
+// 100,000 requests.
+const (
+	minBudgetPage  = 10
+	minBudgetPages = 100
+)
+
+// pageBudget is how many pages a pass may read through a list of kind
+// whose first page counted total items and held pageSize of them. A list
+// that would need more is one the service lies about, or one growing
+// faster than it is read: either way, paging on would not end.
+//
+// It depends on the first page alone, so that the other pages can be asked
+// for together once that one is read.
+func pageBudget(kind string, total, pageSize int) (int, error) {
+	if total > maxListTotal {
+		return 0, &listBoundError{fmt.Sprintf("the service counts %d %s, more than the %d a list may hold; its total is wrong", total, kind, maxListTotal)}
+	}
+	pages := ceilDiv(total, max(pageSize, 1))
+	pages = min(pages, max(ceilDiv(total, minBudgetPage), minBudgetPages))
+	return max(pages, 1) + listPageSlack, nil
+}
+
+func ceilDiv(a, b int) int {
+	return (a + b - 1) / b
+}
 
 // listAll reads every page of a list ordered by updatedAt, most recent first.
 //
@@ -32,7 +72,11 @@ func listAll[T any](ctx context.Context, kind, spaceID string,
 	var previous string // fingerprint of the last clean pass, "" if none
 	var why string
 	for pass := 1; pass <= maxListPasses; pass++ {
-		items, clean, total, reason, err := listPass(ctx, fetch, key)
+		items, clean, total, reason, err := listPass(ctx, kind, fetch, key)
+		var bound *listBoundError
+		if errors.As(err, &bound) {
+			return nil, fmt.Errorf("listing the %s of space %s: %w", kind, spaceID, err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -55,9 +99,16 @@ func listAll[T any](ctx context.Context, kind, spaceID string,
 		kind, spaceID, maxListPasses, why)
 }
 
+// listBoundError is a list that breaks the bounds of [pageBudget] or of a
+// page: no other pass would end better, so it ends the listing.
+type listBoundError struct{ msg string }
+
+func (e *listBoundError) Error() string { return e.msg }
+
 // listPass pages through the list once. clean is false, with a reason, when
-// the pass saw the order shift.
-func listPass[T any](ctx context.Context,
+// the pass saw the order shift. It reads at most the pages [pageBudget]
+// allows from its first page, and fails with a [listBoundError] past them.
+func listPass[T any](ctx context.Context, kind string,
 	fetch func(ctx context.Context, limit, offset int) (*Page[T], error),
 	key func(T) (id, version string),
 ) (items []T, clean bool, total int, reason string, err error) {
@@ -65,14 +116,22 @@ func listPass[T any](ctx context.Context,
 	items = []T{}
 	clean = true
 	offset := 0
-	for pageNo := 0; ; pageNo++ {
+	budget, counted := 1, 0 // from the first page
+	for pageNo := 1; ; pageNo++ {
 		page, err := fetch(ctx, MaxPageLimit, offset)
 		if err != nil {
 			return nil, false, 0, "", err
 		}
+		if len(page.Data) > MaxPageLimit {
+			return nil, false, 0, "", &listBoundError{fmt.Sprintf("the page at offset %d holds %d %s, more than the %d asked for",
+				offset, len(page.Data), kind, MaxPageLimit)}
+		}
 		switch {
-		case pageNo == 0:
-			total = page.Total
+		case pageNo == 1:
+			total, counted = page.Total, page.Total
+			if budget, err = pageBudget(kind, total, len(page.Data)); err != nil {
+				return nil, false, 0, "", err
+			}
 		case page.Total != total && clean:
 			clean = false
 			reason = fmt.Sprintf("the total went from %d to %d", total, page.Total)
@@ -99,10 +158,15 @@ func listPass[T any](ctx context.Context,
 			// hasMore with an empty page: paging on would never end.
 			return items, false, total, "an empty page claimed more items", nil
 		}
-		if offset >= total || pageNo >= maxPagesPerPass {
+		if offset >= total {
 			// hasMore past the end: the service's hasMore or total is
-			// wrong, or the list is growing faster than it is read.
+			// wrong, or the list changed; the next pass tells.
 			return items, false, total, "more pages than the total allows", nil
+		}
+		if pageNo >= budget {
+			return nil, false, 0, "", &listBoundError{fmt.Sprintf(
+				"the service sent more pages than the %d %s its first page counted allow (%d pages); its hasMore or total is wrong, or %s are being created faster than they are read: try again later",
+				counted, kind, budget, kind)}
 		}
 	}
 }

@@ -299,3 +299,106 @@ func TestListAllAgents(t *testing.T) {
 		t.Errorf("path = %s", p)
 	}
 }
+
+// TestListAllLyingServer pages through services whose envelope lies: each
+// must end in a clear error after a number of requests that follows from
+// the first page's total, not after paging for as long as the lie lasts.
+func TestListAllLyingServer(t *testing.T) {
+	// fresh answers a page of 100 items never seen before.
+	var mu sync.Mutex
+	next := 0
+	fresh := func() []any {
+		mu.Lock()
+		defer mu.Unlock()
+		page := make([]any, 100)
+		for i := range page {
+			page[i] = skillObject(itemID(next), next)
+			next++
+		}
+		return page
+	}
+	tests := []struct {
+		name        string
+		handle      http.HandlerFunc
+		want        string
+		maxRequests int
+	}{
+		{
+			name: "hasMore forever and a total of a billion",
+			handle: func(w http.ResponseWriter, r *http.Request) {
+				writeJSON(w, 200, map[string]any{"data": fresh(), "total": 1_000_000_000, "limit": 100, "hasMore": true})
+			},
+			want:        "the service counts 1000000000 skills, more than the 100000 a list may hold",
+			maxRequests: 1,
+		},
+		{
+			name: "new items on every page, the total growing faster than they are read",
+			handle: func(w http.ResponseWriter, r *http.Request) {
+				offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+				total := 300 + offset*offset
+				writeJSON(w, 200, map[string]any{"data": fresh(), "total": total, "limit": 100, "offset": offset, "hasMore": true})
+			},
+			// 3 pages for the first page's total, 2 of slack, then the error.
+			want:        "the service sent more pages than the 300 skills its first page counted allow (5 pages)",
+			maxRequests: 6,
+		},
+		{
+			name: "more items on a page than asked for",
+			handle: func(w http.ResponseWriter, r *http.Request) {
+				data := append(fresh(), fresh()...)
+				writeJSON(w, 200, map[string]any{"data": data, "total": 400, "limit": 100, "hasMore": true})
+			},
+			want:        "the page at offset 0 holds 200 skills, more than the 100 asked for",
+			maxRequests: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var srv *recorder
+			srv = serve(t, func(w http.ResponseWriter, r *http.Request) {
+				if srv.count() > 100*tt.maxRequests {
+					// A client that would page on forever fails the test
+					// rather than hang it.
+					writeJSON(w, 400, map[string]string{"message": "the test server stops here"})
+					return
+				}
+				tt.handle(w, r)
+			})
+			_, err := newClient(t, srv.URL, nil).ListAllSkills(t.Context(), space)
+			if err == nil || !strings.Contains(err.Error(), "listing the skills of space ab12: "+tt.want) {
+				t.Errorf("error = %v, want one containing %q", err, tt.want)
+			}
+			if n := srv.count(); n > tt.maxRequests {
+				t.Errorf("%d requests, want at most %d", n, tt.maxRequests)
+			}
+		})
+	}
+}
+
+func TestPageBudget(t *testing.T) {
+	for _, tt := range []struct {
+		total, pageSize, want int
+		err                   string
+	}{
+		{total: 0, pageSize: 0, want: 1 + listPageSlack},
+		{total: 1, pageSize: 100, want: 1 + listPageSlack},
+		{total: 100, pageSize: 100, want: 1 + listPageSlack},
+		{total: 101, pageSize: 100, want: 2 + listPageSlack},
+		{total: 250, pageSize: 40, want: 7 + listPageSlack},
+		{total: 250, pageSize: 1, want: 100 + listPageSlack},
+		{total: 5000, pageSize: 1, want: 500 + listPageSlack}, // one item a page is no reason for 5,000 requests
+		{total: maxListTotal, pageSize: 100, want: maxListTotal/100 + listPageSlack},
+		{total: maxListTotal + 1, pageSize: 100, err: "the service counts 100001 agents, more than the 100000 a list may hold"},
+	} {
+		got, err := pageBudget("agents", tt.total, tt.pageSize)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("pageBudget(%d, %d) error = %v, want %q", tt.total, tt.pageSize, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("pageBudget(%d, %d) = %d, %v; want %d", tt.total, tt.pageSize, got, err, tt.want)
+		}
+	}
+}
