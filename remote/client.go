@@ -389,6 +389,9 @@ type call struct {
 	// goneOnRetry makes a 404 on a retry a success: the earlier attempt,
 	// whose answer was lost, did the deletion.
 	goneOnRetry bool
+	// maxBody, when positive and under the client's limit, caps this
+	// call's answer instead.
+	maxBody int64
 }
 
 // do runs r, retrying as the package doc says.
@@ -409,7 +412,11 @@ func (c *Client) do(ctx context.Context, r call) error {
 			return fmt.Errorf("%s %s: %w", r.method, display, err)
 		}
 		start := time.Now()
-		res := c.attempt(ctx, r.method, display, body, r.decode)
+		maxBody := c.maxBody
+		if r.maxBody > 0 {
+			maxBody = min(maxBody, r.maxBody)
+		}
+		res := c.attempt(ctx, r.method, display, body, r.decode, maxBody)
 		if c.onRequest != nil {
 			c.onRequest(RequestInfo{
 				Method:   r.method,
@@ -488,7 +495,7 @@ type attemptResult struct {
 	retryAfter time.Duration
 }
 
-func (c *Client) attempt(ctx context.Context, method, display string, body []byte, decode func([]byte) error) attemptResult {
+func (c *Client) attempt(ctx context.Context, method, display string, body []byte, decode func([]byte) error, maxBody int64) attemptResult {
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel() // after the body is read: the timeout covers it too
 	var rd io.Reader
@@ -513,7 +520,7 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 
 	res := attemptResult{status: resp.StatusCode}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, min(maxErrorBody, c.maxBody)))
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, min(maxErrorBody, maxBody)))
 		e := &Error{
 			StatusCode: resp.StatusCode,
 			Method:     method,
@@ -536,21 +543,21 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 	if decode == nil {
 		// The call succeeded; what follows is of no interest, and a
 		// failure reading it must not turn success into an error.
-		_, _ = io.CopyN(io.Discard, resp.Body, c.maxBody)
+		_, _ = io.CopyN(io.Discard, resp.Body, maxBody)
 		return res
 	}
-	if resp.ContentLength > c.maxBody {
-		res.err = fmt.Errorf("%s %s: response body of %d bytes exceeds the limit of %d bytes", method, display, resp.ContentLength, c.maxBody)
+	if resp.ContentLength > maxBody {
+		res.err = tooLarge("%s %s: response body of %d bytes exceeds the limit of %d bytes", method, display, resp.ContentLength, maxBody)
 		return res
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
 		res2 := c.transportFailure(ctx, actx, method, display, err)
 		res2.status = res.status
 		return res2
 	}
-	if int64(len(data)) > c.maxBody {
-		res.err = fmt.Errorf("%s %s: response body exceeds the limit of %d bytes", method, display, c.maxBody)
+	if int64(len(data)) > maxBody {
+		res.err = tooLarge("%s %s: response body exceeds the limit of %d bytes", method, display, maxBody)
 		return res
 	}
 	if c.holdsToken(data) {

@@ -69,6 +69,21 @@ func hasStatus(err error, code int) bool {
 // in a plan or a journal, or posted to a pull request.
 var ErrTokenInAnswer = errors.New("the answer holds the access token this client sends; it is neither shown nor stored: remove the token from the space, where anyone who can read it sees it, and rotate it")
 
+// ErrTooLarge is wrapped by the error of a call whose answer is larger than
+// the client takes ([Options.MaxBodyBytes]) or the call asked for
+// ([Client.GetSkillFileUpTo]). The answer is not read past the limit.
+var ErrTooLarge = errors.New("answer too large")
+
+// tooLargeError says how an answer is too large, and is [ErrTooLarge].
+type tooLargeError struct{ msg string }
+
+func (e *tooLargeError) Error() string        { return e.msg }
+func (e *tooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+func tooLarge(format string, args ...any) error {
+	return &tooLargeError{fmt.Sprintf(format, args...)}
+}
+
 // ErrNoResponse is wrapped by the error of a request that got no answer
 // within the client's per-request timeout (after any retries).
 var ErrNoResponse = errors.New("no response")

@@ -411,3 +411,63 @@ func TestTokenNeverShown(t *testing.T) {
 		t.Errorf("error = %v, want the echoed token redacted", errs[0])
 	}
 }
+
+// TestGetSkillFileUpTo reads files over the limit asked for: each fails
+// with ErrTooLarge after one request, having read little more of the
+// answer than the limit.
+func TestGetSkillFileUpTo(t *testing.T) {
+	const limit = 64 << 10
+	const where = "GET /api/v1/spaces/ab12/skills/" + skillID + "/files/big.md"
+	file := func(content string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 200, map[string]string{"path": "big.md", "content": content})
+		}
+	}
+	var written atomic.Int64
+	tests := []struct {
+		name   string
+		handle http.HandlerFunc
+		want   string
+	}{
+		{"content one byte over", file(strings.Repeat("x", limit+1)),
+			where + ": the file is 65537 bytes, more than the 65536 read"},
+		{"content of escapes far over", file(strings.Repeat("\x01", 100*limit)),
+			where + ": response body exceeds the limit of 458752 bytes"},
+		{"a body that never ends", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"path": "big.md", "content": "`))
+			chunk := []byte(strings.Repeat("x", 64<<10))
+			for written.Load() < 1<<30 {
+				n, err := w.Write(chunk)
+				written.Add(int64(n))
+				if err != nil {
+					return
+				}
+			}
+		}, where + ": response body exceeds the limit of 458752 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := serve(t, tt.handle)
+			f, err := newClient(t, srv.URL, nil).GetSkillFileUpTo(t.Context(), space, skillID, "big.md", limit)
+			if !errors.Is(err, ErrTooLarge) || err.Error() != tt.want {
+				t.Errorf("error = %v, want %q wrapping ErrTooLarge", err, tt.want)
+			}
+			if f != nil {
+				t.Errorf("file = %d bytes, want none", len(f.Content))
+			}
+			if n := srv.count(); n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+		})
+	}
+	if n := written.Load(); n >= 1<<30 {
+		t.Errorf("the endless body was read to its end (%d MB)", n>>20)
+	}
+
+	srv := serve(t, file(strings.Repeat("x", limit)))
+	f, err := newClient(t, srv.URL, nil).GetSkillFileUpTo(t.Context(), space, skillID, "big.md", limit)
+	if err != nil || len(f.Content) != limit {
+		t.Errorf("a file of the limit: %v", err)
+	}
+}

@@ -112,6 +112,29 @@ func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix
 // GetSkillFile returns a text file of the skill's folder; path is relative to
 // the folder, with slashes, and is checked with [CheckFilePath].
 func (c *Client) GetSkillFile(ctx context.Context, spaceID, skillID, path string) (*SkillFile, error) {
+	return c.getSkillFile(ctx, spaceID, skillID, path, 0)
+}
+
+// GetSkillFileUpTo is [Client.GetSkillFile] for a file of at most maxBytes
+// bytes of content: a larger one fails with an error wrapping
+// [ErrTooLarge], its answer read no further than the 6·maxBytes (and 64
+// KiB) in which JSON can spell maxBytes of text, escaping a control
+// character in 6 bytes.
+func (c *Client) GetSkillFileUpTo(ctx context.Context, spaceID, skillID, path string, maxBytes int64) (*SkillFile, error) {
+	if maxBytes <= 0 {
+		return nil, fmt.Errorf("reading file %s: the limit must be positive (got %d)", path, maxBytes)
+	}
+	f, err := c.getSkillFile(ctx, spaceID, skillID, path, 6*maxBytes+64<<10)
+	if err != nil {
+		return nil, err
+	}
+	if n := int64(len(f.Content)); n > maxBytes {
+		return nil, tooLarge("GET %s: the file is %d bytes, more than the %d read", filePath(spaceID, skillID, path), n, maxBytes)
+	}
+	return f, nil
+}
+
+func (c *Client) getSkillFile(ctx context.Context, spaceID, skillID, path string, maxBody int64) (*SkillFile, error) {
 	if err := CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
@@ -121,20 +144,26 @@ func (c *Client) GetSkillFile(ctx context.Context, spaceID, skillID, path string
 	if err := CheckFilePath(path); err != nil {
 		return nil, err
 	}
-	segs := strings.Split(path, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
 	f := new(SkillFile)
 	err := c.do(ctx, call{
-		method: http.MethodGet,
-		path:   spacePath(spaceID, "skills", skillID, "files") + "/" + strings.Join(segs, "/"),
-		decode: decodeObject(f, nil),
+		method:  http.MethodGet,
+		path:    filePath(spaceID, skillID, path),
+		decode:  decodeObject(f, nil),
+		maxBody: maxBody,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// filePath is the escaped path of a skill's file.
+func filePath(spaceID, skillID, path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return spacePath(spaceID, "skills", skillID, "files") + "/" + strings.Join(segs, "/")
 }
 
 // spacePath is /api/v1/spaces/{spaceID}/{elem...}, each element escaped.
