@@ -3,6 +3,7 @@ package fsrepo
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -82,14 +83,31 @@ func ReadConfig(root string) (Config, error) {
 	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 && !resolvesInside(root, name) {
 		return Config{}, fmt.Errorf("%s is a symlink to a file outside the repository, which is never read: copy the file into the repository", ConfigFile)
 	}
-	data, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{}, fmt.Errorf("%w in %s: create it, or pass --dir", ErrNoConfig, root)
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("reading config: %w", err)
 	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxConfigBytes {
+		return Config{}, configTooLarge(fi.Size())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return Config{}, fmt.Errorf("reading config: %w", err)
+	}
+	if len(data) > maxConfigBytes {
+		return Config{}, configTooLarge(int64(len(data)))
+	}
 	return parseConfig(ConfigFile, data)
+}
+
+// configTooLarge is the error of a skillsync.yaml over maxConfigBytes,
+// which is not read: a real one is a few hundred bytes.
+func configTooLarge(size int64) error {
+	return fmt.Errorf("%s is %d bytes, more than the %d a config file may be; it is not read", ConfigFile, size, maxConfigBytes)
 }
 
 // rawConfig is Config as written: pointers tell a key left out from one set

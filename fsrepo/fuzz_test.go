@@ -79,12 +79,12 @@ func FuzzPathRules(f *testing.F) {
 		}
 		for _, rel := range []string{"link", "docs/up-link"} {
 			var codes []string
-			data, ok := resolve(byRel, rel, "skills/s", func(p, code, hint, format string, args ...any) { codes = append(codes, code) })
+			e, ok := resolve(byRel, rel, "skills/s", func(p, code, hint, format string, args ...any) { codes = append(codes, code) })
 			if ok == (len(codes) > 0) {
 				t.Fatalf("resolve(%q -> %q): ok=%t with errors %v", rel, target, ok, codes)
 			}
-			if ok && string(data) != "ref" && string(data) != "---\n---\n" {
-				t.Fatalf("resolve(%q -> %q) read %q, which is no file of the folder", rel, target, data)
+			if ok && string(e.data) != "ref" && string(e.data) != "---\n---\n" {
+				t.Fatalf("resolve(%q -> %q) read %q, which is no file of the folder", rel, target, e.data)
 			}
 		}
 		s := Slugify(name)

@@ -48,6 +48,12 @@ func copyTree(t *testing.T, src, dst string) {
 // symlink targets, so commits are made as users make them.
 func gitRun(t *testing.T, dir string, args ...string) {
 	t.Helper()
+	gitOutput(t, dir, args...)
+}
+
+// gitOutput runs the git command and returns its standard output.
+func gitOutput(t *testing.T, dir string, args ...string) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -61,9 +67,13 @@ func gitRun(t *testing.T, dir string, args ...string) {
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=test", "GIT_AUTHOR_EMAIL=test@example.com", "GIT_AUTHOR_DATE=2023-11-14T22:13:20Z",
 		"GIT_COMMITTER_NAME=test", "GIT_COMMITTER_EMAIL=test@example.com", "GIT_COMMITTER_DATE=2023-11-14T22:13:20Z")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
 	}
+	return string(out)
 }
 
 func gitInit(t *testing.T, dir string) {

@@ -3,8 +3,11 @@ package fsrepo
 import (
 	"context"
 	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -19,8 +22,10 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/skillsync/skillsync/internal/bug"
 )
@@ -48,6 +53,11 @@ type LoadOptions struct {
 // has Invalid set and holds what could be parsed. The planner must never
 // apply an Invalid skill (plan and apply refuse to run while
 // Diagnostics.HasErrors).
+//
+// Memory stays bounded whatever the repository holds: a SKILL.md over
+// MaxSkillMDBytes is an error diagnostic and is not read, a supporting file
+// over MaxCompareBytes is hashed as a stream and not kept (File.TooLarge),
+// and a git object is measured before it is inflated.
 //
 // Results are the same for the same content whether it is read from the
 // working tree or from a commit. In the working tree, Repo.Commit is HEAD's
@@ -87,6 +97,9 @@ func openGit(dir string) (*git.Repository, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("opening git repository at %s: %w", dir, err)
 	}
+	if r, err = streamLargeObjects(r); err != nil {
+		return nil, "", fmt.Errorf("opening git repository at %s: %w", dir, err)
+	}
 	wt, err := r.Worktree()
 	if err != nil {
 		return r, "", nil // bare: revisions only, read from the top
@@ -106,13 +119,94 @@ func openGit(dir string) (*git.Repository, string, error) {
 	return r, filepath.ToSlash(rel), nil
 }
 
+// streamLargeObjects reopens r over the same files, reading objects over
+// maxKeptBytes as streams: go-git otherwise inflates every object it reads
+// whole into memory, and 3 MB of zeros in git are 3 GB inflated.
+func streamLargeObjects(r *git.Repository) (*git.Repository, error) {
+	st, ok := r.Storer.(*filesystem.Storage)
+	if !ok {
+		return r, nil
+	}
+	s := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(),
+		filesystem.Options{LargeObjectThreshold: maxKeptBytes})
+	wt, err := r.Worktree()
+	if err != nil {
+		return git.Open(s, nil) // bare
+	}
+	return git.Open(s, wt.Filesystem)
+}
+
 // An entry is a file of a skill folder, read from the working tree or a
 // git tree: a regular file with its content, or a symlink with its target.
 type entry struct {
 	rel  string // relative to the skill folder, slash-separated
 	link bool
-	data []byte
+	data []byte // nil for a large file
+	// large is set for a file over maxKeptBytes, read as a stream (see
+	// readContent) and never held whole; a top-level SKILL.md over
+	// MaxSkillMDBytes is not read at all, and has only its size.
+	large  bool
+	size   int64
+	sha256 string // hex digest of a large file's content
+	head   []byte // the first bytes of a large file, to tell binary from text
 }
+
+// maxKeptBytes is the largest file whose content a load keeps: the larger
+// of the limits beyond which SKILL.md and supporting files are not read
+// whole.
+const maxKeptBytes = max(MaxSkillMDBytes, MaxCompareBytes)
+
+// sniffLen is how much of a file tells binary from text (see isBinary).
+const sniffLen = 8000
+
+// readContent reads a file of size bytes from r into e: whole when it is at
+// most maxKeptBytes, as a stream otherwise, keeping its SHA-256 and first
+// bytes. gitHash, when not nil, is fed the file's git blob form, to tell
+// its object id. A file whose length is not size changed while it was
+// read, which is an error.
+func readContent(r io.Reader, size int64, e *entry, gitHash hash.Hash) error {
+	if gitHash != nil {
+		gitHash.Write([]byte("blob " + strconv.FormatInt(size, 10) + "\x00"))
+	}
+	if size <= maxKeptBytes {
+		data, err := io.ReadAll(io.LimitReader(r, maxKeptBytes+1))
+		if err != nil {
+			return err
+		}
+		if int64(len(data)) != size {
+			return errChanged
+		}
+		if gitHash != nil {
+			gitHash.Write(data)
+		}
+		e.data = data
+		return nil
+	}
+	sum := sha256.New()
+	var w io.Writer = sum
+	if gitHash != nil {
+		w = io.MultiWriter(sum, gitHash)
+	}
+	head := make([]byte, sniffLen) // size > maxKeptBytes > sniffLen
+	if _, err := io.ReadFull(r, head); errors.Is(err, io.ErrUnexpectedEOF) {
+		return errChanged
+	} else if err != nil {
+		return err
+	}
+	w.Write(head)
+	n, err := io.Copy(w, io.LimitReader(r, size-sniffLen+1))
+	if err != nil {
+		return err
+	}
+	if n != size-sniffLen {
+		return errChanged
+	}
+	e.large, e.size, e.sha256, e.head = true, size, hex.EncodeToString(sum.Sum(nil)), head
+	return nil
+}
+
+// errChanged is a file that changed while it was read.
+var errChanged = errors.New("the file changed while it was read; try again")
 
 // A folder is a top-level entry of the skills folder.
 type folder struct {
@@ -181,11 +275,11 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 			folders = append(folders, &folder{slug: name, isLink: true})
 			topHashes[name] = blobHash([]byte(target))
 		case t.IsRegular() && hashing:
-			data, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				return nil, nil, err
+			h := sha1.New()
+			if err := readWorkFile(filepath.Join(dir, name), &entry{rel: name}, h); err != nil {
+				return nil, nil, fmt.Errorf("reading skills folder: %w", err)
 			}
-			topHashes[name] = blobHash(data)
+			topHashes[name] = [sha1.Size]byte(h.Sum(nil))
 		}
 	}
 	err = parallel(ctx, len(folders), func(i int) {
@@ -237,6 +331,7 @@ func readFolder(dir string, f *folder, hashing bool) error {
 			return err
 		}
 		e := entry{rel: filepath.ToSlash(rel)}
+		var sum *[sha1.Size]byte // git's id of the file, when hashing
 		switch t := de.Type(); {
 		case t&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
@@ -244,19 +339,56 @@ func readFolder(dir string, f *folder, hashing bool) error {
 				return fmt.Errorf("reading skill folder: %w", err)
 			}
 			e.link, e.data = true, []byte(filepath.ToSlash(target))
+			if hashing {
+				h := blobHash(e.data)
+				sum = &h
+			}
 		case t.IsRegular():
-			if e.data, err = os.ReadFile(p); err != nil {
+			fi, err := de.Info()
+			if err != nil {
 				return fmt.Errorf("reading skill folder: %w", err)
+			}
+			if e.rel == SkillFile && fi.Size() > MaxSkillMDBytes {
+				// Never read, not even hashed: the skill is an error
+				// whatever it holds (and the folder counts as changed
+				// from HEAD, which only a plan's header would show).
+				e.large, e.size = true, fi.Size()
+				break
+			}
+			var h hash.Hash
+			if hashing {
+				h = sha1.New()
+			}
+			if err := readWorkFile(p, &e, h); err != nil {
+				return fmt.Errorf("reading skill folder: %s: %w", p, err)
+			}
+			if h != nil {
+				sum = (*[sha1.Size]byte)(h.Sum(nil))
 			}
 		default:
 			return nil // sockets, devices: never part of a skill, and git cannot hold them
 		}
-		if hashing {
-			f.hashes[f.slug+"/"+e.rel] = blobHash(e.data)
+		if sum != nil {
+			f.hashes[f.slug+"/"+e.rel] = *sum
 		}
 		f.entries = append(f.entries, e)
 		return nil
 	})
+}
+
+// readWorkFile reads the regular file name of the working tree into e (see
+// readContent), sized first.
+func readWorkFile(name string, e *entry, gitHash hash.Hash) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	return readContent(f, fi.Size(), e, gitHash)
 }
 
 // blobHash is the git object id of a blob holding data.
@@ -365,6 +497,9 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s in %s: %w", cfgPath, ref, err)
 	}
+	if cf.Size > maxConfigBytes {
+		return nil, nil, fmt.Errorf("%s in revision %q: %w", cfgPath, ref, configTooLarge(cf.Size))
+	}
 	data, err := cf.Contents()
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s in %s: %w", cfgPath, ref, err)
@@ -418,24 +553,37 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 			bySlug[slug] = f
 			folders = append(folders, f)
 		}
-		blob, err := gr.BlobObject(e.Hash)
+		ent := entry{rel: rel, link: e.Mode == filemode.Symlink}
+		// The size is in the object's header: a blob is measured before
+		// it is inflated, as a few megabytes can inflate to gigabytes.
+		size, err := gr.Storer.EncodedObjectSize(e.Hash)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
 		}
-		r, err := blob.Reader()
-		if err != nil {
+		if rel == SkillFile && !ent.link && size > MaxSkillMDBytes {
+			ent.large, ent.size = true, size // never read: see readFolder
+		} else if err := readBlob(gr, e.Hash, size, &ent); err != nil {
 			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
 		}
-		data, err := io.ReadAll(r)
-		r.Close()
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
-		}
-		f.entries = append(f.entries, entry{rel: rel, link: e.Mode == filemode.Symlink, data: data})
+		f.entries = append(f.entries, ent)
 	}
 	skills, ds := buildSkills(ctx, cfg.SkillsDir, folders)
 	repo.Skills = skills
 	return repo, ds, nil
+}
+
+// readBlob reads the blob id of size bytes into e (see readContent).
+func readBlob(gr *git.Repository, id plumbing.Hash, size int64, e *entry) error {
+	blob, err := gr.BlobObject(id)
+	if err != nil {
+		return err
+	}
+	r, err := blob.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return readContent(r, size, e, nil)
 }
 
 // symlinkOnPath returns the first element of rel (slash-separated, inside

@@ -28,14 +28,14 @@ var binaryExts = map[string]bool{
 	".docx": true, ".xlsx": true, ".pptx": true, ".odt": true, ".sqlite": true, ".db": true, ".bin": true,
 }
 
-// isBinary classifies content as git does (a NUL byte in the first 8000
-// bytes), and by extension for formats that may lack one early.
+// isBinary classifies content as git does (a NUL byte in the first
+// sniffLen bytes), and by extension for formats that may lack one early.
 func isBinary(name string, data []byte) bool {
 	if binaryExts[strings.ToLower(path.Ext(name))] {
 		return true
 	}
-	if len(data) > 8000 {
-		data = data[:8000]
+	if len(data) > sniffLen {
+		data = data[:sniffLen]
 	}
 	return bytes.IndexByte(data, 0) >= 0
 }
@@ -100,9 +100,18 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 	}
 
 	var ni nameInfo
-	if data, ok := resolve(byRel, SkillFile, dir, errf); ok {
+	if md, ok := resolve(byRel, SkillFile, dir, errf); ok && (md.large || len(md.data) > MaxSkillMDBytes) {
+		size := md.size
+		if !md.large {
+			size = int64(len(md.data))
+		}
+		ds = append(ds, Diagnostic{Path: sk.Path, Line: 1, Col: 1, Severity: SeverityError, Code: "skill-md-too-large",
+			Message: fmt.Sprintf("SKILL.md is %d bytes; the service takes at most %d characters of instructions, so it is not read",
+				size, remote.MaxInstructionsLen),
+			Hint: "keep the instructions short, and move reference material into supporting files that SKILL.md points to"})
+	} else if ok {
 		p := &skillParser{path: sk.Path}
-		parsed := p.parse(data)
+		parsed := p.parse(md.data)
 		parsed.Slug, parsed.Path = sk.Slug, sk.Path
 		*sk = parsed
 		ds = append(ds, p.ds...)
@@ -128,23 +137,11 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 			errf(full, "file-path-invalid", "rename it: the files endpoint takes letters, digits, '_', '-', '.' and '/'",
 				"supporting file %s", ruleMessage(err))
 		}
-		data, ok := resolve(byRel, e.rel, dir, errf)
+		target, ok := resolve(byRel, e.rel, dir, errf)
 		if !ok {
 			continue
 		}
-		sum := sha256.Sum256(data)
-		file := File{Path: e.rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
-		if isBinary(e.rel, data) {
-			file.Binary = true
-		} else {
-			if !utf8.Valid(data) {
-				line, col, b := firstInvalidUTF8(data)
-				ds = append(ds, Diagnostic{Path: full, Line: line, Col: col, Severity: SeverityError, Code: "text-not-utf8",
-					Message: fmt.Sprintf("text file is not UTF-8 (byte 0x%02x)", b), Hint: "save the file as UTF-8"})
-			}
-			file.Content = data
-		}
-		sk.Files = append(sk.Files, file)
+		sk.Files = append(sk.Files, supportingFile(e.rel, full, target, &ds))
 	}
 	sort.Slice(sk.Files, func(i, j int) bool { return sk.Files[i].Path < sk.Files[j].Path })
 	for _, d := range ds {
@@ -156,10 +153,37 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 	return sk, ds, ni
 }
 
-// resolve returns the content of the entry at rel, following symlinks that
+// supportingFile is the File at rel (full from the repository root) whose
+// content is that of entry e, which rel is or links to. A text file over
+// MaxCompareBytes is TooLarge: hashed, its content not kept.
+func supportingFile(rel, full string, e *entry, ds *Diagnostics) File {
+	if e.large {
+		binary := isBinary(rel, e.head)
+		return File{Path: rel, Size: e.size, SHA256: e.sha256, Binary: binary, TooLarge: !binary}
+	}
+	data := e.data
+	sum := sha256.Sum256(data)
+	file := File{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
+	switch {
+	case isBinary(rel, data):
+		file.Binary = true
+	case len(data) > MaxCompareBytes:
+		file.TooLarge = true
+	default:
+		if !utf8.Valid(data) {
+			line, col, b := firstInvalidUTF8(data)
+			*ds = append(*ds, Diagnostic{Path: full, Line: line, Col: col, Severity: SeverityError, Code: "text-not-utf8",
+				Message: fmt.Sprintf("text file is not UTF-8 (byte 0x%02x)", b), Hint: "save the file as UTF-8"})
+		}
+		file.Content = data
+	}
+	return file
+}
+
+// resolve returns the entry of the file at rel, following symlinks that
 // stay inside the skill folder. A symlink leading out of it is an error and
 // is never followed: the service keeps each skill folder on its own.
-func resolve(byRel map[string]*entry, rel, dir string, errf func(p, code, hint, format string, args ...any)) ([]byte, bool) {
+func resolve(byRel map[string]*entry, rel, dir string, errf func(p, code, hint, format string, args ...any)) (*entry, bool) {
 	full := path.Join(dir, rel)
 	cur := rel
 	for hop := 0; ; hop++ {
@@ -176,7 +200,7 @@ func resolve(byRel map[string]*entry, rel, dir string, errf func(p, code, hint, 
 			return nil, false
 		}
 		if !e.link {
-			return e.data, true
+			return e, true
 		}
 		if hop == maxLinkHops {
 			errf(full, "symlink-loop", "fix or remove the link", "too many levels of symlinks")

@@ -51,7 +51,10 @@ type File struct {
 	Size    int64
 	Binary  bool
 	SHA256  string // hex digest of the content
-	Content []byte // the content of a text file; nil for binary files
+	Content []byte // the content of a text file; nil for binary files and TooLarge ones
+	// TooLarge is set for a text file over MaxCompareBytes: it is hashed,
+	// but its content is not kept, so it cannot be compared as text.
+	TooLarge bool
 }
 
 // Repo is the desired state read from a repository.
@@ -63,3 +66,23 @@ type Repo struct {
 	Commit string  // the commit loaded, or HEAD's commit for the working tree; "" outside git
 	Dirty  bool    // the working tree's skills folder differs from Commit
 }
+
+// Bounds on what a load holds in memory. A repository may hold files of any
+// size; these keep reading it within tens of megabytes, whatever it holds.
+const (
+	// MaxSkillMDBytes is the largest SKILL.md that is read. The service
+	// takes at most 50,000 UTF-16 code units of instructions, which UTF-8
+	// spells in at most 150,000 bytes, and a name and description of 3 KB
+	// at most; 1 MiB leaves room for CRLF line endings, trailing space and
+	// any frontmatter people write, so a larger file is certainly one the
+	// service cannot take, and it is reported without being read.
+	MaxSkillMDBytes = 1 << 20
+	// MaxCompareBytes is the largest supporting file compared as text with
+	// its copy in the space: larger than any file a skill's instructions
+	// point the AI at (1 MiB is 20,000 lines), while a few such files in
+	// memory at once stay cheap. A larger text file is hashed as a stream
+	// and reported as too large to compare.
+	MaxCompareBytes = 1 << 20
+	// maxConfigBytes is the largest skillsync.yaml that is read.
+	maxConfigBytes = 1 << 20
+)
