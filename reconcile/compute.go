@@ -23,8 +23,12 @@ type Live struct {
 	// Files holds, by skill id and then by path, the remote content of the
 	// supporting files the repository has for that skill: nil when the
 	// space does not have the file. A path with no entry was not read.
-	Files  map[string]map[string]*string
-	Agents []remote.Agent
+	Files map[string]map[string]*string
+	// LargeFiles holds, by skill id and then by path, the files whose copy
+	// in the space is over fsrepo.MaxCompareBytes: not read whole, so not
+	// in Files.
+	LargeFiles map[string]map[string]bool
+	Agents     []remote.Agent
 }
 
 // Policy is how [Compute] treats what the repository does not say.
@@ -318,6 +322,12 @@ func (c *planner) files(ls fsrepo.Skill, rs remote.Skill) {
 		case !read && f.Binary:
 			issue.Status = FileUnchecked
 			issue.Detail = "binary, which the API can neither read nor write"
+		case f.TooLarge:
+			issue.Status = FileTooLarge
+			issue.Detail = fmt.Sprintf("too large to compare: %d bytes, over the %d compared", f.Size, fsrepo.MaxCompareBytes)
+		case c.live.LargeFiles[rs.ID][f.Path]:
+			issue.Status = FileTooLarge
+			issue.Detail = fmt.Sprintf("too large to compare: the space's copy is over %d bytes", fsrepo.MaxCompareBytes)
 		case !read:
 			issue.Status = FileUnchecked
 			issue.Detail = "not read from the space, so not compared"

@@ -70,6 +70,12 @@ func binaryFile(path, content string) fsrepo.File {
 	return f
 }
 
+// largeFile is a text file over fsrepo.MaxCompareBytes, as fsrepo loads
+// one: hashed, its content not kept.
+func largeFile(path string) fsrepo.File {
+	return fsrepo.File{Path: path, Size: 3 << 20, SHA256: strings.Repeat("ab", 32), TooLarge: true}
+}
+
 func repo(skills ...fsrepo.Skill) *fsrepo.Repo {
 	return &fsrepo.Repo{Config: fsrepo.Config{Space: "ab12"}, Skills: skills, Commit: "0123456789abcdef0123456789abcdef01234567"}
 }
@@ -490,6 +496,39 @@ func TestCompute(t *testing.T) {
 				}
 				if p.HasChanges() {
 					t.Error("file issues are not changes: apply cannot act on them")
+				}
+			},
+		},
+		{
+			name: "supporting files too large to compare",
+			desired: repo(local("a", withFiles(
+				largeFile("big-here.md"),
+				textFile("big-there.md", "x\n"),
+				textFile("small.md", "x\n"),
+			))),
+			live: &Live{
+				Skills:     []remote.Skill{live("a")},
+				Files:      map[string]map[string]*string{id("a"): {"small.md": ptr("x\n")}},
+				LargeFiles: map[string]map[string]bool{id("a"): {"big-there.md": true}},
+			},
+			changes: []string{}, errors: []string{},
+			check: func(t *testing.T, p *Plan) {
+				var got []string
+				for _, f := range p.Files {
+					got = append(got, f.Path+": "+f.Status+": "+f.Detail)
+					if f.Diff != "" {
+						t.Errorf("%s has a diff", f.Path)
+					}
+				}
+				want := []string{
+					"big-here.md: too_large: too large to compare: 3145728 bytes, over the 1048576 compared",
+					"big-there.md: too_large: too large to compare: the space's copy is over 1048576 bytes",
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("files %q, want %q", got, want)
+				}
+				if p.HasDrift() {
+					t.Error("a file too large to compare is not drift: whether it differs is unknown")
 				}
 			},
 		},

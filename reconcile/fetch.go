@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -32,8 +33,10 @@ type FetchOptions struct {
 // listed, then, in parallel, the instructions of each skill the repository
 // holds (list items have none) and the remote copy of each of their text
 // supporting files. Binary files are not requested: the API serves only
-// text, and the planner reports them unchecked. Unmanaged skills keep
-// their list form, with no instructions.
+// text, and the planner reports them unchecked. Nor are text files too
+// large to compare (over fsrepo.MaxCompareBytes); a copy in the space over
+// that size is not read past it, and is recorded in Live.LargeFiles.
+// Unmanaged skills keep their list form, with no instructions.
 //
 // The first hard error cancels the requests in flight and is returned,
 // naming the skill or file it was about. A skill deleted between the list
@@ -93,8 +96,9 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 		}
 		for _, f := range ls.Files {
 			// A path the API cannot express is left unread; the
-			// planner reports it unchecked and fsrepo reports why.
-			if f.Binary || remote.CheckFilePath(f.Path) != nil {
+			// planner reports it unchecked and fsrepo reports why. A
+			// file too large to compare is not read either.
+			if f.Binary || f.TooLarge || remote.CheckFilePath(f.Path) != nil {
 				continue
 			}
 			files = append(files, fileRead{id: s.ID, slug: s.Slug, path: f.Path})
@@ -102,12 +106,13 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 	}
 
 	live := &Live{
-		Space:  space,
-		Files:  make(map[string]map[string]*string),
-		Agents: agents,
+		Space:      space,
+		Files:      make(map[string]map[string]*string),
+		LargeFiles: make(map[string]map[string]bool),
+		Agents:     agents,
 	}
 	gone := make([]bool, len(skills))
-	var mu sync.Mutex // guards live.Files and gone
+	var mu sync.Mutex // guards live.Files, live.LargeFiles and gone
 	total := len(gets) + len(files)
 	progress := newProgress(o.Progress, total)
 	err = forEach(ctx, total, o.Parallelism, func(ctx context.Context, n int) error {
@@ -132,20 +137,26 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 		}
 		f := files[n-len(gets)]
 		var content *string
-		got, err := c.GetSkillFile(ctx, space, f.id, f.path)
+		got, err := c.GetSkillFileUpTo(ctx, space, f.id, f.path, fsrepo.MaxCompareBytes)
+		mu.Lock()
+		defer mu.Unlock()
 		switch {
+		case errors.Is(err, remote.ErrTooLarge):
+			if live.LargeFiles[f.id] == nil {
+				live.LargeFiles[f.id] = make(map[string]bool)
+			}
+			live.LargeFiles[f.id][f.path] = true
+			return nil
 		case remote.IsNotFound(err):
 		case err != nil:
 			return fmt.Errorf("reading file %s of skill %s: %w", f.path, f.slug, err)
 		default:
 			content = &got.Content
 		}
-		mu.Lock()
 		if live.Files[f.id] == nil {
 			live.Files[f.id] = make(map[string]*string)
 		}
 		live.Files[f.id][f.path] = content
-		mu.Unlock()
 		return nil
 	})
 	if err != nil {
@@ -155,6 +166,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 	for i, s := range skills {
 		if gone[i] {
 			delete(live.Files, s.ID)
+			delete(live.LargeFiles, s.ID)
 			continue
 		}
 		live.Skills = append(live.Skills, s)

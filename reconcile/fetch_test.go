@@ -114,6 +114,44 @@ func TestFetchReadsWhatThePlannerNeedsAndNoMore(t *testing.T) {
 	}
 }
 
+// TestFetchLargeFiles reads no file whole that is too large to compare: a
+// text file over fsrepo.MaxCompareBytes in the repository is not asked
+// for, and one in the space is not read past the limit; both are reported
+// too large to compare, and neither fails the fetch.
+func TestFetchLargeFiles(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	big := strings.Repeat("A line of a long reference file.\n", fsrepo.MaxCompareBytes/32+1)
+	env.seed("a", "body\n", true, func(s *remotetest.SkillSeed) {
+		s.Files = map[string]string{"big-there.md": big, "big-here.md": big, "small.md": "x\n"}
+	})
+	local := wantSkill("a", "body\n", true)
+	local.Files = []fsrepo.File{
+		{Path: "big-here.md", Size: int64(len(big)), SHA256: strings.Repeat("ab", 32), TooLarge: true},
+		localTextFile("big-there.md", "x\n"),
+		localTextFile("small.md", "x\n"),
+	}
+	env.emu.ResetRequests()
+	live, err := Fetch(t.Context(), env.client, envSpace, desiredRepo(local), FetchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := env.emu.Requests()[remotetest.KeyGetFile]; got != 2 {
+		t.Errorf("%d file reads, want 2: big-here.md is too large to compare, so not read", got)
+	}
+	id := env.skill("a").ID
+	if _, read := live.Files[id]["big-there.md"]; read || !live.LargeFiles[id]["big-there.md"] {
+		t.Errorf("big-there.md: in Files %t, in LargeFiles %t; want only in LargeFiles", read, live.LargeFiles[id]["big-there.md"])
+	}
+	p := Compute(desiredRepo(local), live, Policy{})
+	var statuses []string
+	for _, f := range p.Files {
+		statuses = append(statuses, f.Path+" "+f.Status)
+	}
+	if got := strings.Join(statuses, ", "); got != "big-here.md too_large, big-there.md too_large" {
+		t.Errorf("file issues: %s", got)
+	}
+}
+
 func TestFetchErrors(t *testing.T) {
 	t.Run("a failing read cancels the rest and names the skill", func(t *testing.T) {
 		env := newApplyEnv(t, remotetest.Space{})

@@ -35,6 +35,10 @@ const (
 	// FileUnchecked: the file could not be read through the API (binary
 	// files never can), so whether the space matches is unknown.
 	FileUnchecked = "unchecked"
+	// FileTooLarge: the repository's copy or the space's is a text file
+	// over fsrepo.MaxCompareBytes, which is not held in memory to be
+	// compared, so whether the space matches is unknown.
+	FileTooLarge = "too_large"
 )
 
 // Severities of a [MissingSkill], from the missing policy.
@@ -187,7 +191,7 @@ type FileIssue struct {
 	Slug     string `json:"slug"`
 	Path     string `json:"path"`           // relative to the skill folder, as the files endpoint names it
 	RepoPath string `json:"repo_path"`      // relative to the repository root, for annotations
-	Status   string `json:"status"`         // FileDiffers, FileAbsent or FileUnchecked
+	Status   string `json:"status"`         // FileDiffers, FileAbsent, FileUnchecked or FileTooLarge
 	Detail   string `json:"detail"`         // why, in words
 	Diff     string `json:"diff,omitempty"` // remote to local, for differing text files
 }

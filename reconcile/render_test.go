@@ -20,7 +20,7 @@ func reviewPlan() *Plan {
 			s.Name = "Code Review"
 			s.Description = "Use when reviewing a pull request."
 			s.Instructions = "# Code review\n\nCheck:\n\n- correctness and security\n- tests\n- naming\n\nBe kind, and use `gofmt`.\n"
-			s.Files = []fsrepo.File{textFile("checklist.md", "- tests\n- docs\n"), textFile("template.md", "Thanks!\n")}
+			s.Files = []fsrepo.File{textFile("checklist.md", "- tests\n- docs\n"), largeFile("reference.md"), textFile("template.md", "Thanks!\n")}
 		}),
 		local("legacy-search", disabled),
 		local("new-skill"),
