@@ -87,6 +87,7 @@ func TestScripts(t *testing.T) {
 			"freeport": cmdFreeport,
 			"await":    cmdAwait,
 			"replace":  cmdReplace,
+			"bigfile":  cmdBigFile,
 		},
 	})
 }
@@ -275,6 +276,34 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
+}
+
+// cmdBigFile makes a big file cheaply: SIZE bytes of FILE's content (if
+// any) followed by zeros, written sparse, or with -text, SIZE bytes of
+// lines of text.
+//
+//	bigfile [-text] FILE SIZE
+func cmdBigFile(ts *testscript.TestScript, neg bool, args []string) {
+	text := len(args) > 0 && args[0] == "-text"
+	if text {
+		args = args[1:]
+	}
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: bigfile [-text] FILE SIZE")
+	}
+	name := ts.MkAbs(args[0])
+	size, err := strconv.ParseInt(args[1], 10, 64)
+	ts.Check(err)
+	if !text {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o644)
+		ts.Check(err)
+		ts.Check(f.Close())
+		ts.Check(os.Truncate(name, size))
+		return
+	}
+	line := "A line of a long reference file.\n"
+	data := []byte(strings.Repeat(line, int(size)/len(line)+1)[:size])
+	ts.Check(os.WriteFile(name, data, 0o644))
 }
 
 // cmdFreeport sets VAR to a free loopback address (127.0.0.1:PORT).
