@@ -258,3 +258,24 @@ func TestLoadLargeConfig(t *testing.T) {
 		t.Errorf("loading allocated %d MB; the config was read whole", n>>20)
 	}
 }
+
+// TestReadContentChanged reads files whose length is not the size they
+// were found to have: each is an error, never a short or long content.
+func TestReadContentChanged(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		content io.Reader
+		size    int64
+	}{
+		{"small, shrunk", strings.NewReader("abc"), 4},
+		{"small, grown", strings.NewReader("abcde"), 4},
+		{"large, shrunk", textLines(maxKeptBytes + 10), maxKeptBytes + 11},
+		{"large, grown", textLines(maxKeptBytes + 12), maxKeptBytes + 11},
+		{"large, shrunk below the sniffed head", strings.NewReader("abc"), maxKeptBytes + 11},
+	} {
+		var e entry
+		if err := readContent(tt.content, tt.size, &e, nil); err != errChanged {
+			t.Errorf("%s: error %v, want %v", tt.name, err, errChanged)
+		}
+	}
+}

@@ -169,11 +169,14 @@ func readContent(r io.Reader, size int64, e *entry, gitHash hash.Hash) error {
 		gitHash.Write([]byte("blob " + strconv.FormatInt(size, 10) + "\x00"))
 	}
 	if size <= maxKeptBytes {
-		data, err := io.ReadAll(io.LimitReader(r, maxKeptBytes+1))
-		if err != nil {
+		buf := make([]byte, size+1) // one byte more, to find none there
+		data := buf[:size]
+		if _, err := io.ReadFull(r, data); errors.Is(err, io.ErrUnexpectedEOF) {
+			return errChanged
+		} else if err != nil {
 			return err
 		}
-		if int64(len(data)) != size {
+		if n, _ := r.Read(buf[size:]); n > 0 {
 			return errChanged
 		}
 		if gitHash != nil {
@@ -276,7 +279,7 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 			topHashes[name] = blobHash([]byte(target))
 		case t.IsRegular() && hashing:
 			h := sha1.New()
-			if err := readWorkFile(filepath.Join(dir, name), &entry{rel: name}, h); err != nil {
+			if _, err := readWorkFile(filepath.Join(dir, name), &entry{rel: name}, h, -1); err != nil {
 				return nil, nil, fmt.Errorf("reading skills folder: %w", err)
 			}
 			topHashes[name] = [sha1.Size]byte(h.Sum(nil))
@@ -344,25 +347,23 @@ func readFolder(dir string, f *folder, hashing bool) error {
 				sum = &h
 			}
 		case t.IsRegular():
-			fi, err := de.Info()
-			if err != nil {
-				return fmt.Errorf("reading skill folder: %w", err)
-			}
-			if e.rel == SkillFile && fi.Size() > MaxSkillMDBytes {
-				// Never read, not even hashed: the skill is an error
-				// whatever it holds (and the folder counts as changed
-				// from HEAD, which only a plan's header would show).
-				e.large, e.size = true, fi.Size()
-				break
-			}
 			var h hash.Hash
 			if hashing {
 				h = sha1.New()
 			}
-			if err := readWorkFile(p, &e, h); err != nil {
+			// A SKILL.md over its limit is never read, not even hashed:
+			// the skill is an error whatever it holds (and the folder
+			// counts as changed from HEAD, which only a plan's header
+			// would show).
+			limit := int64(-1)
+			if e.rel == SkillFile {
+				limit = MaxSkillMDBytes
+			}
+			read, err := readWorkFile(p, &e, h, limit)
+			if err != nil {
 				return fmt.Errorf("reading skill folder: %s: %w", p, err)
 			}
-			if h != nil {
+			if read && h != nil {
 				sum = (*[sha1.Size]byte)(h.Sum(nil))
 			}
 		default:
@@ -377,18 +378,23 @@ func readFolder(dir string, f *folder, hashing bool) error {
 }
 
 // readWorkFile reads the regular file name of the working tree into e (see
-// readContent), sized first.
-func readWorkFile(name string, e *entry, gitHash hash.Hash) error {
+// readContent), sized first. A file over limit, when limit is not
+// negative, is not read: e is large, and has only its size.
+func readWorkFile(name string, e *entry, gitHash hash.Hash, limit int64) (read bool, err error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return err
+		return false, err
 	}
-	return readContent(f, fi.Size(), e, gitHash)
+	if limit >= 0 && fi.Size() > limit {
+		e.large, e.size = true, fi.Size()
+		return false, nil
+	}
+	return true, readContent(f, fi.Size(), e, gitHash)
 }
 
 // blobHash is the git object id of a blob holding data.
