@@ -3,6 +3,7 @@ package github
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -12,6 +13,11 @@ import (
 // DefaultAPIURL is the REST API of github.com; GitHub Enterprise Server
 // workflows get theirs in GITHUB_API_URL.
 const DefaultAPIURL = "https://api.github.com"
+
+// MaxEventBytes is the largest event payload read: GitHub caps the payload
+// of an event at 25 MB, so a larger file at GITHUB_EVENT_PATH is not one
+// GitHub wrote, and reading it whole could exhaust memory.
+const MaxEventBytes = 25 << 20
 
 // Env is what a GitHub Actions step knows about where it runs.
 type Env struct {
@@ -82,9 +88,9 @@ func EnvFromActions(getenv func(string) string) (Env, error) {
 // prFromEvent returns the pull request number in an event payload, or 0 for
 // events that are not about a pull request (push, schedule).
 func prFromEvent(path string) (int, error) {
-	data, err := os.ReadFile(path)
+	data, err := readEvent(path)
 	if err != nil {
-		return 0, fmt.Errorf("reading the event payload: %w", err)
+		return 0, err
 	}
 	var ev struct {
 		PullRequest *struct {
@@ -105,4 +111,27 @@ func prFromEvent(path string) (int, error) {
 		return ev.Issue.Number, nil
 	}
 	return 0, nil
+}
+
+// readEvent reads the event payload at path, refusing one over
+// [MaxEventBytes] before reading it when its size is known, and after
+// MaxEventBytes+1 bytes when it is not (a pipe, a device).
+func readEvent(path string) ([]byte, error) {
+	tooLarge := fmt.Errorf("the event payload %s is over %d MiB, GitHub's limit for an event: it is not a payload of GitHub's (check GITHUB_EVENT_PATH)", path, MaxEventBytes>>20)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the event payload: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxEventBytes {
+		return nil, tooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxEventBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the event payload: %w", err)
+	}
+	if len(data) > MaxEventBytes {
+		return nil, tooLarge
+	}
+	return data, nil
 }

@@ -132,6 +132,43 @@ func TestEnvFromActions(t *testing.T) {
 	}
 }
 
+// TestEventPayloadBounded: an event payload larger than GitHub ever sends
+// (a wrong GITHUB_EVENT_PATH, a device) is refused with an error naming
+// it, rather than read whole into memory; one of exactly the limit is
+// read.
+func TestEventPayloadBounded(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.json")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(github.MaxEventBytes + 1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	event := `{"pull_request":{"number":5}}`
+	atLimit := filepath.Join(dir, "at-limit.json")
+	if err := os.WriteFile(atLimit, []byte(event+strings.Repeat(" ", github.MaxEventBytes-len(event))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{huge}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		paths = append(paths, "/dev/zero") // endless, of unknown size
+	}
+	for _, p := range paths {
+		getenv := func(k string) string { return map[string]string{"GITHUB_EVENT_PATH": p}[k] }
+		_, err := github.EnvFromActions(getenv)
+		if err == nil || !strings.Contains(err.Error(), "the event payload "+p+" is over 25 MiB") {
+			t.Errorf("%s: error = %v, want one saying the payload is over 25 MiB", p, err)
+		}
+	}
+	getenv := func(k string) string { return map[string]string{"GITHUB_EVENT_PATH": atLimit}[k] }
+	if env, err := github.EnvFromActions(getenv); err != nil || env.PRNumber != 5 {
+		t.Errorf("a payload of exactly 25 MiB: pull request %d, error %v; want 5 and no error", env.PRNumber, err)
+	}
+}
+
 func TestNewClientRefuses(t *testing.T) {
 	tests := []struct {
 		name string
