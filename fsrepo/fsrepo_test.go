@@ -202,17 +202,11 @@ func TestDiagnosticFormats(t *testing.T) {
 		{Path: "skills/a,b/SKILL.md", Line: 2, Col: 7, Severity: SeverityError, Code: "name-invalid", Message: "name: 100% wrong", Hint: "fix\nit"},
 		{Path: "skills/x", Severity: SeverityWarning, Code: "slug-mismatch", Message: "folder"},
 	}
-	var text, gh bytes.Buffer
+	var text bytes.Buffer
 	WriteText(&text, ds)
-	WriteGitHubAnnotations(&gh, ds)
 	wantText := "skills/a,b/SKILL.md:2:7: error: name: 100% wrong\n\thint: fix\nit\nskills/x: warning: folder\n"
 	if text.String() != wantText {
 		t.Errorf("text:\n%s\nwant:\n%s", text.String(), wantText)
-	}
-	wantGH := "::error file=skills/a%2Cb/SKILL.md,line=2,col=7,title=skillsync name-invalid::name: 100%25 wrong%0Ahint: fix%0Ait\n" +
-		"::warning file=skills/x,title=skillsync slug-mismatch::folder\n"
-	if gh.String() != wantGH {
-		t.Errorf("annotations:\n%s\nwant:\n%s", gh.String(), wantGH)
 	}
 	j, err := json.Marshal(ds[:1])
 	if err != nil {

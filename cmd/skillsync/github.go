@@ -47,9 +47,26 @@ func inGitHubActions() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
 // Actions. They go to stderr, which the runner reads for workflow commands as
 // it does stdout, so that stdout keeps only what --format asked for.
 func writeAnnotations(ui *ui, diags fsrepo.Diagnostics) {
-	if inGitHubActions() && len(diags) > 0 {
-		fsrepo.WriteGitHubAnnotations(ui.stderr, diags)
+	if inGitHubActions() {
+		github.WriteAnnotations(ui.stderr, diagnosticAnnotations(diags))
 	}
+}
+
+// diagnosticAnnotations are the annotations of diags on their files and
+// lines, titled with their codes, the hint under the message.
+func diagnosticAnnotations(diags fsrepo.Diagnostics) []github.Annotation {
+	out := make([]github.Annotation, 0, len(diags))
+	for _, d := range diags {
+		a := github.Annotation{Level: d.Severity.String(), File: d.Path, Line: d.Line, Col: d.Col, Message: d.Message}
+		if d.Code != "" {
+			a.Title = "skillsync " + d.Code
+		}
+		if d.Hint != "" {
+			a.Message += "\nhint: " + d.Hint
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // publishPlan does, after a plan or drift has been printed, what CI wants
@@ -238,32 +255,32 @@ func githubError(err error) error {
 // writePlanAnnotations annotates the files of the plan's problems, so that
 // they show on the pull request's diff.
 func writePlanAnnotations(w io.Writer, p *reconcile.Plan) {
-	var b bytes.Buffer
+	var as []github.Annotation
 	for _, pr := range p.Errors {
 		if pr.Path != "" {
-			b.WriteString(github.Annotation("error", pr.Path, pr.Line, 0, problemText(pr)) + "\n")
+			as = append(as, github.Annotation{Level: "error", File: pr.Path, Line: pr.Line, Message: problemText(pr)})
 		}
 	}
 	for _, pr := range p.Warnings {
 		if pr.Path != "" {
-			b.WriteString(github.Annotation("warning", pr.Path, pr.Line, 0, problemText(pr)) + "\n")
+			as = append(as, github.Annotation{Level: "warning", File: pr.Path, Line: pr.Line, Message: problemText(pr)})
 		}
 	}
-	w.Write(b.Bytes())
+	github.WriteAnnotations(w, as)
 }
 
 // publishResult, under GitHub Actions, appends the result of an apply to
 // the job summary and makes each failed step an error annotation, so that a
 // failed apply on merge says what failed where people look first.
 func publishResult(ui *ui, res *reconcile.Result) {
-	var b bytes.Buffer
+	var as []github.Annotation
 	for _, s := range res.Steps {
 		if s.Outcome == reconcile.OutcomeFailed {
 			msg := fmt.Sprintf("skillsync apply: %s: %s failed: %s", s.Slug, s.Action, strings.TrimSpace(s.Reason+" "+s.Mismatch))
-			b.WriteString(github.Annotation("error", "", 0, 0, ui.redact(msg)) + "\n")
+			as = append(as, github.Annotation{Level: "error", Message: ui.redact(msg)})
 		}
 	}
-	ui.stderr.Write(b.Bytes())
+	github.WriteAnnotations(ui.stderr, as)
 	path := os.Getenv("GITHUB_STEP_SUMMARY")
 	if path == "" {
 		return

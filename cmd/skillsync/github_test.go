@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync"
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -741,5 +743,21 @@ func TestShortGitHubTokenKeepsOutput(t *testing.T) {
 	var v map[string]any
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil || strings.Contains(stdout, "[REDACTED]") {
 		t.Errorf("the JSON plan was mangled (%v):\n%s", err, stdout)
+	}
+}
+
+// TestDiagnosticAnnotations: a diagnostic is annotated on its file, line
+// and column, titled with its code, its hint under the message.
+func TestDiagnosticAnnotations(t *testing.T) {
+	ds := fsrepo.Diagnostics{
+		{Path: "skills/a,b/SKILL.md", Line: 2, Col: 7, Severity: fsrepo.SeverityError, Code: "name-invalid", Message: "name: 100% wrong", Hint: "fix\nit"},
+		{Path: "skills/x", Severity: fsrepo.SeverityWarning, Code: "slug-mismatch", Message: "folder"},
+	}
+	var gh strings.Builder
+	github.WriteAnnotations(&gh, diagnosticAnnotations(ds))
+	wantGH := "::error file=skills/a%2Cb/SKILL.md,line=2,col=7,title=skillsync name-invalid::name: 100%25 wrong%0Ahint: fix%0Ait\n" +
+		"::warning file=skills/x,title=skillsync slug-mismatch::folder\n"
+	if gh.String() != wantGH {
+		t.Errorf("annotations:\n%s\nwant:\n%s", gh.String(), wantGH)
 	}
 }

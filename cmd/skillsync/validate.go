@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
@@ -66,9 +66,7 @@ func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
 		}
 	case "markdown":
 		writeDiagnosticsMarkdown(ui, len(repo.Skills), diags)
-		if inGitHubActions() {
-			fsrepo.WriteGitHubAnnotations(ui.stderr, diags)
-		}
+		writeAnnotations(ui, diags)
 	default:
 		writeDiagnostics(ui, diags)
 		errs, warns := countDiagnostics(diags)
@@ -115,8 +113,8 @@ func writeDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
 			fprintf(ui.stdout, "\thint: %s\n", d.Hint)
 		}
 	}
-	if os.Getenv("GITHUB_ACTIONS") == "true" {
-		fsrepo.WriteGitHubAnnotations(ui.stdout, diags)
+	if inGitHubActions() {
+		github.WriteAnnotations(ui.stdout, diagnosticAnnotations(diags))
 	}
 }
 

@@ -1,32 +1,50 @@
 package github
 
 import (
+	"io"
 	"strconv"
 	"strings"
 )
 
-// Annotation returns the workflow command that makes the runner show msg as
-// an annotation of level "error", "warning" or "notice" (any other level is
-// taken as "notice") on file at line and col. An empty file or a line or col
-// of 0 is left out. The command must be printed alone on a line of stdout.
+// An Annotation is a message the runner shows on a line of a file of the
+// pull request's diff, or on the run when it names no file.
+type Annotation struct {
+	// Level is "error", "warning" or "notice"; any other level is taken as
+	// "notice".
+	Level string
+	// File is the path from the repository's root; empty for none.
+	File string
+	// Line and Col count from 1; 0 leaves them out (Col needs Line).
+	Line, Col int
+	// Title heads the annotation; empty for none.
+	Title   string
+	Message string
+}
+
+// String returns the workflow command that makes the runner show a. It
+// must be printed alone on a line of stdout or stderr.
 //
 // Data and property values are escaped as GitHub's toolkit does: % CR LF in
 // the message, and also : and , in properties, whose syntax they delimit.
-func Annotation(level, file string, line, col int, msg string) string {
+func (a Annotation) String() string {
+	level := a.Level
 	switch level {
 	case "error", "warning", "notice":
 	default:
 		level = "notice"
 	}
 	var props []string
-	if file != "" {
-		props = append(props, "file="+escapeProperty(file))
+	if a.File != "" {
+		props = append(props, "file="+escapeProperty(a.File))
 	}
-	if line > 0 {
-		props = append(props, "line="+strconv.Itoa(line))
-		if col > 0 {
-			props = append(props, "col="+strconv.Itoa(col))
+	if a.Line > 0 {
+		props = append(props, "line="+strconv.Itoa(a.Line))
+		if a.Col > 0 {
+			props = append(props, "col="+strconv.Itoa(a.Col))
 		}
+	}
+	if a.Title != "" {
+		props = append(props, "title="+escapeProperty(a.Title))
 	}
 	var b strings.Builder
 	b.WriteString("::")
@@ -36,8 +54,23 @@ func Annotation(level, file string, line, col int, msg string) string {
 		b.WriteString(strings.Join(props, ","))
 	}
 	b.WriteString("::")
-	b.WriteString(escapeData(msg))
+	b.WriteString(escapeData(a.Message))
 	return b.String()
+}
+
+// WriteAnnotations writes each annotation on a line of its own, all in one
+// write, so that lines of other writers never come between them.
+func WriteAnnotations(w io.Writer, as []Annotation) error {
+	if len(as) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	for _, a := range as {
+		b.WriteString(a.String())
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 var (

@@ -811,19 +811,30 @@ func TestAppendStepSummaryCap(t *testing.T) {
 
 func TestAnnotation(t *testing.T) {
 	tests := []struct {
-		level, file string
-		line, col   int
-		msg, want   string
+		a    github.Annotation
+		want string
 	}{
-		{"error", "skills/a/SKILL.md", 3, 7, "name is too long", "::error file=skills/a/SKILL.md,line=3,col=7::name is too long"},
-		{"warning", "skills/b/SKILL.md", 1, 0, "enabled: not a bool", "::warning file=skills/b/SKILL.md,line=1::enabled: not a bool"},
-		{"notice", "", 0, 0, "50% done\r\nnext", "::notice::50%25 done%0D%0Anext"},
-		{"error", "dir,with:odd%chars\n.md", 2, 1, "a: b, c", "::error file=dir%2Cwith%3Aodd%25chars%0A.md,line=2,col=1::a: b, c"},
-		{"debug", "f", 0, 5, "m", "::notice file=f::m"},
+		{github.Annotation{Level: "error", File: "skills/a/SKILL.md", Line: 3, Col: 7, Message: "name is too long"}, "::error file=skills/a/SKILL.md,line=3,col=7::name is too long"},
+		{github.Annotation{Level: "warning", File: "skills/b/SKILL.md", Line: 1, Message: "enabled: not a bool"}, "::warning file=skills/b/SKILL.md,line=1::enabled: not a bool"},
+		{github.Annotation{Level: "notice", Message: "50% done\r\nnext"}, "::notice::50%25 done%0D%0Anext"},
+		{github.Annotation{Level: "error", File: "dir,with:odd%chars\n.md", Line: 2, Col: 1, Message: "a: b, c"}, "::error file=dir%2Cwith%3Aodd%25chars%0A.md,line=2,col=1::a: b, c"},
+		{github.Annotation{Level: "debug", File: "f", Col: 5, Message: "m"}, "::notice file=f::m"},
+		{github.Annotation{Level: "warning", File: "skills/x", Title: "skillsync slug-mismatch, a: b", Message: "folder"}, "::warning file=skills/x,title=skillsync slug-mismatch%2C a%3A b::folder"},
 	}
 	for _, tt := range tests {
-		if got := github.Annotation(tt.level, tt.file, tt.line, tt.col, tt.msg); got != tt.want {
-			t.Errorf("Annotation(%q, %q, %d, %d, %q)\n got %q\nwant %q", tt.level, tt.file, tt.line, tt.col, tt.msg, got, tt.want)
+		if got := tt.a.String(); got != tt.want {
+			t.Errorf("%+v\n got %q\nwant %q", tt.a, got, tt.want)
 		}
+	}
+}
+
+func TestWriteAnnotations(t *testing.T) {
+	var b strings.Builder
+	as := []github.Annotation{{Level: "error", File: "a", Message: "x"}, {Level: "warning", Message: "y"}}
+	if err := github.WriteAnnotations(&b, as); err != nil {
+		t.Fatal(err)
+	}
+	if want := "::error file=a::x\n::warning::y\n"; b.String() != want {
+		t.Errorf("wrote %q, want %q", b.String(), want)
 	}
 }
