@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
-	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
@@ -18,7 +17,7 @@ func validateCommand(ui *ui) *cli.Command {
 		Usage: "check the repository's skills against the service's rules (no network)",
 		Description: `Checks every SKILL.md and supporting file and reports all problems at once,
 as path:line:col: error: message. Under GitHub Actions (GITHUB_ACTIONS=true)
-each problem is also printed as an ::error annotation.
+each problem is also printed as an ::error annotation, on stderr.
 
 With --format markdown the report is fit for a job summary or a comment;
 with --format json it is the list of diagnostics as data.
@@ -66,7 +65,6 @@ func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
 		}
 	case "markdown":
 		writeDiagnosticsMarkdown(ui, len(repo.Skills), diags)
-		writeAnnotations(ui, diags)
 	default:
 		writeDiagnostics(ui, diags)
 		errs, warns := countDiagnostics(diags)
@@ -76,6 +74,9 @@ func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
 			fprintf(ui.stdout, "%s, %s.\n", count(errs, "error", "errors"), count(warns, "warning", "warnings"))
 		}
 	}
+	// On stderr, as every command puts them, so that stdout holds only
+	// the report in the format asked for.
+	writeAnnotations(ui, diags)
 	if diags.HasErrors() {
 		return errSilent
 	}
@@ -104,17 +105,13 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
 	}
 }
 
-// writeDiagnostics prints diagnostics with their hints, and under GitHub
-// Actions also as workflow annotations.
+// writeDiagnostics prints diagnostics with their hints.
 func writeDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
 	for _, d := range diags {
 		fprintf(ui.stdout, "%s\n", d)
 		if d.Hint != "" {
 			fprintf(ui.stdout, "\thint: %s\n", d.Hint)
 		}
-	}
-	if inGitHubActions() {
-		github.WriteAnnotations(ui.stdout, diagnosticAnnotations(diags))
 	}
 }
 
