@@ -201,7 +201,7 @@ func runApply(ctx context.Context, ui *ui, r *planRun, journalPath, format strin
 	}
 	// Past here err can only be a bug, reported after what was applied.
 	crashed := err
-	if inGitHubActions() {
+	if ui.github.Actions {
 		publishResult(ui, res)
 	}
 	if format == "json" {

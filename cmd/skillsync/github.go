@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -40,14 +39,11 @@ func issueFlags() []cli.Flag {
 	}
 }
 
-// inGitHubActions reports whether the command runs as a GitHub Actions step.
-func inGitHubActions() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
-
 // writeAnnotations prints diagnostics as workflow annotations under GitHub
 // Actions. They go to stderr, which the runner reads for workflow commands as
 // it does stdout, so that stdout keeps only what --format asked for.
 func writeAnnotations(ui *ui, diags fsrepo.Diagnostics) {
-	if inGitHubActions() {
+	if ui.github.Actions {
 		github.WriteAnnotations(ui.stderr, diagnosticAnnotations(diags))
 	}
 }
@@ -79,7 +75,7 @@ func diagnosticAnnotations(diags fsrepo.Diagnostics) []github.Annotation {
 func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 	comment := kind == "plan" && c.Bool("comment")
 	issue := kind == "drift" && c.Bool("issue")
-	actions := inGitHubActions()
+	actions := ui.github.Actions
 	if !actions && !comment && !issue {
 		return nil
 	}
@@ -92,7 +88,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 	doc := ui.redact(md.String())
 	if actions {
 		writePlanAnnotations(ui.stderr, p)
-		if path := os.Getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		if path := ui.github.StepSummary; path != "" {
 			if err := github.AppendStepSummary(path, doc); err != nil {
 				ui.warningf("writing the job summary: %v", err)
 			}
@@ -101,7 +97,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 	if !comment && !issue {
 		return nil
 	}
-	env, err := githubEnv(c)
+	env, pr, err := githubEnv(c, ui)
 	if err != nil {
 		return err
 	}
@@ -111,7 +107,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		return githubError(err)
 	}
 	if comment {
-		url, created, err := gc.UpsertPlanComment(c.Context, env.PRNumber, p.Space, doc)
+		url, created, err := gc.UpsertPlanComment(c.Context, pr, p.Space, doc)
 		if err != nil {
 			return githubError(err)
 		}
@@ -119,7 +115,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		if created {
 			verb = "commented the plan"
 		}
-		ui.infof("%s on pull request #%d: %s", verb, env.PRNumber, url)
+		ui.infof("%s on pull request #%d: %s", verb, pr, url)
 		return nil
 	}
 	// A plan with errors and no drift cannot say the space is in sync, so
@@ -151,7 +147,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 // post is a warning, never the error the command exits with.
 func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 	comment := kind == "plan" && c.Bool("comment")
-	actions := inGitHubActions()
+	actions := ui.github.Actions
 	if (!comment && !actions) || errors.Is(failure, context.Canceled) {
 		return
 	}
@@ -175,7 +171,7 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 	// The error and the validation errors may quote the token; the report
 	// is redacted whole, after rendering, whatever the renderer escaped.
 	doc := ui.redact(md.String())
-	if path := os.Getenv("GITHUB_STEP_SUMMARY"); actions && path != "" {
+	if path := ui.github.StepSummary; actions && path != "" {
 		if err := github.AppendStepSummary(path, doc); err != nil {
 			ui.warningf("writing the job summary: %v", err)
 		}
@@ -183,7 +179,7 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 	if !comment {
 		return
 	}
-	env, err := githubEnv(c)
+	env, pr, err := githubEnv(c, ui)
 	if err != nil {
 		ui.warningf("the plan comment was not updated: %v", err)
 		return
@@ -192,9 +188,9 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 	gc, err := github.NewClient(c.Context, env, nil)
 	if err == nil {
 		var url string
-		url, _, err = gc.UpsertPlanComment(c.Context, env.PRNumber, space, doc)
+		url, _, err = gc.UpsertPlanComment(c.Context, pr, space, doc)
 		if err == nil {
-			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", env.PRNumber, url)
+			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", pr, url)
 			return
 		}
 	}
@@ -219,24 +215,29 @@ func failureSpace(c *cli.Context) string {
 	return space
 }
 
-// githubEnv reads the GitHub Actions environment, with the flags' values
-// over it.
-func githubEnv(c *cli.Context) (github.Env, error) {
-	env, err := github.EnvFromActions(os.Getenv)
+// githubEnv is the GitHub Actions environment with the flags' values over
+// it, and for plan --comment the pull request to comment on: --pr, else
+// the run's, read from the event payload only then.
+func githubEnv(c *cli.Context, ui *ui) (env github.Env, pr int, err error) {
+	env = ui.github
 	if repo := c.String("github-repo"); repo != "" {
-		env.Repository, err = repo, nil
+		env.Repository = repo
+	} else if err := env.CheckRepository(); err != nil {
+		return env, 0, withHint(err, "pass the repository with --github-repo owner/name")
 	}
-	if err != nil {
-		return env, withHint(err, "pass the repository with --github-repo owner/name")
+	if !c.Bool("comment") {
+		return env, 0, nil
 	}
 	if c.IsSet("pr") {
-		env.PRNumber = c.Int("pr")
+		pr = c.Int("pr")
+	} else if pr, err = env.PullRequest(); err != nil {
+		return env, 0, withHint(err, "pass the pull request with --pr N")
 	}
-	if c.Bool("comment") && env.PRNumber <= 0 {
-		return env, withHint(errors.New("no pull request to comment the plan on"),
+	if pr <= 0 {
+		return env, 0, withHint(errors.New("no pull request to comment the plan on"),
 			"run plan --comment on pull_request events, or pass --pr N")
 	}
-	return env, nil
+	return env, pr, nil
 }
 
 // githubError splits the hint of a GitHub error (a refusal of
@@ -281,7 +282,7 @@ func publishResult(ui *ui, res *reconcile.Result) {
 		}
 	}
 	github.WriteAnnotations(ui.stderr, as)
-	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	path := ui.github.StepSummary
 	if path == "" {
 		return
 	}

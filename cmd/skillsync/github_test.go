@@ -359,6 +359,33 @@ func TestPlanCommentFromEvent(t *testing.T) {
 	}
 }
 
+// TestPlanCommentEventTooLarge: an event payload larger than GitHub sends
+// is refused, naming it and what to do, before anything is posted; with
+// --pr the payload is not needed, and not read.
+func TestPlanCommentEventTooLarge(t *testing.T) {
+	_, dir := ciSetup(t)
+	f := newFakeGitHub(t)
+	event := filepath.Join(t.TempDir(), "event.json")
+	if err := os.WriteFile(event, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(event, 26<<20); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GITHUB_EVENT_PATH", event)
+	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment")
+	if code != 1 || !strings.Contains(stderr, "skillsync: error: the event payload "+event+" is over 25 MiB") ||
+		!strings.Contains(stderr, "skillsync: hint: pass the pull request with --pr N") {
+		t.Errorf("plan --comment: exit %d, want 1 naming the payload, with a hint; stderr:\n%s", code, stderr)
+	}
+	if _, comments := f.snapshot(); len(comments) != 0 {
+		t.Errorf("comments = %+v, want none", comments)
+	}
+	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Errorf("plan --comment --pr 1: exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+}
+
 // TestPlanCommentWhenNoPlan: a push that breaks validation replaces the
 // plan comment with why there is no plan, rather than leaving the plan of
 // the earlier push on show; the job summary says it too.

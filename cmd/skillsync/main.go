@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -47,7 +48,7 @@ func main() {
 // run runs the command line args and returns the process exit code. It is
 // main without the process: tests and testscript call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	ui := newUI(stdout, stderr)
+	ui := newUI(stdout, stderr, github.ReadEnv(os.Getenv))
 	// A real token is a secret from the start, so that the plan's markdown
 	// is redacted before any GitHub call reads the GitHub token, and the
 	// repository's diagnostics before the space's token is read for the

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -29,6 +30,10 @@ type ui struct {
 	known     map[string]bool
 	stderrTTY bool
 	stdoutTTY bool
+	// github is the GitHub Actions environment, read once: whether the
+	// runner reads annotations, where the job summary goes, and what plan
+	// --comment and drift --issue post with.
+	github github.Env
 	// The service's address and where it was set, for the hint of a
 	// network failure; set by newClient.
 	baseURL, baseURLFrom string
@@ -44,10 +49,11 @@ func (ui *ui) setService(baseURL, from string) {
 	ui.mu.Unlock()
 }
 
-func newUI(stdout, stderr io.Writer) *ui {
+func newUI(stdout, stderr io.Writer, gh github.Env) *ui {
 	ui := &ui{
 		stdoutTTY: isTerminal(stdout),
 		stderrTTY: isTerminal(stderr),
+		github:    gh,
 	}
 	ui.stdout = redactingWriter{ui: ui, w: stdout}
 	ui.stderr = redactingWriter{ui: ui, w: stderr}

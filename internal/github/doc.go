@@ -2,8 +2,9 @@
 // request comment, the job summary, the drift issue and the annotations of a
 // GitHub Actions run.
 //
-// [EnvFromActions] reads what a workflow step is given (GITHUB_TOKEN,
-// GITHUB_REPOSITORY, the event payload) into an [Env]. [Client] talks to the
+// [ReadEnv] reads, once, what a workflow step is given (GITHUB_ACTIONS,
+// GITHUB_TOKEN, GITHUB_REPOSITORY, the step summary's path) into an [Env],
+// which reads the event payload only when asked for the pull request. [Client] talks to the
 // REST API through google/go-github: [Client.UpsertPlanComment] keeps one
 // comment per space on a pull request, found again by its [Marker] (which it
 // starts with) and its author, and edited in place on every push; [Client.SyncDriftIssue] keeps one open issue per

@@ -19,7 +19,8 @@ const DefaultAPIURL = "https://api.github.com"
 // GitHub wrote, and reading it whole could exhaust memory.
 const MaxEventBytes = 25 << 20
 
-// Env is what a GitHub Actions step knows about where it runs.
+// Env is what a GitHub Actions step knows about where it runs, read once
+// from its environment by [ReadEnv].
 type Env struct {
 	// Token authenticates API calls. It is never printed, not even in errors.
 	Token string
@@ -28,10 +29,10 @@ type Env struct {
 	// APIURL is the REST API's root, DefaultAPIURL unless GITHUB_API_URL says
 	// otherwise.
 	APIURL string
-	// PRNumber is the pull request the run is for, 0 when there is none.
-	PRNumber int
 	// EventPath is the JSON payload of the event that started the run.
 	EventPath string
+	// Ref is the ref the run is for: refs/pull/N/merge for a pull request.
+	Ref string
 	// StepSummary is the path of $GITHUB_STEP_SUMMARY, empty outside Actions.
 	StepSummary string
 	// Actions reports GITHUB_ACTIONS=true: annotations are understood.
@@ -43,21 +44,18 @@ var (
 	pullRefRE    = regexp.MustCompile(`^refs/pull/([0-9]+)/(?:merge|head)$`)
 )
 
-// EnvFromActions reads the variables that the runner sets for every step.
-// getenv is os.Getenv in production and a map lookup in tests. A missing
-// token or repository is not an error here (a local run has neither), but
-// NewClient refuses them; a malformed repository or an unreadable event
-// payload is an error.
-//
-// The pull request number comes from the event payload (pull_request.number,
-// or issue.number for a comment on a pull request), else from a GITHUB_REF
-// of the form refs/pull/N/merge.
-func EnvFromActions(getenv func(string) string) (Env, error) {
+// ReadEnv reads the variables that the runner sets for every step. getenv
+// is os.Getenv in production and a map lookup in tests. It reads no file
+// and never fails: a local run has none of the variables, and what is
+// wrong with them matters only to what uses them, which says so:
+// [Env.CheckRepository], [Env.PullRequest], [NewClient].
+func ReadEnv(getenv func(string) string) Env {
 	env := Env{
 		Token:       getenv("GITHUB_TOKEN"),
 		Repository:  getenv("GITHUB_REPOSITORY"),
 		APIURL:      strings.TrimRight(getenv("GITHUB_API_URL"), "/"),
 		EventPath:   getenv("GITHUB_EVENT_PATH"),
+		Ref:         getenv("GITHUB_REF"),
 		StepSummary: getenv("GITHUB_STEP_SUMMARY"),
 		Actions:     getenv("GITHUB_ACTIONS") == "true",
 	}
@@ -67,22 +65,35 @@ func EnvFromActions(getenv func(string) string) (Env, error) {
 	if env.APIURL == "" {
 		env.APIURL = DefaultAPIURL
 	}
-	if env.Repository != "" && !repositoryRE.MatchString(env.Repository) {
-		return env, fmt.Errorf("GITHUB_REPOSITORY %q is not of the form owner/name", env.Repository)
+	return env
+}
+
+// CheckRepository refuses a repository that is set but not of the form
+// owner/name. (An unset one is refused by [NewClient], which needs it.)
+func (e Env) CheckRepository() error {
+	if e.Repository != "" && !repositoryRE.MatchString(e.Repository) {
+		return fmt.Errorf("GITHUB_REPOSITORY %q is not of the form owner/name", e.Repository)
 	}
-	if env.EventPath != "" {
-		n, err := prFromEvent(env.EventPath)
-		if err != nil {
-			return env, err
+	return nil
+}
+
+// PullRequest returns the number of the pull request the run is for, 0
+// when there is none. It comes from the event payload (pull_request.number,
+// or issue.number for a comment on a pull request), else from a Ref of the
+// form refs/pull/N/merge. An unreadable payload, or one over
+// [MaxEventBytes], is an error.
+func (e Env) PullRequest() (int, error) {
+	if e.EventPath != "" {
+		n, err := prFromEvent(e.EventPath)
+		if err != nil || n != 0 {
+			return n, err
 		}
-		env.PRNumber = n
 	}
-	if env.PRNumber == 0 {
-		if m := pullRefRE.FindStringSubmatch(getenv("GITHUB_REF")); m != nil {
-			env.PRNumber, _ = strconv.Atoi(m[1])
-		}
+	if m := pullRefRE.FindStringSubmatch(e.Ref); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n, nil
 	}
-	return env, nil
+	return 0, nil
 }
 
 // prFromEvent returns the pull request number in an event payload, or 0 for

@@ -34,7 +34,7 @@ func countRequests(requests []string, prefix string) int {
 	return n
 }
 
-func TestEnvFromActions(t *testing.T) {
+func TestReadEnv(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -59,17 +59,20 @@ func TestEnvFromActions(t *testing.T) {
 		name    string
 		vars    map[string]string
 		want    github.Env
-		wantErr string
+		wantPR  int
+		wantErr string // of CheckRepository, then of PullRequest
 	}{
 		{
-			name: "pull_request event",
-			vars: map[string]string{"GITHUB_EVENT_PATH": prEvent},
-			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, PRNumber: 42, EventPath: prEvent, StepSummary: "/tmp/summary.md", Actions: true},
+			name:   "pull_request event",
+			vars:   map[string]string{"GITHUB_EVENT_PATH": prEvent},
+			want:   github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, EventPath: prEvent, StepSummary: "/tmp/summary.md", Actions: true},
+			wantPR: 42,
 		},
 		{
-			name: "comment on a pull request",
-			vars: map[string]string{"GITHUB_EVENT_PATH": commentEvent},
-			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, PRNumber: 7, EventPath: commentEvent, StepSummary: "/tmp/summary.md", Actions: true},
+			name:   "comment on a pull request",
+			vars:   map[string]string{"GITHUB_EVENT_PATH": commentEvent},
+			want:   github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, EventPath: commentEvent, StepSummary: "/tmp/summary.md", Actions: true},
+			wantPR: 7,
 		},
 		{
 			name: "comment on an issue is no pull request",
@@ -79,12 +82,13 @@ func TestEnvFromActions(t *testing.T) {
 		{
 			name: "push event, enterprise API",
 			vars: map[string]string{"GITHUB_EVENT_PATH": pushEvent, "GITHUB_API_URL": "https://ghe.example.com/api/v3/", "GITHUB_REF": "refs/heads/main"},
-			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: "https://ghe.example.com/api/v3", EventPath: pushEvent, StepSummary: "/tmp/summary.md", Actions: true},
+			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: "https://ghe.example.com/api/v3", EventPath: pushEvent, Ref: "refs/heads/main", StepSummary: "/tmp/summary.md", Actions: true},
 		},
 		{
-			name: "number from GITHUB_REF",
-			vars: map[string]string{"GITHUB_REF": "refs/pull/123/merge"},
-			want: github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, PRNumber: 123, StepSummary: "/tmp/summary.md", Actions: true},
+			name:   "number from GITHUB_REF",
+			vars:   map[string]string{"GITHUB_REF": "refs/pull/123/merge"},
+			want:   github.Env{Token: "t0k", Repository: "acme/skills", APIURL: github.DefaultAPIURL, Ref: "refs/pull/123/merge", StepSummary: "/tmp/summary.md", Actions: true},
+			wantPR: 123,
 		},
 		{
 			name: "GH_TOKEN when GITHUB_TOKEN is unset, outside Actions",
@@ -115,7 +119,12 @@ func TestEnvFromActions(t *testing.T) {
 				}
 				return base[k]
 			}
-			got, err := github.EnvFromActions(getenv)
+			got := github.ReadEnv(getenv)
+			err := got.CheckRepository()
+			var pr int
+			if err == nil {
+				pr, err = got.PullRequest()
+			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
@@ -125,8 +134,8 @@ func TestEnvFromActions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tt.want {
-				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			if got != tt.want || pr != tt.wantPR {
+				t.Errorf("got  %+v, pull request %d\nwant %+v, pull request %d", got, pr, tt.want, tt.wantPR)
 			}
 		})
 	}
@@ -158,14 +167,14 @@ func TestEventPayloadBounded(t *testing.T) {
 	}
 	for _, p := range paths {
 		getenv := func(k string) string { return map[string]string{"GITHUB_EVENT_PATH": p}[k] }
-		_, err := github.EnvFromActions(getenv)
+		_, err := github.ReadEnv(getenv).PullRequest()
 		if err == nil || !strings.Contains(err.Error(), "the event payload "+p+" is over 25 MiB") {
 			t.Errorf("%s: error = %v, want one saying the payload is over 25 MiB", p, err)
 		}
 	}
 	getenv := func(k string) string { return map[string]string{"GITHUB_EVENT_PATH": atLimit}[k] }
-	if env, err := github.EnvFromActions(getenv); err != nil || env.PRNumber != 5 {
-		t.Errorf("a payload of exactly 25 MiB: pull request %d, error %v; want 5 and no error", env.PRNumber, err)
+	if pr, err := github.ReadEnv(getenv).PullRequest(); err != nil || pr != 5 {
+		t.Errorf("a payload of exactly 25 MiB: pull request %d, error %v; want 5 and no error", pr, err)
 	}
 }
 
