@@ -34,7 +34,9 @@ func title(t string) string {
 }
 
 // MarkdownMarker is the first line of a markdown plan, by which CI finds the
-// comment of a space to update it in place.
+// comment of a space to update it in place. It is part of the markdown
+// format, defined here only: the GitHub client is handed it, and
+// reconcile stays a planner that knows nothing of GitHub.
 func MarkdownMarker(space string) string {
 	return "<!-- skillsync:plan space=" + space + " -->"
 }

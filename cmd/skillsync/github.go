@@ -107,7 +107,7 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		return githubError(err)
 	}
 	if comment {
-		url, created, err := gc.UpsertPlanComment(c.Context, pr, p.Space, doc)
+		url, created, err := gc.UpsertPlanComment(c.Context, pr, reconcile.MarkdownMarker(p.Space), doc)
 		if err != nil {
 			return githubError(err)
 		}
@@ -188,7 +188,7 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 	gc, err := github.NewClient(c.Context, env, nil)
 	if err == nil {
 		var url string
-		url, _, err = gc.UpsertPlanComment(c.Context, pr, space, doc)
+		url, _, err = gc.UpsertPlanComment(c.Context, pr, reconcile.MarkdownMarker(space), doc)
 		if err == nil {
 			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", pr, url)
 			return

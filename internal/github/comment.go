@@ -11,27 +11,23 @@ import (
 // MaxBodyChars is the longest comment or issue body GitHub accepts.
 const MaxBodyChars = 65536
 
-// Marker is the hidden first line of the plan comment for a space: it is how
-// the comment is found again on the next push. It is the marker the markdown
-// plan renderer starts with.
-func Marker(space string) string {
-	return "<!-- skillsync:plan space=" + space + " -->"
-}
-
-// UpsertPlanComment makes markdown the plan comment of space on pull request
-// pr: it edits the comment that carries [Marker](space) in place, or creates
-// it when there is none, so a pull request holds one plan comment per space
-// however often it is pushed to. markdown gets the marker prepended if it
-// does not start with it, and is cut with a note to fit GitHub's
-// [MaxBodyChars]. It returns the comment's address and whether it is new.
-func (c *Client) UpsertPlanComment(ctx context.Context, pr int, space, markdown string) (url string, created bool, err error) {
+// UpsertPlanComment makes markdown the plan comment that marker identifies
+// on pull request pr: it edits the comment that starts with marker in
+// place, or creates it when there is none, so a pull request holds one
+// plan comment per marker however often it is pushed to. marker is a
+// hidden HTML comment on one line: the markdown plan's first line
+// (reconcile.MarkdownMarker, one per space), which the caller owns, as
+// it is part of the plan's markdown format that other tools may key on
+// too. markdown gets the marker prepended if it does not start with it,
+// and is cut with a note to fit GitHub's [MaxBodyChars]. It returns the
+// comment's address and whether it is new.
+func (c *Client) UpsertPlanComment(ctx context.Context, pr int, marker, markdown string) (url string, created bool, err error) {
 	if pr <= 0 {
 		return "", false, fmt.Errorf("no pull request to comment on (got number %d): plan comments are for pull_request events", pr)
 	}
-	if space == "" {
-		return "", false, fmt.Errorf("no space to comment for")
+	if !strings.HasPrefix(marker, "<!--") || !strings.HasSuffix(marker, "-->") || strings.ContainsAny(marker, "\r\n") {
+		return "", false, fmt.Errorf("the plan comment's marker %q is not a hidden HTML comment on one line", marker)
 	}
-	marker := Marker(space)
 	body := fitBody(withMarker(marker, markdown), "plan")
 
 	existing, err := c.findComment(ctx, pr, marker)

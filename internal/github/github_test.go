@@ -24,6 +24,13 @@ func newClient(t *testing.T, f *fakeGitHub) *github.Client {
 	return c
 }
 
+// The markers of the plan comments of spaces ab12 and cd34, as the
+// markdown plan starts with them (reconcile.MarkdownMarker).
+const (
+	markerAB = "<!-- skillsync:plan space=ab12 -->"
+	markerCD = "<!-- skillsync:plan space=cd34 -->"
+)
+
 func countRequests(requests []string, prefix string) int {
 	n := 0
 	for _, r := range requests {
@@ -216,7 +223,7 @@ func TestNetworkErrorHint(t *testing.T) {
 	f := newFakeGitHub(t)
 	c := newClient(t, f)
 	f.srv.Close() // GitHub does not answer
-	_, _, err := c.UpsertPlanComment(context.Background(), 1, "ab12", "plan")
+	_, _, err := c.UpsertPlanComment(context.Background(), 1, markerAB, "plan")
 	var ge *github.Error
 	if !errors.As(err, &ge) || ge.Status != 0 {
 		t.Fatalf("error %#v, want a *github.Error with no status", err)
@@ -229,7 +236,7 @@ func TestNetworkErrorHint(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err = c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+	_, _, err = c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 	if !errors.Is(err, context.Canceled) || errors.As(err, &ge) && ge.Hint != "" {
 		t.Errorf("interrupted: error %#v, want context.Canceled and no hint", err)
 	}
@@ -240,7 +247,7 @@ func TestNetworkErrorHint(t *testing.T) {
 // is updated.
 func TestPlanCommentIsOurs(t *testing.T) {
 	ctx := context.Background()
-	marker := github.Marker("ab12")
+	marker := markerAB
 	tests := []struct {
 		name     string
 		user     string // the token's user; empty for GITHUB_TOKEN
@@ -290,7 +297,7 @@ func TestPlanCommentIsOurs(t *testing.T) {
 			}
 			c := newClient(t, f)
 			plan := marker + "\nnew plan\n"
-			_, created, err := c.UpsertPlanComment(ctx, 1, "ab12", plan)
+			_, created, err := c.UpsertPlanComment(ctx, 1, markerAB, plan)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,7 +306,7 @@ func TestPlanCommentIsOurs(t *testing.T) {
 			}
 			// A second plan reuses what the first found or made, asking
 			// GitHub who the token is at most once.
-			if _, created, err := c.UpsertPlanComment(ctx, 1, "ab12", plan+"again\n"); err != nil || created {
+			if _, created, err := c.UpsertPlanComment(ctx, 1, markerAB, plan+"again\n"); err != nil || created {
 				t.Fatalf("second plan: created=%v err=%v, want the same comment updated", created, err)
 			}
 			_, comments, requests := f.snapshot()
@@ -386,9 +393,6 @@ func TestDriftIssueByLabel(t *testing.T) {
 }
 
 func TestMarker(t *testing.T) {
-	if got, want := github.Marker("ab12"), "<!-- skillsync:plan space=ab12 -->"; got != want {
-		t.Errorf("Marker = %q, want %q", got, want)
-	}
 	if got, want := github.DriftMarker("ab12"), "<!-- skillsync:drift space=ab12 -->"; got != want {
 		t.Errorf("DriftMarker = %q, want %q", got, want)
 	}
@@ -403,8 +407,8 @@ func TestUpsertPlanComment(t *testing.T) {
 	})
 	c := newClient(t, f)
 
-	first := github.Marker("ab12") + "\nPlan: 1 to update, 0 to enable, 0 to disable.\n"
-	url, created, err := c.UpsertPlanComment(ctx, 1, "ab12", first)
+	first := markerAB + "\nPlan: 1 to update, 0 to enable, 0 to disable.\n"
+	url, created, err := c.UpsertPlanComment(ctx, 1, markerAB, first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,8 +416,8 @@ func TestUpsertPlanComment(t *testing.T) {
 		t.Errorf("first call: created=%v url=%q, want a new comment", created, url)
 	}
 
-	second := github.Marker("ab12") + "\nNo changes.\n"
-	url2, created, err := c.UpsertPlanComment(ctx, 1, "ab12", second)
+	second := markerAB + "\nNo changes.\n"
+	url2, created, err := c.UpsertPlanComment(ctx, 1, markerAB, second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +426,7 @@ func TestUpsertPlanComment(t *testing.T) {
 	}
 
 	// Another space gets its own comment; markdown without the marker gets it.
-	if _, created, err := c.UpsertPlanComment(ctx, 1, "cd34", "No changes.\n"); err != nil || !created {
+	if _, created, err := c.UpsertPlanComment(ctx, 1, markerCD, "No changes.\n"); err != nil || !created {
 		t.Fatalf("other space: created=%v err=%v, want a new comment", created, err)
 	}
 
@@ -433,7 +437,7 @@ func TestUpsertPlanComment(t *testing.T) {
 	if comments[0].Body != "LGTM" || comments[1].Body != second {
 		t.Errorf("comments = %+v; want LGTM untouched and the ab12 plan updated in place", comments)
 	}
-	if want := github.Marker("cd34") + "\nNo changes.\n"; comments[2].Body != want {
+	if want := markerCD + "\nNo changes.\n"; comments[2].Body != want {
 		t.Errorf("cd34 comment = %q, want %q", comments[2].Body, want)
 	}
 	if n := countRequests(requests, "PATCH "); n != 1 {
@@ -442,7 +446,7 @@ func TestUpsertPlanComment(t *testing.T) {
 
 	// The same plan again changes nothing.
 	before := len(requests)
-	if _, created, err := c.UpsertPlanComment(ctx, 1, "ab12", second); err != nil || created {
+	if _, created, err := c.UpsertPlanComment(ctx, 1, markerAB, second); err != nil || created {
 		t.Fatalf("same plan: created=%v err=%v", created, err)
 	}
 	_, _, requests = f.snapshot()
@@ -454,7 +458,7 @@ func TestUpsertPlanComment(t *testing.T) {
 func TestUpsertPlanCommentFindsMarkerOnPageThree(t *testing.T) {
 	ctx := context.Background()
 	f := newFakeGitHub(t)
-	marker := github.Marker("ab12")
+	marker := markerAB
 	f.seed(func(f *fakeGitHub) {
 		f.add(&fakeIssue{Title: "Busy pull request", State: "open", PR: true})
 		for i := range 250 {
@@ -466,7 +470,7 @@ func TestUpsertPlanCommentFindsMarkerOnPageThree(t *testing.T) {
 		}
 	})
 	c := newClient(t, f)
-	_, created, err := c.UpsertPlanComment(ctx, 1, "ab12", marker+"\nnew plan\n")
+	_, created, err := c.UpsertPlanComment(ctx, 1, markerAB, marker+"\nnew plan\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -500,13 +504,13 @@ func TestUpsertPlanCommentSizeLimit(t *testing.T) {
 	// Far over the limit in characters, and more again in bytes, with the
 	// cut falling inside a diff block inside <details>.
 	var b strings.Builder
-	b.WriteString(github.Marker("ab12") + "\n| skill | change |\n|---|---|\n| ü | ~ |\n\n<details><summary>ü</summary>\n\n```diff\n")
+	b.WriteString(markerAB + "\n| skill | change |\n|---|---|\n| ü | ~ |\n\n<details><summary>ü</summary>\n\n```diff\n")
 	for i := 0; b.Len() < 300000; i++ {
 		fmt.Fprintf(&b, "+ línea número %d: ünïcödé ✓\n", i)
 	}
 	b.WriteString("```\n\n</details>\n")
 
-	if _, _, err := c.UpsertPlanComment(ctx, 1, "ab12", b.String()); err != nil {
+	if _, _, err := c.UpsertPlanComment(ctx, 1, markerAB, b.String()); err != nil {
 		t.Fatal(err)
 	}
 	_, comments, _ := f.snapshot()
@@ -517,7 +521,7 @@ func TestUpsertPlanCommentSizeLimit(t *testing.T) {
 	if !utf8.ValidString(body) {
 		t.Error("body is not valid UTF-8: cut inside a character")
 	}
-	if !strings.HasPrefix(body, github.Marker("ab12")+"\n| skill | change |") {
+	if !strings.HasPrefix(body, markerAB+"\n| skill | change |") {
 		t.Error("the marker and the summary are not at the top any more")
 	}
 	if !strings.Contains(body, "was cut to fit GitHub's limit of 65536 characters") {
@@ -547,7 +551,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusForbidden,
 			body:   `{"message":"Resource not accessible by integration"}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"403", "Resource not accessible by integration", `"pull-requests: write"`, "permissions:"},
@@ -567,7 +571,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusNotFound,
 			body:   `{"message":"Not Found"}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"404", "acme/skills", "pull request #1 exists"},
@@ -578,7 +582,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusForbidden,
 			body:   `{"message":"Unable to create comment because issue is locked."}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"commenting the plan on pull request #1", "403", "locked"},
@@ -589,7 +593,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusUnprocessableEntity,
 			body:   `{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"commenting the plan on pull request #1", "422", "Validation Failed", "body is too long (maximum is 65536 characters)"},
@@ -610,7 +614,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusUnauthorized,
 			body:   `{"message":"Bad credentials for ghs_secret_token_123"}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"401", "invalid or expired"},
@@ -648,9 +652,25 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 	}
 }
 
+// TestUpsertPlanCommentNeedsMarker: a marker that would not find the
+// comment again (empty, visible, on several lines) is refused before any
+// request, rather than piling up comments.
+func TestUpsertPlanCommentNeedsMarker(t *testing.T) {
+	f := newFakeGitHub(t)
+	for _, marker := range []string{"", "ab12", "<!-- skillsync:plan\nspace=ab12 -->", "<!-- a -->\r"} {
+		_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 1, marker, "plan")
+		if err == nil || !strings.Contains(err.Error(), "not a hidden HTML comment on one line") {
+			t.Errorf("marker %q: error = %v, want it refused", marker, err)
+		}
+	}
+	if _, _, requests := f.snapshot(); len(requests) != 0 {
+		t.Errorf("sent %q with no usable marker", requests)
+	}
+}
+
 func TestUpsertPlanCommentNeedsPullRequest(t *testing.T) {
 	f := newFakeGitHub(t)
-	_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 0, "ab12", "plan")
+	_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 0, markerAB, "plan")
 	if err == nil || !strings.Contains(err.Error(), "pull_request") {
 		t.Fatalf("error = %v, want one saying comments are for pull requests", err)
 	}

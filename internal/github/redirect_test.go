@@ -34,11 +34,11 @@ func TestRedirectToAnotherOriginRefused(t *testing.T) {
 		call               func(c *github.Client) error
 	}{
 		{"GET comments", http.MethodGet, "/comments", func(c *github.Client) error {
-			_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+			_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 			return err
 		}},
 		{"POST comment", http.MethodPost, "/comments", func(c *github.Client) error {
-			_, _, err := c.UpsertPlanComment(ctx, 1, "ab12", "plan")
+			_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 			return err
 		}},
 		{"GET issues", http.MethodGet, "/issues", func(c *github.Client) error {
@@ -85,7 +85,7 @@ func TestRedirectOnTheSameOriginFollowed(t *testing.T) {
 		}
 		return 0, ""
 	}
-	if _, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 1, "ab12", "plan"); err != nil {
+	if _, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 1, markerAB, "plan"); err != nil {
 		t.Fatal(err)
 	}
 	if n := countRequests(f.requests, "GET /repos/acme/skills/issues/1/comments?per_page=100&moved=1"); n != 1 {
