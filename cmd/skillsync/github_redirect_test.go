@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/skillsync/skillsync/internal/github/githubtest"
 )
 
 // TestGitHubRedirectRefused: a GitHub API that redirects to another origin
@@ -34,14 +36,12 @@ func TestGitHubRedirectRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, dir := ciSetup(t)
 			f := newFakeGitHub(t)
-			f.mu.Lock()
-			f.redirect = func(r *http.Request) string {
+			f.Inject(func(r *http.Request) *githubtest.Fault {
 				if r.Method == tc.method && strings.HasSuffix(r.URL.Path, tc.path) {
-					return other.URL + r.URL.Path
+					return &githubtest.Fault{Status: http.StatusTemporaryRedirect, Header: http.Header{"Location": {other.URL + r.URL.Path}}}
 				}
-				return ""
-			}
-			f.mu.Unlock()
+				return nil
+			})
 			code, stdout, stderr := runCLI(t, append(tc.args, "--dir", dir)...)
 			if code != exitError || !strings.Contains(stderr, "skillsync: error: ") ||
 				!strings.Contains(stderr, "refusing to follow a redirect to "+other.URL) {

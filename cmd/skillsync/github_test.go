@@ -6,246 +6,33 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync"
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/github"
+	"github.com/skillsync/skillsync/internal/github/githubtest"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
-// fakeGitHub is the minimum of GitHub's REST API that plan --comment and
-// drift --issue call, strict where GitHub is: the bearer token, the
-// repository in the path, and the 65,536-character limit on bodies. (The
-// fuller fake of internal/github is in a _test package and cannot be
-// imported.)
-type fakeGitHub struct {
-	mu       sync.Mutex
-	issues   []*fakeIssue // issues and pull requests share numbers
-	comments []*fakeComment
-	nextID   int64
-	// status, when not 0, answers every request with it and body.
-	status int
-	body   string
-	// redirect, when it returns an address, answers the request with a 307
-	// to it.
-	redirect func(r *http.Request) string
+// fakeGitHubToken is the GITHUB_TOKEN of the tests, which GitHub's fake
+// accepts.
+const fakeGitHubToken = githubtest.Token
 
-	srv *httptest.Server
-}
-
-type fakeIssue struct {
-	Number      int
-	Title, Body string
-	State       string
-	PR          bool
-}
-
-type fakeComment struct {
-	ID    int64
-	Issue int
-	Body  string
-}
-
-const (
-	fakeGitHubToken = "ghs_fake_token_0123456789"
-	fakeGitHubRepo  = "acme/skills"
-)
-
-// newFakeGitHub starts a fake holding pull request #1 and points the
-// GitHub Actions environment of the test at it.
-func newFakeGitHub(t *testing.T) *fakeGitHub {
+// newFakeGitHub starts GitHub's fake holding pull request #1 and points
+// the GitHub Actions environment of the test at it.
+func newFakeGitHub(t *testing.T) *githubtest.Server {
 	t.Helper()
-	f := &fakeGitHub{nextID: 1000, issues: []*fakeIssue{{Number: 1, Title: "Edit skills", State: "open", PR: true}}}
-	mux := http.NewServeMux()
-	// GITHUB_TOKEN, an app installation's token, may not read /user.
-	mux.HandleFunc("GET /user", func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusForbidden)
-		fmt.Fprint(w, `{"message":"Resource not accessible by integration"}`)
-	})
-	mux.HandleFunc("GET /repos/acme/skills/issues/{number}/comments", f.listComments)
-	mux.HandleFunc("POST /repos/acme/skills/issues/{number}/comments", f.createComment)
-	mux.HandleFunc("PATCH /repos/acme/skills/issues/comments/{id}", f.updateComment)
-	mux.HandleFunc("GET /repos/acme/skills/issues", f.listIssues)
-	mux.HandleFunc("POST /repos/acme/skills/issues", f.createIssue)
-	mux.HandleFunc("PATCH /repos/acme/skills/issues/{number}", f.updateIssue)
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case r.Header.Get("Authorization") != "Bearer "+fakeGitHubToken:
-			w.WriteHeader(http.StatusUnauthorized)
-			fmt.Fprint(w, `{"message":"Bad credentials"}`)
-		case f.status != 0:
-			w.WriteHeader(f.status)
-			fmt.Fprint(w, f.body)
-		case f.redirect != nil && f.redirect(r) != "":
-			http.Redirect(w, r, f.redirect(r), http.StatusTemporaryRedirect)
-		default:
-			mux.ServeHTTP(w, r)
-		}
-	}))
-	t.Cleanup(f.srv.Close)
-	t.Setenv("GITHUB_TOKEN", fakeGitHubToken)
-	t.Setenv("GITHUB_REPOSITORY", fakeGitHubRepo)
-	t.Setenv("GITHUB_API_URL", f.srv.URL)
+	f := githubtest.New(t)
+	f.AddIssue(githubtest.Issue{Title: "Edit skills", State: "open", PR: true})
+	t.Setenv("GITHUB_TOKEN", githubtest.Token)
+	t.Setenv("GITHUB_REPOSITORY", githubtest.Repository)
+	t.Setenv("GITHUB_API_URL", f.URL)
 	return f
-}
-
-func (f *fakeGitHub) fail(status int, body string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.status, f.body = status, body
-}
-
-func (f *fakeGitHub) snapshot() (issues []fakeIssue, comments []fakeComment) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, is := range f.issues {
-		issues = append(issues, *is)
-	}
-	for _, c := range f.comments {
-		comments = append(comments, *c)
-	}
-	return issues, comments
-}
-
-func (f *fakeGitHub) find(w http.ResponseWriter, r *http.Request) *fakeIssue {
-	n, _ := strconv.Atoi(r.PathValue("number"))
-	for _, is := range f.issues {
-		if is.Number == n {
-			return is
-		}
-	}
-	w.WriteHeader(http.StatusNotFound)
-	fmt.Fprint(w, `{"message":"Not Found"}`)
-	return nil
-}
-
-func tooLong(w http.ResponseWriter, body string) bool {
-	if utf8.RuneCountInString(body) <= 65536 {
-		return false
-	}
-	w.WriteHeader(http.StatusUnprocessableEntity)
-	fmt.Fprint(w, `{"message":"Validation Failed","errors":[{"code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`)
-	return true
-}
-
-// botUser is the author of what GITHUB_TOKEN posts.
-var botUser = map[string]any{"login": "github-actions[bot]", "type": "Bot"}
-
-func (f *fakeGitHub) commentJSON(c *fakeComment) map[string]any {
-	return map[string]any{"id": c.ID, "body": c.Body, "user": botUser,
-		"html_url": fmt.Sprintf("https://github.com/%s/pull/%d#issuecomment-%d", fakeGitHubRepo, c.Issue, c.ID)}
-}
-
-func (f *fakeGitHub) issueJSON(is *fakeIssue) map[string]any {
-	m := map[string]any{"number": is.Number, "title": is.Title, "body": is.Body, "state": is.State, "user": botUser,
-		"html_url": fmt.Sprintf("https://github.com/%s/issues/%d", fakeGitHubRepo, is.Number)}
-	if is.PR {
-		m["pull_request"] = map[string]any{"url": "https://api.github.com/pulls/" + strconv.Itoa(is.Number)}
-	}
-	return m
-}
-
-func (f *fakeGitHub) listComments(w http.ResponseWriter, r *http.Request) {
-	is := f.find(w, r)
-	if is == nil {
-		return
-	}
-	out := []map[string]any{}
-	for _, c := range f.comments {
-		if c.Issue == is.Number {
-			out = append(out, f.commentJSON(c))
-		}
-	}
-	json.NewEncoder(w).Encode(out)
-}
-
-func (f *fakeGitHub) createComment(w http.ResponseWriter, r *http.Request) {
-	is := f.find(w, r)
-	if is == nil {
-		return
-	}
-	var req struct{ Body string }
-	json.NewDecoder(r.Body).Decode(&req)
-	if tooLong(w, req.Body) {
-		return
-	}
-	f.nextID++
-	c := &fakeComment{ID: f.nextID, Issue: is.Number, Body: req.Body}
-	f.comments = append(f.comments, c)
-	w.WriteHeader(http.StatusCreated)
-	json.NewEncoder(w).Encode(f.commentJSON(c))
-}
-
-func (f *fakeGitHub) updateComment(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	i := slices.IndexFunc(f.comments, func(c *fakeComment) bool { return c.ID == id })
-	if i < 0 {
-		w.WriteHeader(http.StatusNotFound)
-		fmt.Fprint(w, `{"message":"Not Found"}`)
-		return
-	}
-	var req struct{ Body string }
-	json.NewDecoder(r.Body).Decode(&req)
-	if tooLong(w, req.Body) {
-		return
-	}
-	f.comments[i].Body = req.Body
-	json.NewEncoder(w).Encode(f.commentJSON(f.comments[i]))
-}
-
-func (f *fakeGitHub) listIssues(w http.ResponseWriter, r *http.Request) {
-	state := r.URL.Query().Get("state")
-	out := []map[string]any{}
-	for _, is := range f.issues {
-		if state == "all" || is.State == state || (state == "" && is.State == "open") {
-			out = append(out, f.issueJSON(is))
-		}
-	}
-	json.NewEncoder(w).Encode(out)
-}
-
-func (f *fakeGitHub) createIssue(w http.ResponseWriter, r *http.Request) {
-	var req struct{ Title, Body string }
-	json.NewDecoder(r.Body).Decode(&req)
-	if tooLong(w, req.Body) {
-		return
-	}
-	is := &fakeIssue{Number: len(f.issues) + 1, Title: req.Title, Body: req.Body, State: "open"}
-	f.issues = append(f.issues, is)
-	w.WriteHeader(http.StatusCreated)
-	json.NewEncoder(w).Encode(f.issueJSON(is))
-}
-
-func (f *fakeGitHub) updateIssue(w http.ResponseWriter, r *http.Request) {
-	is := f.find(w, r)
-	if is == nil {
-		return
-	}
-	var req struct{ Body, State *string }
-	json.NewDecoder(r.Body).Decode(&req)
-	if req.Body != nil {
-		if tooLong(w, *req.Body) {
-			return
-		}
-		is.Body = *req.Body
-	}
-	if req.State != nil {
-		is.State = *req.State
-	}
-	json.NewEncoder(w).Encode(f.issueJSON(is))
 }
 
 // ciSetup starts the emulator seeded with the demo space, copies the demo
@@ -314,7 +101,7 @@ func TestPlanComment(t *testing.T) {
 	if strings.Contains(stderr, fakeGitHubToken) {
 		t.Errorf("stderr shows the GitHub token:\n%s", stderr)
 	}
-	_, comments := f.snapshot()
+	comments := f.Comments()
 	if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, "<!-- skillsync:plan space=demo -->") ||
 		!strings.Contains(comments[0].Body, "release-notes") {
 		t.Fatalf("after the first plan, comments = %+v, want one plan comment of space demo", comments)
@@ -326,7 +113,7 @@ func TestPlanComment(t *testing.T) {
 	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
 		t.Fatalf("second plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
-	_, comments = f.snapshot()
+	comments = f.Comments()
 	if len(comments) != 1 || comments[0].ID != first.ID || comments[0].Body == first.Body ||
 		!strings.Contains(comments[0].Body, "code-review") {
 		t.Fatalf("after the second plan, comments = %+v, want comment %d updated with code-review", comments, first.ID)
@@ -339,7 +126,7 @@ func TestPlanComment(t *testing.T) {
 	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
 		t.Fatalf("third plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
-	_, comments = f.snapshot()
+	comments = f.Comments()
 	if len(comments) != 1 || comments[0].ID != first.ID || !strings.Contains(comments[0].Body, "**No changes.**") {
 		t.Fatalf("after apply, comments = %+v, want comment %d saying no changes", comments, first.ID)
 	}
@@ -354,7 +141,7 @@ func TestPlanCommentFromEvent(t *testing.T) {
 	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment"); code != 0 {
 		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
-	if _, comments := f.snapshot(); len(comments) != 1 || comments[0].Issue != 1 {
+	if comments := f.Comments(); len(comments) != 1 || comments[0].Issue != 1 {
 		t.Fatalf("comments = %+v, want one on pull request #1", comments)
 	}
 }
@@ -378,7 +165,7 @@ func TestPlanCommentEventTooLarge(t *testing.T) {
 		!strings.Contains(stderr, "skillsync: hint: pass the pull request with --pr N") {
 		t.Errorf("plan --comment: exit %d, want 1 naming the payload, with a hint; stderr:\n%s", code, stderr)
 	}
-	if _, comments := f.snapshot(); len(comments) != 0 {
+	if comments := f.Comments(); len(comments) != 0 {
 		t.Errorf("comments = %+v, want none", comments)
 	}
 	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
@@ -410,7 +197,7 @@ func TestPlanCommentWhenNoPlan(t *testing.T) {
 		!strings.Contains(stderr, "now says why there is no plan") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
-	_, comments := f.snapshot()
+	comments := f.Comments()
 	if len(comments) != 1 {
 		t.Fatalf("comments = %d, want the one plan comment, updated", len(comments))
 	}
@@ -440,7 +227,7 @@ func TestPlanCommentWhenNoPlan(t *testing.T) {
 	if sum, _ := os.ReadFile(summary); !strings.Contains(string(sum), "No plan could be made") || !strings.Contains(string(sum), "### skillsync drift for space `demo`") {
 		t.Errorf("drift's job summary does not say, under its own title, that there is no plan:\n%s", sum)
 	}
-	if issues, _ := f.snapshot(); len(issues) > 1 {
+	if issues := f.Issues(); len(issues) > 1 {
 		t.Errorf("issues = %+v", issues)
 	}
 }
@@ -458,7 +245,7 @@ func TestPlanCommentWhenBaseFails(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("plan --base mian: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
-	_, comments := f.snapshot()
+	comments := f.Comments()
 	if len(comments) != 1 || !strings.Contains(comments[0].Body, "**No plan could be made:** unknown ref mian") {
 		t.Errorf("comments = %+v, want the plan comment saying there is no plan", comments)
 	}
@@ -476,7 +263,7 @@ func TestPlanCommentWithErrors(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("plan with errors: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
-	if _, comments := f.snapshot(); len(comments) != 1 || !strings.Contains(comments[0].Body, "brand-voice") {
+	if comments := f.Comments(); len(comments) != 1 || !strings.Contains(comments[0].Body, "brand-voice") {
 		t.Fatalf("comments = %+v, want the plan with its error", comments)
 	}
 }
@@ -498,7 +285,7 @@ func TestPlanCommentErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, dir := ciSetup(t)
 			f := newFakeGitHub(t)
-			f.fail(tc.status, tc.body)
+			f.FailAll(tc.status, tc.body)
 			code, _, stderr := runCLI(t, append([]string{"plan", "--dir", dir, "--comment"}, tc.args...)...)
 			if code != 1 {
 				t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
@@ -540,7 +327,7 @@ func TestGitHubErrorHints(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr)
 				}
 			}
-			if _, comments := f.snapshot(); len(comments) != 0 {
+			if comments := f.Comments(); len(comments) != 0 {
 				t.Errorf("comments = %+v, want none", comments)
 			}
 		})
@@ -562,7 +349,7 @@ func TestPlanCommentSizeLimit(t *testing.T) {
 	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
 		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
-	_, comments := f.snapshot()
+	comments := f.Comments()
 	if len(comments) != 1 {
 		t.Fatalf("comments = %d, want 1", len(comments))
 	}
@@ -674,7 +461,7 @@ func TestDriftIssue(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("first drift: exit %d, want 2; stderr:\n%s", code, stderr)
 	}
-	issues, _ := f.snapshot()
+	issues := f.Issues()
 	if len(issues) != 2 || issues[1].State != "open" || !strings.Contains(issues[1].Body, "<!-- skillsync:drift space=demo -->") ||
 		!strings.Contains(issues[1].Body, "release-notes") {
 		t.Fatalf("after the first drift, issues = %+v, want one open drift issue", issues)
@@ -685,7 +472,7 @@ func TestDriftIssue(t *testing.T) {
 	if code, _, stderr := runCLI(t, "drift", "--dir", dir, "--issue"); code != 2 {
 		t.Fatalf("second drift: exit %d, want 2; stderr:\n%s", code, stderr)
 	}
-	issues, _ = f.snapshot()
+	issues = f.Issues()
 	if len(issues) != 2 || issues[1].State != "open" || !strings.Contains(issues[1].Body, "code-review") {
 		t.Fatalf("after the second drift, issues = %+v, want issue #2 updated with code-review", issues)
 	}
@@ -698,7 +485,7 @@ func TestDriftIssue(t *testing.T) {
 	if code, _, stderr := runCLI(t, "drift", "--dir", dir, "--issue"); code != 2 {
 		t.Fatalf("drift of a file and a missing skill: exit %d, want 2; stderr:\n%s", code, stderr)
 	}
-	issues, comments := f.snapshot()
+	issues, comments := f.Issues(), f.Comments()
 	if len(issues) != 2 || issues[1].State != "open" || !strings.Contains(issues[1].Body, "checklist.md") ||
 		!strings.Contains(issues[1].Body, "brand-voice") || len(comments) != 0 {
 		t.Fatalf("with only a file and a missing skill differing, issues = %+v, comments = %+v, want issue #2 open naming both", issues, comments)
@@ -720,7 +507,7 @@ func TestDriftIssue(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("drift in sync: exit %d, want 0; stderr:\n%s", code, stderr)
 	}
-	issues, comments = f.snapshot()
+	issues, comments = f.Issues(), f.Comments()
 	if len(issues) != 2 || issues[1].State != "closed" {
 		t.Fatalf("after sync, issues = %+v, want issue #2 closed", issues)
 	}
@@ -746,7 +533,7 @@ func TestPlanCommentRedactsGitHubToken(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("plan --comment: exit %d\n%s", code, stderr)
 	}
-	_, comments := f.snapshot()
+	comments := f.Comments()
 	sum, _ := os.ReadFile(summary)
 	for what, text := range map[string]string{"stdout": stdout, "stderr": stderr, "summary": string(sum), "comment": comments[0].Body} {
 		if strings.Contains(text, fakeGitHubToken) {

@@ -201,7 +201,7 @@ func TestTokenNeverLeaksFromHostileServers(t *testing.T) {
 	for i, spelling := range tokenSpellings {
 		status := []int{401, 403, 422, 500}[i%4]
 		gh, space := spelling.spell(fakeGitHubToken), spelling.spell(hostileToken)
-		f.fail(status, fmt.Sprintf(`{"message":"Bad credentials %s %s","errors":[{"resource":"IssueComment","field":"%s","code":"%s"}],"documentation_url":"https://docs.github.com/rest"}`,
+		f.FailAll(status, fmt.Sprintf(`{"message":"Bad credentials %s %s","errors":[{"resource":"IssueComment","field":"%s","code":"%s"}],"documentation_url":"https://docs.github.com/rest"}`,
 			gh, space, gh, space))
 		for _, args := range [][]string{{"plan", "--comment", "--pr", "1"}, {"drift", "--issue"}} {
 			code, out := run("GitHub "+fmt.Sprint(status)+" ("+spelling.name+")", args...)
@@ -210,9 +210,9 @@ func TestTokenNeverLeaksFromHostileServers(t *testing.T) {
 			}
 		}
 	}
-	f.fail(0, "")
+	f.FailAll(0, "")
 
-	issues, comments := f.snapshot()
+	issues, comments := f.Issues(), f.Comments()
 	if len(comments) == 0 {
 		t.Error("no failure comment was posted on the pull request")
 	}
@@ -321,7 +321,7 @@ func TestTokenInDiagnosticsRedacted(t *testing.T) {
 	if l := tokenLeak(stdout+stderr, tok); code != exitError || l != "" {
 		t.Errorf("plan --token-file: exit %d, shows the token %s:\n%s", code, l, stderr)
 	}
-	_, comments := f.snapshot()
+	comments := f.Comments()
 	if len(comments) != 1 || !strings.Contains(comments[0].Body, "validation error") {
 		t.Fatalf("comments = %+v, want one saying why there is no plan", comments)
 	}

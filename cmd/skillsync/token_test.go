@@ -222,7 +222,7 @@ func TestTokenInRepositoryRefused(t *testing.T) {
 	if n := r[remotetest.KeyUpdateSkill] + r[remotetest.KeyEnableSkill] + r[remotetest.KeyDisableSkill]; n != 0 {
 		t.Errorf("%d writes to the space", n)
 	}
-	if _, comments := f.snapshot(); len(comments) > 0 && strings.Contains(comments[0].Body, scriptToken) {
+	if comments := f.Comments(); len(comments) > 0 && strings.Contains(comments[0].Body, scriptToken) {
 		t.Error("the pull request comment holds the token")
 	}
 }

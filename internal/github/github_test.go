@@ -12,12 +12,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/internal/github"
+	"github.com/skillsync/skillsync/internal/github/githubtest"
 )
 
-func newClient(t *testing.T, f *fakeGitHub) *github.Client {
+func newClient(t *testing.T, f *githubtest.Server) *github.Client {
 	t.Helper()
-	env := github.Env{Token: f.token, Repository: f.owner + "/" + f.repo, APIURL: f.srv.URL}
-	c, err := github.NewClient(context.Background(), env, f.srv.Client())
+	env := github.Env{Token: githubtest.Token, Repository: githubtest.Repository, APIURL: f.URL}
+	c, err := github.NewClient(context.Background(), env, f.Client())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,15 +221,15 @@ func TestNoTokenHint(t *testing.T) {
 }
 
 func TestNetworkErrorHint(t *testing.T) {
-	f := newFakeGitHub(t)
+	f := githubtest.New(t)
 	c := newClient(t, f)
-	f.srv.Close() // GitHub does not answer
+	f.Close() // GitHub does not answer
 	_, _, err := c.UpsertPlanComment(context.Background(), 1, markerAB, "plan")
 	var ge *github.Error
 	if !errors.As(err, &ge) || ge.Status != 0 {
 		t.Fatalf("error %#v, want a *github.Error with no status", err)
 	}
-	for _, want := range []string{"GITHUB_API_URL", f.srv.URL} {
+	for _, want := range []string{"GITHUB_API_URL", f.URL} {
 		if !strings.Contains(ge.Hint, want) {
 			t.Errorf("hint %q does not say %q", ge.Hint, want)
 		}
@@ -251,19 +252,19 @@ func TestPlanCommentIsOurs(t *testing.T) {
 	tests := []struct {
 		name     string
 		user     string // the token's user; empty for GITHUB_TOKEN
-		comments []*fakeComment
+		comments []*githubtest.Comment
 		want     int64 // the comment updated; 0 for a new one
 	}{
 		{
 			name: "GITHUB_TOKEN: a reviewer's quote and a bot's quote inside are not ours",
-			comments: []*fakeComment{
+			comments: []*githubtest.Comment{
 				{ID: 1, Author: "alice", Body: marker + "\nthis is how the plan comment starts"},
 				{ID: 2, Body: "> " + marker + "\nquoted by the bot"},
 			},
 		},
 		{
 			name: "GITHUB_TOKEN: the bot's comment is ours",
-			comments: []*fakeComment{
+			comments: []*githubtest.Comment{
 				{ID: 1, Author: "alice", Body: marker + "\nfake"},
 				{ID: 2, Body: marker + "\nold plan"},
 			},
@@ -272,7 +273,7 @@ func TestPlanCommentIsOurs(t *testing.T) {
 		{
 			name: "a user's token: only that user's comment is ours",
 			user: "ci-user",
-			comments: []*fakeComment{
+			comments: []*githubtest.Comment{
 				{ID: 1, Author: "github-actions[bot]", Body: marker + "\nanother job's plan"},
 				{ID: 2, Author: "alice", Body: marker + "\nfake"},
 				{ID: 3, Author: "ci-user", Body: marker + "\nold plan"},
@@ -282,15 +283,13 @@ func TestPlanCommentIsOurs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFakeGitHub(t)
-			f.user = tt.user
-			f.seed(func(f *fakeGitHub) {
-				f.add(&fakeIssue{State: "open", PR: true})
-				for _, c := range tt.comments {
-					c.Issue = 1
-					f.comments = append(f.comments, c)
-				}
-			})
+			f := githubtest.New(t)
+			f.SetUser(tt.user)
+			f.AddIssue(githubtest.Issue{State: "open", PR: true})
+			for _, c := range tt.comments {
+				c.Issue = 1
+				f.AddComment(*c)
+			}
 			before := map[int64]string{}
 			for _, c := range tt.comments {
 				before[c.ID] = c.Body
@@ -309,7 +308,7 @@ func TestPlanCommentIsOurs(t *testing.T) {
 			if _, created, err := c.UpsertPlanComment(ctx, 1, markerAB, plan+"again\n"); err != nil || created {
 				t.Fatalf("second plan: created=%v err=%v, want the same comment updated", created, err)
 			}
-			_, comments, requests := f.snapshot()
+			comments, requests := f.Comments(), f.Requests()
 			for _, got := range comments {
 				old, seeded := before[got.ID]
 				switch {
@@ -333,11 +332,9 @@ func TestPlanCommentIsOurs(t *testing.T) {
 func TestDriftIssueIsOurs(t *testing.T) {
 	ctx := context.Background()
 	marker := github.DriftMarker("ab12")
-	f := newFakeGitHub(t)
-	f.seed(func(f *fakeGitHub) {
-		f.add(&fakeIssue{Author: "alice", Title: "why does skillsync write this?", Body: marker + "\nI found this in an issue", State: "open", Labels: []string{github.DriftLabel}})
-		f.add(&fakeIssue{Title: "a bot quoting", Body: "see " + marker, State: "open"})
-	})
+	f := githubtest.New(t)
+	f.AddIssue(githubtest.Issue{Author: "alice", Title: "why does skillsync write this?", Body: marker + "\nI found this in an issue", State: "open", Labels: []string{github.DriftLabel}})
+	f.AddIssue(githubtest.Issue{Title: "a bot quoting", Body: "see " + marker, State: "open"})
 	c := newClient(t, f)
 	if action, _, err := c.SyncDriftIssue(ctx, "ab12", false, ""); err != nil || action != github.DriftNone {
 		t.Fatalf("in sync: action %q err %v, want %q", action, err, github.DriftNone)
@@ -345,7 +342,7 @@ func TestDriftIssueIsOurs(t *testing.T) {
 	if action, _, err := c.SyncDriftIssue(ctx, "ab12", true, "drift"); err != nil || action != github.DriftOpened {
 		t.Fatalf("drift: action %q err %v, want %q", action, err, github.DriftOpened)
 	}
-	issues, comments, _ := f.snapshot()
+	issues, comments := f.Issues(), f.Comments()
 	if issues[0].State != "open" || issues[0].Body != marker+"\nI found this in an issue" ||
 		issues[1].State != "open" || issues[1].Body != "see "+marker {
 		t.Errorf("issues = %+v, want the quoting ones untouched", issues)
@@ -364,18 +361,16 @@ func TestDriftIssueIsOurs(t *testing.T) {
 func TestDriftIssueByLabel(t *testing.T) {
 	ctx := context.Background()
 	marker := github.DriftMarker("ab12")
-	f := newFakeGitHub(t)
-	f.seed(func(f *fakeGitHub) {
-		for i := range 150 {
-			f.add(&fakeIssue{Title: fmt.Sprintf("issue %d", i), Body: "text", State: "open"})
-		}
-		f.add(&fakeIssue{Title: "skillsync: drift in space ab12", Body: marker + "\nold", State: "open", Labels: []string{github.DriftLabel}})
-	})
+	f := githubtest.New(t)
+	for i := range 150 {
+		f.AddIssue(githubtest.Issue{Title: fmt.Sprintf("issue %d", i), Body: "text", State: "open"})
+	}
+	f.AddIssue(githubtest.Issue{Title: "skillsync: drift in space ab12", Body: marker + "\nold", State: "open", Labels: []string{github.DriftLabel}})
 	c := newClient(t, f)
 	if action, _, err := c.SyncDriftIssue(ctx, "ab12", true, "new"); err != nil || action != github.DriftUpdated {
 		t.Fatalf("action %q err %v, want %q", action, err, github.DriftUpdated)
 	}
-	_, _, requests := f.snapshot()
+	requests := f.Requests()
 	for _, r := range requests {
 		if strings.HasPrefix(r, "GET /repos/acme/skills/issues?") && !strings.Contains(r, "labels="+github.DriftLabel) {
 			t.Errorf("listed the open issues without the label: %q", r)
@@ -383,11 +378,11 @@ func TestDriftIssueByLabel(t *testing.T) {
 	}
 
 	// The label removed: found by the full listing all the same.
-	f.seed(func(f *fakeGitHub) { f.issues[150].Labels = nil })
+	f.EditIssue(151, func(is *githubtest.Issue) { is.Labels = nil })
 	if action, _, err := c.SyncDriftIssue(ctx, "ab12", false, ""); err != nil || action != github.DriftClosed {
 		t.Fatalf("unlabelled: action %q err %v, want %q", action, err, github.DriftClosed)
 	}
-	if issues, _, _ := f.snapshot(); issues[150].State != "closed" {
+	if issues := f.Issues(); issues[150].State != "closed" {
 		t.Errorf("the unlabelled drift issue = %+v, want it closed", issues[150])
 	}
 }
@@ -400,11 +395,9 @@ func TestMarker(t *testing.T) {
 
 func TestUpsertPlanComment(t *testing.T) {
 	ctx := context.Background()
-	f := newFakeGitHub(t)
-	f.seed(func(f *fakeGitHub) {
-		f.add(&fakeIssue{Title: "Edit skills", State: "open", PR: true})
-		f.comments = append(f.comments, &fakeComment{ID: 1, Issue: 1, Body: "LGTM"})
-	})
+	f := githubtest.New(t)
+	f.AddIssue(githubtest.Issue{Title: "Edit skills", State: "open", PR: true})
+	f.AddComment(githubtest.Comment{ID: 1, Issue: 1, Body: "LGTM"})
 	c := newClient(t, f)
 
 	first := markerAB + "\nPlan: 1 to update, 0 to enable, 0 to disable.\n"
@@ -430,7 +423,7 @@ func TestUpsertPlanComment(t *testing.T) {
 		t.Fatalf("other space: created=%v err=%v, want a new comment", created, err)
 	}
 
-	_, comments, requests := f.snapshot()
+	comments, requests := f.Comments(), f.Requests()
 	if len(comments) != 3 {
 		t.Fatalf("%d comments, want 3 (LGTM, ab12, cd34): %+v", len(comments), comments)
 	}
@@ -449,7 +442,7 @@ func TestUpsertPlanComment(t *testing.T) {
 	if _, created, err := c.UpsertPlanComment(ctx, 1, markerAB, second); err != nil || created {
 		t.Fatalf("same plan: created=%v err=%v", created, err)
 	}
-	_, _, requests = f.snapshot()
+	requests = f.Requests()
 	if n := countRequests(requests[before:], "PATCH "); n != 0 {
 		t.Errorf("unchanged plan sent %d PATCH requests, want 0", n)
 	}
@@ -457,18 +450,16 @@ func TestUpsertPlanComment(t *testing.T) {
 
 func TestUpsertPlanCommentFindsMarkerOnPageThree(t *testing.T) {
 	ctx := context.Background()
-	f := newFakeGitHub(t)
+	f := githubtest.New(t)
 	marker := markerAB
-	f.seed(func(f *fakeGitHub) {
-		f.add(&fakeIssue{Title: "Busy pull request", State: "open", PR: true})
-		for i := range 250 {
-			body := fmt.Sprintf("comment %d", i)
-			if i == 217 {
-				body = marker + "\nold plan\n"
-			}
-			f.comments = append(f.comments, &fakeComment{ID: int64(i + 1), Issue: 1, Body: body})
+	f.AddIssue(githubtest.Issue{Title: "Busy pull request", State: "open", PR: true})
+	for i := range 250 {
+		body := fmt.Sprintf("comment %d", i)
+		if i == 217 {
+			body = marker + "\nold plan\n"
 		}
-	})
+		f.AddComment(githubtest.Comment{ID: int64(i + 1), Issue: 1, Body: body})
+	}
 	c := newClient(t, f)
 	_, created, err := c.UpsertPlanComment(ctx, 1, markerAB, marker+"\nnew plan\n")
 	if err != nil {
@@ -477,7 +468,7 @@ func TestUpsertPlanCommentFindsMarkerOnPageThree(t *testing.T) {
 	if created {
 		t.Error("created a second plan comment; want the one on page 3 updated")
 	}
-	_, comments, requests := f.snapshot()
+	comments, requests := f.Comments(), f.Requests()
 	if len(comments) != 250 || comments[217].Body != marker+"\nnew plan\n" {
 		t.Errorf("%d comments, #217 = %q; want 250 with #217 updated", len(comments), comments[217].Body)
 	}
@@ -497,8 +488,8 @@ func TestUpsertPlanCommentFindsMarkerOnPageThree(t *testing.T) {
 
 func TestUpsertPlanCommentSizeLimit(t *testing.T) {
 	ctx := context.Background()
-	f := newFakeGitHub(t)
-	f.seed(func(f *fakeGitHub) { f.add(&fakeIssue{State: "open", PR: true}) })
+	f := githubtest.New(t)
+	f.AddIssue(githubtest.Issue{State: "open", PR: true})
 	c := newClient(t, f)
 
 	// Far over the limit in characters, and more again in bytes, with the
@@ -513,7 +504,7 @@ func TestUpsertPlanCommentSizeLimit(t *testing.T) {
 	if _, _, err := c.UpsertPlanComment(ctx, 1, markerAB, b.String()); err != nil {
 		t.Fatal(err)
 	}
-	_, comments, _ := f.snapshot()
+	comments := f.Comments()
 	body := comments[0].Body
 	if n := utf8.RuneCountInString(body); n > github.MaxBodyChars || n < github.MaxBodyChars-200 {
 		t.Errorf("body is %d characters, want just under %d", n, github.MaxBodyChars)
@@ -612,7 +603,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 		{
 			name:   "401 says the token is bad, without the token",
 			status: http.StatusUnauthorized,
-			body:   `{"message":"Bad credentials for ghs_secret_token_123"}`,
+			body:   `{"message":"Bad credentials for ` + githubtest.Token + `"}`,
 			call: func(c *github.Client) error {
 				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
 				return err
@@ -622,15 +613,14 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := newFakeGitHub(t)
-			f.seed(func(f *fakeGitHub) { f.add(&fakeIssue{State: "open", PR: true}) })
-			f.failHeader = tt.header
-			f.fail = func(r *http.Request) (int, string) {
+			f := githubtest.New(t)
+			f.AddIssue(githubtest.Issue{State: "open", PR: true})
+			f.Inject(func(r *http.Request) *githubtest.Fault {
 				if tt.method != "" && r.Method != tt.method {
-					return 0, ""
+					return nil
 				}
-				return tt.status, tt.body
-			}
+				return &githubtest.Fault{Status: tt.status, Header: tt.header, Body: tt.body}
+			})
 			err := tt.call(newClient(t, f))
 			if err == nil {
 				t.Fatal("no error")
@@ -641,7 +631,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 					t.Errorf("error %q does not say %q", err, w)
 				}
 			}
-			if strings.Contains(err.Error(), f.token) {
+			if strings.Contains(err.Error(), githubtest.Token) {
 				t.Errorf("error %q prints the token", err)
 			}
 			var ge *github.Error
@@ -656,43 +646,41 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 // comment again (empty, visible, on several lines) is refused before any
 // request, rather than piling up comments.
 func TestUpsertPlanCommentNeedsMarker(t *testing.T) {
-	f := newFakeGitHub(t)
+	f := githubtest.New(t)
 	for _, marker := range []string{"", "ab12", "<!-- skillsync:plan\nspace=ab12 -->", "<!-- a -->\r"} {
 		_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 1, marker, "plan")
 		if err == nil || !strings.Contains(err.Error(), "not a hidden HTML comment on one line") {
 			t.Errorf("marker %q: error = %v, want it refused", marker, err)
 		}
 	}
-	if _, _, requests := f.snapshot(); len(requests) != 0 {
+	if requests := f.Requests(); len(requests) != 0 {
 		t.Errorf("sent %q with no usable marker", requests)
 	}
 }
 
 func TestUpsertPlanCommentNeedsPullRequest(t *testing.T) {
-	f := newFakeGitHub(t)
+	f := githubtest.New(t)
 	_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 0, markerAB, "plan")
 	if err == nil || !strings.Contains(err.Error(), "pull_request") {
 		t.Fatalf("error = %v, want one saying comments are for pull requests", err)
 	}
-	if _, _, requests := f.snapshot(); len(requests) != 0 {
+	if requests := f.Requests(); len(requests) != 0 {
 		t.Errorf("sent %q with no pull request", requests)
 	}
 }
 
 func TestSyncDriftIssue(t *testing.T) {
 	ctx := context.Background()
-	f := newFakeGitHub(t)
+	f := githubtest.New(t)
 	marker := github.DriftMarker("ab12")
-	f.rejectLabels = true // the issue matters, the label does not
-	f.seed(func(f *fakeGitHub) {
-		// Enough open issues to need pages, one of them a pull request
-		// that quotes the marker, and an unrelated space's drift issue.
-		for i := range 130 {
-			f.add(&fakeIssue{Title: fmt.Sprintf("issue %d", i), Body: "text", State: "open"})
-		}
-		f.add(&fakeIssue{Title: "a PR", Body: "quoting " + marker, State: "open", PR: true})
-		f.add(&fakeIssue{Title: "skillsync: drift in space cd34", Body: github.DriftMarker("cd34"), State: "open"})
-	})
+	f.RejectLabels() // the issue matters, the label does not
+	// Enough open issues to need pages, one of them a pull request
+	// that quotes the marker, and an unrelated space's drift issue.
+	for i := range 130 {
+		f.AddIssue(githubtest.Issue{Title: fmt.Sprintf("issue %d", i), Body: "text", State: "open"})
+	}
+	f.AddIssue(githubtest.Issue{Title: "a PR", Body: "quoting " + marker, State: "open", PR: true})
+	f.AddIssue(githubtest.Issue{Title: "skillsync: drift in space cd34", Body: github.DriftMarker("cd34"), State: "open"})
 	c := newClient(t, f)
 
 	steps := []struct {
@@ -719,7 +707,7 @@ func TestSyncDriftIssue(t *testing.T) {
 		if (action == github.DriftNone) != (url == "") {
 			t.Errorf("step %d: action %q with url %q", i, action, url)
 		}
-		issues, _, _ := f.snapshot()
+		issues := f.Issues()
 		open := 0
 		for _, is := range issues {
 			if is.State == "open" && !is.PR && strings.Contains(is.Body, marker) {
@@ -731,7 +719,7 @@ func TestSyncDriftIssue(t *testing.T) {
 		}
 	}
 
-	issues, comments, _ := f.snapshot()
+	issues, comments := f.Issues(), f.Comments()
 	first, second := issues[132], issues[133]
 	if first.Title != "skillsync: drift in space ab12" || first.State != "closed" || first.StateReason != "completed" {
 		t.Errorf("first drift issue = %+v, want closed as completed", first)
@@ -751,23 +739,21 @@ func TestSyncDriftIssue(t *testing.T) {
 }
 
 func TestSyncDriftIssueLabels(t *testing.T) {
-	f := newFakeGitHub(t)
+	f := githubtest.New(t)
 	if _, _, err := newClient(t, f).SyncDriftIssue(context.Background(), "ab12", true, "x"); err != nil {
 		t.Fatal(err)
 	}
-	issues, _, _ := f.snapshot()
+	issues := f.Issues()
 	if len(issues) != 1 || len(issues[0].Labels) != 1 || issues[0].Labels[0] != github.DriftLabel {
 		t.Errorf("issues = %+v, want one labelled %s", issues, github.DriftLabel)
 	}
 }
 
 func TestSyncDriftIssueClosesDuplicates(t *testing.T) {
-	f := newFakeGitHub(t)
+	f := githubtest.New(t)
 	marker := github.DriftMarker("ab12")
-	f.seed(func(f *fakeGitHub) {
-		f.add(&fakeIssue{Title: "older", Body: marker + "\nold", State: "open"})
-		f.add(&fakeIssue{Title: "newer", Body: marker + "\nraced", State: "open"})
-	})
+	f.AddIssue(githubtest.Issue{Title: "older", Body: marker + "\nold", State: "open"})
+	f.AddIssue(githubtest.Issue{Title: "newer", Body: marker + "\nraced", State: "open"})
 	action, url, err := newClient(t, f).SyncDriftIssue(context.Background(), "ab12", true, "now")
 	if err != nil {
 		t.Fatal(err)
@@ -775,7 +761,7 @@ func TestSyncDriftIssueClosesDuplicates(t *testing.T) {
 	if action != github.DriftUpdated || !strings.HasSuffix(url, "/issues/1") {
 		t.Errorf("action %q url %q, want the older issue updated", action, url)
 	}
-	issues, comments, _ := f.snapshot()
+	issues, comments := f.Issues(), f.Comments()
 	if issues[0].State != "open" || issues[0].Body != marker+"\nnow" || issues[1].State != "closed" {
 		t.Errorf("issues = %+v, want #1 updated and #2 closed", issues)
 	}

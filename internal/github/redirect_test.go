@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/internal/github"
+	"github.com/skillsync/skillsync/internal/github/githubtest"
 )
 
 // TestRedirectToAnotherOriginRefused: a GitHub API that answers with a
@@ -47,20 +48,19 @@ func TestRedirectToAnotherOriginRefused(t *testing.T) {
 		}},
 	} {
 		for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
-			f := newFakeGitHub(t)
-			f.seed(func(f *fakeGitHub) { f.add(&fakeIssue{State: "open", PR: true}) })
-			f.failHeader = http.Header{"Location": {other.URL + "/elsewhere"}}
-			f.fail = func(r *http.Request) (int, string) {
+			f := githubtest.New(t)
+			f.AddIssue(githubtest.Issue{State: "open", PR: true})
+			f.Inject(func(r *http.Request) *githubtest.Fault {
 				if r.Method == tc.method && strings.HasSuffix(r.URL.Path, tc.path) {
-					return status, ""
+					return &githubtest.Fault{Status: status, Header: http.Header{"Location": {other.URL + "/elsewhere"}}}
 				}
-				return 0, ""
-			}
+				return nil
+			})
 			err := tc.call(newClient(t, f))
 			if err == nil || !strings.Contains(err.Error(), "refusing to follow a redirect to "+other.URL) {
 				t.Errorf("%s, %d: error = %v, want a refused redirect to %s", tc.name, status, err, other.URL)
 			}
-			if err != nil && strings.Contains(err.Error(), f.token) {
+			if err != nil && strings.Contains(err.Error(), githubtest.Token) {
 				t.Errorf("%s, %d: the error shows the token: %v", tc.name, status, err)
 			}
 		}
@@ -76,20 +76,20 @@ func TestRedirectToAnotherOriginRefused(t *testing.T) {
 // a renamed repository on its own origin; those are followed, with the
 // token.
 func TestRedirectOnTheSameOriginFollowed(t *testing.T) {
-	f := newFakeGitHub(t)
-	f.seed(func(f *fakeGitHub) { f.add(&fakeIssue{State: "open", PR: true}) })
-	f.failHeader = http.Header{"Location": {f.srv.URL + "/repos/acme/skills/issues/1/comments?per_page=100&moved=1"}}
-	f.fail = func(r *http.Request) (int, string) {
+	f := githubtest.New(t)
+	f.AddIssue(githubtest.Issue{State: "open", PR: true})
+	moved := f.URL + "/repos/acme/skills/issues/1/comments?per_page=100&moved=1"
+	f.Inject(func(r *http.Request) *githubtest.Fault {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/comments") && r.URL.Query().Get("moved") == "" {
-			return http.StatusTemporaryRedirect, ""
+			return &githubtest.Fault{Status: http.StatusTemporaryRedirect, Header: http.Header{"Location": {moved}}}
 		}
-		return 0, ""
-	}
+		return nil
+	})
 	if _, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 1, markerAB, "plan"); err != nil {
 		t.Fatal(err)
 	}
-	if n := countRequests(f.requests, "GET /repos/acme/skills/issues/1/comments?per_page=100&moved=1"); n != 1 {
-		t.Errorf("the redirect was followed %d times, want once; requests: %q", n, f.requests)
+	if n := countRequests(f.Requests(), "GET /repos/acme/skills/issues/1/comments?per_page=100&moved=1"); n != 1 {
+		t.Errorf("the redirect was followed %d times, want once; requests: %q", n, f.Requests())
 	}
 }
 
