@@ -4,15 +4,15 @@
 //
 // [ReadEnv] reads, once, what a workflow step is given (GITHUB_ACTIONS,
 // GITHUB_TOKEN, GITHUB_REPOSITORY, the step summary's path) into an [Env],
-// which reads the event payload only when asked for the pull request. [Client] talks to the
-// REST API through google/go-github: [Client.UpsertPlanComment] keeps one
-// comment per space on a pull request, found again by the marker it starts
-// with (the markdown plan's first line, which the plan's renderer owns) and
-// its author, and edited in place on every push; [Client.SyncDriftIssue]
-// keeps one open issue per
-// space while the space has drifted from git and closes it once it is back in
-// sync. [AppendStepSummary] and [Annotation] need no API at all: they write
-// to the files and the log that the runner reads.
+// which reads the event payload only when asked for the pull request.
+// [Client] talks to the REST API through google/go-github:
+// [Client.UpsertPlanComment] keeps one comment per space on a pull request,
+// found again by the marker it starts with (the markdown plan's first line,
+// which the plan's renderer owns) and its author, and edited in place on
+// every push; [Client.SyncDriftIssue] keeps one open issue per space while
+// the space has drifted from git and closes it once it is back in sync.
+// [AppendStepSummary] and [Annotation] need no API at all: they write to
+// the files and the log that the runner reads.
 //
 // GitHub caps a comment or issue body at 65,536 characters and a step summary
 // at 1 MiB; both are enforced here, cutting at a line with a note, so that a
