@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -27,9 +28,7 @@ func UnifiedDiff(oldName, newName, a, b string) string {
 	ops := diffLines(a, b)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", oldName, newName)
-	for _, h := range hunks(ops) {
-		writeHunk(&sb, ops, h)
-	}
+	writeHunks(&sb, ops)
 	return sb.String()
 }
 
@@ -115,28 +114,42 @@ func hunks(ops []lineOp) []hunk {
 	return hs
 }
 
-// writeHunk writes ops[h.start:h.end] with its "@@ -a,b +c,d @@" header.
-func writeHunk(sb *strings.Builder, ops []lineOp, h hunk) {
-	oldLine, newLine := 1, 1 // line numbers of ops[h.start] in each text
-	for _, op := range ops[:h.start] {
-		if op.kind != '+' {
-			oldLine++
+// writeHunks writes the hunks of ops, counting line numbers as it goes.
+func writeHunks(sb *strings.Builder, ops []lineOp) {
+	oldLine, newLine := 1, 1 // line numbers of ops[pos] in each text
+	pos := 0
+	for _, h := range hunks(ops) {
+		for ; pos < h.start; pos++ {
+			oldLine, newLine = advance(ops[pos], oldLine, newLine)
 		}
-		if op.kind != '-' {
-			newLine++
-		}
+		writeHunk(sb, ops[h.start:h.end], oldLine, newLine)
 	}
-	oldCount, newCount := 0, 0
-	for _, op := range ops[h.start:h.end] {
-		if op.kind != '+' {
-			oldCount++
-		}
-		if op.kind != '-' {
-			newCount++
-		}
+}
+
+// advance returns the line numbers after op.
+func advance(op lineOp, oldLine, newLine int) (int, int) {
+	if op.kind != '+' {
+		oldLine++
 	}
-	fmt.Fprintf(sb, "@@ -%s +%s @@\n", hunkRange(oldLine, oldCount), hunkRange(newLine, newCount))
-	for _, op := range ops[h.start:h.end] {
+	if op.kind != '-' {
+		newLine++
+	}
+	return oldLine, newLine
+}
+
+// writeHunk writes the ops of one hunk, whose first line is oldLine in the
+// old text and newLine in the new, with its "@@ -a,b +c,d @@" header.
+func writeHunk(sb *strings.Builder, ops []lineOp, oldLine, newLine int) {
+	oldEnd, newEnd := oldLine, newLine
+	for _, op := range ops {
+		oldEnd, newEnd = advance(op, oldEnd, newEnd)
+	}
+	sb.WriteString("@@ -")
+	writeRange(sb, oldLine, oldEnd-oldLine)
+	sb.WriteString(" +")
+	writeRange(sb, newLine, newEnd-newLine)
+	sb.WriteString(" @@\n")
+	for _, op := range ops {
 		sb.WriteByte(op.kind)
 		sb.WriteString(op.line)
 		if !strings.HasSuffix(op.line, "\n") {
@@ -146,14 +159,18 @@ func writeHunk(sb *strings.Builder, ops []lineOp, h hunk) {
 	}
 }
 
-// hunkRange formats one side of a hunk header as diff -u does: the count is
+// writeRange writes one side of a hunk header as diff -u does: the count is
 // left out when it is 1, and an empty range names the line before it.
-func hunkRange(start, count int) string {
+func writeRange(sb *strings.Builder, start, count int) {
 	switch count {
 	case 0:
-		return fmt.Sprintf("%d,0", start-1)
+		sb.WriteString(strconv.Itoa(start - 1))
+		sb.WriteString(",0")
 	case 1:
-		return fmt.Sprintf("%d", start)
+		sb.WriteString(strconv.Itoa(start))
+	default:
+		sb.WriteString(strconv.Itoa(start))
+		sb.WriteByte(',')
+		sb.WriteString(strconv.Itoa(count))
 	}
-	return fmt.Sprintf("%d,%d", start, count)
 }
