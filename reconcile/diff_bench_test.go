@@ -115,6 +115,15 @@ func diffCases() []diffCase {
 	for i := range benchDiffSize / 11 {
 		short = append(short, "line "+strconv.Itoa(100000 + i)[1:]+"\n")
 	}
+	shuffled := append([]string(nil), short...)
+	r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	coin := func() []string { // blank and one-letter lines at random
+		var lines []string
+		for n := 0; n < benchDiffSize; n += len(lines[len(lines)-1]) {
+			lines = append(lines, []string{"\n", "x\n"}[r.IntN(2)])
+		}
+		return lines
+	}
 	return []diffCase{
 		// Ordinary prose: a few lines edited, and rewritten whole.
 		{"prose-edits", join(text), join(editLines(r, text, 20))},
@@ -133,6 +142,10 @@ func diffCases() []diffCase {
 		{"blank-few-changes", join(blank), join(editLines(r, blank, 5))},
 		// Short distinct lines with every eighth changed: one hunk each.
 		{"many-hunks", join(short), join(everyNth(short, 8, func(i int) string { return "changed " + strconv.Itoa(i) + "\n" }))},
+		// The same short distinct lines in another order.
+		{"shuffled", join(short), join(shuffled)},
+		// Two texts of blank and one-letter lines drawn at random.
+		{"random-blank", join(coin()), join(coin())},
 	}
 }
 

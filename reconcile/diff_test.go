@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/plans")
@@ -287,4 +291,294 @@ func parseHunkHeader(l string, a, b, c, d *int) error {
 		return err
 	}
 	return parse(newR, c, d)
+}
+
+// goDiffUnified is UnifiedDiff as it was before its cost was bounded:
+// go-diff on the whole texts, and each hunk's line numbers counted from the
+// start. It stands for "unchanged" in TestUnifiedDiffIsGoDiff.
+func goDiffUnified(oldName, newName, a, b string) string {
+	if a == b {
+		return ""
+	}
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	ca, cb, lines := dmp.DiffLinesToChars(a, b)
+	var ops, ins []lineOp
+	for _, d := range dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines) {
+		for _, l := range splitLines(d.Text) {
+			switch d.Type {
+			case diffmatchpatch.DiffEqual:
+				ops, ins = append(append(ops, ins...), lineOp{' ', l}), ins[:0]
+			case diffmatchpatch.DiffDelete:
+				ops = append(ops, lineOp{'-', l})
+			case diffmatchpatch.DiffInsert:
+				ins = append(ins, lineOp{'+', l})
+			}
+		}
+	}
+	ops = append(ops, ins...)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", oldName, newName)
+	for _, h := range hunks(ops) {
+		count := func(ops []lineOp, not byte) int {
+			n := 0
+			for _, op := range ops {
+				if op.kind != not {
+					n++
+				}
+			}
+			return n
+		}
+		hunkRange := func(start, count int) string {
+			switch count {
+			case 0:
+				return fmt.Sprintf("%d,0", start-1)
+			case 1:
+				return fmt.Sprintf("%d", start)
+			}
+			return fmt.Sprintf("%d,%d", start, count)
+		}
+		fmt.Fprintf(&sb, "@@ -%s +%s @@\n",
+			hunkRange(1+count(ops[:h.start], '+'), count(ops[h.start:h.end], '+')),
+			hunkRange(1+count(ops[:h.start], '-'), count(ops[h.start:h.end], '-')))
+		for _, op := range ops[h.start:h.end] {
+			sb.WriteString(string(op.kind) + op.line)
+			if !strings.HasSuffix(op.line, "\n") {
+				sb.WriteString("\n" + noNewline)
+			}
+		}
+	}
+	return sb.String()
+}
+
+// TestUnifiedDiffIsGoDiff checks that the diff of texts whose changes span
+// fewer than goDiffLines lines is go-diff's, byte for byte, as it was before
+// the cost was bounded: random texts, the golden vectors, and 50,000
+// characters of prose edited and rewritten.
+func TestUnifiedDiffIsGoDiff(t *testing.T) {
+	var pairs [][2]string
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300 {
+		old := randomText(r, r.IntN(60))
+		pairs = append(pairs, [2]string{joinMaybeUnterminated(r, old), joinMaybeUnterminated(r, mutate(r, old))})
+	}
+	olds, _ := filepath.Glob(filepath.Join(goldenDir, "diff", "*.old"))
+	for _, p := range olds {
+		pairs = append(pairs, [2]string{readFile(t, p), readFile(t, strings.TrimSuffix(p, ".old")+".new")})
+	}
+	for _, c := range diffCases() {
+		if strings.HasPrefix(c.name, "prose-") {
+			pairs = append(pairs, [2]string{c.a, c.b})
+		}
+	}
+	for i, p := range pairs {
+		if got, want := UnifiedDiff("a", "b", p[0], p[1]), goDiffUnified("a", "b", p[0], p[1]); got != want {
+			t.Fatalf("pair %d: diff differs from go-diff's:\n%s", i, UnifiedDiff("go-diff", "got", want, got))
+		}
+	}
+}
+
+// diffPair makes a pair of texts of one of the kinds that make diffs slow
+// or ambiguous, about n lines long.
+func diffPair(r *rand.Rand, n int) (kind string, a, b []string) {
+	distinct := func(prefix string, n int) []string {
+		lines := make([]string, n)
+		for i := range lines {
+			lines[i] = prefix + strconv.Itoa(i) + "\n"
+		}
+		return lines
+	}
+	alphabet := func(k, n int) []string {
+		lines := make([]string, n)
+		for i := range lines {
+			lines[i] = strings.Repeat("x", r.IntN(k)) + "\n"
+		}
+		return lines
+	}
+	shuffleBlocks := func(lines []string) []string {
+		var blocks [][]string
+		for len(lines) > 0 {
+			k := min(len(lines), 1+r.IntN(8))
+			blocks, lines = append(blocks, lines[:k]), lines[k:]
+		}
+		r.Shuffle(len(blocks), func(i, j int) { blocks[i], blocks[j] = blocks[j], blocks[i] })
+		var out []string
+		for _, b := range blocks {
+			out = append(out, b...)
+		}
+		return out
+	}
+	switch k := r.IntN(8); k {
+	case 0:
+		a = repeat("- item\n", 7*n)
+		return "repeated", a, mutate(r, a)
+	case 1:
+		a = repeat("\n", n)
+		return "blank", a, alphabet(2, n)
+	case 2:
+		a = repeat("- item\n", 7*n)
+		b = append([]string(nil), a...)
+		b[r.IntN(len(b))] = "- other\n"
+		return "one change in repeats", a, b
+	case 3:
+		a = distinct("a", n)
+		return "shuffled blocks", a, shuffleBlocks(a)
+	case 4:
+		return "all different", distinct("a", n), distinct("b", r.IntN(n+1))
+	case 5:
+		return "small alphabet", alphabet(3, n), alphabet(3, r.IntN(n+1))
+	case 6:
+		a = append(distinct("a", n/2), alphabet(2, n/2)...)
+		return "shuffled mixed blocks", a, shuffleBlocks(mutate(r, a))
+	default:
+		a = randomText(r, n)
+		return "random", a, mutate(r, a)
+	}
+}
+
+// diffLimitCases are limits that take every way through the differ: go-diff
+// never, bisection with no limit, and budgets that run out early and late.
+var diffLimitCases = []diffLimits{
+	defaultDiffLimits,
+	{goDiffLines: 0, budget: math.MaxInt},
+	{goDiffLines: 0, budget: 0},
+	{goDiffLines: 0, budget: 40},
+	{goDiffLines: 0, budget: 400},
+	{goDiffLines: 0, budget: 4000},
+	{goDiffLines: 0, budget: 40000},
+	{goDiffLines: 20, budget: 4000},
+}
+
+// checkDiff checks that d, the diff of a and b under lim, turns a into b
+// with right hunk headers, and lists deletions before insertions.
+func checkDiff(t *testing.T, what string, a, b, d string) {
+	t.Helper()
+	if (d == "") != (a == b) {
+		t.Fatalf("%s: diff %q for a==b %v", what, d, a == b)
+	}
+	if d == "" {
+		return
+	}
+	got, err := applyUnified(a, d)
+	if err != nil || got != b {
+		t.Fatalf("%s: applying the diff gave %q, %v; want %q\ndiff:\n%s", what, got, err, b, d)
+	}
+	inserted := false // in this run of changed lines
+	for _, l := range splitLines(d)[2:] {
+		switch l[0] {
+		case '+':
+			inserted = true
+		case '-':
+			if inserted {
+				t.Fatalf("%s: deletion %q after an insertion in\n%s", what, l, d)
+			}
+		case ' ', '@':
+			inserted = false
+		}
+	}
+}
+
+// TestUnifiedDiffLimitsApply checks that under any limits the diff of
+// adversarial pairs turns a into b, with right line numbers, and that with
+// no limit on bisection it is the shortest.
+func TestUnifiedDiffLimitsApply(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 1000 {
+		kind, al, bl := diffPair(r, 1+r.IntN(120))
+		a, b := joinMaybeUnterminated(r, al), joinMaybeUnterminated(r, bl)
+		for _, lim := range diffLimitCases {
+			what := fmt.Sprintf("case %d (%s, %+v)", i, kind, lim)
+			d := unifiedDiff("a", "b", a, b, lim)
+			checkDiff(t, what, a, b, d)
+			if lim.budget == math.MaxInt {
+				if got, want := changedLines(d), editDistance(splitLines(a), splitLines(b)); got != want {
+					t.Fatalf("%s: %d lines changed, the shortest diff changes %d\n%s", what, got, want, d)
+				}
+			}
+		}
+	}
+}
+
+// changedLines counts the deleted and inserted lines of a unified diff.
+func changedLines(d string) int {
+	n := 0
+	if d == "" {
+		return 0
+	}
+	for _, l := range splitLines(d)[2:] {
+		if l[0] == '-' || l[0] == '+' {
+			n++
+		}
+	}
+	return n
+}
+
+// editDistance is the number of lines the shortest diff of a and b
+// deletes and inserts: len(a)+len(b)-2*LCS, by dynamic programming.
+func editDistance(a, b []string) int {
+	lcs := make([]int, len(b)+1)
+	for i := range a {
+		prev := 0 // lcs[i][j] before this row overwrote it
+		for j := range b {
+			cur := lcs[j+1]
+			if a[i] == b[j] {
+				lcs[j+1] = prev + 1
+			} else {
+				lcs[j+1] = max(lcs[j+1], lcs[j])
+			}
+			prev = cur
+		}
+	}
+	return len(a) + len(b) - 2*lcs[len(b)]
+}
+
+// TestUnifiedDiffLarge checks the diffs of the 50,000-character pairs of
+// BenchmarkUnifiedDiff: each turns a into b, and a few lines changed in
+// 50,000 repeated or blank ones give a diff of those lines, not a rewrite.
+func TestUnifiedDiffLarge(t *testing.T) {
+	for _, c := range diffCases() {
+		d := UnifiedDiff("a", "b", c.a, c.b)
+		checkDiff(t, c.name, c.a, c.b, d)
+		if strings.HasSuffix(c.name, "few-changes") {
+			// editLines made 5 changes of at most a line each way.
+			if n := changedLines(d); n > 10 {
+				t.Errorf("%s: %d lines changed, want at most 10", c.name, n)
+			}
+		}
+	}
+	for _, line := range []string{"\n", "- item\n"} {
+		a := repeat(line, benchDiffSize)
+		b := append([]string(nil), a...)
+		b[len(b)/3] = "changed\n"
+		d := UnifiedDiff("a", "b", strings.Join(a, ""), strings.Join(b, ""))
+		want := fmt.Sprintf("--- a\n+++ b\n@@ -%d,7 +%d,7 @@\n", len(b)/3-2, len(b)/3-2) +
+			strings.Repeat(" "+line, 3) + "-" + line + "+changed\n" + strings.Repeat(" "+line, 3)
+		if d != want {
+			t.Errorf("one line changed in %d of %q: got\n%s\nwant\n%s", len(a), line, d, want)
+		}
+	}
+}
+
+func FuzzUnifiedDiffLimits(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n", uint16(0), uint32(0))
+	f.Add("x\nx\nx\ny\nx\n", "x\ny\nx\nx\nx\nx\n", uint16(0), uint32(100))
+	f.Add("1\n2\n3\n4\n", "4\n3\n2\n1\n", uint16(2), uint32(50))
+	f.Add("\n\n\n\n", "x\n\nx\n\n", uint16(0), uint32(1<<20))
+	f.Fuzz(func(t *testing.T, a, b string, goDiffLines uint16, budget uint32) {
+		lim := diffLimits{goDiffLines: int(goDiffLines), budget: int(budget)}
+		checkDiff(t, fmt.Sprintf("%+v", lim), a, b, unifiedDiff("a", "b", a, b, lim))
+	})
+}
+
+// TestLineRunes checks that line numbers on both sides of the surrogate
+// halves, up to the last valid rune, become distinct valid runes.
+func TestLineRunes(t *testing.T) {
+	ids := []int32{0, 1, 0xD7FF, 0xD800, 0xD801, 0xDFFF, 0xE000, maxLineRunes - 1}
+	seen := map[rune]bool{}
+	for i, r := range lineRunes(ids) {
+		if !utf8.ValidRune(r) || seen[r] {
+			t.Errorf("line %#x: rune %#x is invalid or taken", ids[i], r)
+		}
+		seen[r] = true
+	}
 }
