@@ -11,9 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/skillsync/skillsync/remote"
 )
 
 // ErrUnknownRevision is returned (wrapped) by [Load] for a LoadOptions.Ref
@@ -170,7 +169,7 @@ func parseConfig(name string, data []byte) (Config, error) {
 	}
 	if raw.Space != nil {
 		cfg.Space = *raw.Space
-		if err := remote.CheckShortSpaceID(cfg.Space); err != nil {
+		if err := spec.CheckShortSpaceID(cfg.Space); err != nil {
 			fail(lines["space"], "%v", err)
 		}
 	}

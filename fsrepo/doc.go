@@ -2,9 +2,10 @@
 // the [Config] in skillsync.yaml and one [Skill] per folder of the skills
 // folder, from the working tree or from any git revision (through go-git,
 // without a checkout). It checks every skill against the service's rules
-// (those of package remote) and reports each problem as a [Diagnostic] with
-// a file:line:col position, all at once, never just the first.
+// (those of package spec) and reports each problem as a [Diagnostic] with
+// a file:line:col position, all at once, never just the first. It imports
+// nothing that can send a request.
 //
-// [Load] is the entry point; [ParseSkillMD] parses one SKILL.md and
-// [Canonical] gives the form in which instructions are compared and sent.
+// [Load] is the entry point; [ParseSkillMD] parses one SKILL.md, whose
+// instructions it returns in [spec.Canonical] form.
 package fsrepo

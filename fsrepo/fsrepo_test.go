@@ -16,7 +16,7 @@ import (
 	"github.com/go-git/go-git/v5"
 
 	"github.com/skillsync/skillsync/internal/bug"
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/skillmd")
@@ -90,7 +90,7 @@ func renderCase(repo *Repo, ds Diagnostics, err error) string {
 		fmt.Fprintf(&b, "%s (%s) invalid=%t\n", sk.Slug, sk.Path, sk.Invalid)
 		desc := fmt.Sprintf("%q", sk.Description)
 		if len(sk.Description) > 100 {
-			desc = fmt.Sprintf("%q... (%d UTF-16 units)", string([]rune(sk.Description)[:40]), remote.UTF16Len(sk.Description))
+			desc = fmt.Sprintf("%q... (%d UTF-16 units)", string([]rune(sk.Description)[:40]), spec.UTF16Len(sk.Description))
 		}
 		fmt.Fprintf(&b, "\tname: %q\n\tdescription: %s\n\tenabled: %t\n", sk.Name, desc, sk.Enabled)
 		if len(sk.Extra) > 0 {
@@ -109,7 +109,7 @@ func renderCase(repo *Repo, ds Diagnostics, err error) string {
 			first = first[:60] + "..."
 		}
 		fmt.Fprintf(&b, "\tinstructions: %d UTF-16 units, %d lines, first line %q\n",
-			remote.UTF16Len(sk.Instructions), strings.Count(sk.Instructions, "\n"), first)
+			spec.UTF16Len(sk.Instructions), strings.Count(sk.Instructions, "\n"), first)
 		for _, f := range sk.Files {
 			kind := "text"
 			if f.Binary {
@@ -119,67 +119,6 @@ func renderCase(repo *Repo, ds Diagnostics, err error) string {
 		}
 	}
 	return b.String()
-}
-
-func TestCanonical(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"", ""},
-		{"\n\n  \n", ""},
-		{"\uFEFF# T\r\nbody\r\n\r\n", "# T\nbody\n"},
-		{"\n\n   indented code\n", "   indented code\n"},
-		{"no newline", "no newline\n"},
-		{"trailing  \t\n\n\n", "trailing\n"},
-		{" \t\nx", "x\n"},
-		{"\uFEFF\uFEFFdouble bom", "double bom\n"},
-		{"\n\uFEFFx", "x\n"},
-		{"\uFEFF\n\uFEFF\r\n  x", "  x\n"},
-	} {
-		if got := Canonical(tc.in); got != tc.want {
-			t.Errorf("Canonical(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-		if got := Canonical(Canonical(tc.in)); got != Canonical(tc.in) {
-			t.Errorf("Canonical not idempotent on %q", tc.in)
-		}
-	}
-}
-
-// TestInstructionsToSend: the final newline of the canonical form is left
-// out only when it alone would pass the service's limit, and what is sent
-// always compares equal to the text it came from.
-func TestInstructionsToSend(t *testing.T) {
-	limit := remote.MaxInstructionsLen
-	atLimit := "😀" + strings.Repeat("a", limit-2) // "😀" is two UTF-16 code units
-	for _, tc := range []struct{ name, in, want string }{
-		{"empty", "", ""},
-		{"short", "x", "x\n"},
-		{"one under the limit", atLimit[:len(atLimit)-1], atLimit[:len(atLimit)-1] + "\n"},
-		{"at the limit", atLimit, atLimit},
-		{"at the limit, with trailing space", atLimit + " \r\n\n", atLimit},
-		{"over the limit", atLimit + "b\n", atLimit + "b"},
-	} {
-		got := InstructionsToSend(tc.in)
-		if got != tc.want {
-			t.Errorf("%s: InstructionsToSend = %d code units ending %q, want %d ending %q", tc.name,
-				remote.UTF16Len(got), got[max(0, len(got)-3):], remote.UTF16Len(tc.want), tc.want[max(0, len(tc.want)-3):])
-		}
-		if Canonical(got) != Canonical(tc.in) {
-			t.Errorf("%s: what is sent does not compare equal to the text", tc.name)
-		}
-	}
-}
-
-// FuzzCanonical: Canonical is idempotent, so that text pulled, written and
-// loaded again plans no change.
-func FuzzCanonical(f *testing.F) {
-	for _, s := range []string{"", "\uFEFF\uFEFFx", "\n\uFEFFx", "a\r\r\nb", " \t\n\r\n", "x  \n\n"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		once := Canonical(s)
-		if twice := Canonical(once); twice != once {
-			t.Fatalf("Canonical(%q) = %q, but Canonical of that = %q", s, once, twice)
-		}
-	})
 }
 
 func TestSlugify(t *testing.T) {

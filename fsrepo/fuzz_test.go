@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // FuzzParseSkillMD checks that no SKILL.md makes the parser panic, that
@@ -35,14 +35,14 @@ func FuzzParseSkillMD(f *testing.F) {
 				t.Errorf("incomplete diagnostic %+v", d)
 			}
 		}
-		if Canonical(sk.Instructions) != sk.Instructions {
+		if spec.Canonical(sk.Instructions) != sk.Instructions {
 			t.Errorf("instructions not canonical: %q", sk.Instructions)
 		}
 		if !utf8.ValidString(sk.Instructions) || !utf8.ValidString(sk.Name) || !utf8.ValidString(sk.Description) {
 			t.Error("invalid UTF-8 in the parsed skill")
 		}
 		if !ds.HasErrors() {
-			if remote.CheckName(sk.Name) != nil || remote.CheckDescription(sk.Description) != nil || remote.CheckInstructions(sk.Instructions) != nil {
+			if spec.CheckName(sk.Name) != nil || spec.CheckDescription(sk.Description) != nil || spec.CheckInstructions(sk.Instructions) != nil {
 				t.Errorf("no error, yet the service would refuse %+v", sk)
 			}
 		}
@@ -60,7 +60,7 @@ func FuzzPathRules(f *testing.F) {
 	f.Fuzz(func(t *testing.T, target, name string) {
 		// A supporting file at the fuzzed path that the path rules accept
 		// has a path git and the files endpoint both take.
-		if remote.CheckFilePath(target) == nil {
+		if spec.CheckFilePath(target) == nil {
 			if strings.Contains(target, "..") {
 				t.Fatalf("CheckFilePath accepted %q, which holds \"..\"", target)
 			}

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // LinkedFiles returns the supporting files that instructions refer to by a
@@ -30,7 +30,7 @@ import (
 // Never returned: URLs (anything with a scheme: http:, mailto:, C:),
 // anchors (#...), absolute paths, paths with a query string, paths with a
 // '.' or '..' segment, SKILL.md itself, and any path the files endpoint
-// would refuse ([remote.CheckFilePath]).
+// would refuse ([spec.CheckFilePath]).
 func LinkedFiles(instructions string) []string {
 	refs := ReferencedFiles(instructions, "")
 	out := make([]string, len(refs))
@@ -64,7 +64,7 @@ type FileRef struct {
 func ReferencedFiles(instructions, slug string) []FileRef {
 	set := map[string]*FileRef{}
 	add := func(p string, linked bool) {
-		if p == SkillFile || remote.CheckFilePath(p) != nil || InGitDir(p) {
+		if p == SkillFile || spec.CheckFilePath(p) != nil || InGitDir(p) {
 			return
 		}
 		r := set[p]
@@ -188,7 +188,7 @@ func cleanRelative(p string) (string, bool) {
 	for strings.HasPrefix(p, "./") {
 		p = p[2:]
 	}
-	if p == "" || path.IsAbs(p) || strings.Contains(p, `\`) || remote.CheckFilePath(p) != nil {
+	if p == "" || path.IsAbs(p) || strings.Contains(p, `\`) || spec.CheckFilePath(p) != nil {
 		return "", false
 	}
 	return p, true

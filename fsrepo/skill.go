@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // maxLinkHops bounds the symlinks followed from one file to the next inside
@@ -107,7 +107,7 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 		}
 		ds = append(ds, Diagnostic{Path: sk.Path, Line: 1, Col: 1, Severity: SeverityError, Code: "skill-md-too-large",
 			Message: fmt.Sprintf("SKILL.md is %d bytes; the service takes at most %d characters of instructions, so it is not read",
-				size, remote.MaxInstructionsLen),
+				size, spec.MaxInstructionsLen),
 			Hint: "keep the instructions short, and move reference material into supporting files that SKILL.md points to"})
 	} else if ok {
 		p := &skillParser{path: sk.Path}
@@ -133,7 +133,7 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 			warnf(full, "skill-nested", fmt.Sprintf("skill folders sit directly in %s; move it there if it is a skill of its own", skillsDir),
 				"nested %s is a supporting file of skill %q, not a skill", SkillFile, f.slug)
 		}
-		if err := remote.CheckFilePath(e.rel); err != nil {
+		if err := spec.CheckFilePath(e.rel); err != nil {
 			errf(full, "file-path-invalid", "rename it: the files endpoint takes letters, digits, '_', '-', '.' and '/'",
 				"supporting file %s", ruleMessage(err))
 		}

@@ -12,9 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
+	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/skillsync/skillsync/remote"
 )
 
 // MaxBodyLines is the length above which a SKILL.md body draws a warning:
@@ -42,80 +41,6 @@ var knownKeys = []string{
 
 const bom = "\uFEFF"
 
-// Canonical is the form in which instructions are compared and sent: CRLF
-// line endings become LF, leading byte-order marks and blank lines are
-// removed, and trailing white space is reduced to a single final newline.
-// A body with nothing but white space canonicalises to "", so an empty body
-// stays empty rather than becoming "\n". Canonical(Canonical(s)) ==
-// Canonical(s).
-func Canonical(s string) string {
-	if strings.Contains(s, "\r\n") {
-		s = dropCRBeforeLF(s)
-	}
-	// Drop byte-order marks and blank lines from the front, in any order
-	// and number (an editor may add a second mark, a generator a blank
-	// line before one), but keep the indentation of the first non-blank
-	// line: it may be an indented code block.
-	for {
-		if t := strings.TrimPrefix(s, bom); t != s {
-			s = t
-			continue
-		}
-		i := strings.IndexByte(s, '\n')
-		if i < 0 || strings.Trim(s[:i], " \t\r\f\v") != "" {
-			break
-		}
-		s = s[i+1:]
-	}
-	t := strings.TrimRight(s, " \t\r\n\f\v")
-	if t == "" {
-		return ""
-	}
-	if len(t) < len(s) && s[len(t)] == '\n' {
-		return s[:len(t)+1] // no copy in the common case
-	}
-	return t + "\n"
-}
-
-// InstructionsToSend is what apply sends for the instructions s, and what
-// the service's limit (remote.MaxInstructionsLen) is checked against:
-// [Canonical] s, less its final newline when that newline alone passes the
-// limit. Instructions are compared in canonical form, which adds that
-// newline back, so a remote text of exactly the limit with no final newline
-// pulls into a SKILL.md (whose body always ends with one) that validates,
-// plans no change and, changed, applies.
-func InstructionsToSend(s string) string {
-	c := Canonical(s)
-	if strings.HasSuffix(c, "\n") && remote.UTF16Len(c) > remote.MaxInstructionsLen {
-		return c[:len(c)-1]
-	}
-	return c
-}
-
-// dropCRBeforeLF turns every run of carriage returns that ends a line into
-// nothing, in one pass: replacing "\r\n" once would leave "\r\r\n" as
-// "\r\n", and Canonical must be idempotent.
-func dropCRBeforeLF(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		if s[i] != '\r' {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && s[j] == '\r' {
-			j++
-		}
-		if j == len(s) || s[j] != '\n' {
-			b.WriteString(s[i:j])
-		}
-		i = j
-	}
-	return b.String()
-}
-
 func firstNonASCII(s string) (rune, bool) {
 	for _, r := range s {
 		if r >= utf8.RuneSelf {
@@ -127,7 +52,7 @@ func firstNonASCII(s string) (rune, bool) {
 
 // ParseSkillMD parses one SKILL.md: its YAML frontmatter (name, description,
 // enabled, and any other keys, kept in Extra) and its body, the instructions,
-// returned in [Canonical] form. path is used in the diagnostics (and stored
+// returned in [spec.Canonical] form. path is used in the diagnostics (and stored
 // in the Skill); Slug and Files are left for the caller. Every rule that can
 // be checked from the file alone is checked, and every problem reported. The
 // returned Skill holds whatever could be parsed, even when there are errors.
@@ -192,8 +117,8 @@ func (p *skillParser) parse(data []byte) Skill {
 	}
 
 	body := string(data[fm.bodyStart:])
-	sk.Instructions = Canonical(body)
-	if send := InstructionsToSend(sk.Instructions); remote.CheckInstructions(send) != nil {
+	sk.Instructions = spec.Canonical(body)
+	if send := spec.InstructionsToSend(sk.Instructions); spec.CheckInstructions(send) != nil {
 		without := ""
 		if send != sk.Instructions {
 			without = " without the final newline"
@@ -201,7 +126,7 @@ func (p *skillParser) parse(data []byte) Skill {
 		p.errorf(fm.bodyLine, 1, "instructions-too-long",
 			"move details into supporting files in the skill folder and refer to them from SKILL.md",
 			"instructions are %d characters (UTF-16 code units) long%s; the service accepts at most %d",
-			remote.UTF16Len(send), without, remote.MaxInstructionsLen)
+			spec.UTF16Len(send), without, spec.MaxInstructionsLen)
 	}
 	if n := strings.Count(sk.Instructions, "\n"); n > MaxBodyLines {
 		p.warnf(fm.bodyLine, 1, "body-long",
@@ -376,7 +301,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 			p.name = nameInfo{vl, vc}
 			var ok bool
 			sk.Name, ok = p.stringValue(key, v, vl, vc)
-			if err := remote.CheckName(sk.Name); err != nil && sk.Name != "" {
+			if err := spec.CheckName(sk.Name); err != nil && sk.Name != "" {
 				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", ruleMessage(err))
 			} else {
 				p.nameOK = ok
@@ -388,7 +313,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 		case keyDescription:
 			hasDescription = true
 			sk.Description, _ = p.stringValue(key, v, vl, vc)
-			if err := remote.CheckDescription(sk.Description); err != nil && sk.Description != "" {
+			if err := spec.CheckDescription(sk.Description); err != nil && sk.Description != "" {
 				p.errorf(vl, vc, "description-invalid", "shorten the description; say what the skill does and when to use it",
 					"%s", ruleMessage(err))
 			}
@@ -624,10 +549,10 @@ func kindName(n *yaml.Node) string {
 	return "a value"
 }
 
-// ruleMessage is the rule of a remote.RuleError, phrased for a diagnostic
+// ruleMessage is the rule of a spec.RuleError, phrased for a diagnostic
 // that already points at the value.
 func ruleMessage(err error) string {
-	var re *remote.RuleError
+	var re *spec.RuleError
 	if errors.As(err, &re) {
 		if re.Value != "" {
 			return fmt.Sprintf("%s %q %s", re.Field, re.Value, re.Rule)
@@ -656,12 +581,12 @@ func suggestName(name string) string {
 	}
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimFunc(s, func(r rune) bool { return !isAlnum(r) })
-	if remote.UTF16Len(s) > remote.MaxNameLen {
+	if spec.UTF16Len(s) > spec.MaxNameLen {
 		// Keep the longest prefix that fits, counted once: a crafted
 		// 60 KB name must not make validation quadratic.
 		n, end := 0, 0
 		for i, r := range s {
-			if n += utf16.RuneLen(r); n > remote.MaxNameLen {
+			if n += utf16.RuneLen(r); n > spec.MaxNameLen {
 				break
 			}
 			end = i + utf8.RuneLen(r)

@@ -37,7 +37,7 @@ type Skill struct {
 	Name         string         // frontmatter name
 	Description  string         // frontmatter description
 	Enabled      bool           // frontmatter enabled; true when absent
-	Instructions string         // the body, in canonical form (see [Canonical])
+	Instructions string         // the body, in canonical form (see [spec.Canonical])
 	Extra        map[string]any // other frontmatter keys, kept and ignored
 	Files        []File         // supporting files, sorted by path
 	// Invalid is set when the skill has an error diagnostic: it holds what

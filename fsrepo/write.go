@@ -17,17 +17,16 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/skillsync/skillsync/remote"
 )
 
 // FormatSkillMD is the SKILL.md of a skill: YAML frontmatter with name and
 // description (and "enabled: false" when the skill is disabled), then the
-// instructions, in [Canonical] form, as the body.
+// instructions, in [spec.Canonical] form, as the body.
 //
 // Any text round-trips: ParseSkillMD(FormatSkillMD(n, d, e, i)) gives back
-// n, d, e and Canonical(i). A value is written plain when YAML reads it back
+// n, d, e and spec.Canonical(i). A value is written plain when YAML reads it back
 // as the same string, as a literal block when it spans lines that a block
 // holds faithfully, and double-quoted with escapes otherwise (leading or
 // trailing space, a final line break, "\r", a line of "---", characters
@@ -38,11 +37,11 @@ func FormatSkillMD(name, description string, enabled bool, instructions string) 
 	// Final newlines of a description mean nothing (see SameDescription);
 	// without them a multi-line one reads as a block, not an escaped line.
 	description = strings.TrimRight(strings.ToValidUTF8(description, "\uFFFD"), "\n")
-	body := Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
+	body := spec.Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
 	// Canonical replaces "\r\n" in one pass, so "\r\r\n" leaves a "\r\n"
 	// that the loader, which reads the whole file with CRLF replaced, never
 	// sees: write what the loader will read.
-	for c := Canonical(body); c != body; c = Canonical(body) {
+	for c := spec.Canonical(body); c != body; c = spec.Canonical(body) {
 		body = c
 	}
 	out := renderSkillMD(name, description, enabled, body, false)
@@ -72,7 +71,7 @@ func renderSkillMD(name, description string, enabled bool, body string, quoteAll
 // that it says what next, a SKILL.md as [FormatSkillMD] writes it, says.
 //
 // When local already says it (the same name, description, enabled and
-// [Canonical] instructions, with no error) local itself is returned:
+// [spec.Canonical] instructions, with no error) local itself is returned:
 // nothing is rewritten. Otherwise the result is next with the frontmatter
 // keys of local that skillsync does not know (license, allowed-tools,
 // metadata, ...) after name, description and enabled, in their order and
@@ -237,14 +236,7 @@ func extraValues(root *yaml.Node, extra map[string]any) (string, bool) {
 // sameSkill reports whether two parsed SKILL.md files ask for the same
 // skill.
 func sameSkill(a, b Skill) bool {
-	return a.Name == b.Name && SameDescription(a.Description, b.Description) && a.Enabled == b.Enabled && a.Instructions == b.Instructions
-}
-
-// SameDescription reports whether two descriptions say the same: equal but
-// for newlines at the end, which a YAML block scalar ("description: |")
-// adds or drops depending on the reader and which no one means.
-func SameDescription(a, b string) bool {
-	return strings.TrimRight(a, "\n") == strings.TrimRight(b, "\n")
+	return a.Name == b.Name && spec.SameDescription(a.Description, b.Description) && a.Enabled == b.Enabled && a.Instructions == b.Instructions
 }
 
 // sameExtra compares kept frontmatter values by their YAML text, which
@@ -565,7 +557,7 @@ func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 	}
 	ok := true
 	for rel := range files {
-		if err := remote.CheckFilePath(rel); err != nil {
+		if err := spec.CheckFilePath(rel); err != nil {
 			w.problem(dir+"/"+rel, ruleMessage(err))
 			ok = false
 		} else if InGitDir(rel) {

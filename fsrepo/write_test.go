@@ -2,7 +2,6 @@ package fsrepo
 
 import (
 	"errors"
-	"github.com/skillsync/skillsync/remote"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // skillMDCases are texts that YAML and frontmatter make hard to round-trip.
@@ -52,10 +52,10 @@ func checkRoundTrip(t *testing.T, name, description string, enabled bool, instru
 	out := FormatSkillMD(name, description, enabled, instructions)
 	sk, ds := ParseSkillMD("skills/x/SKILL.md", out)
 	wantName, wantDesc := strings.ToValidUTF8(name, "\uFFFD"), strings.ToValidUTF8(description, "\uFFFD")
-	wantInstr := Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
+	wantInstr := spec.Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
 	// Final newlines of a description are dropped on purpose (see
 	// SameDescription).
-	if sk.Name != wantName || !SameDescription(sk.Description, wantDesc) || sk.Enabled != enabled || sk.Instructions != wantInstr {
+	if sk.Name != wantName || !spec.SameDescription(sk.Description, wantDesc) || sk.Enabled != enabled || sk.Instructions != wantInstr {
 		t.Errorf("round trip of (%q, %q, %t, %q):\n%s\ngave (%q, %q, %t, %q)",
 			name, description, enabled, instructions, out, sk.Name, sk.Description, sk.Enabled, sk.Instructions)
 	}
@@ -66,21 +66,6 @@ func checkRoundTrip(t *testing.T, name, description string, enabled bool, instru
 	}
 	if len(sk.Extra) > 0 {
 		t.Errorf("extra keys %v in\n%s", sk.Extra, out)
-	}
-}
-
-// TestCanonicalCRCRLF: Canonical once replaced "\r\n" in one pass, so
-// Canonical("a\r\r\nb") held a "\r\n" and differed from Canonical of
-// itself, and pull then plan showed a change for such text.
-func TestCanonicalCRCRLF(t *testing.T) {
-	for _, in := range []string{"a\r\r\nb", "a\r\r\r\n\r\nb\r", "\r\r\n\r\nx\r\n", "a\rb\r\n"} {
-		once := Canonical(in)
-		if twice := Canonical(once); twice != once {
-			t.Errorf("Canonical(%q) = %q, but Canonical of that = %q", in, once, twice)
-		}
-	}
-	if got := Canonical("a\rb\r\n"); got != "a\rb\n" {
-		t.Errorf("a lone CR must stay: got %q", got)
 	}
 }
 
@@ -492,10 +477,10 @@ func TestWriteConfig(t *testing.T) {
 // fits the service's limit (it used to be computed in quadratic time).
 func TestSuggestNameLongInput(t *testing.T) {
 	got := suggestName(strings.Repeat("ab_", 20000))
-	if n := remote.UTF16Len(got); n == 0 || n > remote.MaxNameLen {
+	if n := spec.UTF16Len(got); n == 0 || n > spec.MaxNameLen {
 		t.Fatalf("suggestName gave %d units: %q", n, got)
 	}
-	if err := remote.CheckName(got); err != nil {
+	if err := spec.CheckName(got); err != nil {
 		t.Fatalf("suggestion %q is not a valid name: %v", got, err)
 	}
 }
@@ -656,8 +641,8 @@ func TestSuggestName(t *testing.T) {
 		"--":                            "my-skill",
 	} {
 		got := suggestName(in)
-		if got != want || remote.CheckName(got) != nil {
-			t.Errorf("suggestName(%q) = %q (valid: %v), want %q", in, got, remote.CheckName(got) == nil, want)
+		if got != want || spec.CheckName(got) != nil {
+			t.Errorf("suggestName(%q) = %q (valid: %v), want %q", in, got, spec.CheckName(got) == nil, want)
 		}
 	}
 }

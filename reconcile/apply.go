@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // ActionPublish is the action of an apply step that publishes an agent of
@@ -370,7 +370,7 @@ func (a *applier) build() {
 
 // updateBody is the PATCH body of a change: exactly its fields among name,
 // description and instructions, with the values it plans, instructions as
-// [fsrepo.InstructionsToSend] has them.
+// [spec.InstructionsToSend] has them.
 func updateBody(ch *Change) (remote.SkillUpdate, []string) {
 	var u remote.SkillUpdate
 	var fields []string
@@ -383,7 +383,7 @@ func updateBody(ch *Change) (remote.SkillUpdate, []string) {
 			v := ch.After.Description
 			u.Description = &v
 		case FieldInstructions:
-			v := fsrepo.InstructionsToSend(*ch.After.Instructions)
+			v := spec.InstructionsToSend(*ch.After.Instructions)
 			u.Instructions = &v
 		default:
 			continue
@@ -410,7 +410,7 @@ func (a *applier) planEnables(disables, enables []*step) {
 	}
 	room := -1 // unlimited: the plan was checked against the limit
 	if len(notDisabled) > 0 {
-		room = max(0, remote.MaxActiveSkills-(a.plan.Summary.ActiveBefore-disabled))
+		room = max(0, spec.MaxActiveSkills-(a.plan.Summary.ActiveBefore-disabled))
 	}
 	for _, s := range enables {
 		if s.after >= 0 {
@@ -428,7 +428,7 @@ func (a *applier) planEnables(disables, enables []*step) {
 		}
 		if room == 0 {
 			s.skipWhy = fmt.Sprintf("enabling would pass the limit of %d active skills, because the disable of %s failed",
-				remote.MaxActiveSkills, strings.Join(notDisabled, ", "))
+				spec.MaxActiveSkills, strings.Join(notDisabled, ", "))
 			continue
 		}
 		if room > 0 {
@@ -747,7 +747,7 @@ func updateMismatch(u remote.SkillUpdate, got *remote.Skill) string {
 		case got.Instructions == nil:
 			diffs = append(diffs, "instructions null")
 		default:
-			if line := firstDifferentLine(fsrepo.Canonical(*got.Instructions), fsrepo.Canonical(*u.Instructions)); line > 0 {
+			if line := firstDifferentLine(spec.Canonical(*got.Instructions), spec.Canonical(*u.Instructions)); line > 0 {
 				diffs = append(diffs, fmt.Sprintf("instructions that differ from those sent from line %d", line))
 			}
 		}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
-	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // TestApplyConverges checks the promise of DESIGN.md on random spaces and
@@ -37,7 +37,7 @@ func TestApplyConverges(t *testing.T) {
 		n := 1 + r.IntN(60)
 		for i := range n {
 			slug := fmt.Sprintf("k-%02d", i)
-			enabled := r.IntN(3) > 0 && active < remote.MaxActiveSkills
+			enabled := r.IntN(3) > 0 && active < spec.MaxActiveSkills
 			if enabled {
 				active++
 			}
@@ -49,7 +49,7 @@ func TestApplyConverges(t *testing.T) {
 				continue // unmanaged
 			}
 			ls := fsrepo.Skill{Slug: slug, Path: "skills/" + slug + "/SKILL.md", Name: seed.Name,
-				Description: seed.Description, Enabled: enabled, Instructions: fsrepo.Canonical(text)}
+				Description: seed.Description, Enabled: enabled, Instructions: spec.Canonical(text)}
 			if r.IntN(4) == 0 {
 				ls.Name = fmt.Sprintf("Renamed %d", i)
 			}
@@ -57,7 +57,7 @@ func TestApplyConverges(t *testing.T) {
 				ls.Description = "Now does " + slug
 			}
 			if r.IntN(3) == 0 {
-				ls.Instructions = fsrepo.Canonical(texts[r.IntN(len(texts))] + "more\n")
+				ls.Instructions = spec.Canonical(texts[r.IntN(len(texts))] + "more\n")
 			}
 			if r.IntN(4) == 0 {
 				ls.Enabled = !ls.Enabled

@@ -20,6 +20,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // The tests of Fetch, Apply and CheckStale run against the emulator over
@@ -117,7 +118,7 @@ func (e *applyEnv) skill(slug string) remote.Skill {
 // names the remote one.
 func wantSkill(slug, instructions string, enabled bool, opts ...func(*fsrepo.Skill)) fsrepo.Skill {
 	s := fsrepo.Skill{Slug: slug, Path: "skills/" + slug + "/SKILL.md", Name: "Skill " + slug,
-		Description: "About " + slug, Enabled: enabled, Instructions: fsrepo.Canonical(instructions)}
+		Description: "About " + slug, Enabled: enabled, Instructions: spec.Canonical(instructions)}
 	for _, o := range opts {
 		o(&s)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // The benchmarks run Fetch and Apply against the emulator over loopback
@@ -59,7 +60,7 @@ func newPerfEnv(tb testing.TB, n int, opts remote.Options) *perfEnv {
 			Description: "About " + slug, Instructions: text, Enabled: on})
 		env.desired.Skills = append(env.desired.Skills, fsrepo.Skill{Slug: slug,
 			Path: "skills/" + slug + "/SKILL.md", Name: "Skill " + slug,
-			Description: "About " + slug, Instructions: fsrepo.Canonical(text), Enabled: on})
+			Description: "About " + slug, Instructions: spec.Canonical(text), Enabled: on})
 	}
 	return env
 }
@@ -91,7 +92,7 @@ func BenchmarkPlan1000(b *testing.B) {
 	const n = 1000
 	env := newPerfEnv(b, n, remote.Options{})
 	env.emu.SetFaults(remotetest.Faults{Latency: benchLatency})
-	minRequests := ceilDiv(n, remote.MaxPageLimit) + 1 + n
+	minRequests := ceilDiv(n, spec.MaxPageLimit) + 1 + n
 	var par1 time.Duration // time per op at parallelism 1, when measured
 	for _, par := range []int{1, 8} {
 		b.Run(fmt.Sprintf("par=%d", par), func(b *testing.B) {
@@ -108,7 +109,7 @@ func BenchmarkPlan1000(b *testing.B) {
 			if int(reqs) > minRequests {
 				b.Errorf("%.0f requests/op, more than the minimum %d", reqs, minRequests)
 			}
-			bound := time.Duration(ceilDiv(n, remote.MaxPageLimit)+ceilDiv(n, par)) * benchLatency
+			bound := time.Duration(ceilDiv(n, spec.MaxPageLimit)+ceilDiv(n, par)) * benchLatency
 			b.ReportMetric(reqs, "requests/op")
 			b.ReportMetric(float64(perOp)/float64(bound), "x-bound")
 			if par == 1 {
@@ -140,7 +141,7 @@ func BenchmarkPlan1000WarmCache(b *testing.B) {
 	}
 	b.StopTimer()
 	reqs := float64(env.requests()) / float64(b.N)
-	if want := ceilDiv(n, remote.MaxPageLimit) + 1; int(reqs) > want {
+	if want := ceilDiv(n, spec.MaxPageLimit) + 1; int(reqs) > want {
 		b.Errorf("%.0f requests/op with a warm cache, want %d (the lists only)", reqs, want)
 	}
 	b.ReportMetric(reqs, "requests/op")
@@ -158,7 +159,7 @@ func BenchmarkApply500(b *testing.B) {
 		version++
 		for i := range env.desired.Skills {
 			s := &env.desired.Skills[i]
-			s.Instructions = fsrepo.Canonical(fmt.Sprintf("# %s\n\nVersion %d.\n", s.Slug, version))
+			s.Instructions = spec.Canonical(fmt.Sprintf("# %s\n\nVersion %d.\n", s.Slug, version))
 		}
 		live := &Live{Space: benchSpace, Skills: env.emu.Skills(benchSpace)}
 		p := Compute(env.desired, live, Policy{})

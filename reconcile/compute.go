@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // Live is the state of a space as the API shows it, fetched before planning.
@@ -246,24 +247,24 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 		ch.After.Name = ls.Name
 		upd.Name = &ch.After.Name
 	}
-	if ls.Description != "" && !fsrepo.SameDescription(ls.Description, rs.Description) {
+	if ls.Description != "" && !spec.SameDescription(ls.Description, rs.Description) {
 		ch.Fields = append(ch.Fields, FieldDescription)
 		ch.After.Description = ls.Description
 		upd.Description = &ch.After.Description
 	}
-	want := fsrepo.Canonical(ls.Instructions)
+	want := spec.Canonical(ls.Instructions)
 	if rs.Instructions == nil {
 		c.warnf(Problem{Code: CodeNullInstructions, Slug: ls.Slug, Path: ls.Path},
 			"the space could not read the SKILL.md of %s (instructions are null); apply rewrites it from the repository", ls.Slug)
 	}
-	if rs.Instructions == nil || fsrepo.Canonical(*rs.Instructions) != want {
+	if rs.Instructions == nil || spec.Canonical(*rs.Instructions) != want {
 		ch.Fields = append(ch.Fields, FieldInstructions)
 		ch.After.Instructions = &want
-		send := fsrepo.InstructionsToSend(want)
+		send := spec.InstructionsToSend(want)
 		upd.Instructions = &send
 		var before string
 		if rs.Instructions != nil {
-			before = fsrepo.Canonical(*rs.Instructions)
+			before = spec.Canonical(*rs.Instructions)
 		}
 		ch.Diff = UnifiedDiff(path.Join("live", ls.Slug, fsrepo.SkillFile), newName(ls), before, want)
 	}
@@ -342,7 +343,7 @@ func (c *planner) files(ls fsrepo.Skill, rs remote.Skill) {
 			issue.Status = FileDiffers
 			issue.Detail = "differs from the copy in the space"
 		default:
-			remoteText, localText := fsrepo.Canonical(*got), fsrepo.Canonical(string(f.Content))
+			remoteText, localText := spec.Canonical(*got), spec.Canonical(string(f.Content))
 			if remoteText == localText {
 				continue
 			}
@@ -415,12 +416,12 @@ func (c *planner) activeLimit() {
 		}
 	}
 	c.plan.Summary.ActiveBefore, c.plan.Summary.ActiveAfter = before, after
-	if after > remote.MaxActiveSkills && len(enables) > 0 {
-		over := after - remote.MaxActiveSkills
+	if after > spec.MaxActiveSkills && len(enables) > 0 {
+		over := after - spec.MaxActiveSkills
 		c.errorf(Problem{Code: CodeActiveLimit, Skills: enables,
 			Hint: fmt.Sprintf("set enabled: false on %d of them, or disable other skills", min(over, len(enables)))},
 			"%d skills would be active after apply, %d over the limit of %d, by enabling %s",
-			after, over, remote.MaxActiveSkills, strings.Join(enables, ", "))
+			after, over, spec.MaxActiveSkills, strings.Join(enables, ", "))
 	}
 }
 
@@ -598,7 +599,7 @@ func DesiredHash(r *fsrepo.Repo) string {
 		field(s.Name)
 		field(s.Description)
 		field(strconv.FormatBool(s.Enabled))
-		field(fsrepo.Canonical(s.Instructions))
+		field(spec.Canonical(s.Instructions))
 		for _, f := range s.Files {
 			field(f.Path)
 			field(f.SHA256)

@@ -9,6 +9,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // DefaultParallelism is how many requests [Fetch], [Apply] and [CheckStale]
@@ -98,7 +99,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 			// A path the API cannot express is left unread; the
 			// planner reports it unchecked and fsrepo reports why. A
 			// file too large to compare is not read either.
-			if f.Binary || f.TooLarge || remote.CheckFilePath(f.Path) != nil {
+			if f.Binary || f.TooLarge || spec.CheckFilePath(f.Path) != nil {
 				continue
 			}
 			files = append(files, fileRead{id: s.ID, slug: s.Slug, path: f.Path})

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // DefaultMarkdownMaxLen is the largest comment GitHub accepts, 65,536
@@ -129,7 +129,7 @@ func (m *mdWriter) plan(p *Plan) {
 	if p.Summary.Publish > 0 {
 		head += fmt.Sprintf(" Agents: %d to publish.", p.Summary.Publish)
 	}
-	head += fmt.Sprintf(" Active skills: %d → %d of %d.", p.Summary.ActiveBefore, p.Summary.ActiveAfter, remote.MaxActiveSkills)
+	head += fmt.Sprintf(" Active skills: %d → %d of %d.", p.Summary.ActiveBefore, p.Summary.ActiveAfter, spec.MaxActiveSkills)
 	if p.Commit != "" {
 		head += " Commit " + codeSpan(shortCommit(p.Commit))
 		if p.Dirty {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // TextOptions configure [RenderText].
@@ -128,7 +128,7 @@ func (t *textWriter) plan(p *Plan) {
 	t.problems("warning", ansiYellow, p.Warnings)
 	t.problems("error", ansiRed, p.Errors)
 
-	t.line(0, fmt.Sprintf("Active skills: %d -> %d (limit %d).", p.Summary.ActiveBefore, p.Summary.ActiveAfter, remote.MaxActiveSkills))
+	t.line(0, fmt.Sprintf("Active skills: %d -> %d (limit %d).", p.Summary.ActiveBefore, p.Summary.ActiveAfter, spec.MaxActiveSkills))
 	if len(p.Publish) > 0 {
 		t.line(0, fmt.Sprintf("Agents: %d to publish.", len(p.Publish)))
 	}

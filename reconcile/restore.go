@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // Problem codes of a restore.
@@ -65,7 +66,7 @@ func (s *restoreSkill) know(f, v string) {
 func normalizeField(f, v string) string {
 	switch f {
 	case FieldInstructions:
-		return fsrepo.Canonical(v)
+		return spec.Canonical(v)
 	case FieldDescription:
 		return strings.TrimRight(v, "\n")
 	}
@@ -229,7 +230,7 @@ func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
 		}
 		ds := fsrepo.Skill{Slug: slug, Path: restorePath(slug), Name: cur.Name, Description: cur.Description, Enabled: cur.Enabled}
 		if cur.Instructions != nil {
-			ds.Instructions = fsrepo.Canonical(*cur.Instructions)
+			ds.Instructions = spec.Canonical(*cur.Instructions)
 		}
 		// A field whose value is neither what the journal wrote nor what
 		// it replaced was edited again since: restoring it would undo
@@ -261,7 +262,7 @@ func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
 		}
 		switch {
 		case fields[FieldInstructions] && b.Instructions != nil:
-			ds.Instructions = fsrepo.Canonical(*b.Instructions)
+			ds.Instructions = spec.Canonical(*b.Instructions)
 		case fields[FieldInstructions] || cur.Instructions == nil:
 			// Planning this skill would write text no one knows: leave
 			// it out rather than guess.

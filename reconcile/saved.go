@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // SavedPlan is a plan written by `plan -out FILE` for a later
@@ -414,7 +415,7 @@ func repoChanged(p *Plan, desired *fsrepo.Repo) string {
 		if ls.Description != "" && ls.Description != ch.After.Description {
 			fields = append(fields, FieldDescription)
 		}
-		if ch.After.Instructions == nil || fsrepo.Canonical(ls.Instructions) != fsrepo.Canonical(*ch.After.Instructions) {
+		if ch.After.Instructions == nil || spec.Canonical(ls.Instructions) != spec.Canonical(*ch.After.Instructions) {
 			fields = append(fields, FieldInstructions)
 		}
 		if ls.Enabled != ch.After.Enabled {

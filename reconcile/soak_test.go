@@ -11,6 +11,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // TestFaultSoak plans and applies against an emulator that answers 10% of
@@ -47,7 +48,7 @@ func soakRun(t *testing.T, seed uint64, n int) {
 	live := 0
 	for i := range n {
 		slug := fmt.Sprintf("soak-%03d", i)
-		on := live < remote.MaxActiveSkills-2 && r.IntN(4) == 0
+		on := live < spec.MaxActiveSkills-2 && r.IntN(4) == 0
 		if on {
 			live++
 		}
@@ -55,10 +56,10 @@ func soakRun(t *testing.T, seed uint64, n int) {
 		env.emu.AddSkill(benchSpace, remotetest.SkillSeed{Slug: slug, Name: "Skill " + slug,
 			Description: "About " + slug, Instructions: text, Enabled: on})
 		ls := fsrepo.Skill{Slug: slug, Path: "skills/" + slug + "/SKILL.md", Name: "Skill " + slug,
-			Description: "About " + slug, Instructions: fsrepo.Canonical(text), Enabled: on}
+			Description: "About " + slug, Instructions: spec.Canonical(text), Enabled: on}
 		switch r.IntN(6) {
 		case 0, 1:
-			ls.Instructions = fsrepo.Canonical(fmt.Sprintf("# %s\n\nVersion two, seed %d.\n", slug, seed))
+			ls.Instructions = spec.Canonical(fmt.Sprintf("# %s\n\nVersion two, seed %d.\n", slug, seed))
 		case 2:
 			ls.Description = fmt.Sprintf("Now about %s (seed %d)", slug, seed)
 		case 3:
@@ -167,7 +168,7 @@ func soakRun(t *testing.T, seed uint64, n int) {
 			t.Fatalf("skill %s vanished", ls.Slug)
 		}
 		if s.Name != ls.Name || s.Description != ls.Description || s.Enabled != ls.Enabled ||
-			s.Instructions == nil || fsrepo.Canonical(*s.Instructions) != ls.Instructions {
+			s.Instructions == nil || spec.Canonical(*s.Instructions) != ls.Instructions {
 			t.Errorf("skill %s after apply: %+v, want %+v", ls.Slug, s, ls)
 		}
 	}
@@ -181,7 +182,7 @@ func soakRun(t *testing.T, seed uint64, n int) {
 	}
 	// Faults did strike: more requests than a clean run needs (each
 	// update reads its skill right before it).
-	clean := 2*(n+ceilDiv(n, remote.MaxPageLimit)+1) + steps + p.Summary.Update
+	clean := 2*(n+ceilDiv(n, spec.MaxPageLimit)+1) + steps + p.Summary.Update
 	if got := env.requests(); got <= clean {
 		t.Errorf("%d requests, no more than a run with no fault (%d): were faults injected?", got, clean)
 	} else {

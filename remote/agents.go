@@ -6,15 +6,17 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+
+	"github.com/skillsync/skillsync/spec"
 )
 
 // ListAgents returns one page of the agents of the space visible to the
 // caller (draft view), most recently updated first, system agents excluded.
 func (c *Client) ListAgents(ctx context.Context, spaceID string, limit, offset int) (*Page[Agent], error) {
-	if err := CheckShortSpaceID(spaceID); err != nil {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
-	if err := CheckPage(limit, offset); err != nil {
+	if err := spec.CheckPage(limit, offset); err != nil {
 		return nil, err
 	}
 	page := new(Page[Agent])
@@ -33,7 +35,7 @@ func (c *Client) ListAgents(ctx context.Context, spaceID string, limit, offset i
 // ListAllAgents returns every agent of the space visible to the caller, as
 // [Client.ListAllSkills] does for skills.
 func (c *Client) ListAllAgents(ctx context.Context, spaceID string) ([]Agent, error) {
-	if err := CheckShortSpaceID(spaceID); err != nil {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	return listAll(ctx, "agents", spaceID,
@@ -47,10 +49,10 @@ func (c *Client) ListAllAgents(ctx context.Context, spaceID string) ([]Agent, er
 // returns the agent. Publishing an agent with no unpublished changes is a
 // no-op.
 func (c *Client) PublishAgent(ctx context.Context, spaceID, agentID string) (*Agent, error) {
-	if err := CheckShortSpaceID(spaceID); err != nil {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
-	if err := CheckUUID("agentId", agentID); err != nil {
+	if err := spec.CheckUUID("agentId", agentID); err != nil {
 		return nil, err
 	}
 	a := new(Agent)
@@ -69,10 +71,10 @@ func (c *Client) PublishAgent(ctx context.Context, spaceID, agentID string) (*Ag
 // Any 2xx status is success; the body, if any, is ignored. A 404 answering
 // a retry is success too: the attempt whose answer was lost deleted it.
 func (c *Client) DeleteAgent(ctx context.Context, spaceID, agentID string) error {
-	if err := CheckShortSpaceID(spaceID); err != nil {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return err
 	}
-	if err := CheckUUID("agentId", agentID); err != nil {
+	if err := spec.CheckUUID("agentId", agentID); err != nil {
 		return err
 	}
 	return c.do(ctx, call{
@@ -86,10 +88,10 @@ func (c *Client) DeleteAgent(ctx context.Context, spaceID, agentID string) error
 // record's shape, so [Asset.Raw] holds the body whole and the other fields
 // are decoded when present with the expected types.
 func (c *Client) GetAsset(ctx context.Context, spaceID, assetID string) (*Asset, error) {
-	if err := CheckShortSpaceID(spaceID); err != nil {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
-	if err := CheckUUID("assetId", assetID); err != nil {
+	if err := spec.CheckUUID("assetId", assetID); err != nil {
 		return nil, err
 	}
 	a := new(Asset)

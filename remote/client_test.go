@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/skillsync/skillsync/spec"
 )
 
 const (
@@ -330,7 +332,7 @@ func TestBaseURLWithPathPrefix(t *testing.T) {
 }
 
 func TestArgumentErrorsSendNothing(t *testing.T) {
-	long := strings.Repeat("x", MaxInstructionsLen+1)
+	long := strings.Repeat("x", spec.MaxInstructionsLen+1)
 	tests := []struct {
 		name  string
 		call  func(context.Context, *Client) error
@@ -383,9 +385,9 @@ func TestArgumentErrorsSendNothing(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := serve(t, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, fullSkill()) })
 			err := tt.call(t.Context(), newClient(t, srv.URL, nil))
-			var re *RuleError
+			var re *spec.RuleError
 			if !errors.As(err, &re) {
-				t.Fatalf("error = %v, want a *RuleError", err)
+				t.Fatalf("error = %v, want a *spec.RuleError", err)
 			}
 			if re.Field != tt.field || re.Rule == "" {
 				t.Errorf("RuleError = %+v, want field %q", re, tt.field)

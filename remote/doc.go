@@ -8,7 +8,7 @@
 // [Client.GetAsset]) and two that read whole lists
 // ([Client.ListAllSkills], [Client.ListAllAgents]), re-listing when the
 // order shifts under them while they page. Every argument is checked against
-// the service's rules before any request, failing with a [*RuleError] that
+// the service's rules before any request, failing with a [*spec.RuleError] that
 // names the field. Every endpoint is idempotent, so each request is retried
 // with jittered exponential backoff on 429, 500, 502, 503, 504 and network errors,
 // honouring Retry-After. A status the service reports as a failure becomes an

@@ -44,7 +44,7 @@ func (e *Error) Error() string {
 func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
 
 // IsConflict reports whether err is, or wraps, an [*Error] with status 409,
-// which enable returns when the space already has [MaxActiveSkills] active.
+// which enable returns when the space already has [spec.MaxActiveSkills] active.
 func IsConflict(err error) bool { return hasStatus(err, http.StatusConflict) }
 
 // IsForbidden reports whether err is, or wraps, an [*Error] with status 403.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/spec"
 )
 
 // nameOracle is the name rule of DESIGN.md written another way: a letter or
@@ -13,7 +15,7 @@ import (
 // letter or digit.
 var nameOracle = regexp.MustCompile(`^[\pL\p{Nd}](?:[\pL\p{Nd} -]*[\pL\p{Nd}])?$`)
 
-// FuzzCheckName checks CheckName against the oracle, and that it never
+// FuzzCheckName checks spec.CheckName against the oracle, and that it never
 // accepts what the service would refuse: invalid UTF-8, more than 64 UTF-16
 // code units, a control character.
 func FuzzCheckName(f *testing.F) {
@@ -22,9 +24,9 @@ func FuzzCheckName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, name string) {
-		err := CheckName(name)
-		n := UTF16Len(name)
-		want := utf8.ValidString(name) && n >= 1 && n <= MaxNameLen && nameOracle.MatchString(name)
+		err := spec.CheckName(name)
+		n := spec.UTF16Len(name)
+		want := utf8.ValidString(name) && n >= 1 && n <= spec.MaxNameLen && nameOracle.MatchString(name)
 		if (err == nil) != want {
 			t.Fatalf("CheckName(%q) = %v; the rule says valid=%t", name, err, want)
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/skillsync/skillsync/spec"
 )
 
 // maxListPasses bounds how many times a whole list is read again because it
@@ -118,13 +120,13 @@ func listPass[T any](ctx context.Context, kind string,
 	offset := 0
 	budget, counted := 1, 0 // from the first page
 	for pageNo := 1; ; pageNo++ {
-		page, err := fetch(ctx, MaxPageLimit, offset)
+		page, err := fetch(ctx, spec.MaxPageLimit, offset)
 		if err != nil {
 			return nil, false, 0, "", err
 		}
-		if len(page.Data) > MaxPageLimit {
+		if len(page.Data) > spec.MaxPageLimit {
 			return nil, false, 0, "", &listBoundError{fmt.Sprintf("the page at offset %d holds %d %s, more than the %d asked for",
-				offset, len(page.Data), kind, MaxPageLimit)}
+				offset, len(page.Data), kind, spec.MaxPageLimit)}
 		}
 		switch {
 		case pageNo == 1:

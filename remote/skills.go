@@ -7,15 +7,17 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/skillsync/skillsync/spec"
 )
 
 // ListSkills returns one page of the space's user-created skills, most
 // recently updated first, without their instructions.
 func (c *Client) ListSkills(ctx context.Context, spaceID string, limit, offset int) (*Page[Skill], error) {
-	if err := CheckShortSpaceID(spaceID); err != nil {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
-	if err := CheckPage(limit, offset); err != nil {
+	if err := spec.CheckPage(limit, offset); err != nil {
 		return nil, err
 	}
 	page := new(Page[Skill])
@@ -32,10 +34,10 @@ func (c *Client) ListSkills(ctx context.Context, spaceID string, limit, offset i
 }
 
 // ListAllSkills returns every user-created skill of the space, most recently
-// updated first, reading pages of [MaxPageLimit] and listing again when an
+// updated first, reading pages of [spec.MaxPageLimit] and listing again when an
 // edit shifts the order while it pages.
 func (c *Client) ListAllSkills(ctx context.Context, spaceID string) ([]Skill, error) {
-	if err := CheckShortSpaceID(spaceID); err != nil {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
 	return listAll(ctx, "skills", spaceID,
@@ -61,17 +63,17 @@ func (c *Client) UpdateSkill(ctx context.Context, spaceID, skillID string, u Ski
 }
 
 // EnableSkill turns the skill on for the whole space. It fails with a 409
-// [*Error] (see [IsConflict]) when the space already has [MaxActiveSkills]
+// [*Error] (see [IsConflict]) when the space already has [spec.MaxActiveSkills]
 // active skills.
 //
-// At the limit of [MaxActiveSkills] the service may answer 409 even for a
+// At the limit of [spec.MaxActiveSkills] the service may answer 409 even for a
 // skill that is already enabled, such as one that an earlier attempt of
 // this very call enabled before its answer was lost. The state asked for
 // holds then, so on a 409 EnableSkill reads the skill once and returns it
 // when it is enabled; the 409 stands otherwise.
 func (c *Client) EnableSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
 	s, err := c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/enable", nil)
-	if IsConflict(err) && CheckShortSpaceID(spaceID) == nil { // get takes only the short form
+	if IsConflict(err) && spec.CheckShortSpaceID(spaceID) == nil { // get takes only the short form
 		if got, gerr := c.GetSkill(ctx, spaceID, skillID); gerr == nil && got.Enabled {
 			return got, nil
 		}
@@ -86,14 +88,14 @@ func (c *Client) DisableSkill(ctx context.Context, spaceID, skillID string) (*Sk
 }
 
 func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix string, body any) (*Skill, error) {
-	checkSpace := CheckShortSpaceID
+	checkSpace := spec.CheckShortSpaceID
 	if suffix == "/enable" {
-		checkSpace = CheckSpaceID // the one endpoint that takes both forms
+		checkSpace = spec.CheckSpaceID // the one endpoint that takes both forms
 	}
 	if err := checkSpace(spaceID); err != nil {
 		return nil, err
 	}
-	if err := CheckUUID("skillId", skillID); err != nil {
+	if err := spec.CheckUUID("skillId", skillID); err != nil {
 		return nil, err
 	}
 	s := new(Skill)
@@ -110,7 +112,7 @@ func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix
 }
 
 // GetSkillFile returns a text file of the skill's folder; path is relative to
-// the folder, with slashes, and is checked with [CheckFilePath].
+// the folder, with slashes, and is checked with [spec.CheckFilePath].
 func (c *Client) GetSkillFile(ctx context.Context, spaceID, skillID, path string) (*SkillFile, error) {
 	return c.getSkillFile(ctx, spaceID, skillID, path, 0)
 }
@@ -135,13 +137,13 @@ func (c *Client) GetSkillFileUpTo(ctx context.Context, spaceID, skillID, path st
 }
 
 func (c *Client) getSkillFile(ctx context.Context, spaceID, skillID, path string, maxBody int64) (*SkillFile, error) {
-	if err := CheckShortSpaceID(spaceID); err != nil {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}
-	if err := CheckUUID("skillId", skillID); err != nil {
+	if err := spec.CheckUUID("skillId", skillID); err != nil {
 		return nil, err
 	}
-	if err := CheckFilePath(path); err != nil {
+	if err := spec.CheckFilePath(path); err != nil {
 		return nil, err
 	}
 	f := new(SkillFile)
@@ -207,6 +209,26 @@ func checkID(kind, got, want string) error {
 		return fmt.Errorf("the %s in the response has no id", kind)
 	case want != "" && !strings.EqualFold(got, want):
 		return fmt.Errorf("the response is for %s %s, not %s", kind, got, want)
+	}
+	return nil
+}
+
+// CheckUpdate checks every field an update would send.
+func CheckUpdate(u SkillUpdate) error {
+	if u.Name != nil {
+		if err := spec.CheckName(*u.Name); err != nil {
+			return err
+		}
+	}
+	if u.Description != nil {
+		if err := spec.CheckDescription(*u.Description); err != nil {
+			return err
+		}
+	}
+	if u.Instructions != nil {
+		if err := spec.CheckInstructions(*u.Instructions); err != nil {
+			return err
+		}
 	}
 	return nil
 }

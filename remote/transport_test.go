@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/skillsync/skillsync/spec"
 )
 
 func TestHTTPS(t *testing.T) {
@@ -103,13 +105,13 @@ func TestCheckSpaceID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
-			err := CheckSpaceID(tt.id)
+			err := spec.CheckSpaceID(tt.id)
 			if (err == nil) != tt.ok {
-				t.Errorf("CheckSpaceID(%q) = %v, want ok %v", tt.id, err, tt.ok)
+				t.Errorf("spec.CheckSpaceID(%q) = %v, want ok %v", tt.id, err, tt.ok)
 			}
-			var re *RuleError
+			var re *spec.RuleError
 			if err != nil && (!errors.As(err, &re) || re.Field != "spaceId") {
-				t.Errorf("error %v is not a spaceId RuleError", err)
+				t.Errorf("error %v is not a spaceId spec.RuleError", err)
 			}
 		})
 	}

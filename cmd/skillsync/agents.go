@@ -13,6 +13,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 func agentsCommand(ui *ui) *cli.Command {
@@ -124,7 +125,7 @@ Exit codes: 0 deleted, 1 error or not confirmed.`,
 						return err
 					}
 					id := c.Args().First()
-					if err := remote.CheckUUID("agent id", id); err != nil {
+					if err := spec.CheckUUID("agent id", id); err != nil {
 						return withHint(err, "agents delete takes the agent's id, not its name, so that a typo never deletes another agent; see skillsync agents list")
 					}
 					cl, t, err := agentClient(c, ui)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // newApp builds the command tree. Flags are built afresh on every call:
@@ -432,7 +433,7 @@ func resolveTarget(c *cli.Context, cfg fsrepo.Config) (target, error) {
 	if t.Space == "" {
 		return t, withHint(errors.New("no space"), "set space in skillsync.yaml, SKILLSYNC_SPACE, or pass --space ID")
 	}
-	if err := remote.CheckShortSpaceID(t.Space); err != nil {
+	if err := spec.CheckShortSpaceID(t.Space); err != nil {
 		return t, withHint(err, "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and skillsync.yaml")
 	}
 	return t, nil

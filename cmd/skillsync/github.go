@@ -13,7 +13,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/reconcile"
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // githubRepoFlag names the repository of the comment or issue when the job
@@ -209,7 +209,7 @@ func failureSpace(c *cli.Context) string {
 			}
 		}
 	}
-	if remote.CheckShortSpaceID(space) != nil {
+	if spec.CheckShortSpaceID(space) != nil {
 		return ""
 	}
 	return space

@@ -20,6 +20,7 @@ import (
 
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/spec"
 )
 
 const (
@@ -581,7 +582,7 @@ func TestPullMentionErrors(t *testing.T) {
 func TestInstructionsAtTheLimit(t *testing.T) {
 	e, url, _ := pullEmulator(t)
 	// "😀" is two code units: the limit is not counted in bytes or runes.
-	atLimit := "😀" + strings.Repeat("a", remote.MaxInstructionsLen-2)
+	atLimit := "😀" + strings.Repeat("a", spec.MaxInstructionsLen-2)
 	e.AddSkill(pullSpace, remotetest.SkillSeed{Slug: "big", Name: "Big", Description: "As long as the service allows.", Instructions: atLimit, Enabled: true})
 	dir := t.TempDir()
 
@@ -602,7 +603,7 @@ func TestInstructionsAtTheLimit(t *testing.T) {
 	}
 
 	// Another text at the limit, with the final newline of a SKILL.md.
-	changed := strings.Repeat("b", remote.MaxInstructionsLen)
+	changed := strings.Repeat("b", spec.MaxInstructionsLen)
 	if err := os.WriteFile(md, []byte("---\nname: Big\ndescription: As long as the service allows.\n---\n"+changed+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -614,7 +615,7 @@ func TestInstructionsAtTheLimit(t *testing.T) {
 	}
 	s, _ := e.SkillBySlug(pullSpace, "big")
 	if s.Instructions == nil || *s.Instructions != changed {
-		t.Errorf("the space holds %d code units, want the %d sent", remote.UTF16Len(*s.Instructions), remote.MaxInstructionsLen)
+		t.Errorf("the space holds %d code units, want the %d sent", spec.UTF16Len(*s.Instructions), spec.MaxInstructionsLen)
 	}
 	if code, stdout, stderr = pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 {
 		t.Fatalf("plan after apply: exit %d\n%s\n%s", code, stdout, stderr)

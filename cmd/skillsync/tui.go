@@ -15,6 +15,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // ui is the one place user-facing messages go through, so that they all read
@@ -176,7 +177,7 @@ func hintFor(err error) string {
 			return h
 		}
 	}
-	var rule *remote.RuleError
+	var rule *spec.RuleError
 	if errors.As(err, &rule) {
 		return "fix the value; the service would reject it"
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // Emulator is an in-memory space service. It implements [http.Handler] and
@@ -160,7 +161,7 @@ type agent struct {
 // AddSpace adds a space, or replaces the settings of an existing one and
 // keeps its content. It panics on an ID that breaks the spaceId rule.
 func (e *Emulator) AddSpace(sp Space) {
-	if err := remote.CheckSpaceID(sp.ID); err != nil {
+	if err := spec.CheckSpaceID(sp.ID); err != nil {
 		panic("remotetest: AddSpace: " + err.Error())
 	}
 	e.mu.Lock()
@@ -229,7 +230,7 @@ func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
 	if s.ID == "" {
 		s.ID = nameUUID(spaceID, "skill", s.Slug)
 	}
-	if err := remote.CheckUUID("id", s.ID); err != nil {
+	if err := spec.CheckUUID("id", s.ID); err != nil {
 		panic("remotetest: AddSkill: " + err.Error())
 	}
 	if _, dup := sp.skills[s.ID]; dup {
@@ -374,7 +375,7 @@ func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
 	if a.ID == "" {
 		a.ID = nameUUID(spaceID, "agent", fmt.Sprint(len(sp.agents)), a.Name)
 	}
-	if err := remote.CheckUUID("id", a.ID); err != nil {
+	if err := spec.CheckUUID("id", a.ID); err != nil {
 		panic("remotetest: AddAgent: " + err.Error())
 	}
 	if err := checkAgent(a); err != nil {
@@ -479,7 +480,7 @@ func (e *Emulator) PublishedAgent(spaceID, agentID string) (remote.Agent, bool) 
 // byte for byte. It panics unless record is a JSON object and assetID a
 // UUID.
 func (e *Emulator) AddAsset(spaceID, assetID string, record json.RawMessage) {
-	if err := remote.CheckUUID("assetId", assetID); err != nil {
+	if err := spec.CheckUUID("assetId", assetID); err != nil {
 		panic("remotetest: AddAsset: " + err.Error())
 	}
 	if !isJSONObject(record) {
@@ -750,18 +751,18 @@ func checkAgent(a remote.Agent) error {
 		{"contentIds", a.ContentIDs}, {"skillIds", a.SkillIDs},
 	} {
 		for i, id := range f.ids {
-			if err := remote.CheckUUID(fmt.Sprintf("%s[%d]", f.field, i), id); err != nil {
+			if err := spec.CheckUUID(fmt.Sprintf("%s[%d]", f.field, i), id); err != nil {
 				return err
 			}
 		}
 	}
 	for i, cs := range a.ConversationStarters {
-		if err := remote.CheckUUID(fmt.Sprintf("conversationStarters[%d].id", i), cs.ID); err != nil {
+		if err := spec.CheckUUID(fmt.Sprintf("conversationStarters[%d].id", i), cs.ID); err != nil {
 			return err
 		}
 	}
 	for i, ac := range a.Actions {
-		if err := remote.CheckUUID(fmt.Sprintf("actions[%d].id", i), ac.ID); err != nil {
+		if err := spec.CheckUUID(fmt.Sprintf("actions[%d].id", i), ac.ID); err != nil {
 			return err
 		}
 	}

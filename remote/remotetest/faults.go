@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // Faults make the emulator behave like a service under stress. The zero
@@ -58,7 +58,7 @@ func (m NewlineMode) apply(s string) string {
 		return strings.TrimRight(s, "\r\n")
 	case AddFinalNewline:
 		// Never past the limit the service itself enforces.
-		if s != "" && !strings.HasSuffix(s, "\n") && remote.UTF16Len(s) < remote.MaxInstructionsLen {
+		if s != "" && !strings.HasSuffix(s, "\n") && spec.UTF16Len(s) < spec.MaxInstructionsLen {
 			return s + "\n"
 		}
 	}

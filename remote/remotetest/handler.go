@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 type endpoint int
@@ -332,9 +333,9 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 		// The errors table's 409 sets no condition on the skill (the
 		// state table shows it only from enabled = false): at the limit,
 		// an enabled skill is refused too, the stricter reading.
-		if n := sp.activeCount(); n >= remote.MaxActiveSkills {
+		if n := sp.activeCount(); n >= spec.MaxActiveSkills {
 			writeError(w, http.StatusConflict, CodeActiveLimit,
-				fmt.Sprintf("space %s already has %d active skills (maximum %d)", sp.ID, n, remote.MaxActiveSkills))
+				fmt.Sprintf("space %s already has %d active skills (maximum %d)", sp.ID, n, spec.MaxActiveSkills))
 			return
 		}
 		if sk.Enabled {
@@ -413,7 +414,7 @@ func (e *Emulator) authenticate(r *http.Request) (token, bool) {
 // parseQuery accepts limit and offset on the list endpoints and nothing
 // anywhere else.
 func parseQuery(raw string, list bool) (limit, offset int, err error) {
-	limit, offset = remote.DefaultPageLimit, 0
+	limit, offset = spec.DefaultPageLimit, 0
 	if raw == "" {
 		return limit, offset, nil
 	}
@@ -430,8 +431,8 @@ func parseQuery(raw string, list bool) (limit, offset int, err error) {
 		}
 		n, ok := parseUint(vals[0])
 		switch {
-		case name == "limit" && (!ok || n < 1 || n > remote.MaxPageLimit):
-			return 0, 0, fmt.Errorf("limit must be an integer from 1 to %d (got %q)", remote.MaxPageLimit, vals[0])
+		case name == "limit" && (!ok || n < 1 || n > spec.MaxPageLimit):
+			return 0, 0, fmt.Errorf("limit must be an integer from 1 to %d (got %q)", spec.MaxPageLimit, vals[0])
 		case name == "offset" && !ok:
 			return 0, 0, fmt.Errorf("offset must be an integer 0 or more (got %q)", vals[0])
 		case name == "limit":
@@ -587,9 +588,9 @@ func decodeUpdate(body []byte) (*remote.SkillUpdate, error) {
 }
 
 func checkPathParams(m match) error {
-	check := remote.CheckShortSpaceID
+	check := spec.CheckShortSpaceID
 	if m.ep == epEnableSkill {
-		check = remote.CheckSpaceID
+		check = spec.CheckSpaceID
 	}
 	if err := check(m.space); err != nil {
 		return err
@@ -604,11 +605,11 @@ func checkPathParams(m match) error {
 	case epGetAsset:
 		field = "assetId"
 	}
-	if err := remote.CheckUUID(field, m.id); err != nil {
+	if err := spec.CheckUUID(field, m.id); err != nil {
 		return err
 	}
 	if m.ep == epGetFile {
-		return remote.CheckFilePath(m.file)
+		return spec.CheckFilePath(m.file)
 	}
 	return nil
 }

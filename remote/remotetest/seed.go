@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -73,7 +74,7 @@ func (e *Emulator) LoadSeedFS(fsys fs.FS, dir string) error {
 		}
 	}
 	for _, s := range cfg.Spaces {
-		if err := remote.CheckSpaceID(s.ID); err != nil {
+		if err := spec.CheckSpaceID(s.ID); err != nil {
 			return fmt.Errorf("seed %s: %w", cfgPath, err)
 		}
 		e.AddSpace(Space{ID: s.ID, SkillsFeatureDisabled: s.SkillsFeatureDisabled, BuiltinActive: s.BuiltinActive})
@@ -103,7 +104,7 @@ func (e *Emulator) LoadSeedFS(fsys fs.FS, dir string) error {
 			continue // emulator.yaml, a README, ...
 		}
 		spaceID := ent.Name()
-		if err := remote.CheckSpaceID(spaceID); err != nil {
+		if err := spec.CheckSpaceID(spaceID); err != nil {
 			return fmt.Errorf("seed %s: folder is not a space: %w", path.Join(dir, spaceID), err)
 		}
 		e.mu.Lock()
@@ -149,7 +150,7 @@ func (e *Emulator) loadSpace(fsys fs.FS, dir, spaceID string) error {
 		case "assets":
 			err = e.loadJSONDir(fsys, p, func(file string, data []byte) error {
 				id := strings.TrimSuffix(file, ".json")
-				if err := remote.CheckUUID("asset file name", id); err != nil {
+				if err := spec.CheckUUID("asset file name", id); err != nil {
 					return err
 				}
 				if !isJSONObject(data) {
@@ -302,13 +303,13 @@ func checkSeedSkill(s SkillSeed) error {
 	if s.Slug == "" || url.PathEscape(s.Slug) != s.Slug || strings.Trim(s.Slug, ".") == "" {
 		return fmt.Errorf("folder name %q is not a URL-safe slug: use letters, digits and hyphens", s.Slug)
 	}
-	if err := remote.CheckName(s.Name); err != nil {
+	if err := spec.CheckName(s.Name); err != nil {
 		return err
 	}
-	if err := remote.CheckDescription(s.Description); err != nil {
+	if err := spec.CheckDescription(s.Description); err != nil {
 		return err
 	}
-	if err := remote.CheckInstructions(s.Instructions); err != nil {
+	if err := spec.CheckInstructions(s.Instructions); err != nil {
 		return err
 	}
 	switch s.Source {

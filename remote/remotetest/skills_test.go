@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 var tsPattern = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
@@ -61,7 +62,7 @@ func TestSkillFieldsListAndGet(t *testing.T) {
 		!got.Enabled || got.Instructions == nil || *got.Instructions != "body\n" {
 		t.Errorf("get = %+v", got)
 	}
-	if err := remote.CheckUUID("id", got.ID); err != nil {
+	if err := spec.CheckUUID("id", got.ID); err != nil {
 		t.Error(err)
 	}
 	parseTS(t, got.CreatedAt)

@@ -1,4 +1,4 @@
-package remote
+package spec
 
 import (
 	"fmt"
@@ -207,26 +207,6 @@ func CheckPage(limit, offset int) error {
 	}
 	if offset < 0 {
 		return ruleError("offset", fmt.Sprint(offset), "must be 0 or more")
-	}
-	return nil
-}
-
-// CheckUpdate checks every field an update would send.
-func CheckUpdate(u SkillUpdate) error {
-	if u.Name != nil {
-		if err := CheckName(*u.Name); err != nil {
-			return err
-		}
-	}
-	if u.Description != nil {
-		if err := CheckDescription(*u.Description); err != nil {
-			return err
-		}
-	}
-	if u.Instructions != nil {
-		if err := CheckInstructions(*u.Instructions); err != nil {
-			return err
-		}
 	}
 	return nil
 }
