@@ -18,6 +18,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/skillsync/skillsync/internal/origin"
+	"github.com/skillsync/skillsync/internal/redact"
 )
 
 // Defaults of [Options].
@@ -114,7 +117,7 @@ type Client struct {
 	base        string // scheme://host[/prefix], no trailing slash
 	baseURL     *url.URL
 	token       secret
-	redactor    *Redactor // of token
+	redactor    *redact.Redactor // of token
 	userAgent   string
 	hc          *http.Client
 	timeout     time.Duration
@@ -158,7 +161,7 @@ func New(opts Options) (*Client, error) {
 		base:        strings.TrimSuffix(u.String(), "/"),
 		baseURL:     u,
 		token:       secret(opts.Token),
-		redactor:    NewRedactor(opts.Token),
+		redactor:    redact.New(opts.Token),
 		userAgent:   opts.UserAgent,
 		timeout:     opts.Timeout,
 		maxAttempts: opts.MaxAttempts,
@@ -296,7 +299,7 @@ func checkBaseURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("base URL %q: must not hold credentials; pass the token separately", shown)
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 		return nil, fmt.Errorf("base URL %q: must not have a query or fragment", shown)
-	case u.Scheme == "http" && !IsLoopbackHost(u.Hostname()):
+	case u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()):
 		return nil, fmt.Errorf("base URL %q: plain http is allowed only for loopback hosts (127.0.0.1, ::1, localhost); use https", shown)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
@@ -309,16 +312,6 @@ func checkBaseURL(raw string) (*url.URL, error) {
 		}
 	}
 	return u, nil
-}
-
-// IsLoopbackHost reports whether host (a name or an IP, no port) is a
-// loopback address, the one kind plain http is allowed to.
-func IsLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func checkToken(tok string) error {
@@ -354,29 +347,10 @@ func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
 		return &redirectError{n: len(via)}
 	}
-	if !SameOrigin(c.baseURL, req.URL) {
+	if !origin.Same(c.baseURL, req.URL) {
 		return &redirectError{target: req.URL.Scheme + "://" + req.URL.Host}
 	}
 	return nil
-}
-
-// SameOrigin reports whether a and b have the same scheme, host and port
-// (the default port of the scheme when none is written): the origin a
-// redirect may go to with the token.
-func SameOrigin(a, b *url.URL) bool {
-	return strings.EqualFold(a.Scheme, b.Scheme) &&
-		strings.EqualFold(a.Hostname(), b.Hostname()) &&
-		portOf(a) == portOf(b)
-}
-
-func portOf(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	if strings.EqualFold(u.Scheme, "https") {
-		return "443"
-	}
-	return "80"
 }
 
 // call is one request of the interface.
@@ -733,7 +707,7 @@ func (c *Client) holdsToken(data []byte) bool {
 
 // anyStringHolds reports whether a string of the decoded JSON value v, a
 // key included, holds r's secret.
-func anyStringHolds(v any, r *Redactor) bool {
+func anyStringHolds(v any, r *redact.Redactor) bool {
 	switch v := v.(type) {
 	case string:
 		return r.Holds(v)

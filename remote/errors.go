@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/internal/redact"
 )
 
 // An Error is a response of the service with a status other than 2xx (after
@@ -99,7 +101,7 @@ const (
 // body. The token is redacted from the body as it is, which any field of
 // any shape may echo in any spelling, and from the message once decoded,
 // before the cut: a token the cut split would no longer be found.
-func errorMessage(body []byte, r *Redactor) string {
+func errorMessage(body []byte, r *redact.Redactor) string {
 	raw := r.Redact(string(body))
 	var v struct {
 		Error   json.RawMessage `json:"error"`
@@ -126,7 +128,7 @@ func errorMessage(body []byte, r *Redactor) string {
 
 // excerpt is s redacted, then shortened to max characters; what the cut
 // left of a token beside its "..." is redacted too.
-func excerpt(r *Redactor, s string, max int) string {
+func excerpt(r *redact.Redactor, s string, max int) string {
 	return r.Redact(shorten(r.Redact(s), max))
 }
 

@@ -17,7 +17,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/internal/github"
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/internal/redact"
 )
 
 // version is stamped by the release build (-ldflags "-X main.version=...").
@@ -55,7 +55,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// first request; a short value (GITHUB_TOKEN=true) must not redact
 	// every "true" of a JSON plan, and is registered once a call uses it.
 	for _, k := range []string{"SKILLSYNC_TOKEN", "GITHUB_TOKEN", "GH_TOKEN"} {
-		if tok := strings.TrimSpace(os.Getenv(k)); len(tok) >= remote.ShortSecret {
+		if tok := strings.TrimSpace(os.Getenv(k)); len(tok) >= redact.ShortSecret {
 			ui.addSecret(tok)
 		}
 	}

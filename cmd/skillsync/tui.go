@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/github"
+	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -27,7 +28,7 @@ type ui struct {
 	secretsMu      sync.RWMutex
 	// secrets are the values redacted from everything printed, the
 	// longest first so that a shorter one never splits a longer one.
-	secrets   []*remote.Redactor
+	secrets   []*redact.Redactor
 	known     map[string]bool
 	stderrTTY bool
 	stdoutTTY bool
@@ -84,7 +85,7 @@ func isTerminal(w io.Writer) bool {
 }
 
 // addSecret registers a value that must never be printed, in any spelling
-// (see remote.Redactor).
+// (see redact.Redactor).
 func (ui *ui) addSecret(s string) {
 	if s == "" {
 		return
@@ -99,11 +100,11 @@ func (ui *ui) addSecret(s string) {
 	}
 	ui.known[s] = true
 	i := sort.Search(len(ui.secrets), func(i int) bool { return ui.secrets[i].Len() < len(s) })
-	ui.secrets = slices.Insert(ui.secrets, i, remote.NewRedactor(s))
+	ui.secrets = slices.Insert(ui.secrets, i, redact.New(s))
 }
 
 // holdsSecret reports whether text holds, spelt in any way, a registered
-// secret that is a real token (see remote.ShortSecret), not a test's few
+// secret that is a real token (see redact.ShortSecret), not a test's few
 // letters.
 func (ui *ui) holdsSecret(text string) bool {
 	ui.secretsMu.RLock()

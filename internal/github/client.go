@@ -10,8 +10,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v92/github"
-
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/internal/origin"
+	"github.com/skillsync/skillsync/internal/redact"
 )
 
 // Client posts to one repository through GitHub's REST API. It is not
@@ -21,7 +21,7 @@ type Client struct {
 	owner    string
 	repo     string
 	api      string           // for the hint of a network error
-	redactor *remote.Redactor // of the token, to scrub it from error messages
+	redactor *redact.Redactor // of the token, to scrub it from error messages
 
 	// self is who the client posts as, learnt on first need: see
 	// [Client.postedByUs].
@@ -58,7 +58,7 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub API URL %q is not an http(s) URL", api),
 			Hint: "set GITHUB_API_URL to the REST API's root, such as " + DefaultAPIURL}
 	}
-	if u.Scheme == "http" && !remote.IsLoopbackHost(u.Hostname()) {
+	if u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
 		// The token would travel in clear, as for the space's address.
 		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub API URL %q is plain http to a host that is not loopback", u.Redacted()),
 			Hint: "use https:// (plain http is allowed only for 127.0.0.1, ::1 or localhost, as in tests)"}
@@ -89,7 +89,7 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	if err != nil {
 		return nil, fmt.Errorf("making the GitHub client: %w", err)
 	}
-	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: remote.NewRedactor(env.Token)}, nil
+	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: redact.New(env.Token)}, nil
 }
 
 // maxRedirects matches net/http's own limit, which a CheckRedirect
@@ -117,7 +117,7 @@ func checkRedirect(api *url.URL, req *http.Request, via []*http.Request) error {
 		return &redirectError{n: len(via)}
 	}
 	to := req.URL
-	if !remote.SameOrigin(api, to) || to.Scheme == "http" && !remote.IsLoopbackHost(to.Hostname()) {
+	if !origin.Same(api, to) || to.Scheme == "http" && !origin.IsLoopbackHost(to.Hostname()) {
 		return &redirectError{target: to.Scheme + "://" + to.Host}
 	}
 	return nil
@@ -235,7 +235,7 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 		}
 	}
 	// GitHub's message, as any server's, may echo the token in any
-	// spelling (see remote.Redactor).
+	// spelling (see redact.Redactor).
 	e.Message = c.redactor.Redact(e.Message)
 	return e
 }

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/internal/origin"
 )
 
 // Server is an emulator served over HTTP on a loopback address.
@@ -30,7 +30,7 @@ func (e *Emulator) Start(addr string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emulator address %q: %w", addr, err)
 	}
-	if !remote.IsLoopbackHost(host) {
+	if !origin.IsLoopbackHost(host) {
 		return nil, fmt.Errorf("emulator address %q: refusing a non-loopback address; use 127.0.0.1, ::1 or localhost", addr)
 	}
 	ln, err := net.Listen("tcp", addr)

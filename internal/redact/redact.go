@@ -1,4 +1,10 @@
-package remote
+// Package redact keeps a secret out of text: a [Redactor] finds one
+// secret however the text spells it (as it is, through the escapes of
+// JSON, URLs, HTML and markdown, folded into a slug or upper case, or cut
+// short beside a "...") and replaces it with "[REDACTED]". The client of
+// the space, the GitHub client and the CLI's output all redact the tokens
+// they hold with it.
+package redact
 
 import (
 	"fmt"
@@ -8,7 +14,7 @@ import (
 	"unicode/utf8"
 )
 
-// ShortSecret is the length under which [Redact] replaces a secret only
+// ShortSecret is the length under which a [Redactor] replaces a secret only
 // where it stands as a word of its own, and under which a secret is taken
 // for a test's rather than a real token.
 const ShortSecret = 12
@@ -21,13 +27,13 @@ const minCutRun = 8
 // redacted replaces a secret, or the part of it a cut left.
 const redacted = "[REDACTED]"
 
-// Redact replaces each occurrence of secret in s with "[REDACTED]", however
+// String replaces each occurrence of secret in s with "[REDACTED]", however
 // s spells it (see [Redactor]). A secret shorter than 12 bytes (a test
 // token such as "x") is replaced only where no letter or digit touches it,
 // so that it does not mangle words that hold it ("proxy"); a real token is
 // replaced wherever it appears.
-func Redact(s, secret string) string {
-	return NewRedactor(secret).Redact(s)
+func String(s, secret string) string {
+	return New(secret).Redact(s)
 }
 
 // A Redactor finds one secret in text, spelt as it is or with the escapes
@@ -62,9 +68,9 @@ type Redactor struct {
 	tail  string
 }
 
-// NewRedactor returns the redactor of secret. An empty secret is never
+// New returns the redactor of secret. An empty secret is never
 // found.
-func NewRedactor(secret string) *Redactor {
+func New(secret string) *Redactor {
 	r := &Redactor{secret: secret, long: len(secret) >= ShortSecret}
 	if secret != "" {
 		for _, c := range []byte{secret[0], '\\', '%', '&'} {
@@ -480,4 +486,4 @@ func isPunct(c byte) bool {
 }
 
 // Format prints the redactor without its secret, for every verb.
-func (r *Redactor) Format(f fmt.State, verb rune) { io.WriteString(f, "remote.Redactor{[REDACTED]}") }
+func (r *Redactor) Format(f fmt.State, verb rune) { io.WriteString(f, "redact.Redactor{[REDACTED]}") }

@@ -1,0 +1,237 @@
+package redact
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/internal/redact/redacttest"
+)
+
+// slashToken has the characters JSON, URLs, HTML and markdown spell
+// otherwise: a slash, a plus, an underscore, a dot, an equals sign.
+const slashToken = "Zm9vYmFy/c2VjcmV0+sntl_7Qx-Lk2P.zR="
+
+// testToken is a token as tests of the client use it.
+const testToken = "sentinel-TOKEN-7c1f0e9a.b64payload.sig"
+
+// TestRedactEverySpelling: the token is found and redacted however it is
+// spelt: JSON escapes, percent-encoding, HTML character references,
+// markdown's backslash escapes, or a mix, as it is or escaped twice; or
+// folded, in a slug or in upper case.
+func TestRedactEverySpelling(t *testing.T) {
+	for _, tok := range []string{slashToken, testToken} {
+		r := New(tok)
+		for name, enc := range redacttest.All() {
+			in := `{"detail":"token ` + enc(tok) + ` rejected"}`
+			got := r.Redact(in)
+			if want := `{"detail":"token [REDACTED] rejected"}`; got != want {
+				t.Errorf("%s: Redact(%s)\n = %s\nwant %s", name, in, got, want)
+			}
+			if !r.Holds(in) {
+				t.Errorf("%s: Holds(%s) = false", name, in)
+			}
+			if r.Holds(got) {
+				t.Errorf("%s: Holds(%s) = true after redaction", name, got)
+			}
+			if got := String(in, tok); strings.Contains(got, "rejected") && !strings.Contains(got, "token [REDACTED] rejected") {
+				t.Errorf("%s: String(s, secret) = %s", name, got)
+			}
+		}
+	}
+}
+
+// TestRedactLeavesOtherText: escapes that spell something else, and a
+// token with a letter or digit missing or changed, are left as they are.
+func TestRedactLeavesOtherText(t *testing.T) {
+	tok := slashToken
+	r := New(tok)
+	for _, in := range []string{
+		`{"a":"\u0041\/b\\c\n","b":"100% sure &amp; 50%25 &#65;"}`,
+		`C:\path\to\file &lt;x&gt; \_ \* %2F`,
+		strings.ReplaceAll(tok, "/", `\\/`)[:len(tok)] + " (cut but no mark)",
+		tok[1:] + " " + strings.Replace(tok, "zR", "z", 1) + ".",
+		strings.Replace(tok, "sntl", "sntk", 1),
+		strings.ToLower(tok[:len(tok)-2]),
+		redacttest.Spellings["percent upper"](tok[:len(tok)-1]) + "%2",
+		redacttest.Spellings["json u lower"](tok[:len(tok)-1]) + `\u003`,
+		redacttest.Spellings["html decimal"](strings.Replace(tok, "c", "d", 1)),
+		"...",
+		"",
+	} {
+		if got := r.Redact(in); got != in {
+			t.Errorf("Redact(%s)\n = %s, want it unchanged", in, got)
+		}
+		if r.Holds(in) {
+			t.Errorf("Holds(%s) = true", in)
+		}
+	}
+}
+
+// TestRedactShortSecret: a secret under ShortSecret bytes is still replaced
+// only where no letter or digit touches it, in every spelling.
+func TestRedactShortSecret(t *testing.T) {
+	r := New("ab/c")
+	for _, tc := range []struct{ in, want string }{
+		{"x ab/c y", "x [REDACTED] y"},
+		{`"ab\/c"`, `"[REDACTED]"`},
+		{"zab/c", "zab/c"},
+		{`ab\/cd`, `ab\/cd`},
+		{"%61%62%2F%63.", "[REDACTED]."},
+	} {
+		if got := r.Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if r.Holds("x ab/c y") {
+		t.Error("Holds reports a short secret: a test's token is no real token")
+	}
+}
+
+// TestRedactCutToken: a part of 8 or more characters of the token that a
+// cut left before "..." (its start) or after it (its end) is redacted, in
+// every spelling; a shorter part is left, as ordinary text may hold it.
+func TestRedactCutToken(t *testing.T) {
+	tok := slashToken
+	r := New(tok)
+	for name, enc := range redacttest.Spellings {
+		for k := 1; k < len(tok); k++ {
+			for _, mark := range []string{"...", "…"} {
+				head := "see " + enc(tok[:k]) + mark
+				tail := mark + enc(tok[len(tok)-k:]) + " end"
+				wantHead, wantTail := head, tail
+				if k >= 8 {
+					wantHead, wantTail = "see [REDACTED]"+mark, mark+"[REDACTED] end"
+				}
+				if got := r.Redact(head); got != wantHead {
+					t.Errorf("%s, %d characters: Redact(%s) = %s, want %s", name, k, head, got, wantHead)
+				}
+				if got := r.Redact(tail); got != wantTail {
+					t.Errorf("%s, %d characters: Redact(%s) = %s, want %s", name, k, tail, got, wantTail)
+				}
+			}
+		}
+	}
+	// A cut inside an escape still leaves no run of the token.
+	in := redacttest.Spellings["json u lower"](tok[:10]) + `\u00` + "..."
+	if got := r.Redact(in); redacttest.Leak(got, tok) != "" {
+		t.Errorf("Redact(%s) = %s", in, got)
+	}
+}
+
+// BenchmarkRedact measures Redact on a JSON plan of 1 MiB, full of the
+// escapes it must look into (\n, \u003c, %, &, ...), holding no token: the
+// cost every line of output pays. A token that begins with a common letter
+// makes more places to look at.
+func BenchmarkRedact(b *testing.B) {
+	line := `{"slug":"sql-style","instructions":"# SQL\n\nUse \u003cCTE\u003e \u0026 50% less joins: a/b \\ c; see https://example.com/a%2Fb?x=1\u0026y=2 \u2014 done... etc.\n"},` + "\n"
+	text := strings.Repeat(line, (1<<20)/len(line))
+	for _, tok := range []string{slashToken, "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJza2lsbHN5bmMifQ.c2ln"} {
+		b.Run(tok[:2], func(b *testing.B) {
+			r := New(tok)
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if r.Redact(text) != text {
+					b.Fatal("changed a text without the token")
+				}
+			}
+		})
+	}
+}
+
+// TestString: a real token goes wherever it appears; a short test token
+// only where it stands alone, so that "x" does not turn "proxy" into
+// "pro[REDACTED]y".
+func TestString(t *testing.T) {
+	long := "sk-0123456789abcdef"
+	for _, tc := range []struct{ in, secret, want string }{
+		{"Bearer " + long, long, "Bearer [REDACTED]"},
+		{"a" + long + "b", long, "a[REDACTED]b"},
+		{"check any proxy", "x", "check any proxy"},
+		{"token x rejected (x)", "x", "token [REDACTED] rejected ([REDACTED])"},
+		{"x", "x", "[REDACTED]"},
+		{"abab ab", "ab", "abab [REDACTED]"},
+		{"ab-ab", "ab", "[REDACTED]-[REDACTED]"},
+		{"aaa", "aa", "aaa"},
+		{"nothing here", "", "nothing here"},
+		// A secret that overlaps itself: each occurrence once, no panic.
+		{"a-a-a", "a-a", "[REDACTED]-a"},
+		{"---", "--", "[REDACTED]-"},
+		{"ab-ab-ab", "ab-ab", "[REDACTED]-ab"},
+	} {
+		if got := String(tc.in, tc.secret); got != tc.want {
+			t.Errorf("String(%q, %q) = %q, want %q", tc.in, tc.secret, got, tc.want)
+		}
+	}
+}
+
+// FuzzRedact: String never panics, a secret of 12 bytes or more never
+// survives it in any spelling, and a text with neither the secret nor
+// anything that may spell it otherwise (an escape or a cut mark) is
+// unchanged.
+func FuzzRedact(f *testing.F) {
+	for _, c := range [][2]string{{"a-a-a", "a-a"}, {"---", "--"}, {"proxy x", "x"}, {"Bearer sk-0123456789abcdef", "sk-0123456789abcdef"}, {"", "x"},
+		{`token sk\/0123456789abcdef...`, "sk/0123456789abcdef"}, {"%73%6b-0123456789abc...", "sk-0123456789abcdef"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, s, secret string) {
+		got := String(s, secret)
+		plain := !strings.ContainsAny(s, `\%&`) && !strings.Contains(s, "...") && !strings.Contains(s, "…")
+		if secret == "" || plain && !strings.Contains(s, secret) {
+			if got != s {
+				t.Fatalf("String(%q, %q) = %q, changed a text without the secret", s, secret, got)
+			}
+			return
+		}
+		left := strings.ReplaceAll(got, "[REDACTED]", "\x00")
+		if len(secret) >= ShortSecret && (strings.Contains(left, secret) || New(secret).Holds(left)) {
+			t.Fatalf("String(%q, %q) = %q still holds the secret", s, secret, got)
+		}
+	})
+}
+
+// FuzzRedactSpelt: a real token spelt with any mix of escapes, between any
+// texts, never survives String.
+func FuzzRedactSpelt(f *testing.F) {
+	f.Add("before ", "sk/0123456789abcdef+_.", " after", []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add("%", "aaaaaaaaaaaa%%", "&#", []byte{9, 8, 7})
+	f.Fuzz(func(t *testing.T, before, secret, after string, choices []byte) {
+		if len(secret) < ShortSecret || len(choices) == 0 {
+			return
+		}
+		for i := 0; i < len(secret); i++ {
+			if secret[i] <= ' ' || secret[i] >= 0x7f {
+				return // checkToken refuses these
+			}
+		}
+		encs := []func(c byte) string{
+			func(c byte) string { return string(c) },
+			func(c byte) string { return fmt.Sprintf(`\u%04x`, c) },
+			func(c byte) string { return fmt.Sprintf(`\u%04X`, c) },
+			func(c byte) string { return fmt.Sprintf(`\\u%04x`, c) },
+			func(c byte) string { return fmt.Sprintf("%%%02X", c) },
+			func(c byte) string { return fmt.Sprintf("%%25%02x", c) },
+			func(c byte) string { return fmt.Sprintf("&#%d;", c) },
+			func(c byte) string { return fmt.Sprintf("&#x%x;", c) },
+			func(c byte) string {
+				if isAlnum(c) {
+					return string(c)
+				}
+				return `\` + string(c)
+			},
+			func(c byte) string { return fmt.Sprintf(`\x%02x`, c) },
+		}
+		var b strings.Builder
+		for i := 0; i < len(secret); i++ {
+			b.WriteString(encs[int(choices[i%len(choices)])%len(encs)](secret[i]))
+		}
+		s := before + b.String() + after
+		got := New(secret).Redact(s)
+		if !strings.Contains(got, "[REDACTED]") {
+			t.Fatalf("Redact(%q) = %q, found nothing", s, got)
+		}
+		if left := strings.ReplaceAll(got, "[REDACTED]", "\x00"); New(secret).Holds(left) {
+			t.Fatalf("Redact(%q) = %q still holds the secret", s, got)
+		}
+	})
+}
