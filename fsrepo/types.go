@@ -1,5 +1,7 @@
 package fsrepo
 
+import "github.com/skillsync/skillsync/spec"
+
 // Config is skillsync.yaml, the file that marks a repository's root.
 type Config struct {
 	BaseURL           string       `yaml:"baseURL" json:"baseURL,omitempty"`
@@ -43,6 +45,12 @@ type Skill struct {
 	// Invalid is set when the skill has an error diagnostic: it holds what
 	// could be parsed, and must never be applied.
 	Invalid bool
+}
+
+// Fields are the fields of s that [spec.Differ] compares.
+func (s Skill) Fields() spec.Fields {
+	text := s.Instructions
+	return spec.Fields{Name: s.Name, Description: s.Description, Instructions: &text, Enabled: s.Enabled}
 }
 
 // File is a supporting file of a skill folder (anything but SKILL.md).

@@ -236,7 +236,7 @@ func extraValues(root *yaml.Node, extra map[string]any) (string, bool) {
 // sameSkill reports whether two parsed SKILL.md files ask for the same
 // skill.
 func sameSkill(a, b Skill) bool {
-	return a.Name == b.Name && spec.SameDescription(a.Description, b.Description) && a.Enabled == b.Enabled && a.Instructions == b.Instructions
+	return len(spec.Differ(a.Fields(), b.Fields())) == 0
 }
 
 // sameExtra compares kept frontmatter values by their YAML text, which

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -640,16 +641,10 @@ func (a *applier) movedSincePlan(ch *Change, got remote.Skill) string {
 	if was != "" && got.UpdatedAt != was {
 		parts = append(parts, fmt.Sprintf("updatedAt %s -> %s", was, got.UpdatedAt))
 	}
-	var fields []string
-	if got.Name != ch.Before.Name {
-		fields = append(fields, FieldName)
-	}
-	if got.Description != ch.Before.Description {
-		fields = append(fields, FieldDescription)
-	}
-	if !equalText(got.Instructions, ch.Before.Instructions) {
-		fields = append(fields, FieldInstructions)
-	}
+	// Enabled is not an update's to write, and this apply's own disable
+	// may have moved it.
+	fields := slices.DeleteFunc(spec.Differ(ch.Before.fields(), stateOf(got).fields()),
+		func(f string) bool { return f == FieldEnabled })
 	if len(fields) > 0 {
 		parts = append(parts, strings.Join(fields, ", ")+" changed")
 	}
@@ -739,7 +734,7 @@ func updateMismatch(u remote.SkillUpdate, got *remote.Skill) string {
 	if u.Name != nil && got.Name != *u.Name {
 		diffs = append(diffs, fmt.Sprintf("name %q, not %q", got.Name, *u.Name))
 	}
-	if u.Description != nil && got.Description != *u.Description {
+	if u.Description != nil && !spec.SameDescription(got.Description, *u.Description) {
 		diffs = append(diffs, fmt.Sprintf("description %q, not %q", shortText(got.Description), shortText(*u.Description)))
 	}
 	if u.Instructions != nil {

@@ -114,6 +114,31 @@ func TestApplyKeepsAnEditMadeInTheApp(t *testing.T) {
 	}
 }
 
+// TestApplyRereadComparesAsPlanning: the read right before an update calls
+// the skill moved only where planning would see a change: a description
+// the plan read with a final newline, read now without it (updatedAt
+// unmoved), is the same description, and the update is sent.
+func TestApplyRereadComparesAsPlanning(t *testing.T) {
+	for _, tc := range []struct {
+		name, planned string
+		want          Outcome
+	}{
+		{"final newline", "About edit\n", OutcomeApplied},
+		{"another description", "About something else", OutcomeSkipped},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newApplyEnv(t, remotetest.Space{})
+			env.seed("edit", "old\n", true)
+			p := env.plan(desiredRepo(wantSkill("edit", "new\n", true)), Policy{})
+			p.Changes[0].Before.Description = tc.planned
+			res := env.apply(t.Context(), p, ApplyOptions{})
+			if s := stepOf(t, res, "edit", ActionUpdate); s.Outcome != tc.want {
+				t.Errorf("update = %+v, want %s", s, tc.want)
+			}
+		})
+	}
+}
+
 // TestRestoreBringsBackWhatApplyReplaced is the story of an edit made in
 // the app while a plan waited: apply leaves it, the next plan shows it, and
 // once applied, a restore brings back exactly the app's text, not the text

@@ -553,6 +553,42 @@ func TestApplyReportsMismatch(t *testing.T) {
 	}
 }
 
+// TestApplyMismatchComparesAsPlanning: an update's answer is checked with
+// the comparison of planning. A service that keeps a description without
+// the final newline sent says the same description (the next plan shows no
+// change), so the update applied; one that answers another description
+// did not.
+func TestApplyMismatchComparesAsPlanning(t *testing.T) {
+	for _, tc := range []struct {
+		name, answer string
+		want         Outcome
+	}{
+		{"final newline dropped", `"description":"About a, anew"`, OutcomeApplied},
+		{"another description", `"description":"Something else"`, OutcomeFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newApplyEnv(t, remotetest.Space{})
+			env.seed("a", "old\n", true)
+			desired := desiredRepo(wantSkill("a", "old\n", true, func(s *fsrepo.Skill) { s.Description = "About a, anew\n" }))
+			p := env.plan(desired, Policy{})
+			srv := rewritingServer(t, env.emu, func(body []byte) []byte {
+				return bytes.Replace(body, []byte(`"description":"About a, anew\n"`), []byte(tc.answer), 1)
+			})
+			c, err := remote.New(remote.Options{BaseURL: srv, Token: envToken})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Apply(t.Context(), c, envSpace, p, ApplyOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := stepOf(t, res, "a", ActionUpdate); s.Outcome != tc.want {
+				t.Errorf("update = %+v, want %s", s, tc.want)
+			}
+		})
+	}
+}
+
 // rewritingServer serves h with every response body passed through
 // rewrite.
 func rewritingServer(t *testing.T, h http.Handler, rewrite func([]byte) []byte) string {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // cacheVersion is the format of a cache entry; an entry of another version
@@ -173,13 +174,14 @@ func (c *InstructionCache) prune(scope cacheScope, listed []remote.Skill) {
 	}
 }
 
+// sameSkill reports whether a and b are the same read of a skill: the
+// fields a plan compares the same as [spec.Differ] has them, the others
+// equal.
 func sameSkill(a, b remote.Skill) bool {
 	ptrEq := func(x, y *string) bool {
 		return (x == nil) == (y == nil) && (x == nil || *x == *y)
 	}
-	return a.ID == b.ID && a.SpaceID == b.SpaceID && a.Name == b.Name &&
-		a.Description == b.Description && a.Slug == b.Slug && a.Source == b.Source &&
-		ptrEq(a.SourceURL, b.SourceURL) && a.Enabled == b.Enabled &&
-		a.CreatedAt == b.CreatedAt && a.UpdatedAt == b.UpdatedAt &&
-		ptrEq(a.Instructions, b.Instructions)
+	return len(spec.Differ(stateOf(a).fields(), stateOf(b).fields())) == 0 &&
+		a.ID == b.ID && a.SpaceID == b.SpaceID && a.Slug == b.Slug && a.Source == b.Source &&
+		ptrEq(a.SourceURL, b.SourceURL) && a.CreatedAt == b.CreatedAt && a.UpdatedAt == b.UpdatedAt
 }

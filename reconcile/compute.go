@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -239,25 +240,25 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 		LiveHash:  LiveHash(rs),
 	}
 	ch.After = ch.Before
+	want := spec.Canonical(ls.Instructions)
+	differ := spec.Differ(ch.Before.fields(), desiredFields(ls, ch.Before))
+	changes := func(f string) bool { return slices.Contains(differ, f) }
 	var upd remote.SkillUpdate
-	// An empty name or description in the repository leaves the remote one:
-	// the service would reject it, and fsrepo reports it.
-	if ls.Name != "" && ls.Name != rs.Name {
+	if changes(FieldName) {
 		ch.Fields = append(ch.Fields, FieldName)
 		ch.After.Name = ls.Name
 		upd.Name = &ch.After.Name
 	}
-	if ls.Description != "" && !spec.SameDescription(ls.Description, rs.Description) {
+	if changes(FieldDescription) {
 		ch.Fields = append(ch.Fields, FieldDescription)
 		ch.After.Description = ls.Description
 		upd.Description = &ch.After.Description
 	}
-	want := spec.Canonical(ls.Instructions)
 	if rs.Instructions == nil {
 		c.warnf(Problem{Code: CodeNullInstructions, Slug: ls.Slug, Path: ls.Path},
 			"the space could not read the SKILL.md of %s (instructions are null); apply rewrites it from the repository", ls.Slug)
 	}
-	if rs.Instructions == nil || spec.Canonical(*rs.Instructions) != want {
+	if changes(FieldInstructions) {
 		ch.Fields = append(ch.Fields, FieldInstructions)
 		ch.After.Instructions = &want
 		send := spec.InstructionsToSend(want)
@@ -283,7 +284,7 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 				"%s was imported%s; a re-import may overwrite this update", ls.Slug, where)
 		}
 	}
-	if ls.Enabled != rs.Enabled {
+	if changes(FieldEnabled) {
 		ch.Fields = append(ch.Fields, FieldEnabled)
 		ch.After.Enabled = ls.Enabled
 		if ls.Enabled {
@@ -305,6 +306,20 @@ func newName(ls fsrepo.Skill) string {
 		return ls.Path
 	}
 	return path.Join(ls.Slug, fsrepo.SkillFile)
+}
+
+// desiredFields are the fields ls asks of a skill whose fields are now
+// live. An empty name or description in the repository leaves the live
+// one: the service would reject it, and fsrepo reports it.
+func desiredFields(ls fsrepo.Skill, live SkillState) spec.Fields {
+	f := ls.Fields()
+	if f.Name == "" {
+		f.Name = live.Name
+	}
+	if f.Description == "" {
+		f.Description = live.Description
+	}
+	return f
 }
 
 func stateOf(rs remote.Skill) SkillState {

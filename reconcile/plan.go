@@ -1,5 +1,7 @@
 package reconcile
 
+import "github.com/skillsync/skillsync/spec"
+
 // FormatVersion is the format_version of the JSON plans this package writes.
 // A reader accepts any version with the same major number: minor versions
 // only add fields.
@@ -18,12 +20,12 @@ const (
 )
 
 // Fields of a skill a [Change] can name in [Change.Fields], in the order
-// they are listed.
+// they are listed: those [spec.Differ] compares.
 const (
-	FieldName         = "name"
-	FieldDescription  = "description"
-	FieldInstructions = "instructions"
-	FieldEnabled      = "enabled"
+	FieldName         = spec.FieldName
+	FieldDescription  = spec.FieldDescription
+	FieldInstructions = spec.FieldInstructions
+	FieldEnabled      = spec.FieldEnabled
 )
 
 // Statuses of a [FileIssue].
@@ -156,6 +158,11 @@ type SkillState struct {
 	// for an unmanaged skill whose instructions were not fetched.
 	Instructions *string `json:"instructions"`
 	Enabled      bool    `json:"enabled"`
+}
+
+// fields is s as [spec.Differ] compares it.
+func (s SkillState) fields() spec.Fields {
+	return spec.Fields{Name: s.Name, Description: s.Description, Instructions: s.Instructions, Enabled: s.Enabled}
 }
 
 // AgentRef names an agent.

@@ -58,19 +58,7 @@ func (s *restoreSkill) know(f, v string) {
 	if s.known[f] == nil {
 		s.known[f] = map[string]bool{}
 	}
-	s.known[f][normalizeField(f, v)] = true
-}
-
-// normalizeField is v as compared for field f: instructions in canonical
-// form, descriptions without final newlines.
-func normalizeField(f, v string) string {
-	switch f {
-	case FieldInstructions:
-		return spec.Canonical(v)
-	case FieldDescription:
-		return strings.TrimRight(v, "\n")
-	}
-	return v
+	s.known[f][spec.Normalize(f, v)] = true
 }
 
 // knowState records the fields of st as known values.
@@ -295,7 +283,7 @@ func (rs *restoreSkill) editedSince(f string, cur *remote.Skill) bool {
 	default:
 		return false // enabled: a boolean is always one the journal shows
 	}
-	return !rs.known[f][normalizeField(f, v)]
+	return !rs.known[f][spec.Normalize(f, v)]
 }
 
 // RestorePlan plans undoing r against live: [Compute] of [Restore.Desired]

@@ -286,22 +286,19 @@ func changeDiff(got, want *Change) []string {
 	if !slices.Equal(got.Fields, want.Fields) {
 		d = append(d, "fields")
 	}
-	state := func(prefix string, a, b SkillState) {
-		if a.Name != b.Name {
-			d = append(d, prefix+FieldName)
+	state := func(prefix string, a, b SkillState, sent []string) {
+		differ := spec.Differ(a.fields(), b.fields())
+		// Apply sends a planned name or description as it is: the
+		// comparison's tolerance is not the service's.
+		if slices.Contains(sent, FieldDescription) && a.Description != b.Description && !slices.Contains(differ, FieldDescription) {
+			differ = slices.Insert(differ, slices.Index(differ, FieldName)+1, FieldDescription)
 		}
-		if a.Description != b.Description {
-			d = append(d, prefix+FieldDescription)
-		}
-		if !equalText(a.Instructions, b.Instructions) {
-			d = append(d, prefix+FieldInstructions)
-		}
-		if a.Enabled != b.Enabled {
-			d = append(d, prefix+FieldEnabled)
+		for _, f := range differ {
+			d = append(d, prefix+f)
 		}
 	}
-	state("before.", got.Before, want.Before)
-	state("after.", got.After, want.After)
+	state("before.", got.Before, want.Before, nil)
+	state("after.", got.After, want.After, got.Fields)
 	return d
 }
 
@@ -346,37 +343,25 @@ func skillMoved(ch *Change, got remote.Skill) string {
 		parts = append(parts, fmt.Sprintf("updatedAt %s -> %s", ch.UpdatedAt, got.UpdatedAt))
 	}
 	if ch.LiveHash != "" && LiveHash(got) != ch.LiveHash {
-		now := stateOf(got)
-		var fields []string
-		if now.Name != ch.Before.Name {
-			fields = append(fields, FieldName)
-		}
-		if now.Description != ch.Before.Description {
-			fields = append(fields, FieldDescription)
-		}
-		if !equalText(now.Instructions, ch.Before.Instructions) {
-			fields = append(fields, FieldInstructions)
-		}
-		if now.Enabled != ch.Before.Enabled {
-			fields = append(fields, FieldEnabled)
-		}
-		if len(fields) == 0 {
-			parts = append(parts, "its live hash differs")
-		} else {
+		// The hash is of the fields as the service spelt them; a field
+		// that differs only as the comparison allows (a description's
+		// final newline, instructions with the same canonical form) has
+		// not moved. What the fields do not explain (the id, the slug, a
+		// plan whose before was edited) is still a move.
+		fields := spec.Differ(ch.Before.fields(), stateOf(got).fields())
+		rest := got
+		rest.Name, rest.Description, rest.Instructions, rest.Enabled = ch.Before.Name, ch.Before.Description, ch.Before.Instructions, ch.Before.Enabled
+		switch {
+		case len(fields) > 0:
 			parts = append(parts, strings.Join(fields, ", ")+" changed")
+		case LiveHash(rest) != ch.LiveHash:
+			parts = append(parts, "its live hash differs")
 		}
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return fmt.Sprintf("%s: changed in the space since the plan (%s)", ch.Slug, strings.Join(parts, "; "))
-}
-
-func equalText(a, b *string) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }
 
 // repoChanged describes how the repository differs from the one planned
@@ -408,19 +393,7 @@ func repoChanged(p *Plan, desired *fsrepo.Repo) string {
 			details = append(details, ch.Slug+" is no longer in the repository")
 			continue
 		}
-		var fields []string
-		if ls.Name != "" && ls.Name != ch.After.Name {
-			fields = append(fields, FieldName)
-		}
-		if ls.Description != "" && ls.Description != ch.After.Description {
-			fields = append(fields, FieldDescription)
-		}
-		if ch.After.Instructions == nil || spec.Canonical(ls.Instructions) != spec.Canonical(*ch.After.Instructions) {
-			fields = append(fields, FieldInstructions)
-		}
-		if ls.Enabled != ch.After.Enabled {
-			fields = append(fields, FieldEnabled)
-		}
+		fields := spec.Differ(ch.After.fields(), desiredFields(*ls, ch.After))
 		if len(fields) > 0 {
 			details = append(details, fmt.Sprintf("%s: %s now differ from the plan", ch.Slug, strings.Join(fields, ", ")))
 		}

@@ -125,6 +125,45 @@ func TestCheckStale(t *testing.T) {
 			t.Errorf("stale =\n%s", got)
 		}
 	})
+	// readAs makes the plan's change of edit one planned from a read whose
+	// description was desc, its updatedAt that of the skill now.
+	readAs := func(env *applyEnv, sp *SavedPlan, desc string) {
+		for i := range sp.Plan.Changes {
+			if ch := &sp.Plan.Changes[i]; ch.Slug == "edit" {
+				read := env.skill("edit")
+				read.Description = desc
+				ch.Before.Description, ch.After.Description = desc, desc
+				ch.LiveHash = LiveHash(read)
+			}
+		}
+	}
+	t.Run("a description that says the same", func(t *testing.T) {
+		// The plan read "About edit" with a final newline, as a block
+		// scalar writes it; the space now spells it without one, its
+		// updatedAt unmoved. Planning calls the two the same description
+		// (spec.SameDescription), so the staleness check must too: the
+		// skill has not moved, and the plan applies as planned.
+		env, desired, _, sp := savedFixture(t, false)
+		readAs(env, sp, "About edit\n")
+		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		if err != nil || len(stale) != 0 {
+			t.Fatalf("CheckStale = %q, %v; want the plan fresh", stale, err)
+		}
+		if res := env.apply(t.Context(), sp.Plan, ApplyOptions{}); res.Failed() {
+			t.Errorf("apply: %+v", res.Steps)
+		}
+		if s := env.skill("edit"); *s.Instructions != "new\n" || s.Description != "About edit" {
+			t.Errorf("edit after apply = %q, %q; want the new text, the description untouched", *s.Instructions, s.Description)
+		}
+	})
+	t.Run("a description that says something else", func(t *testing.T) {
+		env, desired, _, sp := savedFixture(t, false)
+		readAs(env, sp, "About something else")
+		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		if err != nil || len(stale) != 1 || stale[0] != "edit: changed in the space since the plan (description changed)" {
+			t.Errorf("CheckStale = %q, %v; want edit's description changed", stale, err)
+		}
+	})
 	t.Run("skills enabled in the app", func(t *testing.T) {
 		// The plan enables wake with 3 skills active; once someone enables
 		// another in the app, the enable could pass the limit at merge,

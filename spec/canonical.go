@@ -78,10 +78,3 @@ func dropCRBeforeLF(s string) string {
 	}
 	return b.String()
 }
-
-// SameDescription reports whether two descriptions say the same: equal but
-// for newlines at the end, which a YAML block scalar ("description: |")
-// adds or drops depending on the reader and which no one means.
-func SameDescription(a, b string) bool {
-	return strings.TrimRight(a, "\n") == strings.TrimRight(b, "\n")
-}

@@ -12,5 +12,7 @@
 // [CheckUUID], [CheckPage]); lengths are counted as the service counts them,
 // in UTF-16 code units ([UTF16Len]). Instructions are compared in
 // [Canonical] form and sent as [InstructionsToSend] gives them;
-// descriptions are compared as [SameDescription] does.
+// descriptions are compared as [SameDescription] does. [Differ] is the one
+// field-by-field comparison of two skills, built on those forms, that every
+// part of skillsync uses to tell whether a skill changed.
 package spec

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // baseFlag is plan's --base: the branch a pull request merges into.
@@ -210,14 +211,8 @@ func setOrigins(p *reconcile.Plan, base, head *fsrepo.Repo) {
 
 func fieldDiffers(field string, a, b *fsrepo.Skill) bool {
 	switch field {
-	case reconcile.FieldName:
-		return a.Name != b.Name
-	case reconcile.FieldDescription:
-		return a.Description != b.Description
-	case reconcile.FieldInstructions:
-		return a.Instructions != b.Instructions
-	case reconcile.FieldEnabled:
-		return a.Enabled != b.Enabled
+	case reconcile.FieldName, reconcile.FieldDescription, reconcile.FieldInstructions, reconcile.FieldEnabled:
+		return slices.Contains(spec.Differ(a.Fields(), b.Fields()), field)
 	}
 	// A field this version does not know: say the pull request changed it,
 	// so that it is reviewed.

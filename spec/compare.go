@@ -1,0 +1,78 @@
+package spec
+
+import "strings"
+
+// The fields of a skill that skillsync compares and changes, by the names
+// plans and journals give them.
+const (
+	FieldName         = "name"
+	FieldDescription  = "description"
+	FieldInstructions = "instructions"
+	FieldEnabled      = "enabled"
+)
+
+// Fields are the fields of a skill that skillsync compares: what a
+// SKILL.md asks for, what the service holds, what a plan or a journal
+// records.
+type Fields struct {
+	Name        string
+	Description string
+	// Instructions is nil when they are not known: the service could not
+	// read the SKILL.md, or the skill was only listed.
+	Instructions *string
+	Enabled      bool
+}
+
+// Differ names the fields in which a and b differ, in the order name,
+// description, instructions, enabled; none when they say the same. It is
+// the one comparison of skills: plan, the staleness checks of a saved plan
+// and of apply, restore, the instruction cache and pull all use it, so that
+// what one calls a change no other calls the same.
+//
+// Names are compared as they are, descriptions as [SameDescription] does,
+// instructions in [Canonical] form (unknown instructions are the same only
+// as other unknown ones), and enabled as it is.
+func Differ(a, b Fields) []string {
+	var out []string
+	if a.Name != b.Name {
+		out = append(out, FieldName)
+	}
+	if !SameDescription(a.Description, b.Description) {
+		out = append(out, FieldDescription)
+	}
+	if !sameInstructions(a.Instructions, b.Instructions) {
+		out = append(out, FieldInstructions)
+	}
+	if a.Enabled != b.Enabled {
+		out = append(out, FieldEnabled)
+	}
+	return out
+}
+
+func sameInstructions(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b || Canonical(*a) == Canonical(*b)
+}
+
+// Normalize is value as [Differ] compares it for field: instructions in
+// [Canonical] form, a description without its final newlines, any other
+// value as it is. Two values of a field are the same exactly when their
+// normal forms are equal, so the forms may key a set of values.
+func Normalize(field, value string) string {
+	switch field {
+	case FieldInstructions:
+		return Canonical(value)
+	case FieldDescription:
+		return strings.TrimRight(value, "\n")
+	}
+	return value
+}
+
+// SameDescription reports whether two descriptions say the same: equal but
+// for newlines at the end, which a YAML block scalar ("description: |")
+// adds or drops depending on the reader and which no one means.
+func SameDescription(a, b string) bool {
+	return Normalize(FieldDescription, a) == Normalize(FieldDescription, b)
+}
