@@ -11,7 +11,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/adrg/frontmatter"
+	"github.com/skillsync/skillsync/internal/frontmatter"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -103,156 +103,46 @@ func (p *skillParser) parse(data []byte) Skill {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
 
-	fm := splitFrontmatter(data)
-	switch fm.state {
-	case fmNone:
+	fm := frontmatter.Parse(data)
+	switch fm.State {
+	case frontmatter.None:
 		p.errorf(1, 1, "frontmatter-missing", exampleFrontmatter,
 			"no frontmatter: the skill needs a name and a description")
-	case fmUnclosed:
-		p.errorf(fm.openLine, 1, "frontmatter-unclosed",
+	case frontmatter.Unclosed:
+		p.errorf(fm.OpenLine, 1, "frontmatter-unclosed",
 			`end the frontmatter with a line holding only "---"`,
-			`frontmatter is not closed: no "---" line after line %d`, fm.openLine)
-	case fmFound:
+			`frontmatter is not closed: no "---" line after line %d`, fm.OpenLine)
+	case frontmatter.Found:
 		p.frontmatter(&sk, fm)
 	}
 
-	body := string(data[fm.bodyStart:])
+	body := string(fm.Body)
 	sk.Instructions = spec.Canonical(body)
 	if send := spec.InstructionsToSend(sk.Instructions); spec.CheckInstructions(send) != nil {
 		without := ""
 		if send != sk.Instructions {
 			without = " without the final newline"
 		}
-		p.errorf(fm.bodyLine, 1, "instructions-too-long",
+		p.errorf(fm.BodyLine, 1, "instructions-too-long",
 			"move details into supporting files in the skill folder and refer to them from SKILL.md",
 			"instructions are %d characters (UTF-16 code units) long%s; the service accepts at most %d",
 			spec.UTF16Len(send), without, spec.MaxInstructionsLen)
 	}
 	if n := strings.Count(sk.Instructions, "\n"); n > MaxBodyLines {
-		p.warnf(fm.bodyLine, 1, "body-long",
+		p.warnf(fm.BodyLine, 1, "body-long",
 			"keep SKILL.md under 500 lines; move reference material into supporting files",
 			"body is %d lines long", n)
 	}
 	return sk
 }
 
-type fmState int
-
-const (
-	fmNone fmState = iota
-	fmFound
-	fmUnclosed
-)
-
-type frontmatterBlock struct {
-	state     fmState
-	openLine  int    // line of the opening "---"
-	block     []byte // between the delimiters
-	bodyStart int    // offset of the body in the data
-	bodyLine  int    // line on which the body starts
-}
-
-// splitFrontmatter finds the frontmatter with adrg/frontmatter and adds what
-// it does not tell: where the block and the body start, and whether an
-// opening "---" was never closed (which the library reports as no
-// frontmatter at all). data has no BOM and LF line endings.
-func splitFrontmatter(data []byte) frontmatterBlock {
-	fm := frontmatterBlock{bodyLine: 1}
-	// The library skips blank lines before the opening delimiter and
-	// compares lines with their surrounding space trimmed; so do we.
-	line, off := 1, 0
-	for off < len(data) {
-		end := bytes.IndexByte(data[off:], '\n')
-		if end < 0 {
-			end = len(data) - off
-		}
-		t := bytes.TrimSpace(data[off : off+end])
-		if len(t) == 0 {
-			off += end + 1
-			line++
-			continue
-		}
-		if string(t) != "---" {
-			return fm
-		}
-		break
-	}
-	if off >= len(data) {
-		return fm
-	}
-	fm.openLine = line
-
-	// Find the closing line as the library does, so that it is handed only
-	// the frontmatter: it copies everything it reads, and bodies are long.
-	limit := -1
-	for o := off + bytes.IndexByte(data[off:], '\n') + 1; o > off && o < len(data); {
-		end := bytes.IndexByte(data[o:], '\n')
-		if end < 0 {
-			end = len(data) - o
-		}
-		if string(bytes.TrimSpace(data[o:o+end])) == "---" {
-			limit = min(o+end+1, len(data))
-			break
-		}
-		o += end + 1
-	}
-	if limit < 0 {
-		fm.state = fmUnclosed
-		fm.bodyStart = len(data)
-		fm.bodyLine = 1 + bytes.Count(data, []byte("\n"))
-		return fm
-	}
-
-	var block []byte
-	found := false
-	format := frontmatter.NewFormat("---", "---", func(b []byte, _ any) error {
-		block = bytes.Clone(b)
-		found = true
-		return nil
-	})
-	rest, err := frontmatter.Parse(bytes.NewReader(data[:limit]), nil, format)
-	if err != nil || !found {
-		// Cannot happen: the library agrees on the delimiters.
-		fm.state = fmUnclosed
-		fm.bodyStart = len(data)
-		fm.bodyLine = 1 + bytes.Count(data, []byte("\n"))
-		return fm
-	}
-	fm.state = fmFound
-	fm.block = block
-	fm.bodyStart = limit - len(rest)
-	fm.bodyLine = 1 + bytes.Count(data[:fm.bodyStart], []byte("\n"))
-	return fm
-}
-
 var yamlErrLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
-// fileLine maps line n of the YAML block, as yaml.v3 counts lines (a CR, an
-// LF and a CRLF each end one), to the line of SKILL.md, where only LF ends
-// a line. Without a lone CR in the block it is openLine+n.
-func (fm frontmatterBlock) fileLine(n int) int {
-	yl, fl := 1, 1
-	b := fm.block
-	for i := 0; i < len(b) && yl < n; i++ {
-		switch b[i] {
-		case '\n':
-			yl++
-			fl++
-		case '\r':
-			if i+1 < len(b) && b[i+1] == '\n' {
-				continue
-			}
-			yl++
-		}
-	}
-	return fm.openLine + fl
-}
-
 // frontmatter decodes the YAML block into sk, reporting positions as lines
-// of the file (see fileLine).
-func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
+// of the file (see [frontmatter.Split.Line]).
+func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(fm.block, &doc); err != nil {
+	if err := yaml.Unmarshal(fm.Block, &doc); err != nil {
 		p.yamlError(err, fm)
 		return
 	}
@@ -261,12 +151,12 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 		root = doc.Content[0]
 	}
 	if root == nil || (root.Kind == yaml.ScalarNode && root.Tag == "!!null") {
-		p.errorf(fm.openLine, 1, "frontmatter-empty", `add "name: ..." and "description: ..." lines between the "---" lines`,
+		p.errorf(fm.OpenLine, 1, "frontmatter-empty", `add "name: ..." and "description: ..." lines between the "---" lines`,
 			"frontmatter is empty: the skill needs a name and a description")
 		return
 	}
 	if root.Kind != yaml.MappingNode {
-		p.errorf(fm.fileLine(root.Line), root.Column, "frontmatter-not-mapping", `write the frontmatter as "key: value" lines`,
+		p.errorf(fm.Line(root.Line), root.Column, "frontmatter-not-mapping", `write the frontmatter as "key: value" lines`,
 			"frontmatter must be a mapping of keys to values, not %s", kindName(root))
 		return
 	}
@@ -276,17 +166,17 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		key := k.Value
-		kl, kc := fm.fileLine(k.Line), k.Column
+		kl, kc := fm.Line(k.Line), k.Column
 		if first, dup := seen[key]; dup {
 			p.errorf(kl, kc, "frontmatter-duplicate-key", "remove one of them",
-				"duplicate key %q (first at line %d)", key, fm.fileLine(first.Line))
+				"duplicate key %q (first at line %d)", key, fm.Line(first.Line))
 			continue
 		}
 		seen[key] = k
 		if v.Kind == yaml.AliasNode && v.Alias != nil {
 			v = v.Alias
 		}
-		vl, vc := fm.fileLine(v.Line), v.Column
+		vl, vc := fm.Line(v.Line), v.Column
 		if (key == keyName || key == keyDescription) && v.Kind == yaml.ScalarNode && v.Style == 0 &&
 			len(v.LineComment) > 1 && v.LineComment[0] == '#' && v.LineComment[1] != ' ' && v.LineComment[1] != '#' {
 			// "description: Tag it #release" reads as "Tag it" and a
@@ -336,11 +226,11 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatterBlock) {
 		}
 	}
 	if !hasName {
-		p.errorf(fm.openLine, 1, "name-missing", `add a "name: ..." line to the frontmatter`,
+		p.errorf(fm.OpenLine, 1, "name-missing", `add a "name: ..." line to the frontmatter`,
 			"frontmatter has no name")
 	}
 	if !hasDescription {
-		p.errorf(fm.openLine, 1, "description-missing",
+		p.errorf(fm.OpenLine, 1, "description-missing",
 			`add a "description: ..." line to the frontmatter, saying what the skill does and when to use it`,
 			"frontmatter has no description")
 	}
@@ -406,7 +296,7 @@ func (p *skillParser) boolValue(key string, v *yaml.Node, line, col int) bool {
 
 // yamlError turns a yaml.v3 error into diagnostics at the lines of the file,
 // with a hint for the mistakes real SKILL.md files make.
-func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
+func (p *skillParser) yamlError(err error, fm frontmatter.Split) {
 	var msgs []string
 	var te *yaml.TypeError
 	if errors.As(err, &te) {
@@ -414,14 +304,14 @@ func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
 	} else {
 		msgs = []string{err.Error()}
 	}
-	lines := strings.Split(string(fm.block), "\n")
+	lines := strings.Split(string(fm.Block), "\n")
 	for _, m := range msgs {
-		line, text := fm.openLine, strings.TrimPrefix(m, "yaml: ")
+		line, text := fm.OpenLine, strings.TrimPrefix(m, "yaml: ")
 		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
 			n, _ := strconv.Atoi(sub[1])
 			text = sub[2]
 			n = blameLine(text, lines, n)
-			line = fm.fileLine(n)
+			line = fm.Line(n)
 			var src string
 			if n >= 1 && n <= len(lines) {
 				src = lines[n-1]
@@ -433,7 +323,7 @@ func (p *skillParser) yamlError(err error, fm frontmatterBlock) {
 		// indents the first key: point at the first tab-indented line.
 		hint := ""
 		if n := guessYAMLLine(text, lines); n > 0 {
-			line, hint = fm.fileLine(n), yamlHint(text, lines[n-1])
+			line, hint = fm.Line(n), yamlHint(text, lines[n-1])
 		}
 		p.errorf(line, 1, "frontmatter-yaml", hint, "frontmatter is not valid YAML: %s", text)
 	}

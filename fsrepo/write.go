@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillsync/skillsync/internal/frontmatter"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -82,8 +83,8 @@ func renderSkillMD(name, description string, enabled bool, body string, quoteAll
 // frontmatter to keep, the result is next.
 func MergeSkillMD(local, next []byte) []byte {
 	n := normalizeSkillMD(next)
-	nfm := splitFrontmatter(n)
-	if nfm.state != fmFound {
+	nfm := frontmatter.Parse(n)
+	if nfm.State != frontmatter.Found {
 		return next
 	}
 	want, wantDs := ParseSkillMD(SkillFile, next)
@@ -91,12 +92,12 @@ func MergeSkillMD(local, next []byte) []byte {
 	if sameSkill(have, want) && !haveDs.HasErrors() {
 		return local
 	}
-	lfm := splitFrontmatter(normalizeSkillMD(local))
-	if lfm.state != fmFound {
+	lfm := frontmatter.Parse(normalizeSkillMD(local))
+	if lfm.State != frontmatter.Found {
 		return next
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(lfm.block, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+	if err := yaml.Unmarshal(lfm.Block, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return next
 	}
 	root := doc.Content[0]
@@ -109,7 +110,7 @@ func MergeSkillMD(local, next []byte) []byte {
 		return next
 	}
 
-	known := string(nfm.block)
+	known := string(nfm.Block)
 	if known != "" && !strings.HasSuffix(known, "\n") {
 		known += "\n"
 	}
@@ -123,14 +124,14 @@ func MergeSkillMD(local, next []byte) []byte {
 		b.WriteString(known)
 		b.WriteString(after)
 		b.WriteString("---\n")
-		b.Write(n[nfm.bodyStart:])
+		b.Write(nfm.Body)
 		return b.Bytes()
 	}
 	readsBack := func(out []byte) bool {
 		got, ds := ParseSkillMD(SkillFile, out)
 		return sameSkill(got, want) && sameExtra(got.Extra, have.Extra) && (!ds.HasErrors() || wantDs.HasErrors())
 	}
-	if before, after, ok := extraText(lfm.block, root); ok {
+	if before, after, ok := extraText(lfm.Block, root); ok {
 		if out := compose(before, after); readsBack(out) {
 			return out
 		}

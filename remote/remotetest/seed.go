@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync/internal/frontmatter"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
@@ -222,12 +223,16 @@ func readSkillFolder(fsys fs.FS, dir string) (SkillSeed, error) {
 	if err != nil {
 		return SkillSeed{}, fmt.Errorf("reading seed: %w", err)
 	}
-	fmText, body, err := splitFrontmatter(string(md))
-	if err != nil {
-		return SkillSeed{}, fmt.Errorf("seed %s: %w", mdPath, err)
+	split := frontmatter.Parse(md)
+	switch split.State {
+	case frontmatter.None:
+		return SkillSeed{}, fmt.Errorf("seed %s: does not start with a '---' frontmatter line", mdPath)
+	case frontmatter.Unclosed:
+		return SkillSeed{}, fmt.Errorf("seed %s: frontmatter has no closing '---' line", mdPath)
 	}
+	body := string(split.Body)
 	var fm skillFrontmatter
-	if err := yaml.Unmarshal([]byte(fmText), &fm); err != nil {
+	if err := yaml.Unmarshal(split.Block, &fm); err != nil {
 		return SkillSeed{}, fmt.Errorf("seed %s: frontmatter: %w", mdPath, err)
 	}
 	seed := SkillSeed{
@@ -263,27 +268,6 @@ func readSkillFolder(fsys fs.FS, dir string) (SkillSeed, error) {
 	}
 	slices.Sort(seed.BinaryFiles)
 	return seed, nil
-}
-
-// splitFrontmatter splits a SKILL.md into its frontmatter (between a first
-// line "---" and the next line "---") and the body after it.
-func splitFrontmatter(s string) (fm, body string, err error) {
-	s = strings.TrimPrefix(s, "\uFEFF") // editors on Windows write one
-	first, rest, ok := strings.Cut(s, "\n")
-	if !ok || strings.TrimRight(first, "\r") != "---" {
-		return "", "", errors.New("does not start with a '---' frontmatter line")
-	}
-	off := 0
-	for {
-		line, after, more := strings.Cut(rest[off:], "\n")
-		if strings.TrimRight(line, "\r") == "---" {
-			return rest[:off], after, nil
-		}
-		if !more {
-			return "", "", errors.New("frontmatter has no closing '---' line")
-		}
-		off += len(line) + 1
-	}
 }
 
 // catch turns a panic of a test-support method into an error.

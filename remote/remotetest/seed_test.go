@@ -179,21 +179,6 @@ func TestLoadSeedHoldsAgentsToTheSpec(t *testing.T) {
 	}
 }
 
-func TestSplitFrontmatter(t *testing.T) {
-	for _, c := range []struct{ in, fm, body string }{
-		{"\uFEFF---\nname: a\n---\nbody\n", "name: a\n", "body\n"},
-		{"---\na: 1\n---\nbody", "a: 1\n", "body"},
-		{"---\n---\n", "", ""},
-		{"---\na: 1\n---", "a: 1\n", ""},
-		{"---\na: 1\n---\n\n---\nx", "a: 1\n", "\n---\nx"},
-	} {
-		fm, body, err := splitFrontmatter(c.in)
-		if err != nil || fm != c.fm || body != c.body {
-			t.Errorf("%q: %q %q %v", c.in, fm, body, err)
-		}
-	}
-}
-
 // TestAddSkillHoldsToTheSpec: AddSkill refuses what the service could not
 // hold, as a seed does, and accepts a name in any script (made in the app).
 func TestAddSkillHoldsToTheSpec(t *testing.T) {
