@@ -1,0 +1,61 @@
+package fsrepo
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// DefaultConfig is the configuration of a repository whose skillsync.yaml
+// sets nothing.
+func DefaultConfig() Config {
+	cfg, err := parseConfig(ConfigFile, nil)
+	if err != nil {
+		panic("fsrepo: default config: " + err.Error())
+	}
+	return cfg
+}
+
+// WriteConfig creates root/skillsync.yaml with the service address, the
+// space and the skills folder of c (the defaults for the rest). It never
+// writes a token: there is no field for one. It never replaces an existing
+// file (or a symlink by that name): the error then wraps [fs.ErrExist].
+func WriteConfig(root string, c Config) error {
+	if c.SkillsDir == "" {
+		c.SkillsDir = DefaultSkillsDir
+	}
+	doc := struct {
+		BaseURL   string `yaml:"baseURL,omitempty"`
+		Space     string `yaml:"space,omitempty"`
+		SkillsDir string `yaml:"skillsDir"`
+	}{c.BaseURL, c.Space, c.SkillsDir}
+	body, err := yaml.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	data := append([]byte("# skillsync configuration: https://github.com/skillsync/skillsync\n"+
+		"# The token is never kept here: set SKILLSYNC_TOKEN or pass --token-file.\n"), body...)
+	// Refuse to write what the loader would refuse to read.
+	if _, err := parseConfig(ConfigFile, data); err != nil {
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	name := filepath.Join(root, ConfigFile)
+	// O_EXCL also fails on a symlink, dangling or not, so nothing is
+	// written through one.
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", ConfigFile, err)
+	}
+	return nil
+}

@@ -1,0 +1,398 @@
+package fsrepo
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/internal/frontmatter"
+	"github.com/skillsync/skillsync/spec"
+	"go.yaml.in/yaml/v3"
+)
+
+// FormatSkillMD is the SKILL.md of a skill: YAML frontmatter with name and
+// description (and "enabled: false" when the skill is disabled), then the
+// instructions, in [spec.Canonical] form, as the body.
+//
+// Any text round-trips: ParseSkillMD(FormatSkillMD(n, d, e, i)) gives back
+// n, d, e and spec.Canonical(i). A value is written plain when YAML reads it back
+// as the same string, as a literal block when it spans lines that a block
+// holds faithfully, and double-quoted with escapes otherwise (leading or
+// trailing space, a final line break, "\r", a line of "---", characters
+// YAML cannot hold raw). Invalid UTF-8 is replaced by U+FFFD first, as the
+// loader does.
+func FormatSkillMD(name, description string, enabled bool, instructions string) []byte {
+	name = strings.ToValidUTF8(name, "\uFFFD")
+	// Final newlines of a description mean nothing (see SameDescription);
+	// without them a multi-line one reads as a block, not an escaped line.
+	description = strings.TrimRight(strings.ToValidUTF8(description, "\uFFFD"), "\n")
+	body := spec.Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
+	// Canonical replaces "\r\n" in one pass, so "\r\r\n" leaves a "\r\n"
+	// that the loader, which reads the whole file with CRLF replaced, never
+	// sees: write what the loader will read.
+	for c := spec.Canonical(body); c != body; c = spec.Canonical(body) {
+		body = c
+	}
+	out := renderSkillMD(name, description, enabled, body, false)
+	// The styles above are chosen to read back exactly; should one not,
+	// double quotes always do.
+	if sk, _ := ParseSkillMD(SkillFile, out); sk.Name != name || sk.Description != description ||
+		sk.Enabled != enabled || sk.Instructions != body {
+		out = renderSkillMD(name, description, enabled, body, true)
+	}
+	return out
+}
+
+func renderSkillMD(name, description string, enabled bool, body string, quoteAll bool) []byte {
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	writeYAMLString(&b, keyName, name, quoteAll)
+	writeYAMLString(&b, keyDescription, description, quoteAll)
+	if !enabled {
+		b.WriteString(keyEnabled + ": false\n")
+	}
+	b.WriteString("---\n")
+	b.WriteString(body)
+	return b.Bytes()
+}
+
+// MergeSkillMD returns what to write over local, an existing SKILL.md, so
+// that it says what next, a SKILL.md as [FormatSkillMD] writes it, says.
+//
+// When local already says it (the same name, description, enabled and
+// [spec.Canonical] instructions, with no error) local itself is returned:
+// nothing is rewritten. Otherwise the result is next with the frontmatter
+// keys of local that skillsync does not know (license, allowed-tools,
+// metadata, ...) after name, description and enabled, in their order and
+// their original text, comments included; an explicit "enabled: true" is
+// kept too. Text lines before the first key stay first. Should the
+// original text not read back the same in its new place, the values of
+// those keys are written afresh. When next has no frontmatter, or local no
+// frontmatter to keep, the result is next.
+func MergeSkillMD(local, next []byte) []byte {
+	n := normalizeSkillMD(next)
+	nfm := frontmatter.Parse(n)
+	if nfm.State != frontmatter.Found {
+		return next
+	}
+	want, wantDs := ParseSkillMD(SkillFile, next)
+	have, haveDs := ParseSkillMD(SkillFile, local)
+	if sameSkill(have, want) && !haveDs.HasErrors() {
+		return local
+	}
+	lfm := frontmatter.Parse(normalizeSkillMD(local))
+	if lfm.State != frontmatter.Found {
+		return next
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(lfm.Block, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return next
+	}
+	root := doc.Content[0]
+	keepEnabled := false
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		keepEnabled = keepEnabled || root.Content[i].Value == keyEnabled
+	}
+	keepEnabled = keepEnabled && want.Enabled
+	if len(have.Extra) == 0 && !keepEnabled {
+		return next
+	}
+
+	known := string(nfm.Block)
+	if known != "" && !strings.HasSuffix(known, "\n") {
+		known += "\n"
+	}
+	if keepEnabled {
+		known += keyEnabled + ": true\n"
+	}
+	compose := func(before, after string) []byte {
+		var b bytes.Buffer
+		b.WriteString("---\n")
+		b.WriteString(before)
+		b.WriteString(known)
+		b.WriteString(after)
+		b.WriteString("---\n")
+		b.Write(nfm.Body)
+		return b.Bytes()
+	}
+	readsBack := func(out []byte) bool {
+		got, ds := ParseSkillMD(SkillFile, out)
+		return sameSkill(got, want) && sameExtra(got.Extra, have.Extra) && (!ds.HasErrors() || wantDs.HasErrors())
+	}
+	if before, after, ok := extraText(lfm.Block, root); ok {
+		if out := compose(before, after); readsBack(out) {
+			return out
+		}
+	}
+	if after, ok := extraValues(root, have.Extra); ok {
+		if out := compose("", after); readsBack(out) {
+			return out
+		}
+	}
+	return next
+}
+
+// extraText cuts the frontmatter block into the lines before its first key
+// and the text of the keys skillsync does not know (each with the comment
+// lines right above it), in their order. A duplicate key keeps its first
+// entry, as the loader does. ok is false for a layout whose entries are
+// not whole lines (a flow mapping, an indented one).
+func extraText(block []byte, root *yaml.Node) (before, after string, ok bool) {
+	if root.Style&yaml.FlowStyle != 0 || bytes.Contains(block, []byte("\r")) {
+		return "", "", false
+	}
+	lines := strings.SplitAfter(string(block), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	type entry struct {
+		key        string
+		start, end int // lines [start, end), 0-based
+	}
+	var entries []entry
+	prev := -1 // the line of the previous key
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		line := k.Line - 1
+		if k.Column != 1 || line <= prev || line >= len(lines) {
+			return "", "", false
+		}
+		start := line
+		// Comments above the first key stay first, with the lines
+		// before it.
+		for prev >= 0 && start-1 > prev && strings.HasPrefix(lines[start-1], "#") {
+			start--
+		}
+		if n := len(entries); n > 0 {
+			entries[n-1].end = start
+		}
+		entries = append(entries, entry{key: k.Value, start: start, end: len(lines)})
+		prev = line
+	}
+	if len(entries) == 0 {
+		return "", "", false
+	}
+	before = strings.Join(lines[:entries[0].start], "")
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if seen[e.key] {
+			continue
+		}
+		seen[e.key] = true
+		switch e.key {
+		case keyName, keyDescription, keyEnabled:
+			continue
+		}
+		b.WriteString(strings.Join(lines[e.start:e.end], ""))
+	}
+	after = b.String()
+	if after != "" && !strings.HasSuffix(after, "\n") {
+		after += "\n"
+	}
+	return before, after, true
+}
+
+// extraValues writes the keys of extra afresh, in the order of root.
+func extraValues(root *yaml.Node, extra map[string]any) (string, bool) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key := root.Content[i].Value
+		v, ok := extra[key]
+		if !ok || seen[key] {
+			continue
+		}
+		seen[key] = true
+		var vn yaml.Node
+		if err := vn.Encode(v); err != nil {
+			return "", false
+		}
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, &vn)
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(m); err != nil {
+		return "", false
+	}
+	if err := enc.Close(); err != nil {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// sameSkill reports whether two parsed SKILL.md files ask for the same
+// skill.
+func sameSkill(a, b Skill) bool {
+	return len(spec.Differ(a.Fields(), b.Fields())) == 0
+}
+
+// sameExtra compares kept frontmatter values by their YAML text, which
+// tells NaN from NaN as equal and needs no care for the types decoded.
+func sameExtra(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	ta, err1 := yaml.Marshal(a)
+	tb, err2 := yaml.Marshal(b)
+	return err1 == nil && err2 == nil && bytes.Equal(ta, tb)
+}
+
+// normalizeSkillMD reads data as the loader does: invalid UTF-8 replaced,
+// no byte-order mark, LF line endings.
+func normalizeSkillMD(data []byte) []byte {
+	data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	data = bytes.TrimPrefix(data, []byte(bom))
+	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+}
+
+// writeYAMLString writes "key: value\n" in the most readable style that
+// reads back as value.
+func writeYAMLString(b *bytes.Buffer, key, value string, quoteAll bool) {
+	b.WriteString(key)
+	b.WriteString(":")
+	switch {
+	case quoteAll:
+	case plainSafe(key, value):
+		b.WriteString(" ")
+		b.WriteString(value)
+		b.WriteString("\n")
+		return
+	case literalSafe(key, value):
+		b.WriteString(" |-\n")
+		for _, line := range strings.Split(value, "\n") {
+			if line != "" {
+				b.WriteString("  ")
+				b.WriteString(line)
+			}
+			b.WriteString("\n")
+		}
+		return
+	}
+	b.WriteString(" ")
+	b.WriteString(doubleQuote(value))
+	b.WriteString("\n")
+}
+
+// plainSafe reports whether value can be written unquoted: one line that
+// YAML reads back as the very same string (not a number, a boolean, a
+// comment, a flow collection...).
+func plainSafe(key, value string) bool {
+	if value == "" || strings.ContainsAny(value, "\n\r\t") || strings.TrimSpace(value) != value || !yamlPrintable(value) {
+		return false
+	}
+	// YAML 1.1 readers (PyYAML, many editors) take these for booleans
+	// and numbers, though YAML 1.2 reads strings.
+	switch strings.ToLower(value) {
+	case "y", "n", "yes", "no", "on", "off":
+		return false
+	}
+	if strings.Trim(value, "0123456789.:_+-eE") == "" {
+		return false
+	}
+	return readsBackAs(key+": "+value+"\n", value, yaml.Style(0))
+}
+
+// literalSafe reports whether value can be written as a "|-" block: lines
+// without "\r", none of them the frontmatter delimiter, the first not
+// indented (which would need an indentation indicator), no final line break
+// (which the loader drops from blocks), and YAML reading it back the same.
+func literalSafe(key, value string) bool {
+	if !strings.Contains(value, "\n") || strings.ContainsAny(value, "\r") || strings.HasSuffix(value, "\n") ||
+		strings.HasPrefix(value, " ") || strings.HasPrefix(value, "\n") || !yamlPrintable(value) {
+		return false
+	}
+	var b bytes.Buffer
+	b.WriteString(key + ": |-\n")
+	for _, line := range strings.Split(value, "\n") {
+		if strings.TrimSpace(line) == "---" {
+			return false
+		}
+		if line != "" {
+			b.WriteString("  " + line)
+		}
+		b.WriteString("\n")
+	}
+	return readsBackAs(b.String(), value, yaml.LiteralStyle)
+}
+
+func readsBackAs(doc, want string, style yaml.Style) bool {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &n); err != nil || len(n.Content) != 1 {
+		return false
+	}
+	m := n.Content[0]
+	if m.Kind != yaml.MappingNode || len(m.Content) != 2 {
+		return false
+	}
+	v := m.Content[1]
+	return v.Kind == yaml.ScalarNode && v.Tag == "!!str" && v.Style == style && v.Value == want
+}
+
+// yamlPrintable reports whether s holds only characters YAML allows raw in a
+// document and reads as no line break: tab, the printable ASCII range, and
+// the printable non-ASCII ranges except NEL, the Unicode line and paragraph
+// separators and the byte-order mark.
+func yamlPrintable(s string) bool {
+	for _, r := range s {
+		if !yamlRawRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func yamlRawRune(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n':
+		return true
+	case r < 0x20 || r == 0x7F:
+		return false
+	case r < 0x7F:
+		return true
+	case r < 0xA0, r == 0x2028, r == 0x2029, r == 0xFEFF:
+		return false
+	case r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD, r >= 0x10000 && r <= utf8.MaxRune:
+		return true
+	}
+	return false
+}
+
+// doubleQuote writes s as a YAML double-quoted scalar on one line, escaping
+// what YAML cannot hold raw.
+func doubleQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			switch {
+			case yamlRawRune(r):
+				b.WriteRune(r)
+			case r <= 0xFF:
+				fmt.Fprintf(&b, `\x%02X`, r)
+			case r <= 0xFFFF:
+				fmt.Fprintf(&b, `\u%04X`, r)
+			default:
+				fmt.Fprintf(&b, `\U%08X`, r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

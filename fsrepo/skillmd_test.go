@@ -1,0 +1,49 @@
+package fsrepo
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/spec"
+)
+
+// TestSuggestNameLongInput: the suggestion for a huge invalid name still
+// fits the service's limit (it used to be computed in quadratic time).
+func TestSuggestNameLongInput(t *testing.T) {
+	got := suggestName(strings.Repeat("ab_", 20000))
+	if n := spec.UTF16Len(got); n == 0 || n > spec.MaxNameLen {
+		t.Fatalf("suggestName gave %d units: %q", n, got)
+	}
+	if err := spec.CheckName(got); err != nil {
+		t.Fatalf("suggestion %q is not a valid name: %v", got, err)
+	}
+}
+
+// TestNonASCIINameWarns: a name with non-ASCII letters passes the rule as
+// written ("letters, digits") but draws a warning, since the service may
+// accept only ASCII ones (the emulator does).
+func TestNonASCIINameWarns(t *testing.T) {
+	_, ds := ParseSkillMD("skills/cafe/SKILL.md", []byte("---\nname: Café Menu\ndescription: d\n---\nbody\n"))
+	if ds.HasErrors() {
+		t.Fatalf("errors for a non-ASCII name: %v", ds)
+	}
+	if len(ds) != 1 || ds[0].Code != "name-non-ascii" || ds[0].Line != 2 {
+		t.Fatalf("diagnostics %v, want one name-non-ascii warning on line 2", ds)
+	}
+}
+
+// TestSuggestName: the suggestion is a valid name close to what was meant.
+func TestSuggestName(t *testing.T) {
+	for in, want := range map[string]string{
+		"Test-Driven Development (TDD)": "Test-Driven Development TDD",
+		"Bad_Name!":                     "Bad-Name",
+		"a / b":                         "a b",
+		"(x)":                           "x",
+		"--":                            "my-skill",
+	} {
+		got := suggestName(in)
+		if got != want || spec.CheckName(got) != nil {
+			t.Errorf("suggestName(%q) = %q (valid: %v), want %q", in, got, spec.CheckName(got) == nil, want)
+		}
+	}
+}
