@@ -79,6 +79,17 @@ type SkillWriter struct {
 	opts      WriteOptions
 	skills    []pendingSkill
 	problems  []PathProblem
+	hooks     writerHooks
+}
+
+// writerHooks, set by tests only, run where a folder swapped for a
+// symlink would strike.
+type writerHooks struct {
+	// openSkillRoot runs just before a skill folder is opened.
+	openSkillRoot func(dir string)
+	// writeFile runs as a file of the skill folder dir, already opened
+	// and checked, is about to be written.
+	writeFile func(dir string)
 }
 
 type pendingSkill struct {
@@ -299,35 +310,27 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 			if sr != nil {
 				sr.Close()
 			}
-			if sr, err = openSkillRoot(r, w.root, wr.dir); err != nil {
+			if sr, err = openSkillRoot(r, w.root, wr.dir, w.hooks.openSkillRoot); err != nil {
 				return results, err
 			}
 		}
-		if err := writeFile(sr, filepath.Join(w.root, filepath.FromSlash(wr.dir)), wr); err != nil {
+		if err := writeFile(sr, filepath.Join(w.root, filepath.FromSlash(wr.dir)), wr, w.hooks.writeFile); err != nil {
 			return results, err
 		}
 	}
 	return results, nil
 }
 
-// testHookOpenSkillRoot, set by tests only, runs just before a skill
-// folder is opened: where a folder swapped for a symlink would strike.
-var testHookOpenSkillRoot func(dir string)
-
-// testHookWriteFile, set by tests only, runs as a file of the skill folder
-// dir, already opened and checked, is about to be written.
-var testHookWriteFile func(dir string)
-
 // openSkillRoot creates the skill folder dir (relative to root) and opens
 // it as a root of its own, checked to be the very folder that the path
 // names with no symlink on the way. Writes through the handle stay in that
 // folder even if a folder on the path is swapped for a symlink meanwhile.
-func openSkillRoot(r *os.Root, root, dir string) (*os.Root, error) {
+func openSkillRoot(r *os.Root, root, dir string, hook func(dir string)) (*os.Root, error) {
 	if err := r.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", dir, err)
 	}
-	if testHookOpenSkillRoot != nil {
-		testHookOpenSkillRoot(dir)
+	if hook != nil {
+		hook(dir)
 	}
 	sr, err := r.OpenRoot(dir)
 	if err != nil {
@@ -346,21 +349,6 @@ func openSkillRoot(r *os.Root, root, dir string) (*os.Root, error) {
 		return nil, fmt.Errorf("writing %s: %w", dir, err)
 	}
 	return sr, nil
-}
-
-// WriteSkillFolder writes one skill folder with a [SkillWriter] and returns
-// the files it wrote, slash-separated and relative to root.
-func WriteSkillFolder(root, skillsDir, slug string, files map[string][]byte, opts WriteOptions) ([]string, error) {
-	w := NewSkillWriter(root, skillsDir, opts)
-	w.Add(slug, files)
-	res, err := w.Write()
-	var written []string
-	for _, s := range res {
-		for _, f := range s.Written {
-			written = append(written, path.Join(s.Dir, f))
-		}
-	}
-	return written, err
 }
 
 type fileState struct {
@@ -429,12 +417,12 @@ func lstatReason(err error) string {
 // as a root (see openSkillRoot), which keeps every operation inside it; dir
 // is its path, whose components below it are checked again just before,
 // to narrow the window in which a symlink could appear.
-func writeFile(r *os.Root, dir string, wr write) error {
+func writeFile(r *os.Root, dir string, wr write, hook func(dir string)) error {
 	if _, problem := inspect(dir, wr.rel); problem != nil {
 		return fmt.Errorf("writing %s: %s %s", path.Join(wr.dir, wr.rel), path.Join(wr.dir, problem.Path), problem.Reason)
 	}
-	if testHookWriteFile != nil {
-		testHookWriteFile(wr.dir) // the window a check cannot close
+	if hook != nil {
+		hook(wr.dir) // the window a check cannot close
 	}
 	full := path.Join(wr.dir, wr.rel)
 	sub := path.Dir(wr.rel)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -320,23 +321,41 @@ func TestSkillWriterLocalChanges(t *testing.T) {
 	}
 }
 
-func TestWriteSkillFolder(t *testing.T) {
+// writeSkillFolder writes one skill folder with a [SkillWriter] and returns
+// the files it wrote, slash-separated and relative to root.
+func writeSkillFolder(root, skillsDir, slug string, files map[string][]byte, opts WriteOptions) ([]string, error) {
+	w := NewSkillWriter(root, skillsDir, opts)
+	w.Add(slug, files)
+	res, err := w.Write()
+	var written []string
+	for _, s := range res {
+		for _, f := range s.Written {
+			written = append(written, path.Join(s.Dir, f))
+		}
+	}
+	return written, err
+}
+
+// TestSkillWriterOneFolder: the files written are named relative to the
+// root, HeadBlob decides what counts as local work, and a skills folder
+// outside the root is refused.
+func TestSkillWriterOneFolder(t *testing.T) {
 	root := t.TempDir()
-	got, err := WriteSkillFolder(root, "skills", "s", map[string][]byte{SkillFile: []byte("x"), "a/b.md": []byte("y")}, WriteOptions{
+	got, err := writeSkillFolder(root, "skills", "s", map[string][]byte{SkillFile: []byte("x"), "a/b.md": []byte("y")}, WriteOptions{
 		HeadBlob: func(string) ([]byte, bool) { return nil, false },
 	})
 	if err != nil || !reflect.DeepEqual(got, []string{"skills/s/SKILL.md", "skills/s/a/b.md"}) {
-		t.Errorf("WriteSkillFolder = %q, %v", got, err)
+		t.Errorf("writeSkillFolder = %q, %v", got, err)
 	}
 	// HeadBlob decides what counts as local work.
 	writeTestFile(t, filepath.Join(root, "skills", "s", "SKILL.md"), "edited")
-	_, err = WriteSkillFolder(root, "skills", "s", map[string][]byte{SkillFile: []byte("x")}, WriteOptions{
+	_, err = writeSkillFolder(root, "skills", "s", map[string][]byte{SkillFile: []byte("x")}, WriteOptions{
 		HeadBlob: func(p string) ([]byte, bool) { return []byte("edited"), p == "skills/s/SKILL.md" },
 	})
 	if err != nil {
 		t.Errorf("a file equal to HEAD is overwritten: %v", err)
 	}
-	_, err = WriteSkillFolder(root, "../escape", "s", map[string][]byte{SkillFile: []byte("x")}, WriteOptions{Force: true})
+	_, err = writeSkillFolder(root, "../escape", "s", map[string][]byte{SkillFile: []byte("x")}, WriteOptions{Force: true})
 	if _, ok := err.(*RefusedError); !ok {
 		t.Errorf("skills folder outside the root: %v", err)
 	}
@@ -382,9 +401,7 @@ func TestSkillWriterKeepsUnknownKeys(t *testing.T) {
 // is caught, and nothing is written through it.
 func TestSkillWriterSwappedFolder(t *testing.T) {
 	root, hooks := repoWithHooks(t)
-	testHookOpenSkillRoot = func(dir string) { swapForSymlink(t, root, dir, hooks) }
-	t.Cleanup(func() { testHookOpenSkillRoot = nil })
-	_, err := writeHookBait(root)
+	_, err := writeHookBait(root, writerHooks{openSkillRoot: func(dir string) { swapForSymlink(t, root, dir, hooks) }})
 	if err == nil || !strings.Contains(err.Error(), "skills/s") {
 		t.Fatalf("Write through a swapped folder: %v, want an error naming it", err)
 	}
@@ -395,17 +412,15 @@ func TestSkillWriterSwappedFolder(t *testing.T) {
 
 	// Swapped once the folder is open: the writes go through the handle,
 	// into the folder that was checked, never through the symlink.
-	testHookOpenSkillRoot = nil
 	root2, hooks2 := repoWithHooks(t)
 	swapped := false
-	testHookWriteFile = func(dir string) {
+	swapOnce := func(dir string) {
 		if !swapped {
 			swapped = true
 			swapForSymlink(t, root2, dir, hooks2)
 		}
 	}
-	t.Cleanup(func() { testHookWriteFile = nil })
-	if _, err := writeHookBait(root2); err != nil {
+	if _, err := writeHookBait(root2, writerHooks{writeFile: swapOnce}); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	if entries, _ := os.ReadDir(hooks2); len(entries) != 0 {
@@ -440,9 +455,11 @@ func swapForSymlink(t *testing.T, root, dir, target string) {
 	}
 }
 
-// writeHookBait writes skill s with a file named like a git hook.
-func writeHookBait(root string) ([]SkillWritten, error) {
+// writeHookBait writes skill s with a file named like a git hook, running
+// hooks.
+func writeHookBait(root string, hooks writerHooks) ([]SkillWritten, error) {
 	w := NewSkillWriter(root, "skills", WriteOptions{})
+	w.hooks = hooks
 	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
 	return w.Write()
 }
