@@ -3,6 +3,8 @@ package fsrepo
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -230,12 +232,9 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("writing skills: %s is not a folder", w.root)
 	}
-	head := w.opts.HeadBlob
-	if head == nil {
-		var err error
-		if head, err = gitHead(w.root); err != nil {
-			return nil, err
-		}
+	head, err := w.headIDs()
+	if err != nil {
+		return nil, err
 	}
 
 	var results []SkillWritten
@@ -260,21 +259,22 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 				continue
 			}
 			if st.exists {
-				local, err := os.ReadFile(filepath.Join(w.root, filepath.FromSlash(full)))
+				local, err := readLocal(filepath.Join(w.root, filepath.FromSlash(full)), data)
 				if err != nil {
-					return nil, fmt.Errorf("writing skills: %w", err)
+					return nil, fmt.Errorf("writing skills: %s: %w", full, err)
 				}
-				if rel == SkillFile {
+				if rel == SkillFile && local.data != nil && len(local.data) <= MaxSkillMDBytes {
 					// Keep what skillsync does not own: the other
 					// frontmatter keys, and the file as it is when it
 					// already says the same.
-					data = MergeSkillMD(local, data)
+					data = MergeSkillMD(local.data, data)
+					local.same = bytes.Equal(local.data, data)
 				}
-				if bytes.Equal(local, data) {
+				if local.same {
 					res.Unchanged = append(res.Unchanged, rel)
 					continue
 				}
-				if committed, ok := head(full); (!ok || !bytes.Equal(committed, local)) && !w.opts.Force {
+				if committed, ok := head(full); (!ok || committed != local.id) && !w.opts.Force {
 					refused.Modified = append(refused.Modified, full)
 					continue
 				}
@@ -464,11 +464,53 @@ func writeFile(r *os.Root, dir string, wr write, hook func(dir string)) error {
 	return nil
 }
 
-// gitHead returns a reader of files in the HEAD commit of the git
-// repository holding root; outside git, or before the first commit, no file
-// is in HEAD.
-func gitHead(root string) (func(string) ([]byte, bool), error) {
-	none := func(string) ([]byte, bool) { return nil, false }
+// localFile is what the writer learns of a file already on disk before
+// writing over it.
+type localFile struct {
+	data []byte // the content, when it is small enough to hold
+	id   plumbing.Hash
+	same bool // it holds what is to be written
+}
+
+// readLocal reads the file name as the loader does: whole up to the
+// loader's bounds (MaxSkillMDBytes, MaxCompareBytes), as a stream past
+// them, hashed as git hashes it, and compared with data.
+func readLocal(name string, data []byte) (localFile, error) {
+	var e entry
+	h := sha1.New()
+	if _, err := readWorkFile(name, &e, h, -1); err != nil {
+		return localFile{}, err
+	}
+	lf := localFile{data: e.data}
+	copy(lf.id[:], h.Sum(nil))
+	if e.large {
+		sum := sha256.Sum256(data)
+		lf.same = e.size == int64(len(data)) && e.sha256 == hex.EncodeToString(sum[:])
+	} else {
+		lf.same = bytes.Equal(e.data, data)
+	}
+	return lf, nil
+}
+
+// headIDs returns the git object id of each file (slash-separated,
+// relative to the root) in HEAD, and whether HEAD has it: from
+// [WriteOptions.HeadBlob] when set, else from the tree of HEAD, whose
+// entries name the ids of their blobs without reading them.
+func (w *SkillWriter) headIDs() (func(string) (plumbing.Hash, bool), error) {
+	if blob := w.opts.HeadBlob; blob != nil {
+		return func(rel string) (plumbing.Hash, bool) {
+			data, ok := blob(rel)
+			return plumbing.Hash(blobHash(data)), ok
+		}, nil
+	}
+	return gitHead(w.root)
+}
+
+// gitHead returns the object ids of files in the HEAD commit of the git
+// repository holding root; outside git, or before the first commit, no
+// file is in HEAD.
+func gitHead(root string) (func(string) (plumbing.Hash, bool), error) {
+	none := func(string) (plumbing.Hash, bool) { return plumbing.ZeroHash, false }
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -492,15 +534,11 @@ func gitHead(root string) (func(string) ([]byte, bool), error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading HEAD commit: %w", err)
 	}
-	return func(rel string) ([]byte, bool) {
-		f, err := tree.File(path.Join(prefix, rel))
-		if err != nil || f.Mode == filemode.Symlink || f.Mode == filemode.Submodule {
-			return nil, false
+	return func(rel string) (plumbing.Hash, bool) {
+		e, err := tree.FindEntry(path.Join(prefix, rel))
+		if err != nil || !e.Mode.IsFile() || e.Mode == filemode.Symlink {
+			return plumbing.ZeroHash, false
 		}
-		s, err := f.Contents()
-		if err != nil {
-			return nil, false
-		}
-		return []byte(s), true
+		return e.Hash, true
 	}, nil
 }

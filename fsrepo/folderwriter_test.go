@@ -2,6 +2,7 @@ package fsrepo
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -462,4 +463,81 @@ func writeHookBait(root string, hooks writerHooks) ([]SkillWritten, error) {
 	w.hooks = hooks
 	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
 	return w.Write()
+}
+
+// TestSkillWriterLargeLocalFiles writes over local files far over the
+// loader's bounds (a SKILL.md over MaxSkillMDBytes, a supporting file over
+// MaxCompareBytes) without holding them or their HEAD copies whole: files
+// as committed are overwritten, files edited since are refused as local
+// work, and a file that already holds what is written is left alone.
+func TestSkillWriterLargeLocalFiles(t *testing.T) {
+	const mdSize, refSize = 8 << 20, 3*MaxCompareBytes + 11
+	root := t.TempDir()
+	md := filepath.Join(root, "skills", "big", SkillFile)
+	ref := filepath.Join(root, "skills", "big", "reference.md")
+	setUp := func() {
+		sparse(t, md, validMD, mdSize)
+		writeFrom(t, ref, textLines(refSize))
+	}
+	setUp()
+	gitInit(t, root)
+	commitAll(t, root, "big files")
+	files := map[string][]byte{SkillFile: []byte(validMD), "reference.md": []byte("# Reference\n")}
+	write := func(files map[string][]byte) ([]SkillWritten, error, uint64) {
+		w := NewSkillWriter(root, "skills", WriteOptions{})
+		w.Add("big", files)
+		var (
+			res []SkillWritten
+			err error
+		)
+		n := allocated(func() { res, err = w.Write() })
+		return res, err, n
+	}
+	const most = 16 << 20
+
+	// Edited since the commit: refused, and nothing written.
+	if f, err := os.OpenFile(ref, os.O_APPEND|os.O_WRONLY, 0); err != nil {
+		t.Fatal(err)
+	} else {
+		f.WriteString("An edit.\n")
+		f.Close()
+	}
+	if err := os.Truncate(md, mdSize+1); err != nil {
+		t.Fatal(err)
+	}
+	_, err, n := write(files)
+	var refused *RefusedError
+	if !errors.As(err, &refused) || !reflect.DeepEqual(refused.Modified, []string{"skills/big/SKILL.md", "skills/big/reference.md"}) {
+		t.Errorf("Write over edited files: %v, want both refused as local work", err)
+	}
+	if n > most {
+		t.Errorf("Write over edited files allocated %d MB; a file was read whole", n>>20)
+	}
+
+	// As committed: overwritten.
+	setUp()
+	res, err, n := write(files)
+	if err != nil || len(res) != 1 || !reflect.DeepEqual(res[0].Written, []string{SkillFile, "reference.md"}) {
+		t.Errorf("Write over committed files = %+v, %v; want both written", res, err)
+	}
+	if n > most {
+		t.Errorf("Write over committed files allocated %d MB; a file was read whole", n>>20)
+	}
+	if data, _ := os.ReadFile(ref); string(data) != "# Reference\n" {
+		t.Errorf("reference.md = %.40q...", data)
+	}
+
+	// Already what is written: unchanged.
+	big, err := io.ReadAll(textLines(refSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFrom(t, ref, textLines(refSize))
+	res, err, n = write(map[string][]byte{SkillFile: []byte(validMD), "reference.md": big})
+	if err != nil || len(res) != 1 || !reflect.DeepEqual(res[0].Unchanged, []string{SkillFile, "reference.md"}) {
+		t.Errorf("Write of what the files hold = %+v, %v; want both unchanged", res, err)
+	}
+	if n > most {
+		t.Errorf("Write of what the files hold allocated %d MB; a file was read whole", n>>20)
+	}
 }
