@@ -6,9 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
@@ -35,27 +32,19 @@ func splitByBase(c *cli.Context, ui *ui, r *planRun, ref string) error {
 	if head == "" {
 		head = "HEAD"
 	}
-	repo, err := git.PlainOpenWithOptions(r.root, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
-	if err != nil {
-		return withHint(fmt.Errorf("--base needs a git repository: %w", err), "run plan --base in a git clone, or leave out --base")
-	}
-	a, err := resolveCommit(repo, ref)
-	if err != nil {
-		return err
-	}
-	b, err := resolveCommit(repo, head)
-	if err != nil {
-		return err
-	}
-	sha, nb := mergeBase(repo, a, b, ref, head)
-	if nb != nil {
-		fallback, err := firstParent(b)
-		if err != nil {
-			return withHint(nb, "%s, or leave out --base", nb.advice())
+	sha, err := fsrepo.MergeBase(r.root, ref, head)
+	var nb *fsrepo.NoMergeBaseError
+	if errors.As(err, &nb) {
+		fallback, ferr := fsrepo.FirstParent(r.root, head)
+		if ferr != nil {
+			return withHint(nb, "%s, or leave out --base", nb.Advice())
 		}
-		ui.warningf("%v: %s", nb, nb.advice())
+		ui.warningf("%v: %s", nb, nb.Advice())
 		ui.warningf("comparing with %s^1 (%s) instead, which is the base only for a merge commit such as a pull request's", head, shortSHA(fallback))
-		sha = fallback
+		sha, err = fallback, nil
+	}
+	if err != nil {
+		return baseError(err)
 	}
 	base, _, err := fsrepo.Load(c.Context, r.root, fsrepo.LoadOptions{Ref: sha})
 	if err != nil {
@@ -68,84 +57,29 @@ func splitByBase(c *cli.Context, ui *ui, r *planRun, ref string) error {
 	return nil
 }
 
-// resolveCommit returns the commit rev names in repo. A name that does
-// not resolve is an error with a hint: in CI it is most often a branch
-// that the checkout did not fetch.
-func resolveCommit(repo *git.Repository, rev string) (*object.Commit, error) {
-	h, err := repo.ResolveRevision(plumbing.Revision(rev))
-	if err != nil {
-		branch := strings.TrimPrefix(rev, "origin/")
+// baseError gives an error of fsrepo.MergeBase its hint: in CI a ref that
+// does not resolve is most often a branch that the checkout did not fetch.
+func baseError(err error) error {
+	var (
+		notRepo *fsrepo.NotRepoError
+		unknown *fsrepo.UnknownRefError
+		missing *fsrepo.MissingCommitError
+	)
+	switch {
+	case errors.As(err, &notRepo):
+		return withHint(fmt.Errorf("--base needs a git repository: %w", notRepo.Err), "run plan --base in a git clone, or leave out --base")
+	case errors.As(err, &unknown):
+		branch := strings.TrimPrefix(unknown.Ref, "origin/")
 		fetch := "git fetch origin " + branch
-		if branch == rev {
+		if branch == unknown.Ref {
 			fetch += " and pass --base origin/" + branch
 		}
-		return nil, withHint(fmt.Errorf("unknown ref %s", rev),
+		return withHint(err,
 			"check the name (git branch -a lists the branches of this clone); in GitHub Actions fetch it first: actions/checkout with fetch-depth: 0, or %s", fetch)
+	case errors.As(err, &missing):
+		return withHint(err, "the clone lacks it: use actions/checkout with fetch-depth: 0, or leave out --base")
 	}
-	c, err := repo.CommitObject(*h)
-	if err != nil {
-		return nil, withHint(fmt.Errorf("reading commit %s of %s: %w", shortSHA(h.String()), rev, err),
-			"the clone lacks it: use actions/checkout with fetch-depth: 0, or leave out --base")
-	}
-	return c, nil
-}
-
-// noMergeBaseError reports that two commits of the clone have no merge
-// base in it: the clone is shallow, or the histories are unrelated.
-type noMergeBaseError struct {
-	ref, head string
-	shallow   bool
-	err       error // from go-git's walk, nil when it found none
-}
-
-func (e *noMergeBaseError) Error() string {
-	var msg string
-	if e.shallow {
-		msg = fmt.Sprintf("the merge base of %s and %s is not in this clone, which is shallow", e.ref, e.head)
-	} else {
-		msg = fmt.Sprintf("%s and %s have no common history in this clone", e.ref, e.head)
-	}
-	if e.err != nil {
-		msg += fmt.Sprintf(" (%v)", e.err)
-	}
-	return msg
-}
-
-func (e *noMergeBaseError) Unwrap() error { return e.err }
-
-// advice says what makes the merge base found.
-func (e *noMergeBaseError) advice() string {
-	if e.shallow {
-		return "use actions/checkout with fetch-depth: 0 (or git fetch --unshallow)"
-	}
-	return "pass as --base the branch this one was made from"
-}
-
-// mergeBase returns the SHA of the merge base of a and b (named ref and
-// head), or why the clone holds none.
-func mergeBase(repo *git.Repository, a, b *object.Commit, ref, head string) (string, *noMergeBaseError) {
-	bases, err := a.MergeBase(b)
-	if err == nil && len(bases) > 0 {
-		return bases[0].Hash.String(), nil
-	}
-	// go-git walks history without regard to .git/shallow: in a shallow
-	// clone the walk ends at a missing parent, with an error or with none.
-	shallow, serr := repo.Storer.Shallow()
-	return "", &noMergeBaseError{ref: ref, head: head, shallow: serr == nil && len(shallow) > 0, err: err}
-}
-
-// firstParent returns the SHA of c^1, if the clone holds it: in a pull
-// request's merge commit (actions/checkout's default) it is the target
-// branch as merged into.
-func firstParent(c *object.Commit) (string, error) {
-	if c.NumParents() == 0 {
-		return "", errors.New("no parent")
-	}
-	p, err := c.Parent(0)
-	if err != nil {
-		return "", err
-	}
-	return p.Hash.String(), nil
+	return err
 }
 
 // setOrigins marks each change of p "pr" or "drift" by comparing the
