@@ -45,6 +45,19 @@ func (c *Client) ListAllAgents(ctx context.Context, spaceID string) ([]Agent, er
 		func(a Agent) (string, string) { return a.ID, a.UpdatedAt })
 }
 
+// StreamAgents returns every agent of the space visible to the caller, as
+// [Client.StreamSkills] does for skills.
+func (c *Client) StreamAgents(ctx context.Context, spaceID string, o ListOptions[Agent]) ([]Agent, error) {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	return listAllWith(ctx, "agents", spaceID,
+		func(ctx context.Context, limit, offset int) (*Page[Agent], error) {
+			return c.ListAgents(ctx, spaceID, limit, offset)
+		},
+		func(a Agent) (string, string) { return a.ID, a.UpdatedAt }, o)
+}
+
 // PublishAgent copies the agent's draft over its published version and
 // returns the agent. Publishing an agent with no unpublished changes is a
 // no-op.

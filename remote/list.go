@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -56,25 +59,75 @@ func ceilDiv(a, b int) int {
 	return (a + b - 1) / b
 }
 
-// listAll reads every page of a list ordered by updatedAt, most recent first.
+// A Limiter bounds the requests in flight of everything that shares it.
+// Acquire waits for a free slot, failing only when ctx ends first; each
+// successful Acquire is followed by one Release.
+type Limiter interface {
+	Acquire(ctx context.Context) error
+	Release()
+}
+
+// ListOptions tune how [Client.StreamSkills] and [Client.StreamAgents] read
+// a list.
+type ListOptions[T any] struct {
+	// Parallelism bounds the page requests in flight. The first page's
+	// total says which pages follow, so once it is read, up to
+	// Parallelism of the others are asked for at once. 0 or 1 reads them
+	// one after another.
+	Parallelism int
+	// Limiter, when set, is acquired around every page request, on top of
+	// Parallelism: a caller that shares it with its own requests keeps
+	// pages and those requests under one bound.
+	Limiter Limiter
+	// OnPage, when set, is called with the items of each page as soon as
+	// it arrives, so that a caller can start on them while the list is
+	// still being read. What it is given is not the list: pages arrive
+	// in any order, an item may come again (an edit moved it, or the list
+	// is read again when its order shifted) with the same or another
+	// version, and an item may be missing from the list returned in the
+	// end. Calls are never concurrent; the items must not be modified.
+	OnPage func(items []T)
+}
+
+// listAll reads every page of a list ordered by updatedAt, most recent
+// first, one page after another; see [listAllWith].
+func listAll[T any](ctx context.Context, kind, spaceID string,
+	fetch func(ctx context.Context, limit, offset int) (*Page[T], error),
+	key func(T) (id, version string),
+) ([]T, error) {
+	return listAllWith(ctx, kind, spaceID, fetch, key, ListOptions[T]{})
+}
+
+// listAllWith reads every page of a list ordered by updatedAt, most recent
+// first.
 //
 // Offset paging over that order is not a snapshot: an edit between two page
-// requests moves the edited item to the front, so the next page repeats an
-// item from the previous one, and a creation or deletion changes the total
-// and may make the next page skip one. A pass is trusted when it saw no
+// requests moves the edited item to the front, so a page read after it
+// repeats an item of the page before, and a creation or deletion changes the
+// total and may make a later page skip one. A pass is trusted when it saw no
 // repeated id, the same total on every page, and as many distinct items as
 // that total; otherwise the list is read again from the start. A service
 // whose total counts items it does not list (built-in skills, say) would never
 // satisfy the last condition, so two clean passes with identical results are
 // trusted too.
-func listAll[T any](ctx context.Context, kind, spaceID string,
+//
+// Pages read in parallel keep this true. Page 1 is always read first, and
+// an edit that moves an item from position p to the front shifts every
+// position up to p by one: the lowest page read after the edit that starts
+// at or before p holds the last item of the page before it, read before the
+// edit (page 1 at worst), so the pass sees an id twice; pages read after it
+// that start past p are unchanged.
+func listAllWith[T any](ctx context.Context, kind, spaceID string,
 	fetch func(ctx context.Context, limit, offset int) (*Page[T], error),
 	key func(T) (id, version string),
+	o ListOptions[T],
 ) ([]T, error) {
+	l := &lister[T]{kind: kind, fetch: fetch, key: key, o: o}
 	var previous string // fingerprint of the last clean pass, "" if none
 	var why string
+	ahead := o.Parallelism > 1
 	for pass := 1; pass <= maxListPasses; pass++ {
-		items, clean, total, reason, err := listPass(ctx, kind, fetch, key)
+		r, err := l.pass(ctx, ahead)
 		var bound *listBoundError
 		if errors.As(err, &bound) {
 			return nil, fmt.Errorf("listing the %s of space %s: %w", kind, spaceID, err)
@@ -82,17 +135,22 @@ func listAll[T any](ctx context.Context, kind, spaceID string,
 		if err != nil {
 			return nil, err
 		}
-		if clean && len(items) == total {
-			return items, nil
+		if r.irregular {
+			// Pages of varying sizes leave the offsets the first page
+			// gives wrong: read the next passes one page after another.
+			ahead = false
 		}
-		why = reason
-		if clean {
-			fp := fingerprint(items, total, key)
+		if r.clean && len(r.items) == r.total {
+			return r.items, nil
+		}
+		why = r.reason
+		if r.clean {
+			fp := fingerprint(r.items, r.total, key)
 			if fp == previous {
-				return items, nil
+				return r.items, nil
 			}
 			previous = fp
-			why = fmt.Sprintf("%d %s listed but the total says %d", len(items), kind, total)
+			why = fmt.Sprintf("%d %s listed but the total says %d", len(r.items), kind, r.total)
 		} else {
 			previous = ""
 		}
@@ -107,68 +165,173 @@ type listBoundError struct{ msg string }
 
 func (e *listBoundError) Error() string { return e.msg }
 
-// listPass pages through the list once. clean is false, with a reason, when
-// the pass saw the order shift. It reads at most the pages [pageBudget]
-// allows from its first page, and fails with a [listBoundError] past them.
-func listPass[T any](ctx context.Context, kind string,
-	fetch func(ctx context.Context, limit, offset int) (*Page[T], error),
-	key func(T) (id, version string),
-) (items []T, clean bool, total int, reason string, err error) {
+// lister reads the pages of one list.
+type lister[T any] struct {
+	kind  string
+	fetch func(ctx context.Context, limit, offset int) (*Page[T], error)
+	key   func(T) (id, version string)
+	o     ListOptions[T]
+	mu    sync.Mutex // serializes o.OnPage
+}
+
+// passResult is what one pass through a list read. clean is false, with a
+// reason, when the pass saw the order shift; irregular is true when its
+// pages were not all of the first page's size, so that the pages read
+// ahead at the offsets that size gave were of no use.
+type passResult[T any] struct {
+	items     []T
+	clean     bool
+	total     int
+	reason    string
+	irregular bool
+}
+
+// page reads the page at offset, within the limiter, and hands its items
+// to OnPage.
+func (l *lister[T]) page(ctx context.Context, offset int) (*Page[T], error) {
+	lim := l.o.Limiter
+	if lim != nil {
+		if err := lim.Acquire(ctx); err != nil {
+			return nil, err
+		}
+	}
+	page, err := l.fetch(ctx, spec.MaxPageLimit, offset)
+	if lim != nil {
+		lim.Release() // before OnPage: the reads it starts may take the slot
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(page.Data) > spec.MaxPageLimit {
+		return nil, &listBoundError{fmt.Sprintf("the page at offset %d holds %d %s, more than the %d asked for",
+			offset, len(page.Data), l.kind, spec.MaxPageLimit)}
+	}
+	if l.o.OnPage != nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.o.OnPage(page.Data)
+	}
+	return page, nil
+}
+
+// pagesAhead reads the pages 1 to n-1 at the offsets k·size, up to
+// Parallelism at once, lowest offsets first. The first failure stops the
+// others and is returned.
+func (l *lister[T]) pagesAhead(ctx context.Context, size, n int) ([]*Page[T], error) {
+	pages := make([]*Page[T], n)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	next.Store(1)
+	for range min(l.o.Parallelism, n-1) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= n || ctx.Err() != nil {
+					return
+				}
+				// A panic here, out of the caller's goroutine, would
+				// end the process: it fails the listing instead.
+				err := bug.Call(func() (err error) {
+					pages[k], err = l.page(ctx, k*size)
+					return err
+				})
+				if err != nil {
+					cancel(err) // the first cause is kept
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	return pages, nil
+}
+
+// pass pages through the list once. It reads at most the pages
+// [pageBudget] allows from its first page, and fails with a
+// [listBoundError] past them.
+//
+// With ahead, the pages the first one's total calls for are read together,
+// at the offsets its size gives; they are then taken in order, as if read
+// one after another, up to the first whose offset the pages before it did
+// not reach (a page shorter or longer than the first): from there on, the
+// pass reads one page after another.
+func (l *lister[T]) pass(ctx context.Context, ahead bool) (r passResult[T], err error) {
 	seen := make(map[string]bool)
-	items = []T{}
-	clean = true
+	r.items = []T{}
+	r.clean = true
 	offset := 0
 	budget, counted := 1, 0 // from the first page
+	var read []*Page[T]     // read[k]: the page at offset k·size, read ahead
+	size := 0
 	for pageNo := 1; ; pageNo++ {
-		page, err := fetch(ctx, spec.MaxPageLimit, offset)
-		if err != nil {
-			return nil, false, 0, "", err
-		}
-		if len(page.Data) > spec.MaxPageLimit {
-			return nil, false, 0, "", &listBoundError{fmt.Sprintf("the page at offset %d holds %d %s, more than the %d asked for",
-				offset, len(page.Data), kind, spec.MaxPageLimit)}
+		var page *Page[T]
+		switch k := pageNo - 1; {
+		case k < len(read) && offset == k*size:
+			page = read[k]
+		case k < len(read):
+			r.irregular = true
+			read = nil
+			fallthrough
+		default:
+			if page, err = l.page(ctx, offset); err != nil {
+				return passResult[T]{}, err
+			}
 		}
 		switch {
 		case pageNo == 1:
-			total, counted = page.Total, page.Total
-			if budget, err = pageBudget(kind, total, len(page.Data)); err != nil {
-				return nil, false, 0, "", err
+			r.total, counted = page.Total, page.Total
+			if budget, err = pageBudget(l.kind, r.total, len(page.Data)); err != nil {
+				return passResult[T]{}, err
 			}
-		case page.Total != total && clean:
-			clean = false
-			reason = fmt.Sprintf("the total went from %d to %d", total, page.Total)
-			total = page.Total
+			if size = len(page.Data); ahead && page.HasMore && size > 0 && size < r.total {
+				if read, err = l.pagesAhead(ctx, size, min(ceilDiv(r.total, size), budget)); err != nil {
+					return passResult[T]{}, err
+				}
+			}
+		case page.Total != r.total && r.clean:
+			r.clean = false
+			r.reason = fmt.Sprintf("the total went from %d to %d", r.total, page.Total)
+			r.total = page.Total
 		}
 		for _, item := range page.Data {
-			id, _ := key(item)
+			id, _ := l.key(item)
 			id = strings.ToLower(id)
 			if seen[id] {
-				if clean {
-					clean = false
-					reason = fmt.Sprintf("%s appeared twice", id)
+				if r.clean {
+					r.clean = false
+					r.reason = fmt.Sprintf("%s appeared twice", id)
 				}
 				continue
 			}
 			seen[id] = true
-			items = append(items, item)
+			r.items = append(r.items, item)
 		}
 		offset += len(page.Data)
 		if !page.HasMore {
-			return items, clean, total, reason, nil
+			return r, nil
 		}
 		if len(page.Data) == 0 {
 			// hasMore with an empty page: paging on would never end.
-			return items, false, total, "an empty page claimed more items", nil
+			r.clean, r.reason = false, "an empty page claimed more items"
+			return r, nil
 		}
-		if offset >= total {
+		if offset >= r.total {
 			// hasMore past the end: the service's hasMore or total is
 			// wrong, or the list changed; the next pass tells.
-			return items, false, total, "more pages than the total allows", nil
+			r.clean, r.reason = false, "more pages than the total allows"
+			return r, nil
 		}
 		if pageNo >= budget {
-			return nil, false, 0, "", &listBoundError{fmt.Sprintf(
+			return passResult[T]{}, &listBoundError{fmt.Sprintf(
 				"the service sent more pages than the %d %s its first page counted allow (%d pages); its hasMore or total is wrong, or %s are being created faster than they are read: try again later",
-				counted, kind, budget, kind)}
+				counted, l.kind, budget, l.kind)}
 		}
 	}
 }

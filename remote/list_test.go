@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // listSpace serves the skills list of a space whose items are kept most
@@ -17,6 +19,7 @@ type listSpace struct {
 	items   []map[string]any
 	hidden  int                       // counted in total but never listed
 	maxPage int                       // the service's own cap on page size, if any
+	capAt   func(offset int) int      // the cap at an offset, if any (overrides maxPage)
 	before  func(s *listSpace, n int) // called before the n-th page request (1-based)
 	queries []string
 	clock   int
@@ -56,10 +59,13 @@ func (s *listSpace) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.before(s, len(s.queries))
 	}
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
 	if s.maxPage > 0 {
 		limit = min(limit, s.maxPage)
 	}
-	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+	if s.capAt != nil {
+		limit = min(limit, s.capAt(offset))
+	}
 	total := len(s.items) + s.hidden
 	page := []map[string]any{}
 	if offset < len(s.items) {
@@ -78,15 +84,32 @@ func (s *listSpace) ids() []string {
 	return ids
 }
 
+// listCase is a space that a list pass reads while a test changes it.
+type listCase struct {
+	name         string
+	n            int
+	hidden       int
+	maxPage      int
+	before       func(s *listSpace, n int)
+	wantRequests int
+}
+
+// TestListAllSkills reads lists that shift under the client, one page
+// after another and with the pages read ahead in parallel: either way the
+// result is the list as the server holds it in the end, after one more
+// pass per shift.
 func TestListAllSkills(t *testing.T) {
-	tests := []struct {
-		name         string
-		n            int
-		hidden       int
-		maxPage      int
-		before       func(s *listSpace, n int)
-		wantRequests int
-	}{
+	for _, par := range []int{0, 4} {
+		t.Run(fmt.Sprintf("parallelism=%d", par), func(t *testing.T) {
+			for _, tt := range listCases() {
+				t.Run(tt.name, func(t *testing.T) { testListAll(t, tt, par) })
+			}
+		})
+	}
+}
+
+func listCases() []listCase {
+	return []listCase{
 		{name: "empty", n: 0, wantRequests: 1},
 		{name: "one page", n: 7, wantRequests: 1},
 		{name: "exactly one full page", n: 100, wantRequests: 1},
@@ -165,42 +188,54 @@ func TestListAllSkills(t *testing.T) {
 			wantRequests: 6,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := newListSpace(tt.n)
-			s.hidden = tt.hidden
-			s.maxPage = tt.maxPage
-			s.before = tt.before
-			srv := serve(t, s.ServeHTTP)
-			got, err := newClient(t, srv.URL, nil).ListAllSkills(t.Context(), space)
-			if err != nil {
-				t.Fatalf("error: %v", err)
-			}
-			if got == nil {
-				t.Fatal("nil slice")
-			}
-			var gotIDs []string
-			for _, sk := range got {
-				gotIDs = append(gotIDs, sk.ID+" "+sk.UpdatedAt)
-			}
-			if want := s.ids(); !slices.Equal(gotIDs, want) {
-				t.Errorf("got %d skills, want %d in the server's order\n got %v\nwant %v", len(gotIDs), len(want), head(gotIDs), head(want))
-			}
-			if len(s.queries) != tt.wantRequests {
-				t.Errorf("%d requests, want %d: %v", len(s.queries), tt.wantRequests, s.queries)
-			}
-			for i, q := range s.queries {
-				if !strings.HasPrefix(q, "limit=100&offset=") {
-					t.Errorf("query %d = %q, want pages of 100", i, q)
-				}
-			}
-			if tt.wantRequests == 3 {
-				want := []string{"limit=100&offset=0", "limit=100&offset=100", "limit=100&offset=200"}
-				if !slices.Equal(s.queries, want) {
-					t.Errorf("queries = %v, want %v", s.queries, want)
-				}
-			}
-		})
+}
+
+// testListAll lists tt's space with par pages in flight (0: ListAllSkills,
+// one after another).
+func testListAll(t *testing.T, tt listCase, par int) {
+	s := newListSpace(tt.n)
+	s.hidden = tt.hidden
+	s.maxPage = tt.maxPage
+	s.before = tt.before
+	srv := serve(t, s.ServeHTTP)
+	c := newClient(t, srv.URL, nil)
+	var got []Skill
+	var err error
+	if par == 0 {
+		got, err = c.ListAllSkills(t.Context(), space)
+	} else {
+		got, err = c.StreamSkills(t.Context(), space, ListOptions[Skill]{Parallelism: par})
+	}
+	if err != nil {
+		t.Fatalf("error: %v", err)
+	}
+	if got == nil {
+		t.Fatal("nil slice")
+	}
+	var gotIDs []string
+	for _, sk := range got {
+		gotIDs = append(gotIDs, sk.ID+" "+sk.UpdatedAt)
+	}
+	if want := s.ids(); !slices.Equal(gotIDs, want) {
+		t.Errorf("got %d skills, want %d in the server's order\n got %v\nwant %v", len(gotIDs), len(want), head(gotIDs), head(want))
+	}
+	if len(s.queries) != tt.wantRequests {
+		t.Errorf("%d requests, want %d: %v", len(s.queries), tt.wantRequests, s.queries)
+	}
+	for i, q := range s.queries {
+		if !strings.HasPrefix(q, "limit=100&offset=") {
+			t.Errorf("query %d = %q, want pages of 100", i, q)
+		}
+	}
+	if tt.wantRequests == 3 {
+		want := []string{"limit=100&offset=0", "limit=100&offset=100", "limit=100&offset=200"}
+		queries := slices.Clone(s.queries)
+		if par > 1 {
+			slices.Sort(queries[1:]) // the pages after the first arrive in any order
+		}
+		if !slices.Equal(queries, want) {
+			t.Errorf("queries = %v, want %v", s.queries, want)
+		}
 	}
 }
 
@@ -400,5 +435,177 @@ func TestPageBudget(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("pageBudget(%d, %d) = %d, %v; want %d", tt.total, tt.pageSize, got, err, tt.want)
 		}
+	}
+}
+
+// countingLimiter is a Limiter of n slots that records the most ever held.
+type countingLimiter struct {
+	slots            chan struct{}
+	mu               sync.Mutex
+	held, most, uses int
+}
+
+func newCountingLimiter(n int) *countingLimiter {
+	return &countingLimiter{slots: make(chan struct{}, n)}
+}
+
+func (l *countingLimiter) Acquire(ctx context.Context) error {
+	select {
+	case l.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.held++
+	l.uses++
+	l.most = max(l.most, l.held)
+	return nil
+}
+
+func (l *countingLimiter) Release() {
+	l.mu.Lock()
+	l.held--
+	l.mu.Unlock()
+	<-l.slots
+}
+
+// TestStreamSkillsReadsPagesTogether lists 1,000 skills with 4 pages in
+// flight: once the first page has given the total, the other nine are
+// asked for together, four at a time, each inside the caller's limiter,
+// and each page reaches OnPage as it arrives.
+func TestStreamSkillsReadsPagesTogether(t *testing.T) {
+	const n, par = 1000, 4
+	s := newListSpace(n)
+	var (
+		mu               sync.Mutex
+		inFlight, most   int
+		together         = make(chan struct{}) // closed once par pages are in flight at once
+		togetherOnce     sync.Once
+		firstPageArrived bool
+	)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		if inFlight == par {
+			togetherOnce.Do(func() { close(together) })
+		}
+		first := !firstPageArrived
+		firstPageArrived = true
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			inFlight--
+			mu.Unlock()
+		}()
+		if !first {
+			// Hold every page after the first until par of them are in
+			// flight at once: a client reading them one after another
+			// fails here rather than passing slowly.
+			select {
+			case <-together:
+			case <-time.After(5 * time.Second):
+				writeJSON(w, 400, map[string]string{"message": "the pages were not asked for together"})
+				return
+			}
+		}
+		s.ServeHTTP(w, r)
+	})
+	lim := newCountingLimiter(par)
+	var pages, items int
+	got, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions[Skill]{
+		Parallelism: par,
+		Limiter:     lim,
+		OnPage: func(page []Skill) {
+			pages++ // never concurrent, so no lock: -race tells
+			items += len(page)
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n {
+		t.Errorf("%d skills, want %d", len(got), n)
+	}
+	if requests := srv.count(); requests != 10 || pages != 10 || items != n {
+		t.Errorf("%d requests, %d pages given to OnPage with %d items; want 10, 10, %d", requests, pages, items, n)
+	}
+	if most != par || lim.most > par || lim.uses != 10 || lim.held != 0 {
+		t.Errorf("%d pages in flight at most, the limiter held %d at most, acquired %d times, %d still held; want %d, <= %d, 10, 0",
+			most, lim.most, lim.uses, lim.held, par, par)
+	}
+}
+
+// TestStreamSkillsPagesOfVaryingSizes lists services whose later pages
+// are not the size of the first, so that the offsets its size gives are
+// wrong: the pages read ahead are dropped where they stop lining up, and
+// the rest of the pass is read one page after another, as ListAllSkills
+// reads it.
+func TestStreamSkillsPagesOfVaryingSizes(t *testing.T) {
+	for _, tt := range []struct {
+		name             string
+		first, later     int // page sizes the service applies
+		wantRequests     int
+		wantLaterQueries []string
+	}{
+		// 100, then 60 at 100 (read ahead with 200), then 160 and 220.
+		{"later pages shorter", 100, 60, 5, []string{"offset=100", "offset=160", "offset=200", "offset=220"}},
+		// 40, then 100 at 40 (read ahead with 80 ... 240), then 140 and 240.
+		{"later pages longer", 40, 100, 9, []string{"offset=120", "offset=140", "offset=160", "offset=200", "offset=240", "offset=240", "offset=40", "offset=80"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newListSpace(250)
+			s.capAt = func(offset int) int {
+				if offset == 0 {
+					return tt.first
+				}
+				return tt.later
+			}
+			srv := serve(t, s.ServeHTTP)
+			got, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions[Skill]{Parallelism: 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotIDs []string
+			for _, sk := range got {
+				gotIDs = append(gotIDs, sk.ID+" "+sk.UpdatedAt)
+			}
+			if want := s.ids(); !slices.Equal(gotIDs, want) {
+				t.Errorf("got %d skills, want the %d of the server in its order", len(gotIDs), len(want))
+			}
+			var later []string
+			for _, q := range s.queries[1:] {
+				later = append(later, strings.TrimPrefix(q, "limit=100&"))
+			}
+			slices.Sort(later)
+			if len(s.queries) != tt.wantRequests || !slices.Equal(later, tt.wantLaterQueries) {
+				t.Errorf("%d requests, after the first %v; want %d, %v", len(s.queries), later, tt.wantRequests, tt.wantLaterQueries)
+			}
+		})
+	}
+}
+
+// TestStreamSkillsPageError fails the listing with the error of a page
+// read ahead, and stops asking for the others.
+func TestStreamSkillsPageError(t *testing.T) {
+	s := newListSpace(2000)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("offset") == "100" {
+			writeJSON(w, 403, map[string]string{"message": "no access"})
+			return
+		}
+		s.ServeHTTP(w, r)
+	})
+	lim := newCountingLimiter(2)
+	_, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions[Skill]{Parallelism: 2, Limiter: lim})
+	if !IsForbidden(err) || !strings.Contains(err.Error(), "GET /api/v1/spaces/ab12/skills?limit=100&offset=100: 403 Forbidden: no access") {
+		t.Errorf("error = %v", err)
+	}
+	if n := srv.count(); n > 4 {
+		t.Errorf("%d requests: the pages after the failed one were still asked for", n)
+	}
+	if lim.held != 0 {
+		t.Errorf("%d slots of the limiter still held", lim.held)
 	}
 }

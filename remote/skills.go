@@ -47,6 +47,20 @@ func (c *Client) ListAllSkills(ctx context.Context, spaceID string) ([]Skill, er
 		func(s Skill) (string, string) { return s.ID, s.UpdatedAt })
 }
 
+// StreamSkills returns every user-created skill of the space, as
+// [Client.ListAllSkills] does, reading up to o.Parallelism pages at once
+// and handing each page to o.OnPage as it arrives.
+func (c *Client) StreamSkills(ctx context.Context, spaceID string, o ListOptions[Skill]) ([]Skill, error) {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	return listAllWith(ctx, "skills", spaceID,
+		func(ctx context.Context, limit, offset int) (*Page[Skill], error) {
+			return c.ListSkills(ctx, spaceID, limit, offset)
+		},
+		func(s Skill) (string, string) { return s.ID, s.UpdatedAt }, o)
+}
+
 // GetSkill returns a skill with its instructions.
 func (c *Client) GetSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
 	return c.skillCall(ctx, http.MethodGet, spaceID, skillID, "", nil)
