@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/skillsync/skillsync/fsrepo"
@@ -18,11 +19,13 @@ const DefaultParallelism = 8
 
 // FetchOptions tune [Fetch].
 type FetchOptions struct {
-	// Parallelism bounds the requests in flight (default
-	// DefaultParallelism).
+	// Parallelism bounds the requests in flight, list pages and reads
+	// together (default DefaultParallelism).
 	Parallelism int
-	// Progress, when set, is called after each request once the lists are
-	// read, with the requests done and the total; never concurrently.
+	// Progress, when set, is called after each read of a skill or file,
+	// with the reads done and the reads known so far: that total grows
+	// while the lists are read, as each page brings reads to make. It is
+	// never called concurrently.
 	Progress func(done, total int)
 	// Cache, when set, stands in for the read of each skill whose
 	// updatedAt has not moved since it was cached, and keeps every read
@@ -30,14 +33,28 @@ type FetchOptions struct {
 	Cache *InstructionCache
 }
 
+// cacheWorkers is how many entries of an [InstructionCache] are read at
+// once: a read is a file open and a JSON decode, which a few goroutines
+// overlap with the lists still being read.
+const cacheWorkers = 4
+
 // Fetch reads what [Compute] needs of a space: every skill and agent
-// listed, then, in parallel, the instructions of each skill the repository
-// holds (list items have none) and the remote copy of each of their text
-// supporting files. Binary files are not requested: the API serves only
-// text, and the planner reports them unchecked. Nor are text files too
-// large to compare (over fsrepo.MaxCompareBytes); a copy in the space over
-// that size is not read past it, and is recorded in Live.LargeFiles.
-// Unmanaged skills keep their list form, with no instructions.
+// listed, the instructions of each skill the repository holds (list items
+// have none) and the remote copy of each of their text supporting files.
+// Binary files are not requested: the API serves only text, and the
+// planner reports them unchecked. Nor are text files too large to compare
+// (over fsrepo.MaxCompareBytes); a copy in the space over that size is not
+// read past it, and is recorded in Live.LargeFiles. Unmanaged skills keep
+// their list form, with no instructions.
+//
+// Pages and reads share o.Parallelism slots. Once the first page of a list
+// gives its total, its other pages are asked for together, and the reads a
+// page calls for start as soon as it arrives, a free slot going to a page
+// before any read. A page may belong to a pass that turns out not to be
+// trusted (the order shifted while it was read, and the list is read
+// again): a read it started counts only if it still stands for the skill
+// as finally listed, and the skill is read again otherwise. When nothing
+// shifts, each skill is read once, as if the lists had been read first.
 //
 // The first hard error cancels the requests in flight and is returned,
 // naming the skill or file it was about. A skill deleted between the list
@@ -47,133 +64,413 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 	if desired == nil {
 		desired = &fsrepo.Repo{}
 	}
+	par := o.Parallelism
+	if par <= 0 {
+		par = DefaultParallelism
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	f := &fetcher{
+		ctx: ctx, cancel: cancel, c: c, space: space,
+		scope:    cacheScope{Service: c.BaseURL(), Space: space},
+		cache:    o.Cache,
+		local:    make(map[string]*fsrepo.Skill, len(desired.Skills)),
+		slots:    newSlots(par),
+		progress: newProgress(o.Progress, 0),
+		reads:    make(map[string][]*skillRead),
+		filesFor: make(map[string]bool),
+		live: &Live{
+			Space:      space,
+			Files:      make(map[string]map[string]*string),
+			LargeFiles: make(map[string]map[string]bool),
+		},
+	}
+	for i := range desired.Skills {
+		f.local[desired.Skills[i].Slug] = &desired.Skills[i]
+	}
+	f.start(par)
+	defer f.stop()
+
+	// The two lists are independent: read them together.
 	var (
 		skills []remote.Skill
-		agents []remote.Agent
+		lists  sync.WaitGroup
 	)
-	// The two lists are independent; read them together.
-	err := forEach(ctx, 2, 2, func(ctx context.Context, i int) error {
-		var err error
-		if i == 0 {
-			if skills, err = c.ListAllSkills(ctx, space); err != nil {
-				return fmt.Errorf("listing skills: %w", err)
-			}
-			return nil
+	lists.Go(func() {
+		err := bug.Call(func() (err error) {
+			skills, err = c.StreamSkills(ctx, space, remote.ListOptions[remote.Skill]{
+				Parallelism: par, Limiter: f.slots.pages(), OnPage: f.listed,
+			})
+			return err
+		})
+		if err != nil {
+			cancel(fmt.Errorf("listing skills: %w", err))
 		}
-		if agents, err = c.ListAllAgents(ctx, space); err != nil {
-			return fmt.Errorf("listing agents: %w", err)
-		}
-		return nil
 	})
-	if err != nil {
-		return nil, err
+	lists.Go(func() {
+		err := bug.Call(func() (err error) {
+			f.live.Agents, err = c.StreamAgents(ctx, space, remote.ListOptions[remote.Agent]{
+				Parallelism: par, Limiter: f.slots.pages(),
+			})
+			return err
+		})
+		if err != nil {
+			cancel(fmt.Errorf("listing agents: %w", err))
+		}
+	})
+	lists.Wait()
+	f.pending.Wait() // every read the pages started
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 
-	scope := cacheScope{Service: c.BaseURL(), Space: space}
-	local := make(map[string]*fsrepo.Skill, len(desired.Skills))
-	for i := range desired.Skills {
-		local[desired.Skills[i].Slug] = &desired.Skills[i]
-	}
-	// A file read names its skill by what the list gave: the skill's
-	// read may replace skills[i] meanwhile.
-	type fileRead struct {
-		id, slug, path string
+	// Each managed skill as finally listed, and the read standing for it.
+	type managed struct {
+		i    int // index into skills
+		read *skillRead
 	}
 	var (
-		gets  []int // indexes into skills of the managed ones
-		files []fileRead
-		seen  = make(map[string]bool)
+		reads []managed
+		ids   = make(map[string]bool)
 	)
 	for i, s := range skills {
-		ls, ok := local[s.Slug]
-		if !ok || seen[s.ID] {
+		id := strings.ToLower(s.ID)
+		if _, ok := f.local[s.Slug]; !ok || ids[id] {
 			continue
 		}
-		seen[s.ID] = true // a list may repeat an id; read it once
-		if got, ok := o.Cache.lookup(scope, s); ok {
-			skills[i] = got // unchanged since cached: no read
-		} else {
-			gets = append(gets, i)
+		ids[id] = true // a list may repeat an id; read it once
+		r := f.readFor(s)
+		if r == nil {
+			// Every read made was of another version than the
+			// final list's (it moved while the list was read).
+			r = f.read(s)
 		}
-		for _, f := range ls.Files {
-			// A path the API cannot express is left unread; the
-			// planner reports it unchecked and fsrepo reports why. A
-			// file too large to compare is not read either.
-			if f.Binary || f.TooLarge || spec.CheckFilePath(f.Path) != nil {
-				continue
-			}
-			files = append(files, fileRead{id: s.ID, slug: s.Slug, path: f.Path})
-		}
+		reads = append(reads, managed{i, r})
+	}
+	f.pending.Wait()
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 
-	live := &Live{
-		Space:      space,
-		Files:      make(map[string]map[string]*string),
-		LargeFiles: make(map[string]map[string]bool),
-		Agents:     agents,
-	}
+	live := f.live
 	gone := make([]bool, len(skills))
-	var mu sync.Mutex // guards live.Files, live.LargeFiles and gone
-	total := len(gets) + len(files)
-	progress := newProgress(o.Progress, total)
-	err = forEach(ctx, total, o.Parallelism, func(ctx context.Context, n int) error {
-		defer progress.step()
-		if n < len(gets) {
-			i := gets[n]
-			s, err := c.GetSkill(ctx, space, skills[i].ID)
-			switch {
-			case remote.IsNotFound(err):
-				mu.Lock()
-				gone[i] = true
-				mu.Unlock()
-				return nil
-			case err != nil:
-				return fmt.Errorf("reading skill %s (%s): %w", skills[i].Slug, skills[i].ID, err)
-			}
+	for _, m := range reads {
+		switch r := m.read; {
+		case r.gone:
+			gone[m.i] = true
+		case r.got != nil:
 			// The whole response, not just its instructions: it is
 			// what a saved plan's staleness check re-reads.
-			skills[i] = *s
-			o.Cache.store(scope, *s) // a failed store only costs a read next time
-			return nil
+			skills[m.i] = *r.got
 		}
-		f := files[n-len(gets)]
-		var content *string
-		got, err := c.GetSkillFileUpTo(ctx, space, f.id, f.path, fsrepo.MaxCompareBytes)
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case errors.Is(err, remote.ErrTooLarge):
-			if live.LargeFiles[f.id] == nil {
-				live.LargeFiles[f.id] = make(map[string]bool)
-			}
-			live.LargeFiles[f.id][f.path] = true
-			return nil
-		case remote.IsNotFound(err):
-		case err != nil:
-			return fmt.Errorf("reading file %s of skill %s: %w", f.path, f.slug, err)
-		default:
-			content = &got.Content
-		}
-		if live.Files[f.id] == nil {
-			live.Files[f.id] = make(map[string]*string)
-		}
-		live.Files[f.id][f.path] = content
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	live.Skills = make([]remote.Skill, 0, len(skills))
 	for i, s := range skills {
 		if gone[i] {
-			delete(live.Files, s.ID)
-			delete(live.LargeFiles, s.ID)
+			ids[strings.ToLower(s.ID)] = false
 			continue
 		}
 		live.Skills = append(live.Skills, s)
 	}
-	o.Cache.prune(scope, live.Skills)
+	// Files of skills gone, or listed only by a pass that was not
+	// trusted, are not the space's.
+	for id := range live.Files {
+		if !ids[strings.ToLower(id)] {
+			delete(live.Files, id)
+		}
+	}
+	for id := range live.LargeFiles {
+		if !ids[strings.ToLower(id)] {
+			delete(live.LargeFiles, id)
+		}
+	}
+	o.Cache.prune(f.scope, live.Skills)
 	return live, nil
+}
+
+// fetcher holds the state of one [Fetch]: the reads started from the pages
+// of the skills list as they arrive, and the workers making them.
+type fetcher struct {
+	ctx      context.Context
+	cancel   context.CancelCauseFunc
+	c        *remote.Client
+	space    string
+	scope    cacheScope
+	cache    *InstructionCache
+	local    map[string]*fsrepo.Skill // by slug
+	slots    *slots
+	progress *progress
+
+	requests, lookups *taskQueue
+	workers           sync.WaitGroup
+	pending           sync.WaitGroup // tasks queued and not yet done
+
+	mu       sync.Mutex              // guards what follows, and the reads' fields
+	reads    map[string][]*skillRead // by lower-case id, oldest first
+	filesFor map[string]bool         // lower-case ids whose files are being read
+	live     *Live                   // Files and LargeFiles
+}
+
+// skillRead is the read of a skill as one page listed it: from the cache or
+// the service. Its fields are guarded by fetcher.mu.
+type skillRead struct {
+	listed remote.Skill  // as the page listed it
+	done   bool          // the read has ended
+	got    *remote.Skill // its answer, when it had one
+	gone   bool          // the service answered 404
+}
+
+// standsFor tells whether the read, once done, gives the skill as listed:
+// it was made for that very listing, or it answered a skill whose listed
+// fields are those.
+func (r *skillRead) standsFor(s remote.Skill) bool {
+	if sameListing(r.listed, s) {
+		return true
+	}
+	return r.got != nil && sameListing(*r.got, s)
+}
+
+// sameListing compares two skills in the fields a list item has.
+func sameListing(a, b remote.Skill) bool {
+	a.Instructions, b.Instructions = nil, nil
+	return sameSkill(a, b)
+}
+
+// start runs the workers: par for requests (each takes one of the slots
+// too), cacheWorkers for cache entries.
+func (f *fetcher) start(par int) {
+	f.requests, f.lookups = newTaskQueue(), newTaskQueue()
+	run := func(q *taskQueue) {
+		for {
+			task, ok := q.pop()
+			if !ok {
+				return
+			}
+			if f.ctx.Err() == nil {
+				if err := bug.Call(task); err != nil {
+					f.cancel(err)
+				}
+			}
+			f.pending.Done()
+		}
+	}
+	for range par {
+		f.workers.Go(func() { run(f.requests) })
+	}
+	if f.cache != nil {
+		for range cacheWorkers {
+			f.workers.Go(func() { run(f.lookups) })
+		}
+	}
+}
+
+// stop ends the workers once their queues are empty.
+func (f *fetcher) stop() {
+	f.requests.close()
+	f.lookups.close()
+	f.workers.Wait()
+}
+
+func (f *fetcher) queue(q *taskQueue, task func() error) {
+	f.pending.Add(1)
+	q.push(task)
+}
+
+// listed is the OnPage of the skills list: it starts the reads of the
+// managed skills of a page, unless a read made or under way may already
+// stand for the skill as listed.
+func (f *fetcher) listed(page []remote.Skill) {
+	for _, s := range page {
+		if _, ok := f.local[s.Slug]; !ok {
+			continue
+		}
+		id := strings.ToLower(s.ID)
+		f.mu.Lock()
+		covered := false
+		for _, r := range f.reads[id] {
+			if !r.done || r.standsFor(s) {
+				covered = true
+				break
+			}
+		}
+		readFiles := !f.filesFor[id]
+		f.filesFor[id] = true
+		f.mu.Unlock()
+		if !covered {
+			f.read(s)
+		}
+		if readFiles {
+			f.readFiles(s)
+		}
+	}
+}
+
+// readFor returns the read, done, that stands for the skill as listed, or
+// nil.
+func (f *fetcher) readFor(s remote.Skill) *skillRead {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	rs := f.reads[strings.ToLower(s.ID)]
+	for _, r := range rs { // one made for this very listing first
+		if sameListing(r.listed, s) {
+			return r
+		}
+	}
+	for _, r := range rs {
+		if r.standsFor(s) {
+			return r
+		}
+	}
+	return nil
+}
+
+// read starts the read of a skill as listed: from the cache when it holds
+// the skill unchanged, from the service otherwise.
+func (f *fetcher) read(s remote.Skill) *skillRead {
+	r := &skillRead{listed: s}
+	id := strings.ToLower(s.ID)
+	f.mu.Lock()
+	f.reads[id] = append(f.reads[id], r)
+	f.mu.Unlock()
+	if f.cache == nil {
+		f.get(r)
+		return r
+	}
+	f.queue(f.lookups, func() error {
+		got, ok := f.cache.lookup(f.scope, s)
+		if !ok {
+			f.get(r)
+			return nil
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		r.got, r.done = &got, true // unchanged since cached: no request
+		return nil
+	})
+	return r
+}
+
+// get reads a skill from the service.
+func (f *fetcher) get(r *skillRead) {
+	f.progress.add(1)
+	f.queue(f.requests, func() error {
+		defer f.progress.step()
+		s := r.listed
+		var got *remote.Skill
+		err := f.request(func(ctx context.Context) (err error) {
+			got, err = f.c.GetSkill(ctx, f.space, s.ID)
+			return err
+		})
+		gone := remote.IsNotFound(err)
+		if err != nil && !gone {
+			return fmt.Errorf("reading skill %s (%s): %w", s.Slug, s.ID, err)
+		}
+		if got != nil {
+			f.cache.store(f.scope, *got) // a failed store only costs a read next time
+		}
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		r.got, r.gone, r.done = got, gone, true
+		return nil
+	})
+}
+
+// readFiles starts the reads of the text files of a managed skill. A file
+// has no version of its own: a read stands for any listing of the skill.
+func (f *fetcher) readFiles(s remote.Skill) {
+	for _, file := range f.local[s.Slug].Files {
+		// A path the API cannot express is left unread; the planner
+		// reports it unchecked and fsrepo reports why. A file too
+		// large to compare is not read either.
+		if file.Binary || file.TooLarge || spec.CheckFilePath(file.Path) != nil {
+			continue
+		}
+		path := file.Path
+		f.progress.add(1)
+		f.queue(f.requests, func() error {
+			defer f.progress.step()
+			var got *remote.SkillFile
+			err := f.request(func(ctx context.Context) (err error) {
+				got, err = f.c.GetSkillFileUpTo(ctx, f.space, s.ID, path, fsrepo.MaxCompareBytes)
+				return err
+			})
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			var content *string
+			switch {
+			case errors.Is(err, remote.ErrTooLarge):
+				if f.live.LargeFiles[s.ID] == nil {
+					f.live.LargeFiles[s.ID] = make(map[string]bool)
+				}
+				f.live.LargeFiles[s.ID][path] = true
+				return nil
+			case remote.IsNotFound(err):
+			case err != nil:
+				return fmt.Errorf("reading file %s of skill %s: %w", path, s.Slug, err)
+			default:
+				content = &got.Content
+			}
+			if f.live.Files[s.ID] == nil {
+				f.live.Files[s.ID] = make(map[string]*string)
+			}
+			f.live.Files[s.ID][path] = content
+			return nil
+		})
+	}
+}
+
+// request makes one request in a slot of its own.
+func (f *fetcher) request(do func(ctx context.Context) error) error {
+	if err := f.slots.acquire(f.ctx, readPriority); err != nil {
+		return err
+	}
+	defer f.slots.release()
+	return do(f.ctx)
+}
+
+// taskQueue is an unbounded queue of tasks: a page queues its reads
+// without waiting for a worker.
+type taskQueue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	tasks  []func() error
+	closed bool
+}
+
+func newTaskQueue() *taskQueue {
+	q := &taskQueue{}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+func (q *taskQueue) push(task func() error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.tasks = append(q.tasks, task)
+	q.cond.Signal()
+}
+
+// pop waits for a task; false once the queue is closed and empty.
+func (q *taskQueue) pop() (func() error, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.tasks) == 0 && !q.closed {
+		q.cond.Wait()
+	}
+	if len(q.tasks) == 0 {
+		return nil, false
+	}
+	task := q.tasks[0]
+	q.tasks[0] = nil
+	q.tasks = q.tasks[1:]
+	return task, true
+}
+
+func (q *taskQueue) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closed = true
+	q.cond.Broadcast()
 }
 
 // forEach runs fn for 0 <= i < n with at most par calls at once (par <= 0
@@ -214,7 +511,7 @@ func forEach(ctx context.Context, n, par int, fn func(ctx context.Context, i int
 }
 
 // progress reports done/total to a callback from any goroutine, one call
-// at a time and in order.
+// at a time and in order. The total may grow as work is found.
 type progress struct {
 	mu    sync.Mutex
 	f     func(done, total int)
@@ -224,6 +521,13 @@ type progress struct {
 
 func newProgress(f func(done, total int), total int) *progress {
 	return &progress{f: f, total: total}
+}
+
+// add counts n more steps to come.
+func (p *progress) add(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total += n
 }
 
 func (p *progress) step() {
