@@ -137,6 +137,10 @@ func (s SkillSeed) clone() SkillSeed {
 type space struct {
 	Space
 	skills map[string]*skill // by id, built-in ones included
+	// sorted caches sortedSkills, nil when a skill was added, changed
+	// or removed since: sorting thousands of skills on every page, under
+	// the emulator's lock, cost more than serving the page.
+	sorted []*skill
 	agents map[string]*agent
 	assets map[string]json.RawMessage
 }
@@ -245,6 +249,7 @@ func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
 	now := e.clock.tick()
 	sk := &skill{SkillSeed: s, spaceID: spaceID, createdAt: now, updatedAt: now}
 	sp.skills[s.ID] = sk
+	sp.sorted = nil
 	e.observeActive(spaceID)
 	return sk.view(true)
 }
@@ -270,6 +275,7 @@ func (e *Emulator) EditSkill(spaceID, skillID string, f func(*SkillSeed)) {
 	}
 	sk.SkillSeed = c
 	sk.updatedAt = e.clock.tick()
+	sp.sorted = nil
 	e.observeActive(spaceID)
 }
 
@@ -283,6 +289,7 @@ func (e *Emulator) DeleteSkill(spaceID, skillID string) {
 		panic(fmt.Sprintf("remotetest: DeleteSkill: space %s has no skill %s", spaceID, skillID))
 	}
 	delete(sp.skills, skillID)
+	sp.sorted = nil
 	e.observeActive(spaceID)
 }
 
@@ -599,9 +606,13 @@ func (sp *space) activeCount() int {
 }
 
 // sortedSkills are the user-created skills in list order: most recently
-// updated first, ties broken by id ascending.
+// updated first, ties broken by id ascending. The slice is shared: callers
+// must not modify it.
 func (sp *space) sortedSkills() []*skill {
-	var out []*skill
+	if sp.sorted != nil {
+		return sp.sorted
+	}
+	out := []*skill{}
 	for _, sk := range sp.skills {
 		if !sk.Builtin {
 			out = append(out, sk)
@@ -613,6 +624,7 @@ func (sp *space) sortedSkills() []*skill {
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
+	sp.sorted = out
 	return out
 }
 

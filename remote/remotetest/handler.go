@@ -329,6 +329,7 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 			sk.Unreadable = false
 		}
 		sk.updatedAt = e.clock.tick()
+		sp.sorted = nil
 	case epEnableSkill:
 		// The errors table's 409 sets no condition on the skill (the
 		// state table shows it only from enabled = false): at the limit,
@@ -343,11 +344,13 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 		}
 		sk.Enabled = true
 		sk.updatedAt = e.clock.tick()
+		sp.sorted = nil
 		e.observeActive(sp.ID)
 	case epDisableSkill:
 		if sk.Enabled {
 			sk.Enabled = false
 			sk.updatedAt = e.clock.tick()
+			sp.sorted = nil
 		}
 	case epGetFile:
 		if m.file == skillFileName {
