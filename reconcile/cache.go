@@ -83,12 +83,30 @@ func (c *InstructionCache) lookup(scope cacheScope, listed remote.Skill) (remote
 	if c == nil || listed.UpdatedAt == "" {
 		return remote.Skill{}, false // nothing to tell an edit by
 	}
-	data, err := os.ReadFile(c.path(scope, listed.ID))
-	if err != nil {
+	e, ok := readEntry(c.path(scope, listed.ID))
+	if !ok {
 		return remote.Skill{}, false
 	}
-	var e cacheEntry
-	if json.Unmarshal(data, &e) != nil || e.Version != cacheVersion || e.cacheScope != scope {
+	return e.standsFor(scope, listed)
+}
+
+// readEntry reads the entry file at path, if it holds one of this version.
+func readEntry(path string) (*cacheEntry, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	e := new(cacheEntry)
+	if json.Unmarshal(data, e) != nil || e.Version != cacheVersion {
+		return nil, false
+	}
+	return e, true
+}
+
+// standsFor returns the entry's read of the listed skill, if the entry is
+// of scope and the skill has not moved away from it.
+func (e *cacheEntry) standsFor(scope cacheScope, listed remote.Skill) (remote.Skill, bool) {
+	if e.cacheScope != scope || listed.UpdatedAt == "" {
 		return remote.Skill{}, false
 	}
 	got := e.Skill

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bug"
@@ -70,26 +73,10 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	f := &fetcher{
-		ctx: ctx, cancel: cancel, c: c, space: space,
-		scope:    cacheScope{Service: c.BaseURL(), Space: space},
-		cache:    o.Cache,
-		local:    make(map[string]*fsrepo.Skill, len(desired.Skills)),
-		slots:    newSlots(par),
-		progress: newProgress(o.Progress, 0),
-		reads:    make(map[string][]*skillRead),
-		filesFor: make(map[string]bool),
-		live: &Live{
-			Space:      space,
-			Files:      make(map[string]map[string]*string),
-			LargeFiles: make(map[string]map[string]bool),
-		},
-	}
-	for i := range desired.Skills {
-		f.local[desired.Skills[i].Slug] = &desired.Skills[i]
-	}
-	f.start(par)
+	f := newFetcher(ctx, cancel, c, space, desired, o, par)
+	f.start(par, cacheWorkers)
 	defer f.stop()
+	f.prefetch()
 
 	// The two lists are independent: read them together.
 	var (
@@ -119,6 +106,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 		}
 	})
 	lists.Wait()
+	f.listsRead.Store(true)
 	f.pending.Wait() // every read the pages started
 	if ctx.Err() != nil {
 		return nil, context.Cause(ctx)
@@ -188,6 +176,29 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 	return live, nil
 }
 
+func newFetcher(ctx context.Context, cancel context.CancelCauseFunc, c *remote.Client, space string, desired *fsrepo.Repo, o FetchOptions, par int) *fetcher {
+	f := &fetcher{
+		ctx: ctx, cancel: cancel, c: c, space: space,
+		scope:    cacheScope{Service: c.BaseURL(), Space: space},
+		cache:    o.Cache,
+		local:    make(map[string]*fsrepo.Skill, len(desired.Skills)),
+		slots:    newSlots(par),
+		progress: newProgress(o.Progress, 0),
+		reads:    make(map[string][]*skillRead),
+		filesFor: make(map[string]bool),
+		entries:  make(map[string]*entryRead),
+		live: &Live{
+			Space:      space,
+			Files:      make(map[string]map[string]*string),
+			LargeFiles: make(map[string]map[string]bool),
+		},
+	}
+	for i := range desired.Skills {
+		f.local[desired.Skills[i].Slug] = &desired.Skills[i]
+	}
+	return f
+}
+
 // fetcher holds the state of one [Fetch]: the reads started from the pages
 // of the skills list as they arrive, and the workers making them.
 type fetcher struct {
@@ -201,14 +212,24 @@ type fetcher struct {
 	slots    *slots
 	progress *progress
 
-	requests, lookups *taskQueue
-	workers           sync.WaitGroup
-	pending           sync.WaitGroup // tasks queued and not yet done
+	requests, disk *taskQueue
+	workers        sync.WaitGroup
+	pending        sync.WaitGroup // tasks queued and not yet done
+
+	listsRead atomic.Bool // both lists are read: prefetching ends
 
 	mu       sync.Mutex              // guards what follows, and the reads' fields
 	reads    map[string][]*skillRead // by lower-case id, oldest first
 	filesFor map[string]bool         // lower-case ids whose files are being read
+	entries  map[string]*entryRead   // cache entries by path
 	live     *Live                   // Files and LargeFiles
+}
+
+// entryRead is the read of a cache entry's file, made once: by the lookup
+// of a listed skill or ahead of it.
+type entryRead struct {
+	done  chan struct{} // closed once read
+	entry *cacheEntry   // nil when the file holds no entry of this fetch's scope
 }
 
 // skillRead is the read of a skill as one page listed it: from the cache or
@@ -237,9 +258,9 @@ func sameListing(a, b remote.Skill) bool {
 }
 
 // start runs the workers: par for requests (each takes one of the slots
-// too), cacheWorkers for cache entries.
-func (f *fetcher) start(par int) {
-	f.requests, f.lookups = newTaskQueue(), newTaskQueue()
+// too), disk for the cache, when there is one.
+func (f *fetcher) start(par, disk int) {
+	f.requests, f.disk = newTaskQueue(), newTaskQueue()
 	run := func(q *taskQueue) {
 		for {
 			task, ok := q.pop()
@@ -258,8 +279,8 @@ func (f *fetcher) start(par int) {
 		f.workers.Go(func() { run(f.requests) })
 	}
 	if f.cache != nil {
-		for range cacheWorkers {
-			f.workers.Go(func() { run(f.lookups) })
+		for range disk {
+			f.workers.Go(func() { run(f.disk) })
 		}
 	}
 }
@@ -267,13 +288,14 @@ func (f *fetcher) start(par int) {
 // stop ends the workers once their queues are empty.
 func (f *fetcher) stop() {
 	f.requests.close()
-	f.lookups.close()
+	f.disk.close()
 	f.workers.Wait()
 }
 
-func (f *fetcher) queue(q *taskQueue, task func() error) {
+// queue adds a task to q; an urgent one goes before the others.
+func (f *fetcher) queue(q *taskQueue, urgent bool, task func() error) {
 	f.pending.Add(1)
-	q.push(task)
+	q.push(urgent, task)
 }
 
 // listed is the OnPage of the skills list: it starts the reads of the
@@ -336,8 +358,15 @@ func (f *fetcher) read(s remote.Skill) *skillRead {
 		f.get(r)
 		return r
 	}
-	f.queue(f.lookups, func() error {
-		got, ok := f.cache.lookup(f.scope, s)
+	// A lookup may unlock a read: it goes before the other disk work.
+	f.queue(f.disk, true, func() error {
+		var (
+			got remote.Skill
+			ok  bool
+		)
+		if e := f.entry(f.cache.path(f.scope, s.ID)); e != nil {
+			got, ok = e.standsFor(f.scope, s)
+		}
 		if !ok {
 			f.get(r)
 			return nil
@@ -350,10 +379,61 @@ func (f *fetcher) read(s remote.Skill) *skillRead {
 	return r
 }
 
+// prefetch reads the entries of the cache's folder ahead of the pages
+// that will ask for them, while the first pages are still in flight: a
+// warm plan then finds them in memory. It reads in the disk workers' spare
+// time, after any lookup, and ends once the lists are read; the entries
+// of other spaces it meets are dropped.
+func (f *fetcher) prefetch() {
+	if f.cache == nil {
+		return
+	}
+	f.queue(f.disk, false, func() error {
+		des, err := os.ReadDir(f.cache.dir)
+		if err != nil {
+			return nil // the lookups will say nothing either
+		}
+		for _, de := range des {
+			name := de.Name()
+			if !de.Type().IsRegular() || filepath.Ext(name) != ".json" {
+				continue
+			}
+			f.queue(f.disk, false, func() error {
+				if !f.listsRead.Load() {
+					f.entry(filepath.Join(f.cache.dir, name))
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+}
+
+// entry returns the cache entry of this fetch's scope in the file at
+// path, reading the file unless it was read already.
+func (f *fetcher) entry(path string) *cacheEntry {
+	f.mu.Lock()
+	r, ok := f.entries[path]
+	if !ok {
+		r = &entryRead{done: make(chan struct{})}
+		f.entries[path] = r
+	}
+	f.mu.Unlock()
+	if ok {
+		<-r.done // read by another worker, or being read
+		return r.entry
+	}
+	if e, ok := readEntry(path); ok && e.cacheScope == f.scope {
+		r.entry = e
+	}
+	close(r.done)
+	return r.entry
+}
+
 // get reads a skill from the service.
 func (f *fetcher) get(r *skillRead) {
 	f.progress.add(1)
-	f.queue(f.requests, func() error {
+	f.queue(f.requests, false, func() error {
 		defer f.progress.step()
 		s := r.listed
 		var got *remote.Skill
@@ -365,8 +445,13 @@ func (f *fetcher) get(r *skillRead) {
 		if err != nil && !gone {
 			return fmt.Errorf("reading skill %s (%s): %w", s.Slug, s.ID, err)
 		}
-		if got != nil {
-			f.cache.store(f.scope, *got) // a failed store only costs a read next time
+		if got != nil && f.cache != nil {
+			// On the disk's workers: a slow disk must not hold up the
+			// requests. A failed store only costs a read next time.
+			f.queue(f.disk, false, func() error {
+				f.cache.store(f.scope, *got)
+				return nil
+			})
 		}
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -387,7 +472,7 @@ func (f *fetcher) readFiles(s remote.Skill) {
 		}
 		path := file.Path
 		f.progress.add(1)
-		f.queue(f.requests, func() error {
+		f.queue(f.requests, false, func() error {
 			defer f.progress.step()
 			var got *remote.SkillFile
 			err := f.request(func(ctx context.Context) (err error) {
@@ -428,12 +513,12 @@ func (f *fetcher) request(do func(ctx context.Context) error) error {
 	return do(f.ctx)
 }
 
-// taskQueue is an unbounded queue of tasks: a page queues its reads
-// without waiting for a worker.
+// taskQueue is an unbounded queue of tasks, urgent ones first: a page
+// queues its work without waiting for a worker.
 type taskQueue struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
-	tasks  []func() error
+	tasks  [2][]func() error // urgent, then the others; oldest first
 	closed bool
 }
 
@@ -443,10 +528,14 @@ func newTaskQueue() *taskQueue {
 	return q
 }
 
-func (q *taskQueue) push(task func() error) {
+func (q *taskQueue) push(urgent bool, task func() error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.tasks = append(q.tasks, task)
+	i := 1
+	if urgent {
+		i = 0
+	}
+	q.tasks[i] = append(q.tasks[i], task)
 	q.cond.Signal()
 }
 
@@ -454,16 +543,18 @@ func (q *taskQueue) push(task func() error) {
 func (q *taskQueue) pop() (func() error, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for len(q.tasks) == 0 && !q.closed {
+	for len(q.tasks[0])+len(q.tasks[1]) == 0 && !q.closed {
 		q.cond.Wait()
 	}
-	if len(q.tasks) == 0 {
-		return nil, false
+	for i, tasks := range q.tasks {
+		if len(tasks) > 0 {
+			task := tasks[0]
+			tasks[0] = nil
+			q.tasks[i] = tasks[1:]
+			return task, true
+		}
 	}
-	task := q.tasks[0]
-	q.tasks[0] = nil
-	q.tasks = q.tasks[1:]
-	return task, true
+	return nil, false
 }
 
 func (q *taskQueue) close() {

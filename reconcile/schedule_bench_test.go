@@ -3,6 +3,7 @@ package reconcile
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -158,6 +159,9 @@ func BenchmarkPlanSchedule(b *testing.B) {
 // BenchmarkCacheLookup10000 resolves 10,000 listed skills against a warm
 // instruction cache, no request made: the disk's share of a warm plan
 // (issue 15 item 4 measured 0.55 s per 10,000 skills read one by one).
+// "one-by-one" is that loop; "workers=N" hands the pages to Fetch's
+// machinery with N goroutines for the disk, as Fetch does (cacheWorkers),
+// but with no entry read ahead of its page (Fetch's prefetch).
 //
 //	go test -run '^$' -bench CacheLookup -benchtime 5x ./reconcile
 func BenchmarkCacheLookup10000(b *testing.B) {
@@ -173,17 +177,37 @@ func BenchmarkCacheLookup10000(b *testing.B) {
 		b.Fatal(err)
 	}
 	scope := cacheScope{Service: env.client.BaseURL(), Space: benchSpace}
-	b.ResetTimer()
-	for range b.N {
-		hits := 0
-		for _, s := range listed {
-			if _, ok := cache.lookup(scope, s); ok {
-				hits++
+	b.Run("one-by-one", func(b *testing.B) {
+		for b.Loop() {
+			hits := 0
+			for _, s := range listed {
+				if _, ok := cache.lookup(scope, s); ok {
+					hits++
+				}
+			}
+			if hits != n {
+				b.Fatalf("%d hits of %d", hits, n)
 			}
 		}
-		if hits != n {
-			b.Fatalf("%d hits of %d", hits, n)
-		}
+		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/op")
+	})
+	for _, workers := range []int{1, 2, 4, 8} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			for b.Loop() {
+				ctx, cancel := context.WithCancelCause(context.Background())
+				f := newFetcher(ctx, cancel, env.client, benchSpace, env.desired, FetchOptions{Cache: cache}, 1)
+				f.start(1, workers)
+				for page := range slices.Chunk(listed, remote.MaxPageLimit) {
+					f.listed(page)
+				}
+				f.pending.Wait()
+				f.stop()
+				cancel(nil)
+				if f.progress.total != 0 || len(f.reads) != n {
+					b.Fatalf("%d reads from the service, %d skills looked up; want 0 and %d", f.progress.total, len(f.reads), n)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/op")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(time.Second), "s/op")
 }
