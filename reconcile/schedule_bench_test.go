@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // idealRounds is the fewest rounds of requests, each one latency long, in
@@ -50,10 +51,10 @@ func idealRounds(lists [][]int, par int) int {
 // listReads is the pages of a list of n items for idealRounds, each page
 // unlocking a read of each of its items when read is true.
 func listReads(n int, read bool) []int {
-	pages := make([]int, max(1, ceilDiv(n, remote.MaxPageLimit)))
+	pages := make([]int, max(1, ceilDiv(n, spec.MaxPageLimit)))
 	for p := range pages {
 		if read {
-			pages[p] = min(remote.MaxPageLimit, n-p*remote.MaxPageLimit)
+			pages[p] = min(spec.MaxPageLimit, n-p*spec.MaxPageLimit)
 		}
 	}
 	return pages
@@ -197,7 +198,7 @@ func BenchmarkCacheLookup10000(b *testing.B) {
 				ctx, cancel := context.WithCancelCause(context.Background())
 				f := newFetcher(ctx, cancel, env.client, benchSpace, env.desired, FetchOptions{Cache: cache}, 1)
 				f.start(1, workers)
-				for page := range slices.Chunk(listed, remote.MaxPageLimit) {
+				for page := range slices.Chunk(listed, spec.MaxPageLimit) {
 					f.listed(page)
 				}
 				f.pending.Wait()
