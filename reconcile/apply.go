@@ -2,7 +2,6 @@ package reconcile
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,16 +18,6 @@ import (
 // ActionPublish is the action of an apply step that publishes an agent of
 // [Plan.Publish]; it never appears in a [Change].
 const ActionPublish Action = "publish"
-
-// An Outcome is what became of one step of an apply.
-type Outcome string
-
-// Outcomes of a [StepResult].
-const (
-	OutcomeApplied Outcome = "applied"
-	OutcomeFailed  Outcome = "failed"
-	OutcomeSkipped Outcome = "skipped"
-)
 
 // ErrPlanHasErrors is returned (wrapped, with the errors listed) by [Apply]
 // for a plan with errors: such a plan must never be applied.
@@ -57,98 +46,10 @@ type ApplyOptions struct {
 	Grace time.Duration
 }
 
-// StepResult is what became of one request of an apply.
-type StepResult struct {
-	// Slug and ID name the skill; for a publish, Slug is the agent's name
-	// and ID its id.
-	Slug   string `json:"slug"`
-	ID     string `json:"id"`
-	Action Action `json:"action"`
-	// Fields are the fields an update sent.
-	Fields  []string `json:"fields,omitempty"`
-	Outcome Outcome  `json:"outcome"`
-	// Reason is, for a failure, the service's answer ("409 Conflict: space
-	// ab12 already has 40 active skills") or the client's error; for a
-	// skip, why the step was not run.
-	Reason string `json:"reason,omitempty"`
-	// Status is the HTTP status of a failure the service answered.
-	Status int `json:"status,omitempty"`
-	// Mismatch says how a response differed from the request, which makes
-	// the step failed though the service answered 200.
-	Mismatch string `json:"mismatch,omitempty"`
-}
-
-// Result is the outcome of an [Apply], step by step, in the order the
-// phases ran: disables, updates, enables, publishes, each in plan order.
-type Result struct {
-	Space string       `json:"space"`
-	Steps []StepResult `json:"steps"`
-	// Interrupted is set when the context was cancelled before every step
-	// had finished: the steps not started are skipped "interrupted", and
-	// any still without an answer when the grace period ran out are failed.
-	Interrupted bool `json:"interrupted"`
-	// JournalError is set when the journal could not be written; apply
-	// then starts no further step, since what it changes could not be
-	// restored.
-	JournalError string `json:"journal_error,omitempty"`
-}
-
-// Counts are the numbers of steps of a [Result] by outcome.
-type Counts struct {
-	Applied int `json:"applied"`
-	Failed  int `json:"failed"`
-	Skipped int `json:"skipped"`
-}
-
-// Counts counts the steps of r by outcome.
-func (r *Result) Counts() Counts {
-	var n Counts
-	for _, s := range r.Steps {
-		switch s.Outcome {
-		case OutcomeApplied:
-			n.Applied++
-		case OutcomeFailed:
-			n.Failed++
-		default:
-			n.Skipped++
-		}
-	}
-	return n
-}
-
-// Failed reports whether any step failed or was skipped for a reason other
-// than an interrupt, or the journal failed: the space does not match the
-// plan.
-func (r *Result) Failed() bool {
-	if r.JournalError != "" {
-		return true
-	}
-	for _, s := range r.Steps {
-		if s.Outcome == OutcomeFailed || (s.Outcome == OutcomeSkipped && s.Reason != reasonInterrupted) {
-			return true
-		}
-	}
-	return false
-}
-
-// MarshalJSON writes the result with "steps" always an array and the counts
-// alongside, for scripts.
-func (r Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	p := plain(r)
-	if p.Steps == nil {
-		p.Steps = []StepResult{}
-	}
-	return json.Marshal(struct {
-		plain
-		Counts Counts `json:"counts"`
-	}{p, r.Counts()})
-}
-
+// Reasons of a step skipped because apply stopped starting steps.
 const (
-	reasonInterrupted = "interrupted"
-	reasonNoJournal   = "not started: the journal could not be written"
-	reasonBug         = "not started: apply stopped at an internal error"
+	reasonNoJournal = "not started: the journal could not be written"
+	reasonBug       = "not started: apply stopped at an internal error"
 )
 
 // Apply makes the space match p, in phases so that the active count never
