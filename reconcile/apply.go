@@ -35,8 +35,9 @@ type ApplyOptions struct {
 	// Journal, when set, gets two lines for every mutation attempted: one
 	// written and synced before the request is sent (outcome
 	// [OutcomeStarted]), and one with its outcome once it is known. A step
-	// whose first line cannot be written is not sent.
-	Journal *Journal
+	// whose first line cannot be written is not sent. [OpenJournal] gives
+	// the file skillsync journals to.
+	Journal JournalWriter
 	// Progress, when set, is called after each step with the steps done and
 	// the total; never concurrently.
 	Progress func(done, total int)
@@ -80,7 +81,7 @@ const (
 // apply (one with errors, or for another space), with no Result; and, with
 // the Result, a [*bug.Error] when a request panicked: that step failed, and
 // no request started after it.
-func Apply(ctx context.Context, c *remote.Client, space string, p *Plan, o ApplyOptions) (*Result, error) {
+func Apply(ctx context.Context, c Service, space string, p *Plan, o ApplyOptions) (*Result, error) {
 	if err := checkApplicable(space, p); err != nil {
 		return nil, err
 	}
@@ -133,7 +134,8 @@ func Apply(ctx context.Context, c *remote.Client, space string, p *Plan, o Apply
 	return a.res, a.bug
 }
 
-// checkApplicable refuses a plan Apply must not run.
+// checkApplicable refuses a plan Apply must not run: one with errors, one
+// for another space, or one that [Plan.Validate] rejects.
 func checkApplicable(space string, p *Plan) error {
 	if p == nil {
 		return errors.New("no plan to apply")
@@ -148,28 +150,8 @@ func checkApplicable(space string, p *Plan) error {
 	if p.Space != "" && p.Space != space {
 		return fmt.Errorf("the plan is for space %s, not %s", p.Space, space)
 	}
-	for _, ch := range p.Changes {
-		if ch.ID == "" {
-			return fmt.Errorf("the change of %s has no skill id", ch.Slug)
-		}
-		if ch.Has(ActionEnable) && ch.Has(ActionDisable) {
-			return fmt.Errorf("the change of %s both enables and disables it", ch.Slug)
-		}
-		for _, act := range ch.Actions {
-			switch act {
-			case ActionUpdate, ActionEnable, ActionDisable:
-			default:
-				return fmt.Errorf("the change of %s has an unknown action %q", ch.Slug, act)
-			}
-		}
-		if ch.Changes(FieldInstructions) && ch.After.Instructions == nil {
-			return fmt.Errorf("the change of %s sets instructions to null", ch.Slug)
-		}
-	}
-	for _, ap := range p.Publish {
-		if ap.ID == "" {
-			return fmt.Errorf("the publish of agent %q has no id", ap.Name)
-		}
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("the plan cannot be applied: %w", err)
 	}
 	return nil
 }
@@ -194,7 +176,7 @@ type phase struct {
 
 type applier struct {
 	ctx, reqCtx context.Context
-	c           *remote.Client
+	c           Service
 	space       string
 	plan        *Plan
 	opts        ApplyOptions

@@ -1,6 +1,10 @@
 package reconcile
 
-import "github.com/skillsync/skillsync/spec"
+import (
+	"fmt"
+
+	"github.com/skillsync/skillsync/spec"
+)
 
 // FormatVersion is the format_version of the JSON plans this package writes.
 // A reader accepts any version with the same major number: minor versions
@@ -266,6 +270,49 @@ func (p *Plan) HasDrift() bool {
 		}
 	}
 	return false
+}
+
+// Validate rejects what apply could misread in a plan: a change with no
+// skill id or no action, an action or field this version does not know, a
+// change that both enables and disables, instructions set to null, a
+// publish with no agent id. [Compute] never makes such a plan; a saved plan
+// edited by hand may be one, and [DecodePlan] and [Apply] both refuse it
+// with this one check, since apply must never guess what a plan asks for.
+func (p *Plan) Validate() error {
+	for _, c := range p.Changes {
+		if c.ID == "" {
+			return fmt.Errorf("change of %q has no id", c.Slug)
+		}
+		if len(c.Actions) == 0 {
+			return fmt.Errorf("change of %q has no actions", c.Slug)
+		}
+		for _, a := range c.Actions {
+			switch a {
+			case ActionUpdate, ActionEnable, ActionDisable:
+			default:
+				return fmt.Errorf("change of %q: unknown action %q", c.Slug, a)
+			}
+		}
+		if c.Has(ActionEnable) && c.Has(ActionDisable) {
+			return fmt.Errorf("change of %q both enables and disables", c.Slug)
+		}
+		for _, f := range c.Fields {
+			switch f {
+			case FieldName, FieldDescription, FieldInstructions, FieldEnabled:
+			default:
+				return fmt.Errorf("change of %q: unknown field %q", c.Slug, f)
+			}
+		}
+		if c.Changes(FieldInstructions) && c.After.Instructions == nil {
+			return fmt.Errorf("change of %q updates instructions to null", c.Slug)
+		}
+	}
+	for _, a := range p.Publish {
+		if a.ID == "" {
+			return fmt.Errorf("publish of agent %q has no id", a.Name)
+		}
+	}
+	return nil
 }
 
 // HasErrors reports whether p has errors; apply refuses such a plan.

@@ -57,47 +57,9 @@ func DecodePlan(r io.Reader) (*Plan, error) {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return nil, fmt.Errorf("decoding plan: %w", err)
 	}
-	if err := p.check(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("decoding plan: %w", err)
 	}
 	p.normalize()
 	return &p, nil
-}
-
-// check rejects what apply could misread in a decoded plan.
-func (p *Plan) check() error {
-	for _, c := range p.Changes {
-		if c.ID == "" {
-			return fmt.Errorf("change of %q has no id", c.Slug)
-		}
-		if len(c.Actions) == 0 {
-			return fmt.Errorf("change of %q has no actions", c.Slug)
-		}
-		for _, a := range c.Actions {
-			switch a {
-			case ActionUpdate, ActionEnable, ActionDisable:
-			default:
-				return fmt.Errorf("change of %q: unknown action %q", c.Slug, a)
-			}
-		}
-		if c.Has(ActionEnable) && c.Has(ActionDisable) {
-			return fmt.Errorf("change of %q both enables and disables", c.Slug)
-		}
-		for _, f := range c.Fields {
-			switch f {
-			case FieldName, FieldDescription, FieldInstructions, FieldEnabled:
-			default:
-				return fmt.Errorf("change of %q: unknown field %q", c.Slug, f)
-			}
-		}
-		if c.Changes(FieldInstructions) && c.After.Instructions == nil {
-			return fmt.Errorf("change of %q updates instructions to null", c.Slug)
-		}
-	}
-	for _, a := range p.Publish {
-		if a.ID == "" {
-			return fmt.Errorf("publish of agent %q has no id", a.Name)
-		}
-	}
-	return nil
 }

@@ -106,7 +106,7 @@ func ReadSavedPlan(r io.Reader) (*SavedPlan, error) {
 // repository as planned, each change must be the one that state and the
 // skill re-read give, planned again: the plan is applied as it is,
 // and a desired hash proves nothing about changes edited in the file.
-func CheckStale(ctx context.Context, c *remote.Client, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
+func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
 	if sp == nil || sp.Plan == nil {
 		return nil, errors.New("no saved plan to check")
 	}

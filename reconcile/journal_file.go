@@ -1,0 +1,211 @@
+package reconcile
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// StateDir is the folder of a repository where skillsync keeps what it
+// writes for itself (journals); it holds a .gitignore of "*" so that none of
+// it is ever committed.
+const StateDir = ".skillsync"
+
+// A Journal is an append-only file of [JournalEntry] lines, one JSON object
+// a line, each synced to disk before [Journal.Write] returns: the started
+// line of a mutation before its request is sent, its outcome line before
+// the step is reported. It is safe for concurrent use.
+type Journal struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	err  error // the first write error; later writes fail with it
+}
+
+// ErrStateDirLink is returned (wrapped, naming the link) by [OpenJournal]
+// for a journal inside a [StateDir] folder when that folder, a folder
+// between it and the journal, the journal or the folder's .gitignore is a
+// symbolic link.
+var ErrStateDirLink = errors.New("is a symbolic link")
+
+// OpenJournal opens path for appending, creating it and its parent folders.
+// When path lies inside a [StateDir] folder, that folder gets a .gitignore
+// of "*" if it has none.
+//
+// Inside a StateDir folder, nothing is written through a symbolic link: a
+// .skillsync committed as a link, even one pointing inside the repository,
+// would put the journal and the .gitignore wherever it points. Such a path
+// is refused, before any folder or file is made, with [ErrStateDirLink].
+func OpenJournal(path string) (*Journal, error) {
+	dir := filepath.Dir(path)
+	state, err := checkStateDir(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating journal folder: %w", err)
+	}
+	if state != "" {
+		if err := ignoreStateDir(state); err != nil {
+			return nil, err
+		}
+	}
+	if torn, err := endsTorn(path); err != nil {
+		return nil, fmt.Errorf("opening journal: %w", err)
+	} else if torn {
+		// Lines appended after a torn one would make it damage in the
+		// middle of the file, which restore refuses.
+		return nil, fmt.Errorf("journal %s ends with a line cut short (a crash while writing it?): name another journal file, and restore from this one first if need be", path)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening journal: %w", err)
+	}
+	return &Journal{f: f, path: path}, nil
+}
+
+// endsTorn reports whether the file at path exists, is not empty and does
+// not end with a newline: its last write was cut short.
+func endsTorn(path string) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 || !fi.Mode().IsRegular() {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
+}
+
+// checkStateDir returns the nearest StateDir folder at or above the folder
+// of path ("" when there is none), after checking that no part of the way
+// from it down to path, nor its .gitignore, is a symbolic link. Parts that
+// do not exist yet are made later as real folders and files.
+func checkStateDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", nil // only a convenience; the journal itself still works
+	}
+	state := ""
+	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
+		if filepath.Base(d) == StateDir {
+			state = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			return "", nil
+		}
+	}
+	rel, err := filepath.Rel(state, abs)
+	if err != nil {
+		return "", nil
+	}
+	check := []string{state, filepath.Join(state, ".gitignore")}
+	p := state
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		check = append(check, p)
+	}
+	for _, p := range check {
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return "", fmt.Errorf("checking the journal's folder: %w", err)
+		case fi.Mode()&fs.ModeSymlink != 0:
+			to, _ := os.Readlink(p)
+			return "", fmt.Errorf("%s %w (to %s): skillsync writes journals only into a real %s folder, never where a link points", p, ErrStateDirLink, to, StateDir)
+		}
+	}
+	return state, nil
+}
+
+// ignoreStateDir writes state/.gitignore, unless there is one.
+func ignoreStateDir(state string) error {
+	gi := filepath.Join(state, ".gitignore")
+	// O_EXCL: an existing file is kept, and no link is followed.
+	f, err := os.OpenFile(gi, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", gi, err)
+	}
+	_, err = f.WriteString("# written by skillsync: journals and state, never committed\n*\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", gi, err)
+	}
+	return nil
+}
+
+// DefaultJournalPath is where apply journals by default:
+// root/.skillsync/journal/<UTC time>.jsonl, the time to the millisecond in
+// a form every file system accepts.
+func DefaultJournalPath(root string, now time.Time) string {
+	name := now.UTC().Format("20060102T150405.000Z") + ".jsonl"
+	return filepath.Join(root, StateDir, "journal", name)
+}
+
+// Path returns the file the journal writes to.
+func (j *Journal) Path() string { return j.path }
+
+// Write appends e as one line and syncs the file, so that a line reported
+// written survives a crash.
+func (j *Journal) Write(e JournalEntry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("encoding journal entry: %w", err)
+	}
+	line = append(line, '\n')
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.err != nil {
+		return j.err
+	}
+	if j.f == nil {
+		return errors.New("journal is closed")
+	}
+	if _, err := j.f.Write(line); err != nil {
+		j.err = fmt.Errorf("writing journal %s: %w", j.path, err)
+		return j.err
+	}
+	if err := j.f.Sync(); err != nil {
+		j.err = fmt.Errorf("syncing journal %s: %w", j.path, err)
+		return j.err
+	}
+	return nil
+}
+
+// Close closes the file. Closing a nil or closed journal does nothing.
+func (j *Journal) Close() error {
+	if j == nil {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil
+	}
+	err := j.f.Close()
+	j.f = nil
+	return err
+}
