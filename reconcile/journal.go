@@ -74,11 +74,18 @@ type JournalWriter interface {
 // On a line that does not parse it returns the entries before it with an
 // error naming the line: a [*TornJournalError] when it is the last line (a
 // crash or a full disk cut its write short), which a reader may accept.
+//
+// It reads at most [MaxJournalBytes], failing with a [*TooLargeError] and
+// no entries past that.
 func ReadJournal(r io.Reader) ([]JournalEntry, error) {
+	return readJournal(r, MaxJournalBytes)
+}
+
+func readJournal(r io.Reader, max int64) ([]JournalEntry, error) {
 	var out []JournalEntry
 	var bad error // a line that is not an entry: torn if no whole line follows
 	badLine := 0
-	br := bufio.NewReader(r)
+	br := bufio.NewReader(newBoundedReader(r, "the journal", max))
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -98,6 +105,10 @@ func ReadJournal(r io.Reader) ([]JournalEntry, error) {
 				return out, &TornJournalError{Line: badLine, Err: bad}
 			}
 			return out, nil
+		}
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return nil, err
 		}
 		if err != nil {
 			return out, fmt.Errorf("reading journal: %w", err)

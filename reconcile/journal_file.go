@@ -56,9 +56,15 @@ func OpenJournal(path string) (*Journal, error) {
 			return nil, err
 		}
 	}
-	if torn, err := endsTorn(path); err != nil {
+	torn, size, err := endsTorn(path)
+	if err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
-	} else if torn {
+	}
+	if size > MaxJournalBytes {
+		// Restore could not read it back.
+		return nil, fmt.Errorf("journal %s is %d bytes already, more than %s, the most restore reads: name another journal file", path, size, byteSize(MaxJournalBytes))
+	}
+	if torn {
 		// Lines appended after a torn one would make it damage in the
 		// middle of the file, which restore refuses.
 		return nil, fmt.Errorf("journal %s ends with a line cut short (a crash while writing it?): name another journal file, and restore from this one first if need be", path)
@@ -71,25 +77,26 @@ func OpenJournal(path string) (*Journal, error) {
 }
 
 // endsTorn reports whether the file at path exists, is not empty and does
-// not end with a newline: its last write was cut short.
-func endsTorn(path string) (bool, error) {
+// not end with a newline: its last write was cut short. size is the size of
+// the file, 0 when there is none.
+func endsTorn(path string) (torn bool, size int64, err error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+		return false, 0, nil
 	}
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || fi.Size() == 0 || !fi.Mode().IsRegular() {
-		return false, err
+		return false, 0, err
 	}
 	last := make([]byte, 1)
 	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
-		return false, err
+		return false, fi.Size(), err
 	}
-	return last[0] != '\n', nil
+	return last[0] != '\n', fi.Size(), nil
 }
 
 // checkStateDir returns the nearest StateDir folder at or above the folder

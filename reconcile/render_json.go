@@ -34,11 +34,29 @@ func RenderJSON(w io.Writer, p *Plan) error {
 // which it ignores) and rejects others with an error wrapping
 // [ErrFormatVersion]. It also rejects actions and fields it does not know,
 // since apply must never guess what a plan asks for.
+//
+// It reads at most [MaxSavedPlanBytes], failing with a [*TooLargeError]
+// past that.
 func DecodePlan(r io.Reader) (*Plan, error) {
-	data, err := io.ReadAll(r)
+	data, err := readPlan(r, "the plan", MaxSavedPlanBytes)
 	if err != nil {
-		return nil, fmt.Errorf("reading plan: %w", err)
+		return nil, err
 	}
+	return decodePlan(data)
+}
+
+// readPlan reads the whole of a plan file of at most max bytes.
+func readPlan(r io.Reader, what string, max int64) ([]byte, error) {
+	data, err := readAllBounded(r, what, max)
+	var tl *TooLargeError
+	if err != nil && !errors.As(err, &tl) {
+		err = fmt.Errorf("reading plan: %w", err)
+	}
+	return data, err
+}
+
+// decodePlan is [DecodePlan] of a plan read whole.
+func decodePlan(data []byte) (*Plan, error) {
 	var head struct {
 		FormatVersion *string `json:"format_version"`
 	}

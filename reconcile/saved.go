@@ -38,8 +38,13 @@ type savedFile struct {
 	*Plan
 }
 
-// WriteSavedPlan writes sp as indented JSON.
+// WriteSavedPlan writes sp as indented JSON. It refuses a plan of more
+// than [MaxSavedPlanBytes], which apply could not read back.
 func WriteSavedPlan(w io.Writer, sp *SavedPlan) error {
+	return writeSavedPlan(w, sp, MaxSavedPlanBytes)
+}
+
+func writeSavedPlan(w io.Writer, sp *SavedPlan, max int64) error {
 	if sp == nil || sp.Plan == nil {
 		return errors.New("no plan to save")
 	}
@@ -56,6 +61,9 @@ func WriteSavedPlan(w io.Writer, sp *SavedPlan) error {
 	if err := enc.Encode(&f); err != nil {
 		return fmt.Errorf("encoding plan: %w", err)
 	}
+	if n := int64(buf.Len()); n > max {
+		return fmt.Errorf("the plan is %d bytes, more than %s, the most apply reads of a saved plan: plan fewer skills at a time (a target each, or fewer skills in the repository)", n, byteSize(max))
+	}
 	_, err := w.Write(buf.Bytes())
 	return err
 }
@@ -63,13 +71,18 @@ func WriteSavedPlan(w io.Writer, sp *SavedPlan) error {
 // ReadSavedPlan reads a plan written by [WriteSavedPlan]. It rejects a plan
 // of another major format_version (wrapping [ErrFormatVersion]) and a JSON
 // plan that was not saved with `plan -out` (it has no base_url to check the
-// target against).
+// target against). It reads at most [MaxSavedPlanBytes], failing with a
+// [*TooLargeError] past that.
 func ReadSavedPlan(r io.Reader) (*SavedPlan, error) {
-	data, err := io.ReadAll(r)
+	return readSavedPlan(r, MaxSavedPlanBytes)
+}
+
+func readSavedPlan(r io.Reader, max int64) (*SavedPlan, error) {
+	data, err := readPlan(r, "the saved plan", max)
 	if err != nil {
-		return nil, fmt.Errorf("reading plan: %w", err)
+		return nil, err
 	}
-	p, err := DecodePlan(bytes.NewReader(data))
+	p, err := decodePlan(data)
 	if err != nil {
 		return nil, err
 	}

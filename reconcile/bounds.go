@@ -1,0 +1,103 @@
+package reconcile
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// Bounds on the files skillsync reads back: a saved plan, a journal, a
+// cache entry. Each is larger than any such file skillsync itself writes
+// for a space of a thousand skills, and keeps a file that is not one of
+// them (a log, a dump, /dev/zero) from being read into memory whole.
+const (
+	// MaxSavedPlanBytes is the largest saved plan (or JSON plan) read. A
+	// plan that changes 1,000 skills of 50,000 characters of instructions
+	// each, with their before, after and diff, comes to about 300 MB;
+	// [WriteSavedPlan] refuses to write a larger plan than this, so that
+	// every plan saved can be applied.
+	MaxSavedPlanBytes = 512 << 20
+	// MaxJournalBytes is the largest journal read (by restore) or
+	// appended to. The lines of one apply carry the before, the request
+	// and the answer of each change, without the plan's diffs: the
+	// journal of the largest saved plan stays well under twice its size.
+	MaxJournalBytes = 1 << 30
+	// MaxCacheEntryBytes is the largest entry of an [InstructionCache]
+	// read or written: one skill, whose instructions the service bounds
+	// at 50,000 UTF-16 code units (at most 300,000 bytes of JSON). A
+	// larger entry is not kept, and one found is taken for absent: the
+	// skill is read from the service instead.
+	MaxCacheEntryBytes = 4 << 20
+)
+
+// A TooLargeError is returned for a file over the bound skillsync reads of
+// its kind, before the file is read whole. Callers name the file.
+type TooLargeError struct {
+	What string // "the saved plan", "the journal"
+	Size int64  // the file's size when known, else 0
+	Max  int64  // the bound
+}
+
+func (e *TooLargeError) Error() string {
+	size := "more than " + byteSize(e.Max)
+	if e.Size > 0 {
+		size = fmt.Sprintf("%d bytes, more than %s", e.Size, byteSize(e.Max))
+	}
+	return fmt.Sprintf("%s is %s, the most skillsync reads of it", e.What, size)
+}
+
+// byteSize spells a bound in the unit it was chosen in.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// boundedReader reads r, failing with a [*TooLargeError] once more than
+// max bytes came from it. A file (anything with a Stat method, such as an
+// *os.File) whose size is over max already fails at the first read,
+// without being read.
+type boundedReader struct {
+	r    io.Reader
+	what string
+	max  int64
+	n    int64 // bytes read
+	err  error // set once the bound is passed
+}
+
+func newBoundedReader(r io.Reader, what string, max int64) *boundedReader {
+	b := &boundedReader{r: r, what: what, max: max}
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
+			b.err = &TooLargeError{What: what, Size: fi.Size(), Max: max}
+		}
+	}
+	return b
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	// One byte past the bound tells a file of exactly max bytes from a
+	// larger one.
+	if room := b.max + 1 - b.n; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if b.n > b.max {
+		b.err = &TooLargeError{What: b.what, Max: b.max}
+		return 0, b.err
+	}
+	return n, err
+}
+
+// readAllBounded reads the whole of r, which must hold at most max bytes.
+func readAllBounded(r io.Reader, what string, max int64) ([]byte, error) {
+	return io.ReadAll(newBoundedReader(r, what, max))
+}
