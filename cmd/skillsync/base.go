@@ -3,14 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
-	"github.com/skillsync/skillsync/spec"
 )
 
 // baseFlag is plan's --base: the branch a pull request merges into.
@@ -53,7 +51,7 @@ func splitByBase(c *cli.Context, ui *ui, r *planRun, ref string) error {
 		ui.warningf("reading the base %s: %v; every change is shown as from this pull request", shortSHA(sha), err)
 		base = &fsrepo.Repo{}
 	}
-	setOrigins(r.plan, base, r.repo)
+	reconcile.SetOrigins(r.plan, base, r.repo)
 	return nil
 }
 
@@ -80,77 +78,6 @@ func baseError(err error) error {
 		return withHint(err, "the clone lacks it: use actions/checkout with fetch-depth: 0, or leave out --base")
 	}
 	return err
-}
-
-// setOrigins marks each change of p "pr" or "drift" by comparing the
-// desired state at the base with the one planned.
-//
-// A change is "pr" when any field it changes differs between base and head,
-// or when its skill is new in the pull request; otherwise the desired value
-// did not move, so the space did: "drift". A change that is both (one field
-// from the pull request, another edited in the app) is marked "pr", as
-// merging the pull request applies all of it and reviewers must see it
-// among the pull request's changes, with the app-edited fields named in
-// DriftFields. A disable of a skill the repository no
-// longer holds is "pr" when the base held it (the pull request removed
-// it), else "drift" (a skill created in the app). Changes of policy in
-// skillsync.yaml are not compared.
-func setOrigins(p *reconcile.Plan, base, head *fsrepo.Repo) {
-	bySlug := func(r *fsrepo.Repo) map[string]*fsrepo.Skill {
-		m := make(map[string]*fsrepo.Skill, len(r.Skills))
-		for i := range r.Skills {
-			m[r.Skills[i].Slug] = &r.Skills[i]
-		}
-		return m
-	}
-	bs, hs := bySlug(base), bySlug(head)
-	for i := range p.Changes {
-		c := &p.Changes[i]
-		b, inBase := bs[c.Slug]
-		h, inHead := hs[c.Slug]
-		origin := reconcile.OriginDrift
-		switch {
-		case !inHead:
-			if inBase {
-				origin = reconcile.OriginPR
-			}
-		case !inBase:
-			origin = reconcile.OriginPR
-		default:
-			var drifted []string
-			for _, f := range c.Fields {
-				if fieldDiffers(f, b, h) {
-					origin = reconcile.OriginPR
-				} else {
-					drifted = append(drifted, f)
-				}
-			}
-			if origin == reconcile.OriginPR {
-				c.DriftFields = drifted
-			}
-		}
-		c.Origin = origin
-	}
-	// An agent to publish comes from the pull request when it put the
-	// agent in agents.publish; listed there at the base, the draft was
-	// changed in the app.
-	for i := range p.Publish {
-		a := &p.Publish[i]
-		a.Origin = reconcile.OriginPR
-		if slices.Contains(base.Config.Agents.Publish, a.ID) || slices.Contains(base.Config.Agents.Publish, a.Name) {
-			a.Origin = reconcile.OriginDrift
-		}
-	}
-}
-
-func fieldDiffers(field string, a, b *fsrepo.Skill) bool {
-	switch field {
-	case reconcile.FieldName, reconcile.FieldDescription, reconcile.FieldInstructions, reconcile.FieldEnabled:
-		return slices.Contains(spec.Differ(a.Fields(), b.Fields()), field)
-	}
-	// A field this version does not know: say the pull request changed it,
-	// so that it is reviewed.
-	return true
 }
 
 func shortSHA(sha string) string {
