@@ -254,24 +254,6 @@ func (p *Plan) HasChanges() bool {
 	return len(p.Changes) > 0 || len(p.Publish) > 0
 }
 
-// HasDrift reports whether the space differs from the repository, as drift
-// reports it: p has changes or publishes, a supporting file differs or is
-// absent in the space, or a skill of the repository is missing from the
-// space. Apply can fix only the first two, so HasDrift can be true of a plan
-// that [Plan.HasChanges] says is empty. A file that could not be checked
-// ([FileUnchecked]) is not drift: whether it differs is unknown.
-func (p *Plan) HasDrift() bool {
-	if p.HasChanges() || len(p.Missing) > 0 {
-		return true
-	}
-	for _, f := range p.Files {
-		if f.Status == FileDiffers || f.Status == FileAbsent {
-			return true
-		}
-	}
-	return false
-}
-
 // Validate rejects what apply could misread in a plan: a change with no
 // skill id or no action, an action or field this version does not know, a
 // change that both enables and disables, instructions set to null, a

@@ -58,10 +58,8 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 				return err
 			}
 			ghErr := publishPlan(c, ui, r.plan, "drift")
-			// A skill missing from the space is a plan error (apply must
-			// not run without it) but, to drift, it is drift: exit 2, as
-			// for any other difference. Other errors are the repository's.
-			if r.plan.HasErrors() && !onlyMissingErrors(r.plan) {
+			verdict := r.plan.Drift()
+			if verdict.Status == reconcile.DriftError {
 				reportAlso(ui, ghErr)
 				return planErrors(r.plan)
 			}
@@ -76,25 +74,14 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if ghErr != nil {
 				return ghErr
 			}
-			if r.plan.HasDrift() {
-				if u := reconcile.UnsyncableLine(r.plan); u != "" && !r.plan.HasChanges() && format == "text" {
+			if verdict.Status == reconcile.DriftFound {
+				if verdict.Unsyncable != "" && format == "text" {
 					// The plan above ends "No changes."; say why this is drift.
-					ui.infof("drift: %s Make these changes in the app or in the repository.", u)
+					ui.infof("drift: %s Make these changes in the app or in the repository.", verdict.Unsyncable)
 				}
 				return errChanges
 			}
 			return nil
 		},
 	}
-}
-
-// onlyMissingErrors reports whether every error of p is a skill of the
-// repository missing from the space.
-func onlyMissingErrors(p *reconcile.Plan) bool {
-	for _, e := range p.Errors {
-		if e.Code != reconcile.CodeMissing {
-			return false
-		}
-	}
-	return true
 }
