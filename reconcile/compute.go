@@ -3,6 +3,7 @@ package reconcile
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -515,38 +516,23 @@ func (c *planner) agentImpact() {
 func (c *planner) publish() {
 	done := map[string]bool{}
 	for _, ref := range c.policy.PublishAgents {
-		var found []remote.Agent
-		for _, a := range c.live.Agents {
-			if a.ID == ref {
-				found = []remote.Agent{a}
-				break
-			}
-			if a.Name == ref {
-				found = append(found, a)
-			}
-		}
-		switch len(found) {
-		case 0:
+		a, err := FindAgent(c.live.Agents, ref)
+		var amb *AgentAmbiguousError
+		switch {
+		case errors.As(err, &amb):
+			c.errorf(Problem{Code: CodeAgentAmbiguous, Hint: "name the agent by id in agents.publish"},
+				"agents.publish names %q, which %d agents are called (%s)", ref, len(amb.IDs), strings.Join(amb.IDs, ", "))
+			continue
+		case err != nil:
 			c.errorf(Problem{Code: CodeAgentUnknown, Hint: "list the agents with `skillsync agents list`"},
 				"agents.publish names %q, which is neither the id nor the name of an agent in the space", ref)
 			continue
-		case 1:
-		default:
-			ids := make([]string, len(found))
-			for i, a := range found {
-				ids[i] = a.ID
-			}
-			sort.Strings(ids)
-			c.errorf(Problem{Code: CodeAgentAmbiguous, Hint: "name the agent by id in agents.publish"},
-				"agents.publish names %q, which %d agents are called (%s)", ref, len(found), strings.Join(ids, ", "))
-			continue
 		}
-		a := found[0]
-		if done[a.ID] || (a.Published && !a.HasUnpublishedChanges) {
+		if done[a.ID] || !NeedsPublish(a) {
 			continue
 		}
 		done[a.ID] = true
-		if a.EmbedEnabled && len(a.EmbedOptions.DomainWhitelist) == 0 {
+		if CheckPublish(a) != nil {
 			c.errorf(Problem{Code: CodeEmbedWhitelist, Agent: a.ID,
 				Hint: "add the domains allowed to embed the agent in the app, or turn off embedding"},
 				"agent %q has embedding enabled and no allowed domain; the service refuses to publish it", a.Name)

@@ -91,11 +91,11 @@ Exit codes: 0 published (or already up to date), 1 error.`,
 					if err != nil {
 						return err
 					}
-					if a.EmbedEnabled && len(a.EmbedOptions.DomainWhitelist) == 0 {
+					if reconcile.CheckPublish(*a) != nil {
 						return withHint(fmt.Errorf("agent %q has the embed widget enabled but no allowed domain; the service refuses to publish it", a.Name),
 							"add the sites that may embed it to embedOptions.domainWhitelist in the app, or turn embedding off")
 					}
-					if a.Published && !a.HasUnpublishedChanges {
+					if !reconcile.NeedsPublish(*a) {
 						fprintf(ui.stdout, "Agent %q (%s) is already published with no unpublished changes.\n", a.Name, a.ID)
 						return nil
 					}
@@ -174,32 +174,27 @@ func findAgent(c *cli.Context, cl *remote.Client, space, ref string) (*remote.Ag
 	if err != nil {
 		return nil, fmt.Errorf("listing agents of space %s: %w", space, err)
 	}
-	var byName []remote.Agent
-	for _, a := range agents {
-		if a.ID == ref {
-			return &a, nil
+	a, err := reconcile.FindAgent(agents, ref)
+	var (
+		notFound  *reconcile.AgentNotFoundError
+		ambiguous *reconcile.AgentAmbiguousError
+	)
+	switch {
+	case errors.As(err, &notFound) && len(notFound.Near) > 0:
+		near := make([]string, len(notFound.Near))
+		for i, n := range notFound.Near {
+			near[i] = strconv.Quote(n)
 		}
-		if a.Name == ref {
-			byName = append(byName, a)
-		}
-	}
-	switch len(byName) {
-	case 0:
-		var near []string
-		for _, a := range agents {
-			if strings.EqualFold(strings.TrimSpace(a.Name), strings.TrimSpace(ref)) {
-				near = append(near, strconv.Quote(a.Name))
-			}
-		}
-		if len(near) > 0 {
-			return nil, withHint(fmt.Errorf("no agent %q in space %s", ref, space),
-				"names match exactly, case included: did you mean %s? see the agents with: skillsync agents list", strings.Join(near, " or "))
-		}
+		return nil, withHint(fmt.Errorf("no agent %q in space %s", ref, space),
+			"names match exactly, case included: did you mean %s? see the agents with: skillsync agents list", strings.Join(near, " or "))
+	case errors.As(err, &notFound):
 		return nil, withHint(fmt.Errorf("no agent %q in space %s", ref, space), "see the agents with: skillsync agents list")
-	case 1:
-		return &byName[0], nil
+	case errors.As(err, &ambiguous):
+		return nil, withHint(err, "use the agent's id instead; see skillsync agents list")
+	case err != nil:
+		return nil, err
 	}
-	return nil, withHint(fmt.Errorf("%d agents are named %q", len(byName), ref), "use the agent's id instead; see skillsync agents list")
+	return &a, nil
 }
 
 func confirmDelete(c *cli.Context, ui *ui, id string) error {
