@@ -22,6 +22,9 @@ type fakeService struct {
 	agents []*remote.Agent
 	calls  []string // "GET skill-id", "PATCH skill-id", ... in the order made
 	clock  int      // moves updatedAt on every write
+	// hook, when set, sees each call as it is logged, before it is
+	// answered: to fail or panic a chosen one.
+	hook func(call string)
 }
 
 func newFakeService(space string) *fakeService {
@@ -45,7 +48,11 @@ func (f *fakeService) now() string {
 }
 
 func (f *fakeService) log(format string, args ...any) {
-	f.calls = append(f.calls, fmt.Sprintf(format, args...))
+	call := fmt.Sprintf(format, args...)
+	f.calls = append(f.calls, call)
+	if f.hook != nil {
+		f.hook(call)
+	}
 }
 
 func (f *fakeService) writes() []string {

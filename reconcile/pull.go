@@ -1,0 +1,367 @@
+package reconcile
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// PullOptions tune [Pull].
+type PullOptions struct {
+	// Root is the repository root written into, and Config its
+	// skillsync.yaml (or [fsrepo.DefaultConfig] when there is none): the
+	// skills go into its SkillsDir.
+	Root   string
+	Config fsrepo.Config
+	// WriteConfig creates skillsync.yaml, with BaseURL and the space,
+	// once the skills are written.
+	WriteConfig bool
+	BaseURL     string
+	// Slugs are the skills to pull; all of the space's when empty.
+	Slugs []string
+	// Force overwrites local files that differ from git's HEAD.
+	Force bool
+	// Parallelism bounds the requests in flight (default
+	// DefaultParallelism).
+	Parallelism int
+	// Progress, when set, is called after each skill is read, with the
+	// skills read and the total; never concurrently.
+	Progress func(done, total int)
+}
+
+// Statuses of a [PulledSkill].
+const (
+	PullWritten   = "written"
+	PullUnchanged = "unchanged"
+	PullSkipped   = "skipped"
+)
+
+// PullReport is what [Pull] did, as `pull --format json` prints it.
+type PullReport struct {
+	Space         string        `json:"space"`
+	SkillsDir     string        `json:"skills_dir"`
+	Skills        []PulledSkill `json:"skills"`
+	ConfigWritten bool          `json:"config_written"` // skillsync.yaml was created
+	Summary       PullSummary   `json:"summary"`
+	// Warnings are what was read but not written, and why: a file the
+	// API cannot read, a link to a file the space lacks. They are not in
+	// the JSON form; the CLI says them on stderr.
+	Warnings []string `json:"-"`
+	// Unfound counts the paths instructions mention, but do not link,
+	// that the space does not have: taken for examples, not pulled.
+	Unfound int `json:"-"`
+}
+
+// PullSummary counts the skills of a [PullReport] by status.
+type PullSummary struct {
+	Pulled    int `json:"pulled"`
+	Written   int `json:"written"`
+	Unchanged int `json:"unchanged"`
+	Skipped   int `json:"skipped"`
+}
+
+// PulledSkill is one skill of a [PullReport].
+type PulledSkill struct {
+	Slug   string   `json:"slug"`
+	Dir    string   `json:"dir"`              // the skill's folder, relative to the repository root
+	Status string   `json:"status"`           // PullWritten, PullUnchanged or PullSkipped
+	Files  []string `json:"files,omitempty"`  // written, relative to Dir
+	Reason string   `json:"reason,omitempty"` // why it was skipped
+}
+
+// Pull writes the skills of a space into a repository, one folder per
+// skill named by its slug: SKILL.md (name, description, "enabled: false"
+// when disabled, and the instructions as the body) and the supporting files
+// its instructions refer to by a relative path (see
+// [fsrepo.ReferencedFiles]), read through the files endpoint. Only text
+// files can be read: others are skipped with a warning, and so is a skill
+// whose SKILL.md the space cannot read (an empty body would erase it on
+// apply).
+//
+// Nothing is written before every skill asked for is read: a slug the
+// space does not have, or that several of its skills share, is an error
+// ([*UnknownSlugsError], [*SharedSlugsError]) and so is the first failed
+// read. Writing goes through [fsrepo.SkillWriter], which refuses, writing
+// nothing, a path out of the skills folder or through a symlink, and a file
+// that differs from git's HEAD unless o.Force ([*fsrepo.RefusedError]).
+// When writing fails, the report is returned with the error, holding the
+// warnings of the reads.
+func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullReport, error) {
+	list, err := c.ListAllSkills(ctx, space)
+	if err != nil {
+		return nil, fmt.Errorf("reading space %s: %w", space, err)
+	}
+	selected, err := selectSkills(list, o.Slugs, space)
+	if err != nil {
+		return nil, err
+	}
+	pulled, err := readPulled(ctx, c, space, selected, o.Parallelism, o.Progress)
+	if err != nil {
+		return nil, err
+	}
+	rep := &PullReport{Space: space, SkillsDir: o.Config.SkillsDir, Skills: []PulledSkill{}}
+	w := fsrepo.NewSkillWriter(o.Root, o.Config.SkillsDir, fsrepo.WriteOptions{Force: o.Force})
+	for _, p := range pulled {
+		rep.Warnings = append(rep.Warnings, p.warnings...)
+		rep.Unfound += p.unfound
+		if p.skip == "" {
+			w.Add(p.Slug, p.files)
+		}
+	}
+	results, err := w.Write()
+	if err != nil {
+		return rep, err
+	}
+
+	bySlug := make(map[string]fsrepo.SkillWritten, len(results))
+	for _, r := range results {
+		bySlug[r.Slug] = r
+	}
+	for _, p := range pulled {
+		ps := PulledSkill{Slug: p.Slug, Dir: path.Join(o.Config.SkillsDir, p.Slug), Status: PullUnchanged}
+		r, ok := bySlug[p.Slug]
+		switch {
+		case p.skip != "":
+			ps.Status, ps.Reason = PullSkipped, p.skip
+			rep.Summary.Skipped++
+		case ok && len(r.Written) > 0:
+			ps.Status, ps.Files = PullWritten, r.Written
+			rep.Summary.Written++
+		default:
+			rep.Summary.Unchanged++
+		}
+		rep.Skills = append(rep.Skills, ps)
+	}
+	rep.Summary.Pulled = len(pulled)
+	if o.WriteConfig {
+		cfg := o.Config
+		cfg.BaseURL, cfg.Space = o.BaseURL, space
+		if err := fsrepo.WriteConfig(o.Root, cfg); err != nil {
+			return rep, err
+		}
+		rep.ConfigWritten = true
+	}
+	return rep, nil
+}
+
+// An UnknownSlugsError is returned by [Pull] for slugs the space has no
+// skill of, before anything is read or written.
+type UnknownSlugsError struct {
+	Space string
+	Slugs []string // the unknown slugs, in the order asked
+	Known []string // the slugs of the space, sorted
+}
+
+func (e *UnknownSlugsError) Error() string {
+	quoted := make([]string, len(e.Slugs))
+	for i, s := range e.Slugs {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("no skill with slug %s in space %s", strings.Join(quoted, ", "), e.Space)
+}
+
+// Advice says what the space has instead.
+func (e *UnknownSlugsError) Advice() string {
+	if len(e.Known) == 0 {
+		return fmt.Sprintf("nothing was written; space %s has no skills", e.Space)
+	}
+	known := e.Known
+	if len(known) > 20 {
+		known = append(known[:20:20], "...")
+	}
+	return fmt.Sprintf("nothing was written; the skills of space %s are: %s", e.Space, strings.Join(known, ", "))
+}
+
+// A SharedSlugsError is returned by [Pull] when several skills of the
+// space share the slug of a skill to pull: one folder cannot hold them.
+type SharedSlugsError struct {
+	Space string
+	IDs   map[string][]string // by shared slug, the ids of its skills
+}
+
+func (e *SharedSlugsError) Error() string {
+	slugs := make([]string, 0, len(e.IDs))
+	for slug := range e.IDs {
+		slugs = append(slugs, slug)
+	}
+	sort.Strings(slugs)
+	lines := make([]string, len(slugs))
+	for i, slug := range slugs {
+		ids := e.IDs[slug]
+		lines[i] = fmt.Sprintf("%d skills of space %s share the slug %q: %s", len(ids), e.Space, slug, strings.Join(ids, ", "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Advice says what to do about it.
+func (e *SharedSlugsError) Advice() string {
+	return "nothing was written; the service should keep slugs unique: ask its administrators which skill to keep, or pull the other skills by naming their slugs"
+}
+
+// selectSkills picks the listed skills named by slugs (all when there are
+// none), sorted by slug.
+func selectSkills(list []remote.Skill, slugs []string, space string) ([]remote.Skill, error) {
+	bySlug := make(map[string]remote.Skill, len(list))
+	ids := make(map[string][]string, len(list)) // by slug
+	for _, s := range list {
+		bySlug[s.Slug] = s
+		if !slices.Contains(ids[s.Slug], s.ID) {
+			ids[s.Slug] = append(ids[s.Slug], s.ID)
+		}
+	}
+	var out []remote.Skill
+	if len(slugs) == 0 {
+		for _, s := range bySlug {
+			out = append(out, s)
+		}
+	} else {
+		var unknown []string
+		seen := map[string]bool{}
+		for _, slug := range slugs {
+			s, ok := bySlug[slug]
+			switch {
+			case !ok:
+				unknown = append(unknown, slug)
+			case !seen[slug]:
+				seen[slug] = true
+				out = append(out, s)
+			}
+		}
+		if len(unknown) > 0 {
+			known := make([]string, 0, len(bySlug))
+			for slug := range bySlug {
+				known = append(known, slug)
+			}
+			sort.Strings(known)
+			return nil, &UnknownSlugsError{Space: space, Slugs: unknown, Known: known}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
+	shared := &SharedSlugsError{Space: space, IDs: map[string][]string{}}
+	for _, s := range out {
+		if len(ids[s.Slug]) > 1 {
+			shared.IDs[s.Slug] = ids[s.Slug]
+		}
+	}
+	if len(shared.IDs) > 0 {
+		return nil, shared
+	}
+	return out, nil
+}
+
+// pulledSkill is one skill as read from the space, ready to write.
+type pulledSkill struct {
+	remote.Skill
+	files    map[string][]byte // by path in the skill folder, SKILL.md included
+	skip     string            // why the skill is not written, when it is not
+	warnings []string
+	unfound  int // paths the instructions mention (not link) that the space does not have
+}
+
+// readPulled reads each skill and the supporting files its instructions
+// refer to, par skills at a time, each one request at a time. The first
+// error cancels the reads in flight and is returned; a read that panics
+// fails with a [*bug.Error] rather than ending the process.
+func readPulled(ctx context.Context, c Service, space string, skills []remote.Skill, par int, progressf func(done, total int)) ([]*pulledSkill, error) {
+	if par <= 0 {
+		par = DefaultParallelism
+	}
+	parent := ctx
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(par)
+	progress := newProgress(progressf, len(skills))
+	out := make([]*pulledSkill, len(skills))
+	for i, s := range skills {
+		if ctx.Err() != nil {
+			break // an error cancelled the rest
+		}
+		out[i] = &pulledSkill{Skill: s}
+		p := out[i]
+		g.Go(func() error {
+			return bug.Call(func() error {
+				defer progress.step()
+				return readPulledSkill(ctx, c, space, p)
+			})
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	if err := parent.Err(); err != nil {
+		return nil, err // interrupted before every read started
+	}
+	return out, nil
+}
+
+func readPulledSkill(ctx context.Context, c Service, space string, p *pulledSkill) error {
+	got, err := c.GetSkill(ctx, space, p.ID)
+	switch {
+	case remote.IsNotFound(err):
+		p.skip = "no longer in the space"
+		return nil
+	case err != nil:
+		return fmt.Errorf("reading skill %s: %w", p.Slug, err)
+	case got.Instructions == nil:
+		p.skip = "the space cannot read its SKILL.md (instructions are null)"
+		p.warnings = append(p.warnings, fmt.Sprintf("skipped %s: the space cannot read its SKILL.md (instructions are null), and an empty body would erase them on apply", p.Slug))
+		return nil
+	}
+	p.Skill = *got
+	p.files = map[string][]byte{
+		fsrepo.SkillFile: fsrepo.FormatSkillMD(got.Name, got.Description, got.Enabled, *got.Instructions),
+	}
+	for _, ref := range fsrepo.ReferencedFiles(*got.Instructions, p.Slug) {
+		rel := ref.Path
+		if fsrepo.IsBinaryPath(rel) {
+			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: binary files cannot be read through the API", p.Slug, rel))
+			continue
+		}
+		var f *remote.SkillFile
+		var err error
+		// The path as written, then (".claude/skills/SLUG/x.py") the
+		// skill's own x.py.
+		for _, try := range []string{ref.Path, ref.Alt} {
+			if try == "" {
+				continue
+			}
+			rel = try
+			f, err = c.GetSkillFile(ctx, space, p.ID, rel)
+			if !remote.IsNotFound(err) {
+				break
+			}
+		}
+		switch {
+		case remote.IsNotFound(err) && ref.Linked:
+			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: linked from SKILL.md but not in the space (or not a text file)", p.Slug, rel))
+			continue
+		case remote.IsNotFound(err):
+			p.unfound++ // only mentioned: most often an example path
+			continue
+		case err != nil && !ref.Linked && ctx.Err() == nil && !remote.IsUnauthorized(err) && !remote.IsForbidden(err):
+			// A mention's read that failed otherwise does not fail the
+			// pull, but is said: the file may well exist.
+			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: %v", p.Slug, rel, err))
+			continue
+		case err != nil:
+			return fmt.Errorf("reading %s of skill %s: %w", rel, p.Slug, err)
+		}
+		data := []byte(f.Content)
+		if !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: not a text file", p.Slug, rel))
+			continue
+		}
+		p.files[rel] = data
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package reconcile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bug"
+)
+
+func pullOptions(t *testing.T) PullOptions {
+	return PullOptions{Root: t.TempDir(), Config: fsrepo.DefaultConfig()}
+}
+
+// TestPull drives the pull workflow through an in-memory service: what is
+// read, what is written, and the report of it.
+func TestPull(t *testing.T) {
+	svc := newFakeService("ab12")
+	guide := svc.add("guide", "See [the form](form.md), run scripts/fill.py, and see example/out.txt.\n", false)
+	svc.files[guide.ID] = map[string]string{"form.md": "# Form\n", "scripts/fill.py": "print(1)\n"}
+	svc.add("plain", "Just text.\n", true)
+	gone := svc.add("gone", "x\n", true)
+	svc.hook = func(call string) {
+		if call == "GET "+gone.ID {
+			svc.skills = svc.skills[:2] // deleted between the list and the read
+		}
+	}
+
+	o := pullOptions(t)
+	o.WriteConfig, o.BaseURL = true, "https://tenant.example.com"
+	rep, err := Pull(t.Context(), svc, "ab12", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PulledSkill{
+		{Slug: "gone", Dir: "skills/gone", Status: PullSkipped, Reason: "no longer in the space"},
+		{Slug: "guide", Dir: "skills/guide", Status: PullWritten, Files: []string{"SKILL.md", "form.md", "scripts/fill.py"}},
+		{Slug: "plain", Dir: "skills/plain", Status: PullWritten, Files: []string{"SKILL.md"}},
+	}
+	if !reflect.DeepEqual(rep.Skills, want) {
+		t.Errorf("skills:\n got %+v\nwant %+v", rep.Skills, want)
+	}
+	if rep.Summary != (PullSummary{Pulled: 3, Written: 2, Skipped: 1}) || !rep.ConfigWritten || rep.Unfound != 1 {
+		t.Errorf("summary %+v, config written %t, unfound %d", rep.Summary, rep.ConfigWritten, rep.Unfound)
+	}
+	md, err := os.ReadFile(filepath.Join(o.Root, "skills", "guide", "SKILL.md"))
+	if err != nil || !strings.Contains(string(md), "enabled: false") {
+		t.Errorf("guide's SKILL.md: %q, %v", md, err)
+	}
+	if cfg, err := fsrepo.ReadConfig(o.Root); err != nil || cfg.Space != "ab12" || cfg.BaseURL != o.BaseURL {
+		t.Errorf("skillsync.yaml: %+v, %v", cfg, err)
+	}
+
+	// Pulled again: nothing to write.
+	o.WriteConfig = false
+	rep, err = Pull(t.Context(), svc, "ab12", o)
+	if err != nil || rep.Summary != (PullSummary{Pulled: 2, Unchanged: 2}) {
+		t.Errorf("second pull: %+v, %v", rep.Summary, err)
+	}
+}
+
+func TestPullSlugErrors(t *testing.T) {
+	svc := newFakeService("ab12")
+	svc.add("a", "x\n", true)
+	twin := svc.add("b", "x\n", true)
+	svc.add("b", "y\n", true)
+
+	_, err := Pull(t.Context(), svc, "ab12", PullOptions{Slugs: []string{"a", "nope", "zz"}})
+	var unknown *UnknownSlugsError
+	if !errors.As(err, &unknown) || err.Error() != `no skill with slug "nope", "zz" in space ab12` ||
+		unknown.Advice() != "nothing was written; the skills of space ab12 are: a, b" {
+		t.Errorf("unknown slugs: %v", err)
+	}
+	_, err = Pull(t.Context(), svc, "ab12", PullOptions{Slugs: []string{"b"}})
+	var shared *SharedSlugsError
+	if !errors.As(err, &shared) || !strings.HasPrefix(err.Error(), `2 skills of space ab12 share the slug "b": `+twin.ID+", ") {
+		t.Errorf("shared slug: %v", err)
+	}
+	if w := svc.writes(); len(w) > 0 {
+		t.Errorf("requests past the list: %v", w)
+	}
+	for _, c := range svc.calls {
+		if strings.HasPrefix(c, "GET ") {
+			t.Errorf("read %s before refusing", c)
+		}
+	}
+}
+
+// TestPullPanicIsAnError: a read that panics fails the pull with a
+// *bug.Error, which the CLI reports, rather than ending the process with
+// Go's exit code 2; nothing is written.
+func TestPullPanicIsAnError(t *testing.T) {
+	svc := newFakeService("ab12")
+	s := svc.add("a", "x\n", true)
+	svc.hook = func(call string) {
+		if call == "GET "+s.ID {
+			panic("boom")
+		}
+	}
+	o := pullOptions(t)
+	_, err := Pull(t.Context(), svc, "ab12", o)
+	var be *bug.Error
+	if !errors.As(err, &be) || be.Value != "boom" {
+		t.Fatalf("Pull = %v, want a *bug.Error", err)
+	}
+	if _, err := os.Stat(filepath.Join(o.Root, "skills")); !os.IsNotExist(err) {
+		t.Errorf("a pull that failed wrote the skills folder: %v", err)
+	}
+}
