@@ -12,8 +12,10 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
+	"golang.org/x/sync/errgroup"
 )
 
 // SavedPlan is a plan written by `plan -out FILE` for a later
@@ -144,23 +146,37 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	// reread holds each skill as read now, where it has not moved since
 	// the plan: the space the plan's changes are checked against.
 	reread := make([]*remote.Skill, len(p.Changes))
-	err := forEach(ctx, len(p.Changes), DefaultParallelism, func(ctx context.Context, i int) error {
-		ch := &p.Changes[i]
-		got, err := c.GetSkill(ctx, space, ch.ID)
-		if remote.IsNotFound(err) {
-			found[i] = fmt.Sprintf("%s: no longer in the space (deleted since the plan)", ch.Slug)
-			return nil
+	// The first error cancels the reads in flight; a read that panics is
+	// a *bug.Error, not the end of the process.
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(DefaultParallelism)
+	for i := range p.Changes {
+		if gctx.Err() != nil {
+			break
 		}
-		if err != nil {
-			return fmt.Errorf("reading skill %s: %w", ch.Slug, err)
-		}
-		if found[i] = skillMoved(ch, *got); found[i] == "" {
-			reread[i] = got
-		}
-		return nil
-	})
-	if err != nil {
+		g.Go(func() error {
+			return bug.Call(func() error {
+				ch := &p.Changes[i]
+				got, err := c.GetSkill(gctx, space, ch.ID)
+				if remote.IsNotFound(err) {
+					found[i] = fmt.Sprintf("%s: no longer in the space (deleted since the plan)", ch.Slug)
+					return nil
+				}
+				if err != nil {
+					return fmt.Errorf("reading skill %s: %w", ch.Slug, err)
+				}
+				if found[i] = skillMoved(ch, *got); found[i] == "" {
+					reread[i] = got
+				}
+				return nil
+			})
+		})
+	}
+	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // interrupted before every read started
 	}
 	for _, s := range found {
 		if s != "" {
@@ -180,6 +196,7 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	}
 
 	if len(p.Publish) > 0 {
+		var err error
 		agents, err = c.ListAllAgents(ctx, space)
 		if err != nil {
 			return nil, fmt.Errorf("listing agents: %w", err)
