@@ -4,10 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"strings"
 
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
@@ -36,10 +34,14 @@ const cacheVersion = 2 // 2: keyed by service address too
 // Entries of skills deleted from the space are removed by the next plan
 // of that space, so the folder holds at most one entry per skill.
 //
-// It is safe for concurrent use, also by several processes sharing the
-// folder: entries are written to a temporary file and renamed into place.
+// Its entries are kept by a [CacheStore]: [OpenCache] keeps them in a
+// folder ([DirStore]). It is safe for concurrent use, also by several
+// processes sharing the folder. An entry is read up to
+// [MaxCacheEntryBytes]: a larger one is taken for absent, and none larger
+// is written.
 type InstructionCache struct {
-	dir string
+	entries CacheStore
+	dir     string // the folder of a DirStore, else ""
 }
 
 // cacheScope is what an entry belongs to: a space of a service. Two
@@ -56,25 +58,33 @@ type cacheEntry struct {
 	Skill remote.Skill `json:"skill"`
 }
 
-// OpenCache returns the cache kept in dir, creating the folder if needed.
-func OpenCache(dir string) (*InstructionCache, error) {
-	if dir == "" {
-		return nil, errors.New("no cache folder given")
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("creating cache folder: %w", err)
-	}
-	return &InstructionCache{dir: dir}, nil
+// NewCache returns a cache whose entries store keeps.
+func NewCache(store CacheStore) *InstructionCache {
+	return &InstructionCache{entries: store}
 }
 
-// Dir is the folder of the cache.
+// OpenCache returns the cache kept in the folder dir, creating the folder
+// if needed.
+func OpenCache(dir string) (*InstructionCache, error) {
+	store, err := OpenDirStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &InstructionCache{entries: store, dir: dir}, nil
+}
+
+// Dir is the folder of a cache opened with [OpenCache], else "".
 func (c *InstructionCache) Dir() string { return c.dir }
 
-// path is the entry file of a skill. The id comes from the service: it is
-// hashed rather than trusted as a file name.
-func (c *InstructionCache) path(scope cacheScope, id string) string {
+// entryExt ends the name of every entry, which tells entries from other
+// files of the store.
+const entryExt = ".json"
+
+// entryName is the name of the entry of a skill. The id comes from the
+// service: it is hashed rather than trusted as a file name.
+func entryName(scope cacheScope, id string) string {
 	sum := sha256.Sum256([]byte(scope.Service + "\x00" + scope.Space + "\x00" + id))
-	return filepath.Join(c.dir, hex.EncodeToString(sum[:16])+".json")
+	return hex.EncodeToString(sum[:16]) + entryExt
 }
 
 // lookup returns the cached read of the listed skill, if the cache holds
@@ -83,16 +93,22 @@ func (c *InstructionCache) lookup(scope cacheScope, listed remote.Skill) (remote
 	if c == nil || listed.UpdatedAt == "" {
 		return remote.Skill{}, false // nothing to tell an edit by
 	}
-	e, ok := readEntry(c.path(scope, listed.ID))
+	e, ok := c.readEntry(entryName(scope, listed.ID))
 	if !ok {
 		return remote.Skill{}, false
 	}
 	return e.standsFor(scope, listed)
 }
 
-// readEntry reads the entry file at path, if it holds one of this version.
-func readEntry(path string) (*cacheEntry, bool) {
-	data, err := os.ReadFile(path)
+// readEntry reads the entry name, if it holds one of this version, within
+// MaxCacheEntryBytes.
+func (c *InstructionCache) readEntry(name string) (*cacheEntry, bool) {
+	rc, err := c.entries.Open(name)
+	if err != nil {
+		return nil, false
+	}
+	defer rc.Close()
+	data, err := readAllBounded(rc, "the cache entry "+name, MaxCacheEntryBytes)
 	if err != nil {
 		return nil, false
 	}
@@ -139,22 +155,10 @@ func (c *InstructionCache) store(scope cacheScope, s remote.Skill) error {
 	if err != nil {
 		return err
 	}
-	final := c.path(scope, s.ID)
-	f, err := os.CreateTemp(c.dir, ".tmp-*")
-	if err != nil {
-		return err
+	if len(data) > MaxCacheEntryBytes {
+		return fmt.Errorf("the cache entry of skill %s is %d bytes, more than %s, the most read back", s.Slug, len(data), byteSize(MaxCacheEntryBytes))
 	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), final); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return c.entries.Write(entryName(scope, s.ID), data)
 }
 
 // prune removes the entries of scope for skills that listed, the space's
@@ -169,25 +173,19 @@ func (c *InstructionCache) prune(scope cacheScope, listed []remote.Skill) {
 	}
 	keep := make(map[string]bool, len(listed))
 	for _, s := range listed {
-		keep[filepath.Base(c.path(scope, s.ID))] = true
+		keep[entryName(scope, s.ID)] = true
 	}
-	entries, err := os.ReadDir(c.dir)
+	names, err := c.entries.Names()
 	if err != nil {
 		return
 	}
-	for _, de := range entries {
-		name := de.Name()
-		if keep[name] || !de.Type().IsRegular() || filepath.Ext(name) != ".json" {
+	for _, name := range names {
+		if keep[name] || !strings.HasSuffix(name, entryExt) {
 			continue
 		}
-		p := filepath.Join(c.dir, name)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		var e cacheEntry
-		if json.Unmarshal(data, &e) == nil && e.Version == cacheVersion && e.cacheScope == scope && name == filepath.Base(c.path(scope, e.Skill.ID)) {
-			os.Remove(p)
+		e, ok := c.readEntry(name)
+		if ok && e.cacheScope == scope && name == entryName(scope, e.Skill.ID) {
+			c.entries.Remove(name)
 		}
 	}
 }

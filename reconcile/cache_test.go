@@ -1,9 +1,11 @@
 package reconcile
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/skillsync/skillsync/remote"
@@ -169,19 +171,19 @@ func TestCachePrunesDeletedSkills(t *testing.T) {
 	if err := os.WriteFile(notes, []byte(`{"kept": true}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(cache.path(env.scope(), gone.ID)); err != nil {
+	if _, err := os.Stat(entryPath(cache, env.scope(), gone.ID)); err != nil {
 		t.Fatalf("no entry for %s after a cold plan: %v", gone.Slug, err)
 	}
 
 	env.emu.DeleteSkill(benchSpace, gone.ID)
 	env.planOnce(t, FetchOptions{Cache: cache})
-	if _, err := os.Stat(cache.path(env.scope(), gone.ID)); !os.IsNotExist(err) {
+	if _, err := os.Stat(entryPath(cache, env.scope(), gone.ID)); !os.IsNotExist(err) {
 		t.Errorf("entry of the deleted skill: %v, want it removed", err)
 	}
 	for what, p := range map[string]string{
-		"live skill":   cache.path(env.scope(), kept.ID),
-		"other space":  cache.path(cacheScope{env.client.BaseURL(), "zz99"}, gone.ID),
-		"other tenant": cache.path(otherTenant, gone.ID),
+		"live skill":   entryPath(cache, env.scope(), kept.ID),
+		"other space":  entryPath(cache, cacheScope{env.client.BaseURL(), "zz99"}, gone.ID),
+		"other tenant": entryPath(cache, otherTenant, gone.ID),
 		"other file":   notes,
 	} {
 		if _, err := os.Stat(p); err != nil {
@@ -210,7 +212,7 @@ func TestCacheSkipsNullInstructions(t *testing.T) {
 	}
 	// One kept anyway (by an earlier version) is not used.
 	data, _ := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s})
-	if err := os.WriteFile(cache.path(scope, s.ID), data, 0o600); err != nil {
+	if err := os.WriteFile(entryPath(cache, scope, s.ID), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := cache.lookup(scope, s); ok {
@@ -225,5 +227,51 @@ func TestCacheSkipsNullInstructions(t *testing.T) {
 	listed.Instructions = nil
 	if got, ok := cache.lookup(scope, listed); !ok || got.Instructions == nil || *got.Instructions != text {
 		t.Errorf("a readable read was not kept: %+v, %v", got, ok)
+	}
+}
+
+// entryPath is the file of the entry of skill id in a cache opened with
+// OpenCache.
+func entryPath(c *InstructionCache, scope cacheScope, id string) string {
+	return filepath.Join(c.Dir(), entryName(scope, id))
+}
+
+// TestCacheEntryBound: an entry is read up to MaxCacheEntryBytes; a
+// larger one, valid or not, is taken for absent (the skill is read from
+// the service), and none larger is written.
+func TestCacheEntryBound(t *testing.T) {
+	cache := openTestCache(t)
+	scope := cacheScope{Service: "https://t.example.com", Space: "ab12"}
+	text := "body\n"
+	s := remote.Skill{ID: "3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b", Slug: "a", Name: "A", Description: "d", UpdatedAt: "2026-11-23T10:00:00.000Z", Instructions: &text}
+	data, err := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := entryPath(cache, scope, s.ID)
+	pad := func(n int) {
+		t.Helper()
+		padded := append(bytes.Clone(data), bytes.Repeat([]byte(" "), n-len(data))...)
+		if err := os.WriteFile(path, padded, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pad(MaxCacheEntryBytes)
+	if _, ok := cache.lookup(scope, s); !ok {
+		t.Error("an entry of exactly the bound was not used")
+	}
+	pad(MaxCacheEntryBytes + 1)
+	if _, ok := cache.lookup(scope, s); ok {
+		t.Error("an entry over the bound was used")
+	}
+
+	long := strings.Repeat("x", MaxCacheEntryBytes)
+	big := s
+	big.ID, big.Instructions = "4f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b", &long
+	if err := cache.store(scope, big); err == nil || !strings.Contains(err.Error(), "more than 4 MiB") {
+		t.Errorf("storing an entry over the bound: %v", err)
+	}
+	if _, err := os.Stat(entryPath(cache, scope, big.ID)); !os.IsNotExist(err) {
+		t.Errorf("an entry over the bound was written: %v", err)
 	}
 }

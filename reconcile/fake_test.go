@@ -79,11 +79,11 @@ func (f *fakeService) find(space, id string) (*remote.Skill, error) {
 
 func (f *fakeService) BaseURL() string { return "memory://fake" }
 
-func (f *fakeService) ListAllSkills(ctx context.Context, space string) ([]remote.Skill, error) {
+func (f *fakeService) StreamSkills(ctx context.Context, space string, o remote.ListOptions[remote.Skill]) ([]remote.Skill, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.log("LIST skills")
 	if space != f.space {
+		f.mu.Unlock()
 		return nil, f.notFound(http.MethodGet, "/spaces/"+space)
 	}
 	out := make([]remote.Skill, len(f.skills))
@@ -91,16 +91,23 @@ func (f *fakeService) ListAllSkills(ctx context.Context, space string) ([]remote
 		out[i] = *s
 		out[i].Instructions = nil // list items have none
 	}
+	f.mu.Unlock()
+	if o.OnPage != nil {
+		o.OnPage(slices.Clone(out)) // one page
+	}
 	return out, nil
 }
 
-func (f *fakeService) ListAllAgents(ctx context.Context, space string) ([]remote.Agent, error) {
+func (f *fakeService) StreamAgents(ctx context.Context, space string, o remote.ListOptions[remote.Agent]) ([]remote.Agent, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.log("LIST agents")
 	out := make([]remote.Agent, len(f.agents))
 	for i, a := range f.agents {
 		out[i] = *a
+	}
+	f.mu.Unlock()
+	if o.OnPage != nil {
+		o.OnPage(slices.Clone(out))
 	}
 	return out, nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -63,7 +61,7 @@ const cacheWorkers = 4
 // naming the skill or file it was about. A skill deleted between the list
 // and its read is left out, so the plan reports it missing; a file the
 // space lacks (404) is recorded as absent.
-func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.Repo, o FetchOptions) (*Live, error) {
+func Fetch(ctx context.Context, c Service, space string, desired *fsrepo.Repo, o FetchOptions) (*Live, error) {
 	if desired == nil {
 		desired = &fsrepo.Repo{}
 	}
@@ -176,7 +174,7 @@ func Fetch(ctx context.Context, c *remote.Client, space string, desired *fsrepo.
 	return live, nil
 }
 
-func newFetcher(ctx context.Context, cancel context.CancelCauseFunc, c *remote.Client, space string, desired *fsrepo.Repo, o FetchOptions, par int) *fetcher {
+func newFetcher(ctx context.Context, cancel context.CancelCauseFunc, c Service, space string, desired *fsrepo.Repo, o FetchOptions, par int) *fetcher {
 	f := &fetcher{
 		ctx: ctx, cancel: cancel, c: c, space: space,
 		scope:    cacheScope{Service: c.BaseURL(), Space: space},
@@ -204,7 +202,7 @@ func newFetcher(ctx context.Context, cancel context.CancelCauseFunc, c *remote.C
 type fetcher struct {
 	ctx      context.Context
 	cancel   context.CancelCauseFunc
-	c        *remote.Client
+	c        Service
 	space    string
 	scope    cacheScope
 	cache    *InstructionCache
@@ -221,7 +219,7 @@ type fetcher struct {
 	mu       sync.Mutex              // guards what follows, and the reads' fields
 	reads    map[string][]*skillRead // by lower-case id, oldest first
 	filesFor map[string]bool         // lower-case ids whose files are being read
-	entries  map[string]*entryRead   // cache entries by path
+	entries  map[string]*entryRead   // cache entries by name
 	live     *Live                   // Files and LargeFiles
 }
 
@@ -364,7 +362,7 @@ func (f *fetcher) read(s remote.Skill) *skillRead {
 			got remote.Skill
 			ok  bool
 		)
-		if e := f.entry(f.cache.path(f.scope, s.ID)); e != nil {
+		if e := f.entry(entryName(f.scope, s.ID)); e != nil {
 			got, ok = e.standsFor(f.scope, s)
 		}
 		if !ok {
@@ -389,18 +387,17 @@ func (f *fetcher) prefetch() {
 		return
 	}
 	f.queue(f.disk, false, func() error {
-		des, err := os.ReadDir(f.cache.dir)
+		names, err := f.cache.entries.Names()
 		if err != nil {
 			return nil // the lookups will say nothing either
 		}
-		for _, de := range des {
-			name := de.Name()
-			if !de.Type().IsRegular() || filepath.Ext(name) != ".json" {
+		for _, name := range names {
+			if !strings.HasSuffix(name, entryExt) {
 				continue
 			}
 			f.queue(f.disk, false, func() error {
 				if !f.listsRead.Load() {
-					f.entry(filepath.Join(f.cache.dir, name))
+					f.entry(name)
 				}
 				return nil
 			})
@@ -409,21 +406,21 @@ func (f *fetcher) prefetch() {
 	})
 }
 
-// entry returns the cache entry of this fetch's scope in the file at
-// path, reading the file unless it was read already.
-func (f *fetcher) entry(path string) *cacheEntry {
+// entry returns the cache entry of this fetch's scope named name,
+// reading it unless it was read already.
+func (f *fetcher) entry(name string) *cacheEntry {
 	f.mu.Lock()
-	r, ok := f.entries[path]
+	r, ok := f.entries[name]
 	if !ok {
 		r = &entryRead{done: make(chan struct{})}
-		f.entries[path] = r
+		f.entries[name] = r
 	}
 	f.mu.Unlock()
 	if ok {
 		<-r.done // read by another worker, or being read
 		return r.entry
 	}
-	if e, ok := readEntry(path); ok && e.cacheScope == f.scope {
+	if e, ok := f.cache.readEntry(name); ok && e.cacheScope == f.scope {
 		r.entry = e
 	}
 	close(r.done)
@@ -562,43 +559,6 @@ func (q *taskQueue) close() {
 	defer q.mu.Unlock()
 	q.closed = true
 	q.cond.Broadcast()
-}
-
-// forEach runs fn for 0 <= i < n with at most par calls at once (par <= 0
-// means DefaultParallelism). The first error cancels the context the other
-// calls get, no call starts after it, and it is returned; so is the
-// parent's error when ctx ends first. A call that panics fails with a
-// [*bug.Error]: Go would end the process with exit code 2.
-func forEach(ctx context.Context, n, par int, fn func(ctx context.Context, i int) error) error {
-	if par <= 0 {
-		par = DefaultParallelism
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	sem := make(chan struct{}, par)
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := bug.Call(func() error { return fn(ctx, i) }); err != nil {
-				cancel(err)
-			}
-		}()
-	}
-	wg.Wait()
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return nil
 }
 
 // progress reports done/total to a callback from any goroutine, one call

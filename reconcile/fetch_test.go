@@ -1,10 +1,8 @@
 package reconcile
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -12,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
-	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -204,20 +201,4 @@ func TestFetchErrors(t *testing.T) {
 			t.Errorf("live skills = %+v", live.Skills)
 		}
 	})
-}
-
-// TestForEachReturnsAPanic: a call that panics, which Go would turn into
-// the end of the process with exit code 2 (skillsync's "changes"), is
-// returned as a *bug.Error and cancels the others, like any error.
-func TestForEachReturnsAPanic(t *testing.T) {
-	err := forEach(context.Background(), 50, 4, func(ctx context.Context, i int) error {
-		if i == 7 {
-			panic("planted bug")
-		}
-		return nil
-	})
-	var be *bug.Error
-	if !errors.As(err, &be) || be.Value != "planted bug" {
-		t.Fatalf("forEach returned %v (%T), want the panic as a *bug.Error", err, err)
-	}
 }

@@ -98,7 +98,7 @@ type PulledSkill struct {
 // When writing fails, the report is returned with the error, holding the
 // warnings of the reads.
 func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullReport, error) {
-	list, err := c.ListAllSkills(ctx, space)
+	list, err := listSkills(ctx, c, space)
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", space, err)
 	}

@@ -186,7 +186,7 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	var agents []remote.Agent // listed only for a plan that publishes
 
 	if p.Summary.Enable > 0 || hasEnable(p) {
-		skills, err := c.ListAllSkills(ctx, space)
+		skills, err := listSkills(ctx, c, space)
 		if err != nil {
 			return nil, fmt.Errorf("listing skills: %w", err)
 		}
@@ -197,7 +197,7 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 
 	if len(p.Publish) > 0 {
 		var err error
-		agents, err = c.ListAllAgents(ctx, space)
+		agents, err = listAgents(ctx, c, space)
 		if err != nil {
 			return nil, fmt.Errorf("listing agents: %w", err)
 		}

@@ -20,10 +20,10 @@ type Service interface {
 	// BaseURL is the address of the service, which tells apart spaces of
 	// the same id in [InstructionCache] entries.
 	BaseURL() string
-	// ListAllSkills and ListAllAgents list every skill or agent of the
-	// space, once each.
-	ListAllSkills(ctx context.Context, space string) ([]remote.Skill, error)
-	ListAllAgents(ctx context.Context, space string) ([]remote.Agent, error)
+	// StreamSkills and StreamAgents list every skill or agent of the
+	// space, once each, handing each page to o.OnPage as it arrives.
+	StreamSkills(ctx context.Context, space string, o remote.ListOptions[remote.Skill]) ([]remote.Skill, error)
+	StreamAgents(ctx context.Context, space string, o remote.ListOptions[remote.Agent]) ([]remote.Agent, error)
 	// GetSkill reads a skill with its instructions.
 	GetSkill(ctx context.Context, space, skillID string) (*remote.Skill, error)
 	// GetSkillFile reads a text file of a skill's folder; GetSkillFileUpTo
@@ -42,3 +42,13 @@ type Service interface {
 
 // The client of the real service is a Service.
 var _ Service = (*remote.Client)(nil)
+
+// listSkills lists the skills of a space, one page after another.
+func listSkills(ctx context.Context, c Service, space string) ([]remote.Skill, error) {
+	return c.StreamSkills(ctx, space, remote.ListOptions[remote.Skill]{})
+}
+
+// listAgents lists the agents of a space, one page after another.
+func listAgents(ctx context.Context, c Service, space string) ([]remote.Agent, error) {
+	return c.StreamAgents(ctx, space, remote.ListOptions[remote.Agent]{})
+}

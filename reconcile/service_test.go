@@ -1,0 +1,180 @@
+package reconcile
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bug"
+)
+
+// memJournal keeps the lines of an apply in memory.
+type memJournal struct {
+	mu      sync.Mutex
+	entries []JournalEntry
+}
+
+func (j *memJournal) Write(e JournalEntry) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.entries = append(j.entries, e)
+	return nil
+}
+
+// memStore keeps the entries of a cache in memory.
+type memStore struct {
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+func (m *memStore) Names() ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Collect(maps.Keys(m.files)), nil
+}
+
+func (m *memStore) Open(name string) (io.ReadCloser, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	data, ok := m.files[name]
+	if !ok {
+		return nil, fs.ErrNotExist
+	}
+	return io.NopCloser(bytes.NewReader(data)), nil
+}
+
+func (m *memStore) Write(name string, data []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.files[name] = bytes.Clone(data)
+	return nil
+}
+
+func (m *memStore) Remove(name string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.files, name)
+	return nil
+}
+
+// gets counts the single-skill reads the fake answered.
+func (f *fakeService) gets() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, c := range f.calls {
+		if strings.HasPrefix(c, "GET ") && !strings.Contains(c, "/") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPlanAndApplyWithoutHTTP drives Fetch, Compute, Apply and CheckStale
+// through the Service interface alone, with the journal and the cache in
+// memory: reconcile needs no HTTP, no emulator and no disk.
+func TestPlanAndApplyWithoutHTTP(t *testing.T) {
+	svc := newFakeService("ab12")
+	edit := svc.add("edit", "old\n", true)
+	svc.files[edit.ID] = map[string]string{"ref.md": "remote\n"}
+	svc.add("wake", "same\n", false)
+	svc.add("stray", "x\n", true)
+
+	desired := &fsrepo.Repo{Config: fsrepo.Config{Space: "ab12", Unmanaged: fsrepo.UnmanagedDisable}, Skills: []fsrepo.Skill{
+		{Slug: "edit", Path: "skills/edit/SKILL.md", Name: "Skill edit", Description: "About edit", Instructions: "new\n", Enabled: true,
+			Files: []fsrepo.File{{Path: "ref.md", Content: []byte("local\n")}}},
+		{Slug: "wake", Path: "skills/wake/SKILL.md", Name: "Skill wake", Description: "About wake", Instructions: "same\n", Enabled: true},
+	}}
+	pol := PolicyFromConfig(desired.Config)
+	cache := NewCache(&memStore{files: map[string][]byte{}})
+	plan := func() *Plan {
+		t.Helper()
+		live, err := Fetch(t.Context(), svc, "ab12", desired, FetchOptions{Cache: cache})
+		if err != nil {
+			t.Fatalf("Fetch: %v", err)
+		}
+		return Compute(desired, live, pol)
+	}
+
+	p := plan()
+	var got []string
+	for _, c := range p.Changes {
+		for _, a := range c.Actions {
+			got = append(got, c.Slug+":"+string(a))
+		}
+	}
+	if want := []string{"edit:update", "stray:disable", "wake:enable"}; !slices.Equal(got, want) || p.HasErrors() {
+		t.Fatalf("plan: %v, errors %+v; want %v", got, p.Errors, want)
+	}
+	if len(p.Files) != 1 || p.Files[0].Path != "ref.md" || p.Files[0].Status != FileDiffers {
+		t.Errorf("files: %+v, want ref.md differing", p.Files)
+	}
+
+	j := &memJournal{}
+	res, err := Apply(t.Context(), svc, "ab12", p, ApplyOptions{Journal: j})
+	if err != nil || res.Failed() || res.Counts() != (Counts{Applied: 3}) {
+		t.Fatalf("Apply: %+v, %v", res, err)
+	}
+	if len(j.entries) != 6 {
+		t.Errorf("journal: %d lines, want a started and an outcome line for each of 3 steps", len(j.entries))
+	}
+	if w := svc.writes(); !slices.Equal(w, []string{"DISABLE " + p.Changes[1].ID, "PATCH " + edit.ID, "ENABLE " + p.Changes[2].ID}) {
+		t.Errorf("writes %v: want the disable, then the update, then the enable", w)
+	}
+
+	if again := plan(); again.HasChanges() {
+		t.Errorf("plan after apply has changes: %+v", again.Changes)
+	}
+	// Nothing moved since: every skill comes from the cache.
+	before := svc.gets()
+	plan()
+	if n := svc.gets() - before; n != 0 {
+		t.Errorf("warm cache: %d reads, want none", n)
+	}
+
+	stale, err := CheckStale(t.Context(), svc, &SavedPlan{Plan: p}, "ab12", svc.BaseURL(), desired)
+	if err != nil || len(stale) != 3 {
+		t.Errorf("CheckStale of the applied plan: %q, %v; want its 3 skills moved", stale, err)
+	}
+}
+
+// TestReadPanicIsAnError: a read that panics, which Go would turn into the
+// end of the process with exit code 2 (skillsync's "changes"), is returned
+// as a *bug.Error by every function that reads in parallel.
+func TestReadPanicIsAnError(t *testing.T) {
+	svc := newFakeService("ab12")
+	s := svc.add("a", "x\n", true)
+	svc.hook = func(call string) {
+		if call == "GET "+s.ID {
+			panic("planted bug")
+		}
+	}
+	desired := &fsrepo.Repo{Skills: []fsrepo.Skill{{Slug: "a", Name: "A", Description: "d", Instructions: "y\n", Enabled: true}}}
+	p := &Plan{Space: "ab12", Changes: []Change{{Slug: "a", ID: s.ID, Actions: []Action{ActionEnable}, Fields: []string{FieldEnabled}, UpdatedAt: s.UpdatedAt}}}
+	for name, run := range map[string]func() error{
+		"Fetch": func() error {
+			_, err := Fetch(t.Context(), svc, "ab12", desired, FetchOptions{})
+			return err
+		},
+		"CheckStale": func() error {
+			_, err := CheckStale(t.Context(), svc, &SavedPlan{Plan: p}, "ab12", svc.BaseURL(), nil)
+			return err
+		},
+		"Pull": func() error {
+			_, err := Pull(t.Context(), svc, "ab12", PullOptions{Root: t.TempDir(), Config: fsrepo.DefaultConfig()})
+			return err
+		},
+	} {
+		var be *bug.Error
+		if err := run(); !errors.As(err, &be) || be.Value != "planted bug" {
+			t.Errorf("%s returned %v (%T), want the panic as a *bug.Error", name, err, err)
+		}
+	}
+}
