@@ -611,23 +611,34 @@ func failureReason(err error) (string, int) {
 	return err.Error(), 0
 }
 
-// updateMismatch compares an update's response with its request.
+// updateMismatch compares an update's response with its request: the
+// fields sent, as [spec.Differ] compares them.
 func updateMismatch(u remote.SkillUpdate, got *remote.Skill) string {
-	var diffs []string
-	if u.Name != nil && got.Name != *u.Name {
-		diffs = append(diffs, fmt.Sprintf("name %q, not %q", got.Name, *u.Name))
+	answered := stateOf(*got)
+	asked := answered
+	if u.Name != nil {
+		asked.Name = *u.Name
 	}
-	if u.Description != nil && !spec.SameDescription(got.Description, *u.Description) {
-		diffs = append(diffs, fmt.Sprintf("description %q, not %q", shortText(got.Description), shortText(*u.Description)))
+	if u.Description != nil {
+		asked.Description = *u.Description
 	}
 	if u.Instructions != nil {
-		switch {
-		case got.Instructions == nil:
-			diffs = append(diffs, "instructions null")
-		default:
-			if line := firstDifferentLine(spec.Canonical(*got.Instructions), spec.Canonical(*u.Instructions)); line > 0 {
-				diffs = append(diffs, fmt.Sprintf("instructions that differ from those sent from line %d", line))
+		asked.Instructions = u.Instructions
+	}
+	var diffs []string
+	for _, f := range spec.Differ(answered.fields(), asked.fields()) {
+		switch f {
+		case FieldName:
+			diffs = append(diffs, fmt.Sprintf("name %q, not %q", got.Name, *u.Name))
+		case FieldDescription:
+			diffs = append(diffs, fmt.Sprintf("description %q, not %q", shortText(got.Description), shortText(*u.Description)))
+		case FieldInstructions:
+			if got.Instructions == nil {
+				diffs = append(diffs, "instructions null")
+				break
 			}
+			line := firstDifferentLine(spec.Canonical(*got.Instructions), spec.Canonical(*u.Instructions))
+			diffs = append(diffs, fmt.Sprintf("instructions that differ from those sent from line %d", line))
 		}
 	}
 	if len(diffs) == 0 {

@@ -857,3 +857,31 @@ func TestResultJSON(t *testing.T) {
 		t.Errorf("round trip: %+v, %v", back, err)
 	}
 }
+
+// TestUpdateMismatch: an update's answer differs from its request in the
+// fields sent, as planning compares them, and only those.
+func TestUpdateMismatch(t *testing.T) {
+	str := func(s string) *string { return &s }
+	got := remote.Skill{Name: "N", Description: "D", Instructions: str("a\nb\n"), Enabled: true}
+	for _, tc := range []struct {
+		name string
+		u    remote.SkillUpdate
+		want string
+	}{
+		{"as sent", remote.SkillUpdate{Name: str("N"), Description: str("D"), Instructions: str("a\nb\n")}, ""},
+		{"the same but for what canonical form and descriptions allow", remote.SkillUpdate{Description: str("D\n"), Instructions: str("a\r\nb")}, ""},
+		{"a field not sent", remote.SkillUpdate{Name: str("N")}, ""},
+		{"name", remote.SkillUpdate{Name: str("M")}, `the service answered name "N", not "M"`},
+		{"every field", remote.SkillUpdate{Name: str("M"), Description: str("E"), Instructions: str("a\nc\n")},
+			`the service answered name "N", not "M", description "D", not "E", instructions that differ from those sent from line 2`},
+	} {
+		if m := updateMismatch(tc.u, &got); m != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, m, tc.want)
+		}
+	}
+	null := got
+	null.Instructions = nil
+	if m := updateMismatch(remote.SkillUpdate{Instructions: str("x")}, &null); m != "the service answered instructions null" {
+		t.Errorf("null instructions: %q", m)
+	}
+}
