@@ -1,11 +1,22 @@
-// Package reconcile plans how to make a space match a skills repository.
+// Package reconcile plans how to make a space match a skills repository,
+// and makes it so.
 //
 // [Compute] is a pure function from the desired state ([fsrepo.Repo]), the
-// live state ([Live], fetched through package remote beforehand) and a
-// [Policy] to a [Plan]: the field-level changes of every skill, with before
-// and after and a unified diff of the instructions ([UnifiedDiff]), and, as
-// data, everything the API cannot do (create a skill, write a file). A plan
-// is rendered by separate functions that decide nothing: [RenderText] for a
-// terminal, [RenderMarkdown] for a pull-request comment, [RenderJSON] for
-// machines and saved plans, which [DecodePlan] reads back.
+// live state ([Live], read by [Fetch]) and a [Policy] to a [Plan]: the
+// field-level changes of every skill, with before and after and a unified
+// diff of the instructions ([UnifiedDiff]), and, as data, everything the
+// API cannot do (create a skill, write a file). The decisions about a plan
+// are made here too: which changes a pull request makes and which are
+// drift ([SetOrigins]), drift's verdict ([Plan.Drift]), whether a plan may
+// be applied ([Plan.Validate]). A plan is rendered by separate functions
+// that decide nothing: [RenderText] for a terminal, [RenderMarkdown] for a
+// pull-request comment, [RenderJSON] for machines and saved plans, which
+// [DecodePlan] reads back.
+//
+// [Fetch], [Apply], [CheckStale] and [Pull] reach the space through a
+// [Service], an interface of the few calls they make, so that all of them
+// run against an in-memory fake as well as the real client. Apply's
+// journal is written through a [JournalWriter] ([Journal] is a file) and
+// the [InstructionCache] keeps its entries in a [CacheStore] ([DirStore]
+// is a folder): the logic of this package does no file I/O of its own.
 package reconcile

@@ -8,10 +8,12 @@ import (
 
 // Service is the part of the service's API (space-api.md) that reconcile
 // reads and writes through: [Fetch], [Apply], [CheckStale] and [Pull] take
-// one, and nothing else of package remote is called but its wire types and
-// the helpers that classify its errors ([remote.IsNotFound],
-// [remote.ErrTooLarge]). *remote.Client is the Service of the real
-// service; a test may give a small in-memory one, with no HTTP at all.
+// one. Of package remote, reconcile uses nothing else but its wire types
+// (Skill, Agent, SkillUpdate, SkillFile, the ListOptions of a list), the
+// rules of an update body ([remote.CheckUpdate]) and the helpers that
+// classify its errors ([remote.IsNotFound], [remote.ErrTooLarge]).
+// *remote.Client is the Service of the real service; a test may give a
+// small in-memory one, with no HTTP at all.
 //
 // Every method takes the space's id first, as the endpoints do, and
 // answers a failure the service explained with a [*remote.Error], so that
@@ -39,9 +41,6 @@ type Service interface {
 	// PublishAgent copies an agent's draft over its published version.
 	PublishAgent(ctx context.Context, space, agentID string) (*remote.Agent, error)
 }
-
-// The client of the real service is a Service.
-var _ Service = (*remote.Client)(nil)
 
 // listSkills lists the skills of a space, one page after another.
 func listSkills(ctx context.Context, c Service, space string) ([]remote.Skill, error) {

@@ -13,7 +13,11 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/remote"
 )
+
+// The client of the real service is a Service.
+var _ Service = (*remote.Client)(nil)
 
 // memJournal keeps the lines of an apply in memory.
 type memJournal struct {
