@@ -75,6 +75,8 @@ func (d *DirStore) Open(name string) (io.ReadCloser, error) {
 	return os.Open(p)
 }
 
+// Write writes data to a temporary file of the folder and renames it over
+// the entry's file.
 func (d *DirStore) Write(name string, data []byte) error {
 	final, err := d.file(name)
 	if err != nil {
@@ -97,6 +99,7 @@ func (d *DirStore) Write(name string, data []byte) error {
 	return nil
 }
 
+// Remove deletes the entry's file.
 func (d *DirStore) Remove(name string) error {
 	p, err := d.file(name)
 	if err != nil {
