@@ -138,6 +138,22 @@ func (p *skillParser) parse(data []byte) Skill {
 
 var yamlErrLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
+// yamlLineRef is a line that yaml.v3 names inside a message, such as the
+// first of two equal keys: "mapping key "a" already defined at line 4".
+var yamlLineRef = regexp.MustCompile(`\bat line (\d+)\b`)
+
+// fileLines rewrites the lines yaml.v3 names inside msg, lines of the
+// block, as lines of the file.
+func fileLines(msg string, fm frontmatter.Split) string {
+	return yamlLineRef.ReplaceAllStringFunc(msg, func(m string) string {
+		n, err := strconv.Atoi(yamlLineRef.FindStringSubmatch(m)[1])
+		if err != nil {
+			return m
+		}
+		return "at line " + strconv.Itoa(fm.Line(n))
+	})
+}
+
 // frontmatter decodes the YAML block into sk, reporting positions as lines
 // of the file (see [frontmatter.Split.Line]).
 func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
@@ -306,10 +322,10 @@ func (p *skillParser) yamlError(err error, fm frontmatter.Split) {
 	}
 	lines := strings.Split(string(fm.Block), "\n")
 	for _, m := range msgs {
-		line, text := fm.OpenLine, strings.TrimPrefix(m, "yaml: ")
+		line, text := fm.OpenLine, fileLines(strings.TrimPrefix(m, "yaml: "), fm)
 		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
 			n, _ := strconv.Atoi(sub[1])
-			text = sub[2]
+			text = fileLines(sub[2], fm)
 			n = blameLine(text, lines, n)
 			line = fm.Line(n)
 			var src string
@@ -489,11 +505,14 @@ func suggestName(name string) string {
 	return s
 }
 
-// typoOf reports the known key that key is a likely misspelling of.
+// typoOf reports the known key that key is a likely misspelling of. A
+// plural or singular of a known key ("agents", "tag") is no misspelling:
+// one letter apart as they are, it is a word of its own, written on
+// purpose.
 func typoOf(key string) (string, bool) {
 	lk := strings.ToLower(key)
 	for _, k := range knownKeys {
-		if k == key {
+		if k == key || key == k+"s" || key+"s" == k {
 			return "", false
 		}
 	}

@@ -47,3 +47,39 @@ func TestSuggestName(t *testing.T) {
 		}
 	}
 }
+
+// TestYAMLErrorLinesAreFileLines: a line that yaml.v3 names inside its
+// message ("already defined at line N") is a line of the file, as the
+// position of the diagnostic is, not of the frontmatter block.
+func TestYAMLErrorLinesAreFileLines(t *testing.T) {
+	in := "---\nname: A\ndescription: d\nmetadata:\n  a: 1\n  a: 2\n---\nbody\n"
+	_, ds := ParseSkillMD("skills/a/SKILL.md", []byte(in))
+	if len(ds) != 1 || ds[0].Line != 6 || !strings.Contains(ds[0].Message, `mapping key "a" already defined at line 5`) {
+		t.Fatalf("diagnostics %v, want one at line 6 saying the key was first defined at line 5", ds)
+	}
+}
+
+// TestTypoKeys: a misspelt key draws a warning naming the key meant; a
+// plural or singular of a known key is a key of its own, written on
+// purpose.
+func TestTypoKeys(t *testing.T) {
+	for key, want := range map[string]string{
+		"agents": "", "tag": "", "models": "", "hook": "",
+		"agnet": "agent", "licence": "license", "allowed_tools": "allowed-tools", "Description": "description",
+	} {
+		in := "---\nname: A\ndescription: d\n" + key + ": x\n---\nbody\n"
+		_, ds := ParseSkillMD("skills/a/SKILL.md", []byte(in))
+		var got string
+		for _, d := range ds {
+			if d.Code == "frontmatter-key-typo" {
+				got = d.Message
+			}
+		}
+		switch {
+		case want == "" && got != "":
+			t.Errorf("%s: %s", key, got)
+		case want != "" && !strings.Contains(got, `typo of "`+want+`"`):
+			t.Errorf("%s: warning %q, want one naming %q", key, got, want)
+		}
+	}
+}
