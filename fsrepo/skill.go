@@ -134,8 +134,12 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 				"nested %s is a supporting file of skill %q, not a skill", SkillFile, f.slug)
 		}
 		if err := spec.CheckFilePath(e.rel); err != nil {
-			errf(full, "file-path-invalid", "rename it: the files endpoint takes letters, digits, '_', '-', '.' and '/'",
-				"supporting file %s", ruleMessage(err))
+			// The API neither reads nor writes such a file, so it is no
+			// reason to refuse the skill: only its copy in the space
+			// cannot be compared.
+			warnf(full, "file-path-invalid",
+				"rename it if the compared copy matters: the files endpoint takes letters, digits, '_', '-', '.' and '/'",
+				"supporting file cannot be compared with its copy in the space: the files endpoint cannot address it: %s", ruleMessage(err))
 		}
 		target, ok := resolve(byRel, e.rel, dir, errf)
 		if !ok {
