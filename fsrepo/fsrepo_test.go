@@ -128,7 +128,8 @@ func TestSlugify(t *testing.T) {
 		{"sql-style", "sql-style"},
 		{"my_skill", "my-skill"},
 		{"Café 2", "caf-2"},
-		{"---", ""},
+		{"---", "skill"},
+		{"日本語", "skill"},
 	} {
 		if got := Slugify(tc.in); got != tc.want {
 			t.Errorf("Slugify(%q) = %q, want %q", tc.in, got, tc.want)

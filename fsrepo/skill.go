@@ -116,11 +116,21 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 		*sk = parsed
 		ds = append(ds, p.ds...)
 		ni = p.name
-		if p.nameOK && Slugify(sk.Name) != f.slug && urlSafe(f.slug) {
+		if p.nameOK && !slugOf(f.slug, sk.Name) && urlSafe(f.slug) {
+			slug := Slugify(sk.Name)
+			// A skill's slug is made from its name once, when the skill
+			// is created in the app; the API cannot create skills.
+			hint := fmt.Sprintf("a new skill must be created in the app with a name that gives the slug %q (such as %q), "+
+				"or the folder renamed to %q; ignore this if the skill was renamed after it was created",
+				f.slug, strings.ReplaceAll(f.slug, "-", " "), slug)
+			if Slugify(f.slug) != f.slug {
+				hint = fmt.Sprintf("no name gives the slug %q, as slugs hold only a-z, 0-9 and '-': rename the folder to %q, "+
+					"the slug the skill gets when it is created in the app with name %q", f.slug, slug, sk.Name)
+			}
 			ds = append(ds, Diagnostic{Path: sk.Path, Line: ni.line, Col: ni.col, Severity: SeverityWarning, Code: "slug-mismatch",
-				Message: fmt.Sprintf("folder name %q does not look like the slug the service would make from name %q (%q)",
-					f.slug, sk.Name, Slugify(sk.Name)),
-				Hint: "the folder must be named by the remote skill's slug, which never changes; ignore this if the skill was renamed after it was created"})
+				Message: fmt.Sprintf("folder name %q is not the slug the service would make from name %q: %q",
+					f.slug, sk.Name, slug),
+				Hint: hint})
 		}
 	}
 
