@@ -157,8 +157,15 @@ func fileLines(msg string, fm frontmatter.Split) string {
 // frontmatter decodes the YAML block into sk, reporting positions as lines
 // of the file (see [frontmatter.Split.Line]).
 func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(fm.Block, &doc); err != nil {
+	doc, err := parseBlock(fm.Block)
+	var se *frontmatter.SurrogateError
+	if errors.As(err, &se) {
+		p.errorf(fm.Line(se.Line), se.Col, "frontmatter-yaml",
+			`write the character itself, or escape it whole with 8 hex digits, as "\U0001F600" for 😀`,
+			"frontmatter is not valid YAML: %s", se.Problem())
+		return
+	}
+	if err != nil {
 		p.yamlError(err, fm)
 		return
 	}
@@ -250,6 +257,19 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 			`add a "description: ..." line to the frontmatter, saying what the skill does and when to use it`,
 			"frontmatter has no description")
 	}
+}
+
+// parseBlock reads a frontmatter block as YAML, with JSON-style surrogate
+// pair escapes, which yaml.v3 refuses, joined first (see
+// [frontmatter.JoinSurrogates]); positions are those of block.
+func parseBlock(block []byte) (yaml.Node, error) {
+	var doc yaml.Node
+	joined, err := frontmatter.JoinSurrogates(block)
+	if err != nil {
+		return doc, err
+	}
+	err = yaml.Unmarshal(joined, &doc)
+	return doc, err
 }
 
 // stringValue reads a string scalar. The final line break a literal or

@@ -85,8 +85,8 @@ func MergeSkillMD(local, next []byte) []byte {
 	if lfm.State != frontmatter.Found {
 		return next
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(lfm.Block, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+	doc, err := parseBlock(lfm.Block)
+	if err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return next
 	}
 	root := doc.Content[0]

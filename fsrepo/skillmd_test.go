@@ -83,3 +83,24 @@ func TestTypoKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSurrogatePairs: JSON-style surrogate pair escapes are valid YAML
+// 1.2, in the fields skillsync reads and in the keys it ignores; half a
+// pair is an error at its place, saying what to write.
+func TestSurrogatePairs(t *testing.T) {
+	in := "---\nname: Stars\ndescription: \"Look up \\uD83D\\uDD2D\"\nmetadata:\n  icon: \"\\ud83c\\udf89\"\n---\nbody\n"
+	sk, ds := ParseSkillMD("skills/stars/SKILL.md", []byte(in))
+	if len(ds) != 0 {
+		t.Fatalf("diagnostics %v", ds)
+	}
+	if sk.Description != "Look up 🔭" || sk.Extra["metadata"].(map[string]any)["icon"] != "🎉" {
+		t.Errorf("read %q and %v", sk.Description, sk.Extra)
+	}
+
+	in = "---\nname: Stars\ndescription: \"Look up \\uD83D x\"\n---\nbody\n"
+	_, ds = ParseSkillMD("skills/stars/SKILL.md", []byte(in))
+	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Col != 23 || ds[0].Severity != SeverityError ||
+		!strings.Contains(ds[0].Message, `\uD83D is the first half of a UTF-16 surrogate pair`) || !strings.Contains(ds[0].Hint, `\U0001F600`) {
+		t.Errorf("diagnostics %v, want one error at 3:23 about half a pair", ds)
+	}
+}

@@ -1,0 +1,81 @@
+package frontmatter
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func TestJoinSurrogates(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"pair", `a: "\uD83D\uDD2D telescope"`, `a: "\U0001F52D telescope"`},
+		{"lower case", `a: "\ud83d\udd2d"`, `a: "\U0001F52D"`},
+		{"two pairs and others", `a: "\u00e9\uD83D\uDE00\n\uD83C\uDF89"`, `a: "\u00e9\U0001F600\n\U0001F389"`},
+		{"key", `"\uD83D\uDD2D": x`, `"\U0001F52D": x`},
+		{"flow", "m: {a: \"\\uD83D\\uDE00\", b: [&x \"\\uD83D\\uDE00\", !!str \"\\uD83D\\uDE00\"]}",
+			"m: {a: \"\\U0001F600\", b: [&x \"\\U0001F600\", !!str \"\\U0001F600\"]}"},
+		{"after non-ASCII", `é: {"é": "\uD83D\uDE00"}`, `é: {"é": "\U0001F600"}`},
+		{"multi-line", "a: \"first\n  \\uD83D\\uDE00 second\"\nb: c", "a: \"first\n  \\U0001F600 second\"\nb: c"},
+		{"plain", `a: \uD83D\uDD2D and \uD83D`, `a: \uD83D\uDD2D and \uD83D`},
+		{"single-quoted", `a: '\uD83D\uDD2D and \uD83D'`, `a: '\uD83D\uDD2D and \uD83D'`},
+		{"comment", `a: b # "\uD83D"`, `a: b # "\uD83D"`},
+		{"block", "a: |\n  \"\\uD83D\"\nb: \"\\uD83D\\uDE00\"", "a: |\n  \"\\uD83D\"\nb: \"\\U0001F600\""},
+		{"escaped backslash", `a: "\\uD83D\\uDD2D"`, `a: "\\uD83D\\uDD2D"`},
+		{"not YAML: left to the parser", "a: \"\\uD83D\\uDE00\"\nb: [", "a: \"\\uD83D\\uDE00\"\nb: ["},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := JoinSurrogates([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("JoinSurrogates(%q) =\n%q\nwant\n%q", tc.in, got, tc.want)
+			}
+			if bytes.Count(got, []byte("\n")) != bytes.Count([]byte(tc.in), []byte("\n")) {
+				t.Errorf("lines moved")
+			}
+		})
+	}
+}
+
+// TestJoinSurrogatesReads: what yaml.v3 refused, it reads as the
+// characters meant.
+func TestJoinSurrogatesReads(t *testing.T) {
+	in := []byte("description: \"Look \\uD83D\\uDD2D\"\nmetadata: {icon: \"\\uD83C\\uDF89\"}\n")
+	var v map[string]any
+	if err := yaml.Unmarshal(in, &v); err == nil {
+		t.Fatal("yaml.v3 reads surrogate pairs now: JoinSurrogates may go")
+	}
+	out, err := JoinSurrogates(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(out, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v["description"] != "Look 🔭" || v["metadata"].(map[string]any)["icon"] != "🎉" {
+		t.Errorf("read %v", v)
+	}
+}
+
+func TestJoinSurrogatesLone(t *testing.T) {
+	for _, tc := range []struct {
+		in        string
+		line, col int
+		escape    string
+	}{
+		{`a: "\uD83D x"`, 1, 5, `\uD83D`},
+		{"a: b\nc: \"é \\uDD2D\"", 2, 7, `\uDD2D`},
+		{`a: "\uD83D\u0041"`, 1, 5, `\uD83D`},
+		{`a: "\U0000D83D\uDE00"`, 1, 5, `\U0000D83D`},
+		{"a: [\"ok \\uD83D\\uDE00\",\n  \"\\uDE00\"]", 2, 4, `\uDE00`},
+	} {
+		_, err := JoinSurrogates([]byte(tc.in))
+		var se *SurrogateError
+		if !errors.As(err, &se) || se.Line != tc.line || se.Col != tc.col || se.Escape != tc.escape {
+			t.Errorf("JoinSurrogates(%q): %v (%+v), want %s at %d:%d", tc.in, err, se, tc.escape, tc.line, tc.col)
+		}
+	}
+}
