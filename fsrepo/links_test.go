@@ -1,7 +1,10 @@
 package fsrepo
 
 import (
+	"fmt"
 	"reflect"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -24,7 +27,14 @@ func TestLinkedFiles(t *testing.T) {
 		{"double backtick span", "``scripts/a.py``", []string{"scripts/a.py"}},
 		{"fenced code", "```bash\npython scripts/fill_form.py input.pdf\ncat notes.txt\n```\n", []string{"notes.txt", "scripts/fill_form.py"}},
 		{"tilde fence", "~~~\nsh tools/x.sh\n~~~\n", []string{"tools/x.sh"}},
-		{"link inside code is no link", "`[x](secret.md)`", nil},
+		// A link inside code is no link, but the path it names is
+		// mentioned (see TestReferencedFiles).
+		{"link inside code", "`[x](secret.md)`", []string{"secret.md"}},
+		{"fenced code, punctuation around paths", "```\nSee `references/b.md`.\n[x](references/c.md)\nopen('assets/data.json')\n" +
+			"cat \"notes/d.txt\"; run(scripts/e.py)\n```\n",
+			[]string{"assets/data.json", "notes/d.txt", "references/b.md", "references/c.md", "scripts/e.py"}},
+		{"footnotes are no links", "Text.[^1]\n\n[^1]: GitHub Blog\n[^note]: docs/x.md\n", []string{"docs/x.md"}},
+		{"definition with a title", "[a]: docs/a.md \"A\"\n[b]: docs/b.md 'B'\n[c]: docs/c.md (C)\n[d]: Some words\n", []string{"docs/a.md", "docs/b.md", "docs/c.md"}},
 		{"dedupe", "[a](a.md) [a again](./a.md) `a.md`", []string{"a.md"}},
 		{"CRLF", "[a](a.md)\r\n`b/c.py`\r\n", []string{"a.md", "b/c.py"}},
 		{"urls", "[w](https://example.com/x.md) [m](mailto:a@b.c) [p](//host/x.md) [c](C:/x.md) `https://e.com/a.py`", nil},
@@ -70,6 +80,18 @@ func FuzzLinkedFiles(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		lines := strings.Count(strings.ReplaceAll(s, "\r\n", "\n"), "\n") + 1
+		refs := FindReferences(s, "x")
+		for _, r := range refs.Files {
+			if _, ok := cleanRelative(r.Path); !ok || IsBinaryPath(r.Path) || InGitDir(r.Path) {
+				t.Errorf("FindReferences gave %q", r.Path)
+			}
+		}
+		for _, r := range refs.Skipped {
+			if r.Line < 1 || r.Line > lines || r.Reason == "" {
+				t.Errorf("skipped %+v in %d lines", r, lines)
+			}
+		}
 		got := LinkedFiles(s)
 		for i, p := range got {
 			if _, ok := cleanRelative(p); !ok || p == SkillFile {
@@ -85,15 +107,67 @@ func FuzzLinkedFiles(f *testing.F) {
 // TestReferencedFiles: links are told from mentions, and paths that may
 // name the skill's own folder get the path relative to it as Alt.
 func TestReferencedFiles(t *testing.T) {
-	in := "Run `python .claude/skills/x-research/scripts/fetch.py` or `x-research/scripts/b.py`; see [the guide](guide.md) and notes.md.\n"
+	in := "Run `python .claude/skills/x-research/scripts/fetch.py` or `x-research/scripts/b.py`; see [the guide](guide.md) and notes.md.\n" +
+		"Not a link: `[x](secret.md)`.\n"
 	got := ReferencedFiles(in, "x-research")
 	want := []FileRef{
 		{Path: ".claude/skills/x-research/scripts/fetch.py", Alt: "scripts/fetch.py"},
 		{Path: "guide.md", Linked: true},
 		{Path: "notes.md"},
+		{Path: "secret.md"},
 		{Path: "x-research/scripts/b.py", Alt: "scripts/b.py"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ReferencedFiles = %+v, want %+v", got, want)
 	}
+}
+
+// TestFindReferencesSkipped: every reference that is not read is listed,
+// where it is written and why; URLs, anchors, footnotes and words that
+// only hold a dot are no references.
+func TestFindReferencesSkipped(t *testing.T) {
+	in := "# Guide\n" + // 1
+		"See [the spec](../other/SKILL.md), [raw](a.md?raw=1) and [notes](<my notes.md>).\n" + // 2
+		"Logo: ![logo](img/logo.png). Site: [w](https://example.com/x.md), [top](#top).\n" + // 3
+		"```bash\n" + // 4
+		"python /usr/local/bin/tool.py ~/x.md ../up.py $DIR/run.sh ${SKILL_DIR}/lib/x.py {name}_notes.md tests/*_test.py scripts/é.py\n" + // 5
+		"python scripts/ok.py src/app.py:42:8  # json.loads, os.path\n" + // 6
+		"```\n" + // 7
+		"Then `docs\\win.md` and `.git/hooks/pre-commit.sh`, and /etc/app.yaml.\n" + // 8
+		"Again ../up.py.[^1]\n" + // 9
+		"\n[^1]: GitHub Blog\n" // 11
+	got := FindReferences(in, "")
+	wantFiles := []FileRef{{Path: "scripts/ok.py"}, {Path: "src/app.py"}}
+	if !reflect.DeepEqual(got.Files, wantFiles) {
+		t.Errorf("Files = %+v, want %+v", got.Files, wantFiles)
+	}
+	want := []SkippedRef{
+		{"../other/SKILL.md", 2, "a path that leaves the skill folder"},
+		{"a.md?raw=1", 2, "a link with a query string, which names no file of the folder"},
+		{"my notes.md", 2, `a path the files endpoint cannot address: path "my notes.md" may contain only letters, digits, '_', '-', '.' and '/' (found ' ')`},
+		{"/usr/local/bin/tool.py", 5, "an absolute path, outside the skill folder"},
+		{"~/x.md", 5, "a path in a home folder, outside the skill folder"},
+		{"../up.py", 5, "a path that leaves the skill folder"},
+		{"$DIR/run.sh", 5, "a path made from a variable, which pull cannot know"},
+		{"${SKILL_DIR}/lib/x.py", 5, "a path made from a variable, which pull cannot know"},
+		{"{name}_notes.md", 5, "a pattern or a placeholder, not the path of one file"},
+		{"tests/*_test.py", 5, "a pattern or a placeholder, not the path of one file"},
+		{"scripts/é.py", 5, `a path the files endpoint cannot address: path "scripts/é.py" may contain only letters, digits, '_', '-', '.' and '/' (found 'é')`},
+		{`docs\win.md`, 8, "written with backslashes; paths of the skill folder are written with '/'"},
+		{".git/hooks/pre-commit.sh", 8, "inside .git, which pull never writes"},
+		{"/etc/app.yaml", 8, "an absolute path, outside the skill folder"},
+		{"img/logo.png", 3, "a binary file, which the files endpoint does not serve"},
+	}
+	sort.SliceStable(want, func(i, j int) bool { return want[i].Line < want[j].Line })
+	if !reflect.DeepEqual(got.Skipped, want) {
+		t.Errorf("Skipped:\n%s\nwant:\n%s", fmtSkipped(got.Skipped), fmtSkipped(want))
+	}
+}
+
+func fmtSkipped(s []SkippedRef) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, "\t%d %q: %s\n", r.Line, r.Text, r.Reason)
+	}
+	return b.String()
 }
