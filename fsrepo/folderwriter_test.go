@@ -391,7 +391,9 @@ func TestSkillWriterKeepsUnknownKeys(t *testing.T) {
 		t.Errorf("a SKILL.md that says the same was rewritten:\n%s", data)
 	}
 	data, _ := os.ReadFile(filepath.Join(root, "skills", "edited", "SKILL.md"))
-	wantEdited := "---\nname: PDF Processing\ndescription: New.\nenabled: false\nlicense: MIT\nallowed-tools: Bash\n---\n# New\n"
+	// The keys stay in their order; "enabled: false" goes after the
+	// description.
+	wantEdited := "---\nname: PDF Processing\nlicense: MIT\ndescription: New.\nenabled: false\nallowed-tools: Bash\n---\n# New\n"
 	if string(data) != wantEdited {
 		t.Errorf("edited SKILL.md:\n%s\nwant\n%s", data, wantEdited)
 	}

@@ -60,20 +60,29 @@ func renderSkillMD(name, description string, enabled bool, body string, quoteAll
 // MergeSkillMD returns what to write over local, an existing SKILL.md, so
 // that it says what next, a SKILL.md as [FormatSkillMD] writes it, says.
 //
-// When local already says it (the same name, description, enabled and
-// [spec.Canonical] instructions, with no error) local itself is returned:
-// nothing is rewritten. Otherwise the result is next with the frontmatter
-// keys of local that skillsync does not know (license, allowed-tools,
-// metadata, ...) after name, description and enabled, in their order and
-// their original text, comments included; an explicit "enabled: true" is
-// kept too. Text lines before the first key stay first. Should the
-// original text not read back the same in its new place, the values of
-// those keys are written afresh. When next has no frontmatter, or local no
-// frontmatter to keep, the result is next.
+// Only what differs changes. When local already says it (the same name,
+// description, enabled and [spec.Canonical] instructions, with no error)
+// local itself is returned: nothing is rewritten. Otherwise the lines of
+// the name, description or enabled entry that differs are rewritten, in
+// the style the author wrote the value in (plain, quoted, a "|" or ">"
+// block) when that style holds the new value (a "|" block only a value of
+// several lines: one line is written as FormatSkillMD writes it), and the
+// body when the
+// instructions differ; every other byte stays as it is: a byte-order mark,
+// CRLF line endings, comments, the other keys and their order, the blank
+// lines after the closing "---". A key written twice keeps its first
+// entry, as the loader reads it.
+//
+// A frontmatter that cannot be edited line by line (a flow mapping, keys
+// not at the start of their lines) is written afresh: next, with the keys
+// of local that skillsync does not know (license, allowed-tools, metadata,
+// ...) after name, description and enabled, in their order and original
+// text where that reads back the same, and an explicit "enabled: true"
+// kept; in the byte-order mark and line endings of local. When next has no
+// frontmatter, or local none to keep, the result is next, in the
+// byte-order mark and line endings of local.
 func MergeSkillMD(local, next []byte) []byte {
-	n := normalizeSkillMD(next)
-	nfm := frontmatter.Parse(n)
-	if nfm.State != frontmatter.Found {
+	if frontmatter.Parse(normalizeSkillMD(next)).State != frontmatter.Found {
 		return next
 	}
 	want, wantDs := ParseSkillMD(SkillFile, next)
@@ -81,6 +90,39 @@ func MergeSkillMD(local, next []byte) []byte {
 	if sameSkill(have, want) && !haveDs.HasErrors() {
 		return local
 	}
+	readsBack := func(out []byte) bool {
+		got, ds := ParseSkillMD(SkillFile, out)
+		return sameSkill(got, want) && sameExtra(got.Extra, have.Extra) && (!ds.HasErrors() || wantDs.HasErrors())
+	}
+	if out, ok := editSkillMD(local, have, haveDs, want); ok && readsBack(out) {
+		return out
+	}
+	out := rewriteSkillMD(local, next, have, want, readsBack)
+	if styled := inStyleOf(local, out); !bytes.Equal(styled, out) {
+		if got, ds := ParseSkillMD(SkillFile, styled); sameSkill(got, want) && (!ds.HasErrors() || wantDs.HasErrors()) {
+			return styled
+		}
+	}
+	return out
+}
+
+// inStyleOf is out with the byte-order mark of local, and its CRLF line
+// endings when most of its lines end so.
+func inStyleOf(local, out []byte) []byte {
+	if bytes.HasPrefix(local, []byte(bom)) && !bytes.HasPrefix(out, []byte(bom)) {
+		out = append([]byte(bom), out...)
+	}
+	if n := bytes.Count(local, []byte("\n")); n > 0 && 2*bytes.Count(local, []byte("\r\n")) > n {
+		out = bytes.ReplaceAll(bytes.ReplaceAll(out, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	}
+	return out
+}
+
+// rewriteSkillMD is next with the keys of local that skillsync does not
+// know, for a local that cannot be edited line by line (see
+// [MergeSkillMD]); readsBack tells a result that says want.
+func rewriteSkillMD(local, next []byte, have, want Skill, readsBack func([]byte) bool) []byte {
+	nfm := frontmatter.Parse(normalizeSkillMD(next))
 	lfm := frontmatter.Parse(normalizeSkillMD(local))
 	if lfm.State != frontmatter.Found {
 		return next
@@ -115,10 +157,6 @@ func MergeSkillMD(local, next []byte) []byte {
 		b.WriteString("---\n")
 		b.Write(nfm.Body)
 		return b.Bytes()
-	}
-	readsBack := func(out []byte) bool {
-		got, ds := ParseSkillMD(SkillFile, out)
-		return sameSkill(got, want) && sameExtra(got.Extra, have.Extra) && (!ds.HasErrors() || wantDs.HasErrors())
 	}
 	if before, after, ok := extraText(lfm.Block, root); ok {
 		if out := compose(before, after); readsBack(out) {

@@ -111,24 +111,27 @@ func TestMergeSkillMD(t *testing.T) {
 			want:  "\uFEFF---\r\ndescription: Extract text.\r\nname: PDF Processing\r\nenabled: true\r\nlicense: MIT\r\n---\r\n\r\n# PDF  \r\n\r\n",
 		},
 		{
-			name: "keys kept in order with their text and comments",
+			// Only the description's line and the body change: a plain
+			// line cannot hold two lines, so the description becomes a
+			// block, where it was.
+			name: "keys stay in their order with their text and comments",
 			local: "---\n# written by hand\nname: PDF Processing\nlicense: MIT\ndescription: Old.\n" +
 				"# tools the skill may run\nallowed-tools: Bash Read\nmetadata:\n  author: me\n  version: \"1.0\"   # quoted\n---\nOld.\n",
 			next: FormatSkillMD("PDF Processing", "New.\nTwo lines.", true, "New.\n"),
-			want: "---\n# written by hand\nname: PDF Processing\ndescription: |-\n  New.\n  Two lines.\nlicense: MIT\n" +
+			want: "---\n# written by hand\nname: PDF Processing\nlicense: MIT\ndescription: |-\n  New.\n  Two lines.\n" +
 				"# tools the skill may run\nallowed-tools: Bash Read\nmetadata:\n  author: me\n  version: \"1.0\"   # quoted\n---\nNew.\n",
 		},
 		{
 			name:  "explicit enabled: true kept",
 			local: "---\nname: a\nenabled: true\ndescription: b\nlicense: MIT\n---\nbody\n",
 			next:  FormatSkillMD("A", "b", true, "body\n"),
-			want:  "---\nname: A\ndescription: b\nenabled: true\nlicense: MIT\n---\nbody\n",
+			want:  "---\nname: A\nenabled: true\ndescription: b\nlicense: MIT\n---\nbody\n",
 		},
 		{
 			name:  "disabled",
 			local: "---\nname: a\nenabled: true\ndescription: b\nlicense: MIT\n---\nbody\n",
 			next:  FormatSkillMD("a", "b", false, "body\n"),
-			want:  "---\nname: a\ndescription: b\nenabled: false\nlicense: MIT\n---\nbody\n",
+			want:  "---\nname: a\nenabled: false\ndescription: b\nlicense: MIT\n---\nbody\n",
 		},
 		{
 			name:  "flow mapping: values written afresh",
@@ -159,6 +162,48 @@ func TestMergeSkillMD(t *testing.T) {
 			local: "---\nname: [a\nlicense: MIT\n---\nbody\n",
 			next:  FormatSkillMD("a", "b", true, "body\n"),
 			want:  "---\nname: a\ndescription: b\n---\nbody\n",
+		},
+		{
+			name:  "missing description: added after the name",
+			local: "---\nname: a\nlicense: MIT\n---\nbody\n",
+			next:  FormatSkillMD("a", "b", true, "body\n"),
+			want:  "---\nname: a\ndescription: b\nlicense: MIT\n---\nbody\n",
+		},
+		{
+			name:  "duplicate name: the first entry edited, the second dropped",
+			local: "---\nname: a # first\ndescription: b\nname: c\n---\nbody\n",
+			next:  FormatSkillMD("z", "b", true, "body\n"),
+			want:  "---\nname: z # first\ndescription: b\n---\nbody\n",
+		},
+		{
+			name:  "quoted enabled, an error: rewritten",
+			local: "---\nname: a\ndescription: b\nenabled: \"no\"\n---\nbody\n",
+			next:  FormatSkillMD("a", "b", false, "body\n"),
+			want:  "---\nname: a\ndescription: b\nenabled: false\n---\nbody\n",
+		},
+		{
+			name:  "no final newline: none added",
+			local: "---\nname: a\ndescription: b\n---\n\nold",
+			next:  FormatSkillMD("a", "b", true, "new\n"),
+			want:  "---\nname: a\ndescription: b\n---\n\nnew",
+		},
+		{
+			name:  "empty body: the instructions with a newline",
+			local: "---\nname: a\ndescription: b\n---",
+			next:  FormatSkillMD("a", "b", true, "new\n"),
+			want:  "---\nname: a\ndescription: b\n---\nnew\n",
+		},
+		{
+			name:  "instructions emptied: the blank lines stay",
+			local: "---\r\nname: a\r\ndescription: b\r\n---\r\n\r\nold\r\n",
+			next:  FormatSkillMD("a", "b", true, ""),
+			want:  "---\r\nname: a\r\ndescription: b\r\n---\r\n\r\n\r\n",
+		},
+		{
+			name:  "flow mapping, BOM and CRLF: written afresh in the file's style",
+			local: "\uFEFF---\r\n{name: a, description: b, license: MIT}\r\n---\r\nbody\r\n",
+			next:  FormatSkillMD("a", "c", true, "body\n"),
+			want:  "\uFEFF---\r\nname: a\r\ndescription: c\r\nlicense: MIT\r\n---\r\nbody\r\n",
 		},
 		{
 			name:  "next without frontmatter",
