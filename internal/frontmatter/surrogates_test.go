@@ -79,3 +79,29 @@ func TestJoinSurrogatesLone(t *testing.T) {
 		}
 	}
 }
+
+// FuzzJoinSurrogates: lines never move; text yaml.v3 reads already is
+// left as it is (no surrogate escape of a double-quoted scalar is in it);
+// and joining twice is joining once.
+func FuzzJoinSurrogates(f *testing.F) {
+	for _, s := range []string{`a: "\uD83D\uDD2D"`, `a: '\uD83D'`, "a: |\n  \\uD83D\n", `{"\ud83d\ude00": ["\uD83D\uDE00", x]}`,
+		`a: "\\uD83D\uDE00"`, "a: \"x\n  \\uD83D\\uDE00\"", `a: "\uD83D"`, `a: \uD83D\uDD2D # "\uD83D"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := JoinSurrogates(in)
+		if err != nil {
+			return
+		}
+		if len(lineStarts(out)) != len(lineStarts(in)) {
+			t.Fatalf("lines moved: %q became %q", in, out)
+		}
+		var v any
+		if yaml.Unmarshal(in, &v) == nil && !bytes.Equal(out, in) {
+			t.Fatalf("%q, which yaml.v3 reads, became %q", in, out)
+		}
+		if again, err := JoinSurrogates(out); err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("joined again: %q became %q (%v)", out, again, err)
+		}
+	})
+}
