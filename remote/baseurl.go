@@ -1,0 +1,89 @@
+package remote
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/skillsync/skillsync/internal/origin"
+)
+
+func checkBaseURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		return nil, errors.New("no base URL given")
+	}
+	if !strings.Contains(raw, "://") && !strings.Contains(raw, "@") {
+		lower := strings.ToLower(raw)
+		for _, bad := range []string{"https:/", "http:/", "https//", "http//", "https:", "http:"} {
+			if rest, ok := strings.CutPrefix(lower, bad); ok {
+				scheme, _, _ := strings.Cut(bad, ":")
+				scheme = strings.TrimSuffix(scheme, "//")
+				return nil, fmt.Errorf("base URL %q: the scheme is misspelt; write %s://%s", raw, scheme, raw[len(raw)-len(rest):])
+			}
+		}
+		return nil, fmt.Errorf("base URL %q has no scheme: write https://%s (http:// only for a loopback host, such as the emulator's)", raw, raw)
+	}
+	shown := hideUserinfo(raw)
+	u, err := url.Parse(raw)
+	if err != nil {
+		// url.Parse quotes the whole input; it has no userinfo to leak
+		// only if it parsed, so name the problem without it.
+		return nil, errors.New("base URL is not a valid URL")
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("base URL %q: scheme must be https (or http for a loopback host)", shown)
+	case u.Host == "" || u.Hostname() == "":
+		return nil, fmt.Errorf("base URL %q: no host", shown)
+	case u.User != nil:
+		return nil, fmt.Errorf("base URL %q: must not hold credentials; pass the token separately", shown)
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return nil, fmt.Errorf("base URL %q: must not have a query or fragment", shown)
+	case u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()):
+		return nil, fmt.Errorf("base URL %q: plain http is allowed only for loopback hosts (127.0.0.1, ::1, localhost); use https", shown)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
+	for _, suffix := range []string{"/api/v1", "/api"} {
+		if strings.HasSuffix(u.Path, suffix) {
+			want := *u
+			want.Path, want.RawPath = strings.TrimSuffix(u.Path, suffix), ""
+			return nil, fmt.Errorf("base URL %q ends in %s, which skillsync adds to every request itself: use %q", shown, suffix, want.Redacted())
+		}
+	}
+	return u, nil
+}
+
+// hideUserinfo is raw with anything before an "@" of its authority (a user
+// and password, parsed or not) replaced by "xxxxx", for error messages.
+func hideUserinfo(raw string) string {
+	// The authority runs from after "scheme://" (or the start) to the
+	// first '/', '?' or '#': an '@' after it belongs to the path.
+	start := 0
+	if i := strings.Index(raw, "://"); i >= 0 {
+		start = i + 3
+	}
+	end := len(raw)
+	if i := strings.IndexAny(raw[start:], "/?#"); i >= 0 {
+		end = start + i
+	}
+	at := strings.LastIndex(raw[start:end], "@")
+	if at < 0 {
+		if start > 0 || !strings.Contains(raw, "@") {
+			return raw
+		}
+		// No "://": "user:secret@host" parses as scheme "user"; hide all
+		// before the last '@' of what may be the authority.
+		at = strings.LastIndex(raw, "@")
+		if i := strings.Index(raw, ":"); i >= 0 && i < at && !strings.Contains(raw[:i], "/") {
+			j := i + 1
+			for j < at && raw[j] == '/' {
+				j++
+			}
+			return raw[:j] + "xxxxx" + raw[at:]
+		}
+		return "xxxxx" + raw[at:]
+	}
+	return raw[:start] + "xxxxx" + raw[start+at:]
+}

@@ -1,0 +1,100 @@
+package remote
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"strings"
+)
+
+// decodeBody checks that a 2xx body is JSON before decoding it, so that an
+// HTML login page or proxy error served with 200 reads as what it is.
+func (c *Client) decodeBody(contentType string, data []byte, decode func([]byte) error) error {
+	trimmed := bytes.TrimSpace(data)
+	if contentType != "" {
+		mt, _, err := mime.ParseMediaType(contentType)
+		if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+			got := mt
+			if err != nil {
+				got = shorten(contentType, 60)
+			}
+			return c.notJSON("expected JSON, got "+got, trimmed)
+		}
+	}
+	if len(trimmed) == 0 {
+		return errors.New("empty body, expected JSON")
+	}
+	if trimmed[0] == '<' {
+		return c.notJSON("expected JSON, got HTML or XML", trimmed)
+	}
+	return decode(data)
+}
+
+func (c *Client) notJSON(what string, body []byte) error {
+	if len(body) == 0 {
+		return errors.New(what + " (empty body)")
+	}
+	// The whole body is redacted before the cut: whitespace collapses in
+	// the excerpt, so any byte of it may end up at the cut.
+	return fmt.Errorf("%s: %q", what, excerpt(c.redactor, string(body), 80))
+}
+
+// decodeObject returns a decoder of a JSON object into dst, which check, when
+// non-nil, then validates.
+func decodeObject[T any](dst *T, check func(*T) error) func([]byte) error {
+	return func(data []byte) error {
+		if err := expectObject(data); err != nil {
+			return err
+		}
+		if err := json.Unmarshal(data, dst); err != nil {
+			return describeJSONError(err)
+		}
+		if check != nil {
+			return check(dst)
+		}
+		return nil
+	}
+}
+
+func expectObject(data []byte) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		return nil
+	}
+	if !json.Valid(trimmed) {
+		return describeJSONError(json.Unmarshal(trimmed, new(any)))
+	}
+	kind := "a JSON value"
+	switch trimmed[0] {
+	case '[':
+		kind = "a JSON array"
+	case '"':
+		kind = "a JSON string"
+	case 'n':
+		kind = "JSON null"
+	case 't', 'f':
+		kind = "a JSON boolean"
+	default:
+		kind = "a JSON number"
+	}
+	return fmt.Errorf("got %s, expected a JSON object", kind)
+}
+
+func describeJSONError(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Errorf("malformed JSON at byte %d: %w", syn.Offset, err)
+	case errors.As(err, &typ) && typ.Field != "":
+		return fmt.Errorf("field %q is a JSON %s, expected %s: %w", typ.Field, typ.Value, typ.Type, err)
+	case errors.As(err, &typ):
+		return fmt.Errorf("got a JSON %s, expected %s: %w", typ.Value, typ.Type, err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("truncated JSON: %w", err)
+	}
+	return err
+}

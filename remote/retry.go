@@ -1,0 +1,61 @@
+package remote
+
+import (
+	"context"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxRetryAfter is the longest Retry-After the client waits for (or
+// MaxBackoff when longer); a service asking for more gets its error
+// returned rather than a CI job stalled.
+const maxRetryAfter = 60 * time.Second
+
+// backoff is the wait after attempt n fails: exponential from minBackoff,
+// capped at maxBackoff, with "equal jitter" (between half and all of it) so
+// that parallel clients spread out without waiting next to nothing.
+func (c *Client) backoff(n int) time.Duration {
+	d := c.minBackoff
+	for i := 1; i < n && d < c.maxBackoff; i++ {
+		if d > c.maxBackoff/2 {
+			d = c.maxBackoff // doubling could overflow
+			break
+		}
+		d *= 2
+	}
+	half := d / 2
+	return half + time.Duration(rand.Int64N(int64(d-half)+1))
+}
+
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// parseRetryAfter reads a Retry-After header: delta seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		const most = int64(1<<63-1) / int64(time.Second)
+		return time.Duration(min(n, most)) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
