@@ -75,15 +75,9 @@ func (c *Client) do(ctx context.Context, r call) error {
 			}
 			return fmt.Errorf("%w (gave up after %d attempts)", res.err, n)
 		}
-		wait := c.backoff(n)
-		if res.retryAfter > 0 {
-			if limit := max(maxRetryAfter, c.maxBackoff); res.retryAfter > limit {
-				return fmt.Errorf("%w (the service asked to retry after %s, longer than the %s this client waits)", res.err, res.retryAfter, limit)
-			}
-			wait = res.retryAfter
-		}
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-			return fmt.Errorf("%w (not retrying: waiting %s would pass the deadline)", res.err, wait.Round(time.Millisecond))
+		wait, err := c.retryWait(ctx, n, res)
+		if err != nil {
+			return err
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return fmt.Errorf("%s %s: %w", r.method, display, err)

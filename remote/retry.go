@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -13,6 +14,23 @@ import (
 // MaxBackoff when longer); a service asking for more gets its error
 // returned rather than a CI job stalled.
 const maxRetryAfter = 60 * time.Second
+
+// retryWait is how long to wait after attempt n failed with res, which may
+// be retried: the Retry-After the service asked for, else the backoff. It
+// returns res's error instead when the wait is too long to make.
+func (c *Client) retryWait(ctx context.Context, n int, res attemptResult) (time.Duration, error) {
+	wait := c.backoff(n)
+	if res.retryAfter > 0 {
+		if limit := max(maxRetryAfter, c.maxBackoff); res.retryAfter > limit {
+			return 0, fmt.Errorf("%w (the service asked to retry after %s, longer than the %s this client waits)", res.err, res.retryAfter, limit)
+		}
+		wait = res.retryAfter
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
+		return 0, fmt.Errorf("%w (not retrying: waiting %s would pass the deadline)", res.err, wait.Round(time.Millisecond))
+	}
+	return wait, nil
+}
 
 // backoff is the wait after attempt n fails: exponential from minBackoff,
 // capped at maxBackoff, with "equal jitter" (between half and all of it) so
