@@ -59,6 +59,12 @@ type Options struct {
 	// logging. It may be called from several goroutines at once when the
 	// Client is shared.
 	OnRequest func(RequestInfo)
+	// Sleep, when set, makes the wait between attempts in place of a
+	// timer: it is called with the backoff or the Retry-After delay and
+	// must return ctx.Err() once ctx is done, ending the call. Tests pass
+	// one that records the delays and returns at once, so that no test
+	// sleeps through a backoff.
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // RequestInfo describes one attempt of a request, for [Options.OnRequest].
@@ -87,10 +93,9 @@ type Client struct {
 	maxBackoff  time.Duration
 	maxBody     int64
 	onRequest   func(RequestInfo)
+	sleep       func(context.Context, time.Duration) error // Options.Sleep, else a timer
 
-	// Seams for tests.
-	now   func() time.Time
-	sleep func(context.Context, time.Duration) error
+	now func() time.Time // a seam for tests, which read Retry-After dates against it
 }
 
 // BaseURL is the service address the client sends to, without a trailing
@@ -119,7 +124,10 @@ func New(opts Options) (*Client, error) {
 		maxBody:     opts.MaxBodyBytes,
 		onRequest:   opts.OnRequest,
 		now:         time.Now,
-		sleep:       sleepContext,
+		sleep:       opts.Sleep,
+	}
+	if c.sleep == nil {
+		c.sleep = sleepContext
 	}
 	if c.userAgent == "" {
 		c.userAgent = DefaultUserAgent

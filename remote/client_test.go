@@ -61,6 +61,7 @@ func (r *recorder) requests() []request {
 func (r *recorder) count() int { return len(r.requests()) }
 
 // newClient returns a client of url with test-sized delays, changed by mod.
+// Its waits between attempts return at once (see [waitLog]).
 func newClient(t *testing.T, url string, mod func(*Options)) *Client {
 	t.Helper()
 	opts := Options{
@@ -69,6 +70,7 @@ func newClient(t *testing.T, url string, mod func(*Options)) *Client {
 		Timeout:    5 * time.Second,
 		MinBackoff: time.Millisecond,
 		MaxBackoff: 5 * time.Millisecond,
+		Sleep:      new(waitLog).sleep,
 	}
 	if mod != nil {
 		mod(&opts)

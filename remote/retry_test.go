@@ -5,21 +5,39 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// fakeSleep records the waits of c instead of sleeping, and fixes its clock.
-func fakeSleep(c *Client, now time.Time) *[]time.Duration {
-	var waits []time.Duration
-	c.now = func() time.Time { return now }
-	c.sleep = func(ctx context.Context, d time.Duration) error {
-		waits = append(waits, d)
-		return ctx.Err()
-	}
-	return &waits
+// waitLog records the waits a client asks for through [Options.Sleep] and
+// returns at once, so that no test sleeps through a backoff.
+type waitLog struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func (l *waitLog) sleep(ctx context.Context, d time.Duration) error {
+	l.mu.Lock()
+	l.waits = append(l.waits, d)
+	l.mu.Unlock()
+	return ctx.Err()
+}
+
+func (l *waitLog) all() []time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]time.Duration(nil), l.waits...)
+}
+
+// backoffBounds is the range of the jittered backoff after attempt n fails,
+// for newClient's MinBackoff of 1ms and MaxBackoff of 5ms: half to all of
+// 1ms doubled n-1 times, capped at 5ms.
+func backoffBounds(n int) (lo, hi time.Duration) {
+	hi = min(time.Millisecond<<(n-1), 5*time.Millisecond)
+	return hi / 2, hi
 }
 
 func TestRetries(t *testing.T) {
@@ -131,8 +149,9 @@ func TestRetries(t *testing.T) {
 				}
 				writeJSON(w, s.status, map[string]string{"message": "busy"})
 			})
-			c := newClient(t, srv.URL, func(o *Options) { o.MaxAttempts = tt.maxAttempts })
-			waits := fakeSleep(c, now)
+			var log waitLog
+			c := newClient(t, srv.URL, func(o *Options) { o.MaxAttempts, o.Sleep = tt.maxAttempts, log.sleep })
+			c.now = func() time.Time { return now }
 			// A mutating call: every endpoint is idempotent, so POST is
 			// retried like GET.
 			_, err := c.EnableSkill(t.Context(), space, skillID)
@@ -145,15 +164,16 @@ func TestRetries(t *testing.T) {
 			if got := srv.count(); got != tt.wantRequests {
 				t.Errorf("%d requests, want %d", got, tt.wantRequests)
 			}
-			if len(*waits) != tt.wantRequests-1 {
-				t.Errorf("waited %d times, want %d", len(*waits), tt.wantRequests-1)
+			waits := log.all()
+			if len(waits) != tt.wantRequests-1 {
+				t.Errorf("waited %d times, want %d", len(waits), tt.wantRequests-1)
 			}
-			if tt.wantWaits != nil && !equalDurations(*waits, tt.wantWaits) {
-				t.Errorf("waits = %v, want %v", *waits, tt.wantWaits)
+			if tt.wantWaits != nil && !equalDurations(waits, tt.wantWaits) {
+				t.Errorf("waits = %v, want %v", waits, tt.wantWaits)
 			}
-			for _, w := range *waits {
-				if tt.wantWaits == nil && (w < 0 || w > 5*time.Millisecond) {
-					t.Errorf("backoff %s outside [0, MaxBackoff]", w)
+			for i, w := range waits {
+				if lo, hi := backoffBounds(i + 1); tt.wantWaits == nil && (w < lo || w > hi) {
+					t.Errorf("backoff after attempt %d = %s, want within [%s, %s]", i+1, w, lo, hi)
 				}
 			}
 			if tt.check != nil {
@@ -216,9 +236,11 @@ func TestNetworkErrorsAreRetried(t *testing.T) {
 		url := srv.URL
 		srv.Close()
 		var attempts []RequestInfo
+		var log waitLog
 		c := newClient(t, url, func(o *Options) {
 			o.MaxAttempts = 3
 			o.OnRequest = func(ri RequestInfo) { attempts = append(attempts, ri) }
+			o.Sleep = log.sleep
 		})
 		_, err := c.GetSkill(t.Context(), space, skillID)
 		if !errors.Is(err, syscall.ECONNREFUSED) || !strings.Contains(err.Error(), "gave up after 3 attempts") {
@@ -230,6 +252,15 @@ func TestNetworkErrorsAreRetried(t *testing.T) {
 		for i, a := range attempts {
 			if a.Attempt != i+1 || a.Status != 0 || a.Err == nil || a.Method != "GET" || a.Path != "/api/v1/spaces/ab12/skills/"+skillID {
 				t.Errorf("attempt %d = %+v", i+1, a)
+			}
+		}
+		waits := log.all()
+		if len(waits) != 2 {
+			t.Fatalf("waited %v, want twice: between the attempts", waits)
+		}
+		for i, w := range waits {
+			if lo, hi := backoffBounds(i + 1); w < lo || w > hi {
+				t.Errorf("backoff after attempt %d = %s, want within [%s, %s]", i+1, w, lo, hi)
 			}
 		}
 	})
@@ -319,48 +350,72 @@ func TestPerAttemptTimeout(t *testing.T) {
 	})
 }
 
+// TestContextCancellation cancels a call at each place it can wait: on a
+// request, or between attempts. Nothing waits on the clock: the server, or
+// the wait itself, cancels.
 func TestContextCancellation(t *testing.T) {
 	tests := []struct {
-		name   string
-		handle http.HandlerFunc
+		name string
+		// handle answers the request; cancel ends the call's context.
+		handle func(cancel func()) http.HandlerFunc
 		opts   func(*Options)
+		// wantWait is the wait asked for before the cancellation: the
+		// backoff's bounds, or the Retry-After.
+		wantWait [2]time.Duration
 	}{
 		{
 			name: "during a hanging request",
-			handle: func(w http.ResponseWriter, r *http.Request) {
-				select {
-				case <-r.Context().Done():
-				case <-time.After(10 * time.Second):
+			handle: func(cancel func()) http.HandlerFunc {
+				return func(w http.ResponseWriter, r *http.Request) {
+					cancel()
+					select {
+					case <-r.Context().Done():
+					case <-time.After(10 * time.Second):
+					}
 				}
 			},
 		},
 		{
-			name:   "during backoff",
-			handle: func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) },
+			name: "during backoff",
+			handle: func(func()) http.HandlerFunc {
+				return func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) }
+			},
 			opts: func(o *Options) {
 				o.MinBackoff = 10 * time.Second
 				o.MaxBackoff = 10 * time.Second
 			},
+			wantWait: [2]time.Duration{5 * time.Second, 10 * time.Second},
 		},
 		{
 			name: "during a Retry-After wait",
-			handle: func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Retry-After", "20")
-				w.WriteHeader(http.StatusTooManyRequests)
+			handle: func(func()) http.HandlerFunc {
+				return func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Retry-After", "20")
+					w.WriteHeader(http.StatusTooManyRequests)
+				}
 			},
+			wantWait: [2]time.Duration{20 * time.Second, 20 * time.Second},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := serve(t, tt.handle)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			srv := serve(t, tt.handle(cancel))
+			var waits []time.Duration
 			c := newClient(t, srv.URL, func(o *Options) {
 				o.Timeout = 20 * time.Second
+				// The wait is cancelled as it starts; the timer of the
+				// default wait must end it then.
+				o.Sleep = func(ctx context.Context, d time.Duration) error {
+					waits = append(waits, d)
+					cancel()
+					return sleepContext(ctx, d)
+				}
 				if tt.opts != nil {
 					tt.opts(o)
 				}
 			})
-			ctx, cancel := context.WithCancel(t.Context())
-			time.AfterFunc(50*time.Millisecond, cancel)
 			start := time.Now()
 			_, err := c.UpdateSkill(ctx, space, skillID, SkillUpdate{Name: ptr("x")})
 			if !errors.Is(err, context.Canceled) {
@@ -375,6 +430,12 @@ func TestContextCancellation(t *testing.T) {
 			if n := srv.count(); n != 1 {
 				t.Errorf("%d requests, want 1", n)
 			}
+			switch {
+			case tt.wantWait[1] == 0 && len(waits) != 0:
+				t.Errorf("waited %v, want no wait", waits)
+			case tt.wantWait[1] != 0 && (len(waits) != 1 || waits[0] < tt.wantWait[0] || waits[0] > tt.wantWait[1]):
+				t.Errorf("waited %v, want one wait within [%s, %s]", waits, tt.wantWait[0], tt.wantWait[1])
+			}
 		})
 	}
 	t.Run("already cancelled sends nothing", func(t *testing.T) {
@@ -386,6 +447,27 @@ func TestContextCancellation(t *testing.T) {
 			t.Errorf("error = %v, %d requests; want context.Canceled and none", err, srv.count())
 		}
 	})
+}
+
+// TestSleepContext: the default wait between attempts lasts its delay, and
+// ends early, with the context's error, when the context ends.
+func TestSleepContext(t *testing.T) {
+	start := time.Now()
+	if err := sleepContext(t.Context(), time.Millisecond); err != nil || time.Since(start) < time.Millisecond {
+		t.Errorf("sleepContext(1ms) = %v after %s, want nil after 1ms", err, time.Since(start))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- sleepContext(ctx, time.Hour) }()
+	time.AfterFunc(time.Millisecond, cancel)
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("sleepContext(1h), cancelled after 1ms = %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Errorf("sleepContext(1h) still sleeping 10s after its context was cancelled")
+	}
 }
 
 func TestParseRetryAfter(t *testing.T) {
