@@ -1,7 +1,10 @@
 package remote_test
 
 import (
+	"context"
 	"fmt"
+	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -25,13 +28,60 @@ func TestAgainstEmulator(t *testing.T) {
 		})
 		ids = append(ids, s.ID)
 	}
-	e.SetFaults(remotetest.Faults{ErrorRate: 0.1, RateLimitRate: 0.1, DropRate: 0.05, Seed: 7})
+	e.SetFaults(remotetest.Faults{ErrorRate: 0.1, RateLimitRate: 0.1, DropRate: 0.05, RetryAfter: 2 * time.Second, Seed: 7})
 	srv := remotetest.NewServer(t, e)
+	// The waits between attempts are recorded, not slept through.
+	var (
+		mu                  sync.Mutex
+		waits               []time.Duration
+		retries, rateLimits int
+	)
 	c, err := remote.New(remote.Options{BaseURL: srv.URL, Token: "tok", MaxAttempts: 10,
-		MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+		MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond,
+		OnRequest: func(ri remote.RequestInfo) {
+			mu.Lock()
+			defer mu.Unlock()
+			if ri.Attempt > 1 {
+				retries++
+			}
+			if ri.Status == http.StatusTooManyRequests {
+				rateLimits++
+			}
+		},
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			mu.Lock()
+			defer mu.Unlock()
+			waits = append(waits, d)
+			return ctx.Err()
+		},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func() {
+		// Each retry came after one wait: the 429's Retry-After, else a
+		// backoff between half MinBackoff and MaxBackoff.
+		mu.Lock()
+		defer mu.Unlock()
+		retryAfters := 0
+		for _, d := range waits {
+			switch {
+			case d == 2*time.Second:
+				retryAfters++
+			case d < time.Millisecond/2 || d > 5*time.Millisecond:
+				t.Errorf("waited %s: neither the Retry-After nor a backoff", d)
+			}
+		}
+		if retries == 0 || rateLimits == 0 {
+			t.Errorf("%d retries, %d rate-limited answers: were faults injected?", retries, rateLimits)
+		}
+		if len(waits) != retries {
+			t.Errorf("%d waits for %d retries", len(waits), retries)
+		}
+		if retryAfters != rateLimits {
+			t.Errorf("waited the Retry-After %d times for %d rate-limited answers", retryAfters, rateLimits)
+		}
+	}()
 	ctx := t.Context()
 
 	all, err := c.ListAllSkills(ctx, space)
