@@ -22,8 +22,9 @@ import (
 // (so never the limit), every mutation is
 // journaled, and every change of the plan reached the space.
 //
-// Backoffs are tiny and Retry-After is 0 so that the soak stays bounded;
-// -short makes it smaller.
+// The client's waits between attempts are recorded, not slept through: the
+// 429s ask for a 2s Retry-After, which the client must wait for each time,
+// at no cost to the soak's time. -short makes it smaller.
 func TestFaultSoak(t *testing.T) {
 	runs, skills := 20, 200
 	if testing.Short() {
@@ -40,7 +41,9 @@ func TestFaultSoak(t *testing.T) {
 
 func soakRun(t *testing.T, seed uint64, n int) {
 	r := rand.New(rand.NewPCG(seed, 0x50a4))
-	env := newPerfEnv(t, 0, remote.Options{MaxAttempts: 10, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+	var retries retryLog
+	opts := remote.Options{MaxAttempts: 10, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
+	env := newPerfEnv(t, 0, retries.options(opts))
 
 	// A space near the limit, and a repository that disables some of its
 	// active skills and enables as many others: applied in the wrong
@@ -87,6 +90,7 @@ func soakRun(t *testing.T, seed uint64, n int) {
 		ErrorRate:      0.10,
 		RateLimitRate:  0.05,
 		DropRate:       0.02,
+		RetryAfter:     2 * time.Second,
 		DropAfterWrite: seed%2 == 1,
 		Seed:           int64(seed),
 	})
@@ -188,4 +192,5 @@ func soakRun(t *testing.T, seed uint64, n int) {
 	} else {
 		t.Logf("%d steps, %d requests (%d with no fault)", steps, got, clean)
 	}
+	retries.check(t, opts, 2*time.Second)
 }
