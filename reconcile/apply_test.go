@@ -58,7 +58,7 @@ func newApplyEnv(t testing.TB, sp remotetest.Space) *applyEnv {
 func (e *applyEnv) clientWith(token string) *remote.Client {
 	e.t.Helper()
 	c, err := remote.New(remote.Options{BaseURL: e.srv.URL, Token: token, MaxAttempts: 3,
-		MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+		MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, Sleep: instantWait})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ func TestFetchBadAnswers(t *testing.T) {
 				timeout = 30 * time.Second // reading to the limit takes a while under -race
 			}
 			c, err := remote.New(remote.Options{BaseURL: srv.URL, Token: benchToken, Timeout: timeout,
-				MaxAttempts: 2, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond})
+				MaxAttempts: 2, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, Sleep: instantWait})
 			if err != nil {
 				t.Fatal(err)
 			}
