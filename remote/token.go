@@ -1,3 +1,9 @@
+// The token never leaves the client but in the Authorization header of a
+// request to the base URL's origin: Options and Client print it as
+// [REDACTED], New refuses a malformed one without echoing it, and an answer
+// that holds it is refused. Redirects that would carry it elsewhere are
+// refused in redirect.go; error bodies are redacted in errors.go.
+
 package remote
 
 import (
