@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestBadResponses(t *testing.T) {
@@ -449,7 +450,11 @@ func TestGetSkillFileUpTo(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := serve(t, tt.handle)
-			f, err := newClient(t, srv.URL, nil).GetSkillFileUpTo(t.Context(), space, skillID, "big.md", limit)
+			// The server encodes megabytes of escapes before it answers:
+			// under -race on a loaded machine that can pass newClient's
+			// 5s timeout, and the retry would be a second request.
+			c := newClient(t, srv.URL, func(o *Options) { o.Timeout = time.Minute })
+			f, err := c.GetSkillFileUpTo(t.Context(), space, skillID, "big.md", limit)
 			if !errors.Is(err, ErrTooLarge) || err.Error() != tt.want {
 				t.Errorf("error = %v, want %q wrapping ErrTooLarge", err, tt.want)
 			}
