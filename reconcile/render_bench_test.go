@@ -1,0 +1,187 @@
+package reconcile
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// The render benchmarks take the largest plan of issue 15: 1,000 skills
+// whose 50,000-character instructions are rewritten whole. Beside the time
+// and the bytes allocated, each reports with b.ReportMetric:
+//
+//	instr-MB     the instructions the plan holds, before and after
+//	base-MB      the heap in use before the op: the plan, and the test's own
+//	peak-MB      the most heap in use while the op ran (live objects and
+//	             garbage not yet freed, sampled every 100µs)
+//	peak/instr   peak-MB over instr-MB: issue 15 asks at most 3
+//	out-MB       the bytes written
+//
+// Run them with:
+//
+//	go test -run '^$' -bench RenderLarge -benchtime 3x ./reconcile
+//
+// The peak resident memory of a whole run, which adds planning to
+// rendering, is measured on the test binary:
+//
+//	go test -c -o /tmp/reconcile.test ./reconcile
+//	/usr/bin/time -v /tmp/reconcile.test -test.run '^$' -test.bench 'RenderLarge/json' -test.benchtime 1x
+
+const (
+	largeSkills = 1000
+	largeSize   = benchDiffSize // characters of instructions, before and after
+)
+
+// largeInputs makes the repository and space of the large plan: every
+// skill's instructions in the space are other prose than the repository's.
+func largeInputs() (*fsrepo.Repo, *Live) {
+	r := rand.New(rand.NewPCG(15, 3))
+	desired, lv := repo(), &Live{Space: "ab12"}
+	for i := range largeSkills {
+		slug := fmt.Sprintf("skill-%04d", i)
+		old, new := strings.Join(prose(r, largeSize), ""), strings.Join(prose(r, largeSize), "")
+		desired.Skills = append(desired.Skills, local(slug, disabled, func(s *fsrepo.Skill) { s.Instructions = new }))
+		lv.Skills = append(lv.Skills, live(slug, remoteDisabled, func(s *remote.Skill) { s.Instructions = &old }))
+	}
+	return desired, lv
+}
+
+// largePlan is the plan of largeInputs, computed once for every benchmark
+// of a run: it takes seconds.
+var largePlan = sync.OnceValue(func() *Plan {
+	desired, lv := largeInputs()
+	p := Compute(desired, lv, Policy{})
+	if len(p.Changes) != largeSkills {
+		panic(fmt.Sprintf("large plan: %d changes, want %d", len(p.Changes), largeSkills))
+	}
+	return p
+})
+
+// instructionBytes counts the instructions p holds, before and after.
+func instructionBytes(p *Plan) int {
+	n := 0
+	for _, c := range p.Changes {
+		for _, s := range []*string{c.Before.Instructions, c.After.Instructions} {
+			if s != nil {
+				n += len(*s)
+			}
+		}
+	}
+	return n
+}
+
+// heapSampler records the most heap in use while it runs.
+type heapSampler struct {
+	stop chan struct{}
+	done chan uint64
+}
+
+// heapInUse is the heap occupied by objects, live or not yet freed.
+func heapInUse() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+func sampleHeap() *heapSampler {
+	h := &heapSampler{stop: make(chan struct{}), done: make(chan uint64)}
+	go func() {
+		peak := heapInUse()
+		t := time.NewTicker(100 * time.Microsecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-h.stop:
+				h.done <- max(peak, heapInUse())
+				return
+			case <-t.C:
+				peak = max(peak, heapInUse())
+			}
+		}
+	}()
+	return h
+}
+
+func (h *heapSampler) peak() uint64 {
+	close(h.stop)
+	return <-h.done
+}
+
+// countingWriter counts what is written to it.
+type countingWriter struct{ n int64 }
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
+// reportMemory runs op b.N times, reporting the metrics above.
+func reportMemory(b *testing.B, instr int, op func(w io.Writer) error) {
+	b.Helper()
+	b.ReportAllocs()
+	var base, peak uint64
+	var out countingWriter
+	for range b.N {
+		b.StopTimer()
+		runtime.GC()
+		base = max(base, heapInUse())
+		out.n = 0
+		h := sampleHeap()
+		b.StartTimer()
+		if err := op(&out); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		peak = max(peak, h.peak())
+	}
+	const mb = 1 << 20
+	b.ReportMetric(float64(instr)/mb, "instr-MB")
+	b.ReportMetric(float64(base)/mb, "base-MB")
+	b.ReportMetric(float64(peak)/mb, "peak-MB")
+	b.ReportMetric(float64(peak)/float64(instr), "peak/instr")
+	b.ReportMetric(float64(out.n)/mb, "out-MB")
+}
+
+// BenchmarkRenderLarge renders the large plan in each format, and (plan)
+// computes it from its inputs, which are then all the heap holds besides.
+func BenchmarkRenderLarge(b *testing.B) {
+	b.Run("plan", func(b *testing.B) {
+		desired, lv := largeInputs()
+		instr := 0
+		for i := range desired.Skills {
+			instr += len(desired.Skills[i].Instructions) + len(*lv.Skills[i].Instructions)
+		}
+		reportMemory(b, instr, func(io.Writer) error {
+			if p := Compute(desired, lv, Policy{}); len(p.Changes) != largeSkills {
+				return fmt.Errorf("%d changes, want %d", len(p.Changes), largeSkills)
+			}
+			return nil
+		})
+	})
+	p := largePlan()
+	instr := instructionBytes(p)
+	b.Run("text", func(b *testing.B) {
+		reportMemory(b, instr, func(w io.Writer) error { return RenderText(w, p, TextOptions{}) })
+	})
+	b.Run("json", func(b *testing.B) {
+		reportMemory(b, instr, func(w io.Writer) error { return RenderJSON(w, p) })
+	})
+	b.Run("markdown", func(b *testing.B) {
+		reportMemory(b, instr, func(w io.Writer) error { return RenderMarkdown(w, p, MarkdownOptions{}) })
+	})
+	// A comment of 64 KB has no room left for any diff after the table of
+	// 1,000 skills. One of 1 MiB (a job summary's limit) has: every diff is
+	// made and sized, then each written, cut to its share.
+	b.Run("markdown-1MiB", func(b *testing.B) {
+		reportMemory(b, instr, func(w io.Writer) error { return RenderMarkdown(w, p, MarkdownOptions{MaxLen: 1 << 20}) })
+	})
+}
