@@ -15,18 +15,85 @@ var ErrFormatVersion = errors.New("unsupported plan format_version")
 
 // RenderJSON writes p as indented JSON, the schema of DESIGN.md with
 // format_version "1". [DecodePlan] reads it back.
+//
+// It writes as it goes, a change at a time, so that a plan of a thousand
+// rewritten skills never stands whole in memory, and each write to w is
+// of whole lines (a filter of w may then look at a line at a time). The
+// bytes are those of a [json.Encoder] with two spaces of indent and no
+// HTML escaping, encoding the whole plan at once.
 func RenderJSON(w io.Writer, p *Plan) error {
 	cp := *p
 	cp.normalize()
+	// The plan without its two long arrays is small: encode it whole, then
+	// write it with the arrays streamed into their places.
+	changes, files := cp.Changes, cp.Files
+	cp.Changes, cp.Files = []Change{}, []FileIssue{}
+	skel, err := encodeIndented(&cp, "")
+	if err != nil {
+		return err
+	}
+	lw := newLineWriter(w)
+	for _, a := range []struct {
+		key  string
+		n    int
+		elem func(i int) any
+	}{
+		{"changes", len(changes), func(i int) any { return &changes[i] }},
+		{"files", len(files), func(i int) any { return &files[i] }},
+	} {
+		// A top-level key is the only thing at an indent of two spaces
+		// after a newline: JSON strings hold no raw newline.
+		mark := []byte("\n  \"" + a.key + "\": []")
+		at := bytes.Index(skel, mark)
+		if at < 0 {
+			return fmt.Errorf("encoding plan: no %q array in %s", a.key, skel)
+		}
+		at += len(mark) - len("[]")
+		lw.Write(skel[:at])
+		skel = skel[at+len("[]"):]
+		if err := writeJSONArray(lw, "  ", a.n, a.elem); err != nil {
+			return err
+		}
+	}
+	lw.Write(skel)
+	return lw.Flush()
+}
+
+// writeJSONArray writes the n elements of an array whose key is at indent
+// as an indenting json.Encoder does, each encoded alone.
+func writeJSONArray(lw *lineWriter, indent string, n int, elem func(i int) any) error {
+	if n == 0 {
+		lw.WriteString("[]")
+		return nil
+	}
+	lw.WriteString("[\n")
+	for i := range n {
+		b, err := encodeIndented(elem(i), indent+"  ")
+		if err != nil {
+			return err
+		}
+		lw.WriteString(indent + "  ")
+		lw.Write(bytes.TrimSuffix(b, []byte("\n")))
+		if i < n-1 {
+			lw.WriteString(",")
+		}
+		lw.WriteString("\n")
+	}
+	lw.WriteString(indent + "]")
+	return nil
+}
+
+// encodeIndented encodes v as RenderJSON does, as if at an indent of
+// prefix, with the newline an Encoder ends with.
+func encodeIndented(v any, prefix string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // diffs hold "<" and "&"; keep them readable
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&cp); err != nil {
-		return fmt.Errorf("encoding plan: %w", err)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encoding plan: %w", err)
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return buf.Bytes(), nil
 }
 
 // DecodePlan reads a JSON plan, such as a saved plan. It accepts any

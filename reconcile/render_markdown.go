@@ -58,8 +58,7 @@ func RenderMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	}
 	m := &mdWriter{limit: max - mdReserve, title: o.Title}
 	m.plan(p)
-	_, err := io.WriteString(w, m.b.String())
-	return err
+	return writeLines(w, m.b.String())
 }
 
 // RenderFailureMarkdown writes, in place of a plan, why none could be
@@ -86,8 +85,7 @@ func RenderFailureMarkdown(w io.Writer, space, message, hint string, problems []
 		items[i] = "- " + codeSpan(p) + "\n"
 	}
 	m.list(items, "problems")
-	_, err := io.WriteString(w, m.b.String())
-	return err
+	return writeLines(w, m.b.String())
 }
 
 type mdWriter struct {

@@ -35,8 +35,7 @@ func RenderResultMarkdown(w io.Writer, r *Result, o MarkdownOptions) error {
 		m.must("> [!CAUTION]\n> The space does not match the plan: see the failed and skipped steps below, then plan again.\n\n")
 	}
 	if len(r.Steps) == 0 {
-		_, err := io.WriteString(w, m.b.String())
-		return err
+		return writeLines(w, m.b.String())
 	}
 	m.must("| | Skill | Action | Outcome | Reason |\n|:-:|---|---|---|---|\n")
 	rows := make([]string, len(r.Steps))
@@ -57,6 +56,5 @@ func RenderResultMarkdown(w io.Writer, r *Result, o MarkdownOptions) error {
 			break
 		}
 	}
-	_, err := io.WriteString(w, m.b.String())
-	return err
+	return writeLines(w, m.b.String())
 }

@@ -33,15 +33,17 @@ const (
 // update, "+" an enable, "-" a disable, the unified diff of every
 // instruction change, and last the line "Plan: X to update, Y to enable, Z
 // to disable." or "No changes.".
+//
+// It writes as it goes, in writes of whole lines (see [RenderJSON]), making
+// each diff when it comes to it.
 func RenderText(w io.Writer, p *Plan, o TextOptions) error {
-	t := textWriter{color: o.Color, title: o.Title}
+	t := textWriter{b: newLineWriter(w), color: o.Color, title: o.Title}
 	t.plan(p)
-	_, err := io.WriteString(w, t.b.String())
-	return err
+	return t.b.Flush()
 }
 
 type textWriter struct {
-	b     strings.Builder
+	b     *lineWriter
 	color bool
 	title string
 }
@@ -53,8 +55,14 @@ func (t *textWriter) paint(code, s string) string {
 	return code + s + ansiReset
 }
 
+// spaces indents the lines of the text renderer.
+const spaces = "          "
+
 func (t *textWriter) line(indent int, s string) {
-	t.b.WriteString(strings.Repeat(" ", indent))
+	for ; indent > len(spaces); indent -= len(spaces) {
+		t.b.WriteString(spaces)
+	}
+	t.b.WriteString(spaces[:indent])
 	t.b.WriteString(s)
 	t.b.WriteByte('\n')
 }

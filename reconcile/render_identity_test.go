@@ -1,0 +1,285 @@
+package reconcile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// renderText is instructions, file content or a field value drawn from
+// pieces a renderer must keep straight: fences, HTML, pipes, control
+// characters, separators JSON escapes, CRLF, no final newline.
+func renderText(r *rand.Rand, lines int) string {
+	pieces := []string{
+		"plain words of a skill", "```go", "````", "`x`", "<b>bold</b> & co", "a | b",
+		"\x1b[2J", "\u2028 line separator", "tab\there", "- item", "## Heading", "",
+		"@@ -1 +1 @@", "+++ b", "--- a", "\\ No newline", "é ünïcode ✓", "\r",
+	}
+	var sb strings.Builder
+	for i := range lines {
+		sb.WriteString(pieces[r.IntN(len(pieces))])
+		if r.IntN(3) == 0 {
+			fmt.Fprintf(&sb, " %d", i)
+		}
+		if i < lines-1 || r.IntN(4) > 0 {
+			sb.WriteString("\n")
+		}
+	}
+	return sb.String()
+}
+
+// renderEdit changes a few lines of s, so that diffs have hunks and context.
+func renderEdit(r *rand.Rand, s string) string {
+	lines := splitLines(s)
+	for range 1 + r.IntN(4) {
+		if len(lines) == 0 {
+			break
+		}
+		at := r.IntN(len(lines))
+		switch r.IntN(3) {
+		case 0:
+			lines[at] = "edited " + lines[at]
+		case 1:
+			lines = append(lines[:at], lines[at+1:]...)
+		default:
+			lines = append(lines[:at], append([]string{"inserted line\n"}, lines[at:]...)...)
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+// randomPlan computes the plan of a random repository and space, then
+// splits it by origin at random, as plan --base would.
+func randomPlan(r *rand.Rand) *Plan {
+	desired, lv := repo(), &Live{Space: "ab12", Files: map[string]map[string]*string{}}
+	if r.IntN(4) == 0 {
+		desired.Commit = ""
+	}
+	desired.Dirty = r.IntN(4) == 0
+	var agentSkills []string
+	for i := range r.IntN(14) {
+		slug := fmt.Sprintf("s%02d-%s", i, []string{"a", "b`c", "d|e", "<f>", "g\x07"}[r.IntN(5)])
+		text := renderText(r, r.IntN(60))
+		inRepo, inSpace := r.IntN(8) > 0, r.IntN(8) > 0
+		if !inRepo && !inSpace {
+			inRepo = true
+		}
+		if inRepo {
+			desired.Skills = append(desired.Skills, local(slug, func(s *fsrepo.Skill) {
+				s.Enabled = r.IntN(3) > 0
+				s.Instructions = text
+				if r.IntN(3) == 0 {
+					s.Name = "Name " + renderText(r, 1)
+				}
+				if r.IntN(5) == 0 {
+					s.Path = ""
+				}
+				for k := range r.IntN(3) {
+					s.Files = append(s.Files, textFile(fmt.Sprintf("f%d.md", k), renderText(r, r.IntN(30))))
+				}
+			}))
+		}
+		if inSpace {
+			lv.Skills = append(lv.Skills, live(slug, func(s *remote.Skill) {
+				s.Enabled = r.IntN(3) > 0
+				switch r.IntN(6) {
+				case 0:
+					s.Instructions = nil
+				case 1, 2:
+					s.Instructions = ptr(renderEdit(r, text))
+				case 3:
+					s.Instructions = ptr(renderText(r, r.IntN(60)))
+				default:
+					s.Instructions = ptr(text)
+				}
+				if r.IntN(4) == 0 {
+					s.Description = "Old " + renderText(r, 1)
+				}
+			}))
+			if inRepo {
+				files := map[string]*string{}
+				for _, f := range desired.Skills[len(desired.Skills)-1].Files {
+					switch r.IntN(3) {
+					case 0:
+						files[f.Path] = nil
+					case 1:
+						files[f.Path] = ptr(renderEdit(r, string(f.Content)))
+					}
+				}
+				lv.Files[id(slug)] = files
+			}
+			if r.IntN(2) == 0 {
+				agentSkills = append(agentSkills, id(slug))
+			}
+		}
+	}
+	lv.Agents = []remote.Agent{
+		{ID: "11111111-1111-4111-8111-111111111111", Name: "Support | <Bot>", SkillIDs: agentSkills},
+		{ID: "22222222-2222-4222-8222-222222222222", Name: "Reviewer", SkillIDs: agentSkills[:len(agentSkills)/2], Published: r.IntN(2) == 0, HasUnpublishedChanges: true},
+	}
+	pol := Policy{Force: r.IntN(2) == 0, PublishAgents: []string{"Reviewer"}}
+	if r.IntN(2) == 0 {
+		pol.Missing = fsrepo.MissingWarn
+	}
+	if r.IntN(2) == 0 {
+		pol.Unmanaged = fsrepo.UnmanagedDisable
+	}
+	p := Compute(desired, lv, pol)
+	if r.IntN(2) == 0 {
+		for i := range p.Changes {
+			c := &p.Changes[i]
+			c.Origin = []string{OriginPR, OriginDrift}[r.IntN(2)]
+			if c.Origin == OriginPR && len(c.Fields) > 1 && r.IntN(2) == 0 {
+				c.DriftFields = c.Fields[:1]
+			}
+		}
+	}
+	return p
+}
+
+// identityPlans are the plans the streaming renderers are held to the
+// legacy ones on: the golden plans, the huge ones and random ones.
+func identityPlans(t *testing.T) map[string]*Plan {
+	plans := map[string]*Plan{}
+	for _, tc := range renderCases {
+		plans[tc.name] = tc.plan()
+	}
+	for _, h := range []struct{ skills, lines int }{{1, 5000}, {30, 100}, {3000, 2}, {5, 200}, {200, 10}} {
+		plans[fmt.Sprintf("huge-%dx%d", h.skills, h.lines)] = hugePlan(h.skills, h.lines)
+	}
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	r := rand.New(rand.NewPCG(15, 4))
+	for i := range n {
+		plans[fmt.Sprintf("random-%03d", i)] = randomPlan(r)
+	}
+	return plans
+}
+
+// TestRenderersMatchLegacy holds each renderer to the one it replaced: the
+// same bytes, in every format, on every plan.
+func TestRenderersMatchLegacy(t *testing.T) {
+	render := func(f func(*bytes.Buffer) error) string {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for name, p := range identityPlans(t) {
+		t.Run(name, func(t *testing.T) {
+			check := func(what, got, want string) {
+				t.Helper()
+				if got != want {
+					i := 0
+					for i < min(len(got), len(want)) && got[i] == want[i] {
+						i++
+					}
+					t.Errorf("%s differs from the legacy renderer at byte %d of %d:\ngot  %q\nwant %q",
+						what, i, len(want), got[max(0, i-40):min(len(got), i+80)], want[max(0, i-40):min(len(want), i+80)])
+				}
+			}
+			// The huge plans' diffs are slow to make: they take fewer forms.
+			huge := strings.HasPrefix(name, "huge-")
+			texts := []TextOptions{{}, {Color: true}, {Title: "skillsync drift"}}
+			limits := []int{0, 3000, 4500, 8000, 20000, 1 << 20}
+			if huge {
+				texts, limits = texts[1:2], []int{0, 8000}
+			}
+			for _, o := range texts {
+				check(fmt.Sprintf("text %+v", o),
+					render(func(b *bytes.Buffer) error { return RenderText(b, p, o) }),
+					render(func(b *bytes.Buffer) error { return legacyRenderText(b, p, o) }))
+			}
+			for _, max := range limits {
+				o := MarkdownOptions{MaxLen: max}
+				check(fmt.Sprintf("markdown of %d bytes", max),
+					render(func(b *bytes.Buffer) error { return RenderMarkdown(b, p, o) }),
+					render(func(b *bytes.Buffer) error { return legacyRenderMarkdown(b, p, o) }))
+			}
+			check("json",
+				render(func(b *bytes.Buffer) error { return RenderJSON(b, p) }),
+				render(func(b *bytes.Buffer) error { return legacyRenderJSON(b, p) }))
+
+		})
+	}
+}
+
+// writeLog records each write a renderer makes.
+type writeLog struct {
+	writes []string
+	fail   error // returned by every write, when set
+}
+
+func (w *writeLog) Write(p []byte) (int, error) {
+	if w.fail != nil {
+		return 0, w.fail
+	}
+	w.writes = append(w.writes, string(p))
+	return len(p), nil
+}
+
+// TestRenderersWriteWholeLinesAsTheyGo: a plan too large to hold twice is
+// written as it is rendered, in writes of a few kilobytes, each of whole
+// lines, so that the CLI's redaction, which looks at one write at a time,
+// never sees a token cut in two.
+func TestRenderersWriteWholeLinesAsTheyGo(t *testing.T) {
+	p := hugePlan(40, 200) // 40 diffs of 400 lines: near a megabyte
+	for _, tc := range []struct {
+		name   string
+		render func(*writeLog) error
+		many   bool // large enough to take several writes
+	}{
+		{"text", func(w *writeLog) error { return RenderText(w, p, TextOptions{Color: true}) }, true},
+		{"json", func(w *writeLog) error { return RenderJSON(w, p) }, true},
+		{"markdown", func(w *writeLog) error { return RenderMarkdown(w, p, MarkdownOptions{}) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w writeLog
+			if err := tc.render(&w); err != nil {
+				t.Fatal(err)
+			}
+			all := strings.Join(w.writes, "")
+			longest := 0
+			for _, l := range strings.SplitAfter(all, "\n") {
+				longest = max(longest, len(l))
+			}
+			for i, s := range w.writes {
+				if !strings.HasSuffix(s, "\n") {
+					t.Fatalf("write %d of %d does not end a line: ...%q", i, len(w.writes), s[max(0, len(s)-60):])
+				}
+				if len(s) > lineFlushBytes+longest {
+					t.Errorf("write %d is %d bytes: the renderer held more than it had to", i, len(s))
+				}
+			}
+			if tc.many && len(w.writes) < len(all)/(2*lineFlushBytes) {
+				t.Errorf("%d bytes in %d writes", len(all), len(w.writes))
+			}
+		})
+	}
+}
+
+// TestRenderersReportWriteErrors: a writer that fails (a closed pipe)
+// fails the render, and nothing more is written after.
+func TestRenderersReportWriteErrors(t *testing.T) {
+	p := hugePlan(5, 200)
+	broken := errors.New("broken pipe")
+	for name, render := range map[string]func(*writeLog) error{
+		"text":     func(w *writeLog) error { return RenderText(w, p, TextOptions{}) },
+		"json":     func(w *writeLog) error { return RenderJSON(w, p) },
+		"markdown": func(w *writeLog) error { return RenderMarkdown(w, p, MarkdownOptions{}) },
+	} {
+		w := &writeLog{fail: broken}
+		if err := render(w); !errors.Is(err, broken) {
+			t.Errorf("%s: rendering to a broken writer: %v, want %v", name, err, broken)
+		}
+	}
+}
