@@ -264,11 +264,6 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 		ch.After.Instructions = &want
 		send := spec.InstructionsToSend(want)
 		upd.Instructions = &send
-		var before string
-		if rs.Instructions != nil {
-			before = spec.Canonical(*rs.Instructions)
-		}
-		ch.Diff = UnifiedDiff(path.Join("live", ls.Slug, fsrepo.SkillFile), newName(ls), before, want)
 	}
 	if len(ch.Fields) > 0 {
 		ch.Actions = append(ch.Actions, ActionUpdate)
@@ -303,10 +298,16 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 // newName is the +++ name of an instructions diff: the SKILL.md in the
 // repository.
 func newName(ls fsrepo.Skill) string {
-	if ls.Path != "" {
-		return ls.Path
+	return skillPath(ls.Slug, ls.Path)
+}
+
+// skillPath is the SKILL.md of a skill: p, or SLUG/SKILL.md when the
+// skill has none.
+func skillPath(slug, p string) string {
+	if p != "" {
+		return p
 	}
-	return path.Join(ls.Slug, fsrepo.SkillFile)
+	return path.Join(slug, fsrepo.SkillFile)
 }
 
 // desiredFields are the fields ls asks of a skill whose fields are now

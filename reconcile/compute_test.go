@@ -165,7 +165,7 @@ func TestCompute(t *testing.T) {
 				if !reflect.DeepEqual(c.Fields, []string{FieldName}) || c.Before.Name != "Skill a" || c.After.Name != "Renamed" {
 					t.Errorf("change %+v", c)
 				}
-				if c.Diff != "" || c.ID != id("a") || c.Path != "skills/a/SKILL.md" || c.UpdatedAt == "" || c.LiveHash == "" {
+				if c.Diff() != "" || c.ID != id("a") || c.Path != "skills/a/SKILL.md" || c.UpdatedAt == "" || c.LiveHash == "" {
 					t.Errorf("change %+v", c)
 				}
 				if c.After.Instructions != c.Before.Instructions {
@@ -205,8 +205,8 @@ func TestCompute(t *testing.T) {
 					t.Errorf("fields %v", c.Fields)
 				}
 				want := "--- live/a/SKILL.md\n+++ skills/a/SKILL.md\n@@ -1,3 +1,3 @@\n # a\n \n-Do the a thing.\n+Do the a thing well.\n"
-				if c.Diff != want {
-					t.Errorf("diff\n%s\nwant\n%s", c.Diff, want)
+				if c.Diff() != want {
+					t.Errorf("diff\n%s\nwant\n%s", c.Diff(), want)
 				}
 				if *c.After.Instructions != "# a\n\nDo the a thing well.\n" {
 					t.Errorf("after %q", *c.After.Instructions)
@@ -220,7 +220,7 @@ func TestCompute(t *testing.T) {
 			changes: []string{"a:update"}, errors: []string{}, warnings: []string{CodeNullInstructions},
 			check: func(t *testing.T, p *Plan) {
 				c := p.Changes[0]
-				if c.Before.Instructions != nil || c.After.Instructions == nil || !strings.Contains(c.Diff, "@@ -0,0 +1,3 @@") {
+				if c.Before.Instructions != nil || c.After.Instructions == nil || !strings.Contains(c.Diff(), "@@ -0,0 +1,3 @@") {
 					t.Errorf("change %+v", c)
 				}
 			},

@@ -35,11 +35,89 @@ func unifiedDiff(oldName, newName, a, b string, lim diffLimits) string {
 	if a == b {
 		return ""
 	}
-	ops := diffLines(a, b, lim)
+	return diffText(oldName, newName, diffLines(a, b, lim))
+}
+
+// diffText writes the edit script ops as a unified diff.
+func diffText(oldName, newName string, ops []lineOp) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", oldName, newName)
 	writeHunks(&sb, ops)
 	return sb.String()
+}
+
+// A diffScript is a unified diff kept as its edit script, not its text:
+// the markdown renderer sizes every diff of a plan before it writes any,
+// and holds them meanwhile.
+type diffScript struct {
+	oldName, newName string
+	a, b             string
+	runs             []editRun // nil when a and b are equal
+}
+
+// newDiffScript returns the script of [UnifiedDiff] and its text.
+func newDiffScript(oldName, newName, a, b string) (*diffScript, string) {
+	s := &diffScript{oldName: oldName, newName: newName, a: a, b: b}
+	if a == b {
+		return s, ""
+	}
+	ops := diffLines(a, b, defaultDiffLimits)
+	s.runs = compactOps(ops)
+	return s, diffText(oldName, newName, ops)
+}
+
+// text is the unified diff of s, as [UnifiedDiff] gives it.
+func (s *diffScript) text() string {
+	if s.runs == nil {
+		return ""
+	}
+	return diffText(s.oldName, s.newName, expandRuns(s.runs, splitLines(s.a), splitLines(s.b)))
+}
+
+// An editRun is a run of an edit script: n lines of one kind, kept (' '),
+// deleted ('-') or inserted ('+'). Runs hold no text, so the scripts of
+// every change of a plan are small beside its instructions; a script of
+// runs is written out again with the texts it was made from
+// ([expandRuns]).
+type editRun struct {
+	kind byte
+	n    int32
+}
+
+// compactOps returns ops as runs.
+func compactOps(ops []lineOp) []editRun {
+	var runs []editRun
+	for _, op := range ops {
+		if k := len(runs) - 1; k >= 0 && runs[k].kind == op.kind {
+			runs[k].n++
+			continue
+		}
+		runs = append(runs, editRun{kind: op.kind, n: 1})
+	}
+	return runs
+}
+
+// expandRuns is the edit script of runs over la, the lines of the old text,
+// and lb, the lines of the new: the ops [compactOps] was given.
+func expandRuns(runs []editRun, la, lb []string) []lineOp {
+	ops := make([]lineOp, 0, max(len(la), len(lb)))
+	i, j := 0, 0
+	for _, r := range runs {
+		for range r.n {
+			switch r.kind {
+			case ' ':
+				ops = append(ops, lineOp{' ', la[i]})
+				i, j = i+1, j+1
+			case '-':
+				ops = append(ops, lineOp{'-', la[i]})
+				i++
+			default:
+				ops = append(ops, lineOp{'+', lb[j]})
+				j++
+			}
+		}
+	}
+	return ops
 }
 
 // diffLimits bounds the work of one diff.

@@ -2,7 +2,9 @@ package reconcile
 
 import (
 	"fmt"
+	"path"
 
+	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -73,7 +75,9 @@ const (
 // Plan is what apply would do to a space to make it match a repository, and
 // what it cannot do. It is plain data: [Compute] makes it, the Render
 // functions show it, and it survives a JSON round trip ([RenderJSON],
-// [DecodePlan]) so a reviewed plan can be applied later.
+// [DecodePlan]) so a reviewed plan can be applied later. What can be
+// made from it again is not held: the diff of a change's instructions is
+// made when it is shown ([Change.Diff]).
 //
 // Slices are never nil in a plan made by [Compute] or [DecodePlan], so the
 // JSON form always has arrays, never null.
@@ -98,6 +102,12 @@ type Plan struct {
 
 // A Change is what apply does to one remote skill. Skills with no change are
 // not in a plan.
+//
+// A change does not hold the diff of its instructions: [Change.Diff] makes
+// it from Before and After when it is shown, and the JSON form carries it
+// as "diff", after "after" ([Change.MarshalJSON]). A plan of a thousand
+// rewritten skills would otherwise hold every instruction twice more, as
+// diff lines.
 type Change struct {
 	Slug string `json:"slug"`
 	ID   string `json:"id"`
@@ -113,9 +123,6 @@ type Change struct {
 	// when instructions change.
 	Before SkillState `json:"before"`
 	After  SkillState `json:"after"`
-	// Diff is the unified diff of the canonical instructions, before to
-	// after; "" when they do not change.
-	Diff string `json:"diff,omitempty"`
 	// Agents are the agents whose draft holds the skill, sorted by name.
 	Agents []AgentRef `json:"agents"`
 	// Unmanaged marks the disable of a skill that is not in the repository
@@ -142,6 +149,27 @@ func (c *Change) Has(a Action) bool {
 		}
 	}
 	return false
+}
+
+// Diff returns the unified diff of the canonical instructions, before to
+// after, between "live/SLUG/SKILL.md" and the SKILL.md of the repository;
+// "" when they do not change. It is made on each call, from Before and
+// After: it takes as long as the diff does (see [UnifiedDiff]).
+func (c *Change) Diff() string {
+	return UnifiedDiff(c.diffInput())
+}
+
+// diffInput is what [Change.Diff] diffs: the names of the two sides and
+// their texts, both "" when the instructions do not change.
+func (c *Change) diffInput() (oldName, newName, before, after string) {
+	oldName, newName = path.Join("live", c.Slug, fsrepo.SkillFile), skillPath(c.Slug, c.Path)
+	if !c.Changes(FieldInstructions) || c.After.Instructions == nil {
+		return oldName, newName, "", ""
+	}
+	if c.Before.Instructions != nil {
+		before = spec.Canonical(*c.Before.Instructions)
+	}
+	return oldName, newName, before, *c.After.Instructions
 }
 
 // Changes reports whether c changes field f.

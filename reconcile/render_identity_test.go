@@ -2,9 +2,11 @@ package reconcile
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -209,7 +211,40 @@ func TestRenderersMatchLegacy(t *testing.T) {
 				render(func(b *bytes.Buffer) error { return RenderJSON(b, p) }),
 				render(func(b *bytes.Buffer) error { return legacyRenderJSON(b, p) }))
 
+			// Any encoding of a plan, such as a saved plan's, still
+			// carries the diff where it was, escaped as the caller asks.
+			got, err := json.Marshal(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := json.Marshal(toLegacy(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("json.Marshal", string(got), string(want))
 		})
+	}
+}
+
+// TestChangeJSONHoldsEveryField keeps the JSON form of a change in step
+// with Change: every field, in order, with its tag, and the diff after
+// "after" where plans have always had it.
+func TestChangeJSONHoldsEveryField(t *testing.T) {
+	var got, want []string
+	ct, jt := reflect.TypeFor[Change](), reflect.TypeFor[changeJSON]()
+	for i := range ct.NumField() {
+		f := ct.Field(i)
+		want = append(want, f.Name+" "+f.Type.String()+" "+f.Tag.Get("json"))
+		if f.Name == "After" {
+			want = append(want, "Diff string diff,omitempty")
+		}
+	}
+	for i := range jt.NumField() {
+		f := jt.Field(i)
+		got = append(got, f.Name+" "+f.Type.String()+" "+f.Tag.Get("json"))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("changeJSON has\n%s\nChange asks\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -281,5 +316,50 @@ func TestRenderersReportWriteErrors(t *testing.T) {
 		if err := render(w); !errors.Is(err, broken) {
 			t.Errorf("%s: rendering to a broken writer: %v, want %v", name, err, broken)
 		}
+	}
+}
+
+// TestDiffScriptWritesTheDiff: a diff kept as its script is written out as
+// UnifiedDiff gives it.
+func TestDiffScriptWritesTheDiff(t *testing.T) {
+	cases := diffCases()
+	r := rand.New(rand.NewPCG(15, 5))
+	for i := range 200 {
+		a := renderText(r, r.IntN(40))
+		cases = append(cases, diffCase{fmt.Sprintf("random-%d", i), a, renderEdit(r, a)})
+	}
+	for _, c := range cases {
+		s, text := newDiffScript("old", "new", c.a, c.b)
+		want := UnifiedDiff("old", "new", c.a, c.b)
+		if text != want || s.text() != want {
+			t.Errorf("%s: the script's diff differs from UnifiedDiff's", c.name)
+		}
+	}
+}
+
+// TestDecodedPlanShowsTheDiffOfWhatApplySends: a plan read back shows the
+// diff its before and after give, never a "diff" edited in the file, which
+// could hide from a reviewer what apply would write.
+func TestDecodedPlanShowsTheDiffOfWhatApplySends(t *testing.T) {
+	p := reviewPlan()
+	var b bytes.Buffer
+	if err := RenderJSON(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	const real = `+- correctness and security\n`
+	if !strings.Contains(b.String(), real) {
+		t.Fatalf("the plan lacks the diff line %s", real)
+	}
+	edited := strings.ReplaceAll(b.String(), real, `+- correctness and kindness\n`)
+	got, err := DecodePlan(strings.NewReader(edited))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := RenderText(&text, got, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "+- correctness and security\n") || strings.Contains(text.String(), "kindness") {
+		t.Errorf("the decoded plan shows the diff of the file, not of its before and after:\n%s", text.String())
 	}
 }

@@ -38,7 +38,7 @@ func RenderJSON(w io.Writer, p *Plan) error {
 		n    int
 		elem func(i int) any
 	}{
-		{"changes", len(changes), func(i int) any { return &changes[i] }},
+		{"changes", len(changes), func(i int) any { return changes[i].jsonForm() }},
 		{"files", len(files), func(i int) any { return &files[i] }},
 	} {
 		// A top-level key is the only thing at an indent of two spaces
@@ -94,6 +94,50 @@ func encodeIndented(v any, prefix string) ([]byte, error) {
 		return nil, fmt.Errorf("encoding plan: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// changeJSON is the JSON form of a [Change]: its fields in their order,
+// with the diff of its instructions after "after". A test holds it to
+// Change, field by field.
+type changeJSON struct {
+	Slug        string     `json:"slug"`
+	ID          string     `json:"id"`
+	Path        string     `json:"path,omitempty"`
+	Actions     []Action   `json:"actions"`
+	Fields      []string   `json:"fields"`
+	Before      SkillState `json:"before"`
+	After       SkillState `json:"after"`
+	Diff        string     `json:"diff,omitempty"`
+	Agents      []AgentRef `json:"agents"`
+	Unmanaged   bool       `json:"unmanaged,omitempty"`
+	Origin      string     `json:"origin,omitempty"`
+	DriftFields []string   `json:"drift_fields,omitempty"`
+	UpdatedAt   string     `json:"updated_at"`
+	LiveHash    string     `json:"live_hash"`
+}
+
+// MarshalJSON encodes c with its diff ([Change.Diff]) as "diff", which
+// [DecodePlan] ignores: a plan read back makes it again from before and
+// after.
+func (c Change) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	// The caller's encoder escapes HTML, or not, as it was told.
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(c.jsonForm()); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// jsonForm is c as JSON shows it, its diff made.
+func (c *Change) jsonForm() *changeJSON {
+	return &changeJSON{
+		Slug: c.Slug, ID: c.ID, Path: c.Path, Actions: c.Actions, Fields: c.Fields,
+		Before: c.Before, After: c.After, Diff: c.Diff(), Agents: c.Agents,
+		Unmanaged: c.Unmanaged, Origin: c.Origin, DriftFields: c.DriftFields,
+		UpdatedAt: c.UpdatedAt, LiveHash: c.LiveHash,
+	}
 }
 
 // DecodePlan reads a JSON plan, such as a saved plan. It accepts any

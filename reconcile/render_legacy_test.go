@@ -2,6 +2,8 @@ package reconcile
 
 // The renderers as they were before they streamed, kept as the reference
 // the streaming ones must match byte for byte (render_identity_test.go).
+// Only the diff of a change is taken from [Change.Diff], which the plan
+// held as a field then.
 
 import (
 	"bytes"
@@ -134,7 +136,7 @@ func (t *legacyTextWriter) change(c *Change) {
 		} else {
 			t.line(6, "instructions:")
 		}
-		t.diff(8, c.Diff)
+		t.diff(8, c.Diff())
 	}
 	if len(c.DriftFields) > 0 {
 		t.line(6, "drift: "+strings.Join(c.DriftFields, ", ")+" edited in the space, not by this pull request")
@@ -446,7 +448,64 @@ func legacyChangeBlock(c *Change) legacyMDBlock {
 		}
 	}
 	sb.WriteString("\n")
-	return legacyMDBlock{head: sb.String(), diff: c.Diff}
+	return legacyMDBlock{head: sb.String(), diff: c.Diff()}
+}
+
+// legacyPlan is [Plan] as it was, its changes holding their diff.
+type legacyPlan struct {
+	FormatVersion string `json:"format_version"`
+	Space         string `json:"space"`
+	Commit        string `json:"commit"`
+	Dirty         bool   `json:"dirty,omitempty"`
+	DesiredHash   string `json:"desired_hash"`
+
+	Changes   []legacyChange   `json:"changes"`
+	Unmanaged []UnmanagedSkill `json:"unmanaged"`
+	Missing   []MissingSkill   `json:"missing"`
+	Files     []FileIssue      `json:"files"`
+	Publish   []AgentPublish   `json:"publish"`
+	Errors    []Problem        `json:"errors"`
+	Warnings  []Problem        `json:"warnings"`
+	Summary   Summary          `json:"summary"`
+}
+
+// legacyChange is [Change] as it was.
+type legacyChange struct {
+	Slug        string     `json:"slug"`
+	ID          string     `json:"id"`
+	Path        string     `json:"path,omitempty"`
+	Actions     []Action   `json:"actions"`
+	Fields      []string   `json:"fields"`
+	Before      SkillState `json:"before"`
+	After       SkillState `json:"after"`
+	Diff        string     `json:"diff,omitempty"`
+	Agents      []AgentRef `json:"agents"`
+	Unmanaged   bool       `json:"unmanaged,omitempty"`
+	Origin      string     `json:"origin,omitempty"`
+	DriftFields []string   `json:"drift_fields,omitempty"`
+	UpdatedAt   string     `json:"updated_at"`
+	LiveHash    string     `json:"live_hash"`
+}
+
+func toLegacy(p *Plan) *legacyPlan {
+	l := &legacyPlan{
+		FormatVersion: p.FormatVersion, Space: p.Space, Commit: p.Commit, Dirty: p.Dirty, DesiredHash: p.DesiredHash,
+		Unmanaged: p.Unmanaged, Missing: p.Missing, Files: p.Files, Publish: p.Publish,
+		Errors: p.Errors, Warnings: p.Warnings, Summary: p.Summary,
+	}
+	if p.Changes != nil {
+		l.Changes = []legacyChange{}
+	}
+	for i := range p.Changes {
+		c := &p.Changes[i]
+		l.Changes = append(l.Changes, legacyChange{
+			Slug: c.Slug, ID: c.ID, Path: c.Path, Actions: c.Actions, Fields: c.Fields,
+			Before: c.Before, After: c.After, Diff: c.Diff(), Agents: c.Agents,
+			Unmanaged: c.Unmanaged, Origin: c.Origin, DriftFields: c.DriftFields,
+			UpdatedAt: c.UpdatedAt, LiveHash: c.LiveHash,
+		})
+	}
+	return l
 }
 
 // legacyRenderJSON is RenderJSON as it was: one encoder, the whole plan.
@@ -457,7 +516,7 @@ func legacyRenderJSON(w io.Writer, p *Plan) error {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(&cp); err != nil {
+	if err := enc.Encode(toLegacy(&cp)); err != nil {
 		return fmt.Errorf("encoding plan: %w", err)
 	}
 	_, err := w.Write(buf.Bytes())

@@ -246,27 +246,58 @@ func (m *mdWriter) problems(title string, ps []Problem) {
 // mdBlock is a <details> block: a head, then a diff, cut if need be.
 type mdBlock struct {
 	head string
-	diff string
+	diff string // a file's diff; "" for a change's
+	// change, when set, is the change whose instructions diff the block
+	// shows, made when the block is sized and kept as script until it is
+	// written.
+	change *Change
+	script *diffScript
 }
 
-func (b mdBlock) render(maxLen int) (string, bool) {
-	const tail = "</details>\n\n"
-	if b.diff == "" {
+// mdTail closes a block.
+const mdTail = "</details>\n\n"
+
+// diffText is the diff of b, made the first time.
+func (b *mdBlock) diffText() string {
+	switch {
+	case b.script != nil:
+		return b.script.text()
+	case b.change != nil:
+		var d string
+		b.script, d = newDiffScript(b.change.diffInput())
+		return d
+	}
+	return b.diff
+}
+
+// size is the length of b written whole, with diff its diff.
+func (b *mdBlock) size(diff string) int {
+	if diff == "" {
+		return len(b.head) + len(mdTail)
+	}
+	fence := fenceFor(diff)
+	return len(b.head) + len(fence) + len("diff\n") + len(diff) + len(fence) + len("\n") + len(mdTail)
+}
+
+// render writes b, with diff its diff, in at most maxLen bytes: whole, cut
+// after as many lines of the diff as fit, or not at all.
+func (b *mdBlock) render(diff string, maxLen int) (string, bool) {
+	const tail = mdTail
+	if diff == "" {
 		s := b.head + tail
 		return s, len(s) <= maxLen
 	}
-	fence := fenceFor(b.diff)
+	fence := fenceFor(diff)
 	open, close := fence+"diff\n", fence+"\n"
-	whole := b.head + open + b.diff + close + tail
-	if len(whole) <= maxLen {
-		return whole, true
+	if b.size(diff) <= maxLen {
+		return b.head + open + diff + close + tail, true
 	}
-	lines := splitLines(b.diff)
 	var sb strings.Builder
 	sb.WriteString(b.head)
 	sb.WriteString(open)
 	const noteFmt = "\n_Diff cut after %d of %d lines to keep this comment under GitHub's size limit; `skillsync plan` shows it whole._\n\n"
 	budget := maxLen - len(b.head) - len(open) - len(close) - len(tail) - len(noteFmt) - 20
+	lines := splitLines(diff)
 	n := 0
 	for _, l := range lines {
 		if len(l) > budget {
@@ -285,33 +316,61 @@ func (b mdBlock) render(maxLen int) (string, bool) {
 	return sb.String(), true
 }
 
+// blocks writes as many blocks as fit, sharing the room left fairly, and a
+// note counting those that did not. Every diff is sized before any block
+// is written, but only one diff's text is held at a time: the others are
+// kept as scripts.
 func (m *mdWriter) blocks(blocks []mdBlock, what string) {
+	if len(blocks) == 0 {
+		return
+	}
+	room := m.room()
+	// A block takes at least its head and tail. When no block has that
+	// much room, none is shown, and no diff need be made to find out.
+	fits := false
+	for _, b := range blocks {
+		fits = fits || len(b.head)+len(mdTail) <= room
+	}
+	omitted := 0
+	if fits {
+		omitted = m.fill(blocks, room)
+	} else {
+		omitted = len(blocks)
+	}
+	if omitted > 0 {
+		m.must(fmt.Sprintf("_%d %s not shown, to keep this comment under GitHub's size limit; `skillsync plan` shows them all._\n", omitted, what))
+	}
+}
+
+// fill writes the blocks that fit in room, and returns how many did not.
+func (m *mdWriter) fill(blocks []mdBlock, room int) int {
 	// Water-filling: visit blocks from the smallest, each taking at most an
 	// equal share of the room left to the blocks not yet visited.
 	sizes := make([]int, len(blocks))
 	order := make([]int, len(blocks))
-	for i, b := range blocks {
-		s, _ := b.render(1 << 62)
-		sizes[i], order[i] = len(s), i
+	for i := range blocks {
+		sizes[i], order[i] = blocks[i].size(blocks[i].diffText()), i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] < sizes[order[b]] })
 	allot := make([]int, len(blocks))
-	room := m.room()
 	for k, i := range order {
 		share := room / (len(order) - k)
 		allot[i] = min(sizes[i], share)
 		room -= allot[i]
 	}
 	omitted := 0
-	for i, b := range blocks {
-		s, ok := b.render(allot[i])
+	for i := range blocks {
+		b := &blocks[i]
+		if allot[i] < len(b.head)+len(mdTail) {
+			omitted++ // no room for even its head: its diff is not made again
+			continue
+		}
+		s, ok := b.render(b.diffText(), allot[i])
 		if !ok || !m.add(s) {
 			omitted++
 		}
 	}
-	if omitted > 0 {
-		m.must(fmt.Sprintf("_%d %s not shown, to keep this comment under GitHub's size limit; `skillsync plan` shows them all._\n", omitted, what))
-	}
+	return omitted
 }
 
 // changeBlock is the <details> block of one change: its field changes as a
@@ -347,7 +406,7 @@ func changeBlock(c *Change) mdBlock {
 		}
 	}
 	sb.WriteString("\n")
-	return mdBlock{head: sb.String(), diff: c.Diff}
+	return mdBlock{head: sb.String(), change: c}
 }
 
 // fenceFor returns a code fence longer than any run of backticks in s, so

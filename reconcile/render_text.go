@@ -171,7 +171,7 @@ func (t *textWriter) change(c *Change) {
 		} else {
 			t.line(6, "instructions:")
 		}
-		t.diff(8, c.Diff)
+		t.diff(8, c.Diff())
 	}
 	if len(c.DriftFields) > 0 {
 		t.line(6, "drift: "+strings.Join(c.DriftFields, ", ")+" edited in the space, not by this pull request")
