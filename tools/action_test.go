@@ -1,12 +1,15 @@
 // Tests of the repository's action.yml: its run step is a shell script that
 // maps inputs to skillsync's flags and exit codes to the step's outputs, and
 // is run here against a stand-in skillsync that records what it was given.
+// The steps before it, which download or build skillsync, are run in order
+// as the runner would (setup_test.go).
 package tools
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -26,10 +29,110 @@ type action struct {
 
 type step struct {
 	ID   string            `yaml:"id"`
+	Name string            `yaml:"name"`
+	If   string            `yaml:"if"`
 	Run  string            `yaml:"run"`
 	Env  map[string]string `yaml:"env"`
 	Uses string            `yaml:"uses"`
 	With map[string]string `yaml:"with"`
+}
+
+// exprs holds the values of the expressions action.yml reads, by name:
+// inputs.NAME, github.NAME, runner.NAME, steps.ID.outputs.NAME. A name the
+// test does not know fails it, so that a new expression gets a test.
+type exprs map[string]string
+
+var exprRE = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
+
+// expand replaces each ${{ NAME }} in s by its value.
+func (e exprs) expand(t *testing.T, s string) string {
+	t.Helper()
+	return exprRE.ReplaceAllStringFunc(s, func(m string) string {
+		return e.value(t, exprRE.FindStringSubmatch(m)[1])
+	})
+}
+
+func (e exprs) value(t *testing.T, name string) string {
+	t.Helper()
+	if v, ok := e[name]; ok {
+		return v
+	}
+	// The outputs of a step that did not run, or did not set them, are
+	// empty strings.
+	if strings.HasPrefix(name, "steps.") && strings.Contains(name, ".outputs.") {
+		return ""
+	}
+	t.Fatalf("expression %q: the test does not know it", name)
+	return ""
+}
+
+var termRE = regexp.MustCompile(`^([A-Za-z0-9_.-]+)\s*(==|!=)\s*'([^']*)'$`)
+
+// cond evaluates an if: of action.yml, which are terms NAME == 'VALUE' or
+// NAME != 'VALUE' joined by &&.
+func (e exprs) cond(t *testing.T, s string) bool {
+	t.Helper()
+	if strings.TrimSpace(s) == "" {
+		return true
+	}
+	for term := range strings.SplitSeq(s, "&&") {
+		m := termRE.FindStringSubmatch(strings.TrimSpace(term))
+		if m == nil {
+			t.Fatalf("if: %s: the test reads only NAME == 'VALUE' and NAME != 'VALUE' joined by &&", s)
+		}
+		if (e.value(t, m[1]) == m[3]) != (m[2] == "==") {
+			return false
+		}
+	}
+	return true
+}
+
+// inputExprs is inputs.NAME for every input of a: its default (or
+// "default-NAME" for a default that is an expression), or the value given.
+func inputExprs(t *testing.T, a action, given map[string]string) exprs {
+	t.Helper()
+	e := exprs{}
+	for name, in := range a.Inputs {
+		v := in.Default
+		if strings.Contains(v, "${{") {
+			v = "default-" + name
+		}
+		e["inputs."+name] = v
+	}
+	for name, v := range given {
+		if _, ok := a.Inputs[name]; !ok {
+			t.Fatalf("input %q is not declared in action.yml", name)
+		}
+		e["inputs."+name] = v
+	}
+	return e
+}
+
+// goldenPlan is a plan as skillsync writes it (a golden file of the main
+// module, rewritten by its tests with -update): the stand-in saves it, so
+// that the action reads the counts from the real layout.
+func goldenPlan(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs("../testdata/plans/review.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// quietGo turns Go's telemetry off in the home folder home: otherwise a go
+// command started there leaves a telemetry process behind that writes in
+// home after the test ended, and the removal of the test's temporary
+// folders fails now and then ("directory not empty").
+func quietGo(t *testing.T, home string) {
+	t.Helper()
+	dir := filepath.Join(home, ".config", "go", "telemetry")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "mode"), []byte("off"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func readAction(t *testing.T) action {
@@ -45,19 +148,25 @@ func readAction(t *testing.T) action {
 	return a
 }
 
-// fakeSkillsync records its arguments and SKILLSYNC_TOKEN, writes the file
-// after --out as a real plan or drift would (a new file renamed over the
-// old; not on exit 1, nor with $FAKE_NO_OUT, as after a crash), and the one
-// after --journal as apply does (unless $FAKE_NO_JOURNAL), and exits with
-// $FAKE_EXIT.
+// fakeSkillsync records its arguments and SKILLSYNC_TOKEN, prints a plan
+// and writes it as markdown to $GITHUB_STEP_SUMMARY as skillsync does under
+// Actions, writes the file after --out as a real plan or drift would (the
+// plan $FAKE_PLAN, else {}, as a new file renamed over the old; not on exit
+// 1, nor with $FAKE_NO_OUT, as after a crash), and the one after --journal
+// as apply does (unless $FAKE_NO_JOURNAL), and exits with $FAKE_EXIT.
 const fakeSkillsync = `#!/usr/bin/env bash
 printf '%s\n' "$@" > "$RUNNER_TEMP/argv"
 printf '%s' "${SKILLSYNC_TOKEN:-}" > "$RUNNER_TEMP/token"
 printf '%s' "${GITHUB_TOKEN:-}" > "$RUNNER_TEMP/github-token"
+echo "Plan: 2 to update, 1 to enable, 1 to disable."
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+	printf '<!-- skillsync:plan space=demo -->\n## skillsync %s\n' "$1" >> "$GITHUB_STEP_SUMMARY"
+fi
 prev=""
 for a in "$@"; do
 	if [ "$prev" = "--out" ] && [ "${FAKE_EXIT:-0}" != 1 ] && [ -z "${FAKE_NO_OUT:-}" ]; then
-		echo '{}' > "$a.new" && mv -f "$a.new" "$a"
+		if [ -n "${FAKE_PLAN:-}" ]; then cp "$FAKE_PLAN" "$a.new"; else echo '{}' > "$a.new"; fi
+		mv -f "$a.new" "$a"
 	fi
 	if [ "$prev" = "--journal" ] && [ -z "${FAKE_NO_JOURNAL:-}" ]; then echo '{}' >> "$a"; fi
 	prev=$a
@@ -72,6 +181,10 @@ type result struct {
 	token       string
 	githubToken string
 	log         string
+	// summary is the job summary after the step; files holds the files
+	// named by the outputs plan-text and plan-markdown, by output.
+	summary string
+	files   map[string]string
 }
 
 // runStep runs the action's "run" step as the runner does (bash -eo
@@ -95,31 +208,14 @@ func runStep(t *testing.T, inputs map[string]string, event string, extraEnv ...s
 		t.Fatal(err)
 	}
 	output := filepath.Join(temp, "output")
+	summary := filepath.Join(temp, "summary.md")
 
-	env := []string{"PATH=" + os.Getenv("PATH"), "RUNNER_TEMP=" + temp, "GITHUB_OUTPUT=" + output}
+	env := []string{"PATH=" + os.Getenv("PATH"), "RUNNER_TEMP=" + temp, "GITHUB_OUTPUT=" + output,
+		"GITHUB_STEP_SUMMARY=" + summary, "FAKE_PLAN=" + goldenPlan(t)}
+	e := inputExprs(t, a, inputs)
+	e["github.event_name"] = event
 	for name, value := range run.Env {
-		// Each env value is one ${{ inputs.NAME }} or ${{ github.event_name }}.
-		expr := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(value, "${{"), "}}"))
-		switch {
-		case expr == "github.event_name":
-			value = event
-		case strings.HasPrefix(expr, "inputs."):
-			in := strings.TrimPrefix(expr, "inputs.")
-			def, ok := a.Inputs[in]
-			if !ok {
-				t.Fatalf("step env %s reads undeclared input %q", name, in)
-			}
-			value = def.Default
-			if strings.Contains(value, "${{") {
-				value = "default-" + in
-			}
-			if v, ok := inputs[in]; ok {
-				value = v
-			}
-		default:
-			t.Fatalf("step env %s = %q: the test does not know this expression", name, value)
-		}
-		env = append(env, name+"="+value)
+		env = append(env, name+"="+e.expand(t, value))
 	}
 	env = append(env, extraEnv...)
 
@@ -146,6 +242,18 @@ func runStep(t *testing.T, inputs map[string]string, event string, extraEnv ...s
 	r.token = string(data)
 	data, _ = os.ReadFile(filepath.Join(temp, "github-token"))
 	r.githubToken = string(data)
+	data, _ = os.ReadFile(summary)
+	r.summary = string(data)
+	r.files = map[string]string{}
+	for _, k := range []string{"plan-text", "plan-markdown"} {
+		if path := r.outputs[k]; path != "" {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Errorf("output %s names %s: %v", k, path, err)
+			}
+			r.files[k] = string(data)
+		}
+	}
 	// The fake's RUNNER_TEMP differs per run: name it in what tests compare.
 	for k, v := range r.outputs {
 		r.outputs[k] = strings.ReplaceAll(v, temp, "$RUNNER_TEMP")
@@ -175,13 +283,15 @@ func TestActionRunStep(t *testing.T) {
 		wantToken   string
 	}{
 		{
-			name:        "plan on a pull request with changes comments and passes",
-			inputs:      map[string]string{"command": "plan", "token": "space-secret"},
-			event:       "pull_request",
-			env:         []string{"FAKE_EXIT=2"},
-			wantArgv:    []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
-			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": "$RUNNER_TEMP/skillsync-plan.json"},
-			wantToken:   "space-secret",
+			name:     "plan on a pull request with changes comments and passes",
+			inputs:   map[string]string{"command": "plan", "token": "space-secret"},
+			event:    "pull_request",
+			env:      []string{"FAKE_EXIT=2"},
+			wantArgv: []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
+			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": "$RUNNER_TEMP/skillsync-plan.json",
+				"to-update": "2", "to-enable": "1", "to-disable": "1",
+				"plan-text": "$RUNNER_TEMP/skillsync-plan.txt", "plan-markdown": "$RUNNER_TEMP/skillsync-plan.md"},
+			wantToken: "space-secret",
 		},
 		{
 			name:        "plan on push does not comment",
@@ -199,20 +309,22 @@ func TestActionRunStep(t *testing.T) {
 			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": "$RUNNER_TEMP/skillsync-plan.json"},
 		},
 		{
-			name:        "a plan error fails the step",
-			inputs:      map[string]string{"command": "plan"},
-			event:       "pull_request",
-			env:         []string{"FAKE_EXIT=1"},
-			wantExit:    1,
-			wantArgv:    []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
-			wantOutputs: map[string]string{"exit-code": "1", "has-changes": "false", "plan-json": ""},
+			name:     "a plan error fails the step",
+			inputs:   map[string]string{"command": "plan"},
+			event:    "pull_request",
+			env:      []string{"FAKE_EXIT=1"},
+			wantExit: 1,
+			wantArgv: []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
+			wantOutputs: map[string]string{"exit-code": "1", "has-changes": "false", "plan-json": "",
+				"to-update": "", "to-enable": "", "to-disable": "", "plan-text": "", "plan-markdown": ""},
 		},
 		{
-			name:        "apply a saved plan with extra flags, the file last",
-			inputs:      map[string]string{"command": "apply", "plan-file": "plan.json", "args": "--force  --parallelism 4"},
-			event:       "push",
-			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl", "--force", "--parallelism", "4", "$WORK/plan.json"},
-			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": "", "journal": "$RUNNER_TEMP/skillsync-journal.jsonl"},
+			name:     "apply a saved plan with extra flags, the file last",
+			inputs:   map[string]string{"command": "apply", "plan-file": "plan.json", "args": "--force  --parallelism 4"},
+			event:    "push",
+			wantArgv: []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl", "--force", "--parallelism", "4", "$WORK/plan.json"},
+			wantOutputs: map[string]string{"exit-code": "0", "has-changes": "false", "plan-json": "", "journal": "$RUNNER_TEMP/skillsync-journal.jsonl",
+				"to-update": "", "plan-text": "", "plan-markdown": ""},
 		},
 		{
 			name:        "a failed apply still hands over its journal",
@@ -233,13 +345,15 @@ func TestActionRunStep(t *testing.T) {
 			wantOutputs: map[string]string{"exit-code": "1", "journal": ""},
 		},
 		{
-			name:        "drift fails the step by default",
-			inputs:      map[string]string{"command": "drift"},
-			event:       "schedule",
-			env:         []string{"FAKE_EXIT=2"},
-			wantExit:    2,
-			wantArgv:    []string{"drift", "--out", "$RUNNER_TEMP/skillsync-drift.json", "--issue"},
-			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": ""},
+			name:     "drift fails the step by default",
+			inputs:   map[string]string{"command": "drift"},
+			event:    "schedule",
+			env:      []string{"FAKE_EXIT=2"},
+			wantExit: 2,
+			wantArgv: []string{"drift", "--out", "$RUNNER_TEMP/skillsync-drift.json", "--issue"},
+			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": "",
+				"to-update": "2", "to-enable": "1", "to-disable": "1",
+				"plan-text": "$RUNNER_TEMP/skillsync-drift.txt", "plan-markdown": "$RUNNER_TEMP/skillsync-drift.md"},
 		},
 		{
 			name:        "drift reported without failing",
@@ -259,7 +373,7 @@ func TestActionRunStep(t *testing.T) {
 			env:         []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"},
 			wantExit:    1,
 			wantArgv:    []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json", "--comment"},
-			wantOutputs: map[string]string{"exit-code": "1", "has-changes": "false", "plan-json": ""},
+			wantOutputs: map[string]string{"exit-code": "1", "has-changes": "false", "plan-json": "", "to-update": "", "plan-text": "", "plan-markdown": ""},
 		},
 		{
 			name:        "a drift that exits 2 without saving its plan crashed: an error, not drift",
@@ -370,6 +484,38 @@ func TestActionRunStep(t *testing.T) {
 	}
 }
 
+// TestActionPlanOutputs: plan hands on the plan it printed (plan-text) and
+// the markdown that skillsync wrote for the job summary (plan-markdown),
+// which still reaches the job summary; a failed plan hands on neither, and
+// its report still reaches the summary.
+func TestActionPlanOutputs(t *testing.T) {
+	r := runStep(t, map[string]string{"command": "plan"}, "pull_request", "FAKE_EXIT=2")
+	if r.exit != 0 {
+		t.Fatalf("step exit %d\n%s", r.exit, r.log)
+	}
+	if got, want := r.files["plan-text"], "Plan: 2 to update, 1 to enable, 1 to disable.\n"; got != want {
+		t.Errorf("plan-text holds %q, want %q", got, want)
+	}
+	md := "<!-- skillsync:plan space=demo -->\n## skillsync plan\n"
+	if got := r.files["plan-markdown"]; got != md {
+		t.Errorf("plan-markdown holds %q, want %q", got, md)
+	}
+	if r.summary != md {
+		t.Errorf("job summary %q, want the markdown plan %q", r.summary, md)
+	}
+	if !strings.Contains(r.log, "Plan: 2 to update") {
+		t.Errorf("the plan is not in the log:\n%s", r.log)
+	}
+
+	r = runStep(t, map[string]string{"command": "drift", "fail-on-drift": "false"}, "schedule", "FAKE_EXIT=1")
+	if r.outputs["plan-markdown"] != "" || r.outputs["plan-text"] != "" {
+		t.Errorf("a failed drift hands on plan-text %q and plan-markdown %q", r.outputs["plan-text"], r.outputs["plan-markdown"])
+	}
+	if !strings.Contains(r.summary, "skillsync drift") {
+		t.Errorf("the report of a failed drift did not reach the job summary: %q", r.summary)
+	}
+}
+
 // TestActionStalePlanFile: a plan file there before the step (from an
 // earlier step of the job) is never taken for this run's plan: not as
 // changes after a crash that exits 2, not as plan-json after an error.
@@ -394,189 +540,5 @@ func TestActionStalePlanFile(t *testing.T) {
 			t.Errorf("%v: step exit %d, outputs %q; want exit %d, exit-code %s, has-changes %s, plan-json %q\n%s",
 				tt.env, r.exit, r.outputs, tt.wantExit, tt.wantCode, tt.wantChanges, tt.wantOut, r.log)
 		}
-	}
-}
-
-// TestActionBuildsFromSource keeps the action honest: Go comes from the
-// action's own go.mod and skillsync is built from the action's checkout,
-// both found through $GITHUB_ACTION_PATH (right in container jobs too).
-func TestActionBuildsFromSource(t *testing.T) {
-	a := readAction(t)
-	if a.Runs.Using != "composite" {
-		t.Fatalf("runs.using = %q, want composite", a.Runs.Using)
-	}
-	var find *step
-	var setup, build bool
-	for i, s := range a.Runs.Steps {
-		switch {
-		case s.ID == "go":
-			find = &a.Runs.Steps[i]
-		case strings.HasPrefix(s.Uses, "actions/setup-go@"):
-			setup = s.With["go-version"] == "${{ steps.go.outputs.version }}"
-		case strings.Contains(s.Run, "go build"):
-			build = strings.Contains(s.Run, `cd "$GITHUB_ACTION_PATH"`) && strings.Contains(s.Run, "./cmd/skillsync")
-		}
-	}
-	if find == nil || !setup || !build {
-		t.Fatalf("step go: %v; setup-go with its version: %v; go build in $GITHUB_ACTION_PATH: %v", find != nil, setup, build)
-	}
-
-	// The step that finds Go reads the version from the action's go.mod
-	// and tells whether the job's Go can build it (1.21 or later).
-	gomod, err := os.ReadFile("../go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want string
-	for line := range strings.SplitSeq(string(gomod), "\n") {
-		if v, ok := strings.CutPrefix(line, "go "); ok {
-			want = v
-		}
-	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, withGo := range []bool{true, false} {
-		temp := t.TempDir()
-		script := filepath.Join(temp, "find.sh")
-		if err := os.WriteFile(script, []byte(find.Run), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		path := "/usr/bin:/bin"
-		if !withGo && (exists("/usr/bin/go") || exists("/bin/go")) {
-			t.Log("go in /usr/bin or /bin: the case without Go is not run")
-			continue
-		}
-		if withGo {
-			goBin, err := exec.LookPath("go")
-			if err != nil {
-				t.Skip("no go on PATH")
-			}
-			path = filepath.Dir(goBin) + ":" + path
-		}
-		output := filepath.Join(temp, "output")
-		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
-		cmd.Env = []string{"PATH=" + path, "HOME=" + temp, "GITHUB_ACTION_PATH=" + root, "GITHUB_OUTPUT=" + output}
-		if log, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("find Go (go on PATH: %v): %v\n%s", withGo, err, log)
-		}
-		data, _ := os.ReadFile(output)
-		got := string(data)
-		if !strings.Contains(got, "version="+want+"\n") || !strings.Contains(got, "usable="+map[bool]string{true: "true", false: "false"}[withGo]+"\n") {
-			t.Errorf("go on PATH: %v: outputs %q, want version=%s and usable=%v", withGo, got, want, withGo)
-		}
-	}
-}
-
-// TestExampleKeepsJournal: the example's apply job keeps the journal of
-// what apply replaced (DESIGN: nothing is lost), even when apply fails.
-func TestExampleKeepsJournal(t *testing.T) {
-	data, err := os.ReadFile("../examples/github/skills.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wf struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				step `yaml:",inline"`
-				If   string `yaml:"if"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if err := yaml.Unmarshal(data, &wf); err != nil {
-		t.Fatal(err)
-	}
-	var applyID string
-	for _, s := range wf.Jobs["apply"].Steps {
-		if strings.HasPrefix(s.Uses, "skillsync/skillsync@") && s.With["command"] == "apply" {
-			applyID = s.ID
-		}
-	}
-	if applyID == "" {
-		t.Fatal("the apply job has no skillsync apply step with an id")
-	}
-	for _, s := range wf.Jobs["apply"].Steps {
-		if strings.HasPrefix(s.Uses, "actions/upload-artifact@") &&
-			s.With["path"] == "${{ steps."+applyID+".outputs.journal }}" && strings.Contains(s.If, "always()") {
-			return
-		}
-	}
-	t.Error("the apply job does not upload steps.<apply>.outputs.journal with if: always()")
-}
-
-func exists(name string) bool {
-	_, err := os.Stat(name)
-	return err == nil
-}
-
-// TestGitLabExample runs the script of the plan and drift jobs of the GitLab
-// example as a runner would (bash, -eo pipefail) against the stand-in
-// skillsync: exit code 2 is changes or drift only when skillsync saved its
-// plan, which it does last; without it, it is a crash, and the job says so.
-func TestGitLabExample(t *testing.T) {
-	data, err := os.ReadFile("../examples/gitlab/.gitlab-ci.yml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	type job struct {
-		Script []string `yaml:"script"`
-	}
-	var ci struct {
-		Plan  job `yaml:"plan"`
-		Drift job `yaml:"drift"`
-	}
-	if err := yaml.Unmarshal(data, &ci); err != nil {
-		t.Fatal(err)
-	}
-	jobs := map[string]job{"plan": ci.Plan, "drift": ci.Drift}
-	tests := []struct {
-		job      string
-		env      []string
-		wantExit int
-		wantLog  string
-	}{
-		{"plan", []string{"FAKE_EXIT=0"}, 0, ""},
-		{"plan", []string{"FAKE_EXIT=2"}, 0, ""},
-		{"plan", []string{"FAKE_EXIT=1"}, 1, ""},
-		{"plan", []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "crashed"},
-		{"drift", []string{"FAKE_EXIT=0"}, 0, ""},
-		{"drift", []string{"FAKE_EXIT=2"}, 2, ""},
-		{"drift", []string{"FAKE_EXIT=1"}, 1, ""},
-		{"drift", []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "crashed"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.job+" "+strings.Join(tt.env, " "), func(t *testing.T) {
-			job := jobs[tt.job]
-			if len(job.Script) == 0 {
-				t.Fatalf("the example has no %s job with a script", tt.job)
-			}
-			bin, work := t.TempDir(), t.TempDir()
-			// git fetch needs no remote here.
-			if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(bin, "skillsync"), []byte(fakeSkillsync), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			script := filepath.Join(bin, "job.sh")
-			if err := os.WriteFile(script, []byte(strings.Join(job.Script, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
-			cmd.Dir = work
-			cmd.Env = append([]string{"PATH=" + bin + ":" + os.Getenv("PATH"), "RUNNER_TEMP=" + bin,
-				"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main"}, tt.env...)
-			log, err := cmd.CombinedOutput()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if code != tt.wantExit || !strings.Contains(string(log), tt.wantLog) {
-				t.Errorf("job exit %d, want %d (log with %q):\n%s", code, tt.wantExit, tt.wantLog, log)
-			}
-		})
 	}
 }
