@@ -3,9 +3,12 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,27 +61,46 @@ func TestGitLabExample(t *testing.T) {
 		Script []string `yaml:"script"`
 	}
 	var ci struct {
-		Plan  job `yaml:"plan"`
-		Drift job `yaml:"drift"`
+		Default struct {
+			Image struct {
+				Name       string   `yaml:"name"`
+				Entrypoint []string `yaml:"entrypoint"`
+			} `yaml:"image"`
+		} `yaml:"default"`
+		Variables map[string]string `yaml:"variables"`
+		Plan      job               `yaml:"plan"`
+		Apply     job               `yaml:"apply"`
+		Drift     job               `yaml:"drift"`
 	}
 	if err := yaml.Unmarshal(data, &ci); err != nil {
 		t.Fatal(err)
 	}
-	jobs := map[string]job{"plan": ci.Plan, "drift": ci.Drift}
+	// The jobs run in skillsync's image with a shell (the -debug variant
+	// of the release), its entrypoint unset so that GitLab runs the script.
+	if img := ci.Default.Image; img.Name != "ghcr.io/skillsync/skillsync:${SKILLSYNC_VERSION}-debug" || len(img.Entrypoint) != 1 || img.Entrypoint[0] != "" {
+		t.Errorf("default image %q with entrypoint %q, want ghcr.io/skillsync/skillsync:${SKILLSYNC_VERSION}-debug with entrypoint [\"\"]", img.Name, img.Entrypoint)
+	}
+	jobs := map[string]job{"plan": ci.Plan, "apply": ci.Apply, "drift": ci.Drift}
+	plan := []string{"plan", "--format", "markdown", "--detailed-exitcode", "--out", "plan.json", "--base", "origin/main"}
+	drift := []string{"drift", "--format", "markdown", "--out", "drift.json"}
 	tests := []struct {
 		job      string
 		env      []string
 		wantExit int
 		wantLog  string
+		wantArgv []string
 	}{
-		{"plan", []string{"FAKE_EXIT=0"}, 0, ""},
-		{"plan", []string{"FAKE_EXIT=2"}, 0, ""},
-		{"plan", []string{"FAKE_EXIT=1"}, 1, ""},
-		{"plan", []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "crashed"},
-		{"drift", []string{"FAKE_EXIT=0"}, 0, ""},
-		{"drift", []string{"FAKE_EXIT=2"}, 2, ""},
-		{"drift", []string{"FAKE_EXIT=1"}, 1, ""},
-		{"drift", []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "crashed"},
+		{"plan", []string{"FAKE_EXIT=0"}, 0, "", plan},
+		{"plan", []string{"FAKE_EXIT=2"}, 0, "", plan},
+		{"plan", []string{"FAKE_EXIT=1"}, 1, "", plan},
+		{"plan", []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "crashed", plan},
+		// What the branch holds, not this pipeline's commit.
+		{"apply", []string{"FAKE_EXIT=0"}, 0, "", []string{"apply", "--auto-approve", "--ref", "origin/main"}},
+		{"apply", []string{"FAKE_EXIT=1"}, 1, "", []string{"apply", "--auto-approve", "--ref", "origin/main"}},
+		{"drift", []string{"FAKE_EXIT=0"}, 0, "", drift},
+		{"drift", []string{"FAKE_EXIT=2"}, 2, "", drift},
+		{"drift", []string{"FAKE_EXIT=1"}, 1, "", drift},
+		{"drift", []string{"FAKE_EXIT=2", "FAKE_NO_OUT=1"}, 1, "crashed", drift},
 	}
 	for _, tt := range tests {
 		t.Run(tt.job+" "+strings.Join(tt.env, " "), func(t *testing.T) {
@@ -87,8 +109,8 @@ func TestGitLabExample(t *testing.T) {
 				t.Fatalf("the example has no %s job with a script", tt.job)
 			}
 			bin, work := t.TempDir(), t.TempDir()
-			// git fetch needs no remote here.
-			if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			// The image has no git.
+			if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho 'git: not found' >&2\nexit 127\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(filepath.Join(bin, "skillsync"), []byte(fakeSkillsync), 0o755); err != nil {
@@ -98,10 +120,11 @@ func TestGitLabExample(t *testing.T) {
 			if err := os.WriteFile(script, []byte(strings.Join(job.Script, "\n")+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+			// The image's shell is busybox's: POSIX sh, no bash.
+			cmd := exec.Command("sh", "-e", script)
 			cmd.Dir = work
 			cmd.Env = append([]string{"PATH=" + bin + ":" + os.Getenv("PATH"), "RUNNER_TEMP=" + bin,
-				"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main"}, tt.env...)
+				"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "CI_DEFAULT_BRANCH=main"}, tt.env...)
 			log, err := cmd.CombinedOutput()
 			code := 0
 			if ee, ok := err.(*exec.ExitError); ok {
@@ -111,6 +134,154 @@ func TestGitLabExample(t *testing.T) {
 			}
 			if code != tt.wantExit || !strings.Contains(string(log), tt.wantLog) {
 				t.Errorf("job exit %d, want %d (log with %q):\n%s", code, tt.wantExit, tt.wantLog, log)
+			}
+			argv, _ := os.ReadFile(filepath.Join(bin, "argv"))
+			if got := strings.Split(strings.TrimSuffix(string(argv), "\n"), "\n"); !slices.Equal(got, tt.wantArgv) {
+				t.Errorf("skillsync got %q, want %q", got, tt.wantArgv)
+			}
+		})
+	}
+}
+
+// TestExampleAppliesMain: every merge's skills get applied, and never an
+// older main after a newer one. The push trigger skips merges that change
+// no skill, so the run of a skills merge may start after such a merge has
+// moved main on; runs may start late (queued behind a running apply) or be
+// re-run. Each scenario runs the apply job of the example for the merges
+// the trigger starts a run for, in the order given, with main at its last
+// merge; the space must end at main's last merge.
+func TestExampleAppliesMain(t *testing.T) {
+	data, err := os.ReadFile("../examples/github/skills.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		On struct {
+			Push struct {
+				Branches []string `yaml:"branches"`
+				Paths    []string `yaml:"paths"`
+			} `yaml:"push"`
+		} `yaml:"on"`
+		Jobs map[string]struct {
+			Steps []step `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(wf.On.Push.Branches, []string{"main"}) {
+		t.Fatalf("on.push.branches %q, want [main]", wf.On.Push.Branches)
+	}
+	triggers := func(files []string) bool {
+		if len(wf.On.Push.Paths) == 0 {
+			return true
+		}
+		for _, f := range files {
+			for _, p := range wf.On.Push.Paths {
+				if prefix, ok := strings.CutSuffix(p, "/**"); ok && strings.HasPrefix(f, prefix+"/") {
+					return true
+				}
+				if ok, _ := path.Match(p, f); ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+
+	// applyJob runs the apply job for the run of commit sha, with main at
+	// tip, and returns the commit it applied ("" for none).
+	applyJob := func(t *testing.T, sha, tip string) string {
+		t.Helper()
+		bin := t.TempDir()
+		// git ls-remote origin refs/heads/main says main is at tip.
+		git := fmt.Sprintf("#!/bin/sh\nprintf '%%s\\trefs/heads/main\\n' %s\n", tip)
+		if err := os.WriteFile(filepath.Join(bin, "git"), []byte(git), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		e := exprs{}
+		checkedOut, applied := "", ""
+		for i, s := range wf.Jobs["apply"].Steps {
+			switch {
+			case strings.HasPrefix(s.Uses, "actions/checkout@"):
+				switch ref := s.With["ref"]; ref {
+				case "":
+					checkedOut = sha // the commit of the run's event
+				case "main", "${{ github.event.repository.default_branch }}":
+					checkedOut = tip // the branch as it is when the job starts
+				default:
+					t.Fatalf("checkout of ref %q: the test does not know it", ref)
+				}
+			case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
+			case strings.HasPrefix(s.Uses, "skillsync/skillsync@"):
+				if e.cond(t, s.If) && s.With["command"] == "apply" {
+					applied = checkedOut
+				}
+			case s.Run != "":
+				if !e.cond(t, s.If) {
+					continue
+				}
+				script := filepath.Join(bin, fmt.Sprintf("step%d.sh", i))
+				output := filepath.Join(bin, fmt.Sprintf("output%d", i))
+				if err := os.WriteFile(script, []byte(s.Run), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
+				cmd.Env = []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "GITHUB_SHA=" + sha, "GITHUB_OUTPUT=" + output}
+				if log, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("step %d: %v\n%s", i, err, log)
+				}
+				out, _ := os.ReadFile(output)
+				for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+					if k, v, ok := strings.Cut(line, "="); ok && s.ID != "" {
+						e["steps."+s.ID+".outputs."+k] = v
+					}
+				}
+			default:
+				t.Fatalf("apply step %d uses %s: the test cannot stand in for it", i, s.Uses)
+			}
+		}
+		return applied
+	}
+
+	type merge struct {
+		sha   string
+		files []string
+	}
+	for _, tc := range []struct {
+		name   string
+		merges []merge
+		runs   []string // the runs, by commit, in the order they start; all after the last merge
+	}{
+		{"a README merge right after a skills merge", []merge{
+			{"1111111111111111111111111111111111111111", []string{"skills/a/SKILL.md"}},
+			{"2222222222222222222222222222222222222222", []string{"README.md"}},
+		}, nil},
+		{"two skills merges, the older run last (queued, or re-run)", []merge{
+			{"1111111111111111111111111111111111111111", []string{"skills/a/SKILL.md"}},
+			{"2222222222222222222222222222222222222222", []string{"skills/b/SKILL.md"}},
+		}, []string{"2222222222222222222222222222222222222222", "1111111111111111111111111111111111111111"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tip := tc.merges[len(tc.merges)-1].sha
+			runs := tc.runs
+			if runs == nil {
+				for _, m := range tc.merges {
+					runs = append(runs, m.sha)
+				}
+			}
+			space := "" // the commit the space was last applied from
+			for _, sha := range runs {
+				i := slices.IndexFunc(tc.merges, func(m merge) bool { return m.sha == sha })
+				if !triggers(tc.merges[i].files) {
+					continue
+				}
+				if applied := applyJob(t, sha, tip); applied != "" {
+					space = applied
+				}
+			}
+			if space != tip {
+				t.Errorf("the space was last applied from %q, want main's last merge %s", space, tip)
 			}
 		})
 	}
