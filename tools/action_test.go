@@ -32,6 +32,7 @@ type step struct {
 	Name string            `yaml:"name"`
 	If   string            `yaml:"if"`
 	Run  string            `yaml:"run"`
+	Dir  string            `yaml:"working-directory"`
 	Env  map[string]string `yaml:"env"`
 	Uses string            `yaml:"uses"`
 	With map[string]string `yaml:"with"`

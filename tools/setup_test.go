@@ -9,6 +9,7 @@ package tools
 import (
 	"archive/tar"
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
@@ -60,6 +61,7 @@ func runAction(t *testing.T, j job) jobRun {
 		t.Fatal(err)
 	}
 	r := jobRun{temp: t.TempDir(), home: j.home, outputs: map[string]map[string]string{}}
+	workspace := t.TempDir()
 	if r.home == "" {
 		r.home = t.TempDir()
 	}
@@ -90,7 +92,7 @@ func runAction(t *testing.T, j job) jobRun {
 
 	base := []string{
 		"PATH=" + j.path, "HOME=" + r.home, "RUNNER_TEMP=" + r.temp, "RUNNER_OS=" + j.os, "RUNNER_ARCH=" + j.arch,
-		"GITHUB_ACTION_PATH=" + root, "GITHUB_STEP_SUMMARY=" + filepath.Join(r.temp, "summary.md"),
+		"GITHUB_ACTION_PATH=" + root, "GITHUB_STEP_SUMMARY=" + filepath.Join(r.temp, "summary.md"), "GITHUB_WORKSPACE=" + workspace,
 		"FAKE_PLAN=" + goldenPlan(t),
 		// Builds use the test's caches and never the network.
 		"GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE"), "GOPROXY=off",
@@ -149,7 +151,13 @@ func runAction(t *testing.T, j job) jobRun {
 				env = append(env, name+"="+e.expand(t, value))
 			}
 			cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
-			cmd.Dir = r.temp
+			cmd.Dir = workspace
+			if s.Dir != "" {
+				cmd.Dir = e.expand(t, s.Dir)
+				if !filepath.IsAbs(cmd.Dir) {
+					cmd.Dir = filepath.Join(workspace, cmd.Dir)
+				}
+			}
 			cmd.Env = env
 			b, err := cmd.CombinedOutput()
 			log.Write(b)
@@ -668,4 +676,86 @@ func TestActionBuildsFromSource(t *testing.T) {
 func exists(name string) bool {
 	_, err := os.Stat(name)
 	return err == nil
+}
+
+// TestActionAgainstEmulator runs the action as a job would, from the build
+// of its own source to skillsync plan against the emulator seeded with the
+// demo space, and checks what a later step reads of it: the counts of the
+// saved plan, the plan as printed, the markdown of the job summary.
+func TestActionAgainstEmulator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds skillsync")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The action's own build, for the emulator; a local action (uses: ./).
+	build := runAction(t, job{until: "run"})
+	if build.exit != 0 {
+		t.Fatalf("exit %d\n%s", build.exit, build.log)
+	}
+	url := startEmulator(t, filepath.Join(build.temp, "skillsync"), filepath.Join(root, "testdata/demo/space"))
+
+	r := runAction(t, job{
+		home: build.home, noBuild: true,
+		inputs: map[string]string{"command": "plan", "working-directory": filepath.Join(root, "testdata/demo/repo"),
+			"base-url": url, "token": "emulator-token"},
+		env: []string{"GITHUB_ACTIONS=true"},
+	})
+	if r.exit != 0 {
+		t.Fatalf("exit %d\n%s", r.exit, r.log)
+	}
+	out := r.outputs["run"]
+	for k, want := range map[string]string{"exit-code": "2", "has-changes": "true", "to-update": "1", "to-enable": "1", "to-disable": "1"} {
+		if out[k] != want {
+			t.Errorf("output %s = %q, want %q", k, out[k], want)
+		}
+	}
+	read := func(k string) string {
+		data, err := os.ReadFile(out[k])
+		if err != nil {
+			t.Errorf("output %s: %v", k, err)
+		}
+		return string(data)
+	}
+	if text := read("plan-text"); !strings.Contains(text, "Plan: 1 to update, 1 to enable, 1 to disable.") {
+		t.Errorf("plan-text holds:\n%s", text)
+	}
+	md := read("plan-markdown")
+	if !strings.HasPrefix(md, "<!-- skillsync:plan space=demo -->") {
+		t.Errorf("plan-markdown holds:\n%s", md)
+	}
+	summary, _ := os.ReadFile(filepath.Join(r.temp, "summary.md"))
+	if string(summary) != md {
+		t.Errorf("the job summary is not the markdown plan:\n%s", summary)
+	}
+	// The runner hides the value of ::add-mask:: and never prints the line.
+	log := strings.ReplaceAll(r.log, "::add-mask::emulator-token", "")
+	if strings.Contains(log+md+string(summary), "emulator-token") {
+		t.Error("the token reached the log or the plan")
+	}
+}
+
+// startEmulator serves the space seeded from seed on loopback until the
+// test ends, and returns its address.
+func startEmulator(t *testing.T, bin, seed string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "emulator", "--seed", seed, "--token", "emulator-token")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "http://127.0.0.1:") {
+		t.Fatalf("emulator printed %q (%v)", line, err)
+	}
+	return strings.TrimSpace(line)
 }
