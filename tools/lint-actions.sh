@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Lints the example workflow and, through it, action.yml with actionlint.
+# Lints the repository's workflows, the example workflow and, through them,
+# action.yml with actionlint.
 #
 # actionlint reads a local action (uses: ./) only inside a project: a folder
-# holding both .git and .github/workflows. This repository keeps neither a
-# workflow nor .github, so the example is copied into a throwaway project
-# beside action.yml with `uses: skillsync/skillsync@v1` pointed at `./`:
-# then actionlint checks every `with:` of the example against action.yml's
-# inputs, and action.yml's own metadata (runs, inputs, outputs).
+# holding both .git and .github/workflows. The example names the action as
+# users do (skillsync/skillsync@v1), so it is copied into a throwaway
+# project beside action.yml with that pointed at `./`: then actionlint
+# checks every `with:` of the example against action.yml's inputs and
+# outputs, and action.yml's own metadata (runs, inputs, outputs).
 #
 # Run from anywhere: bash tools/lint-actions.sh
 set -euo pipefail
@@ -18,11 +19,11 @@ project=$(mktemp -d)
 trap 'rm -rf "$project"' EXIT
 mkdir -p "$project/.git" "$project/.github/workflows"
 cp action.yml "$project/action.yml"
-sed 's|uses: skillsync/skillsync@v1|uses: ./|' examples/github/skills.yml >"$project/.github/workflows/skills.yml"
+sed -E 's#uses: skillsync/skillsync@v[0-9.]+$#uses: ./#' examples/github/skills.yml >"$project/.github/workflows/skills.yml"
 if ! grep -q 'uses: \./$' "$project/.github/workflows/skills.yml"; then
-	echo "lint-actions: examples/github/skills.yml no longer uses skillsync/skillsync@v1: nothing would check action.yml" >&2
+	echo "lint-actions: examples/github/skills.yml no longer uses skillsync/skillsync@vN: nothing would check action.yml" >&2
 	exit 1
 fi
 
-actionlint examples/github/skills.yml "$project/.github/workflows/skills.yml"
-echo "actionlint: examples/github/skills.yml and action.yml are clean"
+actionlint .github/workflows/*.yml examples/github/skills.yml "$project/.github/workflows/skills.yml"
+echo "actionlint: .github/workflows, examples/github/skills.yml and action.yml are clean"
