@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -233,13 +234,15 @@ func copyDir(t *testing.T, from, to string) {
 	}
 }
 
-// release is a release as goreleaser publishes it: archives by name and
-// checksums.txt, served under /VERSION/ by a local HTTP server.
-type release struct {
-	version string
-	files   map[string][]byte
-	mu      sync.Mutex
-	got     []string // the paths asked for
+// repository stands in for the action's repository on GitHub: releases as
+// goreleaser publishes them (archives and checksums.txt) under
+// /releases/download/VERSION/, and, when git is set, its tags (git's
+// "dumb" HTTP protocol, served from the files of a bare repository).
+type repository struct {
+	mu       sync.Mutex
+	releases map[string]map[string][]byte // version -> file name -> content
+	git      string                       // a bare repository; "" for none
+	got      []string                     // the release files asked for
 }
 
 // fakeRelease is the skillsync of an archive: it says it is version says
@@ -250,12 +253,12 @@ func fakeRelease(says string) []byte {
 		strings.TrimPrefix(fakeSkillsync, "#!/usr/bin/env bash\n"))
 }
 
-// newRelease makes the archives of version for linux/amd64, linux/arm64,
+// releaseFiles makes the archives of version for linux/amd64, linux/arm64,
 // darwin/arm64 and windows/amd64, each holding a skillsync that says it is
 // says, and their checksums.txt.
-func newRelease(t *testing.T, version, says string) *release {
+func releaseFiles(t *testing.T, version, says string) map[string][]byte {
 	t.Helper()
-	rel := &release{version: version, files: map[string][]byte{}}
+	files := map[string][]byte{}
 	var sums strings.Builder
 	for _, p := range []string{"linux_amd64", "linux_arm64", "darwin_arm64", "windows_amd64"} {
 		name := "skillsync_" + strings.TrimPrefix(version, "v") + "_" + p
@@ -267,36 +270,55 @@ func newRelease(t *testing.T, version, says string) *release {
 			name += ".tar.gz"
 			data = tarGzOf(t, map[string][]byte{"skillsync": fakeRelease(says), "README.md": []byte("# skillsync\n")})
 		}
-		rel.files[name] = data
+		files[name] = data
 		sum := sha256.Sum256(data)
 		fmt.Fprintf(&sums, "%s  %s\n", hex.EncodeToString(sum[:]), name)
 	}
-	rel.files["checksums.txt"] = []byte(sums.String())
-	return rel
+	files["checksums.txt"] = []byte(sums.String())
+	return files
 }
 
-// serve starts the server and returns the base URL of the downloads.
-func (rel *release) serve(t *testing.T) string {
+// newRepository holds release version of a skillsync that says it is it.
+func newRepository(t *testing.T, versions ...string) *repository {
+	t.Helper()
+	rp := &repository{releases: map[string]map[string][]byte{}}
+	for _, v := range versions {
+		rp.releases[v] = releaseFiles(t, v, v)
+	}
+	return rp
+}
+
+// serve starts the server and returns the repository's URL.
+func (rp *repository) serve(t *testing.T) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rel.mu.Lock()
-		rel.got = append(rel.got, r.URL.Path)
-		data, ok := rel.files[strings.TrimPrefix(r.URL.Path, "/"+rel.version+"/")]
-		rel.mu.Unlock()
-		if !ok || !strings.HasPrefix(r.URL.Path, "/"+rel.version+"/") {
+		if rest, ok := strings.CutPrefix(r.URL.Path, "/releases/download/"); ok {
+			version, name, _ := strings.Cut(rest, "/")
+			rp.mu.Lock()
+			rp.got = append(rp.got, r.URL.Path)
+			data, ok := rp.releases[version][name]
+			rp.mu.Unlock()
+			if !ok {
+				http.NotFound(w, r)
+				return
+			}
+			w.Write(data)
+			return
+		}
+		if rp.git == "" {
 			http.NotFound(w, r)
 			return
 		}
-		w.Write(data)
+		http.FileServer(http.Dir(rp.git)).ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
 
-func (rel *release) requests() []string {
-	rel.mu.Lock()
-	defer rel.mu.Unlock()
-	return slices.Clone(rel.got)
+func (rp *repository) requests() []string {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return slices.Clone(rp.got)
 }
 
 func tarGzOf(t *testing.T, files map[string][]byte) []byte {
@@ -348,8 +370,8 @@ func zipOf(t *testing.T, files map[string][]byte) []byte {
 // the archive for the runner's OS and architecture, checks it against
 // checksums.txt, and runs it; Go is neither looked for nor used.
 func TestActionDownloadsRelease(t *testing.T) {
-	rel := newRelease(t, "v1.2.3", "v1.2.3")
-	url := rel.serve(t)
+	rp := newRepository(t, "v1.2.3")
+	url := rp.serve(t)
 	for _, tc := range []struct {
 		os, arch, archive, bin string
 	}{
@@ -359,8 +381,8 @@ func TestActionDownloadsRelease(t *testing.T) {
 		{"Windows", "X64", "skillsync_1.2.3_windows_amd64.zip", "skillsync.exe"},
 	} {
 		t.Run(tc.os+"/"+tc.arch, func(t *testing.T) {
-			before := len(rel.requests())
-			j := job{ref: "v1.2.3", os: tc.os, arch: tc.arch, env: []string{"SKILLSYNC_RELEASE_BASE_URL=" + url, "FAKE_EXIT=2"}, noBuild: true}
+			before := len(rp.requests())
+			j := job{ref: "v1.2.3", os: tc.os, arch: tc.arch, env: []string{"SKILLSYNC_REPOSITORY_URL=" + url, "FAKE_EXIT=2"}, noBuild: true}
 			if tc.os == "Windows" {
 				// bash on Linux does not add .exe when running skillsync.
 				j.until = "run"
@@ -369,7 +391,7 @@ func TestActionDownloadsRelease(t *testing.T) {
 			if r.exit != 0 {
 				t.Fatalf("exit %d\n%s", r.exit, r.log)
 			}
-			if got, want := rel.requests()[before:], []string{"/v1.2.3/checksums.txt", "/v1.2.3/" + tc.archive}; !slices.Equal(got, want) {
+			if got, want := rp.requests()[before:], []string{"/releases/download/v1.2.3/checksums.txt", "/releases/download/v1.2.3/" + tc.archive}; !slices.Equal(got, want) {
 				t.Errorf("downloaded %q, want %q", got, want)
 			}
 			if slices.Contains(r.ran, "go") {
@@ -396,24 +418,24 @@ func TestActionRefusesBadDownload(t *testing.T) {
 	const archive = "skillsync_1.2.3_linux_amd64.tar.gz"
 	for _, tc := range []struct {
 		name    string
-		edit    func(rel *release)
+		edit    func(files map[string][]byte)
 		wantLog string
 	}{
-		{"checksum mismatch", func(rel *release) {
-			rel.files[archive] = append(rel.files[archive], 0)
+		{"checksum mismatch", func(files map[string][]byte) {
+			files[archive] = append(files[archive], 0)
 		}, "::error title=skillsync::" + archive + " does not match its SHA-256 in the checksums.txt of skillsync v1.2.3"},
-		{"archive not in checksums.txt", func(rel *release) {
-			rel.files["checksums.txt"] = []byte(strings.ReplaceAll(string(rel.files["checksums.txt"]), archive, "other.tar.gz"))
+		{"archive not in checksums.txt", func(files map[string][]byte) {
+			files["checksums.txt"] = []byte(strings.ReplaceAll(string(files["checksums.txt"]), archive, "other.tar.gz"))
 		}, "::error title=skillsync::the checksums.txt of skillsync v1.2.3 lists no " + archive},
-		{"another version inside", func(rel *release) {
-			*rel = *newRelease(t, "v1.2.3", "v1.2.2")
+		{"another version inside", func(files map[string][]byte) {
+			maps.Copy(files, releaseFiles(t, "v1.2.3", "v1.2.2"))
 		}, "::error title=skillsync::" + archive + " of skillsync v1.2.3 holds a skillsync that says it is 'skillsync v1.2.2 (go1.26.8, test)'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rel := newRelease(t, "v1.2.3", "v1.2.3")
-			tc.edit(rel)
-			url := rel.serve(t)
-			r := runAction(t, job{ref: "v1.2.3", env: []string{"SKILLSYNC_RELEASE_BASE_URL=" + url}, noBuild: true})
+			rp := newRepository(t, "v1.2.3")
+			tc.edit(rp.releases["v1.2.3"])
+			url := rp.serve(t)
+			r := runAction(t, job{ref: "v1.2.3", env: []string{"SKILLSYNC_REPOSITORY_URL=" + url}, noBuild: true})
 			if r.exit != 1 {
 				t.Errorf("exit %d, want 1", r.exit)
 			}
@@ -433,30 +455,31 @@ func TestActionRefusesBadDownload(t *testing.T) {
 // TestActionWithoutReleaseArchive: a release version with no archive for
 // the runner's platform (32-bit ARM), or whose archive cannot be downloaded
 // (the release is not published yet), is built from the action's source,
-// which is the same code; a branch, a major tag (v1) or a local action
-// always is. Nothing is downloaded for those.
+// which is the same code; so is a branch, a local action, and a major tag
+// (v1) or a commit when the repository's tags cannot be read. Nothing is
+// downloaded for those.
 func TestActionWithoutReleaseArchive(t *testing.T) {
-	rel := newRelease(t, "v1.2.3", "v1.2.3")
-	url := rel.serve(t)
+	rp := newRepository(t, "v1.2.3")
+	url := rp.serve(t)
 	for _, tc := range []struct {
 		name, ref, arch string
 		wantGet         []string
 		wantLog         string
 	}{
 		{"no archive for the platform", "v1.2.3", "ARM", nil, "::notice title=skillsync::no release archive of skillsync is made for Linux/ARM: building v1.2.3 from the action's source"},
-		{"the release is not there", "v1.2.4", "X64", []string{"/v1.2.4/checksums.txt"}, "::warning title=skillsync::could not download skillsync v1.2.4 from " + url + "/v1.2.4/skillsync_1.2.4_linux_amd64.tar.gz: building it from the action's source instead"},
+		{"the release is not there", "v1.2.4", "X64", []string{"/releases/download/v1.2.4/checksums.txt"}, "::warning title=skillsync::could not download skillsync v1.2.4 from " + url + "/releases/download/v1.2.4/skillsync_1.2.4_linux_amd64.tar.gz: building it from the action's source instead"},
 		{"a branch", "main", "X64", nil, ""},
 		{"a major tag", "v1", "X64", nil, ""},
 		{"a commit", "2e61833c6f73ced1afccf7e743b8dc0507dc74ed", "X64", nil, ""},
 		{"a local action", "", "X64", nil, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			before := len(rel.requests())
-			r := runAction(t, job{ref: tc.ref, arch: tc.arch, env: []string{"SKILLSYNC_RELEASE_BASE_URL=" + url}, until: "cache"})
+			before := len(rp.requests())
+			r := runAction(t, job{ref: tc.ref, arch: tc.arch, env: []string{"SKILLSYNC_REPOSITORY_URL=" + url}, until: "cache"})
 			if r.exit != 0 {
 				t.Fatalf("exit %d\n%s", r.exit, r.log)
 			}
-			if got := rel.requests()[before:]; !slices.Equal(got, tc.wantGet) {
+			if got := rp.requests()[before:]; !slices.Equal(got, tc.wantGet) {
 				t.Errorf("asked the release server for %q, want %q", got, tc.wantGet)
 			}
 			if !slices.Contains(r.ran, "go") {
@@ -758,4 +781,83 @@ func startEmulator(t *testing.T, bin, seed string) string {
 		t.Fatalf("emulator printed %q (%v)", line, err)
 	}
 	return strings.TrimSpace(line)
+}
+
+// TestActionFindsReleaseOfRef: a major tag (v1), a minor tag (v1.2) or a
+// commit is the release whose version tag names the same commit, found in
+// the tags of the action's repository (git ls-remote); a release before a
+// pre-release of the same commit. A ref no version tag shares builds.
+func TestActionFindsReleaseOfRef(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	// Commits a, b, c; v1.2.3 (annotated, as releases are tagged) and
+	// v1.3.0-rc.1 at a, v1 and v1.2 moved to a, v1.4.0-rc.1 at b, v2 at c.
+	src := t.TempDir()
+	gitIn := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
+			"GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	gitIn(src, "init", "-q", "-b", "main")
+	commit := func(msg string) string {
+		gitIn(src, "commit", "-q", "--allow-empty", "-m", msg)
+		return gitIn(src, "rev-parse", "HEAD")
+	}
+	a := commit("a")
+	gitIn(src, "tag", "-a", "v1.3.0-rc.1", "-m", "v1.3.0-rc.1")
+	gitIn(src, "tag", "-a", "v1.2.3", "-m", "v1.2.3")
+	gitIn(src, "tag", "v1")
+	gitIn(src, "tag", "v1.2")
+	b := commit("b")
+	gitIn(src, "tag", "-a", "v1.4.0-rc.1", "-m", "v1.4.0-rc.1")
+	c := commit("c")
+	gitIn(src, "tag", "v2")
+	bare := filepath.Join(t.TempDir(), "repo.git")
+	gitIn(src, "clone", "-q", "--bare", src, bare)
+	gitIn(bare, "update-server-info")
+
+	rp := newRepository(t, "v1.2.3", "v1.4.0-rc.1")
+	rp.git = bare
+	url := rp.serve(t)
+	for _, tc := range []struct {
+		ref, want string // want: the release downloaded, "" for a build
+	}{
+		{"v1", "v1.2.3"},
+		{"v1.2", "v1.2.3"},
+		{a, "v1.2.3"},
+		{b, "v1.4.0-rc.1"},
+		{"v2", ""},
+		{c, ""},
+		{"v3", ""},
+		{"main", ""},
+	} {
+		t.Run(tc.ref, func(t *testing.T) {
+			before := len(rp.requests())
+			r := runAction(t, job{ref: tc.ref, env: []string{"SKILLSYNC_REPOSITORY_URL=" + url, "FAKE_EXIT=2"}, until: "cache"})
+			if r.exit != 0 {
+				t.Fatalf("exit %d\n%s", r.exit, r.log)
+			}
+			var want []string
+			if tc.want != "" {
+				want = []string{"/releases/download/" + tc.want + "/checksums.txt", "/releases/download/" + tc.want + "/skillsync_" + strings.TrimPrefix(tc.want, "v") + "_linux_amd64.tar.gz"}
+			}
+			if got := rp.requests()[before:]; !slices.Equal(got, want) {
+				t.Errorf("downloaded %q, want %q\n%s", got, want, r.log)
+			}
+			if got := r.outputs["download"]["installed"] == "true"; got != (tc.want != "") {
+				t.Errorf("installed from the release: %v, want %v (steps run %q)", got, tc.want != "", r.ran)
+			}
+			if tc.want != "" && !strings.Contains(r.log, "skillsync "+tc.ref+" is release "+tc.want) {
+				t.Errorf("the log does not say which release %s is:\n%s", tc.ref, r.log)
+			}
+		})
+	}
 }
