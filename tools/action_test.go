@@ -46,14 +46,14 @@ type exprs map[string]string
 var exprRE = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 
 // expand replaces each ${{ NAME }} in s by its value.
-func (e exprs) expand(t *testing.T, s string) string {
+func (e exprs) expand(t testing.TB, s string) string {
 	t.Helper()
 	return exprRE.ReplaceAllStringFunc(s, func(m string) string {
 		return e.value(t, exprRE.FindStringSubmatch(m)[1])
 	})
 }
 
-func (e exprs) value(t *testing.T, name string) string {
+func (e exprs) value(t testing.TB, name string) string {
 	t.Helper()
 	if v, ok := e[name]; ok {
 		return v
@@ -71,7 +71,7 @@ var termRE = regexp.MustCompile(`^([A-Za-z0-9_.-]+)\s*(==|!=)\s*'([^']*)'$`)
 
 // cond evaluates an if: of action.yml, which are terms NAME == 'VALUE' or
 // NAME != 'VALUE' joined by &&.
-func (e exprs) cond(t *testing.T, s string) bool {
+func (e exprs) cond(t testing.TB, s string) bool {
 	t.Helper()
 	if strings.TrimSpace(s) == "" {
 		return true
@@ -90,7 +90,7 @@ func (e exprs) cond(t *testing.T, s string) bool {
 
 // inputExprs is inputs.NAME for every input of a: its default (or
 // "default-NAME" for a default that is an expression), or the value given.
-func inputExprs(t *testing.T, a action, given map[string]string) exprs {
+func inputExprs(t testing.TB, a action, given map[string]string) exprs {
 	t.Helper()
 	e := exprs{}
 	for name, in := range a.Inputs {
@@ -112,7 +112,7 @@ func inputExprs(t *testing.T, a action, given map[string]string) exprs {
 // goldenPlan is a plan as skillsync writes it (a golden file of the main
 // module, rewritten by its tests with -update): the stand-in saves it, so
 // that the action reads the counts from the real layout.
-func goldenPlan(t *testing.T) string {
+func goldenPlan(t testing.TB) string {
 	t.Helper()
 	p, err := filepath.Abs("../testdata/plans/review.json")
 	if err != nil {
@@ -125,7 +125,7 @@ func goldenPlan(t *testing.T) string {
 // command started there leaves a telemetry process behind that writes in
 // home after the test ended, and the removal of the test's temporary
 // folders fails now and then ("directory not empty").
-func quietGo(t *testing.T, home string) {
+func quietGo(t testing.TB, home string) {
 	t.Helper()
 	dir := filepath.Join(home, ".config", "go", "telemetry")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -136,7 +136,7 @@ func quietGo(t *testing.T, home string) {
 	}
 }
 
-func readAction(t *testing.T) action {
+func readAction(t testing.TB) action {
 	t.Helper()
 	data, err := os.ReadFile("../action.yml")
 	if err != nil {
@@ -190,7 +190,7 @@ type result struct {
 
 // runStep runs the action's "run" step as the runner does (bash -eo
 // pipefail on a script file) with the given inputs over the defaults.
-func runStep(t *testing.T, inputs map[string]string, event string, extraEnv ...string) result {
+func runStep(t testing.TB, inputs map[string]string, event string, extraEnv ...string) result {
 	t.Helper()
 	a := readAction(t)
 	i := slices.IndexFunc(a.Runs.Steps, func(s step) bool { return s.ID == "run" })

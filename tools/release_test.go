@@ -42,7 +42,7 @@ type goreleaserConfig struct {
 	} `yaml:"dockers_v2"`
 }
 
-func readGoreleaser(t *testing.T) goreleaserConfig {
+func readGoreleaser(t testing.TB) goreleaserConfig {
 	t.Helper()
 	data, err := os.ReadFile("../.goreleaser.yaml")
 	if err != nil {
@@ -59,7 +59,7 @@ func readGoreleaser(t *testing.T) goreleaserConfig {
 }
 
 // render renders a goreleaser template with the fields it is given.
-func render(t *testing.T, tmpl string, fields map[string]any) string {
+func render(t testing.TB, tmpl string, fields map[string]any) string {
 	t.Helper()
 	tp, err := template.New("").Option("missingkey=error").Parse(tmpl)
 	if err != nil {

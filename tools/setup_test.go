@@ -12,6 +12,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -54,7 +55,7 @@ type jobRun struct {
 
 // runAction runs action.yml's steps in order as the runner does, each run:
 // step by bash -eo pipefail with its env, stopping at the first that fails.
-func runAction(t *testing.T, j job) jobRun {
+func runAction(t testing.TB, j job) jobRun {
 	t.Helper()
 	a := readAction(t)
 	root, err := filepath.Abs("..")
@@ -199,7 +200,7 @@ func runAction(t *testing.T, j job) jobRun {
 	return r
 }
 
-func goEnv(t *testing.T, name string) string {
+func goEnv(t testing.TB, name string) string {
 	t.Helper()
 	out, err := exec.Command("go", "env", name).Output()
 	if err != nil {
@@ -208,7 +209,7 @@ func goEnv(t *testing.T, name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func copyDir(t *testing.T, from, to string) {
+func copyDir(t testing.TB, from, to string) {
 	t.Helper()
 	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -256,7 +257,14 @@ func fakeRelease(says string) []byte {
 // releaseFiles makes the archives of version for linux/amd64, linux/arm64,
 // darwin/arm64 and windows/amd64, each holding a skillsync that says it is
 // says, and their checksums.txt.
-func releaseFiles(t *testing.T, version, says string) map[string][]byte {
+func releaseFiles(t testing.TB, version, says string) map[string][]byte {
+	t.Helper()
+	return paddedReleaseFiles(t, version, says, nil)
+}
+
+// paddedReleaseFiles is releaseFiles with pad after the end of each
+// skillsync, to make archives of a real size.
+func paddedReleaseFiles(t testing.TB, version, says string, pad []byte) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
 	var sums strings.Builder
@@ -265,10 +273,10 @@ func releaseFiles(t *testing.T, version, says string) map[string][]byte {
 		var data []byte
 		if strings.HasPrefix(p, "windows") {
 			name += ".zip"
-			data = zipOf(t, map[string][]byte{"skillsync.exe": fakeRelease(says), "README.md": []byte("# skillsync\n")})
+			data = zipOf(t, map[string][]byte{"skillsync.exe": append(fakeRelease(says), pad...), "README.md": []byte("# skillsync\n")})
 		} else {
 			name += ".tar.gz"
-			data = tarGzOf(t, map[string][]byte{"skillsync": fakeRelease(says), "README.md": []byte("# skillsync\n")})
+			data = tarGzOf(t, map[string][]byte{"skillsync": append(fakeRelease(says), pad...), "README.md": []byte("# skillsync\n")})
 		}
 		files[name] = data
 		sum := sha256.Sum256(data)
@@ -279,7 +287,7 @@ func releaseFiles(t *testing.T, version, says string) map[string][]byte {
 }
 
 // newRepository holds release version of a skillsync that says it is it.
-func newRepository(t *testing.T, versions ...string) *repository {
+func newRepository(t testing.TB, versions ...string) *repository {
 	t.Helper()
 	rp := &repository{releases: map[string]map[string][]byte{}}
 	for _, v := range versions {
@@ -289,7 +297,7 @@ func newRepository(t *testing.T, versions ...string) *repository {
 }
 
 // serve starts the server and returns the repository's URL.
-func (rp *repository) serve(t *testing.T) string {
+func (rp *repository) serve(t testing.TB) string {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rest, ok := strings.CutPrefix(r.URL.Path, "/releases/download/"); ok {
@@ -321,7 +329,7 @@ func (rp *repository) requests() []string {
 	return slices.Clone(rp.got)
 }
 
-func tarGzOf(t *testing.T, files map[string][]byte) []byte {
+func tarGzOf(t testing.TB, files map[string][]byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
@@ -347,7 +355,7 @@ func tarGzOf(t *testing.T, files map[string][]byte) []byte {
 	return buf.Bytes()
 }
 
-func zipOf(t *testing.T, files map[string][]byte) []byte {
+func zipOf(t testing.TB, files map[string][]byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
@@ -552,7 +560,7 @@ func TestActionBuildsAndCaches(t *testing.T) {
 	}
 }
 
-func checkVersion(t *testing.T, bin, want string) {
+func checkVersion(t testing.TB, bin, want string) {
 	t.Helper()
 	out, err := exec.Command(bin, "version").Output()
 	if err != nil || !strings.HasPrefix(string(out), want) {
@@ -762,7 +770,7 @@ func TestActionAgainstEmulator(t *testing.T) {
 
 // startEmulator serves the space seeded from seed on loopback until the
 // test ends, and returns its address.
-func startEmulator(t *testing.T, bin, seed string) string {
+func startEmulator(t testing.TB, bin, seed string) string {
 	t.Helper()
 	cmd := exec.Command(bin, "emulator", "--seed", seed, "--token", "emulator-token")
 	stdout, err := cmd.StdoutPipe()
@@ -860,4 +868,39 @@ func TestActionFindsReleaseOfRef(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkActionSetup measures what the action spends getting skillsync
+// before it runs it, on this machine, the network left out:
+//   - download: the release archive (as large as the real one, 8 MiB that
+//     do not compress) from a local server, checked and unpacked;
+//   - cached: the build of an earlier job restored from the cache (copied
+//     here; actions/cache downloads it), after hashing the action's source.
+//
+// Run: cd tools && go test -run '^$' -bench BenchmarkActionSetup -benchtime 20x
+func BenchmarkActionSetup(b *testing.B) {
+	b.Run("download", func(b *testing.B) {
+		pad := make([]byte, 8<<20)
+		rand.Read(pad)
+		rp := &repository{releases: map[string]map[string][]byte{"v1.2.3": paddedReleaseFiles(b, "v1.2.3", "v1.2.3", append([]byte("\n"), pad...))}}
+		url := rp.serve(b)
+		for b.Loop() {
+			r := runAction(b, job{ref: "v1.2.3", env: []string{"SKILLSYNC_REPOSITORY_URL=" + url}, until: "run"})
+			if r.exit != 0 || r.outputs["download"]["installed"] != "true" {
+				b.Fatalf("exit %d, steps run %q\n%s", r.exit, r.ran, r.log)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		cache := map[string]string{}
+		if r := runAction(b, job{ref: "main", cache: cache, until: "run"}); r.exit != 0 {
+			b.Fatalf("exit %d\n%s", r.exit, r.log)
+		}
+		for b.Loop() {
+			r := runAction(b, job{ref: "main", cache: cache, until: "run"})
+			if r.exit != 0 || r.outputs["cache"]["cache-hit"] != "true" {
+				b.Fatalf("exit %d, steps run %q\n%s", r.exit, r.ran, r.log)
+			}
+		}
+	})
 }
