@@ -54,3 +54,21 @@ func BenchmarkLoad10000(b *testing.B) {
 	}
 	b.ReportMetric(n, "skills/op")
 }
+
+// BenchmarkReferencedFiles finds the references of a 5 KB body of prose,
+// code and links, as validate (lint) and pull do for every skill.
+func BenchmarkReferencedFiles(b *testing.B) {
+	var s strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&s, "Follow the steps below carefully, as step %d of the guide says. See [the guide](references/guide-%d.md).\n", i, i)
+		fmt.Fprintf(&s, "Run `python scripts/step_%d.py --input data.json` and check the output.\n", i)
+		if i%5 == 0 {
+			s.WriteString("```bash\npython scripts/run.py https://example.com/x.md ../up.py ${DIR}/x.py\n```\n")
+		}
+	}
+	text := s.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		ReferencedFiles(text, "my-skill")
+	}
+}

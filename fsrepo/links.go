@@ -1,6 +1,7 @@
 package fsrepo
 
 import (
+	"iter"
 	"net/url"
 	"path"
 	"regexp"
@@ -188,7 +189,11 @@ func scanReferences(instructions, slug string) referenceScan {
 			words[i] = ' '
 		}
 	}
-	for _, m := range refDefinition.FindAllStringSubmatchIndex(prose, -1) {
+	var defs [][]int
+	if strings.Contains(prose, "]:") { // the regexp, with no literal to look for, is slow to find none
+		defs = refDefinition.FindAllStringSubmatchIndex(prose, -1)
+	}
+	for _, m := range defs {
 		label, title := prose[m[2]:m[3]], ""
 		if m[6] >= 0 {
 			title = prose[m[6]:m[7]]
@@ -204,12 +209,12 @@ func scanReferences(instructions, slug string) referenceScan {
 		}
 	}
 	for _, c := range code {
-		for _, w := range codeWords(c.text) {
+		for w := range codeWords(c.text) {
 			sc.word(w.text, c.line+strings.Count(c.text[:w.at], "\n"), codeKind)
 		}
 	}
 	// Prose: "see REFERENCE.md", "read references/forms.md".
-	for _, w := range proseWords(string(words)) {
+	for w := range proseWords(string(words)) {
 		sc.word(w.text, proseLine(w.at), proseKind)
 	}
 	sc.files = make([]FileRef, 0, len(sc.set))
@@ -245,6 +250,9 @@ func (sc *referenceScan) link(dest string, line int) {
 // a plain relative path, but is refused as one is skipped, with why.
 func (sc *referenceScan) word(w string, line int, kind wordKind) {
 	t := trimWord(w, kind.cut)
+	if !strings.Contains(t, ".") {
+		return // no extension: no file, and most words are such
+	}
 	if p, ok := kind.file(t); ok {
 		sc.take(t, p, false, line)
 		return
@@ -258,7 +266,7 @@ func (sc *referenceScan) word(w string, line int, kind wordKind) {
 		return
 	}
 	plain := strings.TrimLeft(t, "/~.")
-	plain = strings.NewReplacer("../", "", "\\", "/", "/./", "/").Replace(plain)
+	plain = plainPath.Replace(plain)
 	plain = strings.Map(func(r rune) rune {
 		if r < utf8.RuneSelf && (r == '_' || r == '-' || r == '.' || r == '/' || isASCIIAlnum(r)) {
 			return r
@@ -310,8 +318,29 @@ func pathProblem(p string) string {
 // isURL reports a destination with a scheme (http:, mailto:, C:) or a
 // network path (//host/...).
 func isURL(s string) bool {
-	return scheme.MatchString(s) || strings.HasPrefix(s, "//")
+	return hasScheme(s) || strings.HasPrefix(s, "//")
 }
+
+// hasScheme reports whether s begins with a URL scheme and its colon: a
+// letter, then letters, digits, '+', '.' or '-' (RFC 3986), by hand, as it
+// runs on every word of a skill's instructions.
+func hasScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '.' || c == '-'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// plainPath takes off what leaves a folder, and writes '\' as '/'.
+var plainPath = strings.NewReplacer("../", "", "\\", "/", "/./", "/")
 
 // isLinkTitle reports a link title: "...", '...' or (...).
 func isLinkTitle(s string) bool {
@@ -337,36 +366,38 @@ type textWord struct {
 // that delimit a path in a command line or a program (quotes, parentheses,
 // square and angle brackets, '=', ',', ';', '|', '&', '!'): "open('assets/data.json')" holds
 // assets/data.json, "[x](references/c.md)" references/c.md.
-func codeWords(s string) []textWord {
+func codeWords(s string) iter.Seq[textWord] {
 	return cutWords(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune("=,\"'`()[]<>;|&!", r)
 	})
 }
 
 // proseWords cuts prose into words at white space.
-func proseWords(s string) []textWord {
+func proseWords(s string) iter.Seq[textWord] {
 	return cutWords(s, unicode.IsSpace)
 }
 
-func cutWords(s string, sep func(rune) bool) []textWord {
-	var out []textWord
-	start := -1
-	for i, r := range s {
-		if sep(r) {
-			if start >= 0 {
-				out = append(out, textWord{s[start:i], start})
-				start = -1
+func cutWords(s string, sep func(rune) bool) iter.Seq[textWord] {
+	return func(yield func(textWord) bool) {
+		start := -1
+		for i, r := range s {
+			if sep(r) {
+				if start >= 0 {
+					if !yield(textWord{s[start:i], start}) {
+						return
+					}
+					start = -1
+				}
+				continue
 			}
-			continue
+			if start < 0 {
+				start = i
+			}
 		}
-		if start < 0 {
-			start = i
+		if start >= 0 {
+			yield(textWord{s[start:], start})
 		}
 	}
-	if start >= 0 {
-		out = append(out, textWord{s[start:], start})
-	}
-	return out
 }
 
 // lineIndex returns the line (from 1) of an offset of s.
@@ -422,7 +453,6 @@ var (
 	// refDefinition matches "[label]: dest" at the start of a line, and
 	// what follows dest on its line.
 	refDefinition = regexp.MustCompile(`(?m)^ {0,3}\[([^\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)(.*)$`)
-	scheme        = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 	fileExt       = regexp.MustCompile(`^[^./][^/]*\.([A-Za-z0-9]{1,10})$`)
 	// lineSuffix is the line and column a compiler or linter puts after
 	// a path: "src/config.py:42:8".
@@ -522,6 +552,7 @@ type codeText struct {
 // that its lines are those of s.
 func splitFences(s string) (prose string, code []codeText) {
 	var pb, cb strings.Builder
+	pb.Grow(len(s))
 	var fence string
 	start := 0 // the line of the block's first line
 	for i, line := range strings.SplitAfter(s, "\n") {
@@ -577,6 +608,7 @@ func fenceOf(line string) string {
 // contents of the spans.
 func cutCodeSpans(s string) (string, []codeText) {
 	var out strings.Builder
+	out.Grow(len(s))
 	var spans []codeText
 	line := 1
 	for i := 0; i < len(s); {
