@@ -126,8 +126,9 @@ type rawAgentsCfg struct {
 }
 
 var configKeys = map[string][]string{
-	"":       {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents"},
+	"":       {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents", "lint"},
 	"agents": {"publish"},
+	"lint":   {"profile", "rules"},
 }
 
 // parseConfig parses the content of a skillsync.yaml; name is used in errors.
@@ -142,8 +143,10 @@ func parseConfig(name string, data []byte) (Config, error) {
 	}
 	lines := map[string]int{}
 	var raw rawConfig
+	var lint *yaml.Node // read by parseLint, which says at which line a rule is wrong
 	if len(doc.Content) > 0 {
 		root := doc.Content[0]
+		lint = mappingValue(root, "lint")
 		if root.Kind != yaml.MappingNode && root.Tag != "!!null" {
 			return Config{}, &ConfigError{Path: name, Line: root.Line, Msg: "must be a mapping of keys to values"}
 		}
@@ -204,6 +207,9 @@ func parseConfig(name string, data []byte) (Config, error) {
 	}
 	if raw.Agents != nil {
 		cfg.Agents.Publish = raw.Agents.Publish
+	}
+	if lint != nil {
+		cfg.Lint = parseLint(lint, fail)
 	}
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
@@ -266,6 +272,9 @@ var configShapes = map[string]struct{ shape, example string }{
 	"maxDisablePercent": {"number", "maxDisablePercent: 30"},
 	"agents":            {"mapping", "agents: {publish: [Support bot]}"},
 	"agents.publish":    {"list", "publish: [Support bot, 0b5c...]"},
+	"lint":              {"mapping", "lint: {profile: agentskills}"},
+	"lint.profile":      {"text", "profile: agentskills"},
+	"lint.rules":        {"mapping", "rules: {description-when: warning}"},
 }
 
 // checkType reports a value of key that is not of the shape configShapes

@@ -3,7 +3,9 @@
 // folder, from the working tree or from any git revision (through go-git,
 // without a checkout). It checks every skill against the service's rules
 // (those of package spec) and reports each problem as a [Diagnostic] with
-// a file:line:col position, all at once, never just the first. It imports
+// a file:line:col position, all at once, never just the first; and, at the
+// levels the lint section of skillsync.yaml sets, against the lint [Rules]:
+// the Agent Skills format's, and rules of a skill's quality. It imports
 // nothing that can send a request.
 //
 // [Load] is the entry point; [ParseSkillMD] parses one SKILL.md, whose

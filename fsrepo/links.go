@@ -60,6 +60,9 @@ type FileRef struct {
 	// not in the skill. Path is tried first, as "SLUG" may as well be a
 	// folder of the skill.
 	Alt string
+	// Line is the line of the instructions, from 1, of the first link to
+	// Path when it is Linked, else of the first mention of it.
+	Line int
 }
 
 // A SkippedRef is something instructions write as a file of the skill
@@ -136,7 +139,7 @@ type referenceScan struct {
 func (sc *referenceScan) add(p string, linked bool, line int) {
 	r := sc.set[p]
 	if r == nil {
-		r = &FileRef{Path: p}
+		r = &FileRef{Path: p, Line: line}
 		sc.set[p] = r
 		sc.lines[p] = line
 		if sc.slug != "" {
@@ -144,6 +147,9 @@ func (sc *referenceScan) add(p string, linked bool, line int) {
 				r.Alt = p[i+len(sc.slug)+1:]
 			}
 		}
+	}
+	if (linked && !r.Linked) || (linked == r.Linked && line < r.Line) {
+		r.Line = line
 	}
 	r.Linked = r.Linked || linked
 }

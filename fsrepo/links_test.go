@@ -111,11 +111,34 @@ func TestReferencedFiles(t *testing.T) {
 		"Not a link: `[x](secret.md)`.\n"
 	got := ReferencedFiles(in, "x-research")
 	want := []FileRef{
-		{Path: ".claude/skills/x-research/scripts/fetch.py", Alt: "scripts/fetch.py"},
-		{Path: "guide.md", Linked: true},
-		{Path: "notes.md"},
-		{Path: "secret.md"},
-		{Path: "x-research/scripts/b.py", Alt: "scripts/b.py"},
+		{Path: ".claude/skills/x-research/scripts/fetch.py", Alt: "scripts/fetch.py", Line: 1},
+		{Path: "guide.md", Linked: true, Line: 1},
+		{Path: "notes.md", Line: 1},
+		{Path: "secret.md", Line: 2},
+		{Path: "x-research/scripts/b.py", Alt: "scripts/b.py", Line: 1},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReferencedFiles = %+v, want %+v", got, want)
+	}
+}
+
+// TestReferenceLine: a reference's line is that of its first link, for a
+// file that is linked, else that of its first mention, wherever the
+// scanner meets them first.
+func TestReferenceLine(t *testing.T) {
+	in := "Run `scripts/a.py`.\n" + // 1
+		"See guide.md.\n" + // 2
+		"Read [the guide](guide.md) and [a](scripts/a.py).\n" + // 3
+		"[ref]: guide.md\n" + // 4
+		"```\nnotes.md\n```\n" + // 5-7
+		"Also notes.md, and [later](later.md).\n" + // 8
+		"[later]: later.md\n" // 9, before which nothing links later.md
+	got := ReferencedFiles(in, "")
+	want := []FileRef{
+		{Path: "guide.md", Linked: true, Line: 3},
+		{Path: "later.md", Linked: true, Line: 8},
+		{Path: "notes.md", Line: 6},
+		{Path: "scripts/a.py", Linked: true, Line: 3},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ReferencedFiles = %+v, want %+v", got, want)
@@ -137,7 +160,7 @@ func TestFindReferencesSkipped(t *testing.T) {
 		"Again ../up.py.[^1]\n" + // 9
 		"\n[^1]: GitHub Blog\n" // 11
 	got := FindReferences(in, "")
-	wantFiles := []FileRef{{Path: "scripts/ok.py"}, {Path: "src/app.py"}}
+	wantFiles := []FileRef{{Path: "scripts/ok.py", Line: 6}, {Path: "src/app.py", Line: 6}}
 	if !reflect.DeepEqual(got.Files, wantFiles) {
 		t.Errorf("Files = %+v, want %+v", got.Files, wantFiles)
 	}

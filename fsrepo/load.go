@@ -300,7 +300,7 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 			return nil, nil, f.err
 		}
 	}
-	skills, ds := buildSkills(ctx, cfg.SkillsDir, folders)
+	skills, ds := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
 	repo.Skills = skills
 	if gr != nil {
 		for _, f := range folders {
@@ -573,7 +573,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 		}
 		f.entries = append(f.entries, ent)
 	}
-	skills, ds := buildSkills(ctx, cfg.SkillsDir, folders)
+	skills, ds := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
 	repo.Skills = skills
 	return repo, ds, nil
 }
@@ -678,8 +678,8 @@ feed:
 }
 
 // buildSkills makes the skills of the folders, sorted by slug, and checks
-// the rules that span skills.
-func buildSkills(ctx context.Context, skillsDir string, folders []*folder) ([]Skill, Diagnostics) {
+// the rules that span skills; lint sets the lint rules' levels.
+func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders []*folder) ([]Skill, Diagnostics) {
 	sort.Slice(folders, func(i, j int) bool { return folders[i].slug < folders[j].slug })
 	type result struct {
 		sk   *Skill
@@ -688,7 +688,7 @@ func buildSkills(ctx context.Context, skillsDir string, folders []*folder) ([]Sk
 	}
 	results := make([]result, len(folders))
 	_ = parallel(ctx, len(folders), func(i int) {
-		sk, ds, ni := buildSkill(skillsDir, folders[i])
+		sk, ds, ni := buildSkill(skillsDir, lint, folders[i])
 		folders[i].entries = nil // let the contents go as soon as possible
 		results[i] = result{sk, ds, ni}
 	})

@@ -40,9 +40,10 @@ func isBinary(name string, data []byte) bool {
 	return bytes.IndexByte(data, 0) >= 0
 }
 
-// buildSkill makes the Skill of one folder of the skills folder. It returns
-// a nil Skill only for what is not a skill folder at all.
-func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
+// buildSkill makes the Skill of one folder of the skills folder, and
+// checks it against the lint rules at the levels lint sets. It returns a
+// nil Skill only for what is not a skill folder at all.
+func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnostics, nameInfo) {
 	dir := path.Join(skillsDir, f.slug)
 	var ds Diagnostics
 	errf := func(p, code, hint, format string, args ...any) {
@@ -100,6 +101,7 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 	}
 
 	var ni nameInfo
+	var parsed *skillParser // nil when SKILL.md is not read
 	if md, ok := resolve(byRel, SkillFile, dir, errf); ok && (md.large || len(md.data) > MaxSkillMDBytes) {
 		size := md.size
 		if !md.large {
@@ -111,11 +113,12 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 			Hint: "keep the instructions short, and move reference material into supporting files that SKILL.md points to"})
 	} else if ok {
 		p := &skillParser{path: sk.Path}
-		parsed := p.parse(md.data)
-		parsed.Slug, parsed.Path = sk.Slug, sk.Path
-		*sk = parsed
+		read := p.parse(md.data)
+		read.Slug, read.Path = sk.Slug, sk.Path
+		*sk = read
 		ds = append(ds, p.ds...)
 		ni = p.name
+		parsed = p
 		if p.nameOK && !slugOf(f.slug, sk.Name) && urlSafe(f.slug) {
 			slug := Slugify(sk.Name)
 			// A skill's slug is made from its name once, when the skill
@@ -158,6 +161,13 @@ func buildSkill(skillsDir string, f *folder) (*Skill, Diagnostics, nameInfo) {
 		sk.Files = append(sk.Files, supportingFile(e.rel, full, target, &ds))
 	}
 	sort.Slice(sk.Files, func(i, j int) bool { return sk.Files[i].Path < sk.Files[j].Path })
+	if parsed != nil {
+		paths := make([]string, 0, len(f.entries))
+		for _, e := range f.entries {
+			paths = append(paths, e.rel)
+		}
+		ds = lintSkill(lint, sk, parsed, dir, paths, ds)
+	}
 	for _, d := range ds {
 		if d.Severity == SeverityError {
 			sk.Invalid = true

@@ -16,9 +16,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// MaxBodyLines is the length above which a SKILL.md body draws a warning:
-// the Agent Skills authoring guidance asks for bodies under 500 lines, with
-// details moved to supporting files the AI reads when it needs them.
+// MaxBodyLines is the length above which a SKILL.md body draws body-long
+// (see [Rules]): the Agent Skills authoring guidance asks for bodies under
+// 500 lines, with details moved to supporting files the AI reads when it
+// needs them.
 const MaxBodyLines = 500
 
 // Frontmatter keys with a meaning to skillsync; all others are kept in
@@ -68,6 +69,20 @@ type skillParser struct {
 	name nameInfo
 	// nameOK is set when the name is a string the service accepts.
 	nameOK bool
+	// What the lint rules read (see lint.go): the frontmatter's keys,
+	// the block's text and the body as written, from line bodyLine.
+	keys     []fmKey
+	block    string
+	body     string
+	bodyLine int
+}
+
+// An fmKey is a key of the frontmatter with its value, at lines of the file.
+type fmKey struct {
+	key         string
+	line, col   int // the key's
+	value       *yaml.Node
+	vline, vcol int // the value's
 }
 
 // nameInfo is where the name was written, for diagnostics about it that
@@ -117,6 +132,7 @@ func (p *skillParser) parse(data []byte) Skill {
 	}
 
 	body := string(fm.Body)
+	p.body, p.bodyLine = body, fm.BodyLine
 	sk.Instructions = spec.Canonical(body)
 	if send := spec.InstructionsToSend(sk.Instructions); spec.CheckInstructions(send) != nil {
 		without := ""
@@ -127,11 +143,6 @@ func (p *skillParser) parse(data []byte) Skill {
 			"move details into supporting files in the skill folder and refer to them from SKILL.md",
 			"instructions are %d characters (UTF-16 code units) long%s; the service accepts at most %d",
 			spec.UTF16Len(send), without, spec.MaxInstructionsLen)
-	}
-	if n := strings.Count(sk.Instructions, "\n"); n > MaxBodyLines {
-		p.warnf(fm.BodyLine, 1, "body-long",
-			"keep SKILL.md under 500 lines; move reference material into supporting files",
-			"body is %d lines long", n)
 	}
 	return sk
 }
@@ -157,6 +168,7 @@ func fileLines(msg string, fm frontmatter.Split) string {
 // frontmatter decodes the YAML block into sk, reporting positions as lines
 // of the file (see [frontmatter.Split.Line]).
 func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
+	p.block = string(fm.Block)
 	doc, err := parseBlock(fm.Block)
 	var se *frontmatter.SurrogateError
 	if errors.As(err, &se) {
@@ -200,6 +212,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 			v = v.Alias
 		}
 		vl, vc := fm.Line(v.Line), v.Column
+		p.keys = append(p.keys, fmKey{key: key, line: kl, col: kc, value: v, vline: vl, vcol: vc})
 		if (key == keyName || key == keyDescription) && v.Kind == yaml.ScalarNode && v.Style == 0 &&
 			len(v.LineComment) > 1 && v.LineComment[0] == '#' && v.LineComment[1] != ' ' && v.LineComment[1] != '#' {
 			// "description: Tag it #release" reads as "Tag it" and a

@@ -11,6 +11,7 @@ type Config struct {
 	Missing           string       `yaml:"missing" json:"missing,omitempty"`     // "error" (default) or "warn"
 	MaxDisablePercent int          `yaml:"maxDisablePercent" json:"maxDisablePercent,omitempty"`
 	Agents            AgentsConfig `yaml:"agents" json:"agents,omitempty"`
+	Lint              LintConfig   `yaml:"lint" json:"lint,omitempty"`
 }
 
 // AgentsConfig is the agents section of skillsync.yaml.

@@ -1,0 +1,559 @@
+package fsrepo
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/unicode/norm"
+)
+
+// lintSkill adds to ds the diagnostics of the lint rules that lc does not
+// turn off, for the skill sk parsed by p, in the folder dir (from the
+// repository root) holding the files paths (relative to it, SKILL.md
+// included), and returns ds.
+func lintSkill(lc LintConfig, sk *Skill, p *skillParser, dir string, paths []string, ds Diagnostics) Diagnostics {
+	l := &linter{lc: lc, path: sk.Path, ds: ds}
+	keys := map[string]fmKey{}
+	for _, k := range p.keys {
+		keys[k.key] = k
+	}
+	slug := path.Base(dir)
+	if k, ok := keys[keyName]; ok && sk.Name != "" && (l.on(RuleNameFormat) || l.on(RuleNameFolder)) {
+		l.name(sk.Name, slug, k)
+	}
+	if l.on(RuleKeyUnknown) {
+		l.keys(p.keys)
+	}
+	if k, ok := keys["compatibility"]; ok && l.on(RuleCompatibility) {
+		l.compatibility(k)
+	}
+	if k, ok := keys["metadata"]; ok && l.on(RuleMetadata) {
+		l.metadata(k)
+	}
+	if k, ok := keys[keyDescription]; ok && sk.Description != "" && l.on(RuleDescriptionWhen) && !SaysWhen(sk.Description) {
+		l.report(RuleDescriptionWhen, k.vline, k.vcol,
+			`say when to use the skill, as in "Use when the user asks to ...": agents pick a skill by its description`,
+			"description does not say when to use the skill")
+	}
+	if n := strings.Count(sk.Instructions, "\n"); n > MaxBodyLines {
+		// The message and hint predate the rule's code; they are kept as
+		// they were (the code is in the JSON and in CI annotations).
+		l.add(RuleBodyLong, p.bodyLine, 1, "keep SKILL.md under 500 lines; move reference material into supporting files",
+			fmt.Sprintf("body is %d lines long", n))
+	}
+	if l.on(RuleBodyTokens) {
+		if n := EstimateTokens(sk.Instructions); n > MaxBodyTokens {
+			l.report(RuleBodyTokens, p.bodyLine, 1, "move reference material into supporting files that SKILL.md points to; agents load the whole body when the skill is used",
+				"body is about %d tokens (estimated from its characters); the Agent Skills format recommends at most %d", n, MaxBodyTokens)
+		}
+	}
+	if l.on(RuleLinkMissing) || l.on(RuleFileUnreferenced) {
+		f := newFolderIndex(paths)
+		if l.on(RuleLinkMissing) {
+			l.missingLinks(p, slug, f)
+		}
+		if l.on(RuleFileUnreferenced) {
+			l.unreferenced(p, sk, slug, dir, f)
+		}
+	}
+	return l.ds
+}
+
+type linter struct {
+	lc   LintConfig
+	path string
+	ds   Diagnostics
+}
+
+func (l *linter) on(code string) bool { return l.lc.Level(code) != LevelOff }
+
+// add reports a diagnostic of rule code at its level, unless it is off.
+func (l *linter) add(code string, line, col int, hint, msg string) {
+	l.addAt(l.path, code, line, col, hint, msg)
+}
+
+func (l *linter) addAt(p, code string, line, col int, hint, msg string) {
+	sev := SeverityWarning
+	switch l.lc.Level(code) {
+	case LevelOff:
+		return
+	case LevelError:
+		sev = SeverityError
+	}
+	l.ds = append(l.ds, Diagnostic{Path: p, Line: line, Col: col, Severity: sev, Code: code, Message: msg, Hint: hint})
+}
+
+// report is add with a formatted message that ends with the rule's code
+// in brackets, so that a reader of the text output knows the code that
+// turns the rule off.
+func (l *linter) report(code string, line, col int, hint, format string, args ...any) {
+	l.add(code, line, col, hint, fmt.Sprintf(format, args...)+" ["+code+"]")
+}
+
+// maxAgentSkillsName is the longest name of the Agent Skills format, in
+// characters (Unicode code points, as Python's len counts them).
+const maxAgentSkillsName = 64
+
+// AgentSkillsNameProblems lists what makes name not a name of the Agent
+// Skills format, as its reference validator skills-ref (validator.py,
+// _validate_name) checks it: the name, stripped of surrounding white
+// space and NFKC-normalised, is at most 64 characters, equal to its lower
+// case, begins and ends with no hyphen, holds no "--", and holds only
+// letters, digits (of any script, as Python's str.isalnum) and hyphens.
+// An empty list means the name is valid.
+func AgentSkillsNameProblems(name string) []string {
+	n := norm.NFKC.String(strings.TrimSpace(name))
+	var out []string
+	if c := utf8.RuneCountInString(n); c > maxAgentSkillsName {
+		out = append(out, fmt.Sprintf("it is %d characters long, over %d", c, maxAgentSkillsName))
+	}
+	if n != strings.ToLower(n) {
+		out = append(out, "it must be lowercase")
+	}
+	if strings.HasPrefix(n, "-") || strings.HasSuffix(n, "-") {
+		out = append(out, "it must not begin or end with a hyphen")
+	}
+	if strings.Contains(n, "--") {
+		out = append(out, "it must not hold two hyphens in a row")
+	}
+	if i := strings.IndexFunc(n, func(r rune) bool { return r != '-' && !unicode.IsLetter(r) && !unicode.IsNumber(r) }); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(n[i:])
+		out = append(out, fmt.Sprintf("it may hold only letters, digits and hyphens, not %q", r))
+	}
+	return out
+}
+
+// AgentSkillsNameMatchesFolder reports whether name is the name of its
+// folder, both NFKC-normalised, as skills-ref compares them.
+func AgentSkillsNameMatchesFolder(name, folder string) bool {
+	return norm.NFKC.String(strings.TrimSpace(name)) == norm.NFKC.String(folder)
+}
+
+// agentSkillsName makes a name of the Agent Skills format from name.
+func agentSkillsName(name string) string {
+	s := joinRuns(strings.ToLower(norm.NFKC.String(name)), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
+	if r := []rune(s); len(r) > maxAgentSkillsName {
+		s = strings.TrimRight(string(r[:maxAgentSkillsName]), "-")
+	}
+	if s == "" {
+		return "my-skill"
+	}
+	return s
+}
+
+func (l *linter) name(name, folder string, k fmKey) {
+	folderOK := len(AgentSkillsNameProblems(folder)) == 0
+	mended := false // a diagnostic already says to name it as its folder
+	if probs := AgentSkillsNameProblems(name); len(probs) > 0 {
+		hint := fmt.Sprintf("for example: name: %s", agentSkillsName(name))
+		if folderOK {
+			hint = fmt.Sprintf("name it as its folder is named: name: %s", folder)
+			mended = l.on(RuleNameFormat) && l.lc.Level(RuleNameFormat) >= l.lc.Level(RuleNameFolder)
+		}
+		l.report(RuleNameFormat, k.vline, k.vcol, hint,
+			"name %q is not an Agent Skills name: %s", name, strings.Join(probs, "; "))
+	}
+	if !AgentSkillsNameMatchesFolder(name, folder) && l.on(RuleNameFolder) {
+		// The warning that the folder is not the slug of the name asks
+		// for the same change, for the service's sake: it goes.
+		l.drop(k.vline, k.vcol, "slug-mismatch")
+		hint := fmt.Sprintf("set name: %s; the folder is the skill's slug in the space, which never changes", folder)
+		if !folderOK {
+			hint = fmt.Sprintf("the folder, the skill's slug in the space, which never changes, is no Agent Skills name either; "+
+				"set lint.rules.%s: off in %s if the space's slugs cannot follow the format", RuleNameFolder, ConfigFile)
+		}
+		if !mended {
+			l.report(RuleNameFolder, k.vline, k.vcol, hint,
+				"name %q is not the name of its folder, %q, as the Agent Skills format requires", name, folder)
+		}
+	}
+}
+
+// AgentSkillsKeys are the frontmatter keys of the Agent Skills format, as
+// skills-ref allows them (validator.py, ALLOWED_FIELDS).
+var AgentSkillsKeys = []string{"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+
+// agentSkillsKey reports whether key is a key of the format, or
+// skillsync's own enabled.
+func agentSkillsKey(key string) bool {
+	return key == keyEnabled || contains(AgentSkillsKeys, key)
+}
+
+func (l *linter) keys(keys []fmKey) {
+	for _, k := range keys {
+		if agentSkillsKey(k.key) {
+			continue
+		}
+		hint := "move it under metadata:, the format's place for other keys, or remove it"
+		if known, ok := typoOf(k.key); ok && agentSkillsKey(known) {
+			hint = fmt.Sprintf("rename it to %q", known)
+		}
+		// The typo warning of the same key says less: it goes.
+		l.drop(k.line, k.col, "frontmatter-key-typo")
+		l.report(RuleKeyUnknown, k.line, k.col, hint,
+			"key %q is not one of the Agent Skills format's (%s; and skillsync's %s)", k.key, strings.Join(AgentSkillsKeys, ", "), keyEnabled)
+	}
+}
+
+// drop removes the diagnostics of code at line and col of the linter's
+// file.
+func (l *linter) drop(line, col int, code string) {
+	out := l.ds[:0]
+	for _, d := range l.ds {
+		if d.Path != l.path || d.Line != line || d.Col != col || d.Code != code {
+			out = append(out, d)
+		}
+	}
+	l.ds = out
+}
+
+func (l *linter) compatibility(k fmKey) {
+	v := k.value
+	hint := `say in a line what the skill needs to run, as in "compatibility: Requires git and network access", or remove the key`
+	switch {
+	case v.Kind != yaml.ScalarNode:
+		l.report(RuleCompatibility, k.vline, k.vcol, hint, "compatibility must be text, not %s", kindName(v))
+	case v.Tag == "!!null" || strings.TrimSpace(v.Value) == "":
+		l.report(RuleCompatibility, k.vline, k.vcol, hint, "compatibility is empty; the Agent Skills format takes 1 to %d characters", maxCompatibilityChars)
+	default:
+		if n := utf8.RuneCountInString(v.Value); n > maxCompatibilityChars {
+			l.report(RuleCompatibility, k.vline, k.vcol, "keep it to the products, system packages and network access the skill needs; move details into the body",
+				"compatibility is %d characters long; the Agent Skills format takes at most %d", n, maxCompatibilityChars)
+		}
+	}
+}
+
+func (l *linter) metadata(k fmKey) {
+	v := k.value
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return // "metadata:" with nothing under it holds nothing
+	}
+	if v.Kind != yaml.MappingNode {
+		l.report(RuleMetadata, k.vline, k.vcol, "write it as keys with text values, one a line, indented under metadata:",
+			"metadata must be a mapping of keys to text values, not %s", kindName(v))
+		return
+	}
+	// Lines of the file: v's are those of the block, offset as k's are.
+	offset := k.vline - v.Line
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		mk, mv := v.Content[i], resolveAlias(v.Content[i+1])
+		line, col := mv.Line+offset, mv.Column
+		switch {
+		case mv.Kind == yaml.SequenceNode && allScalars(mv):
+			words := make([]string, len(mv.Content))
+			for j, c := range mv.Content {
+				words[j] = resolveAlias(c).Value
+			}
+			l.report(RuleMetadata, line, col, fmt.Sprintf("write it as one line of text: %s: %s", mk.Value, yamlQuote(strings.Join(words, ", "))),
+				"metadata %q must be text, not a list", mk.Value)
+		case mv.Kind != yaml.ScalarNode:
+			l.report(RuleMetadata, line, col, "metadata holds only text values: write it as text, or move it out of metadata",
+				"metadata %q must be text, not %s", mk.Value, kindName(mv))
+		case mv.Tag == "!!null":
+			l.report(RuleMetadata, line, col, fmt.Sprintf(`write its value, or remove it: %s: "..."`, mk.Value),
+				"metadata %q is empty; its values must be text", mk.Value)
+		case mv.Tag != "!!str":
+			l.report(RuleMetadata, line, col, fmt.Sprintf("quote it: %s: %s", mk.Value, yamlQuote(mv.Value)),
+				"metadata %q must be text, and YAML reads an unquoted %s as %s", mk.Value, mv.Value, kindName(mv))
+		}
+	}
+}
+
+// allScalars reports whether every item of the list n is a scalar.
+func allScalars(n *yaml.Node) bool {
+	for _, c := range n.Content {
+		if resolveAlias(c).Kind != yaml.ScalarNode {
+			return false
+		}
+	}
+	return true
+}
+
+// whenWords are the words by which a description says when to use its
+// skill (see [SaysWhen]).
+var whenWords = regexp.MustCompile(`(?i)\b(when|whenever|use|used|if)\b|\b(trigger|triggers|triggered|invoke|invoked)\s+(on|when|whenever|for|if|by)\b|(^|[.!?;:]\s+)for\b`)
+
+// SaysWhen reports whether a description says when to use its skill, as
+// the Agent Skills specification and Anthropic's skill-creator ask ("Use
+// when ...", "Use this skill whenever ..."). It is a heuristic, for
+// English: the description holds, as whole words in any case, "when",
+// "whenever", "use", "used" or "if"; or "trigger(s/ed)" or "invoke(d)"
+// followed by on, when, whenever, for, if or by; or a sentence that begins
+// with "For".
+func SaysWhen(description string) bool {
+	return whenWords.MatchString(description)
+}
+
+// EstimateTokens estimates the tokens a model reads for text, as the
+// common rule of thumb does: a token is about 4 characters of English or
+// code. A character of Chinese, Japanese or Korean script is about a token
+// of its own, and counts as one.
+func EstimateTokens(text string) int {
+	cjk, other := 0, 0
+	for _, r := range text {
+		if r >= 0x1100 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) { // none is below U+1100
+			cjk++
+		} else {
+			other++
+		}
+	}
+	return cjk + (other+3)/4
+}
+
+// A folderIndex is the files of a skill folder, and the folders that hold
+// them.
+type folderIndex struct {
+	files   map[string]bool
+	folders map[string]bool
+	byBase  map[string][]string // files by base name
+}
+
+func newFolderIndex(paths []string) *folderIndex {
+	f := &folderIndex{files: map[string]bool{}, folders: map[string]bool{}, byBase: map[string][]string{}}
+	for _, p := range paths {
+		f.files[p] = true
+		f.byBase[path.Base(p)] = append(f.byBase[path.Base(p)], p)
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			f.folders[d] = true
+		}
+	}
+	return f
+}
+
+// sameButCase is the file or folder of the skill whose name is p but for
+// case, or "".
+func (f *folderIndex) sameButCase(p string) string {
+	for _, set := range []map[string]bool{f.files, f.folders} {
+		for q := range set {
+			if strings.EqualFold(p, q) {
+				return q
+			}
+		}
+	}
+	return ""
+}
+
+// has reports whether p is a file or a folder of the skill.
+func (f *folderIndex) has(p string) bool { return f.files[p] || f.folders[p] }
+
+func (l *linter) missingLinks(p *skillParser, slug string, f *folderIndex) {
+	for _, ref := range ReferencedFiles(withoutSkillDir(p.body), slug) {
+		if !ref.Linked || f.has(ref.Path) || (ref.Alt != "" && f.has(ref.Alt)) {
+			continue
+		}
+		hint := fmt.Sprintf("add %s to the skill folder, or fix the link; paths are relative to the folder of SKILL.md", ref.Path)
+		if other := f.sameButCase(ref.Path); other != "" {
+			hint = fmt.Sprintf("the folder holds %s: names of files are case-sensitive on most systems; rename one", other)
+		}
+		l.report(RuleLinkMissing, p.bodyLine+ref.Line-1, 1, hint,
+			"link to %s, which is not in the skill folder", ref.Path)
+	}
+}
+
+// unreferenced reports the supporting files that nothing refers to. A
+// file is referred to when SKILL.md (its frontmatter or its body), or a
+// text file referred to, names it (see [ReferencedFiles]): by its path
+// from the skill folder, by its path from the folder of the file that
+// names it, by its base name alone, or by naming a folder that holds it
+// ("scripts/"). Hidden files (".gitignore") and files in hidden folders
+// are never reported, nor are files named LICENSE or README (of any case
+// and extension), which are for people, not agents.
+func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *folderIndex) {
+	content := map[string][]byte{}
+	for _, file := range sk.Files {
+		if file.Content != nil {
+			content[file.Path] = file.Content
+		}
+	}
+	reached := map[string]bool{SkillFile: true}
+	byLower := map[string]string{} // every path named, by its lower case
+	queue := []string{}
+	mark := func(p string) {
+		if !reached[p] {
+			reached[p] = true
+			queue = append(queue, p)
+		}
+	}
+	// scan marks the files that text, the content of a file in the
+	// folder from, names.
+	scan := func(from, text string, markdown bool) {
+		text = withoutSkillDir(text)
+		if !markdown {
+			text = "```\n" + text + "\n```" // read as code: its words, not its prose
+		}
+		names := func(p string) {
+			for _, c := range []string{path.Join(from, p), p} {
+				if _, ok := byLower[strings.ToLower(c)]; !ok {
+					byLower[strings.ToLower(c)] = c
+				}
+				if f.files[c] {
+					mark(c)
+				}
+				if f.folders[c] {
+					for file := range f.files {
+						if strings.HasPrefix(file, c+"/") {
+							mark(file)
+						}
+					}
+				}
+			}
+			if !strings.Contains(p, "/") {
+				for _, file := range f.byBase[p] {
+					mark(file)
+				}
+			}
+		}
+		refs := FindReferences(text, slug)
+		for _, r := range refs.Files {
+			names(r.Path)
+			if r.Alt != "" {
+				names(r.Alt)
+			}
+		}
+		for _, s := range refs.Skipped {
+			// "../scripts/run.py" in references/guide.md, or a binary
+			// file, is a file of the folder all the same.
+			t := strings.TrimPrefix(s.Text, "./")
+			t, _, _ = strings.Cut(t, "#")
+			if c := path.Join(from, t); c != ".." && !strings.HasPrefix(c, "../") && !path.IsAbs(t) {
+				names(c)
+			}
+		}
+		for _, w := range folderWords(text) {
+			names(w)
+		}
+		// "from templates.shake import x" reads templates/shake.py.
+		if !strings.Contains(text, "import") {
+			return
+		}
+		for _, m := range moduleName.FindAllStringSubmatch(text, -1) {
+			names(strings.ReplaceAll(m[1], ".", "/") + ".py")
+			names(strings.ReplaceAll(m[1], ".", "/"))
+		}
+	}
+	scan(".", p.block, false)
+	scan(".", p.body, true)
+	for _, root := range clientMetadata {
+		if f.files[root] {
+			mark(root)
+		}
+	}
+	for len(queue) > 0 {
+		next := queue[0]
+		queue = queue[1:]
+		doc := isDocument(next)
+		if !doc && next != clientMetadata[0] {
+			// A script brings the files beside and below it that are
+			// not markdown: its modules, its requirements.txt, its lock
+			// file, which it imports or reads by no path.
+			d := path.Dir(next)
+			for file := range f.files {
+				if (d == "." && file != SkillFile && !strings.Contains(file, "/") || d != "." && strings.HasPrefix(file, d+"/")) && !isMarkdown(file) {
+					mark(file)
+				}
+			}
+		}
+		data, ok := content[next]
+		if !ok || !utf8.Valid(data) {
+			continue
+		}
+		scan(path.Dir(next), string(data), doc)
+	}
+	var missing []string
+	for file := range f.files {
+		if !reached[file] && !exemptFromReference(file) {
+			missing = append(missing, file)
+		}
+	}
+	sort.Strings(missing)
+	for _, m := range missing {
+		hint := "refer to it from SKILL.md (as a link, or its path), so that agents know when to read it; or remove it"
+		if named, ok := byLower[strings.ToLower(m)]; ok && named != m {
+			hint = fmt.Sprintf("SKILL.md or a file it refers to names %s, which differs in case: names of files are case-sensitive on most systems; rename one", named)
+		}
+		l.addAt(path.Join(dir, m), RuleFileUnreferenced, 0, 0, hint,
+			fmt.Sprintf("supporting file %s is not referred to by SKILL.md, nor by any file it refers to [%s]", m, RuleFileUnreferenced))
+	}
+}
+
+// moduleName is a dotted Python module name after from or import.
+var moduleName = regexp.MustCompile(`\b(?:from|import)\s+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)`)
+
+// clientMetadata are files that an agent client reads by itself, by
+// their fixed path: referred to, whatever SKILL.md says, and read for the
+// files they refer to (an icon).
+var clientMetadata = []string{"agents/openai.yaml"}
+
+// isDocument reports a file of prose, which agents read as they are told
+// (markdown, text), rather than a script or data that a script reads.
+func isDocument(p string) bool {
+	return isMarkdown(p) || strings.EqualFold(path.Ext(p), ".txt")
+}
+
+// isMarkdown reports a file of marked-up prose.
+func isMarkdown(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".mdx", ".rst", ".adoc":
+		return true
+	}
+	return false
+}
+
+// skillDirPlaceholders are what SKILL.md files write for the skill's own
+// folder, which clients replace before the agent reads them.
+var skillDirPlaceholders = strings.NewReplacer("${baseDir}/", "", "{baseDir}/", "",
+	"${CLAUDE_SKILL_DIR}/", "", "$CLAUDE_SKILL_DIR/", "", "${SKILL_DIR}/", "", "$SKILL_DIR/", "")
+
+// withoutSkillDir is text with the placeholders of the skill's folder
+// taken off.
+func withoutSkillDir(text string) string {
+	if !strings.Contains(text, "baseDir}/") && !strings.Contains(text, "SKILL_DIR") {
+		return text // the replacer copies the text even when it replaces nothing
+	}
+	return skillDirPlaceholders.Replace(text)
+}
+
+// exemptFromReference reports the files that file-unreferenced never
+// reports: hidden ones, and licences and read-me files.
+func exemptFromReference(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	base := strings.ToUpper(path.Base(p))
+	base = strings.TrimSuffix(base, path.Ext(base))
+	return base == "LICENSE" || base == "LICENCE" || base == "README" || base == "COPYING" || base == "NOTICE"
+}
+
+// folderWords are the words of text that may name a folder: "scripts/",
+// "./templates", "assets/icons", "assets/*.png" (the folder before the
+// pattern). A bare word ("scripts") is none: it is as often plain English.
+func folderWords(text string) []string {
+	if !strings.Contains(text, "/") {
+		return nil
+	}
+	var out []string
+	for w := range cutWords(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("\"'`()[]<>,;|=", r)
+	}) {
+		t := strings.TrimRight(w.text, ".:!?")
+		if i := strings.IndexAny(t, "*{"); i >= 0 {
+			t = t[:i]
+		}
+		dotted := strings.HasPrefix(t, "./")
+		for strings.HasPrefix(t, "./") {
+			t = t[2:]
+		}
+		if (dotted || strings.Contains(t, "/")) && strings.Trim(t, "/") != "" {
+			out = append(out, strings.TrimSuffix(t, "/"))
+		}
+	}
+	return out
+}

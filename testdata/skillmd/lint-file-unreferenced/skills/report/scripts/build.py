@@ -1,0 +1,2 @@
+import json
+from lib import util
