@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,13 +11,12 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
 
-func agentsCommand(ui *ui) *cli.Command {
+func agentsCommand(e *env) *cli.Command {
 	common := func() []cli.Flag { return flags([]cli.Flag{dirFlag()}, remoteFlags()) }
 	return &cli.Command{
 		Name:  "agents",
@@ -40,30 +40,15 @@ Exit codes: 0 success, 1 error.`,
 Exit codes: 0 success, 1 error.`,
 				Flags: flags(common(), []cli.Flag{formatFlag("text", "markdown", "json")}),
 				Action: func(c *cli.Context) error {
-					format, err := checkFormat(c, "text", "markdown", "json")
+					o, err := readAgents(c, e)
 					if err != nil {
 						return err
 					}
-					cl, t, err := agentClient(c, ui)
+					format, err := readFormat(c, "text", "markdown", "json")
 					if err != nil {
 						return err
 					}
-					agents, err := cl.ListAllAgents(c.Context, t.Space)
-					if err != nil {
-						return fmt.Errorf("listing agents of space %s: %w", t.Space, err)
-					}
-					if format == "json" {
-						if agents == nil {
-							agents = []remote.Agent{}
-						}
-						return writeJSON(ui, agents)
-					}
-					if format == "markdown" {
-						writeAgentMarkdown(ui, agents)
-						return nil
-					}
-					writeAgentTable(ui, agents)
-					return nil
+					return runAgentsList(c.Context, e, o, format)
 				},
 			},
 			{
@@ -80,31 +65,15 @@ Example:
 Exit codes: 0 published (or already up to date), 1 error.`,
 				Flags: common(),
 				Action: func(c *cli.Context) error {
-					if err := oneArg(c, "agent id or name", `skillsync agents publish "Support Bot"`); err != nil {
-						return err
-					}
-					cl, t, err := agentClient(c, ui)
+					o, err := readAgents(c, e)
 					if err != nil {
 						return err
 					}
-					a, err := findAgent(c, cl, t.Space, c.Args().First())
+					ref, err := oneArg(c, "agent id or name", `skillsync agents publish "Support Bot"`)
 					if err != nil {
 						return err
 					}
-					if reconcile.CheckPublish(*a) != nil {
-						return withHint(fmt.Errorf("agent %q has the embed widget enabled but no allowed domain; the service refuses to publish it", a.Name),
-							"add the sites that may embed it to embedOptions.domainWhitelist in the app, or turn embedding off")
-					}
-					if !reconcile.NeedsPublish(*a) {
-						fprintf(ui.stdout, "Agent %q (%s) is already published with no unpublished changes.\n", a.Name, a.ID)
-						return nil
-					}
-					got, err := cl.PublishAgent(c.Context, t.Space, a.ID)
-					if err != nil {
-						return fmt.Errorf("publishing agent %q: %w", a.Name, err)
-					}
-					fprintf(ui.stdout, "Published agent %q (%s).\n", got.Name, got.ID)
-					return nil
+					return runAgentsPublish(c.Context, e, o, ref)
 				},
 			},
 			{
@@ -119,58 +88,127 @@ Example:
    skillsync agents delete --yes 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b
 
 Exit codes: 0 deleted, 1 error or not confirmed.`,
-				Flags: flags(common(), []cli.Flag{&cli.BoolFlag{Name: "yes", Usage: "delete without asking"}}),
+				Flags: flags(common(), []cli.Flag{flagYes.def("delete without asking")}),
 				Action: func(c *cli.Context) error {
-					if err := oneArg(c, "agent id", "skillsync agents delete --yes 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b (ids from: skillsync agents list)"); err != nil {
-						return err
-					}
-					id := c.Args().First()
-					if err := spec.CheckUUID("agent id", id); err != nil {
-						return withHint(err, "agents delete takes the agent's id, not its name, so that a typo never deletes another agent; see skillsync agents list")
-					}
-					cl, t, err := agentClient(c, ui)
+					o, err := readAgents(c, e)
 					if err != nil {
 						return err
 					}
-					if !c.Bool("yes") {
-						if err := confirmDelete(c, ui, id); err != nil {
-							return err
-						}
+					id, err := oneArg(c, "agent id", "skillsync agents delete --yes 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b (ids from: skillsync agents list)")
+					if err != nil {
+						return err
 					}
-					if err := cl.DeleteAgent(c.Context, t.Space, id); err != nil {
-						return fmt.Errorf("deleting agent %s: %w", id, err)
-					}
-					fprintf(ui.stdout, "Deleted agent %s permanently.\n", id)
-					return nil
+					return runAgentsDelete(c.Context, e, o, id, flagYes.get(c))
 				},
 			},
 		},
 	}
 }
 
-// agentClient resolves the target from flags, env and, when there is one,
-// skillsync.yaml: agent commands also work outside a skills repository.
-func agentClient(c *cli.Context, ui *ui) (*remote.Client, target, error) {
-	var cfg fsrepo.Config
-	if root, err := findRepo(c); err == nil {
-		if cfg, err = fsrepo.ReadConfig(root); err != nil {
-			return nil, target{}, err
-		}
-	} else if c.IsSet("dir") {
-		return nil, target{}, err
+// agentsOptions are the settings of the agents and assets commands, which
+// also work outside a skills repository.
+type agentsOptions struct {
+	dir  string // --dir or SKILLSYNC_DIR; "" to look upward, and go on without one
+	conn connSettings
+}
+
+func readAgents(c *cli.Context, e *env) (agentsOptions, error) {
+	cs, err := resolveConn(readConnFlags(c), e.getenv)
+	return agentsOptions{dir: resolveDir(flagDir.get(c), e.getenv), conn: cs}, err
+}
+
+func runAgentsList(ctx context.Context, e *env, o agentsOptions, format string) error {
+	ui := e.ui
+	cl, t, err := agentClient(e, o)
+	if err != nil {
+		return err
 	}
-	t, err := resolveTarget(c, cfg)
+	agents, err := cl.ListAllAgents(ctx, t.Space)
+	if err != nil {
+		return fmt.Errorf("listing agents of space %s: %w", t.Space, err)
+	}
+	switch format {
+	case "json":
+		if agents == nil {
+			agents = []remote.Agent{}
+		}
+		return writeJSON(ui, agents)
+	case "markdown":
+		writeAgentMarkdown(ui, agents)
+	default:
+		writeAgentTable(ui, agents)
+	}
+	return nil
+}
+
+// runAgentsPublish publishes the agent ref names (an id or a name).
+func runAgentsPublish(ctx context.Context, e *env, o agentsOptions, ref string) error {
+	ui := e.ui
+	cl, t, err := agentClient(e, o)
+	if err != nil {
+		return err
+	}
+	a, err := findAgent(ctx, cl, t.Space, ref)
+	if err != nil {
+		return err
+	}
+	if reconcile.CheckPublish(*a) != nil {
+		return withHint(fmt.Errorf("agent %q has the embed widget enabled but no allowed domain; the service refuses to publish it", a.Name),
+			"add the sites that may embed it to embedOptions.domainWhitelist in the app, or turn embedding off")
+	}
+	if !reconcile.NeedsPublish(*a) {
+		fprintf(ui.stdout, "Agent %q (%s) is already published with no unpublished changes.\n", a.Name, a.ID)
+		return nil
+	}
+	got, err := cl.PublishAgent(ctx, t.Space, a.ID)
+	if err != nil {
+		return fmt.Errorf("publishing agent %q: %w", a.Name, err)
+	}
+	fprintf(ui.stdout, "Published agent %q (%s).\n", got.Name, got.ID)
+	return nil
+}
+
+// runAgentsDelete deletes the agent id, asking first unless yes.
+func runAgentsDelete(ctx context.Context, e *env, o agentsOptions, id string, yes bool) error {
+	ui := e.ui
+	if err := spec.CheckUUID("agent id", id); err != nil {
+		return withHint(err, "agents delete takes the agent's id, not its name, so that a typo never deletes another agent; see skillsync agents list")
+	}
+	cl, t, err := agentClient(e, o)
+	if err != nil {
+		return err
+	}
+	if !yes {
+		if err := confirmDelete(ctx, e, id); err != nil {
+			return err
+		}
+	}
+	if err := cl.DeleteAgent(ctx, t.Space, id); err != nil {
+		return fmt.Errorf("deleting agent %s: %w", id, err)
+	}
+	fprintf(ui.stdout, "Deleted agent %s permanently.\n", id)
+	return nil
+}
+
+// agentClient resolves the target from flags, env and, when there is one,
+// skillsync.yaml, and builds its client.
+func agentClient(e *env, o agentsOptions) (*remote.Client, targetSettings, error) {
+	_, cfg, err := optionalConfig(o.dir)
+	if err != nil {
+		return nil, targetSettings{}, err
+	}
+	t, err := o.conn.target(cfg)
 	if err != nil {
 		return nil, t, err
 	}
-	cl, err := newClient(c, ui, t)
+	cl, err := newClient(e, o.conn, t)
 	return cl, t, err
 }
 
 // findAgent finds an agent by id, or else by exact name; a name shared by
 // several agents is refused rather than guessed.
-func findAgent(c *cli.Context, cl *remote.Client, space, ref string) (*remote.Agent, error) {
-	agents, err := cl.ListAllAgents(c.Context, space)
+func findAgent(ctx context.Context, cl *remote.Client, space, ref string) (*remote.Agent, error) {
+	agents, err := cl.ListAllAgents(ctx, space)
 	if err != nil {
 		return nil, fmt.Errorf("listing agents of space %s: %w", space, err)
 	}
@@ -197,15 +235,15 @@ func findAgent(c *cli.Context, cl *remote.Client, space, ref string) (*remote.Ag
 	return &a, nil
 }
 
-func confirmDelete(c *cli.Context, ui *ui, id string) error {
-	in, ok := c.App.Reader.(*os.File)
+func confirmDelete(ctx context.Context, e *env, id string) error {
+	in, ok := e.stdin.(*os.File)
 	if !ok || !isTerminal(in) {
 		return withHint(errors.New("deleting an agent needs confirmation, and there is no terminal to ask on"), "pass --yes to delete without asking; deletion is permanent")
 	}
-	fprintf(ui.stdout, "Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", id)
-	line, err := readAnswer(c.Context, in)
+	fprintf(e.ui.stdout, "Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", id)
+	line, err := readAnswer(ctx, in)
 	if err != nil {
-		fprintf(ui.stdout, "\n") // after the "^C" the terminal shows
+		fprintf(e.ui.stdout, "\n") // after the "^C" the terminal shows
 		return err
 	}
 	if strings.TrimSpace(line) != "yes" {

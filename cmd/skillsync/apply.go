@@ -17,7 +17,7 @@ import (
 	"github.com/skillsync/skillsync/reconcile"
 )
 
-func applyCommand(ui *ui) *cli.Command {
+func applyCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "apply",
 		Usage:     "make the space match the repository",
@@ -48,67 +48,93 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 130 interrupted (requests in flight finish and are journaled).`,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "json"),
-			&cli.BoolFlag{Name: "auto-approve", Usage: "apply without asking for confirmation"},
-			&cli.StringFlag{Name: "journal", Usage: "journal FILE (default: .skillsync/journal/<time>.jsonl in the repository)"},
+			flagAutoApprove.def("apply without asking for confirmation"),
+			flagJournal.def("journal FILE (default: .skillsync/journal/<time>.jsonl in the repository)"),
 		}),
 		Action: func(c *cli.Context) error {
-			format, err := checkFormat(c, "text", "json")
+			o, err := readPlanning(c, e)
+			if err != nil {
+				return err
+			}
+			format, err := readFormat(c, "text", "json")
 			if err != nil {
 				return err
 			}
 			if c.NArg() > 1 {
 				return withHint(fmt.Errorf("apply takes at most one plan file, got %d arguments", c.NArg()), "flags go before the file: skillsync apply --auto-approve plan.json")
 			}
-			var r *planRun
-			if file := c.Args().First(); file != "" {
-				r, err = loadSavedPlan(c, ui, file)
-			} else {
-				r, err = makePlan(c, ui, format != "json")
-			}
-			if err != nil {
-				return err
-			}
-			color := useColor(c, ui)
-			if format == "text" {
-				if err := renderPlan(ui.stdout, r.plan, "text", color, "plan"); err != nil {
-					return err
-				}
-			}
-			// Under GitHub Actions the job summary gets the plan, and
-			// below it, once applied, the result.
-			if err := publishPlan(c, ui, r.plan, "apply"); err != nil {
-				return err
-			}
-			if r.plan.HasErrors() {
-				return planErrors(r.plan)
-			}
-			if !r.plan.HasChanges() {
-				if format == "json" {
-					return writeJSON(ui, &reconcile.Result{})
-				}
-				return nil
-			}
-			if !c.Bool("auto-approve") && c.Args().Len() == 0 {
-				if err := confirm(c, ui, r, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
-					return err
-				}
-				// The prompt may have stayed open for a while: an edit made
-				// in the app meanwhile would be overwritten unjournaled.
-				if err := recheck(c.Context, r); err != nil {
-					return err
-				}
-			}
-			return runApply(c.Context, ui, r, c.String("journal"), format)
+			return runApply(c.Context, e, applyOptions{
+				planning:    o,
+				format:      format,
+				autoApprove: flagAutoApprove.get(c),
+				journal:     flagJournal.get(c),
+				planFile:    c.Args().First(),
+			})
 		},
 	}
 }
 
-// confirm asks on a terminal, and refuses without one: an unattended apply
-// must say so with --auto-approve.
-func confirm(c *cli.Context, ui *ui, r *planRun, noTerminalHint string) error {
-	in, ok := c.App.Reader.(*os.File)
+// applyOptions are apply's settings.
+type applyOptions struct {
+	planning    planningOptions
+	format      string // text or json
+	autoApprove bool
+	journal     string // --journal; "" for one under .skillsync/journal/
+	planFile    string // the saved plan to apply; "" to plan afresh
+}
+
+func runApply(ctx context.Context, e *env, o applyOptions) error {
+	ui := e.ui
+	var r *planRun
+	var err error
+	if o.planFile != "" {
+		r, err = loadSavedPlan(ctx, e, o.planning, o.planFile)
+	} else {
+		r, err = makePlan(ctx, e, o.planning, o.format != "json")
+	}
+	if err != nil {
+		return err
+	}
+	if o.format == "text" {
+		if err := renderPlan(ui.stdout, r.plan, "text", o.planning.color, "plan"); err != nil {
+			return err
+		}
+	}
+	// Under GitHub Actions the job summary gets the plan, and below it,
+	// once applied, the result.
+	if err := publishPlan(ctx, ui, githubOptions{}, r.plan, "apply"); err != nil {
+		return err
+	}
+	if r.plan.HasErrors() {
+		return planErrors(r.plan)
+	}
+	if !r.plan.HasChanges() {
+		if o.format == "json" {
+			return writeJSON(ui, &reconcile.Result{})
+		}
+		return nil
+	}
+	if !o.autoApprove && o.planFile == "" {
+		if err := confirm(ctx, e, "apply", r, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
+			return err
+		}
+		// The prompt may have stayed open for a while: an edit made in the
+		// app meanwhile would be overwritten unjournaled.
+		if err := recheck(ctx, r); err != nil {
+			return err
+		}
+	}
+	return applyPlan(ctx, ui, r, o.journal, o.format)
+}
+
+// confirm asks on a terminal before cmd (apply or restore) changes the
+// space, and refuses without one: an unattended apply must say so with
+// --auto-approve.
+func confirm(ctx context.Context, e *env, cmd string, r *planRun, noTerminalHint string) error {
+	ui := e.ui
+	in, ok := e.stdin.(*os.File)
 	if !ok || !isTerminal(in) || (!ui.stdoutTTY && !ui.stderrTTY) {
-		return withHint(fmt.Errorf("%s needs confirmation, and there is no terminal to ask on", c.Command.Name), "%s", noTerminalHint)
+		return withHint(fmt.Errorf("%s needs confirmation, and there is no terminal to ask on", cmd), "%s", noTerminalHint)
 	}
 	// Ask where the person is looking: stdout may be piped to a log.
 	prompt := ui.stdout
@@ -116,7 +142,7 @@ func confirm(c *cli.Context, ui *ui, r *planRun, noTerminalHint string) error {
 		prompt = ui.stderr
 	}
 	fprintf(prompt, "\nApply these changes to space %s? Only 'yes' will be accepted: ", r.target.Space)
-	line, err := readAnswer(c.Context, in)
+	line, err := readAnswer(ctx, in)
 	if err != nil {
 		fprintf(prompt, "\n") // after the "^C" the terminal shows
 		return err
@@ -173,8 +199,8 @@ func recheck(ctx context.Context, r *planRun) error {
 	return nil
 }
 
-// runApply applies r.plan, journaling every mutation, and reports per step.
-func runApply(ctx context.Context, ui *ui, r *planRun, journalPath, format string) error {
+// applyPlan applies r.plan, journaling every mutation, and reports per step.
+func applyPlan(ctx context.Context, ui *ui, r *planRun, journalPath, format string) error {
 	if journalPath == "" {
 		journalPath = reconcile.DefaultJournalPath(r.root, time.Now())
 	}

@@ -17,6 +17,7 @@ import (
 // interrupt.txtar cannot read: 130, after the request in flight finished
 // and nothing more started.
 func TestApplyInterrupted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
 	if err := copyEmbedded(repo, "testdata/demo/repo"); err != nil {
@@ -52,7 +53,7 @@ func TestApplyInterrupted(t *testing.T) {
 	code := run(ctx, []string{"skillsync", "apply", "--auto-approve",
 		"--dir", repo, "--base-url", srv.URL, "--space", demoSpace, "--token-file", tokenFile,
 		"--journal", filepath.Join(dir, "journal.jsonl")},
-		strings.NewReader(""), &stdout, &stderr)
+		testEnv{}.process(nil, &stdout, &stderr))
 	if code != exitInterrupted {
 		t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitInterrupted, &stdout, &stderr)
 	}
@@ -71,6 +72,7 @@ func TestApplyInterrupted(t *testing.T) {
 // it and before apply writes it is left as the app has it, reported with
 // what to do, and the apply exits 1; the other steps apply.
 func TestApplyLeavesAnAppEdit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	repo := filepath.Join(dir, "repo")
 	if err := copyEmbedded(repo, "testdata/demo/repo"); err != nil {
@@ -104,7 +106,7 @@ func TestApplyLeavesAnAppEdit(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(t.Context(), []string{"skillsync", "apply", "--auto-approve",
 		"--dir", repo, "--base-url", srv.URL, "--space", demoSpace, "--token-file", tokenFile, "--journal", journal},
-		strings.NewReader(""), &stdout, &stderr)
+		testEnv{}.process(nil, &stdout, &stderr))
 	if code != 1 {
 		t.Errorf("exit code %d, want 1\nstdout:\n%s\nstderr:\n%s", code, &stdout, &stderr)
 	}

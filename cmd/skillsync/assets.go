@@ -2,12 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
 )
 
-func assetsCommand(ui *ui) *cli.Command {
+func assetsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "assets",
 		Usage: "read knowledge-base assets",
@@ -25,35 +26,42 @@ Exit codes: 0 success, 1 error.`,
 Exit codes: 0 success, 1 error (404: no such asset in the space).`,
 			Flags: flags([]cli.Flag{dirFlag(), formatFlag("json", "text")}, remoteFlags()),
 			Action: func(c *cli.Context) error {
-				if err := oneArg(c, "asset id", "skillsync assets get --format text 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b"); err != nil {
+				o, err := readAgents(c, e)
+				if err != nil {
 					return err
 				}
-				format := c.String("format")
-				if !c.IsSet("format") {
-					format = "json"
+				id, err := oneArg(c, "asset id", "skillsync assets get --format text 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b")
+				if err != nil {
+					return err
 				}
+				format := flagFormat.get(c)
 				if format != "json" && format != "text" {
 					return withHint(fmt.Errorf("unknown --format %q", format), "use json or text")
 				}
-				cl, t, err := agentClient(c, ui)
-				if err != nil {
-					return err
-				}
-				a, err := cl.GetAsset(c.Context, t.Space, c.Args().First())
-				if err != nil {
-					return fmt.Errorf("reading asset: %w", err)
-				}
-				if format == "json" {
-					// The record as served, whatever whitespace ends it, then one newline.
-					fprintf(ui.stdout, "%s\n", bytes.TrimRight(a.Raw, " \t\r\n"))
-					return nil
-				}
-				fprintf(ui.stdout, "id:               %s\nname:             %s\nMIME type:        %s\nprocessing state: %s\n",
-					orDash(a.ID), orDash(a.Name), orDash(a.MIMEType), orDash(a.ProcessingState))
-				return nil
+				return runAssetsGet(c.Context, e, o, id, format)
 			},
 		}},
 	}
+}
+
+// runAssetsGet prints the asset id in format: json as served, or text.
+func runAssetsGet(ctx context.Context, e *env, o agentsOptions, id, format string) error {
+	cl, t, err := agentClient(e, o)
+	if err != nil {
+		return err
+	}
+	a, err := cl.GetAsset(ctx, t.Space, id)
+	if err != nil {
+		return fmt.Errorf("reading asset: %w", err)
+	}
+	if format == "json" {
+		// The record as served, whatever whitespace ends it, then one newline.
+		fprintf(e.ui.stdout, "%s\n", bytes.TrimRight(a.Raw, " \t\r\n"))
+		return nil
+	}
+	fprintf(e.ui.stdout, "id:               %s\nname:             %s\nMIME type:        %s\nprocessing state: %s\n",
+		orDash(a.ID), orDash(a.Name), orDash(a.MIMEType), orDash(a.ProcessingState))
+	return nil
 }
 
 func orDash(s string) string {

@@ -1,32 +1,25 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
-// baseFlag is plan's --base: the branch a pull request merges into.
-func baseFlag() cli.Flag {
-	return &cli.StringFlag{Name: "base", Usage: "split the plan into the changes of this pull request and drift, against the merge base of `REF` (the target branch, such as origin/main) and HEAD"}
-}
-
 // splitByBase sets the Origin of every change of r.plan: "pr" when the
 // pull request changes what the change is about, "drift" when the space
 // was edited since the base. The base is the desired state at the merge
-// base of ref and the revision planned (--ref, or HEAD).
+// base of ref and the revision planned (head, from --ref; "" for HEAD).
 //
 // A ref that does not resolve is an error, never a silent fallback: a typo
 // in --base would otherwise split the plan against the wrong commit. Only
 // when both ends resolve and no merge base is found (a shallow clone, or
 // unrelated histories) does the base fall back to head^1, with a warning.
-func splitByBase(c *cli.Context, ui *ui, r *planRun, ref string) error {
-	head := c.String("ref")
+func splitByBase(ctx context.Context, ui *ui, r *planRun, head, ref string) error {
 	if head == "" {
 		head = "HEAD"
 	}
@@ -44,7 +37,7 @@ func splitByBase(c *cli.Context, ui *ui, r *planRun, ref string) error {
 	if err != nil {
 		return baseError(err)
 	}
-	base, _, err := fsrepo.Load(c.Context, r.root, fsrepo.LoadOptions{Ref: sha})
+	base, _, err := fsrepo.Load(ctx, r.root, fsrepo.LoadOptions{Ref: sha})
 	if err != nil {
 		// At the base there may be no skillsync.yaml yet: the pull request
 		// that adds skillsync. All of its plan is then its own.

@@ -63,9 +63,9 @@ func replaceInFile(t *testing.T, path, old, new string) {
 }
 
 // origins plans with args in JSON and returns the origin of each change.
-func origins(t *testing.T, args ...string) (map[string]string, string) {
+func origins(t *testing.T, env testEnv, args ...string) (map[string]string, string) {
 	t.Helper()
-	code, stdout, stderr := runCLI(t, append([]string{"plan", "--format", "json"}, args...)...)
+	code, stdout, stderr := runCLI(t, env, append([]string{"plan", "--format", "json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("plan %v: exit %d, stderr:\n%s", args, code, stderr)
 	}
@@ -113,7 +113,8 @@ func basePRRepo(t *testing.T, dir string) *git.Repository {
 }
 
 func TestPlanBaseSplitsPRFromDrift(t *testing.T) {
-	e, dir := ciSetup(t)
+	t.Parallel()
+	e, dir, env := ciSetup(t)
 	basePRRepo(t, dir)
 	// Edited in the app: drift, whatever the pull request does.
 	s, _ := e.SkillBySlug(demoSpace, "sql-style")
@@ -123,7 +124,7 @@ func TestPlanBaseSplitsPRFromDrift(t *testing.T) {
 	cr, _ := e.SkillBySlug(demoSpace, "code-review")
 	e.EditSkill(demoSpace, cr.ID, func(sd *remotetest.SkillSeed) { sd.Name = "Code review, edited in the app" })
 
-	got, stderr := origins(t, "--dir", dir, "--base", "main")
+	got, stderr := origins(t, env, "--dir", dir, "--base", "main")
 	want := map[string]string{
 		"code-review":         "pr",    // changed by the pull request
 		"release-notes":       "drift", // differs at the merge base already; main's later edit is not the pull request's
@@ -139,7 +140,7 @@ func TestPlanBaseSplitsPRFromDrift(t *testing.T) {
 		t.Errorf("unexpected warning:\n%s", stderr)
 	}
 
-	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--base", "main")
+	code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--base", "main")
 	if code != 0 {
 		t.Fatalf("plan --base: exit %d, stderr:\n%s", code, stderr)
 	}
@@ -151,14 +152,14 @@ func TestPlanBaseSplitsPRFromDrift(t *testing.T) {
 	if !strings.Contains(stdout[pr:drift], "      drift: name edited in the space, not by this pull request\n") {
 		t.Errorf("the text plan does not say which field of code-review drifted:\n%s", stdout[pr:drift])
 	}
-	code, stdout, _ = runCLI(t, "plan", "--dir", dir, "--base", "main", "--format", "markdown")
+	code, stdout, _ = runCLI(t, env, "plan", "--dir", dir, "--base", "main", "--format", "markdown")
 	if code != 0 || !strings.Contains(stdout, "**Changes from this pull request**") || !strings.Contains(stdout, "**Drift: changed in the space since the base**") {
 		t.Errorf("the markdown plan lacks the sections of the split (exit %d):\n%s", code, stdout)
 	}
 	if !strings.Contains(stdout, "| name (drift), description |") {
 		t.Errorf("the markdown table does not mark code-review's name as drift:\n%s", stdout)
 	}
-	_, stdout, _ = runCLI(t, "plan", "--dir", dir, "--base", "main", "--format", "json")
+	_, stdout, _ = runCLI(t, env, "plan", "--dir", dir, "--base", "main", "--format", "json")
 	var p struct {
 		Changes []struct {
 			Slug        string   `json:"slug"`
@@ -213,12 +214,13 @@ func fetchShallow(t *testing.T, r *git.Repository, branch string, keep ...plumbi
 }
 
 func TestPlanBaseFallsBackWithoutMergeBase(t *testing.T) {
-	_, dir := ciSetup(t)
+	t.Parallel()
+	_, dir, env := ciSetup(t)
 	r := basePRRepo(t, dir)
 	// A shallow clone holds the target branch, but not the merge base: it
 	// falls back to HEAD^1, here the commit the branch started at.
 	fetchShallow(t, r, "main")
-	got, stderr := origins(t, "--dir", dir, "--base", "origin/main")
+	got, stderr := origins(t, env, "--dir", dir, "--base", "origin/main")
 	for _, want := range []string{"warning: the merge base of origin/main and HEAD is not in this clone, which is shallow", "use actions/checkout with fetch-depth: 0", "HEAD^1"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -230,7 +232,8 @@ func TestPlanBaseFallsBackWithoutMergeBase(t *testing.T) {
 }
 
 func TestPlanBaseFallsBackWithUnrelatedHistory(t *testing.T) {
-	_, dir := ciSetup(t)
+	t.Parallel()
+	_, dir, env := ciSetup(t)
 	r := basePRRepo(t, dir)
 	// A full clone where --base names a branch with no commit in common:
 	// not a shallow clone, and not said to be.
@@ -238,7 +241,7 @@ func TestPlanBaseFallsBackWithUnrelatedHistory(t *testing.T) {
 	if err := r.Storer.SetShallow(nil); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr := origins(t, "--dir", dir, "--base", "origin/main")
+	_, stderr := origins(t, env, "--dir", dir, "--base", "origin/main")
 	for _, want := range []string{"warning: origin/main and HEAD have no common history in this clone", "HEAD^1"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
@@ -250,14 +253,15 @@ func TestPlanBaseFallsBackWithUnrelatedHistory(t *testing.T) {
 }
 
 func TestPlanBaseFailsWithNoHistory(t *testing.T) {
-	_, dir := ciSetup(t)
+	t.Parallel()
+	_, dir, env := ciSetup(t)
 	r, err := git.PlainInit(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	head := gitCommitAll(t, r, "skills")
 	fetchShallow(t, r, "main", head)
-	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--base", "origin/main")
+	code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--base", "origin/main")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 	}
@@ -269,6 +273,7 @@ func TestPlanBaseFailsWithNoHistory(t *testing.T) {
 }
 
 func TestPlanBaseUnknownRef(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		base string
 		want []string
@@ -279,9 +284,10 @@ func TestPlanBaseUnknownRef(t *testing.T) {
 		{"origin/main", []string{"error: unknown ref origin/main", "fetch-depth: 0", "git fetch origin main"}},
 	} {
 		t.Run(tc.base, func(t *testing.T) {
-			_, dir := ciSetup(t)
+			t.Parallel()
+			_, dir, env := ciSetup(t)
 			basePRRepo(t, dir)
-			code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--base", tc.base)
+			code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--base", tc.base)
 			if code != 1 {
 				t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 			}
@@ -306,7 +312,8 @@ func TestPlanBaseUnknownRef(t *testing.T) {
 // agents.publish is its change; one listed there at the base whose draft
 // was edited in the app is drift. Every format says which.
 func TestPlanBaseSplitsAgentPublishes(t *testing.T) {
-	e, dir := ciSetup(t)
+	t.Parallel()
+	e, dir, env := ciSetup(t)
 	e.AddAgent(demoSpace, remote.Agent{ID: "11111111-1111-4111-8111-111111111111", Name: "Old bot", Published: true, HasUnpublishedChanges: true})
 	e.AddAgent(demoSpace, remote.Agent{ID: "22222222-2222-4222-8222-222222222222", Name: "New bot"})
 	cfg := filepath.Join(dir, "skillsync.yaml")
@@ -327,7 +334,7 @@ func TestPlanBaseSplitsAgentPublishes(t *testing.T) {
 	appendFile("    - 22222222-2222-4222-8222-222222222222\n")
 	gitCommitAll(t, r, "publish the new bot too")
 
-	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--base", "main", "--format", "json")
+	code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--base", "main", "--format", "json")
 	if code != 0 {
 		t.Fatalf("plan --base: exit %d, stderr:\n%s", code, stderr)
 	}
@@ -348,7 +355,7 @@ func TestPlanBaseSplitsAgentPublishes(t *testing.T) {
 		t.Errorf("origins of the publishes = %v, want %v", got, want)
 	}
 	for _, format := range []string{"text", "markdown"} {
-		_, stdout, _ := runCLI(t, "plan", "--dir", dir, "--base", "main", "--format", format)
+		_, stdout, _ := runCLI(t, env, "plan", "--dir", dir, "--base", "main", "--format", format)
 		for _, want := range []string{
 			"New bot (`22222222-2222-4222-8222-222222222222`): never published (added to agents.publish by this pull request)",
 			"Old bot (`11111111-1111-4111-8111-111111111111`): has unpublished changes (drift: listed in agents.publish at the base)",

@@ -50,6 +50,7 @@ func (p panickingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // sending an update): each must exit 1, never 2, with an "internal error"
 // line and a hint to report it, and no stack trace unless --debug.
 func TestPanicIsAnInternalError(t *testing.T) {
+	t.Parallel()
 	const token = "bug-token-0123456789"
 	sp := newTestSpace(t, token, 3)
 	exe, err := os.Executable()
@@ -70,6 +71,7 @@ func TestPanicIsAnInternalError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			tmp := t.TempDir()
 			pullDir := filepath.Join(tmp, "pulled")
 			if err := os.Mkdir(pullDir, 0o755); err != nil {
@@ -84,8 +86,7 @@ func TestPanicIsAnInternalError(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, exe, args...)
 			cmd.Args[0] = "skillsync-with-a-bug"
-			cmd.Env = append(os.Environ(), sp.env(token)...)
-			cmd.Env = append(cmd.Env, panicOnEnv+"="+tt.on, "GITHUB_ACTIONS=")
+			cmd.Env = append(sp.env(token).environ(), panicOnEnv+"="+tt.on)
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			err := cmd.Run()
@@ -145,8 +146,9 @@ func TestPanicIsAnInternalError(t *testing.T) {
 // goroutine is reported the same way; a command with no --debug flag asks
 // for the command and its output instead.
 func TestTopLevelPanicIsAnInternalError(t *testing.T) {
+	t.Parallel()
 	var stderr bytes.Buffer
-	code := run(context.Background(), []string{"skillsync", "version"}, strings.NewReader(""), panickingWriter{}, &stderr)
+	code := run(t.Context(), []string{"skillsync", "version"}, process{stdout: panickingWriter{}, stderr: &stderr})
 	want := "skillsync: error: internal error: planted bug in a writer\n" +
 		"skillsync: hint: this is a bug in skillsync; please report it with the command you ran and this output\n"
 	if code != exitError || stderr.String() != want {

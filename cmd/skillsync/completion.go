@@ -65,7 +65,8 @@ _skillsync() {
 compdef _skillsync skillsync
 `
 
-func completionCommand(ui *ui) *cli.Command {
+func completionCommand(e *env) *cli.Command {
+	ui := e.ui
 	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print a shell completion script (bash, zsh or fish)",

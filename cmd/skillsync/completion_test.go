@@ -1,93 +1,22 @@
 package main
 
 import (
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 )
-
-// TestCompletionNeverRuns: asking for completions, wherever the flag is
-// and whatever "--" precedes it, runs no command.
-func TestCompletionNeverRuns(t *testing.T) {
-	for _, args := range [][]string{
-		{"plan", "--", completionFlag},
-		{"apply", "--auto-approve", completionFlag},
-		{"apply", "--auto-approve", "--", completionFlag},
-		{"pull", "--", completionFlag},
-		{"drift", completionFlag, "--"},
-		{"demo", "-", completionFlag},
-	} {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			e, dir := ciSetup(t)
-			t.Chdir(dir)
-			var requests atomic.Int32
-			e.SetOnRequest(func(*http.Request) { requests.Add(1) })
-			code, _, stderr := runCLI(t, args...)
-			if code != 0 || stderr != "" {
-				t.Errorf("exit %d, want 0; stderr:\n%s", code, stderr)
-			}
-			if n := requests.Load(); n != 0 {
-				t.Errorf("%d requests reached the space, want none", n)
-			}
-			if entries, _ := os.ReadDir(filepath.Join(dir, ".skillsync", "journal")); len(entries) > 0 {
-				t.Errorf("apply wrote a journal: %v", entries)
-			}
-		})
-	}
-}
-
-func TestCompletionCandidates(t *testing.T) {
-	tests := []struct {
-		args      []string
-		want, not []string // lines
-		none      bool
-	}{
-		{args: []string{"plan"}, want: []string{"--base", "--out", "--detailed-exitcode", "--help"}, not: []string{"help", "h", "-h"}},
-		{args: []string{"plan", "--de"}, want: []string{"--debug", "--detailed-exitcode"}, not: []string{"--base"}},
-		{args: []string{"plan", "--dir", "x", "-"}, want: []string{"--base", "-h"}, not: []string{"--dir"}},
-		{args: []string{"plan", "--", "-"}, want: []string{"--base"}},
-		{args: nil, want: []string{"plan", "apply", "drift", "completion"}, not: []string{"h"}},
-		{args: []string{"agents"}, want: []string{"list", "publish", "delete"}, not: []string{"h"}},
-		{args: []string{"completion"}, want: []string{"bash", "zsh", "fish"}},
-		{args: []string{"apply"}, none: true}, // a FILE: the shell's own
-	}
-	for _, tt := range tests {
-		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, append(tt.args, completionFlag)...)
-			if code != 0 {
-				t.Fatalf("exit %d; stderr:\n%s", code, stderr)
-			}
-			lines := strings.Fields(stdout)
-			for _, w := range tt.want {
-				if !slices.Contains(lines, w) {
-					t.Errorf("candidates %q lack %q", lines, w)
-				}
-			}
-			for _, n := range tt.not {
-				if slices.Contains(lines, n) {
-					t.Errorf("candidates %q hold %q", lines, n)
-				}
-			}
-			if tt.none && len(lines) > 0 {
-				t.Errorf("candidates %q, want none", lines)
-			}
-		})
-	}
-}
 
 // TestBashCompletionScript runs the bash script against a stand-in
 // skillsync that records how it is asked.
 func TestBashCompletionScript(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	code, script, stderr := runCLI(t, "completion", "bash")
+	code, script, stderr := runCLI(t, testEnv{}, "completion", "bash")
 	if code != 0 {
 		t.Fatalf("completion bash: exit %d, stderr:\n%s", code, stderr)
 	}
@@ -109,6 +38,7 @@ func TestBashCompletionScript(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.words, " "), func(t *testing.T) {
+			t.Parallel()
 			asked := filepath.Join(t.TempDir(), "asked")
 			var words strings.Builder
 			for _, w := range tt.words {
@@ -130,19 +60,5 @@ func TestBashCompletionScript(t *testing.T) {
 				t.Errorf("skillsync was run as %q, want %q", got, tt.wantAsked)
 			}
 		})
-	}
-}
-
-// TestZshCompletionScript checks what it can without zsh: the word being
-// completed never reaches the binary, where "--" would end the flags.
-func TestZshCompletionScript(t *testing.T) {
-	_, script, _ := runCLI(t, "completion", "zsh")
-	for _, bad := range []string{"${cur} --generate-bash-completion", "$cur --generate-bash-completion", `"$cur" --generate-bash-completion`} {
-		if strings.Contains(script, bad) {
-			t.Errorf("the zsh script passes the word completed to skillsync (%s):\n%s", bad, script)
-		}
-	}
-	if !strings.Contains(script, `"$w" == "--"`) {
-		t.Errorf("the zsh script does not stop at a typed --:\n%s", script)
 	}
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"os"
@@ -25,7 +24,7 @@ import (
 // terminal, as a person at a shell would, answering the first prompt that
 // ends with prompt with answer. It returns the exit code and everything the
 // terminal showed.
-func terminal(t *testing.T, prompt, answer string, args ...string) (int, string) {
+func terminal(t *testing.T, env testEnv, prompt, answer string, args ...string) (int, string) {
 	t.Helper()
 	ptmx, tty, err := pty.Open()
 	if err != nil {
@@ -67,7 +66,7 @@ func terminal(t *testing.T, prompt, answer string, args ...string) (int, string)
 		}
 	}()
 
-	code := run(context.Background(), append([]string{"skillsync"}, args...), tty, tty, tty)
+	code := run(t.Context(), append([]string{"skillsync"}, args...), env.process(tty, tty, tty))
 	<-answered
 	tty.Close()
 	select {
@@ -82,11 +81,11 @@ func terminal(t *testing.T, prompt, answer string, args ...string) (int, string)
 // TestApplyAsksOnATerminal: at a terminal, apply shows the plan and applies
 // only on "yes"; any other answer changes nothing.
 func TestApplyAsksOnATerminal(t *testing.T) {
+	t.Parallel()
 	const prompt = "Apply these changes to space demo? Only 'yes' will be accepted: "
-	e, dir := ciSetup(t)
-	t.Setenv("NO_COLOR", "1")
+	e, dir, env := ciSetup(t)
 
-	code, shown := terminal(t, prompt, "no", "apply", "--dir", dir, "--journal", dir+"/j1.jsonl")
+	code, shown := terminal(t, env, prompt, "no", "apply", "--dir", dir, "--journal", dir+"/j1.jsonl")
 	if code != exitError || !strings.Contains(shown, "Plan: 1 to update, 1 to enable, 1 to disable.") ||
 		!strings.Contains(shown, "skillsync: error: apply cancelled") {
 		t.Fatalf("answer no: exit %d, terminal:\n%s", code, shown)
@@ -99,7 +98,7 @@ func TestApplyAsksOnATerminal(t *testing.T) {
 		t.Fatalf("answer no: %d writes, want none", n)
 	}
 
-	code, shown = terminal(t, prompt, "yes", "apply", "--dir", dir, "--journal", dir+"/j2.jsonl")
+	code, shown = terminal(t, env, prompt, "yes", "apply", "--dir", dir, "--journal", dir+"/j2.jsonl")
 	if code != exitOK || !strings.Contains(shown, "Apply: 3 applied, 0 failed, 0 skipped.") {
 		t.Fatalf("answer yes: exit %d, terminal:\n%s", code, shown)
 	}
@@ -111,19 +110,20 @@ func TestApplyAsksOnATerminal(t *testing.T) {
 // TestAgentsDeleteAsksOnATerminal: delete says it is permanent and deletes
 // only on "yes".
 func TestAgentsDeleteAsksOnATerminal(t *testing.T) {
-	e, _ := ciSetup(t)
+	t.Parallel()
+	e, _, env := ciSetup(t)
 	const id = "0e8f5a1c-2b3d-4c4e-9f6a-7b8c9d0e1f2a"
 	e.AddAgent(demoSpace, remote.Agent{ID: id, Name: "Doomed"})
 	const prompt = "Type 'yes' to confirm: "
 
-	code, shown := terminal(t, prompt, "y", "agents", "delete", id)
+	code, shown := terminal(t, env, prompt, "y", "agents", "delete", id)
 	if code != exitError || !strings.Contains(shown, "permanently") || !strings.Contains(shown, "skillsync: error: delete cancelled") {
 		t.Fatalf("answer y: exit %d, terminal:\n%s", code, shown)
 	}
 	if len(e.Agents(demoSpace)) == 0 || e.Requests()[remotetest.KeyDeleteAgent] != 0 {
 		t.Fatal("answer y deleted the agent")
 	}
-	code, shown = terminal(t, prompt, "yes", "agents", "delete", id)
+	code, shown = terminal(t, env, prompt, "yes", "agents", "delete", id)
 	if code != exitOK {
 		t.Fatalf("answer yes: exit %d, terminal:\n%s", code, shown)
 	}
@@ -139,7 +139,7 @@ func TestAgentsDeleteAsksOnATerminal(t *testing.T) {
 // sends SIGINT. It returns the exit code and what the terminal showed. A
 // process still waiting ten seconds later fails the test: it waits for
 // Enter rather than stopping.
-func interruptAtPrompt(t *testing.T, prompt string, args ...string) (int, string) {
+func interruptAtPrompt(t *testing.T, env testEnv, prompt string, args ...string) (int, string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -147,7 +147,7 @@ func interruptAtPrompt(t *testing.T, prompt string, args ...string) (int, string
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Args[0] = "skillsync" // the test binary runs main (see TestMain)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	cmd.Env = env.environ()
 	ptmx, err := pty.Start(cmd) // a new session, the terminal its own
 	if err != nil {
 		t.Skipf("no pseudo terminal here: %v", err)
@@ -216,7 +216,8 @@ func interruptAtPrompt(t *testing.T, prompt string, args ...string) (int, string
 // TestCtrlCAtAPrompt: Ctrl-C at a yes/no prompt stops skillsync at once,
 // with the exit code of an interrupt and nothing done.
 func TestCtrlCAtAPrompt(t *testing.T) {
-	e, dir := ciSetup(t)
+	t.Parallel()
+	e, dir, env := ciSetup(t)
 	writes := func() int {
 		n := 0
 		for k, v := range e.Requests() {
@@ -231,7 +232,7 @@ func TestCtrlCAtAPrompt(t *testing.T) {
 	journal := filepath.Join(t.TempDir(), "applied.jsonl")
 
 	t.Run("apply", func(t *testing.T) {
-		code, shown := interruptAtPrompt(t, "Only 'yes' will be accepted: ", "apply", "--dir", dir, "--journal", journal)
+		code, shown := interruptAtPrompt(t, env, "Only 'yes' will be accepted: ", "apply", "--dir", dir, "--journal", journal)
 		if code != exitInterrupted || !strings.Contains(shown, "skillsync: error: interrupted") {
 			t.Errorf("exit %d, terminal:\n%s", code, shown)
 		}
@@ -240,7 +241,7 @@ func TestCtrlCAtAPrompt(t *testing.T) {
 		}
 	})
 	t.Run("agents delete", func(t *testing.T) {
-		code, shown := interruptAtPrompt(t, "Type 'yes' to confirm: ", "agents", "delete", "--dir", dir, id)
+		code, shown := interruptAtPrompt(t, env, "Type 'yes' to confirm: ", "agents", "delete", "--dir", dir, id)
 		if code != exitInterrupted || !strings.Contains(shown, "skillsync: error: interrupted") {
 			t.Errorf("exit %d, terminal:\n%s", code, shown)
 		}
@@ -249,11 +250,11 @@ func TestCtrlCAtAPrompt(t *testing.T) {
 		}
 	})
 	t.Run("restore", func(t *testing.T) {
-		if code, stdout, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve", "--journal", journal); code != exitOK {
+		if code, stdout, stderr := runCLI(t, env, "apply", "--dir", dir, "--auto-approve", "--journal", journal); code != exitOK {
 			t.Fatalf("apply: exit %d\n%s\n%s", code, stdout, stderr)
 		}
 		before := writes()
-		code, shown := interruptAtPrompt(t, "Only 'yes' will be accepted: ", "restore", "--dir", dir, journal)
+		code, shown := interruptAtPrompt(t, env, "Only 'yes' will be accepted: ", "restore", "--dir", dir, journal)
 		if code != exitInterrupted || !strings.Contains(shown, "skillsync: error: interrupted") {
 			t.Errorf("exit %d, terminal:\n%s", code, shown)
 		}

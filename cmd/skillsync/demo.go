@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -15,7 +16,7 @@ import (
 
 const demoSpace = "demo"
 
-func demoCommand(ui *ui) *cli.Command {
+func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
 		Usage: "plan, apply and plan again against a built-in emulated space",
@@ -31,12 +32,15 @@ Example:
 Exit codes: 0 success, 1 error.`,
 		Flags: []cli.Flag{noColorFlag()},
 		Action: func(c *cli.Context) error {
-			return runDemo(c, ui)
+			return runDemo(c.Context, e, flagNoColor.get(c))
 		},
 	}
 }
 
-func runDemo(c *cli.Context, ui *ui) error {
+// runDemo runs the tour: the commands it shows run as the user would run
+// them, through the command line.
+func runDemo(ctx context.Context, e *env, noColor bool) error {
+	ui := e.ui
 	tmp, err := os.MkdirTemp("", "skillsync-demo-")
 	if err != nil {
 		return err
@@ -51,12 +55,12 @@ func runDemo(c *cli.Context, ui *ui) error {
 		return err
 	}
 
-	e := remotetest.New()
-	if err := seedEmulator(e, ""); err != nil {
+	em := remotetest.New()
+	if err := seedEmulator(em, ""); err != nil {
 		return err
 	}
-	e.AddToken(emulatorToken, remotetest.ReadWrite)
-	srv, err := e.Start("127.0.0.1:0")
+	em.AddToken(emulatorToken, remotetest.ReadWrite)
+	srv, err := em.Start("127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("starting the emulator: %w", err)
 	}
@@ -65,8 +69,8 @@ func runDemo(c *cli.Context, ui *ui) error {
 	fprintf(ui.stdout, "skillsync demo: an emulated space %q at %s has drifted from the\n", demoSpace, srv.URL)
 	fprintf(ui.stdout, "demo repository (%s). Plan, apply, and plan again:\n", "testdata/demo/repo")
 	common := []string{"--dir", repo, "--base-url", srv.URL, "--space", demoSpace, "--token-file", tokenFile}
-	if c.Bool("no-color") {
-		common = append(common, "--no-color")
+	if noColor {
+		common = append(common, "--"+string(flagNoColor))
 	}
 	steps := [][]string{
 		{"plan"},
@@ -76,8 +80,8 @@ func runDemo(c *cli.Context, ui *ui) error {
 	for _, step := range steps {
 		fprintf(ui.stdout, "\n$ skillsync %s\n\n", strings.Join(step[:1], " ")+demoFlags(step[1:]))
 		args := append([]string{"skillsync", step[0]}, append(step[1:], common...)...)
-		app := newApp(ui, strings.NewReader(""))
-		if err := app.RunContext(c.Context, args); err != nil {
+		app := newApp(&env{ui: ui, getenv: e.getenv, stdin: strings.NewReader(""), tuneClient: e.tuneClient})
+		if err := app.RunContext(ctx, args); err != nil {
 			return fmt.Errorf("demo step 'skillsync %s': %w", step[0], err)
 		}
 	}

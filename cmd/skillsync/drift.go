@@ -1,11 +1,14 @@
 package main
 
 import (
-	"github.com/skillsync/skillsync/reconcile"
+	"context"
+
 	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/reconcile"
 )
 
-func driftCommand(ui *ui) *cli.Command {
+func driftCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "drift",
 		Usage: "report whether the space differs from the repository (read-only)",
@@ -36,52 +39,68 @@ Examples:
 Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "markdown", "json"),
-			&cli.StringFlag{Name: "out", Usage: "also save the plan to FILE, written last: its presence says drift finished"},
+			flagOut.def("also save the plan to FILE, written last: its presence says drift finished"),
 		}, issueFlags()),
 		Action: func(c *cli.Context) error {
-			format, err := checkFormat(c, "text", "markdown", "json")
+			o, err := readPlanning(c, e)
 			if err != nil {
 				return err
 			}
-			out := c.String("out")
-			if out != "" {
-				if err := checkPlanOut("drift", out); err != nil {
-					return err
-				}
-			}
-			r, err := makePlan(c, ui, format != "json")
+			format, err := readFormat(c, "text", "markdown", "json")
 			if err != nil {
-				publishFailure(c, ui, "drift", err)
 				return err
 			}
-			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui), "drift"); err != nil {
-				return err
-			}
-			ghErr := publishPlan(c, ui, r.plan, "drift")
-			verdict := r.plan.Drift()
-			if verdict.Status == reconcile.DriftError {
-				reportAlso(ui, ghErr)
-				return planErrors(r.plan)
-			}
-			if out != "" {
-				if err := savePlan(out, r); err != nil {
-					return err
-				}
-				if format != "json" {
-					ui.infof("%s", savedLine(r.plan, out))
-				}
-			}
-			if ghErr != nil {
-				return ghErr
-			}
-			if verdict.Status == reconcile.DriftFound {
-				if verdict.Unsyncable != "" && format == "text" {
-					// The plan above ends "No changes."; say why this is drift.
-					ui.infof("drift: %s Make these changes in the app or in the repository.", verdict.Unsyncable)
-				}
-				return errChanges
-			}
-			return nil
+			return runDrift(c.Context, e, driftOptions{planning: o, format: format, out: flagOut.get(c), github: readGitHub(c)})
 		},
 	}
+}
+
+// driftOptions are drift's settings.
+type driftOptions struct {
+	planning planningOptions
+	format   string // text, markdown or json
+	out      string // --out: save the plan there, last of all
+	github   githubOptions
+}
+
+func runDrift(ctx context.Context, e *env, o driftOptions) error {
+	ui := e.ui
+	if o.out != "" {
+		if err := checkPlanOut("drift", o.out); err != nil {
+			return err
+		}
+	}
+	r, err := makePlan(ctx, e, o.planning, o.format != "json")
+	if err != nil {
+		publishFailure(ctx, e, o.planning, o.github, "drift", err)
+		return err
+	}
+	if err := renderPlan(ui.stdout, r.plan, o.format, o.planning.color, "drift"); err != nil {
+		return err
+	}
+	ghErr := publishPlan(ctx, ui, o.github, r.plan, "drift")
+	verdict := r.plan.Drift()
+	if verdict.Status == reconcile.DriftError {
+		reportAlso(ui, ghErr)
+		return planErrors(r.plan)
+	}
+	if o.out != "" {
+		if err := savePlan(o.out, r); err != nil {
+			return err
+		}
+		if o.format != "json" {
+			ui.infof("%s", savedLine(r.plan, o.out))
+		}
+	}
+	if ghErr != nil {
+		return ghErr
+	}
+	if verdict.Status == reconcile.DriftFound {
+		if verdict.Unsyncable != "" && o.format == "text" {
+			// The plan above ends "No changes."; say why this is drift.
+			ui.infof("drift: %s Make these changes in the app or in the repository.", verdict.Unsyncable)
+		}
+		return errChanges
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,7 +18,7 @@ import (
 // It guards nothing: the emulator only listens on loopback.
 const emulatorToken = "skillsync-emulator"
 
-func emulatorCommand(ui *ui) *cli.Command {
+func emulatorCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "emulator",
 		Usage: "serve an in-memory emulation of the space API on loopback",
@@ -33,27 +34,39 @@ Examples:
 
 Exit codes: 0 stopped by an interrupt, 1 error (bad seed, address in use).`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:0", Usage: "loopback address to listen on"},
-			&cli.StringFlag{Name: "seed", Usage: "seed directory (see the remotetest package doc for its layout)"},
-			&cli.StringFlag{Name: "token", Value: emulatorToken, Usage: "bearer token to accept, with read-write access"},
+			&cli.StringFlag{Name: string(flagAddr), Value: "127.0.0.1:0", Usage: "loopback address to listen on"},
+			flagSeed.def("seed directory (see the remotetest package doc for its layout)"),
+			&cli.StringFlag{Name: string(flagToken), Value: emulatorToken, Usage: "bearer token to accept, with read-write access"},
 		},
 		Action: func(c *cli.Context) error {
-			e := remotetest.New()
-			if err := seedEmulator(e, c.String("seed")); err != nil {
-				return err
-			}
-			e.AddToken(c.String("token"), remotetest.ReadWrite)
-			e.SetLog(func(format string, args ...any) { ui.logf(format, args...) })
-			srv, err := startEmulator(e, c.String("addr"))
-			if err != nil {
-				return err
-			}
-			defer srv.Close()
-			fprintf(ui.stdout, "%s\n", srv.URL)
-			<-c.Context.Done()
-			return nil
+			return runEmulator(c.Context, e.ui, emulatorOptions{addr: flagAddr.get(c), seed: flagSeed.get(c), token: flagToken.get(c)})
 		},
 	}
+}
+
+// emulatorOptions are the emulator's settings.
+type emulatorOptions struct {
+	addr  string // loopback host:port
+	seed  string // seed folder; "" for the demo space
+	token string // the token it accepts
+}
+
+// runEmulator serves the emulator until ctx ends.
+func runEmulator(ctx context.Context, ui *ui, o emulatorOptions) error {
+	em := remotetest.New()
+	if err := seedEmulator(em, o.seed); err != nil {
+		return err
+	}
+	em.AddToken(o.token, remotetest.ReadWrite)
+	em.SetLog(func(format string, args ...any) { ui.logf(format, args...) })
+	srv, err := startEmulator(em, o.addr)
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	fprintf(ui.stdout, "%s\n", srv.URL)
+	<-ctx.Done()
+	return nil
 }
 
 // seedEmulator loads dir, or the embedded demo space when dir is "".

@@ -8,35 +8,20 @@ import (
 	"io"
 	"strings"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/spec"
 )
 
-// githubRepoFlag names the repository of the comment or issue when the job
-// does not (GITHUB_REPOSITORY), as when trying it from a laptop.
-func githubRepoFlag() cli.Flag {
-	return &cli.StringFlag{Name: "github-repo", Usage: "GitHub repository `owner/name` of the comment or issue (default: GITHUB_REPOSITORY)"}
-}
-
-// commentFlags are plan's flags for the pull-request comment.
-func commentFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "comment", Usage: "post the plan as one comment per space on the pull request, updated in place (needs GITHUB_TOKEN with pull-requests: write)"},
-		githubRepoFlag(),
-		&cli.IntFlag{Name: "pr", Usage: "pull request `N` to comment on (default: from the GitHub Actions event)"},
-	}
-}
-
-// issueFlags are drift's flags for the drift issue.
-func issueFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "issue", Usage: "open one issue per space when drift is found, update it on later runs, close it when in sync (needs GITHUB_TOKEN with issues: write)"},
-		githubRepoFlag(),
-	}
+// githubOptions say what plan --comment and drift --issue post, and
+// where: the flags over the GitHub Actions environment.
+type githubOptions struct {
+	comment bool   // plan --comment
+	issue   bool   // drift --issue
+	repo    string // --github-repo; "" for GITHUB_REPOSITORY
+	pr      int    // --pr, when prGiven
+	prGiven bool
 }
 
 // writeAnnotations prints diagnostics as workflow annotations under GitHub
@@ -72,9 +57,9 @@ func diagnosticAnnotations(diags fsrepo.Diagnostics) []github.Annotation {
 // "drift"). A failure to write the summary is a warning; a failure to
 // comment or file the issue is the returned error, so the job fails where
 // reviewers would otherwise miss the plan.
-func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
-	comment := kind == "plan" && c.Bool("comment")
-	issue := kind == "drift" && c.Bool("issue")
+func publishPlan(ctx context.Context, ui *ui, g githubOptions, p *reconcile.Plan, kind string) error {
+	comment := kind == "plan" && g.comment
+	issue := kind == "drift" && g.issue
 	actions := ui.github.Actions
 	if !actions && !comment && !issue {
 		return nil
@@ -97,17 +82,17 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 	if !comment && !issue {
 		return nil
 	}
-	env, pr, err := githubEnv(c, ui)
+	env, pr, err := githubEnv(ui.github, g)
 	if err != nil {
 		return err
 	}
 	ui.addSecret(env.Token)
-	gc, err := github.NewClient(c.Context, env, nil)
+	gc, err := github.NewClient(ctx, env, nil)
 	if err != nil {
 		return githubError(err)
 	}
 	if comment {
-		url, created, err := gc.UpsertPlanComment(c.Context, pr, reconcile.MarkdownMarker(p.Space), doc)
+		url, created, err := gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(p.Space), doc)
 		if err != nil {
 			return githubError(err)
 		}
@@ -118,13 +103,15 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 		ui.infof("%s on pull request #%d: %s", verb, pr, url)
 		return nil
 	}
-	// A plan with errors and no drift cannot say the space is in sync, so
-	// it leaves an open issue alone rather than closing it.
-	if p.HasErrors() && !p.HasDrift() {
+	// The issue is open while the space drifts, and closed once drift's
+	// verdict is "in sync"; a plan with errors and no drift cannot say the
+	// space is in sync, so it leaves an open issue alone.
+	drifts := p.HasDrift()
+	if !drifts && p.Drift().Status != reconcile.DriftNone {
 		ui.warningf("the drift issue was left as it is: the plan has errors, so whether space %s is in sync is unknown", p.Space)
 		return nil
 	}
-	action, url, err := gc.SyncDriftIssue(c.Context, p.Space, p.HasDrift(), doc)
+	action, url, err := gc.SyncDriftIssue(ctx, p.Space, drifts, doc)
 	if err != nil {
 		return githubError(err)
 	}
@@ -145,13 +132,14 @@ func publishPlan(c *cli.Context, ui *ui, p *reconcile.Plan, kind string) error {
 // keep showing the plan of an earlier push as if it still held. It needs
 // the space (from flags, environment or skillsync.yaml); what it cannot
 // post is a warning, never the error the command exits with.
-func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
-	comment := kind == "plan" && c.Bool("comment")
+func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOptions, kind string, failure error) {
+	ui := e.ui
+	comment := kind == "plan" && g.comment
 	actions := ui.github.Actions
 	if (!comment && !actions) || errors.Is(failure, context.Canceled) {
 		return
 	}
-	space := failureSpace(c)
+	space := failureSpace(o)
 	if space == "" {
 		if comment {
 			ui.warningf("the plan comment was not updated: the space is not known")
@@ -179,16 +167,16 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 	if !comment {
 		return
 	}
-	env, pr, err := githubEnv(c, ui)
+	env, pr, err := githubEnv(ui.github, g)
 	if err != nil {
 		ui.warningf("the plan comment was not updated: %v", err)
 		return
 	}
 	ui.addSecret(env.Token)
-	gc, err := github.NewClient(c.Context, env, nil)
+	gc, err := github.NewClient(ctx, env, nil)
 	if err == nil {
 		var url string
-		url, _, err = gc.UpsertPlanComment(c.Context, pr, reconcile.MarkdownMarker(space), doc)
+		url, _, err = gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(space), doc)
 		if err == nil {
 			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", pr, url)
 			return
@@ -198,38 +186,35 @@ func publishFailure(c *cli.Context, ui *ui, kind string, failure error) {
 }
 
 // failureSpace is the space a failed plan was for, as far as it can be
-// known: --space or SKILLSYNC_SPACE, else skillsync.yaml; "" when neither
-// names a valid one.
-func failureSpace(c *cli.Context) string {
-	space := c.String("space")
-	if space == "" {
-		if root, err := findRepo(c); err == nil {
-			if cfg, err := fsrepo.ReadConfig(root); err == nil {
-				space = cfg.Space
-			}
-		}
+// known: --space or SKILLSYNC_SPACE, else the working tree's
+// skillsync.yaml; "" when none names a valid one.
+func failureSpace(o planningOptions) string {
+	var cfg fsrepo.Config
+	if root, err := findRepo(o.dir); err == nil {
+		cfg, _ = fsrepo.ReadConfig(root)
 	}
-	if spec.CheckShortSpaceID(space) != nil {
+	t, _ := o.conn.target(cfg)
+	if spec.CheckShortSpaceID(t.Space) != nil {
 		return ""
 	}
-	return space
+	return t.Space
 }
 
-// githubEnv is the GitHub Actions environment with the flags' values over
-// it, and for plan --comment the pull request to comment on: --pr, else
-// the run's, read from the event payload only then.
-func githubEnv(c *cli.Context, ui *ui) (env github.Env, pr int, err error) {
-	env = ui.github
-	if repo := c.String("github-repo"); repo != "" {
-		env.Repository = repo
+// githubEnv is the GitHub Actions environment gh with the flags' values
+// over it, and for plan --comment the pull request to comment on: --pr,
+// else the run's, read from the event payload only then.
+func githubEnv(gh github.Env, g githubOptions) (env github.Env, pr int, err error) {
+	env = gh
+	if g.repo != "" {
+		env.Repository = g.repo
 	} else if err := env.CheckRepository(); err != nil {
 		return env, 0, withHint(err, "pass the repository with --github-repo owner/name")
 	}
-	if !c.Bool("comment") {
+	if !g.comment {
 		return env, 0, nil
 	}
-	if c.IsSet("pr") {
-		pr = c.Int("pr")
+	if g.prGiven {
+		pr = g.pr
 	} else if pr, err = env.PullRequest(); err != nil {
 		return env, 0, withHint(err, "pass the pull request with --pr N")
 	}

@@ -15,6 +15,7 @@ import (
 // (here another port of loopback) never gets GITHUB_TOKEN, nor the plan,
 // sent there: plan --comment and drift --issue fail, naming the redirect.
 func TestGitHubRedirectRefused(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var seen []string
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -25,6 +26,13 @@ func TestGitHubRedirectRefused(t *testing.T) {
 		fmt.Fprint(w, "[]")
 	}))
 	t.Cleanup(other.Close)
+	t.Cleanup(func() { // after the subtests, which run in parallel
+		mu.Lock()
+		defer mu.Unlock()
+		if len(seen) > 0 {
+			t.Errorf("the other origin got %d requests: %q", len(seen), seen)
+		}
+	})
 	for _, tc := range []struct {
 		name, method, path string
 		args               []string
@@ -34,15 +42,16 @@ func TestGitHubRedirectRefused(t *testing.T) {
 		{"GET issues", http.MethodGet, "/issues", []string{"drift", "--issue"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, dir := ciSetup(t)
-			f := newFakeGitHub(t)
+			t.Parallel()
+			_, dir, env := ciSetup(t)
+			f := newFakeGitHub(t, env)
 			f.Inject(func(r *http.Request) *githubtest.Fault {
 				if r.Method == tc.method && strings.HasSuffix(r.URL.Path, tc.path) {
 					return &githubtest.Fault{Status: http.StatusTemporaryRedirect, Header: http.Header{"Location": {other.URL + r.URL.Path}}}
 				}
 				return nil
 			})
-			code, stdout, stderr := runCLI(t, append(tc.args, "--dir", dir)...)
+			code, stdout, stderr := runCLI(t, env, append(tc.args, "--dir", dir)...)
 			if code != exitError || !strings.Contains(stderr, "skillsync: error: ") ||
 				!strings.Contains(stderr, "refusing to follow a redirect to "+other.URL) {
 				t.Errorf("%s: exit %d, want %d naming the refused redirect; stderr:\n%s", strings.Join(tc.args, " "), code, exitError, stderr)
@@ -51,10 +60,5 @@ func TestGitHubRedirectRefused(t *testing.T) {
 				t.Errorf("the output shows GITHUB_TOKEN:\n%s%s", stdout, stderr)
 			}
 		})
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(seen) > 0 {
-		t.Errorf("the other origin got %d requests: %q", len(seen), seen)
 	}
 }

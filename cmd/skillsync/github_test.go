@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -23,57 +22,6 @@ import (
 // accepts.
 const fakeGitHubToken = githubtest.Token
 
-// newFakeGitHub starts GitHub's fake holding pull request #1 and points
-// the GitHub Actions environment of the test at it.
-func newFakeGitHub(t *testing.T) *githubtest.Server {
-	t.Helper()
-	f := githubtest.New(t)
-	f.AddIssue(githubtest.Issue{Title: "Edit skills", State: "open", PR: true})
-	t.Setenv("GITHUB_TOKEN", githubtest.Token)
-	t.Setenv("GITHUB_REPOSITORY", githubtest.Repository)
-	t.Setenv("GITHUB_API_URL", f.URL)
-	return f
-}
-
-// ciSetup starts the emulator seeded with the demo space, copies the demo
-// repository, and points the environment of the test at both. It clears
-// the GitHub Actions variables a CI run of the tests would otherwise leak
-// in.
-func ciSetup(t *testing.T) (e *remotetest.Emulator, dir string) {
-	t.Helper()
-	for _, k := range []string{"GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY", "GITHUB_EVENT_PATH", "GITHUB_REF",
-		"GITHUB_TOKEN", "GH_TOKEN", "GITHUB_REPOSITORY", "GITHUB_API_URL"} {
-		t.Setenv(k, "")
-	}
-	e = remotetest.New()
-	if err := seedEmulator(e, ""); err != nil {
-		t.Fatal(err)
-	}
-	e.AddToken(scriptToken, remotetest.ReadWrite)
-	srv, err := e.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	dir = filepath.Join(t.TempDir(), "repo")
-	if err := copyEmbedded(dir, "testdata/demo/repo"); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("SKILLSYNC_BASE_URL", srv.URL)
-	t.Setenv("SKILLSYNC_SPACE", demoSpace)
-	t.Setenv("SKILLSYNC_TOKEN", scriptToken)
-	t.Setenv("NO_COLOR", "1")
-	return e, dir
-}
-
-// runCLI runs skillsync with args and returns its exit code and output.
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), append([]string{"skillsync"}, args...), strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func editInstructions(t *testing.T, e *remotetest.Emulator, slug, text string) {
 	t.Helper()
 	s, ok := e.SkillBySlug(demoSpace, slug)
@@ -84,11 +32,12 @@ func editInstructions(t *testing.T, e *remotetest.Emulator, slug, text string) {
 }
 
 func TestPlanComment(t *testing.T) {
-	e, dir := ciSetup(t)
-	f := newFakeGitHub(t)
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
 
 	// The comment is posted whatever --format prints.
-	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--format", "json", "--comment", "--pr", "1")
+	code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--format", "json", "--comment", "--pr", "1")
 	if code != 0 {
 		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
@@ -110,7 +59,7 @@ func TestPlanComment(t *testing.T) {
 
 	// A push that changes the plan updates the same comment.
 	editInstructions(t, e, "code-review", "# Review\n\nEdited in the app.\n")
-	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
 		t.Fatalf("second plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
 	comments = f.Comments()
@@ -120,10 +69,10 @@ func TestPlanComment(t *testing.T) {
 	}
 
 	// After apply, "no changes" replaces the plan in the same comment.
-	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+	if code, _, stderr := runCLI(t, env, "apply", "--dir", dir, "--auto-approve"); code != 0 {
 		t.Fatalf("apply: exit %d, stderr:\n%s", code, stderr)
 	}
-	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
 		t.Fatalf("third plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
 	comments = f.Comments()
@@ -133,12 +82,13 @@ func TestPlanComment(t *testing.T) {
 }
 
 func TestPlanCommentFromEvent(t *testing.T) {
-	_, dir := ciSetup(t)
-	f := newFakeGitHub(t)
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
 	event := filepath.Join(t.TempDir(), "event.json")
 	os.WriteFile(event, []byte(`{"pull_request":{"number":1}}`), 0o644)
-	t.Setenv("GITHUB_EVENT_PATH", event)
-	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment"); code != 0 {
+	env["GITHUB_EVENT_PATH"] = event
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment"); code != 0 {
 		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
 	if comments := f.Comments(); len(comments) != 1 || comments[0].Issue != 1 {
@@ -150,8 +100,9 @@ func TestPlanCommentFromEvent(t *testing.T) {
 // is refused, naming it and what to do, before anything is posted; with
 // --pr the payload is not needed, and not read.
 func TestPlanCommentEventTooLarge(t *testing.T) {
-	_, dir := ciSetup(t)
-	f := newFakeGitHub(t)
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
 	event := filepath.Join(t.TempDir(), "event.json")
 	if err := os.WriteFile(event, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -159,8 +110,8 @@ func TestPlanCommentEventTooLarge(t *testing.T) {
 	if err := os.Truncate(event, 26<<20); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GITHUB_EVENT_PATH", event)
-	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment")
+	env["GITHUB_EVENT_PATH"] = event
+	code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment")
 	if code != 1 || !strings.Contains(stderr, "skillsync: error: the event payload "+event+" is over 25 MiB") ||
 		!strings.Contains(stderr, "skillsync: hint: pass the pull request with --pr N") {
 		t.Errorf("plan --comment: exit %d, want 1 naming the payload, with a hint; stderr:\n%s", code, stderr)
@@ -168,7 +119,7 @@ func TestPlanCommentEventTooLarge(t *testing.T) {
 	if comments := f.Comments(); len(comments) != 0 {
 		t.Errorf("comments = %+v, want none", comments)
 	}
-	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
 		t.Errorf("plan --comment --pr 1: exit %d, want 0; stderr:\n%s", code, stderr)
 	}
 }
@@ -177,19 +128,20 @@ func TestPlanCommentEventTooLarge(t *testing.T) {
 // plan comment with why there is no plan, rather than leaving the plan of
 // the earlier push on show; the job summary says it too.
 func TestPlanCommentWhenNoPlan(t *testing.T) {
-	_, dir := ciSetup(t)
-	f := newFakeGitHub(t)
-	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
 		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	t.Setenv("GITHUB_ACTIONS", "true")
-	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	env["GITHUB_ACTIONS"] = "true"
+	env["GITHUB_STEP_SUMMARY"] = summary
 	skill := filepath.Join(dir, "skills", "sql-style", "SKILL.md")
 	data, _ := os.ReadFile(skill)
 	os.WriteFile(skill, bytes.Replace(data, []byte("name: "), []byte("name: -"), 1), 0o644)
 
-	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1")
+	code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1")
 	if code != 1 {
 		t.Fatalf("plan of an invalid skill: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
@@ -221,7 +173,7 @@ func TestPlanCommentWhenNoPlan(t *testing.T) {
 
 	// drift under Actions says it in the summary too, and opens no issue.
 	os.Remove(summary)
-	if code, _, _ := runCLI(t, "drift", "--dir", dir); code != 1 {
+	if code, _, _ := runCLI(t, env, "drift", "--dir", dir); code != 1 {
 		t.Errorf("drift of an invalid repository: exit %d, want 1", code)
 	}
 	if sum, _ := os.ReadFile(summary); !strings.Contains(string(sum), "No plan could be made") || !strings.Contains(string(sum), "### skillsync drift for space `demo`") {
@@ -235,13 +187,14 @@ func TestPlanCommentWhenNoPlan(t *testing.T) {
 // TestPlanCommentWhenBaseFails: a --base that cannot be read fails the
 // plan, and the comment says so instead of keeping the earlier push's plan.
 func TestPlanCommentWhenBaseFails(t *testing.T) {
-	_, dir := ciSetup(t)
+	t.Parallel()
+	_, dir, env := ciSetup(t)
 	basePRRepo(t, dir)
-	f := newFakeGitHub(t)
-	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1", "--base", "main"); code != 0 {
+	f := newFakeGitHub(t, env)
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1", "--base", "main"); code != 0 {
 		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
-	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1", "--base", "mian")
+	code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1", "--base", "mian")
 	if code != 1 {
 		t.Fatalf("plan --base mian: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
@@ -252,14 +205,15 @@ func TestPlanCommentWhenBaseFails(t *testing.T) {
 }
 
 func TestPlanCommentWithErrors(t *testing.T) {
-	_, dir := ciSetup(t)
-	f := newFakeGitHub(t)
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
 	// brand-voice has no remote twin: with missing: error the plan has an
 	// error, which reviewers must see in the comment.
 	cfg := filepath.Join(dir, "skillsync.yaml")
 	data, _ := os.ReadFile(cfg)
 	os.WriteFile(cfg, bytes.Replace(data, []byte("missing: warn"), []byte("missing: error"), 1), 0o644)
-	code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1")
+	code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1")
 	if code != 1 {
 		t.Fatalf("plan with errors: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
@@ -269,6 +223,7 @@ func TestPlanCommentWithErrors(t *testing.T) {
 }
 
 func TestPlanCommentErrors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		status     int
@@ -283,10 +238,11 @@ func TestPlanCommentErrors(t *testing.T) {
 		{"no pull request", 0, "", nil, []string{"no pull request to comment the plan on", "--pr N"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, dir := ciSetup(t)
-			f := newFakeGitHub(t)
+			t.Parallel()
+			_, dir, env := ciSetup(t)
+			f := newFakeGitHub(t, env)
 			f.FailAll(tc.status, tc.body)
-			code, _, stderr := runCLI(t, append([]string{"plan", "--dir", dir, "--comment"}, tc.args...)...)
+			code, _, stderr := runCLI(t, env, append([]string{"plan", "--dir", dir, "--comment"}, tc.args...)...)
 			if code != 1 {
 				t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 			}
@@ -302,6 +258,7 @@ func TestPlanCommentErrors(t *testing.T) {
 // TestGitHubErrorHints: what stops the comment before GitHub answers has
 // a hint line too.
 func TestGitHubErrorHints(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name       string
 		env        map[string]string
@@ -313,12 +270,13 @@ func TestGitHubErrorHints(t *testing.T) {
 			[]string{"error: listing the comments of pull request #1: ", "hint: ", "http://127.0.0.1:1", "GITHUB_API_URL"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, dir := ciSetup(t)
-			f := newFakeGitHub(t)
+			t.Parallel()
+			_, dir, env := ciSetup(t)
+			f := newFakeGitHub(t, env)
 			for k, v := range tc.env {
-				t.Setenv(k, v)
+				env[k] = v
 			}
-			code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1")
+			code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1")
 			if code != 1 {
 				t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr)
 			}
@@ -335,8 +293,9 @@ func TestGitHubErrorHints(t *testing.T) {
 }
 
 func TestPlanCommentSizeLimit(t *testing.T) {
-	e, dir := ciSetup(t)
-	f := newFakeGitHub(t)
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
 	// Long instructions edited in the app on every skill of the space make
 	// diffs far over GitHub's limit.
 	for _, slug := range []string{"release-notes", "code-review", "incident-postmortem", "sql-style"} {
@@ -346,7 +305,7 @@ func TestPlanCommentSizeLimit(t *testing.T) {
 		}
 		editInstructions(t, e, slug, b.String())
 	}
-	if code, _, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
 		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
 	}
 	comments := f.Comments()
@@ -359,15 +318,16 @@ func TestPlanCommentSizeLimit(t *testing.T) {
 }
 
 func TestStepSummaryAndAnnotations(t *testing.T) {
-	_, dir := ciSetup(t)
+	t.Parallel()
+	_, dir, env := ciSetup(t)
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	t.Setenv("GITHUB_ACTIONS", "true")
-	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	env["GITHUB_ACTIONS"] = "true"
+	env["GITHUB_STEP_SUMMARY"] = summary
 
-	if code, _, stderr := runCLI(t, "plan", "--dir", dir); code != 0 {
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir); code != 0 {
 		t.Fatalf("plan: exit %d, stderr:\n%s", code, stderr)
 	}
-	if code, _, stderr := runCLI(t, "drift", "--dir", dir); code != 2 {
+	if code, _, stderr := runCLI(t, env, "drift", "--dir", dir); code != 2 {
 		t.Fatalf("drift: exit %d, want 2; stderr:\n%s", code, stderr)
 	}
 	data, err := os.ReadFile(summary)
@@ -382,7 +342,7 @@ func TestStepSummaryAndAnnotations(t *testing.T) {
 	skill := filepath.Join(dir, "skills", "sql-style", "SKILL.md")
 	data, _ = os.ReadFile(skill)
 	os.WriteFile(skill, bytes.Replace(data, []byte("name: "), []byte("name: -"), 1), 0o644)
-	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--format", "json")
+	code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--format", "json")
 	if code != 1 {
 		t.Fatalf("plan of an invalid skill: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
@@ -397,16 +357,17 @@ func TestStepSummaryAndAnnotations(t *testing.T) {
 // TestApplyStepSummary: under GitHub Actions, apply puts the plan and then
 // the result in the job summary, and each failed step is an annotation.
 func TestApplyStepSummary(t *testing.T) {
-	e, dir := ciSetup(t)
+	t.Parallel()
+	e, dir, env := ciSetup(t)
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	t.Setenv("GITHUB_ACTIONS", "true")
-	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	env["GITHUB_ACTIONS"] = "true"
+	env["GITHUB_STEP_SUMMARY"] = summary
 
 	// A read-only token: the service refuses every write with 403.
 	const readOnly = "read-only-token-for-summary"
 	e.AddToken(readOnly, remotetest.ReadOnly)
-	t.Setenv("SKILLSYNC_TOKEN", readOnly)
-	code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve")
+	env["SKILLSYNC_TOKEN"] = readOnly
+	code, _, stderr := runCLI(t, env, "apply", "--dir", dir, "--auto-approve")
 	if code != 1 {
 		t.Fatalf("apply with a read-only token: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
@@ -437,8 +398,8 @@ func TestApplyStepSummary(t *testing.T) {
 	}
 
 	// With a token that may write, the same apply succeeds, and says so.
-	t.Setenv("SKILLSYNC_TOKEN", scriptToken)
-	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+	env["SKILLSYNC_TOKEN"] = scriptToken
+	if code, _, stderr := runCLI(t, env, "apply", "--dir", dir, "--auto-approve"); code != 0 {
 		t.Fatalf("apply: exit %d; stderr:\n%s", code, stderr)
 	}
 	data, _ = os.ReadFile(summary)
@@ -449,15 +410,16 @@ func TestApplyStepSummary(t *testing.T) {
 }
 
 func TestDriftIssue(t *testing.T) {
-	e, dir := ciSetup(t)
-	f := newFakeGitHub(t)
-	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
+	if code, _, stderr := runCLI(t, env, "apply", "--dir", dir, "--auto-approve"); code != 0 {
 		t.Fatalf("apply: exit %d, stderr:\n%s", code, stderr)
 	}
 
 	// Drift: an issue is opened.
 	editInstructions(t, e, "release-notes", "# Release notes\n\nEdited in the app.\n")
-	code, _, stderr := runCLI(t, "drift", "--dir", dir, "--issue")
+	code, _, stderr := runCLI(t, env, "drift", "--dir", dir, "--issue")
 	if code != 2 {
 		t.Fatalf("first drift: exit %d, want 2; stderr:\n%s", code, stderr)
 	}
@@ -469,7 +431,7 @@ func TestDriftIssue(t *testing.T) {
 
 	// Drift again: the same issue is updated.
 	editInstructions(t, e, "code-review", "# Review\n\nEdited in the app too.\n")
-	if code, _, stderr := runCLI(t, "drift", "--dir", dir, "--issue"); code != 2 {
+	if code, _, stderr := runCLI(t, env, "drift", "--dir", dir, "--issue"); code != 2 {
 		t.Fatalf("second drift: exit %d, want 2; stderr:\n%s", code, stderr)
 	}
 	issues = f.Issues()
@@ -479,10 +441,10 @@ func TestDriftIssue(t *testing.T) {
 
 	// Applied, but what the API cannot do still differs (the demo space's
 	// checklist.md, its missing brand-voice skill): the issue stays open.
-	if code, _, stderr := runCLI(t, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+	if code, _, stderr := runCLI(t, env, "apply", "--dir", dir, "--auto-approve"); code != 0 {
 		t.Fatalf("apply: exit %d, stderr:\n%s", code, stderr)
 	}
-	if code, _, stderr := runCLI(t, "drift", "--dir", dir, "--issue"); code != 2 {
+	if code, _, stderr := runCLI(t, env, "drift", "--dir", dir, "--issue"); code != 2 {
 		t.Fatalf("drift of a file and a missing skill: exit %d, want 2; stderr:\n%s", code, stderr)
 	}
 	issues, comments := f.Issues(), f.Comments()
@@ -503,7 +465,7 @@ func TestDriftIssue(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "skills", "code-review", "checklist.md"), live, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = runCLI(t, "drift", "--dir", dir, "--issue")
+	code, _, stderr = runCLI(t, env, "drift", "--dir", dir, "--issue")
 	if code != 0 {
 		t.Fatalf("drift in sync: exit %d, want 0; stderr:\n%s", code, stderr)
 	}
@@ -522,14 +484,15 @@ func TestDriftIssue(t *testing.T) {
 // TestPlanCommentRedactsGitHubToken: text of the space that happens to hold
 // GITHUB_TOKEN reaches neither the comment nor the job summary.
 func TestPlanCommentRedactsGitHubToken(t *testing.T) {
-	e, dir := ciSetup(t)
-	f := newFakeGitHub(t)
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	t.Setenv("GITHUB_ACTIONS", "true")
-	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	env["GITHUB_ACTIONS"] = "true"
+	env["GITHUB_STEP_SUMMARY"] = summary
 	s, _ := e.SkillBySlug(demoSpace, "code-review")
 	e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) { sd.Description = "Posts with " + fakeGitHubToken + " as the token." })
-	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--comment", "--pr", "1")
+	code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1")
 	if code != 0 {
 		t.Fatalf("plan --comment: exit %d\n%s", code, stderr)
 	}
@@ -548,9 +511,10 @@ func TestPlanCommentRedactsGitHubToken(t *testing.T) {
 // TestShortGitHubTokenKeepsOutput: a short GITHUB_TOKEN left in the
 // environment ("true") does not redact the words of a JSON plan.
 func TestShortGitHubTokenKeepsOutput(t *testing.T) {
-	_, dir := ciSetup(t)
-	t.Setenv("GITHUB_TOKEN", "true")
-	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--format", "json")
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	env["GITHUB_TOKEN"] = "true"
+	code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--format", "json")
 	if code != 0 {
 		t.Fatalf("plan: exit %d\n%s", code, stderr)
 	}
@@ -563,6 +527,7 @@ func TestShortGitHubTokenKeepsOutput(t *testing.T) {
 // TestDiagnosticAnnotations: a diagnostic is annotated on its file, line
 // and column, titled with its code, its hint under the message.
 func TestDiagnosticAnnotations(t *testing.T) {
+	t.Parallel()
 	ds := fsrepo.Diagnostics{
 		{Path: "skills/a,b/SKILL.md", Line: 2, Col: 7, Severity: fsrepo.SeverityError, Code: "name-invalid", Message: "name: 100% wrong", Hint: "fix\nit"},
 		{Path: "skills/x", Severity: fsrepo.SeverityWarning, Code: "slug-mismatch", Message: "folder"},

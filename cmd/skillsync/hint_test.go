@@ -32,14 +32,15 @@ func TestHintForConflict(t *testing.T) {
 // TestHintForNetwork: each way of not reaching the service, produced by a
 // real client over loopback, gets advice that names its likely cause.
 func TestHintForNetwork(t *testing.T) {
+	t.Parallel()
 	plain := httptest.NewServer(http.NotFoundHandler())
-	defer plain.Close()
+	t.Cleanup(plain.Close)
 	untrusted := httptest.NewUnstartedServer(http.NotFoundHandler())
 	untrusted.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake
 	untrusted.StartTLS()
-	defer untrusted.Close()
+	t.Cleanup(untrusted.Close)
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
-	defer hang.Close()
+	t.Cleanup(hang.Close)
 	closed, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -47,14 +48,18 @@ func TestHintForNetwork(t *testing.T) {
 	refused := "http://" + closed.Addr().String()
 	closed.Close()
 
-	for _, tc := range []struct{ name, url, want string }{
-		{"refused", refused, "nothing accepts connections at the service's address"},
-		{"http answers https", strings.Replace(plain.URL, "http:", "https:", 1), "answered an https request in plain HTTP"},
-		{"untrusted certificate", untrusted.URL, "TLS certificate is not trusted here"},
-		{"no answer", hang.URL, "did not answer in time"},
+	for _, tc := range []struct {
+		name, url, want string
+		timeout         time.Duration // 0: the client's default, which a busy machine never reaches
+	}{
+		{"refused", refused, "nothing accepts connections at the service's address", 0},
+		{"http answers https", strings.Replace(plain.URL, "http:", "https:", 1), "answered an https request in plain HTTP", 0},
+		{"untrusted certificate", untrusted.URL, "TLS certificate is not trusted here", 0},
+		{"no answer", hang.URL, "did not answer in time", 50 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cl, err := remote.New(remote.Options{BaseURL: tc.url, Token: "sentinel-token-value", MaxAttempts: 1, Timeout: 200 * time.Millisecond})
+			t.Parallel()
+			cl, err := remote.New(remote.Options{BaseURL: tc.url, Token: "sentinel-token-value", MaxAttempts: 1, Timeout: tc.timeout})
 			if err != nil {
 				t.Fatal(err)
 			}

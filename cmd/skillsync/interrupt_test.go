@@ -55,15 +55,16 @@ func newTestSpace(t *testing.T, token string, n int) *testSpace {
 }
 
 // env is the environment of a command against the space.
-func (s *testSpace) env(token string) []string {
-	return []string{"SKILLSYNC_BASE_URL=" + s.url, "SKILLSYNC_SPACE=" + demoSpace,
-		"SKILLSYNC_TOKEN=" + token, "NO_COLOR=1", "SKILLSYNC_DIR=" + s.repo}
+func (s *testSpace) env(token string) testEnv {
+	return testEnv{"SKILLSYNC_BASE_URL": s.url, "SKILLSYNC_SPACE": demoSpace,
+		"SKILLSYNC_TOKEN": token, "NO_COLOR": "1", "SKILLSYNC_DIR": s.repo}
 }
 
 // TestApplyInterruptedBySIGINT sends SIGINT to a real skillsync process in
 // the middle of an apply: it must exit 130 with a journal whose every line
 // parses and names an applied change, and a second apply must converge.
 func TestApplyInterruptedBySIGINT(t *testing.T) {
+	t.Parallel()
 	const token = "interrupt-token-0123456789"
 	sp := newTestSpace(t, token, 60)
 	sp.emu.SetFaults(remotetest.Faults{Latency: 40 * time.Millisecond})
@@ -79,7 +80,7 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 	// The test binary runs main when called skillsync (see TestMain).
 	cmd := exec.CommandContext(ctx, exe, "apply", "--auto-approve", "--parallelism", "2", "--journal", journal)
 	cmd.Args[0] = "skillsync"
-	cmd.Env = append(os.Environ(), sp.env(token)...)
+	cmd.Env = sp.env(token).environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -139,16 +140,13 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 	// A second apply finishes the job, and a plan then finds nothing.
 	sp.emu.SetFaults(remotetest.Faults{})
 	var out, errOut bytes.Buffer
-	for _, kv := range sp.env(token) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	if code := run(t.Context(), []string{"skillsync", "apply", "--auto-approve", "--journal", journal}, nil, &out, &errOut); code != exitOK {
+	env := sp.env(token)
+	if code := run(t.Context(), []string{"skillsync", "apply", "--auto-approve", "--journal", journal}, env.process(nil, &out, &errOut)); code != exitOK {
 		t.Fatalf("second apply exited %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 	out.Reset()
 	errOut.Reset()
-	if code := run(t.Context(), []string{"skillsync", "plan", "--detailed-exitcode"}, nil, &out, &errOut); code != exitOK {
+	if code := run(t.Context(), []string{"skillsync", "plan", "--detailed-exitcode"}, env.process(nil, &out, &errOut)); code != exitOK {
 		t.Fatalf("plan after the second apply exited %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 	data, _ = os.ReadFile(journal)
@@ -184,6 +182,7 @@ func journalOutcomes(t *testing.T, entries []reconcile.JournalEntry) []reconcile
 // service: the journal must already hold that mutation, started with the
 // state it may overwrite, so that whatever the service did can be undone.
 func TestApplyKilledMidRequest(t *testing.T) {
+	t.Parallel()
 	const token = "kill-token-0123456789"
 	sp := newTestSpace(t, token, 0)
 	arrived := make(chan string, 8)
@@ -207,7 +206,7 @@ func TestApplyKilledMidRequest(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, "apply", "--auto-approve", "--parallelism", "1", "--journal", journal)
 	cmd.Args[0] = "skillsync"
-	cmd.Env = append(os.Environ(), sp.env(token)...)
+	cmd.Env = sp.env(token).environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/redact"
+	"github.com/skillsync/skillsync/remote"
 )
 
 // version is stamped by the release build (-ldflags "-X main.version=...").
@@ -40,22 +41,50 @@ var (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args, process{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
 	stop()
 	os.Exit(code)
 }
 
+// process is what run takes from the process it runs in, besides the
+// arguments: the environment's variables, the standard streams, and a
+// hook for tests. Tests pass their own, so that they need no process
+// environment and can run in parallel.
+type process struct {
+	getenv         func(string) string // nil: no variable is set
+	stdin          io.Reader           // nil: empty
+	stdout, stderr io.Writer
+	// tuneClient, when set, adjusts the options of every client of the
+	// space: tests shorten the backoff between retries. main leaves it nil.
+	tuneClient func(*remote.Options)
+}
+
+// env is the process as the commands see it: its terminal, through ui
+// (which redacts every secret), its variables and its standard input.
+type env struct {
+	ui         *ui
+	getenv     func(string) string
+	stdin      io.Reader
+	tuneClient func(*remote.Options)
+}
+
 // run runs the command line args and returns the process exit code. It is
 // main without the process: tests and testscript call it directly.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	ui := newUI(stdout, stderr, github.ReadEnv(os.Getenv))
+func run(ctx context.Context, args []string, p process) (code int) {
+	if p.getenv == nil {
+		p.getenv = func(string) string { return "" }
+	}
+	if p.stdin == nil {
+		p.stdin = strings.NewReader("")
+	}
+	ui := newUI(p.stdout, p.stderr, github.ReadEnv(p.getenv))
 	// A real token is a secret from the start, so that the plan's markdown
 	// is redacted before any GitHub call reads the GitHub token, and the
 	// repository's diagnostics before the space's token is read for the
 	// first request; a short value (GITHUB_TOKEN=true) must not redact
 	// every "true" of a JSON plan, and is registered once a call uses it.
-	for _, k := range []string{"SKILLSYNC_TOKEN", "GITHUB_TOKEN", "GH_TOKEN"} {
-		if tok := strings.TrimSpace(os.Getenv(k)); len(tok) >= redact.ShortSecret {
+	for _, k := range []string{envToken, "GITHUB_TOKEN", "GH_TOKEN"} {
+		if tok := strings.TrimSpace(p.getenv(k)); len(tok) >= redact.ShortSecret {
 			ui.addSecret(tok)
 		}
 	}
@@ -67,7 +96,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = ui.exit(bug.From(r))
 		}
 	}()
-	app := newApp(ui, stdin)
+	app := newApp(&env{ui: ui, getenv: p.getenv, stdin: p.stdin, tuneClient: p.tuneClient})
 	err := app.RunContext(ctx, prepareCompletion(app, args))
 	return ui.exit(err)
 }

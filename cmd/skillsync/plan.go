@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,7 +13,7 @@ import (
 	"github.com/skillsync/skillsync/reconcile"
 )
 
-func planCommand(ui *ui) *cli.Command {
+func planCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "plan",
 		Usage: "show what apply would change in the space",
@@ -32,57 +33,83 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 --detailed-exitcode), 130 interrupted.`,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "markdown", "json"),
-			&cli.StringFlag{Name: "out", Usage: "also save the plan to FILE, for 'skillsync apply FILE'"},
-			&cli.BoolFlag{Name: "detailed-exitcode", Usage: "exit 2 when the plan has changes"},
+			flagOut.def("also save the plan to FILE, for 'skillsync apply FILE'"),
+			flagDetailedExitcode.def("exit 2 when the plan has changes"),
 		}, commentFlags(), []cli.Flag{baseFlag()}),
 		Action: func(c *cli.Context) error {
-			format, err := checkFormat(c, "text", "markdown", "json")
+			o, err := readPlanning(c, e)
 			if err != nil {
 				return err
 			}
-			if out := c.String("out"); out != "" {
-				// Before any work: a plan that cannot be saved is wasted.
-				if err := checkPlanOut("plan", out); err != nil {
-					return err
-				}
-			}
-			r, err := makePlan(c, ui, format != "json")
+			format, err := readFormat(c, "text", "markdown", "json")
 			if err != nil {
-				publishFailure(c, ui, "plan", err)
 				return err
 			}
-			if ref := c.String("base"); ref != "" {
-				if err := splitByBase(c, ui, r, ref); err != nil {
-					publishFailure(c, ui, "plan", err)
-					return err
-				}
-			}
-			if err := renderPlan(ui.stdout, r.plan, format, useColor(c, ui), "plan"); err != nil {
-				return err
-			}
-			// Posted even with errors: reviewers need to see them.
-			ghErr := publishPlan(c, ui, r.plan, "plan")
-			if r.plan.HasErrors() {
-				reportAlso(ui, ghErr)
-				return planErrors(r.plan)
-			}
-			if out := c.String("out"); out != "" {
-				if err := savePlan(out, r); err != nil {
-					return err
-				}
-				if format != "json" {
-					ui.infof("%s", savedLine(r.plan, out))
-				}
-			}
-			if ghErr != nil {
-				return ghErr
-			}
-			if c.Bool("detailed-exitcode") && r.plan.HasChanges() {
-				return errChanges
-			}
-			return nil
+			return runPlan(c.Context, e, planOptions{
+				planning:         o,
+				format:           format,
+				out:              flagOut.get(c),
+				detailedExitcode: flagDetailedExitcode.get(c),
+				base:             flagBase.get(c),
+				github:           readGitHub(c),
+			})
 		},
 	}
+}
+
+// planOptions are plan's settings.
+type planOptions struct {
+	planning         planningOptions
+	format           string // text, markdown or json
+	out              string // -out: save the plan there too
+	detailedExitcode bool
+	base             string // --base: split the plan against this branch
+	github           githubOptions
+}
+
+func runPlan(ctx context.Context, e *env, o planOptions) error {
+	ui := e.ui
+	if o.out != "" {
+		// Before any work: a plan that cannot be saved is wasted.
+		if err := checkPlanOut("plan", o.out); err != nil {
+			return err
+		}
+	}
+	r, err := makePlan(ctx, e, o.planning, o.format != "json")
+	if err != nil {
+		publishFailure(ctx, e, o.planning, o.github, "plan", err)
+		return err
+	}
+	if o.base != "" {
+		if err := splitByBase(ctx, ui, r, o.planning.ref, o.base); err != nil {
+			publishFailure(ctx, e, o.planning, o.github, "plan", err)
+			return err
+		}
+	}
+	if err := renderPlan(ui.stdout, r.plan, o.format, o.planning.color, "plan"); err != nil {
+		return err
+	}
+	// Posted even with errors: reviewers need to see them.
+	ghErr := publishPlan(ctx, ui, o.github, r.plan, "plan")
+	if r.plan.HasErrors() {
+		reportAlso(ui, ghErr)
+		return planErrors(r.plan)
+	}
+	if o.out != "" {
+		if err := savePlan(o.out, r); err != nil {
+			return err
+		}
+		if o.format != "json" {
+			ui.infof("%s", savedLine(r.plan, o.out))
+		}
+	}
+	if ghErr != nil {
+		return ghErr
+	}
+	if o.detailedExitcode && r.plan.HasChanges() {
+		return errChanges
+	}
+	return nil
 }
 
 // savedLine says where the plan p was saved, and how to apply it.

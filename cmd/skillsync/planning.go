@@ -13,22 +13,38 @@ import (
 	"github.com/skillsync/skillsync/remote"
 )
 
-// planFlags are the flags of every command that plans: plan, apply, drift.
-func planFlags() []cli.Flag {
-	return []cli.Flag{
-		dirFlag(),
-		noColorFlag(),
-		&cli.StringFlag{Name: "ref", Usage: "plan from a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"},
-		&cli.BoolFlag{Name: "force", Usage: "allow disabling more than maxDisablePercent of the managed skills"},
-		&cli.StringFlag{Name: "cache", Usage: "keep skills read from the space in `DIR` and skip reading again those whose updatedAt has not moved (for CI caches)", EnvVars: []string{"SKILLSYNC_CACHE"}},
+// planningOptions are the settings of every command that plans: plan,
+// apply and drift.
+type planningOptions struct {
+	dir   string // --dir or SKILLSYNC_DIR; "" to look upward
+	ref   string // --ref: plan from this git revision
+	force bool
+	cache string // --cache or SKILLSYNC_CACHE; "" for none
+	color bool
+	conn  connSettings
+}
+
+// readPlanning reads the [planFlags] and [remoteFlags] of c.
+func readPlanning(c *cli.Context, e *env) (planningOptions, error) {
+	cs, err := resolveConn(readConnFlags(c), e.getenv)
+	if err != nil {
+		return planningOptions{}, err
 	}
+	return planningOptions{
+		dir:   resolveDir(flagDir.get(c), e.getenv),
+		ref:   flagRef.get(c),
+		force: flagForce.get(c),
+		cache: resolveCache(flagCache.get(c), e.getenv),
+		color: useColor(flagNoColor.get(c), e.getenv, e.ui),
+		conn:  cs,
+	}, nil
 }
 
 // planRun is everything one planning command resolved and fetched.
 type planRun struct {
 	root   string
 	repo   *fsrepo.Repo
-	target target
+	target targetSettings
 	client *remote.Client
 	par    int
 	plan   *reconcile.Plan
@@ -38,19 +54,20 @@ type planRun struct {
 // plan must never be made from a skill the service would reject. Then it
 // prints every diagnostic; otherwise it returns the warnings unprinted,
 // for the plan to carry in every format (see [validationWarnings]).
-func loadRepo(ctx context.Context, c *cli.Context, ui *ui) (string, *fsrepo.Repo, fsrepo.Diagnostics, error) {
-	root, err := findRepo(c)
+func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.Repo, fsrepo.Diagnostics, error) {
+	root, err := findRepo(o.dir)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: c.String("ref")})
+	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: o.ref})
 	if err != nil {
 		return "", nil, nil, err
 	}
 	// The diagnostics may quote the token (in a name, a file name): the
 	// --token-file's is registered before they are printed. A missing
 	// token is reported when the client is made.
-	_, _ = readToken(c, ui)
+	t, _ := o.conn.target(repo.Config)
+	_, _ = readToken(ui, t, o.conn.getenv)
 	if diags.HasErrors() {
 		printDiagnostics(ui, diags)
 		return "", nil, nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
@@ -107,21 +124,21 @@ func (e *invalidRepoError) errorLines() []string {
 	return out
 }
 
-// connect resolves the target and builds the client for a loaded repo.
-func connect(c *cli.Context, ui *ui, repo *fsrepo.Repo) (target, *remote.Client, int, error) {
-	t, err := resolveTarget(c, repo.Config)
+// connect resolves the target of a loaded repo and builds its client.
+func connect(e *env, o planningOptions, repo *fsrepo.Repo) (targetSettings, *remote.Client, error) {
+	t, err := o.conn.target(repo.Config)
 	if err != nil {
-		return t, nil, 0, err
+		return t, nil, err
 	}
-	par, err := parallelism(c)
+	if err := o.conn.checkParallelism(); err != nil {
+		return t, nil, err
+	}
+	t.Policy.Force = o.force
+	cl, err := newClient(e, o.conn, t)
 	if err != nil {
-		return t, nil, 0, err
+		return t, nil, err
 	}
-	cl, err := newClient(c, ui, t)
-	if err != nil {
-		return t, nil, 0, err
-	}
-	return t, cl, par, nil
+	return t, cl, nil
 }
 
 // refuseTokenInRepo refuses a repository whose skills hold the token (a
@@ -160,22 +177,23 @@ func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
 }
 
 // makePlan loads, fetches and plans.
-func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
-	ctx := c.Context
-	root, repo, diags, err := loadRepo(ctx, c, ui)
+func makePlan(ctx context.Context, e *env, o planningOptions, progress bool) (*planRun, error) {
+	ui := e.ui
+	root, repo, diags, err := loadRepo(ctx, ui, o)
 	if err != nil {
 		return nil, err
 	}
-	t, cl, par, err := connect(c, ui, repo)
+	t, cl, err := connect(e, o, repo)
 	if err != nil {
 		return nil, err
 	}
 	if err := refuseTokenInRepo(ui, repo); err != nil {
 		return nil, err
 	}
+	par := o.conn.parallelism
 	r := &planRun{root: root, repo: repo, target: t, client: cl, par: par}
 	fo := reconcile.FetchOptions{Parallelism: par}
-	if dir := c.String("cache"); dir != "" {
+	if dir := o.cache; dir != "" {
 		if fo.Cache, err = reconcile.OpenCache(dir); err != nil {
 			return nil, err
 		}
@@ -190,9 +208,7 @@ func makePlan(c *cli.Context, ui *ui, progress bool) (*planRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)
 	}
-	pol := reconcile.PolicyFromConfig(repo.Config)
-	pol.Force = c.Bool("force")
-	r.plan = reconcile.Compute(repo, live, pol)
+	r.plan = reconcile.Compute(repo, live, t.Policy)
 	r.plan.Warnings = append(validationWarnings(diags), r.plan.Warnings...)
 	return r, nil
 }

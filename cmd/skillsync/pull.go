@@ -12,10 +12,9 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
-	"github.com/skillsync/skillsync/remote"
 )
 
-func pullCommand(ui *ui) *cli.Command {
+func pullCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "pull",
 		Usage:     "write the space's skills into the repository",
@@ -53,57 +52,85 @@ Examples:
 Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
 130 interrupted.`,
 		Flags: flags([]cli.Flag{
-			&cli.StringFlag{Name: "dir", Usage: "repository root (default: nearest folder upward holding skillsync.yaml, within the git working tree, else the current folder)", EnvVars: []string{"SKILLSYNC_DIR"}},
-			&cli.BoolFlag{Name: "force", Usage: "overwrite local files that differ from git's HEAD"},
+			flagDir.def(withEnv("repository root (default: nearest folder upward holding skillsync.yaml, within the git working tree, else the current folder)", envDir)),
+			flagForce.def("overwrite local files that differ from git's HEAD"),
 			formatFlag("text", "json"),
 		}, remoteFlags()),
 		Action: func(c *cli.Context) error {
-			format, err := checkFormat(c, "text", "json")
+			cs, err := resolveConn(readConnFlags(c), e.getenv)
 			if err != nil {
 				return err
 			}
-			root, hasConfig, err := pullRoot(c)
+			format, err := readFormat(c, "text", "json")
 			if err != nil {
 				return err
 			}
-			cfg := fsrepo.DefaultConfig()
-			if hasConfig {
-				if cfg, err = fsrepo.ReadConfig(root); err != nil {
-					return err
-				}
-			}
-			t, err := resolveTarget(c, cfg)
-			if err != nil {
-				return err
-			}
-			par, err := parallelism(c)
-			if err != nil {
-				return err
-			}
-			cl, err := newClient(c, ui, t)
-			if err != nil {
-				return err
-			}
-			return runPull(c.Context, ui, cl, pullOptions{
-				root:        root,
-				config:      cfg,
-				writeConfig: !hasConfig,
-				target:      t,
-				slugs:       c.Args().Slice(),
-				force:       c.Bool("force"),
-				format:      format,
-				parallelism: par,
+			return runPull(c.Context, e, pullOptions{
+				dir:    resolveDir(flagDir.get(c), e.getenv),
+				conn:   cs,
+				slugs:  c.Args().Slice(),
+				force:  flagForce.get(c),
+				format: format,
 			})
 		},
 	}
 }
 
-// pullRoot is the repository root pull writes into: --dir, else the
-// nearest folder upward holding skillsync.yaml (never above the root of the
-// git working tree, see [fsrepo.FindRoot]), else the current folder.
-// hasConfig says whether skillsync.yaml is there already.
-func pullRoot(c *cli.Context) (root string, hasConfig bool, err error) {
-	if dir := c.String("dir"); dir != "" {
+// pullOptions are pull's settings.
+type pullOptions struct {
+	dir    string // --dir or SKILLSYNC_DIR; "" to look upward, else the current folder
+	conn   connSettings
+	slugs  []string // only these skills; all when empty
+	force  bool
+	format string // text or json
+}
+
+func runPull(ctx context.Context, e *env, o pullOptions) error {
+	root, hasConfig, err := pullRoot(o.dir)
+	if err != nil {
+		return err
+	}
+	cfg := fsrepo.DefaultConfig()
+	if hasConfig {
+		if cfg, err = fsrepo.ReadConfig(root); err != nil {
+			return err
+		}
+	}
+	t, err := o.conn.target(cfg)
+	if err != nil {
+		return err
+	}
+	if err := o.conn.checkParallelism(); err != nil {
+		return err
+	}
+	cl, err := newClient(e, o.conn, t)
+	if err != nil {
+		return err
+	}
+	ui := e.ui
+	space := t.Space
+	pr := ui.progress("reading skills")
+	rep, err := reconcile.Pull(ctx, cl, space, reconcile.PullOptions{
+		Root:        root,
+		Config:      cfg,
+		WriteConfig: !hasConfig,
+		BaseURL:     t.BaseURL,
+		Slugs:       o.slugs,
+		Force:       o.force,
+		Parallelism: o.conn.parallelism,
+		Progress:    pr.update,
+	})
+	pr.done()
+	return reportPull(ui, space, rep, err, o.format)
+}
+
+// pullRoot is the repository root pull writes into: dir (from --dir or
+// SKILLSYNC_DIR), else the nearest folder upward holding skillsync.yaml
+// (never above the root of the git working tree, see [fsrepo.FindRoot]),
+// else the current folder. hasConfig says whether skillsync.yaml is there
+// already.
+func pullRoot(dir string) (root string, hasConfig bool, err error) {
+	if dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
 			return "", false, err
@@ -129,31 +156,8 @@ func pullRoot(c *cli.Context) (root string, hasConfig bool, err error) {
 	return root, err == nil, err
 }
 
-type pullOptions struct {
-	root        string
-	config      fsrepo.Config
-	writeConfig bool // create skillsync.yaml once the skills are written
-	target      target
-	slugs       []string // only these skills; all when empty
-	force       bool
-	format      string // text or json
-	parallelism int
-}
-
-func runPull(ctx context.Context, ui *ui, cl *remote.Client, o pullOptions) error {
-	space := o.target.Space
-	pr := ui.progress("reading skills")
-	rep, err := reconcile.Pull(ctx, cl, space, reconcile.PullOptions{
-		Root:        o.root,
-		Config:      o.config,
-		WriteConfig: o.writeConfig,
-		BaseURL:     o.target.BaseURL,
-		Slugs:       o.slugs,
-		Force:       o.force,
-		Parallelism: o.parallelism,
-		Progress:    pr.update,
-	})
-	pr.done()
+// reportPull prints what pull did (rep) in format, or why it failed (err).
+func reportPull(ui *ui, space string, rep *reconcile.PullReport, err error, format string) error {
 	if rep != nil {
 		for _, msg := range rep.Warnings {
 			ui.warningf("%s", msg)
@@ -182,7 +186,7 @@ func runPull(ctx context.Context, ui *ui, cl *remote.Client, o pullOptions) erro
 		return err
 	}
 
-	if o.format == "json" {
+	if format == "json" {
 		return writeJSON(ui, rep)
 	}
 	for _, s := range rep.Skills {

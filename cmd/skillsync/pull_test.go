@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"io/fs"
 	"net/http"
@@ -32,11 +31,6 @@ const (
 // and read back, and records the path of every request.
 func pullEmulator(t *testing.T) (e *remotetest.Emulator, url string, paths func() []string) {
 	t.Helper()
-	for _, k := range []string{"SKILLSYNC_DIR", "SKILLSYNC_BASE_URL", "SKILLSYNC_SPACE", "SKILLSYNC_PARALLELISM", "GITHUB_ACTIONS"} {
-		t.Setenv(k, "")
-	}
-	t.Setenv("SKILLSYNC_TOKEN", pullToken)
-	t.Setenv("NO_COLOR", "1")
 	e = remotetest.New()
 	e.AddSpace(remotetest.Space{ID: pullSpace})
 	e.AddToken(pullToken, remotetest.ReadWrite)
@@ -89,13 +83,8 @@ func pullEmulator(t *testing.T) (e *remotetest.Emulator, url string, paths func(
 	}
 }
 
-// pullCLI runs the CLI in-process and returns its exit code and output.
-func pullCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), append([]string{"skillsync"}, args...), strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
+// pullEnv is the environment of the commands of a pull test.
+func pullEnv() testEnv { return testEnv{"SKILLSYNC_TOKEN": pullToken, "NO_COLOR": "1"} }
 
 // tree records every path under dir (file contents, symlink targets,
 // folders), to tell that nothing was written.
@@ -128,11 +117,13 @@ func tree(t *testing.T, dir string) map[string]string {
 }
 
 func TestPullRoundTrip(t *testing.T) {
+	t.Parallel()
 	e, url, paths := pullEmulator(t)
+	env := pullEnv()
 	e.AddSkill(pullSpace, remotetest.SkillSeed{Name: "Unreadable", Description: "Its SKILL.md cannot be read.", Unreadable: true, Enabled: true})
 	dir := t.TempDir()
 
-	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
+	code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
 	if code != 0 {
 		t.Fatalf("pull exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -180,14 +171,13 @@ func TestPullRoundTrip(t *testing.T) {
 	}
 
 	// The repository now plans no change, from its own skillsync.yaml.
-	t.Setenv("SKILLSYNC_TOKEN", pullToken)
-	code, stdout, stderr = pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode")
+	code, stdout, stderr = runCLI(t, env, "plan", "--dir", dir, "--detailed-exitcode")
 	if code != 0 || !strings.Contains(stdout, "No changes.") {
 		t.Fatalf("plan after pull: exit %d\nstdout:\n%s\nstderr:\n%s\nfiles: %q", code, stdout, stderr, files)
 	}
 
 	// Pulling again changes nothing, and keeps skillsync.yaml.
-	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir)
+	code, stdout, stderr = runCLI(t, env, "pull", "--dir", dir)
 	if code != 0 || !strings.Contains(stdout, "4 unchanged") || strings.Contains(stdout, "wrote") {
 		t.Errorf("second pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -197,9 +187,11 @@ func TestPullRoundTrip(t *testing.T) {
 }
 
 func TestPullSlugs(t *testing.T) {
+	t.Parallel()
 	_, url, _ := pullEmulator(t)
+	env := pullEnv()
 	dir := t.TempDir()
-	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "nope", "also-not")
+	code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "nope", "also-not")
 	if code != 1 || !strings.Contains(stderr, `no skill with slug "nope", "also-not" in space ab12`) ||
 		!strings.Contains(stderr, "hint: nothing was written; the skills of space ab12 are: caf-cr-me-2, pdf-processing, tricky-yaml, yes") {
 		t.Errorf("unknown slug: exit %d\n%s\n%s", code, stdout, stderr)
@@ -208,7 +200,7 @@ func TestPullSlugs(t *testing.T) {
 		t.Errorf("files written: %q", files)
 	}
 
-	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "yes")
+	code, stdout, stderr = runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "yes")
 	if code != 0 || !strings.Contains(stdout, "Pulled 1 skill from space ab12: 1 written") {
 		t.Fatalf("pull yes: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -218,6 +210,7 @@ func TestPullSlugs(t *testing.T) {
 }
 
 func TestPullErrors(t *testing.T) {
+	t.Parallel()
 	e, url, _ := pullEmulator(t)
 	e.AddSpace(remotetest.Space{ID: "zz99"})
 	e.AddToken("other-space-token", remotetest.ReadWrite, "zz99")
@@ -230,9 +223,10 @@ func TestPullErrors(t *testing.T) {
 		{"401 unknown token", "unknown-token", pullSpace, []string{"error: reading space ab12: ", "401", "hint: the service rejected the token"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("SKILLSYNC_TOKEN", tc.token)
+			t.Parallel()
+			env := testEnv{"SKILLSYNC_TOKEN": tc.token}
 			dir := t.TempDir()
-			code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", tc.space)
+			code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", tc.space)
 			if code != 1 {
 				t.Errorf("exit %d, want 1", code)
 			}
@@ -254,7 +248,9 @@ func TestPullErrors(t *testing.T) {
 // TestPullNeverEscapes seeds instructions that refer to files outside the
 // skill folder: none is requested, none written.
 func TestPullNeverEscapes(t *testing.T) {
+	t.Parallel()
 	e, url, paths := pullEmulator(t)
+	env := pullEnv()
 	e.AddSkill(pullSpace, remotetest.SkillSeed{
 		Slug: "escape", Name: "Escape", Description: "Tries to leave its folder.", Enabled: true,
 		Instructions: "[up](../pdf-processing/SKILL.md) [deep](../../../../etc/passwd.md) [abs](/etc/passwd)\n" +
@@ -268,7 +264,7 @@ func TestPullNeverEscapes(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "repo")
 	os.Mkdir(dir, 0o755)
-	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "escape")
+	code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "escape")
 	if code != 0 {
 		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -291,7 +287,9 @@ func TestPullNeverEscapes(t *testing.T) {
 }
 
 func TestPullRefusesSymlinks(t *testing.T) {
+	t.Parallel()
 	_, url, _ := pullEmulator(t)
+	env := pullEnv()
 	for _, tc := range []struct {
 		name, link, target, want string
 	}{
@@ -301,6 +299,7 @@ func TestPullRefusesSymlinks(t *testing.T) {
 		{"symlinked subfolder", "skills/pdf-processing/scripts", "outside", "skills/pdf-processing/scripts: is a symlink"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			base := t.TempDir()
 			dir := filepath.Join(base, "repo")
 			outside := filepath.Join(base, "outside")
@@ -316,7 +315,7 @@ func TestPullRefusesSymlinks(t *testing.T) {
 				t.Skipf("symlinks unavailable: %v", err)
 			}
 			before := tree(t, base)
-			code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
+			code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
 			if code != 1 || !strings.Contains(stderr, "error: refusing to pull: nothing was written") ||
 				!strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "hint: pull never writes outside the skills folder nor through a symlink") {
 				t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -331,9 +330,11 @@ func TestPullRefusesSymlinks(t *testing.T) {
 // TestPullLocalChanges pulls into a git repository: a file edited since
 // the last commit is never overwritten without --force, a committed one is.
 func TestPullLocalChanges(t *testing.T) {
+	t.Parallel()
 	e, url, _ := pullEmulator(t)
+	env := pullEnv()
 	dir := t.TempDir()
-	if code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace); code != 0 {
+	if code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace); code != 0 {
 		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	r, err := git.PlainInit(dir, false)
@@ -362,7 +363,7 @@ func TestPullLocalChanges(t *testing.T) {
 	os.WriteFile(untracked, []byte("not in HEAD"), 0o644)
 	before := tree(t, dir)
 
-	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir)
+	code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir)
 	if code != 1 || !strings.Contains(stderr, "2 local file(s) differ from git HEAD") ||
 		!strings.Contains(stderr, "skills/pdf-processing/reference.md") || !strings.Contains(stderr, "skills/tricky-yaml/SKILL.md") ||
 		!strings.Contains(stderr, "hint: commit or stash those changes first, or pass --force") {
@@ -372,7 +373,7 @@ func TestPullLocalChanges(t *testing.T) {
 		t.Error("files changed on refusal")
 	}
 
-	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--force")
+	code, stdout, stderr = runCLI(t, env, "pull", "--dir", dir, "--force")
 	if code != 0 || !strings.Contains(stdout, "wrote     skills/yes (SKILL.md)") {
 		t.Fatalf("pull --force: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -408,12 +409,14 @@ func pullCommit(t *testing.T, dir, msg string) {
 // kept; a SKILL.md that already matches the space is not rewritten, and one
 // that does not is rewritten with them.
 func TestPullKeepsUnknownKeys(t *testing.T) {
+	t.Parallel()
 	e, url, _ := pullEmulator(t)
+	env := pullEnv()
 	dir := t.TempDir()
 	if _, err := git.PlainInit(dir, false); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace); code != 0 {
+	if code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace); code != 0 {
 		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	skillMD := filepath.Join(dir, "skills", "pdf-processing", "SKILL.md")
@@ -427,10 +430,10 @@ func TestPullKeepsUnknownKeys(t *testing.T) {
 	}
 	pullCommit(t, dir, "pull, and add keys")
 
-	if code, stdout, stderr := pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
+	if code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
 		t.Fatalf("plan: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "pdf-processing")
+	code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "pdf-processing")
 	if code != 0 || !strings.Contains(stdout, "unchanged skills/pdf-processing\n") || strings.Contains(stdout, "wrote") {
 		t.Errorf("pull again: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -444,7 +447,7 @@ func TestPullKeepsUnknownKeys(t *testing.T) {
 		sd.Description = "New description."
 		sd.Enabled = false
 	})
-	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "pdf-processing")
+	code, stdout, stderr = runCLI(t, env, "pull", "--dir", dir, "pdf-processing")
 	if code != 0 || !strings.Contains(stdout, "wrote     skills/pdf-processing (SKILL.md)") {
 		t.Fatalf("pull after an edit: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -452,7 +455,7 @@ func TestPullKeepsUnknownKeys(t *testing.T) {
 	if !strings.Contains(string(data), "\ndescription: New description.\nenabled: false\nlicense: MIT\n# what it may run\nallowed-tools: Bash\n---\n") {
 		t.Errorf("SKILL.md after pull:\n%s", data)
 	}
-	if code, stdout, stderr := pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
+	if code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
 		t.Errorf("plan after pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
@@ -461,7 +464,9 @@ func TestPullKeepsUnknownKeys(t *testing.T) {
 // skillsync pull) inside a folder that holds another skillsync.yaml starts
 // a repository of its own, and leaves the outer one alone.
 func TestPullNestedGitRepo(t *testing.T) {
+	// Not parallel: it runs in the new repository, as the quick start does.
 	_, url, _ := pullEmulator(t)
+	env := pullEnv()
 	outer := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outer, "skillsync.yaml"), []byte("space: zz99\nskillsDir: outer-skills\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -476,7 +481,7 @@ func TestPullNestedGitRepo(t *testing.T) {
 	t.Chdir(inner)
 	before := tree(t, outer)
 
-	code, stdout, stderr := pullCLI(t, "pull", "--base-url", url, "--space", pullSpace, "yes")
+	code, stdout, stderr := runCLI(t, env, "pull", "--base-url", url, "--space", pullSpace, "yes")
 	if code != 0 || !strings.Contains(stdout, "wrote     skills/yes (SKILL.md)\n") || !strings.Contains(stdout, "wrote     skillsync.yaml\n") {
 		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -505,14 +510,16 @@ func TestPullNestedGitRepo(t *testing.T) {
 // file by file; a linked one that is missing is a warning. A file named in
 // prose is pulled.
 func TestPullMentionedPaths(t *testing.T) {
+	t.Parallel()
 	e, url, _ := pullEmulator(t)
+	env := pullEnv()
 	e.AddSkill(pullSpace, remotetest.SkillSeed{
 		Slug: "mentions", Name: "Mentions", Description: "Mentions files.", Enabled: true,
 		Instructions: "Run `path/to/your_script.py`. See [the guide](guide.md), and REFERENCE.md for details.\n",
 		Files:        map[string]string{"REFERENCE.md": "# Reference\n"},
 	})
 	dir := t.TempDir()
-	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "mentions")
+	code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "mentions")
 	if code != 0 {
 		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -533,7 +540,7 @@ func TestPullMentionedPaths(t *testing.T) {
 		Instructions: "See [the API](references/api.md) and run `.claude/skills/references/tools/x.py`.\n",
 		Files:        map[string]string{"references/api.md": "# API\n", "tools/x.py": "print(1)\n"},
 	})
-	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "references")
+	code, stdout, stderr = runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "references")
 	if code != 0 || !strings.Contains(stdout, "wrote     skills/references (SKILL.md, references/api.md, tools/x.py)") {
 		t.Errorf("pull of references: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -543,7 +550,9 @@ func TestPullMentionedPaths(t *testing.T) {
 // may not read files) fails the pull, as a linked file's would; any other
 // failure of a mention is a warning naming it, never "not in the space".
 func TestPullMentionErrors(t *testing.T) {
+	t.Parallel()
 	e, _, _ := pullEmulator(t)
+	env := pullEnv()
 	e.AddSkill(pullSpace, remotetest.SkillSeed{
 		Slug: "m", Name: "M", Description: "Mentions a script.", Enabled: true,
 		Instructions: "Run `scripts/run.py`.\n", Files: map[string]string{"scripts/run.py": "print(1)\n"},
@@ -566,7 +575,7 @@ func TestPullMentionErrors(t *testing.T) {
 			e.ServeHTTP(w, r)
 		}))
 		dir := t.TempDir()
-		code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace, "m")
+		code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace, "m")
 		srv.Close()
 		if code != tc.wantCode || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "taken for examples") {
 			t.Errorf("status %d: exit %d\n%s\n%s", tc.status, code, stdout, stderr)
@@ -580,13 +589,15 @@ func TestPullMentionErrors(t *testing.T) {
 // ends with the newline a SKILL.md always gets; and a change at the limit
 // applies, the newline left out of what is sent.
 func TestInstructionsAtTheLimit(t *testing.T) {
+	t.Parallel()
 	e, url, _ := pullEmulator(t)
+	env := pullEnv()
 	// "😀" is two code units: the limit is not counted in bytes or runes.
 	atLimit := "😀" + strings.Repeat("a", spec.MaxInstructionsLen-2)
 	e.AddSkill(pullSpace, remotetest.SkillSeed{Slug: "big", Name: "Big", Description: "As long as the service allows.", Instructions: atLimit, Enabled: true})
 	dir := t.TempDir()
 
-	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "big")
+	code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "big")
 	if code != 0 {
 		t.Fatalf("pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -595,10 +606,10 @@ func TestInstructionsAtTheLimit(t *testing.T) {
 	if err != nil || !bytes.HasSuffix(data, []byte(atLimit+"\n")) {
 		t.Fatalf("SKILL.md (%v) does not end with the instructions and a newline", err)
 	}
-	if code, stdout, stderr = pullCLI(t, "validate", "--dir", dir); code != 0 {
+	if code, stdout, stderr = runCLI(t, env, "validate", "--dir", dir); code != 0 {
 		t.Fatalf("validate after pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if code, stdout, stderr = pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
+	if code, stdout, stderr = runCLI(t, env, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 || !strings.Contains(stdout, "No changes.") {
 		t.Fatalf("plan after pull: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
@@ -607,17 +618,17 @@ func TestInstructionsAtTheLimit(t *testing.T) {
 	if err := os.WriteFile(md, []byte("---\nname: Big\ndescription: As long as the service allows.\n---\n"+changed+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr = pullCLI(t, "validate", "--dir", dir); code != 0 {
+	if code, stdout, stderr = runCLI(t, env, "validate", "--dir", dir); code != 0 {
 		t.Fatalf("validate at the limit: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	if code, stdout, stderr = pullCLI(t, "apply", "--dir", dir, "--auto-approve", "--journal", filepath.Join(t.TempDir(), "j.jsonl")); code != 0 {
+	if code, stdout, stderr = runCLI(t, env, "apply", "--dir", dir, "--auto-approve", "--journal", filepath.Join(t.TempDir(), "j.jsonl")); code != 0 {
 		t.Fatalf("apply at the limit: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	s, _ := e.SkillBySlug(pullSpace, "big")
 	if s.Instructions == nil || *s.Instructions != changed {
 		t.Errorf("the space holds %d code units, want the %d sent", spec.UTF16Len(*s.Instructions), spec.MaxInstructionsLen)
 	}
-	if code, stdout, stderr = pullCLI(t, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 {
+	if code, stdout, stderr = runCLI(t, env, "plan", "--dir", dir, "--detailed-exitcode"); code != 0 {
 		t.Fatalf("plan after apply: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
@@ -625,7 +636,7 @@ func TestInstructionsAtTheLimit(t *testing.T) {
 	if err := os.WriteFile(md, []byte("---\nname: Big\ndescription: As long as the service allows.\n---\n"+changed+"c"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr = pullCLI(t, "validate", "--dir", dir); code != 1 || !strings.Contains(stderr+stdout, "instructions are 50001 characters (UTF-16 code units) long without the final newline; the service accepts at most 50000") {
+	if code, stdout, stderr = runCLI(t, env, "validate", "--dir", dir); code != 1 || !strings.Contains(stderr+stdout, "instructions are 50001 characters (UTF-16 code units) long without the final newline; the service accepts at most 50000") {
 		t.Errorf("validate over the limit: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
@@ -633,7 +644,9 @@ func TestInstructionsAtTheLimit(t *testing.T) {
 // TestPullSharedSlug: two remote skills with one slug cannot both be its
 // folder: pull names both and writes nothing, skillsync.yaml included.
 func TestPullSharedSlug(t *testing.T) {
+	t.Parallel()
 	e, _, _ := pullEmulator(t)
+	env := pullEnv()
 	yes, _ := e.SkillBySlug(pullSpace, "yes")
 	tricky, _ := e.SkillBySlug(pullSpace, "tricky-yaml")
 	// The emulator keeps slugs unique, as the service should: its answers
@@ -653,7 +666,7 @@ func TestPullSharedSlug(t *testing.T) {
 
 	for _, args := range [][]string{nil, {"tricky-yaml"}} {
 		dir := t.TempDir()
-		code, stdout, stderr := pullCLI(t, append([]string{"pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace}, args...)...)
+		code, stdout, stderr := runCLI(t, env, append([]string{"pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace}, args...)...)
 		if code != 1 || !strings.Contains(stderr, `skillsync: error: 2 skills of space ab12 share the slug "tricky-yaml": `) ||
 			!strings.Contains(stderr, yes.ID) || !strings.Contains(stderr, tricky.ID) || !strings.Contains(stderr, "nothing was written") {
 			t.Errorf("pull %q: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
@@ -665,7 +678,7 @@ func TestPullSharedSlug(t *testing.T) {
 
 	// The other skills can still be pulled by name.
 	dir := t.TempDir()
-	if code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace, "pdf-processing"); code != 0 {
+	if code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", srv.URL, "--space", pullSpace, "pdf-processing"); code != 0 {
 		t.Errorf("pull pdf-processing: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
@@ -674,12 +687,14 @@ func TestPullSharedSlug(t *testing.T) {
 // bytes) is refused before anything is written; one that fits is written,
 // however long.
 func TestPullNamesTooLong(t *testing.T) {
+	t.Parallel()
 	e, url, _ := pullEmulator(t)
+	env := pullEnv()
 	// Sorted last, so that the other skills would be written first.
 	long := "z" + strings.Repeat("-long", 60) // 301 bytes
 	e.AddSkill(pullSpace, remotetest.SkillSeed{Slug: long, Name: "Long", Description: "A slug too long for a folder name.", Instructions: "# Long\n", Enabled: true})
 	dir := t.TempDir()
-	code, stdout, stderr := pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
+	code, stdout, stderr := runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace)
 	if code != 1 || !strings.Contains(stderr, "skills/"+long+": the folder name is 301 bytes long; file systems hold names of at most 255 bytes") ||
 		!strings.Contains(stderr, "nothing was written") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -694,7 +709,7 @@ func TestPullNamesTooLong(t *testing.T) {
 	e.AddSkill(pullSpace, remotetest.SkillSeed{Slug: "long-files", Name: "Long files", Description: "Long file names.",
 		Instructions: "[a](" + fits + ") [b](docs/" + over + ")\n", Enabled: true,
 		Files: map[string]string{fits: "fits", "docs/" + over: "over"}})
-	code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "long-files")
+	code, stdout, stderr = runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "yes", "long-files")
 	if code != 1 || !strings.Contains(stderr, "skills/long-files/docs/"+over+": the file name is 300 bytes long; file systems hold names of at most 255 bytes") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -702,7 +717,7 @@ func TestPullNamesTooLong(t *testing.T) {
 		t.Errorf("files written: %q", files)
 	}
 	e.EditSkill(pullSpace, mustSlug(t, e, "long-files").ID, func(s *remotetest.SkillSeed) { s.Instructions = "[a](" + fits + ")\n" })
-	if code, stdout, stderr = pullCLI(t, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "long-files"); code != 0 {
+	if code, stdout, stderr = runCLI(t, env, "pull", "--dir", dir, "--base-url", url, "--space", pullSpace, "long-files"); code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	if got := tree(t, dir)["skills/long-files/"+fits]; got != "fits" {

@@ -15,6 +15,7 @@ import (
 // for "yes" makes apply refuse, naming the skill, instead of overwriting
 // the edit with no journal of it.
 func TestRecheckAfterConfirmation(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	e := remotetest.New()
 	if err := seedEmulator(e, ""); err != nil {
@@ -38,7 +39,7 @@ func TestRecheckAfterConfirmation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &planRun{root: root, repo: repo, target: target{BaseURL: srv.URL, Space: demoSpace}, client: cl,
+	r := &planRun{root: root, repo: repo, target: targetSettings{BaseURL: srv.URL, Space: demoSpace}, client: cl,
 		plan: reconcile.Compute(repo, live, reconcile.PolicyFromConfig(repo.Config))}
 
 	if err := recheck(ctx, r); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,11 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
-func restoreCommand(ui *ui) *cli.Command {
+func restoreCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "restore",
 		Usage:     "undo an apply: put back what its journal says it overwrote",
@@ -41,65 +41,95 @@ Examples:
 Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 130 interrupted.`,
 		Flags: flags([]cli.Flag{dirFlag(), noColorFlag(),
-			&cli.BoolFlag{Name: "force", Usage: "allow disabling more than maxDisablePercent of the skills restored"},
+			flagForce.def("allow disabling more than maxDisablePercent of the skills restored"),
 		}, remoteFlags(), []cli.Flag{
 			formatFlag("text", "json"),
-			&cli.BoolFlag{Name: "auto-approve", Usage: "restore without asking for confirmation"},
-			&cli.StringFlag{Name: "journal", Usage: "journal `FILE` of the restore (default: a new file next to the one restored)"},
+			flagAutoApprove.def("restore without asking for confirmation"),
+			flagJournal.def("journal `FILE` of the restore (default: a new file next to the one restored)"),
 		}),
 		Action: func(c *cli.Context) error {
-			format, err := checkFormat(c, "text", "json")
+			cs, err := resolveConn(readConnFlags(c), e.getenv)
 			if err != nil {
 				return err
 			}
-			if err := oneArg(c, "journal file", "skillsync restore --auto-approve .skillsync/journal/FILE.jsonl (journals are under .skillsync/journal/ of the repository)"); err != nil {
-				return err
-			}
-			src := c.Args().First()
-			rs, err := readRestore(ui, src)
+			format, err := readFormat(c, "text", "json")
 			if err != nil {
 				return err
 			}
-			r, err := planRestore(c, ui, rs, format != "json")
+			src, err := oneArg(c, "journal file", "skillsync restore --auto-approve .skillsync/journal/FILE.jsonl (journals are under .skillsync/journal/ of the repository)")
 			if err != nil {
 				return err
 			}
-			if format == "text" {
-				if err := renderPlan(ui.stdout, r.plan, "text", useColor(c, ui), "plan"); err != nil {
-					return err
-				}
-			}
-			if r.plan.HasErrors() {
-				return planErrors(r.plan)
-			}
-			if !r.plan.HasChanges() {
-				if format == "json" {
-					return writeJSON(ui, &reconcile.Result{Space: r.target.Space})
-				}
-				ui.infof("nothing to restore: the space already holds what %s replaced", src)
-				return nil
-			}
-			if !c.Bool("auto-approve") {
-				if err := confirm(c, ui, r, "pass --auto-approve to restore without asking"); err != nil {
-					return err
-				}
-				if err := recheck(c.Context, r); err != nil {
-					return err
-				}
-			}
-			journal := c.String("journal")
-			if journal == "" {
-				journal = filepath.Join(filepath.Dir(src), filepath.Base(reconcile.DefaultJournalPath("", time.Now())))
-			}
-			if err := runApply(c.Context, ui, r, journal, format); err != nil {
-				return err
-			}
-			if r.plan.HasChanges() {
-				ui.hintf("the repository still says what the restored apply wrote: revert that change in git too, or the next apply writes it again")
-			}
-			return nil
+			return runRestore(c.Context, e, restoreOptions{
+				dir:         resolveDir(flagDir.get(c), e.getenv),
+				force:       flagForce.get(c),
+				color:       useColor(flagNoColor.get(c), e.getenv, e.ui),
+				conn:        cs,
+				format:      format,
+				autoApprove: flagAutoApprove.get(c),
+				journal:     flagJournal.get(c),
+				src:         src,
+			})
 		},
 	}
+}
+
+// restoreOptions are restore's settings.
+type restoreOptions struct {
+	dir         string // --dir or SKILLSYNC_DIR; "" to look upward, and go on without one
+	force       bool
+	color       bool
+	conn        connSettings
+	format      string // text or json
+	autoApprove bool
+	journal     string // --journal: the restore's own; "" for one next to src
+	src         string // the journal to restore
+}
+
+func runRestore(ctx context.Context, e *env, o restoreOptions) error {
+	ui := e.ui
+	rs, err := readRestore(ui, o.src)
+	if err != nil {
+		return err
+	}
+	r, err := planRestore(ctx, e, o, rs)
+	if err != nil {
+		return err
+	}
+	if o.format == "text" {
+		if err := renderPlan(ui.stdout, r.plan, "text", o.color, "plan"); err != nil {
+			return err
+		}
+	}
+	if r.plan.HasErrors() {
+		return planErrors(r.plan)
+	}
+	if !r.plan.HasChanges() {
+		if o.format == "json" {
+			return writeJSON(ui, &reconcile.Result{Space: r.target.Space})
+		}
+		ui.infof("nothing to restore: the space already holds what %s replaced", o.src)
+		return nil
+	}
+	if !o.autoApprove {
+		if err := confirm(ctx, e, "restore", r, "pass --auto-approve to restore without asking"); err != nil {
+			return err
+		}
+		if err := recheck(ctx, r); err != nil {
+			return err
+		}
+	}
+	journal := o.journal
+	if journal == "" {
+		journal = filepath.Join(filepath.Dir(o.src), filepath.Base(reconcile.DefaultJournalPath("", time.Now())))
+	}
+	if err := applyPlan(ctx, ui, r, journal, o.format); err != nil {
+		return err
+	}
+	if r.plan.HasChanges() {
+		ui.hintf("the repository still says what the restored apply wrote: revert that change in git too, or the next apply writes it again")
+	}
+	return nil
 }
 
 // readRestore reads the journal at path and what undoing it takes. A last
@@ -129,48 +159,39 @@ func readRestore(ui *ui, path string) (*reconcile.Restore, error) {
 // planRestore reads the skills rs changed from the space and plans putting
 // them back. The space is the journal's unless --space, SKILLSYNC_SPACE or
 // skillsync.yaml names one, which must then be the same.
-func planRestore(c *cli.Context, ui *ui, rs *reconcile.Restore, progress bool) (*planRun, error) {
-	cfg := fsrepo.DefaultConfig()
-	root, err := findRepo(c)
-	switch {
-	case err == nil:
-		if cfg, err = fsrepo.ReadConfig(root); err != nil {
-			return nil, err
-		}
-	case c.IsSet("dir"):
+func planRestore(ctx context.Context, e *env, o restoreOptions, rs *reconcile.Restore) (*planRun, error) {
+	root, cfg, err := optionalConfig(o.dir)
+	if err != nil {
 		return nil, err
-	default:
-		root = ""
 	}
 	if cfg.Space == "" {
 		cfg.Space = rs.Space
 	}
-	t, err := resolveTarget(c, cfg)
+	t, err := o.conn.target(cfg) // its maxDisablePercent guards a restore too
 	if err != nil {
 		return nil, err
 	}
 	if t.Space != rs.Space {
 		return nil, withHint(fmt.Errorf("the journal is of space %s, not %s", rs.Space, t.Space), "restore it into its own space: pass --space %s", rs.Space)
 	}
-	par, err := parallelism(c)
-	if err != nil {
+	if err := o.conn.checkParallelism(); err != nil {
 		return nil, err
 	}
-	cl, err := newClient(c, ui, t)
+	t.Policy.Force = o.force
+	cl, err := newClient(e, o.conn, t)
 	if err != nil {
 		return nil, err
 	}
 	var pr *progressLine
-	if progress {
-		pr = ui.progress("fetching skills")
+	if o.format != "json" {
+		pr = e.ui.progress("fetching skills")
 	}
-	live, err := reconcile.Fetch(c.Context, cl, t.Space, rs.Wanted(), reconcile.FetchOptions{Parallelism: par, Progress: pr.update})
+	par := o.conn.parallelism
+	live, err := reconcile.Fetch(ctx, cl, t.Space, rs.Wanted(), reconcile.FetchOptions{Parallelism: par, Progress: pr.update})
 	pr.done()
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)
 	}
-	pol := reconcile.PolicyFromConfig(cfg) // its maxDisablePercent guards a restore too
-	pol.Force = c.Bool("force")
-	plan := reconcile.RestorePlan(rs, live, pol)
+	plan := reconcile.RestorePlan(rs, live, t.Policy)
 	return &planRun{root: root, target: t, client: cl, par: par, plan: plan}, nil
 }

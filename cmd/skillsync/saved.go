@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,14 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/skillsync/skillsync/reconcile"
 )
 
 // loadSavedPlan reads a plan saved by 'plan -out' and refuses it if the space
 // or the repository moved since it was made.
-func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
+func loadSavedPlan(ctx context.Context, e *env, o planningOptions, file string) (*planRun, error) {
+	ui := e.ui
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, withHint(fmt.Errorf("reading plan: %w", err), "make one with: skillsync plan -out %s", file)
@@ -25,16 +25,16 @@ func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
 	if err != nil {
 		return nil, withHint(fmt.Errorf("%s: %w", file, err), "apply takes a file saved by 'skillsync plan -out plan.json'; make one, review it, then: skillsync apply plan.json")
 	}
-	root, repo, diags, err := loadRepo(c.Context, c, ui)
+	root, repo, diags, err := loadRepo(ctx, ui, o)
 	if err != nil {
 		return nil, err
 	}
 	printDiagnostics(ui, diags) // the saved plan has its own warnings
-	t, cl, par, err := connect(c, ui, repo)
+	t, cl, err := connect(e, o, repo)
 	if err != nil {
 		return nil, err
 	}
-	stale, err := reconcile.CheckStale(c.Context, cl, sp, t.Space, t.BaseURL, repo)
+	stale, err := reconcile.CheckStale(ctx, cl, sp, t.Space, t.BaseURL, repo)
 	if err != nil {
 		return nil, fmt.Errorf("checking %s against the space: %w", file, err)
 	}
@@ -42,7 +42,7 @@ func loadSavedPlan(c *cli.Context, ui *ui, file string) (*planRun, error) {
 		return nil, withHint(fmt.Errorf("the saved plan %s is stale:\n  %s", file, strings.Join(stale, "\n  ")),
 			"run 'skillsync plan -out %s' again, review it, and apply the new plan", file)
 	}
-	return &planRun{root: root, repo: repo, target: t, client: cl, par: par, plan: sp.Plan}, nil
+	return &planRun{root: root, repo: repo, target: t, client: cl, par: o.conn.parallelism, plan: sp.Plan}, nil
 }
 
 // checkPlanOut refuses a -out path of cmd that holds something other than

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -102,15 +101,13 @@ func isWrite(r *http.Request) bool { return r.Method != http.MethodGet }
 // written (journal, saved plan, cache, job summary), nor posted (the pull
 // request's comment); the same holds for GITHUB_TOKEN echoed by GitHub.
 func TestTokenNeverLeaksFromHostileServers(t *testing.T) {
+	t.Parallel()
 	const agentID = "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"
 	const assetID = "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a"
 	sp := newTestSpace(t, hostileToken, 3)
 	work := filepath.Dir(sp.repo)
 	// A draft with changes, for agents publish to send.
 	sp.emu.EditAgent(demoSpace, agentID, func(a *remote.Agent) { a.Description = "Edited in the app." })
-	for _, k := range []string{"GH_TOKEN", "GITHUB_EVENT_PATH", "GITHUB_REF"} {
-		t.Setenv(k, "")
-	}
 	h := &hostileSpace{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
@@ -128,8 +125,12 @@ func TestTokenNeverLeaksFromHostileServers(t *testing.T) {
 		fmt.Fprint(w, body)
 	}))
 	t.Cleanup(srv.Close)
-	f := newFakeGitHub(t)
+	env := sp.env(hostileToken)
+	env["SKILLSYNC_BASE_URL"] = srv.URL
+	f := newFakeGitHub(t, env)
 	summary := filepath.Join(work, "summary.md")
+	env["GITHUB_ACTIONS"] = "true"
+	env["GITHUB_STEP_SUMMARY"] = summary
 	planFile := filepath.Join(work, "plan.json")
 	journal := filepath.Join(work, "journal.jsonl")
 	cache := filepath.Join(work, "cache")
@@ -140,16 +141,8 @@ func TestTokenNeverLeaksFromHostileServers(t *testing.T) {
 
 	run := func(what string, args ...string) (int, string) {
 		t.Helper()
-		for _, kv := range sp.env(hostileToken) {
-			k, v, _ := strings.Cut(kv, "=")
-			t.Setenv(k, v)
-		}
-		t.Setenv("SKILLSYNC_BASE_URL", srv.URL)
-		t.Setenv("GITHUB_ACTIONS", "true")
-		t.Setenv("GITHUB_STEP_SUMMARY", summary)
-		var stdout, stderr strings.Builder
-		code := runWith(t.Context(), args, &stdout, &stderr)
-		out := stdout.String() + stderr.String()
+		code, stdout, stderr := runCLI(t, env, args...)
+		out := stdout + stderr
 		for tok, name := range map[string]string{hostileToken: "the token", fakeGitHubToken: "GITHUB_TOKEN"} {
 			if l := tokenLeak(out, tok); l != "" {
 				t.Errorf("%s: %s shows %s %s:\n%s", what, strings.Join(args, " "), name, l, out)
@@ -261,11 +254,6 @@ func TestTokenNeverLeaksFromHostileServers(t *testing.T) {
 	t.Logf("%d files written, none shows a token", files)
 }
 
-// runWith runs skillsync with args and returns its exit code.
-func runWith(ctx context.Context, args []string, stdout, stderr *strings.Builder) int {
-	return run(ctx, append([]string{"skillsync"}, args...), strings.NewReader(""), stdout, stderr)
-}
-
 func writeFile(path, content string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -278,14 +266,15 @@ func writeFile(path, content string) error {
 // commented with it redacted, even though they come before the token is
 // read for the first request.
 func TestTokenInDiagnosticsRedacted(t *testing.T) {
+	t.Parallel()
 	const tok = "tok_9f8e7d6c5b4a3f2e1d0c"
-	e, dir := ciSetup(t)
-	f := newFakeGitHub(t)
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
 	e.AddToken(tok, remotetest.ReadWrite)
-	t.Setenv("SKILLSYNC_TOKEN", tok)
+	env["SKILLSYNC_TOKEN"] = tok
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	t.Setenv("GITHUB_ACTIONS", "true")
-	t.Setenv("GITHUB_STEP_SUMMARY", summary)
+	env["GITHUB_ACTIONS"] = "true"
+	env["GITHUB_STEP_SUMMARY"] = summary
 	md := filepath.Join(dir, "skills", "code-review", "SKILL.md")
 	data, err := os.ReadFile(md)
 	if err != nil {
@@ -303,7 +292,7 @@ func TestTokenInDiagnosticsRedacted(t *testing.T) {
 		{"plan", "--dir", dir, "--format", "json"},
 		{"drift", "--dir", dir},
 	} {
-		code, stdout, stderr := runCLI(t, args...)
+		code, stdout, stderr := runCLI(t, env, args...)
 		if code != exitError || !strings.Contains(stderr, "[REDACTED]") {
 			t.Errorf("%s: exit %d, want %d with the token redacted; stderr:\n%s", strings.Join(args, " "), code, exitError, stderr)
 		}
@@ -316,8 +305,8 @@ func TestTokenInDiagnosticsRedacted(t *testing.T) {
 	if err := os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("SKILLSYNC_TOKEN", "")
-	code, stdout, stderr := runCLI(t, "plan", "--dir", dir, "--token-file", tokenFile)
+	delete(env, "SKILLSYNC_TOKEN")
+	code, stdout, stderr := runCLI(t, env, "plan", "--dir", dir, "--token-file", tokenFile)
 	if l := tokenLeak(stdout+stderr, tok); code != exitError || l != "" {
 		t.Errorf("plan --token-file: exit %d, shows the token %s:\n%s", code, l, stderr)
 	}

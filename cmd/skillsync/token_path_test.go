@@ -14,6 +14,7 @@ import (
 // file's content is: a plan would carry it into the plan file, the space
 // and the pull request.
 func TestTokenInPathRefused(t *testing.T) {
+	t.Parallel()
 	const tok = "tok_9f8e7d6c5b4a3f2e1d0c" // a name may hold every character of it
 	for _, tc := range []struct {
 		name  string
@@ -31,9 +32,10 @@ func TestTokenInPathRefused(t *testing.T) {
 		}, "the name of skills/[REDACTED]/SKILL.md holds the access token"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e, dir := ciSetup(t)
+			t.Parallel()
+			e, dir, env := ciSetup(t)
 			e.AddToken(tok, remotetest.ReadWrite)
-			t.Setenv("SKILLSYNC_TOKEN", tok)
+			env["SKILLSYNC_TOKEN"] = tok
 			if err := tc.setup(dir); err != nil {
 				t.Fatal(err)
 			}
@@ -43,7 +45,7 @@ func TestTokenInPathRefused(t *testing.T) {
 				{"plan", "--dir", dir, "--format", "json"},
 				{"apply", "--dir", dir, "--auto-approve"},
 			} {
-				code, stdout, stderr := runCLI(t, args...)
+				code, stdout, stderr := runCLI(t, env, args...)
 				if code != exitError || !strings.Contains(stderr, "skillsync: error: "+tc.where) || !strings.Contains(stderr, "rotate the token") {
 					t.Errorf("%s: exit %d, want %d and %q; stderr:\n%s", strings.Join(args, " "), code, exitError, tc.where, stderr)
 				}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io/fs"
 	"net/http"
@@ -19,6 +18,7 @@ import (
 // sentinel token, and greps all it printed and every file it wrote (plan
 // files, journals, the cache, the repository) for the token.
 func TestTokenNeverLeaks(t *testing.T) {
+	t.Parallel()
 	const sentinel = "sntl-9f8e7d6c5b4a3f2e1d0c"
 	const other = "another-token-0123456789"
 	const agentID = "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"
@@ -94,49 +94,56 @@ func TestTokenNeverLeaks(t *testing.T) {
 	planFile := filepath.Join(work, "plan.json")
 	journal := filepath.Join(work, "journal.jsonl")
 	cache := filepath.Join(work, "cache")
+	pulled := filepath.Join(work, "pulled")
+	if err := os.Mkdir(pulled, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	type command struct {
 		url  string // SKILLSYNC_BASE_URL; sp.url when empty
 		args []string
+		code int // the exit code
 	}
 	cmds := []command{
-		{"", []string{"validate"}},
-		{"", []string{"plan", "--debug"}},
-		{"", []string{"plan", "--format", "json", "--debug"}},
-		{"", []string{"plan", "--format", "markdown"}},
-		{"", []string{"plan", "--out", planFile, "--cache", cache, "--debug"}},
-		{"", []string{"plan", "--token-file", tokenFile, "--debug"}},
-		{"", []string{"drift", "--debug"}},
-		{"", []string{"drift", "--format", "json"}},
-		{"", []string{"apply", "--auto-approve", "--journal", journal, "--debug", planFile}},
-		{"", []string{"apply", "--auto-approve", "--debug"}}, // default journal in the repository
-		{"", []string{"restore", "--auto-approve", "--debug", journal}},
-		{readOnlyURL, []string{"restore", "--auto-approve", "--debug", journal}},
-		{"", []string{"agents", "list", "--debug"}},
-		{"", []string{"agents", "publish", "--debug", agentID}},
-		{"", []string{"assets", "get", "--debug", assetID}},
-		{"", []string{"assets", "get", "--debug", "00000000-0000-4000-8000-000000000000"}}, // 404
-		{"", []string{"pull"}},
-		{unknownURL, []string{"plan", "--debug"}},
-		{unknownURL, []string{"apply", "--auto-approve", "--debug"}},
-		{unknownURL, []string{"agents", "list", "--debug"}},
-		{readOnlyURL, []string{"apply", "--auto-approve", "--debug"}},
-		{readOnlyURL, []string{"agents", "publish", "--debug", agentID}},
-		{"http://example.com", []string{"plan", "--debug"}},
-		{"https://127.0.0.1:1", []string{"plan", "--debug"}},
-		{"http://127.0.0.1:1", []string{"plan", "--debug"}},
-		{"https://user:" + sentinel + "@example.com", []string{"plan"}},
-		{"not a url " + sentinel[:0], []string{"plan"}},
-		{echo400, []string{"plan", "--debug"}},
-		{echo401, []string{"plan", "--debug"}},
-		{echo500, []string{"plan", "--debug", "--parallelism", "1"}},
-		{echoHTML, []string{"plan", "--debug"}},
-		{echoJSON, []string{"plan", "--debug"}},
-		{redirect.URL, []string{"plan", "--debug"}},
-		{echoEscaped, []string{"plan", "--debug"}},
-		{leakyURL, []string{"plan", "--debug", "--space", "demo", "--out", filepath.Join(work, "leaky-plan.json")}},
-		{leakyURL, []string{"drift", "--format", "markdown", "--space", "demo"}},
-		{leakyURL, []string{"apply", "--auto-approve", "--space", "demo", "--journal", filepath.Join(work, "leaky.jsonl")}},
-		{leakyURL, []string{"pull", "--space", "demo", "--dir", filepath.Join(work, "leaky-pull")}},
+		{"", []string{"validate"}, exitOK},
+		{"", []string{"plan", "--debug"}, exitOK},
+		{"", []string{"plan", "--format", "json", "--debug"}, exitOK},
+		{"", []string{"plan", "--format", "markdown"}, exitOK},
+		{"", []string{"plan", "--out", planFile, "--cache", cache, "--debug"}, exitOK},
+		{"", []string{"plan", "--token-file", tokenFile, "--debug"}, exitOK},
+		{"", []string{"drift", "--debug"}, exitChanges},
+		{"", []string{"drift", "--format", "json"}, exitChanges},
+		{"", []string{"apply", "--auto-approve", "--journal", journal, "--debug", planFile}, exitOK},
+		{"", []string{"apply", "--auto-approve", "--debug"}, exitOK}, // default journal in the repository
+		{"", []string{"restore", "--auto-approve", "--debug", journal}, exitOK},
+		{readOnlyURL, []string{"restore", "--auto-approve", "--debug", journal}, exitOK}, // nothing left to restore
+		{"", []string{"agents", "list", "--debug"}, exitOK},
+		{"", []string{"agents", "publish", "--debug", agentID}, exitOK},
+		{"", []string{"assets", "get", "--debug", assetID}, exitOK},
+		{"", []string{"assets", "get", "--debug", "00000000-0000-4000-8000-000000000000"}, exitError}, // 404
+		// Into a folder of its own: the repository is no git work tree, so
+		// pull would refuse to overwrite its files (all "uncommitted").
+		{"", []string{"pull", "--dir", pulled}, exitOK},
+		{unknownURL, []string{"plan", "--debug"}, exitError},
+		{unknownURL, []string{"apply", "--auto-approve", "--debug"}, exitError},
+		{unknownURL, []string{"agents", "list", "--debug"}, exitError},
+		{readOnlyURL, []string{"apply", "--auto-approve", "--debug"}, exitError},
+		{readOnlyURL, []string{"agents", "publish", "--debug", agentID}, exitOK}, // already published
+		{"http://example.com", []string{"plan", "--debug"}, exitError},
+		{"https://127.0.0.1:1", []string{"plan", "--debug"}, exitError},
+		{"http://127.0.0.1:1", []string{"plan", "--debug"}, exitError},
+		{"https://user:" + sentinel + "@example.com", []string{"plan"}, exitError},
+		{"not a url " + sentinel[:0], []string{"plan"}, exitError},
+		{echo400, []string{"plan", "--debug"}, exitError},
+		{echo401, []string{"plan", "--debug"}, exitError},
+		{echo500, []string{"plan", "--debug", "--parallelism", "1"}, exitError},
+		{echoHTML, []string{"plan", "--debug"}, exitError},
+		{echoJSON, []string{"plan", "--debug"}, exitError},
+		{redirect.URL, []string{"plan", "--debug"}, exitError},
+		{echoEscaped, []string{"plan", "--debug"}, exitError},
+		{leakyURL, []string{"plan", "--debug", "--space", "demo", "--out", filepath.Join(work, "leaky-plan.json")}, exitError},
+		{leakyURL, []string{"drift", "--format", "markdown", "--space", "demo"}, exitError},
+		{leakyURL, []string{"apply", "--auto-approve", "--space", "demo", "--journal", filepath.Join(work, "leaky.jsonl")}, exitError},
+		{leakyURL, []string{"pull", "--space", "demo", "--dir", filepath.Join(work, "leaky-pull")}, exitError},
 	}
 	leaks := func(where string, data []byte) {
 		t.Helper()
@@ -149,22 +156,22 @@ func TestTokenNeverLeaks(t *testing.T) {
 		if url == "" {
 			url = sp.url
 		}
-		for _, kv := range sp.env(sentinel) {
-			k, v, _ := strings.Cut(kv, "=")
-			t.Setenv(k, v)
-		}
-		t.Setenv("SKILLSYNC_BASE_URL", url)
-		var stdout, stderr bytes.Buffer
-		ctx, cancel := context.WithCancel(t.Context())
-		code := run(ctx, append([]string{"skillsync"}, c.args...), strings.NewReader(""), &stdout, &stderr)
-		cancel()
+		env := sp.env(sentinel)
+		env["SKILLSYNC_BASE_URL"] = url
+		code, stdout, stderr := runCLI(t, env, c.args...)
 		what := strings.Join(c.args, " ") + " against " + url
-		t.Logf("%s: exit %d\n%s%s", what, code, stdout.Bytes(), stderr.Bytes())
-		if stdout.Len()+stderr.Len() == 0 {
+		t.Logf("%s: exit %d\n%s%s", what, code, stdout, stderr)
+		if code != c.code {
+			t.Errorf("%s: exit %d, want %d\n%s%s", what, code, c.code, stdout, stderr)
+		}
+		if len(stdout)+len(stderr) == 0 {
 			t.Errorf("%s printed nothing", what)
 		}
-		leaks("the stdout of "+what, stdout.Bytes())
-		leaks("the stderr of "+what, stderr.Bytes())
+		leaks("the stdout of "+what, []byte(stdout))
+		leaks("the stderr of "+what, []byte(stderr))
+	}
+	if _, err := os.Stat(filepath.Join(pulled, "skills", "code-review", "SKILL.md")); err != nil {
+		t.Errorf("pull wrote no skill: %v", err)
 	}
 	if _, err := os.Stat(planFile); err != nil {
 		t.Errorf("no plan file written: %v", err)
@@ -195,8 +202,9 @@ func TestTokenNeverLeaks(t *testing.T) {
 // token (pasted into a supporting file) is refused before any write: a plan
 // would carry it into the space, the plan file and the pull request.
 func TestTokenInRepositoryRefused(t *testing.T) {
-	e, dir := ciSetup(t)
-	f := newFakeGitHub(t)
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
 	if err := os.WriteFile(filepath.Join(dir, "skills", "code-review", "notes.md"), []byte("connect with "+scriptToken+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +214,7 @@ func TestTokenInRepositoryRefused(t *testing.T) {
 		{"apply", "--dir", dir, "--auto-approve"},
 		{"drift", "--dir", dir},
 	} {
-		code, stdout, stderr := runCLI(t, args...)
+		code, stdout, stderr := runCLI(t, env, args...)
 		if code != 1 || !strings.Contains(stderr, "skillsync: error: skills/code-review/notes.md holds the access token") ||
 			!strings.Contains(stderr, "rotate the token") {
 			t.Errorf("%s: exit %d, stderr:\n%s", args[0], code, stderr)

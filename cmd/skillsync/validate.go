@@ -11,7 +11,7 @@ import (
 	"github.com/skillsync/skillsync/reconcile"
 )
 
-func validateCommand(ui *ui) *cli.Command {
+func validateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "validate",
 		Usage: "check the repository's skills against the service's rules (no network)",
@@ -32,24 +32,32 @@ Exit codes: 0 valid (warnings allowed), 1 any error.`,
 			dirFlag(),
 			noColorFlag(), // accepted as everywhere; validate prints no colour
 			formatFlag("text", "markdown", "json"),
-			&cli.StringFlag{Name: "ref", Usage: "validate a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"},
+			flagRef.def("validate a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"),
 		},
 		Action: func(c *cli.Context) error {
-			format, err := checkFormat(c, "text", "markdown", "json")
+			format, err := readFormat(c, "text", "markdown", "json")
 			if err != nil {
 				return err
 			}
-			root, err := findRepo(c)
-			if err != nil {
-				return err
-			}
-			return runValidate(c.Context, ui, root, c.String("ref"), format)
+			return runValidate(c.Context, e.ui, validateOptions{dir: resolveDir(flagDir.get(c), e.getenv), ref: flagRef.get(c), format: format})
 		},
 	}
 }
 
-func runValidate(ctx context.Context, ui *ui, root, ref, format string) error {
-	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: ref})
+// validateOptions are validate's settings.
+type validateOptions struct {
+	dir    string // --dir or SKILLSYNC_DIR; "" to look upward
+	ref    string // --ref: validate this git revision
+	format string // text, markdown or json
+}
+
+func runValidate(ctx context.Context, ui *ui, o validateOptions) error {
+	root, err := findRepo(o.dir)
+	if err != nil {
+		return err
+	}
+	format := o.format
+	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: o.ref})
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-func versionCommand(ui *ui) *cli.Command {
+func versionCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "version",
 		Usage: "print the version of skillsync",
@@ -16,7 +16,7 @@ func versionCommand(ui *ui) *cli.Command {
 
 Exit codes: 0.`,
 		Action: func(c *cli.Context) error {
-			fprintf(ui.stdout, "skillsync %s (%s, %s/%s)\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			fprintf(e.ui.stdout, "skillsync %s (%s, %s/%s)\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
 		},
 	}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Every flag is named once, here, by a constant of its type, and read only
+// through it: a misspelt name, or a bool flag read as a string, does not
+// compile. Flags are read only in the command constructors' actions, which
+// turn them into typed options; nothing below sees a *cli.Context.
+//
+// No flag reads the environment itself (urfave/cli's EnvVars would read
+// the process's): the variables are read in settings.go, through the
+// getenv that run is given, so that tests need no process environment.
+
+type (
+	// stringFlag is the name of a flag with a string value.
+	stringFlag string
+	// intFlag is the name of a flag with a whole-number value.
+	intFlag string
+	// boolFlag is the name of a flag that is set or not.
+	boolFlag string
+)
+
+const (
+	flagDir        stringFlag = "dir"
+	flagRef        stringFlag = "ref"
+	flagCache      stringFlag = "cache"
+	flagBaseURL    stringFlag = "base-url"
+	flagSpace      stringFlag = "space"
+	flagTokenFile  stringFlag = "token-file"
+	flagFormat     stringFlag = "format"
+	flagOut        stringFlag = "out"
+	flagBase       stringFlag = "base"
+	flagJournal    stringFlag = "journal"
+	flagGitHubRepo stringFlag = "github-repo"
+	flagAddr       stringFlag = "addr"
+	flagSeed       stringFlag = "seed"
+	flagToken      stringFlag = "token"
+
+	flagParallelism intFlag = "parallelism"
+	flagPR          intFlag = "pr"
+
+	flagNoColor          boolFlag = "no-color"
+	flagForce            boolFlag = "force"
+	flagDebug            boolFlag = "debug"
+	flagDetailedExitcode boolFlag = "detailed-exitcode"
+	flagComment          boolFlag = "comment"
+	flagIssue            boolFlag = "issue"
+	flagAutoApprove      boolFlag = "auto-approve"
+	flagYes              boolFlag = "yes"
+)
+
+func (f stringFlag) def(usage string) *cli.StringFlag {
+	return &cli.StringFlag{Name: string(f), Usage: usage}
+}
+func (f stringFlag) get(c *cli.Context) string { return c.String(string(f)) }
+
+func (f intFlag) def(usage string) *cli.IntFlag { return &cli.IntFlag{Name: string(f), Usage: usage} }
+func (f intFlag) get(c *cli.Context) int        { return c.Int(string(f)) }
+
+// given reports whether the flag is on the command line.
+func (f intFlag) given(c *cli.Context) bool { return c.IsSet(string(f)) }
+
+func (f boolFlag) def(usage string) *cli.BoolFlag {
+	return &cli.BoolFlag{Name: string(f), Usage: usage}
+}
+func (f boolFlag) get(c *cli.Context) bool { return c.Bool(string(f)) }
+
+// withEnv ends a flag's usage with the variable that sets it when the flag
+// is not given, as urfave/cli shows its EnvVars.
+func withEnv(usage, env string) string { return usage + " [$" + env + "]" }
+
+// Shared flags, built per command so no state is shared between runs
+// (urfave/cli keeps state in flag values).
+
+func dirFlag() cli.Flag {
+	return flagDir.def(withEnv("repository root (default: the nearest folder upward holding skillsync.yaml, not above the git root)", envDir))
+}
+
+func formatFlag(formats ...string) cli.Flag {
+	f := flagFormat.def("output format: " + strings.Join(formats, ", "))
+	f.Value = formats[0]
+	return f
+}
+
+func noColorFlag() cli.Flag {
+	return flagNoColor.def("never colour the output (also NO_COLOR)")
+}
+
+// remoteFlags are the flags of every command that talks to a space; see
+// [readConnFlags].
+func remoteFlags() []cli.Flag {
+	par := flagParallelism.def(withEnv("requests in flight at once", envParallelism))
+	par.Value = defaultParallelism
+	return []cli.Flag{
+		flagBaseURL.def(withEnv("service address, https://... (or http:// on loopback)", envBaseURL)),
+		flagSpace.def(withEnv("space id", envSpace)),
+		flagTokenFile.def("file holding the bearer token (default: $" + envToken + ")"),
+		par,
+		flagDebug.def("log every request (method, path, status, time, attempt) to stderr"),
+	}
+}
+
+// planFlags are the flags of every command that plans: plan, apply, drift;
+// see [readPlanning].
+func planFlags() []cli.Flag {
+	return []cli.Flag{
+		dirFlag(),
+		noColorFlag(),
+		flagRef.def("plan from a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"),
+		flagForce.def("allow disabling more than maxDisablePercent of the managed skills"),
+		flagCache.def(withEnv("keep skills read from the space in `DIR` and skip reading again those whose updatedAt has not moved (for CI caches)", envCache)),
+	}
+}
+
+// githubRepoFlag names the repository of the comment or issue when the job
+// does not (GITHUB_REPOSITORY), as when trying it from a laptop.
+func githubRepoFlag() cli.Flag {
+	return flagGitHubRepo.def("GitHub repository `owner/name` of the comment or issue (default: GITHUB_REPOSITORY)")
+}
+
+// commentFlags are plan's flags for the pull-request comment.
+func commentFlags() []cli.Flag {
+	return []cli.Flag{
+		flagComment.def("post the plan as one comment per space on the pull request, updated in place (needs GITHUB_TOKEN with pull-requests: write)"),
+		githubRepoFlag(),
+		flagPR.def("pull request `N` to comment on (default: from the GitHub Actions event)"),
+	}
+}
+
+// issueFlags are drift's flags for the drift issue.
+func issueFlags() []cli.Flag {
+	return []cli.Flag{
+		flagIssue.def("open one issue per space when drift is found, update it on later runs, close it when in sync (needs GITHUB_TOKEN with issues: write)"),
+		githubRepoFlag(),
+	}
+}
+
+// baseFlag is plan's --base: the branch a pull request merges into.
+func baseFlag() cli.Flag {
+	return flagBase.def("split the plan into the changes of this pull request and drift, against the merge base of `REF` (the target branch, such as origin/main) and HEAD")
+}
+
+func flags(groups ...[]cli.Flag) []cli.Flag {
+	var all []cli.Flag
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	return all
+}
+
+// connFlags are the [remoteFlags] as given on the command line.
+type connFlags struct {
+	baseURL, space, tokenFile string
+	parallelism               int
+	parallelismGiven          bool
+	debug                     bool
+}
+
+func readConnFlags(c *cli.Context) connFlags {
+	return connFlags{
+		baseURL:          flagBaseURL.get(c),
+		space:            flagSpace.get(c),
+		tokenFile:        flagTokenFile.get(c),
+		parallelism:      flagParallelism.get(c),
+		parallelismGiven: flagParallelism.given(c),
+		debug:            flagDebug.get(c),
+	}
+}
+
+// readFormat reads --format, refusing one the command does not produce.
+func readFormat(c *cli.Context, allowed ...string) (string, error) {
+	return checkFormat(flagFormat.get(c), allowed...)
+}
+
+// readGitHub reads the flags of plan --comment and drift --issue.
+func readGitHub(c *cli.Context) githubOptions {
+	return githubOptions{
+		comment: flagComment.get(c),
+		issue:   flagIssue.get(c),
+		repo:    flagGitHubRepo.get(c),
+		pr:      flagPR.get(c),
+		prGiven: flagPR.given(c),
+	}
+}

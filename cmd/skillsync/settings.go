@@ -1,0 +1,272 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/spec"
+)
+
+// Settings are resolved here, and only here: each from its flag, else its
+// environment variable, else skillsync.yaml ([pick]). The variables are
+// read through the getenv run is given, never from the process.
+
+// The environment variables skillsync reads.
+const (
+	envDir         = "SKILLSYNC_DIR"
+	envBaseURL     = "SKILLSYNC_BASE_URL"
+	envSpace       = "SKILLSYNC_SPACE"
+	envToken       = "SKILLSYNC_TOKEN"
+	envParallelism = "SKILLSYNC_PARALLELISM"
+	envCache       = "SKILLSYNC_CACHE"
+	envNoColor     = "NO_COLOR"
+	envTerm        = "TERM"
+)
+
+const defaultParallelism = 8
+
+// pick is the precedence of every setting: the flag's value when given,
+// else the environment variable's, else the file's. from says which:
+// "--"+flag, env, or "skillsync.yaml". An empty value counts as unset: CI
+// systems export variables that have no value (GitHub's ${{ vars.X }}
+// when X is not defined), and they must not hide skillsync.yaml.
+func pick(flag stringFlag, flagValue, env string, getenv func(string) string, file string) (value, from string) {
+	if flagValue != "" {
+		return flagValue, "--" + string(flag)
+	}
+	if v := getenv(env); v != "" {
+		return v, env
+	}
+	return file, fsrepo.ConfigFile
+}
+
+// resolveDir is --dir, else SKILLSYNC_DIR: the repository root asked for,
+// or "" to look upward for skillsync.yaml.
+func resolveDir(flagValue string, getenv func(string) string) string {
+	dir, _ := pick(flagDir, flagValue, envDir, getenv, "")
+	return dir
+}
+
+// resolveCache is --cache, else SKILLSYNC_CACHE: the folder of the cache
+// of skills read from the space, or "" for none.
+func resolveCache(flagValue string, getenv func(string) string) string {
+	dir, _ := pick(flagCache, flagValue, envCache, getenv, "")
+	return dir
+}
+
+// useColor decides colour once, here, so renderers never do: never with
+// --no-color, NO_COLOR or a dumb terminal, else when stdout is a terminal.
+func useColor(noColor bool, getenv func(string) string, ui *ui) bool {
+	if noColor || getenv(envNoColor) != "" || getenv(envTerm) == "dumb" {
+		return false
+	}
+	return ui.stdoutTTY
+}
+
+// checkFormat refuses a --format the command does not produce.
+func checkFormat(f string, allowed ...string) (string, error) {
+	for _, a := range allowed {
+		if f == a {
+			return f, nil
+		}
+	}
+	return "", withHint(fmt.Errorf("unknown --format %q", f), "use one of: %s", strings.Join(allowed, ", "))
+}
+
+// connSettings are how a command talks to a space, whichever it is: the
+// flags and variables that [resolveTarget] reads with skillsync.yaml to
+// say where requests go, and what holds for every target.
+type connSettings struct {
+	flags       connFlags
+	getenv      func(string) string
+	parallelism int
+	debug       bool
+}
+
+// resolveConn resolves what f and the environment say of every target;
+// skillsync.yaml says nothing of it. A SKILLSYNC_PARALLELISM that is no
+// number is refused as such a --parallelism is, before any work; one out
+// of range when requests are about to run ([connSettings.checkParallelism]).
+func resolveConn(f connFlags, getenv func(string) string) (connSettings, error) {
+	cs := connSettings{flags: f, getenv: getenv, parallelism: f.parallelism, debug: f.debug}
+	if v := getenv(envParallelism); !f.parallelismGiven && v != "" {
+		n, err := strconv.ParseInt(v, 0, strconv.IntSize)
+		if err != nil {
+			return cs, withHint(fmt.Errorf("%s=%q is not a whole number (it sets --%s)", envParallelism, v, flagParallelism),
+				"correct %s or unset it", envParallelism)
+		}
+		cs.parallelism = int(n)
+	}
+	return cs, nil
+}
+
+// checkParallelism refuses a --parallelism (or SKILLSYNC_PARALLELISM) out
+// of range, for the commands that run requests side by side.
+func (cs connSettings) checkParallelism() error {
+	if cs.parallelism < 1 || cs.parallelism > 64 {
+		return withHint(fmt.Errorf("--%s %d out of range", flagParallelism, cs.parallelism), "use 1 to 64")
+	}
+	return nil
+}
+
+// target resolves where requests go with cfg, the repository's
+// skillsync.yaml (the zero Config when there is none).
+func (cs connSettings) target(cfg fsrepo.Config) (targetSettings, error) {
+	return resolveTarget(cs.flags, cs.getenv, cfg)
+}
+
+// targetSettings are where one target's requests go, and with what: its
+// space, the service's address, the variable or file holding its token,
+// and the policy its plans follow. Today a repository has one implicit
+// target, resolved by [resolveTarget]; skillsync.yaml's "targets:" will
+// make several, each planned, drifted and applied with its own settings.
+type targetSettings struct {
+	// Name is the target's name in skillsync.yaml, "" for the one target
+	// of a skillsync.yaml without targets.
+	Name    string
+	Space   string
+	BaseURL string
+	// BaseURLFrom says where BaseURL was set: "--base-url",
+	// "SKILLSYNC_BASE_URL" or "skillsync.yaml", for the hint of a network
+	// failure.
+	BaseURLFrom string
+	// TokenEnv names the variable holding the token; TokenFile, when set
+	// (--token-file), is read instead.
+	TokenEnv, TokenFile string
+	// Policy is what the target's plans may do (unmanaged, missing,
+	// maxDisablePercent, agents to publish); callers set Force.
+	Policy reconcile.Policy
+}
+
+// resolveTarget is the one place where a target's settings are resolved:
+// the space and the address from their flag, else their variable, else
+// cfg; the token from --token-file, else its variable, never from cfg. The
+// settings come back filled even with an error, for a failure report that
+// needs only the space.
+func resolveTarget(f connFlags, getenv func(string) string, cfg fsrepo.Config) (targetSettings, error) {
+	t := targetSettings{TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(cfg)}
+	t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, cfg.BaseURL)
+	if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
+		t.BaseURLFrom = envBaseURL // the same value either way
+	}
+	t.Space, _ = pick(flagSpace, f.space, envSpace, getenv, cfg.Space)
+	if t.BaseURL == "" {
+		return t, withHint(errors.New("no service address"), "set baseURL in skillsync.yaml, SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com")
+	}
+	if t.Space == "" {
+		return t, withHint(errors.New("no space"), "set space in skillsync.yaml, SKILLSYNC_SPACE, or pass --space ID")
+	}
+	if err := spec.CheckShortSpaceID(t.Space); err != nil {
+		return t, withHint(err, "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and skillsync.yaml")
+	}
+	return t, nil
+}
+
+// readToken reads t's bearer token, from its file, else its variable, and
+// registers it as a secret that no output may show.
+func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, error) {
+	var tok string
+	if f := t.TokenFile; f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return "", withHint(fmt.Errorf("reading token file: %w", err), "--token-file must name a readable file holding the token")
+		}
+		tok = strings.TrimSpace(string(b))
+		if tok == "" {
+			return "", withHint(fmt.Errorf("token file %s is empty", f), "write the token into it, or set %s", t.TokenEnv)
+		}
+	} else {
+		tok = strings.TrimSpace(getenv(t.TokenEnv))
+	}
+	if tok == "" {
+		return "", withHint(errors.New("no token"), "set %s to an access token of the space, or pass --token-file FILE; the token is never read from skillsync.yaml", t.TokenEnv)
+	}
+	ui.addSecret(tok)
+	return tok, nil
+}
+
+// newClient builds the API client of target t with its token and, with
+// --debug, a log of every request.
+func newClient(e *env, cs connSettings, t targetSettings) (*remote.Client, error) {
+	ui := e.ui
+	tok, err := readToken(ui, t, cs.getenv)
+	if err != nil {
+		return nil, err
+	}
+	ui.setService(t.BaseURL, t.BaseURLFrom)
+	opts := remote.Options{
+		BaseURL:   t.BaseURL,
+		Token:     tok,
+		UserAgent: "skillsync/" + version,
+	}
+	if cs.debug {
+		opts.OnRequest = func(r remote.RequestInfo) {
+			status := fmt.Sprint(r.Status)
+			if r.Err != nil && r.Status == 0 {
+				status = "error: " + r.Err.Error()
+			}
+			ui.logf("debug: %s %s -> %s (%s, attempt %d) Authorization: Bearer [REDACTED]", r.Method, r.Path, status, r.Duration.Round(time.Millisecond), r.Attempt)
+		}
+	}
+	if e.tuneClient != nil {
+		e.tuneClient(&opts)
+	}
+	cl, err := remote.New(opts)
+	if err != nil {
+		if strings.HasPrefix(t.BaseURL, "http://") {
+			return nil, withHint(err, "plain http would send the token unencrypted; use https:// (http:// is allowed only for loopback, e.g. the emulator)")
+		}
+		return nil, withHint(err, "check --base-url, SKILLSYNC_BASE_URL or baseURL in skillsync.yaml")
+	}
+	return cl, nil
+}
+
+// findRepo locates the repository root: dir (from --dir or SKILLSYNC_DIR),
+// else the nearest folder upward holding skillsync.yaml, never looking
+// above the root of the git work tree (so a stray skillsync.yaml in a
+// parent folder is not picked up).
+func findRepo(dir string) (string, error) {
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Stat(filepath.Join(abs, fsrepo.ConfigFile)); err != nil {
+			return "", withHint(fmt.Errorf("%s: no %s here", dir, fsrepo.ConfigFile), "create %s at the repository root, or point --dir at the folder that has one", fsrepo.ConfigFile)
+		}
+		return abs, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	root, err := fsrepo.FindRoot(wd)
+	if errors.Is(err, fsrepo.ErrNoConfig) {
+		return "", withHint(err, "run skillsync inside a skills repository, pass --dir, or start one from a space with: skillsync pull --base-url https://tenant.example.com --space ID")
+	}
+	return root, err
+}
+
+// optionalConfig is the skillsync.yaml of the repository at dir, or found
+// upward, for the commands that also work outside a repository (agents,
+// assets, restore): the defaults and root "" when there is none, unless
+// dir names a folder, which must then hold one.
+func optionalConfig(dir string) (root string, cfg fsrepo.Config, err error) {
+	root, err = findRepo(dir)
+	switch {
+	case err == nil:
+		cfg, err = fsrepo.ReadConfig(root)
+		return root, cfg, err
+	case dir != "":
+		return "", cfg, err
+	}
+	return "", fsrepo.DefaultConfig(), nil
+}
