@@ -30,7 +30,7 @@ const panicOnEnv = "SKILLSYNC_TEST_PANIC_ON"
 func mainWithABug() {
 	on := regexp.MustCompile(os.Getenv(panicOnEnv))
 	http.DefaultTransport = panickingTransport{on: on, next: http.DefaultTransport}
-	main()
+	os.Exit(mainWith(fastRetries))
 }
 
 type panickingTransport struct {

@@ -40,10 +40,15 @@ var (
 )
 
 func main() {
+	os.Exit(mainWith(nil))
+}
+
+// mainWith is main with a tuneClient (see [process]): the test binary runs
+// it as skillsync for the scripts, with short backoffs.
+func mainWith(tuneClient func(*remote.Options)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args, process{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
-	stop()
-	os.Exit(code)
+	defer stop()
+	return run(ctx, os.Args, process{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, tuneClient: tuneClient})
 }
 
 // process is what run takes from the process it runs in, besides the

@@ -25,8 +25,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script with what the commands print")
 
+// TestMain makes the test binary skillsync (and skillsync-with-a-bug) when
+// run under that name, as the scripts and the tests of whole processes
+// run it: main, but for the backoff between retries, a millisecond.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"skillsync": main, "skillsync-with-a-bug": mainWithABug})
+	testscript.Main(m, map[string]func(){
+		"skillsync":            func() { os.Exit(mainWith(fastRetries)) },
+		"skillsync-with-a-bug": mainWithABug,
+	})
 }
 
 // writesStartedKey holds, in a script's values, the count of write
