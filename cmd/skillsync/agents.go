@@ -112,11 +112,6 @@ type agentsOptions struct {
 	conn connSettings
 }
 
-func readAgents(c *cli.Context, e *env) (agentsOptions, error) {
-	cs, err := resolveConn(readConnFlags(c), e.getenv)
-	return agentsOptions{dir: resolveDir(flagDir.get(c), e.getenv), conn: cs}, err
-}
-
 func runAgentsList(ctx context.Context, e *env, o agentsOptions, format string) error {
 	ui := e.ui
 	cl, t, err := agentClient(e, o)

@@ -186,3 +186,26 @@ func readGitHub(c *cli.Context) githubOptions {
 		prGiven: flagPR.given(c),
 	}
 }
+
+// readPlanning reads the [planFlags] and [remoteFlags] of c.
+func readPlanning(c *cli.Context, e *env) (planningOptions, error) {
+	cs, err := resolveConn(readConnFlags(c), e.getenv)
+	if err != nil {
+		return planningOptions{}, err
+	}
+	return planningOptions{
+		dir:   resolveDir(flagDir.get(c), e.getenv),
+		ref:   flagRef.get(c),
+		force: flagForce.get(c),
+		cache: resolveCache(flagCache.get(c), e.getenv),
+		color: useColor(flagNoColor.get(c), e.getenv, e.ui),
+		conn:  cs,
+	}, nil
+}
+
+// readAgents reads the flags of the agents and assets commands: --dir and
+// the [remoteFlags].
+func readAgents(c *cli.Context, e *env) (agentsOptions, error) {
+	cs, err := resolveConn(readConnFlags(c), e.getenv)
+	return agentsOptions{dir: resolveDir(flagDir.get(c), e.getenv), conn: cs}, err
+}

@@ -6,8 +6,6 @@ import (
 	"io"
 	"path"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
@@ -22,22 +20,6 @@ type planningOptions struct {
 	cache string // --cache or SKILLSYNC_CACHE; "" for none
 	color bool
 	conn  connSettings
-}
-
-// readPlanning reads the [planFlags] and [remoteFlags] of c.
-func readPlanning(c *cli.Context, e *env) (planningOptions, error) {
-	cs, err := resolveConn(readConnFlags(c), e.getenv)
-	if err != nil {
-		return planningOptions{}, err
-	}
-	return planningOptions{
-		dir:   resolveDir(flagDir.get(c), e.getenv),
-		ref:   flagRef.get(c),
-		force: flagForce.get(c),
-		cache: resolveCache(flagCache.get(c), e.getenv),
-		color: useColor(flagNoColor.get(c), e.getenv, e.ui),
-		conn:  cs,
-	}, nil
 }
 
 // planRun is everything one planning command resolved and fetched.
