@@ -106,21 +106,19 @@ func (e *invalidRepoError) errorLines() []string {
 	return out
 }
 
-// connect resolves the target of a loaded repo and builds its client.
-func connect(e *env, o planningOptions, repo *fsrepo.Repo) (targetSettings, *remote.Client, error) {
+// target resolves where the plans of a loaded repo go, with --force.
+func (o planningOptions) target(repo *fsrepo.Repo) (targetSettings, error) {
 	t, err := o.conn.target(repo.Config)
-	if err != nil {
-		return t, nil, err
-	}
-	if err := o.conn.checkParallelism(); err != nil {
-		return t, nil, err
-	}
 	t.Policy.Force = o.force
-	cl, err := newClient(e, o.conn, t)
-	if err != nil {
-		return t, nil, err
+	return t, err
+}
+
+// connect builds the client of target t.
+func connect(e *env, o planningOptions, t targetSettings) (*remote.Client, error) {
+	if err := o.conn.checkParallelism(); err != nil {
+		return nil, err
 	}
-	return t, cl, nil
+	return newClient(e, o.conn, t)
 }
 
 // refuseTokenInRepo refuses a repository whose skills hold the token (a
@@ -158,14 +156,26 @@ func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
 	return nil
 }
 
-// makePlan loads, fetches and plans.
+// makePlan loads the repository and plans it against its target: the one
+// that skillsync.yaml, the flags and the variables name. (With targets: in
+// skillsync.yaml, planTarget runs once for each.)
 func makePlan(ctx context.Context, e *env, o planningOptions, progress bool) (*planRun, error) {
-	ui := e.ui
-	root, repo, diags, err := loadRepo(ctx, ui, o)
+	root, repo, diags, err := loadRepo(ctx, e.ui, o)
 	if err != nil {
 		return nil, err
 	}
-	t, cl, err := connect(e, o, repo)
+	t, err := o.target(repo)
+	if err != nil {
+		return nil, err
+	}
+	return planTarget(ctx, e, o, &planRun{root: root, repo: repo, target: t}, diags, progress)
+}
+
+// planTarget reads the space of r.target and plans r.repo against it,
+// carrying the warnings of diags.
+func planTarget(ctx context.Context, e *env, o planningOptions, r *planRun, diags fsrepo.Diagnostics, progress bool) (*planRun, error) {
+	ui, repo, t := e.ui, r.repo, r.target
+	cl, err := connect(e, o, t)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +183,7 @@ func makePlan(ctx context.Context, e *env, o planningOptions, progress bool) (*p
 		return nil, err
 	}
 	par := o.conn.parallelism
-	r := &planRun{root: root, repo: repo, target: t, client: cl, par: par}
+	r.client, r.par = cl, par
 	fo := reconcile.FetchOptions{Parallelism: par}
 	if dir := o.cache; dir != "" {
 		if fo.Cache, err = reconcile.OpenCache(dir); err != nil {

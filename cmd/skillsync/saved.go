@@ -30,7 +30,11 @@ func loadSavedPlan(ctx context.Context, e *env, o planningOptions, file string) 
 		return nil, err
 	}
 	printDiagnostics(ui, diags) // the saved plan has its own warnings
-	t, cl, err := connect(e, o, repo)
+	t, err := o.target(repo)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := connect(e, o, t)
 	if err != nil {
 		return nil, err
 	}
