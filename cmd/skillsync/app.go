@@ -108,9 +108,10 @@ func helpCommand() *cli.Command {
 // prepare makes cmd and its subcommands report a bad flag, an unknown
 // subcommand or help topic, and (for a top-level command that takes none)
 // an argument as an error with a hint, rather than printing the help and,
-// for an unknown subcommand, exiting 0; and record, before they run,
-// whether they have --debug and whether it is set: the report of a bug
-// asks for the output of --debug, and shows the stack with it.
+// for an unknown subcommand, exiting 0; record, before they run, whether
+// they have --debug and whether it is set: the report of a bug asks for
+// the output of --debug, and shows the stack with it; and give them the
+// help urfave/cli would, of their own (see [useHelpFlag]).
 func prepare(ui *ui, cmd *cli.Command, top bool) {
 	if cmd.OnUsageError == nil {
 		cmd.OnUsageError = usageError
