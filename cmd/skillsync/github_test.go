@@ -189,7 +189,7 @@ func TestPlanCommentWhenNoPlan(t *testing.T) {
 func TestPlanCommentWhenBaseFails(t *testing.T) {
 	t.Parallel()
 	_, dir, env := ciSetup(t)
-	basePRRepo(t, dir)
+	gitCommitAll(t, gitInitMain(t, dir), "skills")
 	f := newFakeGitHub(t, env)
 	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1", "--base", "main"); code != 0 {
 		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)

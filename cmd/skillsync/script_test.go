@@ -115,6 +115,9 @@ func TestScripts(t *testing.T) {
 //	emu await-writes N            wait (up to 10s) until N write requests have arrived
 //	emu skill SLUG FIELD VALUE    assert a field (enabled, name, description)
 //	emu agent NAME FIELD VALUE    assert published / hasUnpublishedChanges
+//	emu add-agent ID NAME draft|published|changed
+//	                              add an agent, never published, published, or
+//	                              published with a draft changed since
 //	emu edit-agent NAME           make a draft change to an agent
 //	emu embed NAME                enable embedding with no allowed domain
 func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
@@ -247,6 +250,21 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("emu agent: unknown field %q", args[2])
 		}
 		check(args[1]+" "+args[2], got, args[3])
+	case "add-agent":
+		if len(args) != 4 {
+			ts.Fatalf("usage: emu add-agent ID NAME draft|published|changed")
+		}
+		a := remote.Agent{ID: args[1], Name: args[2]}
+		switch args[3] {
+		case "draft":
+		case "published":
+			a.Published = true
+		case "changed":
+			a.Published, a.HasUnpublishedChanges = true, true
+		default:
+			ts.Fatalf("emu add-agent: unknown state %q", args[3])
+		}
+		e.AddAgent(demoSpace, a)
 	case "edit-agent":
 		a := agent(args[1])
 		e.EditAgent(demoSpace, a.ID, func(ag *remote.Agent) { ag.Description += " (edited)" })
