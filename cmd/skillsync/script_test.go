@@ -104,6 +104,7 @@ func TestScripts(t *testing.T) {
 //	emu disable SLUG | emu enable SLUG
 //	emu edit SLUG instructions|name|description TEXT
 //	emu add SLUG NAME [enabled|disabled]
+//	emu file SLUG PATH TEXT       write a supporting text file of a skill
 //	emu fill N                    add N enabled unmanaged skills (filler-01, ...)
 //	emu builtin N                 count N hidden built-in skills as active
 //	emu active N                  assert N active skills
@@ -174,6 +175,15 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 	case "add":
 		e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: args[1], Name: args[2], Description: "Added by the test.",
 			Instructions: "# " + args[2] + "\n", Enabled: len(args) < 4 || args[3] == "enabled"})
+	case "file":
+		s := skill(args[1])
+		text := strings.ReplaceAll(strings.Join(args[3:], " "), `\n`, "\n")
+		e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) {
+			if sd.Files == nil {
+				sd.Files = map[string]string{}
+			}
+			sd.Files[args[2]] = text
+		})
 	case "fill":
 		for i := 1; i <= atoi(args[1]); i++ {
 			e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: fmt.Sprintf("filler-%02d", i), Name: fmt.Sprintf("Filler %02d", i),
