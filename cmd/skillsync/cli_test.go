@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,8 +20,8 @@ import (
 // and tests can run in parallel.
 type testEnv map[string]string
 
-// process is what run takes, with te for the variables. Retries back off a
-// millisecond: no test sleeps through the real backoff.
+// process is what run takes, with te for the variables. Retries do not
+// wait: no test sleeps through a backoff.
 func (te testEnv) process(stdin io.Reader, stdout, stderr io.Writer) process {
 	return process{
 		getenv:     func(k string) string { return te[k] },
@@ -31,9 +32,11 @@ func (te testEnv) process(stdin io.Reader, stdout, stderr io.Writer) process {
 	}
 }
 
-// fastRetries shortens the client's backoff between retries to a
-// millisecond.
-func fastRetries(o *remote.Options) { o.MinBackoff, o.MaxBackoff = time.Millisecond, time.Millisecond }
+// fastRetries makes the client retry at once, or stop once ctx ends,
+// instead of waiting its backoff or a Retry-After.
+func fastRetries(o *remote.Options) {
+	o.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+}
 
 // runCLI runs skillsync in-process with args and the variables of te, and
 // returns its exit code and output.

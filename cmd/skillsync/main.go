@@ -44,7 +44,7 @@ func main() {
 }
 
 // mainWith is main with a tuneClient (see [process]): the test binary runs
-// it as skillsync for the scripts, with short backoffs.
+// it as skillsync for the scripts, retrying at once.
 func mainWith(tuneClient func(*remote.Options)) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -60,7 +60,7 @@ type process struct {
 	stdin          io.Reader           // nil: empty
 	stdout, stderr io.Writer
 	// tuneClient, when set, adjusts the options of every client of the
-	// space: tests shorten the backoff between retries. main leaves it nil.
+	// space: tests make retries wait for nothing. main leaves it nil.
 	tuneClient func(*remote.Options)
 }
 
