@@ -236,6 +236,7 @@ func confirmDelete(ctx context.Context, e *env, id string) error {
 		return withHint(errors.New("deleting an agent needs confirmation, and there is no terminal to ask on"), "pass --yes to delete without asking; deletion is permanent")
 	}
 	fprintf(e.ui.stdout, "Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", id)
+	e.ui.flush()
 	line, err := readAnswer(ctx, in)
 	if err != nil {
 		fprintf(e.ui.stdout, "\n") // after the "^C" the terminal shows

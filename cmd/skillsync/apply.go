@@ -142,6 +142,7 @@ func confirm(ctx context.Context, e *env, cmd string, r *planRun, noTerminalHint
 		prompt = ui.stderr
 	}
 	fprintf(prompt, "\nApply these changes to space %s? Only 'yes' will be accepted: ", r.target.Space)
+	ui.flush()
 	line, err := readAnswer(ctx, in)
 	if err != nil {
 		fprintf(prompt, "\n") // after the "^C" the terminal shows

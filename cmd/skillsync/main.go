@@ -101,6 +101,10 @@ func run(ctx context.Context, args []string, p process) (code int) {
 			code = ui.exit(bug.From(r))
 		}
 	}()
+	// stdout holds back what follows its last newline (see
+	// lineRedactingWriter): out with it once all is said, before the
+	// recovery above, which reports a writer that panics.
+	defer ui.flush()
 	app := newApp(&env{ui: ui, getenv: p.getenv, stdin: p.stdin, tuneClient: p.tuneClient})
 	err := app.RunContext(ctx, prepareCompletion(app, args))
 	return ui.exit(err)

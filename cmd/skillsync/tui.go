@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -57,16 +58,16 @@ func newUI(stdout, stderr io.Writer, gh github.Env) *ui {
 		stderrTTY: isTerminal(stderr),
 		github:    gh,
 	}
-	ui.stdout = redactingWriter{ui: ui, w: stdout}
+	ui.stdout = &lineRedactingWriter{ui: ui, w: stdout}
 	ui.stderr = redactingWriter{ui: ui, w: stderr}
 	return ui
 }
 
 // redactingWriter passes every write through ui.redact: stdout and stderr
 // (annotations, summaries, logs) carry text of the space and of the
-// repository, and either may hold the token by mistake. The renderers write
-// whole documents or lines at once, so a token is never split across
-// writes.
+// repository, and either may hold the token by mistake. stderr gets whole
+// lines (or a progress line that must show at once), so its writer redacts
+// each write as it comes.
 type redactingWriter struct {
 	ui *ui
 	w  io.Writer
@@ -77,6 +78,59 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// lineRedactingWriter redacts stdout a line at a time. The renderers
+// stream, and a writer may cut a document anywhere, but no spelling of a
+// token holds a newline: redacting whole lines, a token is never split
+// between two redactions. What follows the last newline waits for the next
+// write or for Flush.
+type lineRedactingWriter struct {
+	ui  *ui
+	w   io.Writer
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (r *lineRedactingWriter) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.buf = append(r.buf, p...)
+	i := bytes.LastIndexByte(r.buf, '\n')
+	if i < 0 {
+		return len(p), nil
+	}
+	err := r.emit(r.buf[:i+1])
+	r.buf = r.buf[:copy(r.buf, r.buf[i+1:])]
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes what follows the last newline: before a prompt waits for an
+// answer, and before the process ends.
+func (r *lineRedactingWriter) Flush() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.buf) == 0 {
+		return nil
+	}
+	err := r.emit(r.buf)
+	r.buf = r.buf[:0]
+	return err
+}
+
+func (r *lineRedactingWriter) emit(p []byte) error {
+	_, err := io.WriteString(r.w, r.ui.redact(string(p)))
+	return err
+}
+
+// flush writes out what stdout holds back until its line ends.
+func (ui *ui) flush() {
+	if f, ok := ui.stdout.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
 }
 
 func isTerminal(w io.Writer) bool {
