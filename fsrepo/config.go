@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -240,11 +241,8 @@ func checkKeys(m *yaml.Node, section string, lines map[string]int, fail func(int
 		}
 		if !ok {
 			hint := ""
-			for _, kk := range known {
-				if strings.EqualFold(kk, k.Value) || editDistance(strings.ToLower(kk), strings.ToLower(k.Value)) <= 2 {
-					hint = fmt.Sprintf(" (did you mean %q?)", kk)
-					break
-				}
+			if kk := suggest.Closest(k.Value, known); kk != "" {
+				hint = fmt.Sprintf(" (did you mean %q?)", kk)
 			}
 			fail(k.Line, "unknown key %q%s; known keys: %s", full, hint, strings.Join(known, ", "))
 			continue

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -195,17 +196,7 @@ func didYouMean(w string, known []string) string {
 	if w == "" {
 		return ""
 	}
-	lw := strings.ToLower(w)
-	best, bestD := "", 3
-	for _, k := range known {
-		d := editDistance(lw, k)
-		if strings.HasPrefix(k, lw) || strings.HasPrefix(lw, k) {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = k, d
-		}
-	}
+	best := suggest.Closest(w, known)
 	if best == "" {
 		return ""
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/internal/frontmatter"
+	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -549,49 +550,13 @@ func typoOf(key string) (string, bool) {
 			return "", false
 		}
 	}
-	best, bestD := "", 3
 	for _, k := range knownKeys {
 		if lk == k || strings.ReplaceAll(lk, "_", "-") == k {
 			return k, true
 		}
-		max := 1
-		if len(k) >= 6 {
-			max = 2
-		}
-		if d := editDistance(lk, k); d <= max && d < bestD {
-			best, bestD = k, d
-		}
 	}
+	best := suggest.Closest(lk, knownKeys)
 	return best, best != ""
-}
-
-// editDistance is the Damerau-Levenshtein (optimal string alignment)
-// distance, which counts a swap of two letters as one edit.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 // firstInvalidUTF8 finds the first byte that is not UTF-8, as a line and

@@ -114,27 +114,14 @@ func flagGoesAfter(cmds []*cli.Command, parent []string, flag, name, what string
 	return fmt.Sprintf("flags go after the %s name: skillsync %s %s ...", what, strings.Join(append(slices.Clone(parent), strings.ToUpper(what)), " "), flag)
 }
 
-// similarFlag is the flag of the command that name is a typo of (see
-// [suggest.Closest]) or, failing that, the one flag it abbreviates (-o for
-// --out); "" when neither.
+// similarFlag is the flag of the command that name is a typo or an
+// abbreviation of (see [suggest.Closest]); "" when none.
 func similarFlag(fl []cli.Flag, name string) string {
 	var names []string
 	for _, f := range fl {
 		names = append(names, f.Names()...)
 	}
-	if s := suggest.Closest(name, names); s != "" {
-		return s
-	}
-	var prefixed []string
-	for _, n := range names {
-		if len(n) > len(name) && strings.HasPrefix(n, name) {
-			prefixed = append(prefixed, n)
-		}
-	}
-	if len(prefixed) == 1 {
-		return prefixed[0]
-	}
-	return ""
+	return suggest.Closest(name, names)
 }
 
 // valueKind says what a flag's value must be, for a value that is not.

@@ -63,8 +63,9 @@ func Reach(n int) int {
 
 // Closest returns the candidate that word is most likely a typo of, case
 // ignored: the nearest one within [Reach] of the candidate's length, the
-// first of equals; "" when none is that near, or word is empty. A
-// candidate equal to word is its own answer.
+// first of equals; failing that, the one candidate that word abbreviates
+// ("warn" for "warning", -o for --out); "" when none is that near, or word
+// is empty. A candidate equal to word is its own answer.
 func Closest(word string, candidates []string) string {
 	if word == "" {
 		return ""
@@ -77,5 +78,17 @@ func Closest(word string, candidates []string) string {
 			best, bestD = c, d
 		}
 	}
-	return best
+	if best != "" {
+		return best
+	}
+	var prefixed []string
+	for _, c := range candidates {
+		if lc := strings.ToLower(c); len(lc) > len(w) && strings.HasPrefix(lc, w) {
+			prefixed = append(prefixed, c)
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	return ""
 }

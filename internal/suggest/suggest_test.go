@@ -53,6 +53,10 @@ func TestClosest(t *testing.T) {
 		{"descriptoin", []string{"description"}, "description"},
 		{"", []string{"a"}, ""},
 		{"abc", nil, ""},
+		{"warn", []string{"off", "warning", "error"}, "warning"},       // an abbreviation, too far to be a typo
+		{"o", []string{"out", "format"}, "out"},                        // -o for --out
+		{"p", []string{"plan", "pull"}, ""},                            // abbreviates two: no guess
+		{"unmanage", []string{"unmanaged", "unmanage-x"}, "unmanaged"}, // a typo beats an abbreviation
 	} {
 		if got := Closest(tc.word, tc.candidates); got != tc.want {
 			t.Errorf("Closest(%q) = %q, want %q", tc.word, got, tc.want)
