@@ -231,8 +231,14 @@ func readSkillFolder(fsys fs.FS, dir string) (SkillSeed, error) {
 		return SkillSeed{}, fmt.Errorf("seed %s: frontmatter has no closing '---' line", mdPath)
 	}
 	body := string(split.Body)
+	// JSON-style surrogate pairs ("\uD83D\uDD2D") are valid YAML 1.2, which
+	// yaml.v3 refuses; skillsync's loader reads them, and so does the seed.
+	block, err := frontmatter.JoinSurrogates(split.Block)
+	if err != nil {
+		return SkillSeed{}, fmt.Errorf("seed %s: frontmatter: %w", mdPath, err)
+	}
 	var fm skillFrontmatter
-	if err := yaml.Unmarshal(split.Block, &fm); err != nil {
+	if err := yaml.Unmarshal(block, &fm); err != nil {
 		return SkillSeed{}, fmt.Errorf("seed %s: frontmatter: %w", mdPath, err)
 	}
 	seed := SkillSeed{

@@ -79,6 +79,7 @@ func TestLoadSeedFS(t *testing.T) {
 		"seed/xy/skills/one/notes.txt":                             {Data: []byte("text")},
 		"seed/xy/skills/one/font.woff":                             {Data: []byte{0, 1, 2}},
 		"seed/xy/skills/two/SKILL.md":                              {Data: []byte("---\r\nname: Two\r\ndescription: d\r\nenabled: false\r\n---\r\nwindows\r\n")},
+		"seed/xy/skills/tel/SKILL.md":                              skill("name: Telescope\ndescription: \"Looks up \\uD83D\\uDD2D\""),
 		"seed/README.md":                                           {Data: []byte("ignored")},
 		"seed/xy/agents/a.json":                                    {Data: []byte(`{"name":"A"}`)},
 		"seed/xy/assets/9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d.json": {Data: []byte(`{"name":"x"}`)},
@@ -99,6 +100,11 @@ func TestLoadSeedFS(t *testing.T) {
 	if two.Enabled || *two.Instructions != "windows\r\n" {
 		t.Errorf("two %+v", two)
 	}
+	// A JSON-style surrogate pair is valid YAML 1.2, as skillsync's own
+	// loader reads it.
+	if tel, _ := e.SkillBySlug("xy", "tel"); tel.Description != "Looks up \U0001F52D" {
+		t.Errorf("tel %+v", tel)
+	}
 	if len(e.Agents("xy")) != 1 {
 		t.Error("agent not loaded")
 	}
@@ -107,6 +113,7 @@ func TestLoadSeedFS(t *testing.T) {
 		"no frontmatter":       {"s/xy/skills/a/SKILL.md": {Data: []byte("body")}},
 		"unclosed frontmatter": {"s/xy/skills/a/SKILL.md": {Data: []byte("---\nname: a\n")}},
 		"bad yaml":             {"s/xy/skills/a/SKILL.md": skill("name: [")},
+		"half a surrogate":     {"s/xy/skills/a/SKILL.md": skill("name: a\ndescription: \"\\uD83D\"")},
 		"enabled not bool":     {"s/xy/skills/a/SKILL.md": skill("name: a\ndescription: d\nenabled: maybe")},
 		"no SKILL.md":          {"s/xy/skills/a/x.md": {Data: []byte("x")}},
 		"bad space folder":     {"s/x/skills/a/SKILL.md": skill("name: a\ndescription: d")},
