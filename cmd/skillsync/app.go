@@ -19,7 +19,7 @@ func newApp(e *env) *cli.App {
 		cli.HelpFlag = helpFlag{&cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "show help", DisableDefaultText: true}}
 	})
 	app := &cli.App{
-		Flags:                []cli.Flag{cli.HelpFlag},
+		Flags:                []cli.Flag{cli.HelpFlag, flagVersion.def("print the version, as 'skillsync version' does")},
 		Name:                 "skillsync",
 		Usage:                "keep the skills of a space in git: validate, plan, apply, detect drift",
 		Version:              version,
@@ -192,6 +192,10 @@ func oneArg(c *cli.Context, what, example string) (string, error) {
 // unknownCommand is the action of the app and of commands that only hold
 // subcommands: help when called bare, an error for a word it does not know.
 func unknownCommand(c *cli.Context) error {
+	if atRoot(c) && flagVersion.get(c) {
+		printVersion(c.App.Writer)
+		return nil
+	}
 	if !c.Args().Present() {
 		if !atRoot(c) {
 			return cli.ShowSubcommandHelp(c)

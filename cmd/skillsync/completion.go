@@ -118,7 +118,11 @@ const completionFlag = "--generate-bash-completion"
 // printed, whatever urfave/cli makes of the words.
 //
 // Candidates come from args, not os.Args as urfave/cli's default reads
-// them: for a word starting with "-", the flags; else the subcommands;
+// them. The scripts hand over the words before the one completed (with
+// "-" for it when it starts with "-"), so a last word that is a whole flag
+// taking a value asks for that value: a choice flag's values (--format's),
+// else none, for the shell to complete file names. Otherwise, for a word
+// starting with "-", the flags; else the subcommands;
 // else, for a command that takes no arguments, its flags (where urfave/cli
 // listed "help h"); else none, for the shell to complete file names.
 //
@@ -172,7 +176,16 @@ func prepareCompletion(app *cli.App, args []string) []string {
 // command with subs and flags, leaving out the flags already in used.
 func writeCandidates(w io.Writer, word string, used []string, subs []*cli.Command, flags []cli.Flag, takesArgs bool) {
 	var out []string
+	f, named := namedFlag(flags, word)
+	if named && !takesValue(f) {
+		// A whole bool flag: the next word is completed.
+		used, word = append(slices.Clone(used), word), ""
+	}
 	switch {
+	case named && takesValue(f):
+		if cf, ok := f.(choiceFlag); ok {
+			out = cf.choices
+		}
 	case strings.HasPrefix(word, "-"):
 		out = flagCandidates(flags, used, word, true)
 	case slices.ContainsFunc(subs, func(c *cli.Command) bool { return !c.Hidden }):
@@ -187,6 +200,30 @@ func writeCandidates(w io.Writer, word string, used []string, subs []*cli.Comman
 	for _, c := range out {
 		fprintf(w, "%s\n", c)
 	}
+}
+
+// namedFlag returns the flag of flags that word names whole, as --format
+// or -h, without a value.
+func namedFlag(flags []cli.Flag, word string) (cli.Flag, bool) {
+	name, ok := strings.CutPrefix(word, "--")
+	if !ok {
+		name, ok = strings.CutPrefix(word, "-")
+	}
+	if !ok || name == "" || strings.Contains(name, "=") {
+		return nil, false
+	}
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// takesValue reports whether f is followed by a value, as --format is.
+func takesValue(f cli.Flag) bool {
+	df, ok := f.(cli.DocGenerationFlag)
+	return ok && df.TakesValue()
 }
 
 // flagCandidates returns the visible flags that start with prefix and are

@@ -51,6 +51,7 @@ const (
 	flagIssue            boolFlag = "issue"
 	flagAutoApprove      boolFlag = "auto-approve"
 	flagYes              boolFlag = "yes"
+	flagVersion          boolFlag = "version"
 )
 
 func (f stringFlag) def(usage string) *cli.StringFlag {
@@ -83,7 +84,14 @@ func dirFlag() cli.Flag {
 func formatFlag(formats ...string) cli.Flag {
 	f := flagFormat.def("output format: " + strings.Join(formats, ", "))
 	f.Value = formats[0]
-	return f
+	return choiceFlag{f, formats}
+}
+
+// choiceFlag is a string flag that takes one of a few values, which shell
+// completion offers after the flag.
+type choiceFlag struct {
+	*cli.StringFlag
+	choices []string
 }
 
 func noColorFlag() cli.Flag {

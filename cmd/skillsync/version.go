@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"runtime"
 	"runtime/debug"
 
@@ -16,10 +17,16 @@ func versionCommand(e *env) *cli.Command {
 
 Exit codes: 0.`,
 		Action: func(c *cli.Context) error {
-			fprintf(e.ui.stdout, "skillsync %s (%s, %s/%s)\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			printVersion(e.ui.stdout)
 			return nil
 		},
 	}
+}
+
+// printVersion writes the version line of skillsync version and
+// skillsync --version.
+func printVersion(w io.Writer) {
+	fprintf(w, "skillsync %s (%s, %s/%s)\n", buildVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
 // buildVersion is the stamped version, else the module version of the
