@@ -9,6 +9,10 @@ import (
 	"github.com/skillsync/skillsync/internal/origin"
 )
 
+// ErrPlainHTTP is the error (wrapped) of a base URL that would send the
+// token unencrypted: http:// to a host other than loopback.
+var ErrPlainHTTP = errors.New("plain http is allowed only for loopback hosts (127.0.0.1, ::1, localhost); use https")
+
 func checkBaseURL(raw string) (*url.URL, error) {
 	if raw == "" {
 		return nil, errors.New("no base URL given")
@@ -41,7 +45,7 @@ func checkBaseURL(raw string) (*url.URL, error) {
 	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
 		return nil, fmt.Errorf("base URL %q: must not have a query or fragment", shown)
 	case u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()):
-		return nil, fmt.Errorf("base URL %q: plain http is allowed only for loopback hosts (127.0.0.1, ::1, localhost); use https", shown)
+		return nil, fmt.Errorf("base URL %q: %w", shown, ErrPlainHTTP)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = strings.TrimSuffix(u.RawPath, "/")

@@ -221,7 +221,7 @@ func newClient(e *env, cs connSettings, t targetSettings) (*remote.Client, error
 	}
 	cl, err := remote.New(opts)
 	if err != nil {
-		if strings.HasPrefix(t.BaseURL, "http://") {
+		if errors.Is(err, remote.ErrPlainHTTP) {
 			return nil, withHint(err, "plain http would send the token unencrypted; use https:// (http:// is allowed only for loopback, e.g. the emulator)")
 		}
 		return nil, withHint(err, "check --base-url, SKILLSYNC_BASE_URL or baseURL in skillsync.yaml")
