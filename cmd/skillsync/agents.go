@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -173,15 +174,27 @@ func runAgentsDelete(ctx context.Context, e *env, o agentsOptions, id string, ye
 	if err != nil {
 		return err
 	}
+	what := id
 	if !yes {
-		if err := confirmDelete(ctx, e, id); err != nil {
+		// An id says nothing to the one asked: name the agent. The API
+		// has no read of one agent, so it is found in the list.
+		agents, err := cl.ListAllAgents(ctx, t.Space)
+		if err != nil {
+			return fmt.Errorf("listing agents of space %s: %w", t.Space, err)
+		}
+		i := slices.IndexFunc(agents, func(a remote.Agent) bool { return a.ID == id })
+		if i < 0 {
+			return withHint(fmt.Errorf("no agent %s in space %s", id, t.Space), "nothing was deleted; see the agents with: skillsync agents list")
+		}
+		what = fmt.Sprintf("%q (%s)", agents[i].Name, id)
+		if err := confirmDelete(ctx, e, what); err != nil {
 			return err
 		}
 	}
 	if err := cl.DeleteAgent(ctx, t.Space, id); err != nil {
-		return fmt.Errorf("deleting agent %s: %w", id, err)
+		return fmt.Errorf("deleting agent %s: %w", what, err)
 	}
-	fprintf(ui.stdout, "Deleted agent %s permanently.\n", id)
+	fprintf(ui.stdout, "Deleted agent %s permanently.\n", what)
 	return nil
 }
 
@@ -230,12 +243,14 @@ func findAgent(ctx context.Context, cl *remote.Client, space, ref string) (*remo
 	return &a, nil
 }
 
-func confirmDelete(ctx context.Context, e *env, id string) error {
+// confirmDelete asks on a terminal before the agent what (its name and
+// id) is deleted.
+func confirmDelete(ctx context.Context, e *env, what string) error {
 	in, ok := e.stdin.(*os.File)
 	if !ok || !isTerminal(in) {
 		return withHint(errors.New("deleting an agent needs confirmation, and there is no terminal to ask on"), "pass --yes to delete without asking; deletion is permanent")
 	}
-	fprintf(e.ui.stdout, "Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", id)
+	fprintf(e.ui.stdout, "Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", what)
 	e.ui.flush()
 	line, err := readAnswer(ctx, in)
 	if err != nil {

@@ -107,8 +107,8 @@ func TestApplyAsksOnATerminal(t *testing.T) {
 	}
 }
 
-// TestAgentsDeleteAsksOnATerminal: delete says it is permanent and deletes
-// only on "yes".
+// TestAgentsDeleteAsksOnATerminal: delete names the agent, says it is
+// permanent and deletes only on "yes".
 func TestAgentsDeleteAsksOnATerminal(t *testing.T) {
 	t.Parallel()
 	e, _, env := ciSetup(t)
@@ -117,11 +117,17 @@ func TestAgentsDeleteAsksOnATerminal(t *testing.T) {
 	const prompt = "Type 'yes' to confirm: "
 
 	code, shown := terminal(t, env, prompt, "y", "agents", "delete", id)
-	if code != exitError || !strings.Contains(shown, "permanently") || !strings.Contains(shown, "skillsync: error: delete cancelled") {
+	if code != exitError || !strings.Contains(shown, `Delete agent "Doomed" (`+id+`) permanently?`) || !strings.Contains(shown, "skillsync: error: delete cancelled") {
 		t.Fatalf("answer y: exit %d, terminal:\n%s", code, shown)
 	}
 	if len(e.Agents(demoSpace)) == 0 || e.Requests()[remotetest.KeyDeleteAgent] != 0 {
 		t.Fatal("answer y deleted the agent")
+	}
+	// An id of no agent is refused before anything is asked.
+	const gone = "11111111-2222-4333-8444-555555555555"
+	code, shown = terminal(t, env, "skillsync: ", "yes", "agents", "delete", gone)
+	if code != exitError || !strings.Contains(shown, "skillsync: error: no agent "+gone+" in space "+demoSpace) || strings.Contains(shown, prompt) {
+		t.Fatalf("unknown id: exit %d, terminal:\n%s", code, shown)
 	}
 	code, shown = terminal(t, env, prompt, "yes", "agents", "delete", id)
 	if code != exitOK {
