@@ -218,16 +218,32 @@ func (c *planner) missing(ls fsrepo.Skill) {
 	if c.policy.Missing == fsrepo.MissingWarn {
 		sev, report = SeverityWarning, c.warnf
 	}
-	c.plan.Missing = append(c.plan.Missing, MissingSkill{Slug: ls.Slug, Path: ls.Path, Name: ls.Name, Severity: sev})
-	hint := "create the skill in the app, then plan again"
+	todo := missingTodo(ls.Slug, ls.Name)
 	for _, slug := range c.slugs {
 		if strings.EqualFold(slug, ls.Slug) {
-			hint = fmt.Sprintf("the space has a skill with slug %q; slugs match case-sensitively, so rename the folder", slug)
+			todo = fmt.Sprintf("the space has a skill with slug %q; slugs match case-sensitively, so rename the folder", slug)
 			break
 		}
 	}
-	report(Problem{Code: CodeMissing, Slug: ls.Slug, Path: ls.Path, Hint: hint},
+	c.plan.Missing = append(c.plan.Missing, MissingSkill{Slug: ls.Slug, Path: ls.Path, Name: ls.Name, Severity: sev, Todo: todo})
+	report(Problem{Code: CodeMissing, Slug: ls.Slug, Path: ls.Path, Hint: todo},
 		"the space has no skill with slug %q, and the API cannot create one", ls.Slug)
+}
+
+// missingTodo says how to make the skill slug, named name, exist: the
+// API cannot create skills, and the service makes a new skill's slug from
+// the name typed in the app (see [fsrepo.Slugify]), so the name to type is
+// one that gives the folder's slug.
+func missingTodo(slug, name string) string {
+	if fsrepo.Slugify(name) == slug {
+		return fmt.Sprintf("create a skill named %q in the app (the service makes its slug, %s, from the name), then plan again", name, slug)
+	}
+	if typed := strings.ReplaceAll(slug, "-", " "); fsrepo.Slugify(typed) == slug {
+		return fmt.Sprintf("create a skill named %q in the app, so that the slug the service makes from the name is %s (%q would give %s), then plan again: apply renames it to %q",
+			typed, slug, name, fsrepo.Slugify(name), name)
+	}
+	return fmt.Sprintf("no name gives the slug %s (the service makes lowercase letters, digits and hyphens): rename the folder to %s, then create a skill named %q in the app",
+		slug, fsrepo.Slugify(name), name)
 }
 
 // managedSkill plans one local skill against its remote twin.

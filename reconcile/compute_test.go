@@ -268,7 +268,8 @@ func TestCompute(t *testing.T) {
 			live:    &Live{Skills: []remote.Skill{live("a")}},
 			changes: []string{}, errors: []string{CodeMissing}, warnings: []string{},
 			check: func(t *testing.T, p *Plan) {
-				want := []MissingSkill{{Slug: "new", Path: "skills/new/SKILL.md", Name: "Skill new", Severity: SeverityError}}
+				want := []MissingSkill{{Slug: "new", Path: "skills/new/SKILL.md", Name: "Skill new", Severity: SeverityError,
+					Todo: `create a skill named "new" in the app, so that the slug the service makes from the name is new ("Skill new" would give skill-new), then plan again: apply renames it to "Skill new"`}}
 				if !reflect.DeepEqual(p.Missing, want) {
 					t.Errorf("missing %+v", p.Missing)
 				}
@@ -671,5 +672,22 @@ func TestDescriptionFinalNewlines(t *testing.T) {
 	other := live("a", func(s *remote.Skill) { s.Description = "Line one.\nLine 2.\n" })
 	if p := Compute(repo(l), &Live{Skills: []remote.Skill{other}}, Policy{}); len(p.Changes) != 1 || !p.Changes[0].Changes(FieldDescription) {
 		t.Errorf("a changed line planned %+v, want a description change", p.Changes)
+	}
+}
+
+// TestMissingTodo: a missing skill's error says which name to type in the
+// app, since the service makes the slug from it.
+func TestMissingTodo(t *testing.T) {
+	for _, tc := range []struct{ slug, name, want string }{
+		{"brand-voice", "Brand Voice",
+			`create a skill named "Brand Voice" in the app (the service makes its slug, brand-voice, from the name), then plan again`},
+		{"pdf", "PDF tools",
+			`create a skill named "pdf" in the app, so that the slug the service makes from the name is pdf ("PDF tools" would give pdf-tools), then plan again: apply renames it to "PDF tools"`},
+		{"My_Skill", "My skill",
+			`no name gives the slug My_Skill (the service makes lowercase letters, digits and hyphens): rename the folder to my-skill, then create a skill named "My skill" in the app`},
+	} {
+		if got := missingTodo(tc.slug, tc.name); got != tc.want {
+			t.Errorf("missingTodo(%q, %q) =\n%s\nwant\n%s", tc.slug, tc.name, got, tc.want)
+		}
 	}
 }

@@ -222,6 +222,9 @@ type MissingSkill struct {
 	Path     string `json:"path"` // the SKILL.md, relative to the repository root
 	Name     string `json:"name"`
 	Severity string `json:"severity"` // "error" or "warning", from the missing policy
+	// Todo says what to do in the app: the name to create the skill
+	// with, so that the slug the service makes from it is the folder's.
+	Todo string `json:"todo"`
 }
 
 // FileIssue is a supporting file whose remote copy differs from the

@@ -80,6 +80,9 @@ func (t *legacyTextWriter) plan(p *Plan) {
 		t.line(0, "make these changes in the app:")
 		for _, m := range p.Missing {
 			t.line(2, clean(fmt.Sprintf("%s: no skill %s in the space (%s)", m.Path, m.Slug, m.Severity)))
+			if m.Todo != "" {
+				t.line(6, clean(m.Todo))
+			}
 		}
 		for _, f := range p.Files {
 			t.line(2, clean(fmt.Sprintf("%s: %s", fileName(f), f.Detail)))
@@ -98,8 +101,8 @@ func (t *legacyTextWriter) plan(p *Plan) {
 		}
 		t.b.WriteByte('\n')
 	}
-	t.problems("warning", ansiYellow, p.Warnings)
-	t.problems("error", ansiRed, p.Errors)
+	t.problems("warning", ansiYellow, unlisted(p.Warnings))
+	t.problems("error", ansiRed, unlisted(p.Errors))
 
 	t.line(0, fmt.Sprintf("Active skills: %d -> %d (limit %d).", p.Summary.ActiveBefore, p.Summary.ActiveAfter, spec.MaxActiveSkills))
 	if len(p.Publish) > 0 {
@@ -270,12 +273,16 @@ func (m *legacyMDWriter) plan(p *Plan) {
 		m.must("\n")
 	}
 
-	m.problems("Errors", p.Errors)
-	m.problems("Warnings", p.Warnings)
+	m.problems("Errors", unlisted(p.Errors))
+	m.problems("Warnings", unlisted(p.Warnings))
 
 	var items []string
 	for _, s := range p.Missing {
-		items = append(items, fmt.Sprintf("- %s: no skill %s in the space (%s)\n", codeSpan(s.Path), codeSpan(s.Slug), s.Severity))
+		item := fmt.Sprintf("- %s: no skill %s in the space (%s)", codeSpan(s.Path), codeSpan(s.Slug), s.Severity)
+		if s.Todo != "" {
+			item += ": " + cell(s.Todo)
+		}
+		items = append(items, item+"\n")
 	}
 	for _, f := range p.Files {
 		items = append(items, fmt.Sprintf("- %s: %s\n", codeSpan(fileName(f)), cell(f.Detail)))

@@ -169,12 +169,16 @@ func (m *mdWriter) plan(p *Plan) {
 		m.must("\n")
 	}
 
-	m.problems("Errors", p.Errors)
-	m.problems("Warnings", p.Warnings)
+	m.problems("Errors", unlisted(p.Errors))
+	m.problems("Warnings", unlisted(p.Warnings))
 
 	var items []string
 	for _, s := range p.Missing {
-		items = append(items, fmt.Sprintf("- %s: no skill %s in the space (%s)\n", codeSpan(s.Path), codeSpan(s.Slug), s.Severity))
+		item := fmt.Sprintf("- %s: no skill %s in the space (%s)", codeSpan(s.Path), codeSpan(s.Slug), s.Severity)
+		if s.Todo != "" {
+			item += ": " + cell(s.Todo)
+		}
+		items = append(items, item+"\n")
 	}
 	for _, f := range p.Files {
 		items = append(items, fmt.Sprintf("- %s: %s\n", codeSpan(fileName(f)), cell(f.Detail)))

@@ -3,6 +3,7 @@ package reconcile
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,6 +116,9 @@ func (t *textWriter) plan(p *Plan) {
 		t.line(0, "make these changes in the app:")
 		for _, m := range p.Missing {
 			t.line(2, clean(fmt.Sprintf("%s: no skill %s in the space (%s)", m.Path, m.Slug, m.Severity)))
+			if m.Todo != "" {
+				t.line(6, clean(m.Todo))
+			}
 		}
 		for _, f := range p.Files {
 			t.line(2, clean(fmt.Sprintf("%s: %s", fileName(f), f.Detail)))
@@ -202,6 +206,7 @@ func (t *textWriter) diff(indent int, d string) {
 }
 
 func (t *textWriter) problems(kind, col string, ps []Problem) {
+	ps = unlisted(ps)
 	for _, pr := range ps {
 		t.line(0, t.paint(col, kind+":")+" "+clean(pr.Message))
 		if pr.Hint != "" {
@@ -211,6 +216,13 @@ func (t *textWriter) problems(kind, col string, ps []Problem) {
 	if len(ps) > 0 {
 		t.b.WriteByte('\n')
 	}
+}
+
+// unlisted are the problems of ps that no section of a plan lists
+// already: a skill missing from the space is listed, with what to do, among
+// what is not possible through the API, and said once.
+func unlisted(ps []Problem) []Problem {
+	return slices.DeleteFunc(slices.Clone(ps), func(pr Problem) bool { return pr.Code == CodeMissing })
 }
 
 // SummaryLine is the last line of a text plan: "Plan: X to update, Y to

@@ -95,7 +95,13 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.format == "text" {
+	// A saved plan was reviewed when it was made: as terraform apply
+	// PLANFILE, apply shows only what it does with it.
+	switch {
+	case o.format != "text":
+	case o.planFile != "":
+		fprintf(ui.stdout, "Applying the saved plan %s to space %s. %s\n", o.planFile, r.target.Space, reconcile.SummaryLine(r.plan))
+	default:
 		if err := renderPlan(ui.stdout, r.plan, "text", o.planning.color, "plan"); err != nil {
 			return err
 		}

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,12 +22,13 @@ const demoSpace = "demo"
 func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "demo",
-		Usage: "plan, apply and plan again against a built-in emulated space",
+		Usage: "plan, apply and check for drift against a built-in emulated space",
 		Description: `Starts the emulator on loopback with a space that has drifted from a small
 demo repository (an edited instruction, a disabled skill, an unmanaged skill,
 a skill missing from the space, a supporting file that differs), then runs
-'skillsync plan', 'skillsync apply --auto-approve' and 'skillsync plan'
-again, which shows no changes. Needs no flags and leaves nothing behind.
+'skillsync plan -out', 'skillsync apply' of that plan and 'skillsync
+drift', which shows only what the API cannot change. Needs no flags and
+leaves nothing behind.
 
 Example:
    go run ./cmd/skillsync demo
@@ -38,9 +42,16 @@ Exit codes: 0 success, 1 error.`,
 }
 
 // runDemo runs the tour: the commands it shows run as the user would run
-// them, through the command line.
+// them, through the command line. Its repository and plan live in a
+// temporary folder, removed on every way out: an error, an interrupt, or a
+// reader that stops reading (skillsync demo | head), which would otherwise
+// end the process by SIGPIPE before any cleanup. The token goes to the
+// commands through their environment, never to a file.
 func runDemo(ctx context.Context, e *env, noColor bool) error {
 	ui := e.ui
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE) // writes fail with EPIPE instead
+	defer signal.Stop(pipe)
 	tmp, err := os.MkdirTemp("", "skillsync-demo-")
 	if err != nil {
 		return err
@@ -49,10 +60,6 @@ func runDemo(ctx context.Context, e *env, noColor bool) error {
 	repo := filepath.Join(tmp, "repo")
 	if err := copyEmbedded(repo, "testdata/demo/repo"); err != nil {
 		return fmt.Errorf("writing the demo repository: %w", err)
-	}
-	tokenFile := filepath.Join(tmp, "token")
-	if err := os.WriteFile(tokenFile, []byte(emulatorToken+"\n"), 0o600); err != nil {
-		return err
 	}
 
 	em := remotetest.New()
@@ -66,44 +73,59 @@ func runDemo(ctx context.Context, e *env, noColor bool) error {
 	}
 	defer srv.Close()
 
-	fprintf(ui.stdout, "skillsync demo: an emulated space %q at %s has drifted from the\n", demoSpace, srv.URL)
-	fprintf(ui.stdout, "demo repository (%s). Plan, apply, and plan again:\n", "testdata/demo/repo")
-	common := []string{"--dir", repo, "--base-url", srv.URL, "--space", demoSpace, "--token-file", tokenFile}
+	say := func(format string, args ...any) error {
+		_, err := fmt.Fprintf(ui.stdout, format, args...)
+		return err
+	}
+	if err := say("skillsync demo: an emulated space %q at %s has drifted from the\n"+
+		"demo repository (testdata/demo/repo). Review a plan, apply it, check for drift:\n", demoSpace, srv.URL); err != nil {
+		return errDemoStopped
+	}
+	getenv := func(k string) string {
+		if k == envToken {
+			return emulatorToken
+		}
+		return e.getenv(k)
+	}
+	common := []string{"--dir", repo, "--base-url", srv.URL, "--space", demoSpace}
 	if noColor {
 		common = append(common, "--"+string(flagNoColor))
 	}
-	steps := [][]string{
-		{"plan"},
-		{"apply", "--auto-approve", "--journal", filepath.Join(tmp, "journal.jsonl")},
-		{"plan"},
+	planFile := filepath.Join(tmp, "demo.plan")
+	steps := []struct {
+		shown string
+		args  []string
+	}{
+		{"plan -out demo.plan", []string{"plan", "--" + string(flagOut), planFile}},
+		{"apply demo.plan", []string{"apply", "--" + string(flagJournal), filepath.Join(tmp, "journal.jsonl")}},
+		{"drift", []string{"drift"}},
 	}
 	for _, step := range steps {
-		fprintf(ui.stdout, "\n$ skillsync %s\n\n", strings.Join(step[:1], " ")+demoFlags(step[1:]))
-		args := append([]string{"skillsync", step[0]}, append(step[1:], common...)...)
-		app := newApp(&env{ui: ui, getenv: e.getenv, stdin: strings.NewReader(""), tuneClient: e.tuneClient})
-		if err := app.RunContext(ctx, args); err != nil {
-			return fmt.Errorf("demo step 'skillsync %s': %w", step[0], err)
+		if err := say("\n$ skillsync %s\n\n", step.shown); err != nil {
+			return errDemoStopped
+		}
+		args := append(append([]string{"skillsync"}, step.args...), common...)
+		if step.args[0] == "apply" {
+			args = append(args, planFile)
+		}
+		app := newApp(&env{ui: ui, getenv: getenv, stdin: strings.NewReader(""), tuneClient: e.tuneClient})
+		err := app.RunContext(ctx, args)
+		if step.args[0] == "drift" && errors.Is(err, errChanges) {
+			err = nil // what the API cannot change stays as drift
+		}
+		if err != nil {
+			return fmt.Errorf("demo step 'skillsync %s': %w", step.shown, err)
 		}
 	}
-	fprintf(ui.stdout, "\nThe space now matches the repository, but for what the API cannot do:\n")
-	fprintf(ui.stdout, "create the missing skill and write the supporting file. The demo's repository\n")
-	fprintf(ui.stdout, "and journal lived in a temporary folder, removed now. Next: see README.md.\n")
+	if err := say("\nThe space matches the repository but for what the API cannot do, which\n" +
+		"drift reports until it is done in the app. Next: see README.md.\n"); err != nil {
+		return errDemoStopped
+	}
 	return nil
 }
 
-// demoFlags shows the flags a reader would type, not the demo's plumbing.
-func demoFlags(args []string) string {
-	var shown []string
-	for _, a := range args {
-		if a == "--auto-approve" {
-			shown = append(shown, a)
-		}
-	}
-	if len(shown) == 0 {
-		return ""
-	}
-	return " " + strings.Join(shown, " ")
-}
+// errDemoStopped ends a demo whose reader stopped reading.
+var errDemoStopped = errors.New("the demo's output is no longer read")
 
 // copyEmbedded writes the embedded folder dir to dst.
 func copyEmbedded(dst, dir string) error {
