@@ -454,8 +454,10 @@ var (
 
 var (
 	// inlineLink matches the destination of [text](dest "title") and
-	// ![alt](dest), written bare or in angle brackets.
-	inlineLink = regexp.MustCompile(`\]\(\s*(<[^<>\n]*>|[^\s()<>]+)`)
+	// ![alt](dest), written bare or in angle brackets, followed by ")"
+	// or a title as CommonMark has it: [x](a b.md) is no link, and
+	// names no file "a".
+	inlineLink = regexp.MustCompile(`\]\(\s*(<[^<>\n]*>|[^\s()<>]+)(?:\s*\)|\s+["'(])`)
 	// refDefinition matches "[label]: dest" at the start of a line, and
 	// what follows dest on its line.
 	refDefinition = regexp.MustCompile(`(?m)^ {0,3}\[([^\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)(.*)$`)

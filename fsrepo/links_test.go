@@ -18,6 +18,7 @@ func TestLinkedFiles(t *testing.T) {
 		{"image", "![diagram](img/flow.png)", []string{"img/flow.png"}},
 		{"link without extension", "[license](LICENSE)", []string{"LICENSE"}},
 		{"angle brackets and title", `[a](<docs/a.md> "A") [b](docs/b.md 'B')`, []string{"docs/a.md", "docs/b.md"}},
+		{"a space in a bare destination is no link", "Open [the cast](tests/with spaces.cast) and [c](c.md (C)).", []string{"c.md"}},
 		{"dot slash stripped", "[a](./docs/a.md) `./scripts/run.sh`", []string{"docs/a.md", "scripts/run.sh"}},
 		{"fragment dropped", "[a](docs/a.md#usage)", []string{"docs/a.md"}},
 		{"reference definition", "[ref]: docs/ref.md\n  [other]: <other.md>\n", []string{"docs/ref.md", "other.md"}},

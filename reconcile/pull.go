@@ -78,6 +78,19 @@ type PulledSkill struct {
 	Status string   `json:"status"`           // PullWritten, PullUnchanged or PullSkipped
 	Files  []string `json:"files,omitempty"`  // written, relative to Dir
 	Reason string   `json:"reason,omitempty"` // why it was skipped
+	// NotRead are the files its instructions refer to that pull does not
+	// ask the space for, each with why, in the order of the instructions.
+	NotRead []NotRead `json:"not_read,omitempty"`
+}
+
+// NotRead is a file that a skill's instructions refer to and pull does not
+// ask the space for: one outside the folder, or one the files endpoint
+// cannot address or serve (see [fsrepo.FindReferences]). A file asked for
+// and not found is a warning when linked, and counted when only mentioned.
+type NotRead struct {
+	Path   string `json:"path"`   // as written in the instructions
+	Line   int    `json:"line"`   // of the instructions, from 1
+	Reason string `json:"reason"` // why it was not read
 }
 
 // Pull writes the skills of a space into a repository, one folder per
@@ -129,7 +142,7 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 		bySlug[r.Slug] = r
 	}
 	for _, p := range pulled {
-		ps := PulledSkill{Slug: p.Slug, Dir: path.Join(o.Config.SkillsDir, p.Slug), Status: PullUnchanged}
+		ps := PulledSkill{Slug: p.Slug, Dir: path.Join(o.Config.SkillsDir, p.Slug), Status: PullUnchanged, NotRead: p.notRead}
 		r, ok := bySlug[p.Slug]
 		switch {
 		case p.skip != "":
@@ -266,7 +279,8 @@ type pulledSkill struct {
 	files    map[string][]byte // by path in the skill folder, SKILL.md included
 	skip     string            // why the skill is not written, when it is not
 	warnings []string
-	unfound  int // paths the instructions mention (not link) that the space does not have
+	unfound  int       // paths the instructions mention (not link) that the space does not have
+	notRead  []NotRead // references not read, with why
 }
 
 // readPulled reads each skill and the supporting files its instructions
@@ -321,12 +335,12 @@ func readPulledSkill(ctx context.Context, c Service, space string, p *pulledSkil
 	p.files = map[string][]byte{
 		fsrepo.SkillFile: fsrepo.FormatSkillMD(got.Name, got.Description, got.Enabled, *got.Instructions),
 	}
-	for _, ref := range fsrepo.ReferencedFiles(*got.Instructions, p.Slug) {
+	refs := fsrepo.FindReferences(*got.Instructions, p.Slug)
+	for _, sk := range refs.Skipped {
+		p.notRead = append(p.notRead, NotRead{Path: sk.Text, Line: sk.Line, Reason: sk.Reason})
+	}
+	for _, ref := range refs.Files {
 		rel := ref.Path
-		if fsrepo.IsBinaryPath(rel) {
-			p.warnings = append(p.warnings, fmt.Sprintf("%s: skipped %s: binary files cannot be read through the API", p.Slug, rel))
-			continue
-		}
 		var f *remote.SkillFile
 		var err error
 		// The path as written, then (".claude/skills/SLUG/x.py") the

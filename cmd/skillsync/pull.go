@@ -198,6 +198,9 @@ func reportPull(ui *ui, space string, rep *reconcile.PullReport, err error, form
 		default:
 			fprintf(ui.stdout, "unchanged %s\n", s.Dir)
 		}
+		for _, n := range s.NotRead {
+			fprintf(ui.stdout, "          not read: %s (SKILL.md line %d): %s\n", n.Path, n.Line, n.Reason)
+		}
 	}
 	if rep.ConfigWritten {
 		fprintf(ui.stdout, "wrote     %s\n", fsrepo.ConfigFile)

@@ -126,6 +126,8 @@ func TestPullRoundTrip(t *testing.T) {
 	for _, want := range []string{
 		"wrote     skills/pdf-processing (SKILL.md, docs/forms.md, reference.md, scripts/extract.py)\n",
 		"wrote     skills/caf-cr-me-2 (SKILL.md)\n",
+		// A referenced file pull does not ask for is listed, with why.
+		"          not read: img/logo.png (SKILL.md line ",
 		"skipped   skills/unreadable: ",
 		"wrote     skillsync.yaml\n",
 		"Pulled 5 skills from space ab12: 4 written, 0 unchanged, 1 skipped.\n",
@@ -134,9 +136,11 @@ func TestPullRoundTrip(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
 	}
+	if strings.Contains(stderr, "logo.png") {
+		t.Errorf("the binary file is said twice, also on stderr:\n%s", stderr)
+	}
 	for _, want := range []string{
 		"skillsync: warning: skipped unreadable: ",
-		"skillsync: warning: pdf-processing: skipped img/logo.png: binary",
 		"skillsync: warning: pdf-processing: skipped missing.md: ",
 		"skillsync: hint: run 'skillsync plan'",
 	} {
