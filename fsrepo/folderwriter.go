@@ -97,6 +97,18 @@ type writerHooks struct {
 type pendingSkill struct {
 	slug  string
 	files map[string][]byte
+	// exact skills (see AddExact) are written byte for byte, with their
+	// executable bits, and have files to remove.
+	exact  bool
+	exec   map[string]bool
+	remove []string
+}
+
+// FileData is a file that [SkillWriter.AddExact] writes: its content, and
+// whether it is executable.
+type FileData struct {
+	Data []byte
+	Exec bool
 }
 
 // NewSkillWriter returns a writer into root/skillsDir; skillsDir is
@@ -111,6 +123,32 @@ func NewSkillWriter(root, skillsDir string, opts WriteOptions) *SkillWriter {
 // merged with the new one by [MergeSkillMD]: its other frontmatter keys are
 // kept, and it is left as it is when it already says the same.
 func (w *SkillWriter) Add(slug string, files map[string][]byte) {
+	w.add(pendingSkill{slug: slug, files: files})
+}
+
+// AddExact queues the files of the skill folder slug to be written as
+// given, byte for byte (SKILL.md too: it is never merged with the one on
+// disk), executable or not as each says, and the files of remove deleted,
+// with the folders their deletion leaves empty. Paths are relative to the
+// folder. Vendoring writes so the folders it copies from upstream: their
+// paths need only be safe to write, not ones the files endpoint takes.
+// Removing a file that differs from git's HEAD is refused, as overwriting
+// one is, unless [WriteOptions.Force].
+func (w *SkillWriter) AddExact(slug string, files map[string]FileData, remove []string) {
+	p := pendingSkill{slug: slug, files: make(map[string][]byte, len(files)), exact: true,
+		exec: map[string]bool{}, remove: append([]string(nil), remove...)}
+	for rel, f := range files {
+		p.files[rel] = f.Data
+		if f.Exec {
+			p.exec[rel] = true
+		}
+	}
+	sort.Strings(p.remove)
+	w.add(p)
+}
+
+func (w *SkillWriter) add(p pendingSkill) {
+	slug, files := p.slug, p.files
 	dir := w.skillsDir + "/" + slug // as given, not cleaned: a ".." shows
 	switch {
 	case !urlSafe(slug):
@@ -130,8 +168,23 @@ func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 		}
 	}
 	ok := true
+	rels := make([]string, 0, len(files)+len(p.remove))
 	for rel := range files {
-		if err := spec.CheckFilePath(rel); err != nil {
+		rels = append(rels, rel)
+	}
+	for _, rel := range p.remove {
+		if _, both := files[rel]; both {
+			w.problem(dir+"/"+rel, "the file is given both to write and to remove")
+			ok = false
+		}
+		rels = append(rels, rel)
+	}
+	for _, rel := range rels {
+		check := spec.CheckFilePath
+		if p.exact {
+			check = CheckLocalPath
+		}
+		if err := check(rel); err != nil {
 			w.problem(dir+"/"+rel, ruleMessage(err))
 			ok = false
 		} else if InGitDir(rel) {
@@ -154,8 +207,34 @@ func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 		}
 	}
 	if ok {
-		w.skills = append(w.skills, pendingSkill{slug: slug, files: files})
+		w.skills = append(w.skills, p)
 	}
+}
+
+// CheckLocalPath says why rel, a slash-separated path inside a folder, is
+// not one that [SkillWriter.AddExact] writes on every system git runs on,
+// or returns nil: it must be valid UTF-8 of 1 to 4096 bytes, relative,
+// with no empty, "." or ".." segment, and hold no control character, no
+// '\' and none of the characters Windows forbids in names (<>:"|?*).
+func CheckLocalPath(rel string) error {
+	bad := func(why string) error { return fmt.Errorf("path %q %s", rel, why) }
+	switch {
+	case rel == "" || len(rel) > 4096:
+		return bad("must be 1 to 4096 bytes long")
+	case !utf8.ValidString(rel):
+		return bad("is not valid UTF-8")
+	}
+	for _, r := range rel {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(`\<>:"|?*`, r) {
+			return bad(fmt.Sprintf("holds %q, which is not written: git for Windows and some file systems cannot hold it", r))
+		}
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return bad(`must not have empty, "." or ".." segments`)
+		}
+	}
+	return nil
 }
 
 // InGitDir reports whether the slash-separated path rel has a segment git
@@ -208,14 +287,25 @@ type SkillWritten struct {
 	Dir       string   // the folder, slash-separated, relative to the root
 	Written   []string // files created or replaced, relative to the folder, sorted
 	Unchanged []string // files that already held the content, sorted
+	Removed   []string // files removed (see AddExact), sorted
 }
 
-// A write is one file to write, after the checks.
+// A write is one file to write, or to remove, after the checks.
 type write struct {
-	dir  string // the skill folder, relative to the root, slash-separated
-	rel  string // relative to dir, slash-separated
-	data []byte
-	mode fs.FileMode
+	dir    string // the skill folder, relative to the root, slash-separated
+	rel    string // relative to dir, slash-separated
+	data   []byte
+	mode   fs.FileMode
+	remove bool
+}
+
+// execMode is perm with its executable bits set where it is readable, as
+// git checks out an executable file, or cleared.
+func execMode(perm fs.FileMode, exec bool) fs.FileMode {
+	if exec {
+		return perm | (perm&0o444)>>2
+	}
+	return perm &^ 0o111
 }
 
 // Write checks every queued file and, when all pass, writes those whose
@@ -263,7 +353,10 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 				if err != nil {
 					return nil, fmt.Errorf("writing skills: %s: %w", full, err)
 				}
-				if rel == SkillFile && local.data != nil && len(local.data) <= MaxSkillMDBytes {
+				if s.exact && st.info.Mode().Perm() != execMode(st.info.Mode().Perm(), s.exec[rel]) {
+					local.same = false // the executable bit changes
+				}
+				if rel == SkillFile && !s.exact && local.data != nil && len(local.data) <= MaxSkillMDBytes {
 					// Keep what skillsync does not own: the other
 					// frontmatter keys, and the file as it is when it
 					// already says the same.
@@ -283,8 +376,35 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 			if st.exists {
 				mode = st.info.Mode().Perm()
 			}
+			if s.exact {
+				mode = execMode(mode, s.exec[rel])
+			}
 			writes = append(writes, write{dir: res.Dir, rel: rel, data: data, mode: mode})
 			res.Written = append(res.Written, rel)
+		}
+		for _, rel := range s.remove {
+			full := path.Join(res.Dir, rel)
+			st, problem := inspect(w.root, full)
+			if problem != nil {
+				if !seen[problem.Path+"\x00"+problem.Reason] {
+					seen[problem.Path+"\x00"+problem.Reason] = true
+					refused.Unsafe = append(refused.Unsafe, *problem)
+				}
+				continue
+			}
+			if !st.exists {
+				continue // already gone
+			}
+			local, err := readLocal(filepath.Join(w.root, filepath.FromSlash(full)), nil)
+			if err != nil {
+				return nil, fmt.Errorf("writing skills: %s: %w", full, err)
+			}
+			if committed, ok := head(full); (!ok || committed != local.id) && !w.opts.Force {
+				refused.Modified = append(refused.Modified, full)
+				continue
+			}
+			writes = append(writes, write{dir: res.Dir, rel: rel, remove: true})
+			res.Removed = append(res.Removed, rel)
 		}
 		results = append(results, res)
 	}
@@ -314,7 +434,11 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 				return results, err
 			}
 		}
-		if err := writeFile(sr, filepath.Join(w.root, filepath.FromSlash(wr.dir)), wr, w.hooks.writeFile); err != nil {
+		do := writeFile
+		if wr.remove {
+			do = removeFile
+		}
+		if err := do(sr, filepath.Join(w.root, filepath.FromSlash(wr.dir)), wr, w.hooks.writeFile); err != nil {
 			return results, err
 		}
 	}
@@ -460,6 +584,26 @@ func writeFile(r *os.Root, dir string, wr write, hook func(dir string)) error {
 	if err != nil {
 		r.Remove(tmp)
 		return fmt.Errorf("writing %s: %w", full, err)
+	}
+	return nil
+}
+
+// removeFile removes one file of a skill folder through r, as writeFile
+// writes one, then the folders of the skill folder it leaves empty.
+func removeFile(r *os.Root, dir string, wr write, hook func(dir string)) error {
+	if _, problem := inspect(dir, wr.rel); problem != nil {
+		return fmt.Errorf("removing %s: %s %s", path.Join(wr.dir, wr.rel), path.Join(wr.dir, problem.Path), problem.Reason)
+	}
+	if hook != nil {
+		hook(wr.dir)
+	}
+	if err := r.Remove(wr.rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing %s: %w", path.Join(wr.dir, wr.rel), err)
+	}
+	for sub := path.Dir(wr.rel); sub != "."; sub = path.Dir(sub) {
+		if r.Remove(sub) != nil {
+			break // not empty
+		}
 	}
 	return nil
 }

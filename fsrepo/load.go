@@ -300,7 +300,16 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 			return nil, nil, f.err
 		}
 	}
+	lock, lds, err := ReadLock(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(lds) == 0 {
+		lds = checkVendored(cfg.SkillsDir, lock, folders)
+	}
 	skills, ds := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
+	ds = append(ds, lds...)
+	ds.Sort()
 	repo.Skills = skills
 	if gr != nil {
 		for _, f := range folders {
@@ -573,9 +582,44 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 		}
 		f.entries = append(f.entries, ent)
 	}
+	lds, err := revisionLockDiagnostics(commit, prefix, ref, cfg.SkillsDir, folders)
+	if err != nil {
+		return nil, nil, err
+	}
 	skills, ds := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
+	ds = append(ds, lds...)
+	ds.Sort()
 	repo.Skills = skills
 	return repo, ds, nil
+}
+
+// revisionLockDiagnostics reads skillsync.lock from commit, if it has one,
+// and checks the folders it names (see checkVendored).
+func revisionLockDiagnostics(commit *object.Commit, prefix, ref, skillsDir string, folders []*folder) (Diagnostics, error) {
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("reading commit %s: %w", commit.Hash, err)
+	}
+	name := path.Join(prefix, LockFile)
+	lf, err := tree.File(name)
+	if errors.Is(err, object.ErrFileNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s in %s: %w", name, ref, err)
+	}
+	if lf.Size > maxLockBytes {
+		return Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
+	}
+	data, err := lf.Contents()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s in %s: %w", name, ref, err)
+	}
+	lock, ds := ParseLock([]byte(data))
+	if len(ds) > 0 {
+		return ds, nil
+	}
+	return checkVendored(skillsDir, lock, folders), nil
 }
 
 // readBlob reads the blob id of size bytes into e (see readContent).

@@ -1,0 +1,91 @@
+package fsrepo
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+)
+
+// hashPrefix names the algorithm of a [FolderHash].
+const hashPrefix = "sha256:"
+
+// FolderHash is the hash of a skill folder that skillsync.lock records:
+// "sha256:" and the hex SHA-256 of the lines "<hex SHA-256 of the file>
+// ./<path>\n", one per file, sorted by path, byte by byte. sums gives each
+// file's SHA-256 by its slash-separated path in the folder.
+//
+// That is what sha256sum prints for the files, so coreutils recompute it
+// in the folder (GNU sha256sum; on macOS, shasum -a 256 prints the same):
+//
+//	find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum
+//
+// The files are the regular files of the folder, at any depth, but for the
+// ones operating systems leave behind (.DS_Store, Thumbs.db, desktop.ini,
+// ehthumbs.db, and names beginning with "._"), which skillsync never reads;
+// a folder holding one needs them left out of find, as in the README. A
+// name holding '\' or a newline is escaped as GNU sha256sum escapes it.
+func FolderHash(sums map[string][sha256.Size]byte) string {
+	paths := make([]string, 0, len(sums))
+	for p := range sums {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	for _, p := range paths {
+		sum := sums[p]
+		name := "./" + p
+		if strings.ContainsAny(name, "\\\n") {
+			h.Write([]byte{'\\'})
+			name = strings.NewReplacer(`\`, `\\`, "\n", `\n`).Replace(name)
+		}
+		h.Write([]byte(hex.EncodeToString(sum[:]) + "  " + name + "\n"))
+	}
+	return hashPrefix + hex.EncodeToString(h.Sum(nil))
+}
+
+// HashFiles is the [FolderHash] of files, by slash-separated path in the
+// folder. Files that [FolderHash] leaves out are left out.
+func HashFiles(files map[string][]byte) string {
+	sums := make(map[string][sha256.Size]byte, len(files))
+	for p, data := range files {
+		if !SkipsFile(p) {
+			sums[p] = sha256.Sum256(data)
+		}
+	}
+	return FolderHash(sums)
+}
+
+// SkipsFile reports whether the file at the slash-separated path p, in a
+// skill folder, is one that operating systems leave behind, which
+// skillsync never reads nor hashes nor copies.
+func SkipsFile(p string) bool {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		p = p[i+1:]
+	}
+	return skipFile(p)
+}
+
+// folderHashOf is the [FolderHash] of a folder read by the loader, and
+// false when a file of it was not read (a SKILL.md too large to read):
+// then no hash can match.
+func folderHashOf(f *folder) (string, bool) {
+	sums := make(map[string][sha256.Size]byte, len(f.entries))
+	for _, e := range f.entries {
+		switch {
+		case e.link:
+			continue // find -type f does not list them
+		case e.large && e.sha256 == "":
+			return "", false
+		case e.large:
+			b, err := hex.DecodeString(e.sha256)
+			if err != nil || len(b) != sha256.Size {
+				return "", false
+			}
+			sums[e.rel] = [sha256.Size]byte(b)
+		default:
+			sums[e.rel] = sha256.Sum256(e.data)
+		}
+	}
+	return FolderHash(sums), true
+}
