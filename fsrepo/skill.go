@@ -240,3 +240,8 @@ func resolve(byRel map[string]*entry, rel, dir string, errf func(p, code, hint, 
 		cur = next
 	}
 }
+
+// IsBinary reports whether the file at name holding data is binary, as
+// the loader classifies supporting files: by a NUL byte among its first
+// 8,000 bytes, as git does, or by an extension of a binary format.
+func IsBinary(name string, data []byte) bool { return isBinary(name, data) }

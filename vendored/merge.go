@@ -1,0 +1,156 @@
+package vendored
+
+import (
+	"bytes"
+	"errors"
+	"sort"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/diff3"
+)
+
+// A FileChange is what an update does to one file of the local folder.
+type FileChange struct {
+	Path   string `json:"path"` // in the skill folder, slash-separated
+	Change string `json:"change"`
+}
+
+// Changes of a [FileChange].
+const (
+	ChangeAdded    = "added"    // new upstream
+	ChangeUpdated  = "updated"  // changed upstream, not here: upstream's version
+	ChangeMerged   = "merged"   // changed upstream and here: both changes
+	ChangeRemoved  = "removed"  // removed upstream, not changed here
+	ChangeMode     = "mode"     // upstream made it executable, or stopped
+	ChangeUpstream = "upstream" // in conflict, replaced by upstream's version (--force)
+)
+
+// A FileConflict is a file that upstream and the local folder both
+// changed in ways that do not merge.
+type FileConflict struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+	// Hunks are the regions both sides changed, for a text file: their
+	// lines at the locked commit (base), here (ours) and upstream
+	// (theirs).
+	Hunks []diff3.Conflict `json:"hunks,omitempty"`
+}
+
+// Reasons of a [FileConflict].
+const (
+	ConflictContent      = "both changed the same lines"
+	ConflictAddAdd       = "added here and upstream, with different content"
+	ConflictDeletedHere  = "deleted here, changed upstream"
+	ConflictDeletedThere = "changed here, deleted upstream"
+	ConflictBinary       = "a binary file changed here and upstream"
+	ConflictTooLarge     = "changed here and upstream, in too many lines to merge"
+)
+
+// folderMerge is the three-way merge of a vendored folder.
+type folderMerge struct {
+	files     map[string]file // the folder after the merge
+	changes   []FileChange
+	conflicts []FileConflict
+}
+
+// mergeFolder merges, file by file, the upstream changes from base (the
+// folder at the locked commit) to theirs (at the new commit) into ours
+// (the local folder). A file one side left as it was takes the other
+// side's version, added or removed included; a text file both changed is
+// merged line by line (see package diff3). What does not merge is a
+// conflict; with force, the file takes upstream's version and says so.
+// The executable bit merges the same way, on its own.
+func mergeFolder(base, ours, theirs map[string]file, force bool) folderMerge {
+	paths := map[string]bool{}
+	for _, m := range []map[string]file{base, ours, theirs} {
+		for p := range m {
+			paths[p] = true
+		}
+	}
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+
+	res := folderMerge{files: map[string]file{}}
+	for _, p := range sorted {
+		b, bok := base[p]
+		o, ook := ours[p]
+		t, tok := theirs[p]
+		same := func(x file, xok bool, y file, yok bool) bool {
+			return xok == yok && (!xok || bytes.Equal(x.data, y.data))
+		}
+		var data []byte
+		exists, change := false, ""
+		switch {
+		case same(o, ook, t, tok):
+			data, exists = o.data, ook
+		case same(b, bok, o, ook):
+			data, exists = t.data, tok
+			switch {
+			case !tok:
+				change = ChangeRemoved
+			case !ook:
+				change = ChangeAdded
+			default:
+				change = ChangeUpdated
+			}
+		case same(b, bok, t, tok):
+			data, exists = o.data, ook
+		default:
+			c := FileConflict{Path: p}
+			switch {
+			case !bok:
+				c.Reason = ConflictAddAdd
+			case !ook:
+				c.Reason = ConflictDeletedHere
+			case !tok:
+				c.Reason = ConflictDeletedThere
+			case fsrepo.IsBinary(p, b.data) || fsrepo.IsBinary(p, o.data) || fsrepo.IsBinary(p, t.data):
+				c.Reason = ConflictBinary
+			default:
+				m, err := diff3.Merge(b.data, o.data, t.data)
+				switch {
+				case errors.Is(err, diff3.ErrTooLarge):
+					c.Reason = ConflictTooLarge
+				case len(m.Conflicts) > 0:
+					c.Reason, c.Hunks = ConflictContent, m.Conflicts
+				default:
+					data, exists, change = m.Text, true, ChangeMerged
+				}
+			}
+			if c.Reason != "" {
+				res.conflicts = append(res.conflicts, c)
+				if !force {
+					continue
+				}
+				data, exists, change = t.data, tok, ChangeUpstream
+			}
+		}
+		if !exists {
+			if ook { // removed upstream, or taken from upstream over a conflict
+				res.changes = append(res.changes, FileChange{Path: p, Change: change})
+			}
+			continue
+		}
+		// The executable bit: upstream's change, unless changed here.
+		exec := o.exec
+		switch {
+		case !ook:
+			exec = t.exec
+		case tok && bok && o.exec == b.exec:
+			exec = t.exec
+		case tok && !bok && change == ChangeUpstream:
+			exec = t.exec
+		}
+		if change == "" && ook && exec != o.exec {
+			change = ChangeMode
+		}
+		res.files[p] = file{data: data, exec: exec}
+		if change != "" {
+			res.changes = append(res.changes, FileChange{Path: p, Change: change})
+		}
+	}
+	return res
+}

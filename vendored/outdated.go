@@ -1,0 +1,210 @@
+package vendored
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/skillsync/skillsync/fsrepo"
+)
+
+// FormatVersion is the format_version of the JSON reports of outdated and
+// update. A consumer rejects an unknown major version.
+const FormatVersion = "1"
+
+// States of a vendored skill, in a [Status] and a [SkillUpdate].
+const (
+	// StateCurrent: upstream's ref is at the locked commit.
+	StateCurrent = "current"
+	// StateUnchanged: upstream's ref moved, but the folder is the same
+	// there; not outdated. Update moves the lock's commit.
+	StateUnchanged = "unchanged"
+	// StateOutdated: the folder changed upstream.
+	StateOutdated = "outdated"
+	// StateRemoved: upstream's ref no longer holds the folder.
+	StateRemoved = "removed"
+	// StateUpdated: update wrote upstream's changes.
+	StateUpdated = "updated"
+	// StateConflict: update found conflicts and wrote nothing.
+	StateConflict = "conflict"
+	// StateError: the skill could not be checked or updated.
+	StateError = "error"
+)
+
+// Status is where one vendored skill stands against its upstream.
+type Status struct {
+	Slug   string `json:"slug"`
+	Source string `json:"source"`
+	Path   string `json:"path"`
+	Ref    string `json:"ref"`
+	Commit string `json:"commit"`           // the locked commit
+	Latest string `json:"latest,omitempty"` // the commit the ref names upstream now
+	State  string `json:"state"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Report is the result of [Outdated].
+type Report struct {
+	FormatVersion string   `json:"format_version"`
+	Skills        []Status `json:"skills"`
+}
+
+// Outdated reports whether any skill's folder changed (or went) upstream.
+func (r *Report) Outdated() bool {
+	for _, s := range r.Skills {
+		if s.State == StateOutdated || s.State == StateRemoved {
+			return true
+		}
+	}
+	return false
+}
+
+// Failed reports whether any skill could not be checked.
+func (r *Report) Failed() bool {
+	for _, s := range r.Skills {
+		if s.State == StateError {
+			return true
+		}
+	}
+	return false
+}
+
+// ErrNotVendored is returned (wrapped) for a slug skillsync.lock does not
+// hold.
+var ErrNotVendored = errors.New("not vendored")
+
+// selectEntries returns the lock's entries of slugs, all of them when
+// slugs is empty.
+func selectEntries(lock fsrepo.Lock, slugs []string) ([]fsrepo.LockedSkill, error) {
+	if len(slugs) == 0 {
+		return lock.Skills, nil
+	}
+	var out []fsrepo.LockedSkill
+	seen := map[string]bool{}
+	for _, s := range slugs {
+		e, ok := lock.Entry(s)
+		if !ok {
+			return nil, fmt.Errorf("skill %q is %w (it has no entry in %s)", s, ErrNotVendored, fsrepo.LockFile)
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
+	return out, nil
+}
+
+// bySource groups entries by source, each source once, in the order of
+// their first entry.
+func bySource(entries []fsrepo.LockedSkill) [][]int {
+	var groups [][]int
+	at := map[string]int{}
+	for i, e := range entries {
+		g, ok := at[e.Source]
+		if !ok {
+			g = len(groups)
+			at[e.Source] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
+}
+
+// Outdated checks the vendored skills of slugs (all when empty) against
+// their upstreams: a skill is outdated when the commit its ref names now
+// holds another folder than the one vendored. Each source is asked once;
+// a remote one for its references, then, for the skills whose ref moved,
+// for those commits at depth 1. A skill that cannot be checked is in the
+// report with its error; the error returned is for the lock and slugs.
+func Outdated(ctx context.Context, root string, slugs []string) (*Report, error) {
+	lock, err := readLock(root)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := selectEntries(lock, slugs)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{FormatVersion: FormatVersion, Skills: make([]Status, len(entries))}
+	for i, e := range entries {
+		rep.Skills[i] = Status{Slug: e.Slug, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit}
+	}
+	for _, group := range bySource(entries) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		fail := func(i int, err error) {
+			rep.Skills[i].State, rep.Skills[i].Error = StateError, err.Error()
+		}
+		src, err := sourceOf(entries[group[0]].Source, root)
+		var u *upstream
+		if err == nil {
+			u, err = openUpstream(ctx, src)
+		}
+		if err != nil {
+			for _, i := range group {
+				fail(i, err)
+			}
+			continue
+		}
+		targets := map[int]*target{}
+		var moved []*target
+		for _, i := range group {
+			t, err := u.resolve(entries[i].Ref)
+			if err != nil {
+				fail(i, err)
+				continue
+			}
+			if t.commit.String() == entries[i].Commit {
+				rep.Skills[i].State, rep.Skills[i].Latest = StateCurrent, entries[i].Commit
+				continue
+			}
+			targets[i] = &t
+			moved = append(moved, &t)
+		}
+		if len(moved) == 0 {
+			continue
+		}
+		if err := u.fetch(ctx, moved, nil); err != nil {
+			for i := range targets {
+				fail(i, err)
+			}
+			continue
+		}
+		for _, i := range group {
+			t := targets[i]
+			if t == nil {
+				continue
+			}
+			st := &rep.Skills[i]
+			st.Latest = t.commit.String()
+			if st.Latest == entries[i].Commit {
+				st.State = StateCurrent // the ref moved back meanwhile
+				continue
+			}
+			files, _, err := u.folder(t.commit, entries[i].Path)
+			switch {
+			case errors.Is(err, ErrNoFolder):
+				st.State = StateRemoved
+			case err != nil:
+				fail(i, err)
+			case hashOf(files) == entries[i].Hash:
+				st.State = StateUnchanged
+			default:
+				st.State = StateOutdated
+			}
+		}
+	}
+	return rep, nil
+}
+
+func hashOf(files map[string]file) string {
+	contents := make(map[string][]byte, len(files))
+	for p, f := range files {
+		contents[p] = f.data
+	}
+	return fsrepo.HashFiles(contents)
+}

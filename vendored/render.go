@@ -1,0 +1,125 @@
+package vendored
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// from says where a skill comes from: the source, the folder in it, and
+// the ref asked for.
+func from(source, dir, ref string) string {
+	s := source
+	if dir != "" {
+		s += " " + dir
+	}
+	if ref != "" {
+		s += " @ " + ref
+	}
+	return s
+}
+
+// WriteText writes what Add did, for people.
+func (a *Added) WriteText(w io.Writer) {
+	e := a.Skill
+	fmt.Fprintf(w, "Vendored %s from %s at %s into %s: %d %s.\n",
+		e.Slug, from(e.Source, e.Path, e.Ref), short(e.Commit), a.Dir, len(a.Files), plural(len(a.Files), "file", "files"))
+}
+
+// WriteText writes the report, a line per skill and a summary, for people.
+func (r *Report) WriteText(w io.Writer) {
+	counts := map[string]int{}
+	for _, s := range r.Skills {
+		counts[s.State]++
+		where := from(s.Source, s.Path, s.Ref)
+		switch s.State {
+		case StateCurrent:
+			fmt.Fprintf(w, "%s: current at %s (%s)\n", s.Slug, short(s.Commit), where)
+		case StateUnchanged:
+			fmt.Fprintf(w, "%s: current: upstream moved %s -> %s, but not the folder (%s)\n", s.Slug, short(s.Commit), short(s.Latest), where)
+		case StateOutdated:
+			fmt.Fprintf(w, "%s: outdated: %s -> %s (%s)\n", s.Slug, short(s.Commit), short(s.Latest), where)
+		case StateRemoved:
+			fmt.Fprintf(w, "%s: removed upstream: the folder is gone at %s (%s)\n", s.Slug, short(s.Latest), where)
+		default:
+			fmt.Fprintf(w, "%s: error: %s\n", s.Slug, s.Error)
+		}
+	}
+	var parts []string
+	for _, c := range []struct{ state, label string }{
+		{StateOutdated, "outdated"}, {StateRemoved, "removed upstream"}, {StateError, "not checked"},
+	} {
+		if n := counts[c.state]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, c.label))
+		}
+	}
+	if n := counts[StateCurrent] + counts[StateUnchanged]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d current", n))
+	}
+	if len(r.Skills) == 0 {
+		fmt.Fprintln(w, "No vendored skills.")
+		return
+	}
+	fmt.Fprintf(w, "Vendored: %s.\n", strings.Join(parts, ", "))
+}
+
+// changeMarks are the marks of the files of an update, as in a plan.
+var changeMarks = map[string]string{
+	ChangeAdded: "+", ChangeRemoved: "-", ChangeUpdated: "~", ChangeMerged: "~", ChangeMode: "~", ChangeUpstream: "!",
+}
+
+var changeNotes = map[string]string{
+	ChangeMerged:   " (merged with your edits)",
+	ChangeMode:     " (executable bit)",
+	ChangeUpstream: " (in conflict: replaced by upstream's version)",
+}
+
+// WriteText writes the report, the files of each skill and each conflict
+// with its lines, for people.
+func (r *UpdateReport) WriteText(w io.Writer) {
+	updated, conflicts, failed := 0, 0, 0
+	for _, s := range r.Skills {
+		switch s.State {
+		case StateCurrent:
+			fmt.Fprintf(w, "%s: current at %s\n", s.Slug, short(s.From))
+		case StateUnchanged:
+			fmt.Fprintf(w, "%s: upstream moved %s -> %s, but not the folder: the lock follows\n", s.Slug, short(s.From), short(s.To))
+		case StateUpdated:
+			updated++
+			fmt.Fprintf(w, "%s: updated %s -> %s\n", s.Slug, short(s.From), short(s.To))
+		case StateConflict:
+			conflicts++
+			fmt.Fprintf(w, "%s: %d %s in conflict from %s to %s; nothing written\n", s.Slug, len(s.Conflicts),
+				plural(len(s.Conflicts), "file", "files"), short(s.From), short(s.To))
+		case StateRemoved:
+			failed++
+			fmt.Fprintf(w, "%s: %s\n", s.Slug, s.Error)
+		default:
+			failed++
+			fmt.Fprintf(w, "%s: error: %s\n", s.Slug, s.Error)
+		}
+		if s.State == StateUpdated {
+			for _, f := range s.Files {
+				fmt.Fprintf(w, "  %s %s%s\n", changeMarks[f.Change], f.Path, changeNotes[f.Change])
+			}
+		}
+		for _, c := range s.Conflicts {
+			fmt.Fprintf(w, "  conflict: %s: %s\n", c.Path, c.Reason)
+			for _, h := range c.Hunks {
+				fmt.Fprintf(w, "    here %s, upstream %s (%s at %s)\n", h.Ours, h.Theirs, h.Base, short(s.From))
+			}
+		}
+	}
+	if len(r.Skills) == 0 {
+		fmt.Fprintln(w, "No vendored skills.")
+		return
+	}
+	fmt.Fprintf(w, "Vendor update: %d updated, %d in conflict, %d failed.\n", updated, conflicts, failed)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

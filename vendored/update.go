@@ -1,0 +1,247 @@
+package vendored
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/skillsync/skillsync/fsrepo"
+)
+
+// UpdateOptions say what [Update] does.
+type UpdateOptions struct {
+	// Slugs are the skills to update; all the lock holds when empty.
+	Slugs []string
+	// Force writes a skill whose files conflict, taking upstream's
+	// version of each conflicted file.
+	Force bool
+}
+
+// SkillUpdate is what [Update] did to one vendored skill.
+type SkillUpdate struct {
+	Slug   string `json:"slug"`
+	Source string `json:"source"`
+	Path   string `json:"path"`
+	Ref    string `json:"ref"`
+	From   string `json:"from"`         // the locked commit before
+	To     string `json:"to,omitempty"` // the commit the ref names upstream now
+	State  string `json:"state"`
+	// Files are the changes written (or, in conflict, that would have
+	// been), sorted by path.
+	Files []FileChange `json:"files"`
+	// Conflicts are the files that do not merge. Nothing is written for
+	// a skill with conflicts, unless forced.
+	Conflicts []FileConflict `json:"conflicts"`
+	Error     string         `json:"error,omitempty"`
+}
+
+// UpdateReport is the result of [Update].
+type UpdateReport struct {
+	FormatVersion string        `json:"format_version"`
+	Skills        []SkillUpdate `json:"skills"`
+}
+
+// Failed reports whether any skill was left as it was for a conflict or
+// an error.
+func (r *UpdateReport) Failed() bool {
+	for _, s := range r.Skills {
+		if s.State == StateConflict || s.State == StateError || s.State == StateRemoved {
+			return true
+		}
+	}
+	return false
+}
+
+// Update brings upstream's changes into the vendored skills of opts.Slugs
+// (all when empty): for each whose ref moved upstream, a three-way merge
+// of its folder (see mergeFolder) between the locked commit, the local
+// folder and the new commit, so that local edits survive. A skill with
+// conflicts is reported file by file and left as it is, unless
+// opts.Force. The lock's entry of each skill written takes the new commit
+// and its folder's hash; skills are updated one by one, and one that
+// fails leaves the others be. The error returned is for the lock and the
+// slugs; a skill's own is in its [SkillUpdate].
+func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport, error) {
+	cfg, err := fsrepo.ReadConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := readLock(root)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := selectEntries(lock, opts.Slugs)
+	if err != nil {
+		return nil, err
+	}
+	rep := &UpdateReport{FormatVersion: FormatVersion, Skills: make([]SkillUpdate, len(entries))}
+	for i, e := range entries {
+		rep.Skills[i] = SkillUpdate{Slug: e.Slug, Source: e.Source, Path: e.Path, Ref: e.Ref, From: e.Commit,
+			Files: []FileChange{}, Conflicts: []FileConflict{}}
+	}
+	changed := false
+	for _, group := range bySource(entries) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		fail := func(i int, err error) {
+			rep.Skills[i].State, rep.Skills[i].Error = StateError, err.Error()
+		}
+		src, err := sourceOf(entries[group[0]].Source, root)
+		var u *upstream
+		if err == nil {
+			u, err = openUpstream(ctx, src)
+		}
+		if err != nil {
+			for _, i := range group {
+				fail(i, err)
+			}
+			continue
+		}
+		targets := map[int]*target{}
+		var moved []*target
+		var bases []plumbing.Hash
+		for _, i := range group {
+			t, err := u.resolve(entries[i].Ref)
+			if err != nil {
+				fail(i, err)
+				continue
+			}
+			if t.commit.String() == entries[i].Commit {
+				rep.Skills[i].State, rep.Skills[i].To = StateCurrent, entries[i].Commit
+				continue
+			}
+			targets[i] = &t
+			moved = append(moved, &t)
+			bases = append(bases, plumbing.NewHash(entries[i].Commit))
+		}
+		if len(moved) == 0 {
+			continue
+		}
+		if err := u.fetch(ctx, moved, bases); err != nil {
+			for i := range targets {
+				fail(i, err)
+			}
+			continue
+		}
+		for _, i := range group {
+			t := targets[i]
+			if t == nil {
+				continue
+			}
+			e, err := updateSkill(u, root, cfg, entries[i], t.commit, opts.Force, &rep.Skills[i])
+			if err != nil {
+				fail(i, err)
+				continue
+			}
+			if e != nil {
+				lock.Set(*e)
+				changed = true
+			}
+		}
+	}
+	if changed {
+		if err := fsrepo.WriteLock(root, lock); err != nil {
+			return rep, fmt.Errorf("the skills are written, but %w: restore it from git and run vendor update again", err)
+		}
+	}
+	return rep, nil
+}
+
+// updateSkill merges upstream's changes from e.Commit to to into the
+// local folder of e, fills in su, and returns e as the lock should now
+// hold it (nil when it should not change).
+func updateSkill(u *upstream, root string, cfg fsrepo.Config, e fsrepo.LockedSkill, to plumbing.Hash, force bool, su *SkillUpdate) (*fsrepo.LockedSkill, error) {
+	su.To = to.String()
+	if su.To == e.Commit {
+		su.State = StateCurrent
+		return nil, nil
+	}
+	dir := path.Join(cfg.SkillsDir, e.Slug)
+	base, _, err := u.folder(plumbing.NewHash(e.Commit), e.Path)
+	if err != nil {
+		if !u.hasCommit(plumbing.NewHash(e.Commit)) {
+			return nil, fmt.Errorf("the locked commit %s is not in %s any more (its history was rewritten?): vendor the skill again to start from the new history", short(e.Commit), u.src)
+		}
+		return nil, fmt.Errorf("reading the folder at the locked commit: %w", err)
+	}
+	if h := hashOf(base); h != e.Hash {
+		return nil, fmt.Errorf("%s at the locked commit %s hashes to %s, not to the %s that %s holds (line %d): the lock was edited, or the source is not the one vendored from; nothing is written",
+			displayDir(e.Path), short(e.Commit), h, e.Hash, fsrepo.LockFile, e.Line)
+	}
+	theirs, _, err := u.folder(to, e.Path)
+	if errors.Is(err, ErrNoFolder) {
+		su.State = StateRemoved
+		su.Error = fmt.Sprintf("upstream removed %s at %s: the skill is left as it is; delete its folder and its entry in %s to stop vendoring it",
+			displayDir(e.Path), short(su.To), fsrepo.LockFile)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	next := e
+	next.Commit, next.Hash = su.To, hashOf(theirs)
+	ours, err := readLocalFolder(root, dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s is gone: restore it (git checkout -- %s), or delete its entry from %s", dir, dir, fsrepo.LockFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m := mergeFolder(base, ours, theirs, force)
+	su.Files, su.Conflicts = m.changes, m.conflicts
+	if su.Files == nil {
+		su.Files = []FileChange{}
+	}
+	if su.Conflicts == nil {
+		su.Conflicts = []FileConflict{}
+	}
+	if len(m.conflicts) > 0 && !force {
+		su.State = StateConflict
+		return nil, nil
+	}
+	writes := map[string]fsrepo.FileData{}
+	for p, f := range m.files {
+		if o, ok := ours[p]; !ok || !bytes.Equal(o.data, f.data) || o.exec != f.exec {
+			writes[p] = fsrepo.FileData{Data: f.data, Exec: f.exec}
+		}
+	}
+	var remove []string
+	for p := range ours {
+		if _, ok := m.files[p]; !ok {
+			remove = append(remove, p)
+		}
+	}
+	// The local files as read are what the merge took for ours: one that
+	// changes before it is written over is refused, not lost.
+	opts := fsrepo.WriteOptions{Force: force, HeadBlob: func(rel string) ([]byte, bool) {
+		o, ok := ours[relTo(dir, rel)]
+		return o.data, ok
+	}}
+	if len(writes) > 0 || len(remove) > 0 {
+		w := fsrepo.NewSkillWriter(root, cfg.SkillsDir, opts)
+		w.AddExact(e.Slug, writes, remove)
+		if _, err := w.Write(); err != nil {
+			return nil, err
+		}
+	}
+	su.State = StateUpdated
+	if next.Hash == e.Hash {
+		su.State = StateUnchanged // upstream moved on elsewhere
+	}
+	return &next, nil
+}
+
+// relTo is rel, slash-separated and relative to the repository root,
+// relative to dir instead ("" when it is outside dir).
+func relTo(dir, rel string) string {
+	if len(rel) > len(dir) && rel[:len(dir)] == dir && rel[len(dir)] == '/' {
+		return rel[len(dir)+1:]
+	}
+	return ""
+}

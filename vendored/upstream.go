@@ -1,0 +1,467 @@
+package vendored
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	"github.com/go-git/go-git/v5/storage/memory"
+
+	"github.com/skillsync/skillsync/fsrepo"
+)
+
+// MaxFileBytes is the largest file vendored: far larger than any file a
+// skill's instructions point an agent at, and a bound on what a folder
+// holds in memory.
+const MaxFileBytes = 32 << 20
+
+// upstream is a source repository opened for reading: a local one
+// directly; a remote one through the references it advertises and, once
+// fetched, an in-memory copy of the commits asked for, at depth 1.
+type upstream struct {
+	src  Source
+	repo *git.Repository // local: the repository; remote: what was fetched (nil before)
+
+	refs map[plumbing.ReferenceName]plumbing.Hash // remote: advertised, tags peeled to commits
+	head plumbing.ReferenceName                   // remote: the branch HEAD names
+}
+
+func openUpstream(ctx context.Context, src Source) (*upstream, error) {
+	u := &upstream{src: src}
+	if !src.Remote() {
+		r, err := git.PlainOpenWithOptions(src.dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+		if errors.Is(err, git.ErrRepositoryNotExists) {
+			return nil, fmt.Errorf("source %s is not a git repository (no .git in it or above it)", src)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("opening source %s: %w", src, err)
+		}
+		u.repo = r
+		return u, nil
+	}
+	rem := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{src.url}})
+	refs, err := rem.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled})
+	if err != nil {
+		return nil, remoteError(src, err)
+	}
+	u.refs = map[plumbing.ReferenceName]plumbing.Hash{}
+	var headTarget plumbing.ReferenceName
+	var headHash plumbing.Hash
+	for _, r := range refs {
+		switch {
+		case r.Name() == plumbing.HEAD && r.Type() == plumbing.SymbolicReference:
+			headTarget = r.Target()
+		case r.Name() == plumbing.HEAD:
+			headHash = r.Hash()
+		case r.Type() == plumbing.HashReference:
+			if name, peeled := strings.CutSuffix(r.Name().String(), "^{}"); peeled {
+				u.refs[plumbing.ReferenceName(name)] = r.Hash()
+			} else if _, seen := u.refs[r.Name()]; !seen {
+				u.refs[r.Name()] = r.Hash()
+			}
+		}
+	}
+	u.head = headTarget
+	if u.head == "" && !headHash.IsZero() {
+		// No symref: the branch at HEAD's commit, main or master first.
+		var names []string
+		for name, h := range u.refs {
+			if h == headHash && name.IsBranch() {
+				names = append(names, name.String())
+			}
+		}
+		sort.Slice(names, func(i, j int) bool { return branchRank(names[i]) < branchRank(names[j]) })
+		if len(names) > 0 {
+			u.head = plumbing.ReferenceName(names[0])
+		}
+	}
+	return u, nil
+}
+
+func branchRank(name string) string {
+	switch name {
+	case "refs/heads/main":
+		return "0"
+	case "refs/heads/master":
+		return "1"
+	}
+	return "2" + name
+}
+
+func remoteError(src Source, err error) error {
+	switch {
+	case errors.Is(err, transport.ErrRepositoryNotFound):
+		return fmt.Errorf("no git repository at %s", src)
+	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
+		return fmt.Errorf("%s asks for credentials: skillsync vendors from public repositories, or from a local clone (give its path)", src)
+	case errors.Is(err, transport.ErrEmptyRemoteRepository):
+		return fmt.Errorf("the repository at %s is empty", src)
+	}
+	return fmt.Errorf("reading %s: %w", src, err)
+}
+
+// A target is what a ref resolves to: a commit, and the reference that
+// named it, by which a remote one is fetched ("" for a commit given by
+// its id).
+type target struct {
+	name   plumbing.ReferenceName
+	commit plumbing.Hash
+}
+
+// resolve says which commit ref names in the source now: a branch, a tag,
+// a commit id, or "" for HEAD (the default branch). A local source takes
+// any revision git does (HEAD~2, a short id).
+func (u *upstream) resolve(ref string) (target, error) {
+	if !u.src.Remote() {
+		if ref == "" {
+			h, err := u.repo.Head()
+			if err != nil {
+				return target{}, fmt.Errorf("source %s: reading HEAD: %w", u.src, err)
+			}
+			return target{name: h.Name(), commit: h.Hash()}, nil
+		}
+		h, err := u.repo.ResolveRevision(plumbing.Revision(ref))
+		if err != nil {
+			return target{}, fmt.Errorf("source %s has no branch, tag or commit %q", u.src, ref)
+		}
+		c, err := peel(u.repo, *h)
+		if err != nil {
+			return target{}, fmt.Errorf("source %s: %q: %w", u.src, ref, err)
+		}
+		return target{commit: c}, nil
+	}
+	if ref == "" {
+		h, ok := u.refs[u.head]
+		if u.head == "" || !ok {
+			return target{}, fmt.Errorf("%s advertises no default branch: give one with --ref", u.src)
+		}
+		return target{name: u.head, commit: h}, nil
+	}
+	for _, name := range []plumbing.ReferenceName{plumbing.NewBranchReferenceName(ref), plumbing.NewTagReferenceName(ref), plumbing.ReferenceName(ref)} {
+		if h, ok := u.refs[name]; ok {
+			return target{name: name, commit: h}, nil
+		}
+	}
+	if len(ref) == 40 && isHex(ref) {
+		return target{commit: plumbing.NewHash(strings.ToLower(ref))}, nil
+	}
+	if len(ref) >= 4 && isHex(ref) {
+		return target{}, fmt.Errorf("%s has no branch or tag %q; to pin a commit of a remote repository, give its full 40-character id", u.src, ref)
+	}
+	return target{}, fmt.Errorf("%s has no branch or tag %q (branches: %s)", u.src, ref, u.branches())
+}
+
+func (u *upstream) branches() string {
+	var names []string
+	for name := range u.refs {
+		if name.IsBranch() {
+			names = append(names, name.Short())
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 8 {
+		names = append(names[:8], "...")
+	}
+	return strings.Join(names, ", ")
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// peel is the commit that h, a commit or a tag, names.
+func peel(r *git.Repository, h plumbing.Hash) (plumbing.Hash, error) {
+	for range 8 {
+		if _, err := r.CommitObject(h); err == nil {
+			return h, nil
+		}
+		tag, err := r.TagObject(h)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%s is not a commit", h)
+		}
+		h = tag.Target
+	}
+	return plumbing.ZeroHash, fmt.Errorf("%s: tags of tags too deep", h)
+}
+
+// fetch makes the commits of targets readable: a remote source's are
+// fetched at depth 1 into memory, in one request. A target named by a
+// reference is fetched by that name; its commit is then the one fetched,
+// should the reference have moved since it was resolved. commits are
+// wanted by id: the locked commits, for a merge base. A server that will
+// not give a commit by id is asked instead for the whole history of the
+// references.
+func (u *upstream) fetch(ctx context.Context, targets []*target, commits []plumbing.Hash) error {
+	if !u.src.Remote() {
+		return nil
+	}
+	var specs []config.RefSpec
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			specs = append(specs, config.RefSpec(s))
+		}
+	}
+	for _, t := range targets {
+		if t.name != "" {
+			add("+" + t.name.String() + ":" + fetchedRef(t.name).String())
+		} else {
+			commits = append(commits, t.commit)
+		}
+	}
+	byID := len(specs)
+	for _, c := range commits {
+		add(c.String() + ":" + commitRef(c).String())
+	}
+	r, err := u.fetchSpecs(ctx, specs, 1)
+	if err != nil && len(specs) > byID {
+		// Not every server gives a commit by its id: the history of
+		// the references holds the locked commits, unless rewritten.
+		full := append([]config.RefSpec(nil), specs[:byID]...)
+		if len(full) == 0 {
+			full = []config.RefSpec{"+refs/heads/*:refs/skillsync/refs/heads/*"}
+		}
+		r, err = u.fetchSpecs(ctx, full, 0)
+	}
+	if err != nil {
+		return remoteError(u.src, err)
+	}
+	u.repo = r
+	for _, t := range targets {
+		if t.name == "" {
+			continue
+		}
+		ref, err := r.Reference(fetchedRef(t.name), true)
+		if err != nil {
+			return fmt.Errorf("%s: %s was not fetched: %w", u.src, t.name.Short(), err)
+		}
+		if t.commit, err = peel(r, ref.Hash()); err != nil {
+			return fmt.Errorf("%s: %s: %w", u.src, t.name.Short(), err)
+		}
+	}
+	return nil
+}
+
+func (u *upstream) fetchSpecs(ctx context.Context, specs []config.RefSpec, depth int) (*git.Repository, error) {
+	r, err := git.Init(memory.NewStorage(), nil)
+	if err != nil {
+		return nil, err
+	}
+	rem, err := r.CreateRemoteAnonymous(&config.RemoteConfig{Name: "anonymous", URLs: []string{u.src.url}})
+	if err != nil {
+		return nil, err
+	}
+	err = rem.FetchContext(ctx, &git.FetchOptions{RemoteName: "anonymous", RefSpecs: specs, Depth: depth, Tags: git.NoTags})
+	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return nil, err
+	}
+	return r, nil
+}
+
+func fetchedRef(name plumbing.ReferenceName) plumbing.ReferenceName {
+	return plumbing.ReferenceName("refs/skillsync/" + name.String())
+}
+
+func commitRef(c plumbing.Hash) plumbing.ReferenceName {
+	return plumbing.ReferenceName("refs/skillsync/commits/" + c.String())
+}
+
+// hasCommit reports whether the source's copy holds commit c.
+func (u *upstream) hasCommit(c plumbing.Hash) bool {
+	if u.repo == nil {
+		return false
+	}
+	_, err := u.repo.CommitObject(c)
+	return err == nil
+}
+
+// A file is a file of a vendored folder: its content, and whether it is
+// executable.
+type file struct {
+	data []byte
+	exec bool
+}
+
+// ErrNoFolder is returned (wrapped) when the folder asked for is not in
+// the commit.
+var ErrNoFolder = errors.New("no such folder")
+
+// folder reads the files of the folder dir ("" for the root) at commit c:
+// its regular files at any depth, but those of .git folders and those
+// [fsrepo.SkipsFile] leaves out; a symlink to a file of the folder is read
+// as that file (the loader follows such links too, and the writer writes
+// no symlink), and one leading anywhere else is an error. Submodules
+// cannot be copied: they are named in the notes returned.
+func (u *upstream) folder(c plumbing.Hash, dir string) (map[string]file, []string, error) {
+	commit, err := u.repo.CommitObject(c)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: reading commit %s: %w", u.src, c, err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: reading commit %s: %w", u.src, c, err)
+	}
+	if dir != "" {
+		tree, err = tree.Tree(dir)
+		if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, plumbing.ErrObjectNotFound) {
+			return nil, nil, fmt.Errorf("%s has no folder %s at %s: %w", u.src, dir, short(c.String()), ErrNoFolder)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: reading %s at %s: %w", u.src, dir, c, err)
+		}
+	}
+	entries := map[string]object.TreeEntry{}
+	var notes []string
+	w := object.NewTreeWalker(tree, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: reading %s at %s: %w", u.src, dir, c, err)
+		}
+		switch {
+		case e.Mode == filemode.Dir:
+		case fsrepo.InGitDir(name) || fsrepo.SkipsFile(name):
+		case e.Mode == filemode.Submodule:
+			notes = append(notes, fmt.Sprintf("%s is a submodule, which is not copied", path.Join(dir, name)))
+		default:
+			entries[name] = e
+		}
+	}
+	files := make(map[string]file, len(entries))
+	for name := range entries {
+		e, err := u.follow(entries, name, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		data, err := u.blob(e.Hash, path.Join(dir, name))
+		if err != nil {
+			return nil, nil, err
+		}
+		files[name] = file{data: data, exec: e.Mode == filemode.Executable}
+	}
+	return files, notes, nil
+}
+
+// follow returns the entry of a regular file that name is or, through
+// symlinks inside the folder, leads to.
+func (u *upstream) follow(entries map[string]object.TreeEntry, name, dir string) (object.TreeEntry, error) {
+	cur := name
+	for range 9 {
+		e := entries[cur]
+		if e.Mode != filemode.Symlink {
+			return e, nil
+		}
+		target, err := u.blob(e.Hash, path.Join(dir, cur))
+		if err != nil {
+			return e, err
+		}
+		t := string(target)
+		next := path.Join(path.Dir(cur), t)
+		if path.IsAbs(t) || next == ".." || strings.HasPrefix(next, "../") || strings.Contains(t, `\`) {
+			return e, fmt.Errorf("%s: symlink %s leads outside the folder (to %q), which is never copied", u.src, path.Join(dir, name), t)
+		}
+		if _, ok := entries[next]; !ok {
+			return e, fmt.Errorf("%s: symlink %s leads to %q, which is not a file of the folder", u.src, path.Join(dir, name), t)
+		}
+		cur = next
+	}
+	return object.TreeEntry{}, fmt.Errorf("%s: symlink %s: too many levels of symlinks", u.src, path.Join(dir, name))
+}
+
+// blob reads a blob, measured before it is inflated.
+func (u *upstream) blob(h plumbing.Hash, name string) ([]byte, error) {
+	size, err := u.repo.Storer.EncodedObjectSize(h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading %s: %w", u.src, name, err)
+	}
+	if size > MaxFileBytes {
+		return nil, fmt.Errorf("%s: %s is %d bytes, over the %d a vendored file may be", u.src, name, size, MaxFileBytes)
+	}
+	b, err := u.repo.BlobObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading %s: %w", u.src, name, err)
+	}
+	r, err := b.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading %s: %w", u.src, name, err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(io.LimitReader(r, size+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading %s: %w", u.src, name, err)
+	}
+	return data, nil
+}
+
+// skillFolders lists the folders of commit c holding a SKILL.md, but for
+// those inside another such folder (a skill's own files), sorted; "" is
+// the root.
+func (u *upstream) skillFolders(c plumbing.Hash) ([]string, error) {
+	commit, err := u.repo.CommitObject(c)
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading commit %s: %w", u.src, c, err)
+	}
+	tree, err := commit.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading commit %s: %w", u.src, c, err)
+	}
+	var dirs []string
+	w := object.NewTreeWalker(tree, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: reading commit %s: %w", u.src, c, err)
+		}
+		if path.Base(name) == fsrepo.SkillFile && e.Mode.IsFile() && !fsrepo.InGitDir(name) {
+			d := path.Dir(name)
+			if d == "." {
+				d = ""
+			}
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Strings(dirs)
+	var top []string
+	for _, d := range dirs {
+		inside := false
+		for _, t := range top {
+			inside = inside || t == "" || strings.HasPrefix(d, t+"/")
+		}
+		if !inside {
+			top = append(top, d)
+		}
+	}
+	return top, nil
+}
+
+func short(c string) string {
+	if len(c) > 12 {
+		return c[:12]
+	}
+	return c
+}
