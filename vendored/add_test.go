@@ -314,3 +314,21 @@ func TestParseSource(t *testing.T) {
 		}
 	}
 }
+
+// A bare repository, a mirror, is a source too: go-git's detection of a
+// repository above a folder finds .git folders only.
+func TestAddFromBareRepository(t *testing.T) {
+	up := pdfUpstream(t)
+	bare := filepath.Join(t.TempDir(), "skills.git")
+	if err := os.CopyFS(bare, os.DirFS(filepath.Join(up.dir, ".git"))); err != nil {
+		t.Fatal(err)
+	}
+	root := newRoot(t)
+	added, err := Add(context.Background(), root, AddOptions{Source: bare, Path: "skills/pdf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if added.Skill.Commit != up.head() || added.Skill.Source != filepath.ToSlash(bare) {
+		t.Fatalf("lock entry %+v", added.Skill)
+	}
+}

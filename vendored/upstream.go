@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -39,7 +41,10 @@ type upstream struct {
 func openUpstream(ctx context.Context, src Source) (*upstream, error) {
 	u := &upstream{src: src}
 	if !src.Remote() {
-		r, err := git.PlainOpenWithOptions(src.dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+		// A bare repository (a mirror) is opened where it is; go-git's
+		// detection looks for a .git folder only.
+		bare := isBareRepository(src.dir)
+		r, err := git.PlainOpenWithOptions(src.dir, &git.PlainOpenOptions{DetectDotGit: !bare, EnableDotGitCommonDir: true})
 		if errors.Is(err, git.ErrRepositoryNotExists) {
 			return nil, fmt.Errorf("source %s is not a git repository (no .git in it or above it)", src)
 		}
@@ -86,6 +91,17 @@ func openUpstream(ctx context.Context, src Source) (*upstream, error) {
 		}
 	}
 	return u, nil
+}
+
+// isBareRepository reports whether dir looks like a bare git repository:
+// a HEAD file and an objects folder, and no .git.
+func isBareRepository(dir string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		return false
+	}
+	head, err1 := os.Stat(filepath.Join(dir, "HEAD"))
+	objects, err2 := os.Stat(filepath.Join(dir, "objects"))
+	return err1 == nil && err2 == nil && head.Mode().IsRegular() && objects.IsDir()
 }
 
 func branchRank(name string) string {
