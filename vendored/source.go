@@ -119,10 +119,12 @@ func parseURL(s string) (Source, error) {
 	return Source{Spec: norm, url: norm}, nil
 }
 
+// redactURL is u with its credentials shown as ***, unescaped: url.User
+// would print them as %2A%2A%2A.
 func redactURL(u *url.URL) string {
 	c := *u
-	c.User = url.User("***")
-	return c.String()
+	c.User = nil
+	return strings.Replace(c.String(), "://", "://***@", 1)
 }
 
 func loopback(host string) bool {

@@ -54,6 +54,12 @@ const (
 	flagVersion          boolFlag = "version"
 )
 
+// vendor add's flags.
+const (
+	flagPath stringFlag = "path"
+	flagAs   stringFlag = "as"
+)
+
 func (f stringFlag) def(usage string) *cli.StringFlag {
 	return &cli.StringFlag{Name: string(f), Usage: usage}
 }

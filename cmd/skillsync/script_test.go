@@ -94,6 +94,9 @@ func TestScripts(t *testing.T) {
 			"await":    cmdAwait,
 			"replace":  cmdReplace,
 			"bigfile":  cmdBigFile,
+			// vendor_test.go: upstream repositories of vendored skills.
+			"gitcommit": cmdGitCommit,
+			"gittag":    cmdGitTag,
 		},
 	})
 }

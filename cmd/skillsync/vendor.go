@@ -1,0 +1,366 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/vendored"
+)
+
+func vendorCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "vendor",
+		Usage: "copy skills from git repositories and keep them current (skillsync.lock)",
+		Description: `Vendoring copies a skill folder from a git repository (an https URL, or a
+local clone's path, read with no git binary) into the skills folder, and
+records where it came from in skillsync.lock: source, path, ref, the commit
+copied, and a hash of the folder's files that find, sort and sha256sum
+recompute (see the README). validate warns when a vendored folder differs
+from its lock, and fails when the lock names a folder that is gone.
+
+Examples:
+   skillsync vendor add https://github.com/anthropics/skills --path skills/pdf
+   skillsync vendor outdated
+   skillsync vendor update pdf
+
+Exit codes: 0 success, 1 error, 2 (outdated) an upstream changed.`,
+		Subcommands: []*cli.Command{
+			vendorAddCommand(e),
+			vendorOutdatedCommand(e),
+			vendorUpdateCommand(e),
+		},
+	}
+}
+
+func vendorAddCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "copy a skill folder from a git repository and lock it",
+		ArgsUsage: "SOURCE",
+		Description: `Copies the skill folder at --path in SOURCE, at --ref (a branch, tag or
+commit; default: the repository's default branch), into the skills folder,
+named --as (default: the folder's own name), and adds its entry to
+skillsync.lock. SOURCE is an https URL (fetched at depth 1) or the path of a
+local git repository. Without --path, the repository's root is the skill
+when it holds a SKILL.md, else its only skill folder.
+
+Nothing is written when the skill has errors that validate and plan would
+refuse (unless --force), when the folder exists, or when the name is
+already vendored (vendor update brings in upstream's changes).
+
+Examples:
+   skillsync vendor add https://github.com/anthropics/skills --path skills/pdf
+   skillsync vendor add --ref v1.2.0 --as pdf-forms ../skills-clone --path skills/pdf
+
+Exit codes: 0 vendored, 1 error (nothing written).`,
+		Flags: []cli.Flag{
+			dirFlag(),
+			flagPath.def("the skill's folder in SOURCE, such as skills/pdf (default: the root, or its only skill)"),
+			flagRef.def("the branch, tag or commit to copy (default: the source's default branch)"),
+			flagAs.def("the local folder's name, the skill's slug (default: the source folder's name)"),
+			flagForce.def("vendor a skill that has validation errors"),
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return withHint(errors.New("skillsync vendor add needs one source"), "e.g. skillsync vendor add https://github.com/anthropics/skills --path skills/pdf")
+			}
+			// "vendor add URL --path skills/pdf", as the README writes it:
+			// urfave/cli stops reading flags at SOURCE, so the ones after
+			// it are read here, and win.
+			after, err := flagsAfter(c)
+			if err != nil {
+				return err
+			}
+			if after.NArg() > 0 {
+				return withHint(fmt.Errorf("skillsync vendor add takes one source, got %q and %q", c.Args().First(), after.Args()),
+					"e.g. skillsync vendor add https://github.com/anthropics/skills --path skills/pdf")
+			}
+			str := func(f stringFlag) string {
+				if v, ok := lookupSet(after, string(f)); ok {
+					return v
+				}
+				return f.get(c)
+			}
+			force := flagForce.get(c)
+			if v, ok := lookupSet(after, string(flagForce)); ok {
+				force = v == "true"
+			}
+			return runVendorAdd(c.Context, e, vendorAddOptions{
+				dir:    resolveDir(str(flagDir), e.getenv),
+				source: c.Args().First(),
+				path:   str(flagPath),
+				ref:    str(flagRef),
+				as:     str(flagAs),
+				force:  force,
+			})
+		},
+	}
+}
+
+// flagsAfter parses the arguments after the first with the flags of c's
+// command, as urfave/cli parses those before it.
+func flagsAfter(c *cli.Context) (*flag.FlagSet, error) {
+	set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
+	set.SetOutput(io.Discard)
+	for _, f := range c.Command.Flags {
+		if err := f.Apply(set); err != nil {
+			return nil, err
+		}
+	}
+	if err := set.Parse(c.Args().Tail()); err != nil {
+		return nil, usageError(c, err, false)
+	}
+	return set, nil
+}
+
+// lookupSet is the value of the flag name, when set was given it.
+func lookupSet(set *flag.FlagSet, name string) (value string, ok bool) {
+	set.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			value, ok = f.Value.String(), true
+		}
+	})
+	return value, ok
+}
+
+func vendorOutdatedCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "outdated",
+		Usage:     "report the vendored skills whose folder changed upstream",
+		ArgsUsage: "[SLUG...]",
+		Description: `Asks each source whether the folder of each vendored skill (of SLUG...,
+all by default) changed at its ref since the locked commit. A ref that
+moved while the folder stayed the same is not outdated. Read-only: run it
+on a schedule, as drift.
+
+Examples:
+   skillsync vendor outdated
+   skillsync vendor outdated --format json
+
+Exit codes: 0 all current, 1 error (a skill could not be checked),
+2 a folder changed or was removed upstream.`,
+		Flags: []cli.Flag{
+			dirFlag(),
+			formatFlag("text", "json"),
+		},
+		Action: func(c *cli.Context) error {
+			format, err := readFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			return runVendorOutdated(c.Context, e, vendorOutdatedOptions{
+				dir:    resolveDir(flagDir.get(c), e.getenv),
+				slugs:  c.Args().Slice(),
+				format: format,
+			})
+		},
+	}
+}
+
+func vendorUpdateCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "update",
+		Usage:     "merge upstream's changes into the vendored skills, keeping local edits",
+		ArgsUsage: "[SLUG...]",
+		Description: `For each vendored skill (of SLUG..., all by default) whose ref moved
+upstream, merges upstream's changes since the locked commit into the local
+folder, three ways, so that local edits survive, and moves its lock entry
+to the new commit. A file both sides changed in the same lines is a
+conflict, reported with its lines; nothing is written for that skill
+unless --force, which takes upstream's version of each conflicted file.
+
+Examples:
+   skillsync vendor update
+   skillsync vendor update pdf
+   skillsync vendor update --force pdf
+
+Exit codes: 0 updated (or current), 1 error or conflict (that skill is
+left as it was).`,
+		Flags: []cli.Flag{
+			dirFlag(),
+			flagForce.def("write skills with conflicts, taking upstream's version of each conflicted file"),
+			formatFlag("text", "json"),
+		},
+		Action: func(c *cli.Context) error {
+			format, err := readFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			return runVendorUpdate(c.Context, e, vendorUpdateOptions{
+				dir:    resolveDir(flagDir.get(c), e.getenv),
+				slugs:  c.Args().Slice(),
+				force:  flagForce.get(c),
+				format: format,
+			})
+		},
+	}
+}
+
+// vendorAddOptions are vendor add's settings.
+type vendorAddOptions struct {
+	dir    string // --dir or SKILLSYNC_DIR; "" to look upward
+	source string // an https URL or a local path, as given
+	path   string // --path
+	ref    string // --ref
+	as     string // --as
+	force  bool
+}
+
+func runVendorAdd(ctx context.Context, e *env, o vendorAddOptions) error {
+	ui := e.ui
+	root, err := findRepo(o.dir)
+	if err != nil {
+		return err
+	}
+	added, err := vendored.Add(ctx, root, vendored.AddOptions{Source: o.source, Path: o.path, Ref: o.ref, As: o.as, Force: o.force})
+	if errors.Is(err, vendored.ErrInvalidSkill) {
+		writeDiagnostics(ui, added.Diagnostics)
+		errs, _ := countDiagnostics(added.Diagnostics)
+		return withHint(fmt.Errorf("not vendored: %s would hold a skill with %s, which validate and plan refuse; nothing is written",
+			added.Dir, count(errs, "error", "errors")),
+			"vendor another ref or folder, or pass --force to vendor it as it is and fix it here")
+	}
+	if err != nil {
+		return vendorError(err, o.source)
+	}
+	writeDiagnostics(ui, added.Diagnostics)
+	added.WriteText(ui.stdout)
+	for _, n := range added.Notes {
+		ui.warningf("%s", n)
+	}
+	ui.hintf("commit %s and %s; 'skillsync plan' shows what the skill changes in the space", added.Dir, fsrepo.LockFile)
+	return nil
+}
+
+// vendorOutdatedOptions are vendor outdated's settings.
+type vendorOutdatedOptions struct {
+	dir    string
+	slugs  []string // only these skills; all when empty
+	format string   // text or json
+}
+
+func runVendorOutdated(ctx context.Context, e *env, o vendorOutdatedOptions) error {
+	ui := e.ui
+	root, err := findRepo(o.dir)
+	if err != nil {
+		return err
+	}
+	rep, err := vendored.Outdated(ctx, root, o.slugs)
+	if err != nil {
+		return vendorError(err, "")
+	}
+	if o.format == "json" {
+		if err := writeJSON(ui, rep); err != nil {
+			return err
+		}
+	} else {
+		rep.WriteText(ui.stdout)
+	}
+	switch {
+	case rep.Failed():
+		return withHint(errors.New("some vendored skills could not be checked (see above)"),
+			"check each source's address and the network, or vendor from a local clone; the lock is unchanged")
+	case rep.Outdated():
+		if o.format != "json" {
+			ui.hintf("'skillsync vendor update' merges upstream's changes with your edits")
+		}
+		return errChanges
+	}
+	return nil
+}
+
+// vendorUpdateOptions are vendor update's settings.
+type vendorUpdateOptions struct {
+	dir    string
+	slugs  []string // only these skills; all when empty
+	force  bool
+	format string // text or json
+}
+
+func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
+	ui := e.ui
+	root, err := findRepo(o.dir)
+	if err != nil {
+		return err
+	}
+	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: o.slugs, Force: o.force})
+	if rep != nil {
+		if o.format == "json" {
+			if jerr := writeJSON(ui, rep); jerr != nil && err == nil {
+				err = jerr
+			}
+		} else {
+			rep.WriteText(ui.stdout)
+		}
+	}
+	if err != nil {
+		return vendorError(err, "")
+	}
+	var conflicted []string
+	failed := false
+	for _, s := range rep.Skills {
+		switch s.State {
+		case vendored.StateConflict:
+			conflicted = append(conflicted, s.Slug)
+		case vendored.StateError, vendored.StateRemoved:
+			failed = true
+		}
+	}
+	switch {
+	case len(conflicted) > 0:
+		names := strings.Join(conflicted, " ")
+		return withHint(fmt.Errorf("%s %s %s not updated: upstream's changes conflict with local edits, so nothing is written for %s",
+			plural(len(conflicted), "skill", "skills"), names, plural(len(conflicted), "was", "were"), plural(len(conflicted), "it", "them")),
+			"make the lines named above agree with upstream's, then run 'skillsync vendor update %s' again; or 'skillsync vendor update --force %s' takes upstream's version of each conflicted file (your edits stay in git's history)", names, names)
+	case failed:
+		return withHint(errors.New("some vendored skills could not be updated (see above)"), "the other skills are updated; fix what is named above and run 'skillsync vendor update' again")
+	}
+	if rep.Failed() {
+		return errSilent
+	}
+	if !o.force && o.format != "json" && hasState(rep, vendored.StateUpdated) {
+		ui.hintf("review with 'git diff', then 'skillsync plan'; commit the folders and %s", fsrepo.LockFile)
+	}
+	return nil
+}
+
+func hasState(rep *vendored.UpdateReport, state string) bool {
+	for _, s := range rep.Skills {
+		if s.State == state {
+			return true
+		}
+	}
+	return false
+}
+
+// vendorError gives the errors of the vendored package a hint: a lock
+// that cannot be read, a slug the lock does not hold, a source that
+// cannot be reached.
+func vendorError(err error, source string) error {
+	var lockErr *vendored.LockError
+	switch {
+	case errors.As(err, &lockErr):
+		return withHint(err, "%s is written by skillsync vendor: restore it from git ('git checkout -- %s'), or fix the lines named", fsrepo.LockFile, fsrepo.LockFile)
+	case errors.Is(err, vendored.ErrNoFolder):
+		return withHint(err, "check --path: the skill's folder in the source repository, such as skills/pdf; without --path, vendor add lists the skills the source holds")
+	case errors.Is(err, vendored.ErrNotVendored):
+		return withHint(err, "'skillsync vendor outdated' lists the vendored skills; 'skillsync vendor add' vendors a new one")
+	case errors.Is(err, context.Canceled), errors.Is(err, errInterrupted):
+		return err
+	case remote.NetFailureOf(err) != remote.NetOther:
+		where := "the source"
+		if source != "" {
+			where = source
+		}
+		return withHint(err, "could not reach %s: check its address and this machine's network (and proxy), or vendor from a local clone by giving its path", where)
+	}
+	return err
+}
