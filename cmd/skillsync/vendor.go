@@ -229,7 +229,7 @@ func runVendorAdd(ctx context.Context, e *env, o vendorAddOptions) error {
 			"vendor another ref or folder, or pass --force to vendor it as it is and fix it here")
 	}
 	if err != nil {
-		return vendorError(err, o.source)
+		return vendorError(ui, err, o.source)
 	}
 	writeDiagnostics(ui, added.Diagnostics)
 	added.WriteText(ui.stdout)
@@ -255,7 +255,7 @@ func runVendorOutdated(ctx context.Context, e *env, o vendorOutdatedOptions) err
 	}
 	rep, err := vendored.Outdated(ctx, root, o.slugs)
 	if err != nil {
-		return vendorError(err, "")
+		return vendorError(ui, err, "")
 	}
 	if o.format == "json" {
 		if err := writeJSON(ui, rep); err != nil {
@@ -302,7 +302,7 @@ func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
 		}
 	}
 	if err != nil {
-		return vendorError(err, "")
+		return vendorError(ui, err, "")
 	}
 	var conflicted []string
 	failed := false
@@ -344,11 +344,15 @@ func hasState(rep *vendored.UpdateReport, state string) bool {
 // vendorError gives the errors of the vendored package a hint: a lock
 // that cannot be read, a slug the lock does not hold, a source that
 // cannot be reached.
-func vendorError(err error, source string) error {
+func vendorError(ui *ui, err error, source string) error {
 	var lockErr *vendored.LockError
 	switch {
 	case errors.As(err, &lockErr):
-		return withHint(err, "%s is written by skillsync vendor: restore it from git ('git checkout -- %s'), or fix the lines named", fsrepo.LockFile, fsrepo.LockFile)
+		for _, d := range lockErr.Diagnostics {
+			ui.infof("%s", d)
+		}
+		return withHint(fmt.Errorf("%s is invalid (%s above): vendoring stops until it is fixed", fsrepo.LockFile, count(len(lockErr.Diagnostics), "error", "errors")),
+			"%s is written by skillsync vendor: restore it from git ('git checkout -- %s'), or fix the lines named", fsrepo.LockFile, fsrepo.LockFile)
 	case errors.Is(err, vendored.ErrNoFolder):
 		return withHint(err, "check --path: the skill's folder in the source repository, such as skills/pdf; without --path, vendor add lists the skills the source holds")
 	case errors.Is(err, vendored.ErrNotVendored):
