@@ -83,7 +83,13 @@ func (r *UpdateReport) WriteText(w io.Writer) {
 		case StateCurrent:
 			fmt.Fprintf(w, "%s: current at %s\n", s.Slug, short(s.From))
 		case StateUnchanged:
-			fmt.Fprintf(w, "%s: upstream moved %s -> %s, but not the folder: the lock follows\n", s.Slug, short(s.From), short(s.To))
+			// The hash is over the files' content: an executable bit
+			// upstream changed leaves it, and is written all the same.
+			what := "the folder"
+			if len(s.Files) > 0 {
+				what = "the files' content"
+			}
+			fmt.Fprintf(w, "%s: upstream moved %s -> %s, but not %s: the lock follows\n", s.Slug, short(s.From), short(s.To), what)
 		case StateUpdated:
 			updated++
 			fmt.Fprintf(w, "%s: updated %s -> %s\n", s.Slug, short(s.From), short(s.To))
@@ -98,7 +104,7 @@ func (r *UpdateReport) WriteText(w io.Writer) {
 			failed++
 			fmt.Fprintf(w, "%s: error: %s\n", s.Slug, s.Error)
 		}
-		if s.State == StateUpdated {
+		if s.State == StateUpdated || s.State == StateUnchanged {
 			for _, f := range s.Files {
 				fmt.Fprintf(w, "  %s %s%s\n", changeMarks[f.Change], f.Path, changeNotes[f.Change])
 			}
