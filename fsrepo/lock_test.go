@@ -163,6 +163,13 @@ func TestFolderHashMatchesCoreutils(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "\n"+readmeHashCommand+"\n") {
+		t.Errorf("README.md does not give the command on a line of its own:\n%s", readmeHashCommand)
+	}
 	shell := "sha256:" + strings.TrimSuffix(strings.TrimSpace(string(out)), "  -")
 	if shell != got {
 		t.Fatalf("the README's command gives %s, skillsync %s", shell, got)

@@ -85,6 +85,7 @@ func TestPackageMap(t *testing.T) {
 		"remote":            {"spec", "internal/..."},
 		"remote/remotetest": {"remote", "spec", "internal/..."},
 		"reconcile":         {"fsrepo", "remote", "spec", "internal/..."},
+		"vendored":          {"fsrepo", "spec", "internal/..."},
 	}
 	may := func(rule []string, p string) bool {
 		return slices.Contains(rule, p) || strings.HasPrefix(p, "internal/") && slices.Contains(rule, "internal/...")
@@ -103,7 +104,7 @@ func TestPackageMap(t *testing.T) {
 			}
 		}
 	}
-	for _, must := range []string{"spec", "fsrepo", "remote", "remote/remotetest", "reconcile", "cmd/skillsync", "internal/github"} {
+	for _, must := range []string{"spec", "fsrepo", "remote", "remote/remotetest", "reconcile", "vendored", "cmd/skillsync", "internal/github"} {
 		if _, ok := imports[must]; !ok {
 			t.Errorf("no package %s: the map names it", must)
 		}
