@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"sort"
+	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/diff3"
@@ -33,7 +34,49 @@ type FileConflict struct {
 	// Hunks are the regions both sides changed, for a text file: their
 	// lines at the locked commit (base), here (ours) and upstream
 	// (theirs).
-	Hunks []diff3.Conflict `json:"hunks,omitempty"`
+	Hunks []Hunk `json:"hunks,omitempty"`
+}
+
+// A Hunk is a region of a text file that both sides changed: where it is
+// on each side, and its lines there (without their line ends), so that
+// the conflict can be resolved from the report alone.
+type Hunk struct {
+	diff3.Conflict
+	BaseLines   []string `json:"base_lines"`
+	OursLines   []string `json:"ours_lines"`
+	TheirsLines []string `json:"theirs_lines"`
+}
+
+// hunks gives each conflict of a merge of base, ours and theirs its lines.
+func hunks(cs []diff3.Conflict, base, ours, theirs []byte) []Hunk {
+	lb, lo, lt := textLines(base), textLines(ours), textLines(theirs)
+	out := make([]Hunk, len(cs))
+	for i, c := range cs {
+		out[i] = Hunk{Conflict: c, BaseLines: linesOf(lb, c.Base), OursLines: linesOf(lo, c.Ours), TheirsLines: linesOf(lt, c.Theirs)}
+	}
+	return out
+}
+
+// textLines splits text into lines without their ends ("\n", "\r\n").
+func textLines(data []byte) []string {
+	s := strings.TrimSuffix(string(data), "\n")
+	if s == "" && len(data) == 0 {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// linesOf is the lines of r (1-based), never nil, so JSON shows [].
+func linesOf(lines []string, r diff3.Range) []string {
+	from, to := max(r.Start-1, 0), r.Start-1+r.Count
+	if r.Count <= 0 || from >= len(lines) {
+		return []string{}
+	}
+	return append([]string{}, lines[from:min(to, len(lines))]...)
 }
 
 // Reasons of a [FileConflict].
@@ -115,7 +158,7 @@ func mergeFolder(base, ours, theirs map[string]file, force bool) folderMerge {
 				case errors.Is(err, diff3.ErrTooLarge):
 					c.Reason = ConflictTooLarge
 				case len(m.Conflicts) > 0:
-					c.Reason, c.Hunks = ConflictContent, m.Conflicts
+					c.Reason, c.Hunks = ConflictContent, hunks(m.Conflicts, b.data, o.data, t.data)
 				default:
 					data, exists, change = m.Text, true, ChangeMerged
 				}

@@ -112,7 +112,9 @@ func (r *UpdateReport) WriteText(w io.Writer) {
 		for _, c := range s.Conflicts {
 			fmt.Fprintf(w, "  conflict: %s: %s\n", c.Path, c.Reason)
 			for _, h := range c.Hunks {
-				fmt.Fprintf(w, "    here %s, upstream %s (%s at %s)\n", h.Ours, h.Theirs, h.Base, short(s.From))
+				fmt.Fprintf(w, "    here %s, upstream %s (%s at %s):\n", h.Ours, h.Theirs, h.Base, short(s.From))
+				writeHunkLines(w, "here:    ", h.OursLines)
+				writeHunkLines(w, "upstream:", h.TheirsLines)
 			}
 		}
 	}
@@ -128,4 +130,29 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// maxHunkLines is how many lines of each side of a conflict the text
+// report shows; the JSON report has them all.
+const maxHunkLines = 8
+
+// writeHunkLines writes one side's lines of a conflict, the first after
+// label.
+func writeHunkLines(w io.Writer, label string, lines []string) {
+	if len(lines) == 0 {
+		fmt.Fprintf(w, "      %s (no lines)\n", label)
+		return
+	}
+	pad := strings.Repeat(" ", len(label))
+	for i, l := range lines {
+		if i == maxHunkLines {
+			fmt.Fprintf(w, "      %s ... and %d more %s\n", pad, len(lines)-i, plural(len(lines)-i, "line", "lines"))
+			return
+		}
+		lead := pad
+		if i == 0 {
+			lead = label
+		}
+		fmt.Fprintf(w, "      %s %s\n", lead, l)
+	}
 }

@@ -209,7 +209,10 @@ func TestUpdateConflictWritesNothing(t *testing.T) {
 		t.Fatalf("update: %+v", su)
 	}
 	wantConflicts := []FileConflict{
-		{Path: "SKILL.md", Reason: ConflictContent, Hunks: []diff3.Conflict{{Base: diff3.Range{Start: 8, Count: 1}, Ours: diff3.Range{Start: 8, Count: 1}, Theirs: diff3.Range{Start: 8, Count: 2}}}},
+		{Path: "SKILL.md", Reason: ConflictContent, Hunks: []Hunk{{
+			Conflict:  diff3.Conflict{Base: diff3.Range{Start: 8, Count: 1}, Ours: diff3.Range{Start: 8, Count: 1}, Theirs: diff3.Range{Start: 8, Count: 2}},
+			BaseLines: []string{"Line two."}, OursLines: []string{"Line two, ours."}, TheirsLines: []string{"Line two, theirs.", "And a line more."},
+		}}},
 		{Path: "scripts/fill.py", Reason: ConflictDeletedHere},
 	}
 	if !reflect.DeepEqual(su.Conflicts, wantConflicts) {
@@ -228,6 +231,7 @@ func TestUpdateConflictWritesNothing(t *testing.T) {
 		"nothing written",
 		"conflict: SKILL.md: both changed the same lines",
 		"here line 8, upstream lines 8-9 (line 8 at",
+		"\n      here:     Line two, ours.\n      upstream: Line two, theirs.\n                And a line more.\n",
 		"conflict: scripts/fill.py: deleted here, changed upstream",
 	} {
 		if !strings.Contains(text.String(), line) {
