@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	gh "github.com/google/go-github/v92/github"
+	"github.com/skillsync/skillsync/internal/mdcut"
 )
 
 // MaxBodyChars is the longest comment or issue body GitHub accepts.
@@ -87,7 +88,7 @@ func withMarker(marker, markdown string) string {
 // fitBody cuts a body to GitHub's limit, saying so at the end.
 func fitBody(body, what string) string {
 	note := fmt.Sprintf("\n\n> [!WARNING]\n> This %s was cut to fit GitHub's limit of %d characters. Run skillsync locally or read the job's log for all of it.\n", what, MaxBodyChars)
-	return truncate(body, MaxBodyChars, note, runeLen)
+	return mdcut.Cut(body, MaxBodyChars, note, mdcut.Runes)
 }
 
 func prName(n int) string { return fmt.Sprintf("pull request #%d", n) }

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/skillsync/skillsync/internal/mdcut"
 )
 
 // MaxStepSummaryBytes is the most a step's summary file may hold: GitHub
@@ -40,7 +42,7 @@ func AppendStepSummary(path, markdown string) error {
 		if room < len(note) {
 			return ErrStepSummaryFull
 		}
-		markdown = truncate(markdown, room, note, byteLen)
+		markdown = mdcut.Cut(markdown, room, note, mdcut.Bytes)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {

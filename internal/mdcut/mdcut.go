@@ -1,16 +1,23 @@
-package github
+// Package mdcut shortens markdown to fit a size limit without breaking
+// the page: [Cut] keeps whole lines, closes the code fence and the
+// <details> elements the cut leaves open, and ends with a note saying
+// that something was left out. It is shared by the hosts skillsync posts
+// to, each with its own limit and its own way of counting: characters
+// ([Runes]) for a GitHub comment or a GitLab note, bytes ([Bytes]) for a
+// GitHub job summary.
+package mdcut
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// truncate returns s unchanged if size(s) <= limit, else the longest run of
+// Cut returns s unchanged if size(s) <= limit, else the longest run of
 // whole lines of s that fits with note appended, with any ``` fence and
 // <details> element left open by the cut closed again so that the rest of
 // the page still renders. size counts what the limit counts: characters for
 // a comment body, bytes for a step summary.
-func truncate(s string, limit int, note string, size func(string) int) string {
+func Cut(s string, limit int, note string, size func(string) int) string {
 	if size(s) <= limit {
 		return s
 	}
@@ -83,8 +90,9 @@ func cutTo(s string, limit int, size func(string) int) string {
 	return s
 }
 
-// runeLen counts characters the way GitHub counts a body's length.
-func runeLen(s string) int { return utf8.RuneCountInString(s) }
+// Runes counts characters, the way GitHub and GitLab count the length of
+// a comment, a note or an issue's body.
+func Runes(s string) int { return utf8.RuneCountInString(s) }
 
-// byteLen counts bytes, as the 1 MiB step summary limit does.
-func byteLen(s string) int { return len(s) }
+// Bytes counts bytes, as GitHub's 1 MiB limit of a step summary does.
+func Bytes(s string) int { return len(s) }
