@@ -1,9 +1,11 @@
 package reconcile
 
 import (
+	"errors"
 	"fmt"
 	"html"
 	"io"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -23,6 +25,47 @@ type MarkdownOptions struct {
 	// Title starts the heading, before " for space ID" (default
 	// "skillsync plan"; drift says "skillsync drift").
 	Title string
+	// Host names whose size limit MaxLen is, in the notes that say what
+	// was cut: "GitHub" unless set ("GitLab" for a merge request note).
+	Host string
+	// RunURL, when set, is the address of the CI run (a GitHub Actions
+	// run, a GitLab job) whose log holds the whole plan: a plan cut to fit
+	// ends with a link to it, and [RenderNoChangesMarkdown] names it.
+	// Anything but an absolute http(s) URL that a markdown link can hold
+	// as it is is ignored.
+	RunURL string
+}
+
+// sizeLimit names the limit the cut notes speak of.
+func (o MarkdownOptions) sizeLimit() string {
+	if o.Host == "" {
+		return "GitHub's size limit"
+	}
+	return o.Host + "'s size limit"
+}
+
+// runLink is the line that ends a cut plan, linking the run whose log
+// holds all of it; "" when o has no usable RunURL.
+func (o MarkdownOptions) runLink() string {
+	u := linkURL(o.RunURL)
+	if u == "" {
+		return ""
+	}
+	return "\n_All of it is in the log of [the run that made this plan](" + u + ")._\n"
+}
+
+// linkURL returns raw if it is an absolute http(s) URL that can stand as
+// the destination of a markdown link unescaped, else "": the address comes
+// from the CI's environment, and must not inject markdown or HTML.
+func linkURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(raw) > 2048 {
+		return ""
+	}
+	if strings.ContainsAny(raw, " \t\r\n<>()[]\"'`\\") {
+		return ""
+	}
+	return raw
 }
 
 // title is the title of a rendered plan, the default when t is empty.
@@ -56,9 +99,47 @@ func RenderMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	if max <= 0 {
 		max = DefaultMarkdownMaxLen
 	}
-	m := &mdWriter{limit: max - mdReserve, title: o.Title}
+	m := newMDWriter(max, o)
 	m.plan(p)
+	m.end()
 	return writeLines(w, m.b.String())
+}
+
+// NothingToReview reports whether p holds nothing for a reviewer to read:
+// no change, no error, no warning, nothing that the API cannot do. Such a
+// plan needs no comment of its own: a CI tool may post none, or replace
+// an earlier plan's comment with [RenderNoChangesMarkdown]'s few lines.
+// A plan with errors always has something to read: why it was refused.
+func NothingToReview(p *Plan) bool {
+	return !p.HasChanges() && !p.HasErrors() && len(p.Warnings) == 0 && len(p.Missing) == 0 && len(p.Files) == 0
+}
+
+// RenderNoChangesMarkdown writes the short report of a plan that
+// [NothingToReview] says has nothing to show: the marker of p's space, so
+// that it replaces the comment of an earlier plan that did, the heading,
+// "No changes.", the commit planned and, when o has one, a link to the
+// run that planned it, so that a reviewer can tell it is not stale. A plan
+// with something to review is refused.
+func RenderNoChangesMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
+	if !NothingToReview(p) {
+		return errors.New("the plan has changes, errors, warnings or things the API cannot do: render it whole")
+	}
+	var b strings.Builder
+	b.WriteString(MarkdownMarker(p.Space) + "\n")
+	b.WriteString("### " + title(o.Title) + " for space " + codeSpan(p.Space) + "\n\n")
+	b.WriteString("**No changes.**")
+	if p.Commit != "" {
+		b.WriteString(" Commit " + codeSpan(shortCommit(p.Commit)))
+		if p.Dirty {
+			b.WriteString(" with uncommitted edits")
+		}
+		b.WriteString(".")
+	}
+	if u := linkURL(o.RunURL); u != "" {
+		b.WriteString(" Planned by [this run](" + u + ").")
+	}
+	b.WriteString("\n")
+	return writeLines(w, b.String())
 }
 
 // RenderFailureMarkdown writes, in place of a plan, why none could be
@@ -72,7 +153,7 @@ func RenderFailureMarkdown(w io.Writer, space, message, hint string, problems []
 	if max <= 0 {
 		max = DefaultMarkdownMaxLen
 	}
-	m := &mdWriter{limit: max - mdReserve}
+	m := newMDWriter(max, o)
 	m.must(MarkdownMarker(space) + "\n")
 	m.must("### " + title(o.Title) + " for space " + codeSpan(space) + "\n\n")
 	m.must("> [!CAUTION]\n> **No plan could be made:** " + cell(message) + "\n")
@@ -85,6 +166,7 @@ func RenderFailureMarkdown(w io.Writer, space, message, hint string, problems []
 		items[i] = "- " + codeSpan(p) + "\n"
 	}
 	m.list(items, "problems")
+	m.end()
 	return writeLines(w, m.b.String())
 }
 
@@ -92,6 +174,25 @@ type mdWriter struct {
 	b     strings.Builder
 	limit int // bytes the content may fill; notes may go beyond, into the reserve
 	title string
+	// sizeLimit names the limit in cut notes; link ends a cut plan (see
+	// [MarkdownOptions.runLink]).
+	sizeLimit, link string
+	cut             bool // something was left out
+}
+
+// newMDWriter returns a writer that keeps to max bytes, with room kept for
+// the notes and, when o links the run, the line linking it.
+func newMDWriter(max int, o MarkdownOptions) *mdWriter {
+	link := o.runLink()
+	return &mdWriter{limit: max - mdReserve - len(link), title: o.Title, sizeLimit: o.sizeLimit(), link: link}
+}
+
+// end closes a plan from which something was cut with the link to the
+// run that holds all of it, when there is one.
+func (m *mdWriter) end() {
+	if m.cut && m.link != "" {
+		m.must(m.link)
+	}
 }
 
 func (m *mdWriter) room() int { return m.limit - m.b.Len() }
@@ -113,7 +214,7 @@ func (m *mdWriter) must(s string) { m.b.WriteString(s) }
 func (m *mdWriter) list(items []string, what string) bool {
 	for i, it := range items {
 		if !m.add(it) {
-			m.must(cutNote(len(items)-i, what))
+			m.note(len(items)-i, what)
 			return false
 		}
 	}
@@ -224,15 +325,17 @@ func (m *mdWriter) section(header string, items []string, footer, what string) {
 		return
 	}
 	if !m.add(header) {
-		m.must(cutNote(len(items), what))
+		m.note(len(items), what)
 		return
 	}
 	m.list(items, what)
 	m.must(footer)
 }
 
-func cutNote(n int, what string) string {
-	return fmt.Sprintf("\n_…and %d more %s, cut to keep this comment under GitHub's size limit; `skillsync plan` shows them all._\n", n, what)
+// note says that the last n items of a list were left out.
+func (m *mdWriter) note(n int, what string) {
+	m.cut = true
+	m.must(fmt.Sprintf("\n_…and %d more %s, cut to keep this comment under %s; `skillsync plan` shows them all._\n", n, what, m.sizeLimit))
 }
 
 func (m *mdWriter) problems(title string, ps []Problem) {
@@ -285,7 +388,7 @@ func (b *mdBlock) size(diff string) int {
 
 // render writes b, with diff its diff, in at most maxLen bytes: whole, cut
 // after as many lines of the diff as fit, or not at all.
-func (b *mdBlock) render(diff string, maxLen int) (string, bool) {
+func (b *mdBlock) render(diff string, maxLen int, sizeLimit string) (string, bool) {
 	const tail = mdTail
 	if diff == "" {
 		s := b.head + tail
@@ -299,7 +402,7 @@ func (b *mdBlock) render(diff string, maxLen int) (string, bool) {
 	var sb strings.Builder
 	sb.WriteString(b.head)
 	sb.WriteString(open)
-	const noteFmt = "\n_Diff cut after %d of %d lines to keep this comment under GitHub's size limit; `skillsync plan` shows it whole._\n\n"
+	noteFmt := "\n_Diff cut after %d of %d lines to keep this comment under " + sizeLimit + "; `skillsync plan` shows it whole._\n\n"
 	budget := maxLen - len(b.head) - len(open) - len(close) - len(tail) - len(noteFmt) - 20
 	lines := splitLines(diff)
 	n := 0
@@ -342,7 +445,8 @@ func (m *mdWriter) blocks(blocks []mdBlock, what string) {
 		omitted = len(blocks)
 	}
 	if omitted > 0 {
-		m.must(fmt.Sprintf("_%d %s not shown, to keep this comment under GitHub's size limit; `skillsync plan` shows them all._\n", omitted, what))
+		m.cut = true
+		m.must(fmt.Sprintf("_%d %s not shown, to keep this comment under %s; `skillsync plan` shows them all._\n", omitted, what, m.sizeLimit))
 	}
 }
 
@@ -369,10 +473,13 @@ func (m *mdWriter) fill(blocks []mdBlock, room int) int {
 			omitted++ // no room for even its head: its diff is not made again
 			continue
 		}
-		s, ok := b.render(b.diffText(), allot[i])
+		d := b.diffText()
+		s, ok := b.render(d, allot[i], m.sizeLimit)
 		if !ok || !m.add(s) {
 			omitted++
+			continue
 		}
+		m.cut = m.cut || b.size(d) > allot[i]
 	}
 	return omitted
 }
