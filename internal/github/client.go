@@ -22,6 +22,7 @@ type Client struct {
 	repo     string
 	api      string           // for the hint of a network error
 	redactor *redact.Redactor // of the token, to scrub it from error messages
+	runURL   string           // Env.RunURL, linked from a body cut to fit
 
 	// self is who the client posts as, learnt on first need: see
 	// [Client.postedByUs].
@@ -89,7 +90,7 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	if err != nil {
 		return nil, fmt.Errorf("making the GitHub client: %w", err)
 	}
-	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: redact.New(env.Token)}, nil
+	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: redact.New(env.Token), runURL: env.RunURL}, nil
 }
 
 // maxRedirects matches net/http's own limit, which a CheckRedirect

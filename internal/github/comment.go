@@ -12,44 +12,83 @@ import (
 // MaxBodyChars is the longest comment or issue body GitHub accepts.
 const MaxBodyChars = 65536
 
-// UpsertPlanComment makes markdown the plan comment that marker identifies
-// on pull request pr: it edits the comment that starts with marker in
+// A PlanComment is the plan comment of one space, for [Client.SyncPlanComment].
+type PlanComment struct {
+	// Marker identifies the comment: a hidden HTML comment on one line,
+	// the markdown plan's first line (reconcile.MarkdownMarker, one per
+	// space), which the caller owns, as it is part of the plan's markdown
+	// format that other tools may key on too.
+	Marker string
+	// Markdown is the body to post. It gets Marker prepended if it does
+	// not start with it, and is cut with a note (linking the run, when
+	// [Env.RunURL] is known) to fit GitHub's [MaxBodyChars].
+	Markdown string
+	// NoChanges says that the plan has nothing to review, and Markdown is
+	// the few lines that say so (reconcile.RenderNoChangesMarkdown): they
+	// replace an earlier plan's comment, so that no stale plan stays up,
+	// but no comment is started for them. A plan with errors is never one
+	// with no changes: its errors must be read.
+	NoChanges bool
+}
+
+// What SyncPlanComment did.
+const (
+	CommentCreated   = "created"
+	CommentUpdated   = "updated"
+	CommentUnchanged = "unchanged" // the comment already said it
+	CommentSkipped   = "skipped"   // no changes, and no comment to replace
+)
+
+// SyncPlanComment makes pc the plan comment that pc.Marker identifies on
+// pull request pr: it edits the comment that starts with the marker in
 // place, or creates it when there is none, so a pull request holds one
-// plan comment per marker however often it is pushed to. marker is a
-// hidden HTML comment on one line: the markdown plan's first line
-// (reconcile.MarkdownMarker, one per space), which the caller owns, as
-// it is part of the plan's markdown format that other tools may key on
-// too. markdown gets the marker prepended if it does not start with it,
-// and is cut with a note to fit GitHub's [MaxBodyChars]. It returns the
-// comment's address and whether it is new.
-func (c *Client) UpsertPlanComment(ctx context.Context, pr int, marker, markdown string) (url string, created bool, err error) {
+// plan comment per marker however often it is pushed to. A plan with
+// pc.NoChanges creates no comment (tfcmt's skip-no-changes) and only
+// replaces one that is there. It returns CommentCreated, CommentUpdated,
+// CommentUnchanged or CommentSkipped, and the comment's address (none when
+// skipped).
+func (c *Client) SyncPlanComment(ctx context.Context, pr int, pc PlanComment) (action, url string, err error) {
 	if pr <= 0 {
-		return "", false, fmt.Errorf("no pull request to comment on (got number %d): plan comments are for pull_request events", pr)
+		return "", "", fmt.Errorf("no pull request to comment on (got number %d): plan comments are for pull_request events", pr)
 	}
+	marker := pc.Marker
 	if !strings.HasPrefix(marker, "<!--") || !strings.HasSuffix(marker, "-->") || strings.ContainsAny(marker, "\r\n") {
-		return "", false, fmt.Errorf("the plan comment's marker %q is not a hidden HTML comment on one line", marker)
+		return "", "", fmt.Errorf("the plan comment's marker %q is not a hidden HTML comment on one line", marker)
 	}
-	body := fitBody(withMarker(marker, markdown), "plan")
+	body := c.fitBody(withMarker(marker, pc.Markdown), "plan")
 
 	existing, err := c.findComment(ctx, pr, marker)
 	if err != nil {
-		return "", false, err
+		return "", "", err
 	}
 	if existing != nil {
 		if existing.GetBody() == body {
-			return existing.GetHTMLURL(), false, nil
+			return CommentUnchanged, existing.GetHTMLURL(), nil
 		}
 		got, _, err := c.gh.Issues.UpdateComment(ctx, c.owner, c.repo, existing.GetID(), gh.IssueCommentRequest{Body: body})
 		if err != nil {
-			return "", false, c.wrap(err, pullRequestsWrite, prName(pr), "updating the plan comment on "+prName(pr))
+			return "", "", c.wrap(err, pullRequestsWrite, prName(pr), "updating the plan comment on "+prName(pr))
 		}
-		return got.GetHTMLURL(), false, nil
+		return CommentUpdated, got.GetHTMLURL(), nil
+	}
+	if pc.NoChanges {
+		return CommentSkipped, "", nil
 	}
 	got, _, err := c.gh.Issues.CreateComment(ctx, c.owner, c.repo, pr, gh.IssueCommentRequest{Body: body})
 	if err != nil {
-		return "", false, c.wrap(err, pullRequestsWrite, prName(pr), "commenting the plan on "+prName(pr))
+		return "", "", c.wrap(err, pullRequestsWrite, prName(pr), "commenting the plan on "+prName(pr))
 	}
-	return got.GetHTMLURL(), true, nil
+	return CommentCreated, got.GetHTMLURL(), nil
+}
+
+// UpsertPlanComment is [Client.SyncPlanComment] of a plan with changes,
+// for the callers that predate it: it returns the comment's address and
+// whether it is new.
+//
+// Deprecated: use SyncPlanComment, which can skip a plan with no changes.
+func (c *Client) UpsertPlanComment(ctx context.Context, pr int, marker, markdown string) (url string, created bool, err error) {
+	action, url, err := c.SyncPlanComment(ctx, pr, PlanComment{Marker: marker, Markdown: markdown})
+	return url, action == CommentCreated, err
 }
 
 // findComment returns the oldest comment of pr that skillsync posted for
@@ -85,9 +124,14 @@ func withMarker(marker, markdown string) string {
 	return marker + "\n" + markdown
 }
 
-// fitBody cuts a body to GitHub's limit, saying so at the end.
-func fitBody(body, what string) string {
-	note := fmt.Sprintf("\n\n> [!WARNING]\n> This %s was cut to fit GitHub's limit of %d characters. Run skillsync locally or read the job's log for all of it.\n", what, MaxBodyChars)
+// fitBody cuts a body to GitHub's limit, saying so at the end, and where
+// to read all of it: the run's log and job summary.
+func (c *Client) fitBody(body, what string) string {
+	where := "Run skillsync locally or read the job's log for all of it."
+	if c.runURL != "" {
+		where = "All of it is in the log and job summary of [the run that made it](" + c.runURL + ")."
+	}
+	note := fmt.Sprintf("\n\n> [!WARNING]\n> This %s was cut to fit GitHub's limit of %d characters. %s\n", what, MaxBodyChars, where)
 	return mdcut.Cut(body, MaxBodyChars, note, mdcut.Runes)
 }
 

@@ -6,15 +6,18 @@
 // GITHUB_TOKEN, GITHUB_REPOSITORY, the step summary's path) into an [Env],
 // which reads the event payload only when asked for the pull request.
 // [Client] talks to the REST API through google/go-github:
-// [Client.UpsertPlanComment] keeps one comment per space on a pull request,
+// [Client.SyncPlanComment] keeps one comment per space on a pull request,
 // found again by the marker it starts with (the markdown plan's first line,
 // which the plan's renderer owns) and its author, and edited in place on
-// every push; [Client.SyncDriftIssue] keeps one open issue per space while
-// the space has drifted from git and closes it once it is back in sync.
+// every push; a plan with no changes starts no comment, and turns one that
+// is there into a few lines saying so. [Client.SyncDriftIssue] keeps one
+// open issue per space while the space has drifted from git and closes it
+// once it is back in sync.
 // [AppendStepSummary] and [Annotation] need no API at all: they write to
 // the files and the log that the runner reads.
 //
 // GitHub caps a comment or issue body at 65,536 characters and a step summary
-// at 1 MiB; both are enforced here, cutting at a line with a note, so that a
-// huge plan is shortened rather than rejected.
+// at 1 MiB; both are enforced here, cutting at a line with a note (which
+// links the run, whose log holds all of it), so that a huge plan is
+// shortened rather than rejected.
 package github

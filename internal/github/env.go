@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"regexp"
 	"strconv"
@@ -37,12 +38,22 @@ type Env struct {
 	StepSummary string
 	// Actions reports GITHUB_ACTIONS=true: annotations are understood.
 	Actions bool
+	// RunURL is the page of the workflow run, whose log and job summary
+	// hold the whole plan: GITHUB_SERVER_URL/GITHUB_REPOSITORY/actions/runs/GITHUB_RUN_ID,
+	// empty outside Actions or when any of them is malformed. A plan cut
+	// to fit a comment links it.
+	RunURL string
 }
 
 var (
 	repositoryRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
 	pullRefRE    = regexp.MustCompile(`^refs/pull/([0-9]+)/(?:merge|head)$`)
+	runIDRE      = regexp.MustCompile(`^[0-9]{1,20}$`)
 )
+
+// DefaultServerURL is github.com; GitHub Enterprise Server workflows get
+// theirs in GITHUB_SERVER_URL.
+const DefaultServerURL = "https://github.com"
 
 // ReadEnv reads the variables that the runner sets for every step. getenv
 // is os.Getenv in production and a map lookup in tests. It reads no file
@@ -65,7 +76,23 @@ func ReadEnv(getenv func(string) string) Env {
 	if env.APIURL == "" {
 		env.APIURL = DefaultAPIURL
 	}
+	env.RunURL = runURL(getenv("GITHUB_SERVER_URL"), env.Repository, getenv("GITHUB_RUN_ID"))
 	return env
+}
+
+// runURL is the page of run id of repository on server, "" unless all
+// three are well formed: it goes into markdown as a link.
+func runURL(server, repository, id string) string {
+	if server == "" {
+		server = DefaultServerURL
+	}
+	server = strings.TrimRight(server, "/")
+	u, err := url.Parse(server)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" ||
+		strings.ContainsAny(server, " <>()[]\"'`\\") || !repositoryRE.MatchString(repository) || !runIDRE.MatchString(id) {
+		return ""
+	}
+	return server + "/" + repository + "/actions/runs/" + id
 }
 
 // CheckRepository refuses a repository that is set but not of the form

@@ -64,7 +64,7 @@ func (c *Client) SyncDriftIssue(ctx context.Context, space string, drift bool, m
 		return DriftClosed, issues[0].GetHTMLURL(), nil
 	}
 
-	body := fitBody(withMarker(marker, markdown), "drift report")
+	body := c.fitBody(withMarker(marker, markdown), "drift report")
 	if len(issues) == 0 {
 		is, err := c.openIssue(ctx, fmt.Sprintf("skillsync: drift in space %s", space), body)
 		if err != nil {
