@@ -1,0 +1,478 @@
+package gitlab
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"log/slog"
+	"maps"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	gl "gitlab.com/gitlab-org/api/client-go"
+
+	"github.com/skillsync/skillsync/internal/origin"
+	"github.com/skillsync/skillsync/internal/redact"
+)
+
+// MaxResponseBytes is the most read of one answer of GitLab's: a page of
+// 100 notes, each up to 1,000,000 characters, is far less in practice,
+// and a larger answer is not one worth holding in memory.
+const MaxResponseBytes = 64 << 20
+
+// MaxPages is the most pages (of 100 items) read of one list: 10,000
+// notes of a merge request, or open issues of the token's, is far past
+// any real one, and a server that keeps announcing a next page must not
+// keep the job reading for ever.
+const MaxPages = 100
+
+// maxRetries is how many times a request is sent again after a 429, or a
+// read after a 5xx or a connection that could not be made.
+const maxRetries = 3
+
+// Options tune a [Client]; the zero value is what a CI job wants.
+type Options struct {
+	// HTTPClient sends the requests; nil for one with a 30-second
+	// timeout. It is copied, never changed.
+	HTTPClient *http.Client
+	// RetryWait says how long to wait before retry n (from 0) of a request
+	// GitLab answered with resp (nil when it did not answer); nil for
+	// the GitLab client's own waits, which follow GitLab's RateLimit-Reset
+	// header. Tests return 0, to never wait.
+	RetryWait func(n int, resp *http.Response) time.Duration
+}
+
+// Client posts to one project through GitLab's REST API, with
+// gitlab.com/gitlab-org/api/client-go. It is not safe for concurrent use.
+type Client struct {
+	gl         *gl.Client
+	project    string           // id or path, as the API takes it
+	projectURL string           // the project's web page, for the address of a note
+	api        string           // for the hint of a network error
+	runURL     string           // Env.RunURL, linked from a body cut to fit
+	redactor   *redact.Redactor // of the token, to scrub it from error messages
+	maxPages   int              // MaxPages, less in tests
+
+	// self is whom the token posts as, learnt on first need: see
+	// [Client.whoami].
+	self *gl.User
+}
+
+// NewClient returns a client for env.Project authenticated with
+// env.Token (sent in GitLab's PRIVATE-TOKEN header). ctx is accepted for
+// symmetry with the other calls of this package: making a client does no
+// I/O.
+func NewClient(ctx context.Context, env Env, o Options) (*Client, error) {
+	return newClient(ctx, env, o, MaxResponseBytes)
+}
+
+func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, error) {
+	const op = "connecting to GitLab"
+	if env.Token == "" {
+		return nil, &Error{Op: op, Message: "no GitLab token",
+			Hint: "set GITLAB_TOKEN (a masked CI/CD variable) to a project or group access token with the api scope and the Reporter role or higher; CI_JOB_TOKEN cannot write notes or issues"}
+	}
+	if env.Project == "" {
+		return nil, &Error{Op: op, Message: "no GitLab project",
+			Hint: "run in a GitLab CI job (CI_PROJECT_ID), or name the project's id or path"}
+	}
+	if err := env.CheckProject(); err != nil {
+		return nil, &Error{Op: op, Message: err.Error(), Hint: "set CI_PROJECT_ID to the project's id, or CI_PROJECT_PATH to its path"}
+	}
+	api := env.APIURL
+	if api == "" {
+		api = DefaultAPIURL
+	}
+	u, err := url.Parse(api)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, &Error{Op: op, Message: fmt.Sprintf("GitLab API URL %q is not an http(s) URL", api),
+			Hint: "set CI_API_V4_URL to the REST API's root, such as " + DefaultAPIURL}
+	}
+	if u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
+		// The token would travel in clear, as for the space's address.
+		return nil, &Error{Op: op, Message: fmt.Sprintf("GitLab API URL %q is plain http to a host that is not loopback", u.Redacted()),
+			Hint: "use https:// (plain http is allowed only for 127.0.0.1, ::1 or localhost, as in tests)"}
+	}
+
+	hc := http.Client{Timeout: 30 * time.Second}
+	if o.HTTPClient != nil {
+		hc = *o.HTTPClient
+	}
+	// The token goes in a PRIVATE-TOKEN header, which net/http keeps on a
+	// redirect to any host (it drops only Authorization and cookies): a
+	// redirect to another origin must never be followed.
+	callerPolicy := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if err := checkRedirect(u, req, via); err != nil {
+			return err
+		}
+		if callerPolicy != nil {
+			return callerPolicy(req, via)
+		}
+		return nil
+	}
+	next := hc.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	hc.Transport = &boundedTransport{next: next, max: maxBody}
+
+	opts := []gl.ClientOptionFunc{
+		gl.WithBaseURL(api),
+		gl.WithHTTPClient(&hc),
+		gl.WithUserAgent("skillsync"),
+		gl.WithCustomRetry(checkRetry),
+		gl.WithCustomRetryMax(maxRetries),
+		gl.WithURLWarningLogger(slog.New(slog.DiscardHandler)),
+	}
+	if o.RetryWait != nil {
+		wait := o.RetryWait
+		opts = append(opts, gl.WithCustomBackoff(func(_, _ time.Duration, n int, resp *http.Response) time.Duration {
+			return wait(n, resp)
+		}))
+	}
+	c, err := gl.NewClient(env.Token, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("making the GitLab client: %w", err)
+	}
+	return &Client{gl: c, project: env.Project, projectURL: env.ProjectURL, api: api, runURL: env.RunURL, redactor: redact.New(env.Token), maxPages: MaxPages}, nil
+}
+
+// checkRetry says which failures are worth another try: a 429, which
+// GitLab did not act on; and for a read only (sending a note or an issue
+// again could post it twice), a 5xx other than 501, or a connection that
+// could not be made, before anything was sent.
+func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		var op *net.OpError
+		return errors.As(err, &op) && op.Op == "dial", nil
+	}
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		return true, nil
+	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
+		return resp.Request != nil && resp.Request.Method == http.MethodGet, nil
+	}
+	return false, nil
+}
+
+// scan reads every item of a list, page by page, through client-go's
+// Scan2, refusing to read more than c.maxPages pages.
+func scan[T any](c *Client, list func(p gl.PaginationOptionFunc) ([]T, *gl.Response, error)) iter.Seq2[T, error] {
+	pages := 0
+	return gl.Scan2(func(p gl.PaginationOptionFunc) ([]T, *gl.Response, error) {
+		if pages >= c.maxPages {
+			return nil, nil, &tooManyPagesError{max: c.maxPages}
+		}
+		pages++
+		return list(p)
+	})
+}
+
+// A tooManyPagesError is a list that went on past [MaxPages].
+type tooManyPagesError struct{ max int }
+
+func (e *tooManyPagesError) Error() string {
+	return fmt.Sprintf("GitLab announced a next page after %d pages of 100, and no more are read", e.max)
+}
+
+// maxRedirects matches net/http's own limit, which a CheckRedirect
+// replaces.
+const maxRedirects = 10
+
+// A redirectError refuses a redirect that would carry the token to another
+// origin.
+type redirectError struct {
+	target string // scheme://host of the redirect
+	n      int    // redirects followed, when there were too many
+}
+
+func (e *redirectError) Error() string {
+	if e.n > 0 {
+		return fmt.Sprintf("stopped after %d redirects", e.n)
+	}
+	return fmt.Sprintf("refusing to follow a redirect to %s: another origin than GitLab's API would receive the GitLab token", e.target)
+}
+
+// checkRedirect allows a redirect only to the API's own origin (scheme,
+// host and port), and plain http only to loopback, as for the space.
+func checkRedirect(api *url.URL, req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return &redirectError{n: len(via)}
+	}
+	to := req.URL
+	if !origin.Same(api, to) || to.Scheme == "http" && !origin.IsLoopbackHost(to.Hostname()) {
+		return &redirectError{target: to.Scheme + "://" + to.Host}
+	}
+	return nil
+}
+
+// boundedTransport reads at most max bytes of any answer, so that a
+// server (or what poses as one) cannot exhaust memory: client-go reads
+// bodies whole, error bodies included.
+type boundedTransport struct {
+	next http.RoundTripper
+	max  int64
+}
+
+func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	tooLarge := &responseTooLargeError{method: r.Method, path: r.URL.Path, max: t.max}
+	if resp.ContentLength > t.max {
+		resp.Body.Close()
+		return nil, tooLarge
+	}
+	resp.Body = &boundedBody{rc: resp.Body, left: t.max, err: tooLarge}
+	return resp, nil
+}
+
+// A responseTooLargeError is an answer over the limit of a
+// [boundedTransport].
+type responseTooLargeError struct {
+	method, path string
+	max          int64
+}
+
+func (e *responseTooLargeError) Error() string {
+	if e.max >= 1<<20 {
+		return fmt.Sprintf("GitLab's answer to %s %s is over %d MiB", e.method, e.path, e.max>>20)
+	}
+	return fmt.Sprintf("GitLab's answer to %s %s is over %d bytes", e.method, e.path, e.max)
+}
+
+type boundedBody struct {
+	rc   io.ReadCloser
+	left int64
+	err  error
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// At the limit: one more byte is one too many, EOF is fine.
+		var one [1]byte
+		n, err := b.rc.Read(one[:])
+		if n > 0 {
+			return 0, b.err
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *boundedBody) Close() error { return b.rc.Close() }
+
+// Error is an answer from GitLab that a caller may branch on (Status) and a
+// person can act on (Hint).
+type Error struct {
+	// Op says what was being done: "listing the notes of merge request !7".
+	Op string
+	// Status is the HTTP status GitLab answered with, 0 when it did not
+	// answer: a network error, or a refusal before any request.
+	Status int
+	// Message is GitLab's own explanation.
+	Message string
+	// Hint says what to do about it, empty when there is nothing to add.
+	Hint string
+	err  error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Op)
+	b.WriteString(": ")
+	if e.Status != 0 {
+		fmt.Fprintf(&b, "GitLab answered %d %s", e.Status, http.StatusText(e.Status))
+		if m := strings.TrimPrefix(e.Message, fmt.Sprintf("%d ", e.Status)); m != "" && m != http.StatusText(e.Status) {
+			b.WriteString(": ")
+			b.WriteString(m)
+		}
+	} else {
+		b.WriteString(e.Message)
+	}
+	if e.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Hint)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.err }
+
+// What a write is for, to say in a 403's hint what the token may not do.
+type access string
+
+const (
+	notesWrite  access = "comment on merge requests"
+	issuesWrite access = "open, edit and close issues"
+)
+
+// maxMessageChars is the most of GitLab's explanation an error repeats.
+const maxMessageChars = 1000
+
+// wrap turns what client-go returned into an *Error whose message says
+// what to do, with the token scrubbed out of anything GitLab echoed back.
+// acc is what the call needs the token to be allowed; subject names the
+// merge request or issue it is about ("merge request !7"), empty for the
+// project itself.
+func (c *Client) wrap(err error, acc access, subject, op string) error {
+	if err == nil {
+		return nil
+	}
+	e := &Error{Op: op, err: err}
+	var (
+		redir  *redirectError
+		big    *responseTooLargeError
+		pages  *tooManyPagesError
+		syntax *json.SyntaxError
+		typ    *json.UnmarshalTypeError
+		resp   *gl.ErrorResponse
+	)
+	switch {
+	case errors.As(err, &redir):
+		e.Message = redir.Error()
+		e.Hint = fmt.Sprintf("GitLab's API at %s answered with a redirect elsewhere: check CI_API_V4_URL (https://HOST/api/v4) and any proxy between this machine and GitLab", c.api)
+	case errors.As(err, &big):
+		e.Message = big.Error()
+		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s): GitLab's API never answers this much", c.api)
+	case errors.As(err, &pages):
+		e.Message = pages.Error()
+		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s) and any proxy between this machine and GitLab: GitLab's API ends its lists", c.api)
+	case errors.As(err, &syntax) || errors.As(err, &typ):
+		e.Message = "GitLab's answer is not the JSON of its API: " + err.Error()
+		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s): it must be the REST API's root, https://HOST/api/v4, not the web page of the project or a login page", c.api)
+	case errors.Is(err, gl.ErrNotFound):
+		e.Status = http.StatusNotFound
+		e.Hint = c.notFoundHint(acc, subject)
+	case errors.As(err, &resp):
+		e.Status = statusOf(resp.Response)
+		e.Message = errorMessage(resp)
+		switch {
+		case e.Status == http.StatusUnauthorized:
+			e.Hint = "the GitLab token is invalid, expired or revoked: set GITLAB_TOKEN to a valid project or group access token with the api scope"
+		case e.Status == http.StatusForbidden && strings.Contains(string(resp.Body), "insufficient_scope"):
+			e.Hint = "the GitLab token lacks the api scope (read_api is not enough to post): create the access token with the api scope and put it in GITLAB_TOKEN"
+		case e.Status == http.StatusForbidden && acc == "":
+			e.Hint = "the GitLab token may not read whom it belongs to: set GITLAB_TOKEN to a project or group access token with the api scope (CI_JOB_TOKEN cannot post)"
+		case e.Status == http.StatusForbidden:
+			e.Hint = fmt.Sprintf("the GitLab token may not %s in project %s: give the access token the Reporter role or higher", acc, c.project)
+			if acc == notesWrite {
+				e.Hint += " (a locked merge request takes no notes)"
+			}
+		case e.Status == http.StatusNotFound:
+			e.Hint = c.notFoundHint(acc, subject)
+		case e.Status == http.StatusTooManyRequests:
+			e.Hint = "GitLab's rate limit is used up; run the job again in a few minutes"
+		case e.Status >= 500:
+			e.Hint = "GitLab failed to answer; run the job again later"
+		}
+	default:
+		e.Message = err.Error()
+		if !errors.Is(err, context.Canceled) {
+			e.Hint = fmt.Sprintf("GitLab's API at %s did not answer: check the network, and CI_API_V4_URL on a self-managed instance", c.api)
+		}
+	}
+	// GitLab's message, as any server's, may echo the token in any
+	// spelling (see redact.Redactor).
+	e.Message = c.redactor.Redact(e.Message)
+	return e
+}
+
+func (c *Client) notFoundHint(acc access, subject string) string {
+	h := fmt.Sprintf("check the project (%s, from CI_PROJECT_ID) and that the token can see it", c.project)
+	if subject != "" {
+		h = fmt.Sprintf("check the project (%s, from CI_PROJECT_ID) and that %s exists in it", c.project, subject)
+	}
+	if acc == issuesWrite {
+		h += ", with issues turned on in its settings"
+	}
+	return h + " (GitLab answers 404 to a token that cannot see the project too)"
+}
+
+func statusOf(r *http.Response) int {
+	if r == nil {
+		return 0
+	}
+	return r.StatusCode
+}
+
+// errorMessage is GitLab's explanation in an error's body: its "message"
+// (a string, or the problems of each field), else its "error" and
+// "error_description" (OAuth's form, which a scope error takes), cut to
+// maxMessageChars.
+func errorMessage(resp *gl.ErrorResponse) string {
+	var body struct {
+		Message     json.RawMessage `json:"message"`
+		Error       string          `json:"error"`
+		Description string          `json:"error_description"`
+	}
+	msg := ""
+	if json.Unmarshal(resp.Body, &body) == nil {
+		var s string
+		var fields map[string][]string
+		switch {
+		case json.Unmarshal(body.Message, &s) == nil && s != "":
+			msg = s
+		case json.Unmarshal(body.Message, &fields) == nil && len(fields) > 0:
+			var parts []string
+			for _, k := range slices.Sorted(maps.Keys(fields)) {
+				parts = append(parts, k+" "+strings.Join(fields[k], ", "))
+			}
+			msg = strings.Join(parts, "; ")
+		case body.Error != "":
+			msg = body.Error
+			if body.Description != "" {
+				msg += ": " + strings.TrimSuffix(body.Description, ".")
+			}
+		}
+	}
+	if msg == "" {
+		msg = strings.TrimSpace(string(resp.Body))
+	}
+	if utf8.RuneCountInString(msg) > maxMessageChars {
+		msg = string([]rune(msg)[:maxMessageChars]) + "…"
+	}
+	return msg
+}
+
+// postedByUs reports whether authorID, of a note or issue, is whom the
+// token posts as, so that a marker quoted by someone else is never taken
+// for skillsync's.
+func (c *Client) postedByUs(ctx context.Context, authorID int64) (bool, error) {
+	me, err := c.whoami(ctx)
+	if err != nil {
+		return false, err
+	}
+	return authorID == me.ID, nil
+}
+
+// whoami is the user the token posts as (GET /user; for a project or
+// group access token, the token's bot user), asked once.
+func (c *Client) whoami(ctx context.Context) (*gl.User, error) {
+	if c.self == nil {
+		me, _, err := c.gl.Users.CurrentUser(gl.WithContext(ctx))
+		if err != nil {
+			return nil, c.wrap(err, "", "", "finding whom the GitLab token belongs to")
+		}
+		c.self = me
+	}
+	return c.self, nil
+}
