@@ -66,3 +66,33 @@ func TestAnswersAreBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultRetryWait: without Options.RetryWait a retry waits a few
+// seconds, or after a 429 what GitLab says, but never past MaxRetryWait:
+// a Retry-After or RateLimit-Reset an hour off does not hold the job for
+// an hour.
+func TestDefaultRetryWait(t *testing.T) {
+	limited := func(h http.Header) *http.Response {
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: h}
+	}
+	hourOff := fmt.Sprint(time.Now().Add(time.Hour).Unix())
+	for _, tc := range []struct {
+		name string
+		n    int
+		resp *http.Response
+		want time.Duration
+	}{
+		{"no answer, first retry", 0, nil, time.Second},
+		{"a 502, third retry", 2, &http.Response{StatusCode: 502, Header: http.Header{"Retry-After": {"3600"}}}, 4 * time.Second},
+		{"Retry-After 5", 0, limited(http.Header{"Retry-After": {"5"}}), 5 * time.Second},
+		{"Retry-After an hour", 0, limited(http.Header{"Retry-After": {"3600"}}), MaxRetryWait},
+		{"Retry-After past int64", 0, limited(http.Header{"Retry-After": {"99999999999999999999"}}), MaxRetryWait},
+		{"RateLimit-Reset an hour off", 0, limited(http.Header{"Ratelimit-Reset": {hourOff}}), MaxRetryWait},
+		{"RateLimit-Reset past", 1, limited(http.Header{"Ratelimit-Reset": {"1"}}), 2 * time.Second},
+		{"many retries", 40, nil, MaxRetryWait},
+	} {
+		if got := defaultRetryWait(tc.n, tc.resp); got != tc.want {
+			t.Errorf("%s: waits %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -45,8 +46,9 @@ type Options struct {
 	HTTPClient *http.Client
 	// RetryWait says how long to wait before retry n (from 0) of a request
 	// GitLab answered with resp (nil when it did not answer); nil for
-	// the GitLab client's own waits, which follow GitLab's RateLimit-Reset
-	// header. Tests return 0, to never wait.
+	// 1, 2, then 4 seconds, or after a 429 what GitLab's Retry-After or
+	// RateLimit-Reset header says, never more than [MaxRetryWait]. Tests
+	// return 0, to never wait.
 	RetryWait func(n int, resp *http.Response) time.Duration
 }
 
@@ -59,7 +61,7 @@ type Client struct {
 	api        string           // for the hint of a network error
 	runURL     string           // Env.RunURL, linked from a body cut to fit
 	redactor   *redact.Redactor // of the token, to scrub it from error messages
-	maxPages   int              // MaxPages, less in tests
+	maxPages   int              // the most pages of a list read: MaxPages
 
 	// self is whom the token posts as, learnt on first need: see
 	// [Client.whoami].
@@ -133,17 +135,40 @@ func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, e
 		gl.WithCustomRetryMax(maxRetries),
 		gl.WithURLWarningLogger(slog.New(slog.DiscardHandler)),
 	}
-	if o.RetryWait != nil {
-		wait := o.RetryWait
-		opts = append(opts, gl.WithCustomBackoff(func(_, _ time.Duration, n int, resp *http.Response) time.Duration {
-			return wait(n, resp)
-		}))
+	wait := o.RetryWait
+	if wait == nil {
+		wait = defaultRetryWait
 	}
+	opts = append(opts, gl.WithCustomBackoff(func(_, _ time.Duration, n int, resp *http.Response) time.Duration {
+		return wait(n, resp)
+	}))
 	c, err := gl.NewClient(env.Token, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("making the GitLab client: %w", err)
 	}
 	return &Client{gl: c, project: env.Project, projectURL: env.ProjectURL, api: api, runURL: env.RunURL, redactor: redact.New(env.Token), maxPages: MaxPages}, nil
+}
+
+// MaxRetryWait is the longest wait before a retry: client-go's own waits
+// until GitLab's RateLimit-Reset, however far off, so that a proxy that
+// says an hour would hold the job for an hour.
+const MaxRetryWait = time.Minute
+
+// defaultRetryWait waits 1, 2, then 4 seconds before retry n, or after a
+// 429 what Retry-After (seconds) or RateLimit-Reset (a Unix time) says,
+// never more than MaxRetryWait.
+func defaultRetryWait(n int, resp *http.Response) time.Duration {
+	wait := time.Second << min(n, 6)
+	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
+		if s, err := strconv.ParseInt(resp.Header.Get("Retry-After"), 10, 64); (err == nil || errors.Is(err, strconv.ErrRange)) && s > 0 {
+			wait = time.Duration(min(s, int64(MaxRetryWait/time.Second))) * time.Second
+		} else if reset, err := strconv.ParseInt(resp.Header.Get("RateLimit-Reset"), 10, 64); err == nil {
+			if d := time.Until(time.Unix(reset, 0)); d > wait {
+				wait = d
+			}
+		}
+	}
+	return min(wait, MaxRetryWait)
 }
 
 // checkRetry says which failures are worth another try: a 429, which
