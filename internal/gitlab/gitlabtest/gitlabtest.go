@@ -6,11 +6,13 @@
 // GitLab is: the PRIVATE-TOKEN header ([Token]), the project in the path
 // by id ([ProjectID]) or URL-encoded path ([ProjectPath]), offset
 // pagination with X-Next-Page and Link headers (20 a page unless per_page
-// says up to 100), newest first unless sort=asc, the 1,000,000-character
-// limit of a note, only a note's author may edit it, and a token without
-// the api scope may only read. It records every request, and answers in
-// GitLab's place with a [Fault] (an error, a redirect) when a test asks it
-// to.
+// says up to 100), newest first unless sort=asc, issues filtered by
+// state, labels, author_id and search (in title and description, or as
+// in= says; a plain substring here, where GitLab matches words), the
+// 1,000,000-character limit of a note, only a note's author may edit it,
+// and a token without the api scope may only read. It records every
+// request, and answers in GitLab's place with a [Fault] (an error, a
+// redirect) when a test asks it to.
 package gitlabtest
 
 import (
@@ -509,8 +511,16 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 		want = strings.Split(l, ",")
 	}
 	author, _ := strconv.ParseInt(q.Get("author_id"), 10, 64)
+	search, in := strings.ToLower(q.Get("search")), q.Get("in")
+	if in == "" {
+		in = "title,description"
+	}
 	var out []map[string]any
 	for _, is := range s.issues {
+		if search != "" && !(strings.Contains(in, "title") && strings.Contains(strings.ToLower(is.Title), search) ||
+			strings.Contains(in, "description") && strings.Contains(strings.ToLower(is.Description), search)) {
+			continue
+		}
 		if state != "" && state != "all" && is.State != state {
 			continue
 		}
