@@ -126,10 +126,15 @@ type rawAgentsCfg struct {
 	Publish []string `yaml:"publish"`
 }
 
+// configKeys are the keys each section may hold: "" is the top level,
+// "target" a target of targets:, "ignoreRule" an item of an ignore: list.
 var configKeys = map[string][]string{
-	"":       {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents", "lint"},
-	"agents": {"publish"},
-	"lint":   {"profile", "rules"},
+	"":              {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore", "targets", "lint"},
+	"agents":        {"publish"},
+	"lint":          {"profile", "rules"},
+	"target":        {"space", "baseURL", "tokenEnv", "exclude", "enabled", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore"},
+	"target.agents": {"publish"},
+	"ignoreRule":    {"skills", "fields"},
 }
 
 // parseConfig parses the content of a skillsync.yaml; name is used in errors.
@@ -144,14 +149,19 @@ func parseConfig(name string, data []byte) (Config, error) {
 	}
 	lines := map[string]int{}
 	var raw rawConfig
-	var lint *yaml.Node // read by parseLint, which says at which line a rule is wrong
+	// Read from the nodes, which say at which line a rule or target is
+	// wrong.
+	var lint, ignore, targets, space *yaml.Node
 	if len(doc.Content) > 0 {
 		root := doc.Content[0]
 		lint = mappingValue(root, "lint")
+		ignore = mappingValue(root, "ignore")
+		targets = mappingValue(root, "targets")
+		space = mappingValue(root, "space")
 		if root.Kind != yaml.MappingNode && root.Tag != "!!null" {
 			return Config{}, &ConfigError{Path: name, Line: root.Line, Msg: "must be a mapping of keys to values"}
 		}
-		checkKeys(root, "", lines, fail)
+		checkKeys(root, "", "", lines, fail)
 		if len(errs) == 0 {
 			if err := root.Decode(&raw); err != nil {
 				return Config{}, configYAMLError(name, data, err)
@@ -212,6 +222,15 @@ func parseConfig(name string, data []byte) (Config, error) {
 	if lint != nil {
 		cfg.Lint = parseLint(lint, fail)
 	}
+	if ignore != nil {
+		cfg.Ignore = parseIgnore(ignore, "ignore", fail)
+	}
+	if targets != nil && targets.Tag != "!!null" {
+		if space != nil && space.Tag != "!!null" {
+			fail(lines["space"], "space and targets are both set: with targets, each target names its space; move space %q into a target (targets: {NAME: {space: %s}})", cfg.Space, cfg.Space)
+		}
+		cfg.Targets = parseTargets(targets, cfg, fail)
+	}
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}
@@ -219,20 +238,24 @@ func parseConfig(name string, data []byte) (Config, error) {
 }
 
 // checkKeys reports the keys of m unknown in section, and records the line
-// of each known key.
-func checkKeys(m *yaml.Node, section string, lines map[string]int, fail func(int, string, ...any)) {
+// of each known key under its full name (section.key). shown is how the
+// section is named in messages ("targets.prod" for section "target").
+func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail func(int, string, ...any)) {
 	if m.Kind != yaml.MappingNode {
 		return
 	}
 	known := configKeys[section]
+	join := func(a, b string) string {
+		if a == "" {
+			return b
+		}
+		return a + "." + b
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		full := k.Value
-		if section != "" {
-			full = section + "." + k.Value
-		}
+		full, display := join(section, k.Value), join(shown, k.Value)
 		if _, dup := lines[full]; dup {
-			fail(k.Line, "duplicate key %q (first at line %d)", full, lines[full])
+			fail(k.Line, "duplicate key %q (first at line %d)", display, lines[full])
 			continue
 		}
 		ok := false
@@ -244,40 +267,56 @@ func checkKeys(m *yaml.Node, section string, lines map[string]int, fail func(int
 			if kk := suggest.Closest(k.Value, known); kk != "" {
 				hint = fmt.Sprintf(" (did you mean %q?)", kk)
 			}
-			fail(k.Line, "unknown key %q%s; known keys: %s", full, hint, strings.Join(known, ", "))
+			fail(k.Line, "unknown key %q%s; known keys: %s", display, hint, strings.Join(known, ", "))
 			continue
 		}
 		lines[full] = k.Line
-		if !checkType(full, v, fail) {
+		if !checkType(full, display, v, fail) {
 			continue
 		}
-		if _, sub := configKeys[k.Value]; sub && section == "" {
-			checkKeys(v, k.Value, lines, fail)
+		if _, sub := configKeys[full]; sub {
+			checkKeys(v, full, display, lines, fail)
 		}
 	}
 }
 
 // configShapes is the shape of each key's value, "text", "number" (a whole
-// number), "list" (of text) or "mapping", with an example of it for the
-// error that finds another. Any key may be left without a value
+// number), "list" (of text), "rules" (a list of ignore rules) or
+// "mapping", with an example of it for the error that finds another, and
+// for a list what each item is. Any key may be left without a value
 // ("baseURL:"), which counts as left out.
-var configShapes = map[string]struct{ shape, example string }{
-	"baseURL":           {"text", "baseURL: https://api.example.com"},
-	"space":             {"text", "space: abc123"},
-	"skillsDir":         {"text", "skillsDir: skills"},
-	"unmanaged":         {"text", "unmanaged: ignore (or disable)"},
-	"missing":           {"text", "missing: error (or warn)"},
-	"maxDisablePercent": {"number", "maxDisablePercent: 30"},
-	"agents":            {"mapping", "agents: {publish: [Support bot]}"},
-	"agents.publish":    {"list", "publish: [Support bot, 0b5c...]"},
-	"lint":              {"mapping", "lint: {profile: agentskills}"},
-	"lint.profile":      {"text", "profile: agentskills"},
-	"lint.rules":        {"mapping", "rules: {description-when: warning}"},
+var configShapes = map[string]struct{ shape, example, item string }{
+	"baseURL":                  {"text", "baseURL: https://api.example.com", ""},
+	"space":                    {"text", "space: abc123", ""},
+	"skillsDir":                {"text", "skillsDir: skills", ""},
+	"unmanaged":                {"text", "unmanaged: ignore (or disable)", ""},
+	"missing":                  {"text", "missing: error (or warn)", ""},
+	"maxDisablePercent":        {"number", "maxDisablePercent: 30", ""},
+	"agents":                   {"mapping", "agents: {publish: [Support bot]}", ""},
+	"agents.publish":           {"list", "publish: [Support bot, 0b5c...]", "an agent id or name"},
+	"ignore":                   {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", ""},
+	"targets":                  {"mapping", "targets: {staging: {space: st01}, prod: {space: pr01}}", ""},
+	"lint":                     {"mapping", "lint: {profile: agentskills}", ""},
+	"lint.profile":             {"text", "profile: agentskills", ""},
+	"lint.rules":               {"mapping", "rules: {description-when: warning}", ""},
+	"target.space":             {"text", "space: pr01", ""},
+	"target.baseURL":           {"text", "baseURL: https://api.example.com", ""},
+	"target.tokenEnv":          {"text", "tokenEnv: SKILLSYNC_TOKEN_PROD", ""},
+	"target.exclude":           {"list", "exclude: [\"experimental-*\"]", "a slug or a glob of slugs"},
+	"target.enabled":           {"mapping", "enabled: {sql-style: false}", ""},
+	"target.unmanaged":         {"text", "unmanaged: ignore (or disable)", ""},
+	"target.missing":           {"text", "missing: error (or warn)", ""},
+	"target.maxDisablePercent": {"number", "maxDisablePercent: 30", ""},
+	"target.agents":            {"mapping", "agents: {publish: [Support bot]}", ""},
+	"target.agents.publish":    {"list", "publish: [Support bot, 0b5c...]", "an agent id or name"},
+	"target.ignore":            {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", ""},
+	"ignoreRule.skills":        {"list", "skills: [\"*\"]", "a slug or a glob of slugs"},
+	"ignoreRule.fields":        {"list", "fields: [enabled]", "a field: name, description, instructions or enabled"},
 }
 
-// checkType reports a value of key that is not of the shape configShapes
-// gives it, and whether it is.
-func checkType(key string, v *yaml.Node, fail func(int, string, ...any)) bool {
+// checkType reports a value of key (named display in messages) that is
+// not of the shape configShapes gives it, and whether it is.
+func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)) bool {
 	if v.Kind == yaml.AliasNode && v.Alias != nil {
 		v = v.Alias
 	}
@@ -294,6 +333,18 @@ func checkType(key string, v *yaml.Node, fail func(int, string, ...any)) bool {
 		ok = v.Kind == yaml.ScalarNode && v.Tag == "!!int" && err == nil
 	case "mapping":
 		ok = v.Kind == yaml.MappingNode
+	case "rules":
+		ok = v.Kind == yaml.SequenceNode
+		for _, item := range v.Content {
+			if !ok {
+				break
+			}
+			item = resolveAlias(item)
+			if item.Kind != yaml.MappingNode {
+				fail(item.Line, "%s: each item must be a rule {skills: [...], fields: [...]}, not %s", display, describeNode(item))
+				return false
+			}
+		}
 	case "list":
 		ok = v.Kind == yaml.SequenceNode
 		for _, item := range v.Content {
@@ -304,7 +355,7 @@ func checkType(key string, v *yaml.Node, fail func(int, string, ...any)) bool {
 				item = item.Alias
 			}
 			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
-				fail(item.Line, "%s: each item must be an agent id or name, not %s", key, describeNode(item))
+				fail(item.Line, "%s: each item must be %s, not %s", display, configShapes[key].item, describeNode(item))
 				return false
 			}
 		}
@@ -312,8 +363,8 @@ func checkType(key string, v *yaml.Node, fail func(int, string, ...any)) bool {
 		return true
 	}
 	if !ok {
-		what := map[string]string{"text": "a single value", "number": "a whole number", "mapping": "a mapping", "list": "a list"}[want]
-		fail(v.Line, "%s must be %s, not %s; for example %s", key, what, describeNode(v), configShapes[key].example)
+		what := map[string]string{"text": "a single value", "number": "a whole number", "mapping": "a mapping", "list": "a list", "rules": "a list of rules"}[want]
+		fail(v.Line, "%s must be %s, not %s; for example %s", display, what, describeNode(v), configShapes[key].example)
 	}
 	return ok
 }

@@ -78,13 +78,13 @@ func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, Diagnostic
 		if gr == nil {
 			return nil, nil, fmt.Errorf("reading revision %q: %s is %w", opts.Ref, abs, ErrNotGit)
 		}
-		return loadRevision(ctx, abs, gr, top, opts.Ref)
+		return withConfigWarnings(loadRevision(ctx, abs, gr, top, opts.Ref))
 	}
 	cfg, err := ReadConfig(abs)
 	if err != nil {
 		return nil, nil, err
 	}
-	return loadWorkTree(ctx, abs, cfg, gr, top)
+	return withConfigWarnings(loadWorkTree(ctx, abs, cfg, gr, top))
 }
 
 // openGit opens the git repository holding dir, if any, and returns the

@@ -12,6 +12,12 @@ type Config struct {
 	MaxDisablePercent int          `yaml:"maxDisablePercent" json:"maxDisablePercent,omitempty"`
 	Agents            AgentsConfig `yaml:"agents" json:"agents,omitempty"`
 	Lint              LintConfig   `yaml:"lint" json:"lint,omitempty"`
+	// Ignore are the differences never planned nor reported as drift, in
+	// every target.
+	Ignore []IgnoreRule `yaml:"-" json:"ignore,omitempty"`
+	// Targets are the spaces the repository drives, in file order; none
+	// for a skillsync.yaml that names one space (Space).
+	Targets []Target `yaml:"-" json:"targets,omitempty"`
 }
 
 // AgentsConfig is the agents section of skillsync.yaml.

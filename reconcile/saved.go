@@ -441,21 +441,6 @@ func abbrevCommit(c string) string {
 	return c
 }
 
-// sameService reports whether two base URLs address the same service:
-// scheme and host compared without case, default ports made explicit, a
-// final slash ignored.
-func sameService(a, b string) bool {
-	ua, errA := url.Parse(strings.TrimSpace(a))
-	ub, errB := url.Parse(strings.TrimSpace(b))
-	if errA != nil || errB != nil {
-		return a == b
-	}
-	key := func(u *url.URL) string {
-		port := u.Port()
-		if port == "" {
-			port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-		}
-		return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port + strings.TrimSuffix(u.EscapedPath(), "/")
-	}
-	return key(ua) == key(ub)
-}
+// sameService reports whether two base URLs address the same service
+// ([fsrepo.SameAddress]).
+func sameService(a, b string) bool { return fsrepo.SameAddress(a, b) }

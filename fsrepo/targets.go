@@ -1,0 +1,471 @@
+package fsrepo
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/skillsync/skillsync/spec"
+	"go.yaml.in/yaml/v3"
+)
+
+// A Target is one space that skillsync.yaml's targets: drives from the
+// repository, with what it does differently from the others: the skills
+// it leaves out (Exclude), the enabled state it gives some of them
+// (Enabled), its own policy and ignore rules. A skillsync.yaml without
+// targets: has one implicit target, its top-level space, which is no
+// Target.
+type Target struct {
+	Name string `json:"name"`
+	// Line is the line of the target's name in skillsync.yaml.
+	Line  int    `json:"-"`
+	Space string `json:"space"`
+	// BaseURL is the target's own address; "" for the top-level baseURL.
+	BaseURL string `json:"baseURL,omitempty"`
+	// TokenEnv names the variable holding the target's token; "" for
+	// SKILLSYNC_TOKEN.
+	TokenEnv string `json:"tokenEnv,omitempty"`
+	// Exclude are globs ([path.Match]) of the slugs the target does not
+	// manage: the space's skills of those slugs are unmanaged there.
+	Exclude []Pattern `json:"exclude,omitempty"`
+	// Enabled is the enabled state the target gives a skill, by slug,
+	// over its SKILL.md's.
+	Enabled map[string]bool `json:"enabled,omitempty"`
+	// EnabledLines are the lines of the keys of Enabled.
+	EnabledLines map[string]int `json:"-"`
+	// Unmanaged and Missing are the target's policies; "" for the
+	// top-level ones. MaxDisablePercent and Agents are nil for the
+	// top-level ones.
+	Unmanaged         string        `json:"unmanaged,omitempty"`
+	Missing           string        `json:"missing,omitempty"`
+	MaxDisablePercent *int          `json:"maxDisablePercent,omitempty"`
+	Agents            *AgentsConfig `json:"agents,omitempty"`
+	// Ignore are the target's ignore rules, on top of the top-level ones.
+	Ignore []IgnoreRule `json:"ignore,omitempty"`
+}
+
+// A Pattern is a glob of slugs ([path.Match]: *, ?, [...]) written at a
+// line of skillsync.yaml.
+type Pattern struct {
+	Glob string `json:"glob"`
+	Line int    `json:"-"`
+}
+
+// Matches reports whether the glob matches slug.
+func (p Pattern) Matches(slug string) bool {
+	ok, err := path.Match(p.Glob, slug)
+	return err == nil && ok
+}
+
+// An IgnoreRule says which differences are never planned nor reported as
+// drift: those of Fields of the skills whose slugs match one of Skills.
+// Admins may, for instance, toggle skills in the app: an ignore rule of
+// field enabled leaves them as they are.
+type IgnoreRule struct {
+	Skills []Pattern `json:"skills"`
+	Fields []string  `json:"fields"` // of FieldNames
+	Line   int       `json:"-"`
+}
+
+// Covers reports whether the rule ignores field of the skill slug.
+func (r IgnoreRule) Covers(slug, field string) bool {
+	if !contains(r.Fields, field) {
+		return false
+	}
+	for _, p := range r.Skills {
+		if p.Matches(slug) {
+			return true
+		}
+	}
+	return false
+}
+
+// IgnoreFields are the fields an ignore rule may name: those a plan
+// compares.
+var IgnoreFields = []string{spec.FieldName, spec.FieldDescription, spec.FieldInstructions, spec.FieldEnabled}
+
+// targetName is what a target's name may be: it is written in markers of
+// comments, in journal file names and in CI matrices.
+var targetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
+
+// envName is what a tokenEnv may be: a variable a shell can set.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// TargetNames are the names of c's targets, in file order.
+func (c Config) TargetNames() []string {
+	names := make([]string, len(c.Targets))
+	for i, t := range c.Targets {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// Target returns the target of c called name.
+func (c Config) Target(name string) (Target, bool) {
+	for _, t := range c.Targets {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Target{}, false
+}
+
+// ForTarget is the configuration target name plans with: c's, with the
+// target's space and address and its policy over the top-level one, and
+// the top-level ignore rules followed by the target's. Targets is nil in
+// it. For a name c has no target of, it returns c unchanged and false.
+func (c Config) ForTarget(name string) (Config, bool) {
+	t, ok := c.Target(name)
+	if !ok {
+		return c, false
+	}
+	out := c
+	out.Targets = nil
+	out.Space = t.Space
+	if t.BaseURL != "" {
+		out.BaseURL = t.BaseURL
+	}
+	if t.Unmanaged != "" {
+		out.Unmanaged = t.Unmanaged
+	}
+	if t.Missing != "" {
+		out.Missing = t.Missing
+	}
+	if t.MaxDisablePercent != nil {
+		out.MaxDisablePercent = *t.MaxDisablePercent
+	}
+	if t.Agents != nil {
+		out.Agents = *t.Agents
+	}
+	out.Ignore = append(append([]IgnoreRule(nil), c.Ignore...), t.Ignore...)
+	return out, true
+}
+
+// Shared is c without its targets: what every target plans with, so that
+// a change of it changes every target.
+func (c Config) Shared() Config {
+	c.Targets = nil
+	return c
+}
+
+// ForTarget is the desired state of target name: r's skills but those the
+// target excludes, each enabled as the target says where it says so, and
+// the configuration of [Config.ForTarget]. For "" (the implicit target of
+// a skillsync.yaml without targets) or a name r has no target of, it is r.
+func (r *Repo) ForTarget(name string) *Repo {
+	t, ok := r.Config.Target(name)
+	if !ok {
+		return r
+	}
+	out := *r
+	out.Config, _ = r.Config.ForTarget(name)
+	out.Skills = make([]Skill, 0, len(r.Skills))
+	for _, s := range r.Skills {
+		if t.Excludes(s.Slug) {
+			continue
+		}
+		if on, ok := t.Enabled[s.Slug]; ok {
+			s.Enabled = on
+		}
+		out.Skills = append(out.Skills, s)
+	}
+	return &out
+}
+
+// Excludes reports whether t does not manage slug.
+func (t Target) Excludes(slug string) bool {
+	for _, p := range t.Exclude {
+		if p.Matches(slug) {
+			return true
+		}
+	}
+	return false
+}
+
+// SameAddress reports whether two base URLs address the same service:
+// scheme and host compared without case, default ports made explicit, a
+// final slash ignored.
+func SameAddress(a, b string) bool {
+	ua, errA := url.Parse(strings.TrimSpace(a))
+	ub, errB := url.Parse(strings.TrimSpace(b))
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	key := func(u *url.URL) string {
+		port := u.Port()
+		if port == "" {
+			port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+		}
+		return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port + strings.TrimSuffix(u.EscapedPath(), "/")
+	}
+	return key(ua) == key(ub)
+}
+
+// parseIgnore reads a list of ignore rules (shown names it in messages).
+// Its shape is checked already ([checkType]).
+func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []IgnoreRule {
+	n = resolveAlias(n)
+	if n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var rules []IgnoreRule
+	for i, item := range n.Content {
+		item = resolveAlias(item)
+		where := fmt.Sprintf("%s[%d]", shown, i)
+		errs := 0
+		checkKeys(item, "ignoreRule", where, map[string]int{}, func(line int, format string, args ...any) {
+			errs++
+			fail(line, format, args...)
+		})
+		if errs > 0 {
+			continue
+		}
+		r := IgnoreRule{Line: item.Line}
+		if s := mappingValue(item, "skills"); s != nil && s.Kind == yaml.SequenceNode {
+			for _, g := range s.Content {
+				g = resolveAlias(g)
+				if _, err := path.Match(g.Value, ""); err != nil {
+					fail(g.Line, "%s.skills: %q is not a glob: %v", where, g.Value, err)
+					continue
+				}
+				r.Skills = append(r.Skills, Pattern{Glob: g.Value, Line: g.Line})
+			}
+		}
+		if f := mappingValue(item, "fields"); f != nil && f.Kind == yaml.SequenceNode {
+			for _, v := range f.Content {
+				v = resolveAlias(v)
+				if !contains(IgnoreFields, v.Value) {
+					fail(v.Line, "%s.fields: unknown field %q%s; the fields are %s", where, v.Value, didYouMean(v.Value, IgnoreFields), strings.Join(IgnoreFields, ", "))
+					continue
+				}
+				r.Fields = append(r.Fields, v.Value)
+			}
+		}
+		switch {
+		case mappingValue(item, "skills") == nil || len(mappingValue(item, "skills").Content) == 0:
+			fail(item.Line, "%s has no skills: name the slugs it covers, or [\"*\"] for every skill", where)
+		case mappingValue(item, "fields") == nil || len(mappingValue(item, "fields").Content) == 0:
+			fail(item.Line, "%s has no fields: name those to ignore, of %s", where, strings.Join(IgnoreFields, ", "))
+		default:
+			rules = append(rules, r)
+		}
+	}
+	return rules
+}
+
+// parseTargets reads targets:, in file order. shared is the configuration
+// of the top level, whose baseURL a target without one goes to.
+func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) []Target {
+	n = resolveAlias(n)
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	if len(n.Content) == 0 {
+		fail(n.Line, "targets lists no target: name at least one (targets: {prod: {space: pr01}}), or leave targets out and set space")
+		return nil
+	}
+	var out []Target
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolveAlias(n.Content[i+1])
+		name := k.Value
+		if first, dup := seen[name]; dup {
+			fail(k.Line, "duplicate target %q (first at line %d)", name, first)
+			continue
+		}
+		seen[name] = k.Line
+		if !targetName.MatchString(name) {
+			fail(k.Line, "target name %q must be 1 to 63 letters, digits, '-', '_' or '.', beginning with a letter or digit", name)
+			continue
+		}
+		shown := "targets." + name
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			fail(k.Line, "target %q has no space: give it one (%s: {space: ab12})", name, name)
+			continue
+		}
+		if v.Kind != yaml.MappingNode {
+			fail(v.Line, "%s must be a mapping, not %s; for example %s: {space: ab12}", shown, describeNode(v), name)
+			continue
+		}
+		errs := 0
+		failHere := func(line int, format string, args ...any) {
+			errs++
+			fail(line, format, args...)
+		}
+		lines := map[string]int{}
+		checkKeys(v, "target", shown, lines, failHere)
+		if errs > 0 {
+			continue
+		}
+		t := Target{Name: name, Line: k.Line}
+		text := func(key string) (string, int, bool) {
+			x := mappingValue(v, key)
+			if x == nil || x.Tag == "!!null" {
+				return "", 0, false
+			}
+			return x.Value, x.Line, true
+		}
+		if s, line, ok := text("space"); ok {
+			t.Space = s
+			if err := spec.CheckShortSpaceID(s); err != nil {
+				failHere(line, "%s.space: %v", shown, err)
+			}
+		}
+		if t.Space == "" && errs == 0 {
+			failHere(k.Line, "target %q has no space: give it one (%s: {space: ab12})", name, name)
+		}
+		if s, _, ok := text("baseURL"); ok {
+			t.BaseURL = s
+		}
+		if s, line, ok := text("tokenEnv"); ok {
+			if !envName.MatchString(s) {
+				failHere(line, "%s.tokenEnv %q is not the name of an environment variable: letters, digits and '_', not beginning with a digit", shown, s)
+			}
+			t.TokenEnv = s
+		}
+		if s, line, ok := text("unmanaged"); ok {
+			if s != UnmanagedIgnore && s != UnmanagedDisable {
+				failHere(line, "%s.unmanaged must be %q or %q, not %q", shown, UnmanagedIgnore, UnmanagedDisable, s)
+			}
+			t.Unmanaged = s
+		}
+		if s, line, ok := text("missing"); ok {
+			if s != MissingError && s != MissingWarn {
+				failHere(line, "%s.missing must be %q or %q, not %q", shown, MissingError, MissingWarn, s)
+			}
+			t.Missing = s
+		}
+		if s, line, ok := text("maxDisablePercent"); ok {
+			p, _ := strconv.Atoi(s)
+			if p < 0 || p > 100 {
+				failHere(line, "%s.maxDisablePercent must be 0 to 100, not %d", shown, p)
+			}
+			t.MaxDisablePercent = &p
+		}
+		if a := mappingValue(v, "agents"); a != nil && a.Kind == yaml.MappingNode {
+			t.Agents = &AgentsConfig{}
+			if p := mappingValue(a, "publish"); p != nil {
+				for _, item := range p.Content {
+					t.Agents.Publish = append(t.Agents.Publish, resolveAlias(item).Value)
+				}
+			}
+		}
+		if x := mappingValue(v, "exclude"); x != nil {
+			for _, g := range x.Content {
+				g = resolveAlias(g)
+				if _, err := path.Match(g.Value, ""); err != nil {
+					failHere(g.Line, "%s.exclude: %q is not a glob: %v", shown, g.Value, err)
+					continue
+				}
+				t.Exclude = append(t.Exclude, Pattern{Glob: g.Value, Line: g.Line})
+			}
+		}
+		if x := mappingValue(v, "enabled"); x != nil && x.Kind == yaml.MappingNode {
+			t.Enabled, t.EnabledLines = map[string]bool{}, map[string]int{}
+			for j := 0; j+1 < len(x.Content); j += 2 {
+				sk, sv := x.Content[j], resolveAlias(x.Content[j+1])
+				if first, dup := t.EnabledLines[sk.Value]; dup {
+					failHere(sk.Line, "duplicate key %q in %s.enabled (first at line %d)", sk.Value, shown, first)
+					continue
+				}
+				t.EnabledLines[sk.Value] = sk.Line
+				if !urlSafe(sk.Value) {
+					failHere(sk.Line, "%s.enabled: %q is not a skill's slug (the name of its folder: letters, digits, '-', '.', '_', '~'); enabled takes slugs, not globs", shown, sk.Value)
+					continue
+				}
+				if sv.Kind != yaml.ScalarNode || sv.Tag != "!!bool" {
+					failHere(sv.Line, "%s.enabled.%s must be true or false, not %s", shown, sk.Value, describeNode(sv))
+					continue
+				}
+				t.Enabled[sk.Value] = sv.Value == "true"
+			}
+		}
+		if x := mappingValue(v, "ignore"); x != nil {
+			t.Ignore = parseIgnore(x, shown+".ignore", failHere)
+		}
+		if errs > 0 {
+			continue
+		}
+		// Two targets that write one space would undo each other's
+		// changes on every apply.
+		addr := t.BaseURL
+		if addr == "" {
+			addr = shared.BaseURL
+		}
+		for _, o := range out {
+			oaddr := o.BaseURL
+			if oaddr == "" {
+				oaddr = shared.BaseURL
+			}
+			if o.Space == t.Space && SameAddress(oaddr, addr) {
+				where := "the same address"
+				if addr != "" {
+					where = addr
+				}
+				fail(k.Line, "targets %q and %q (line %d) are both space %s at %s: they would undo each other's changes; give each target its own space, or remove one", name, o.Name, o.Line, t.Space, where)
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// withConfigWarnings adds to the diagnostics of a load the warnings of
+// skillsync.yaml that only the skills can tell ([configWarnings]).
+func withConfigWarnings(repo *Repo, ds Diagnostics, err error) (*Repo, Diagnostics, error) {
+	if err != nil || repo == nil {
+		return repo, ds, err
+	}
+	if w := configWarnings(repo); len(w) > 0 {
+		ds = append(ds, w...)
+		ds.Sort()
+	}
+	return repo, ds, nil
+}
+
+// configWarnings are the globs of exclude and ignore, and the slugs of
+// enabled, that match no skill of repo: most likely a misspelt slug, which
+// would leave a target managing or planning what it was meant not to.
+func configWarnings(repo *Repo) Diagnostics {
+	var ds Diagnostics
+	matches := func(p Pattern) bool {
+		for _, s := range repo.Skills {
+			if p.Matches(s.Slug) {
+				return true
+			}
+		}
+		return false
+	}
+	warn := func(line int, format string, args ...any) {
+		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-unmatched",
+			Message: fmt.Sprintf(format, args...),
+			Hint:    "check the slug's spelling against the folders of " + repo.Config.SkillsDir + "; a glob that matches nothing has no effect"})
+	}
+	rules := func(where string, rs []IgnoreRule) {
+		for _, r := range rs {
+			for _, p := range r.Skills {
+				if !matches(p) {
+					warn(p.Line, "%s: %q matches no skill of the repository", where, p.Glob)
+				}
+			}
+		}
+	}
+	rules("ignore", repo.Config.Ignore)
+	for _, t := range repo.Config.Targets {
+		for _, p := range t.Exclude {
+			if !matches(p) {
+				warn(p.Line, "targets.%s.exclude: %q matches no skill of the repository", t.Name, p.Glob)
+			}
+		}
+		for slug, line := range t.EnabledLines {
+			if _, ok := t.Enabled[slug]; ok && !matches(Pattern{Glob: slug}) {
+				warn(line, "targets.%s.enabled: %q is no skill of the repository", t.Name, slug)
+			}
+		}
+		rules("targets."+t.Name+".ignore", t.Ignore)
+	}
+	return ds
+}
