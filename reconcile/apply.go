@@ -121,7 +121,7 @@ func Apply(ctx context.Context, c Service, space string, p *Plan, o ApplyOptions
 		space:  space,
 		plan:   p,
 		opts:   o,
-		res:    &Result{Space: space},
+		res:    &Result{Target: p.Target, Space: space},
 	}
 	a.build()
 	a.progress = newProgress(o.Progress, len(a.steps))
@@ -568,6 +568,7 @@ func (a *applier) entry(s *step, before *SkillState, got *remote.Skill, r StepRe
 	e := JournalEntry{
 		Time:     time.Now().UTC(),
 		Space:    a.space,
+		Target:   a.plan.Target,
 		Action:   s.action,
 		Outcome:  r.Outcome,
 		Error:    r.Reason,

@@ -44,6 +44,21 @@ type Policy struct {
 	MaxDisablePercent *int
 	Force             bool // allow disabling more than MaxDisablePercent
 	PublishAgents     []string
+	// Ignore are the differences never planned nor reported as drift
+	// (skillsync.yaml's ignore:): a field a rule covers keeps its live
+	// value, and counts as it is live (an ignored enabled state counts
+	// toward the active limit as the space has it).
+	Ignore []fsrepo.IgnoreRule
+}
+
+// ignores reports whether p's ignore rules cover field f of skill slug.
+func (p Policy) ignores(slug, f string) bool {
+	for _, r := range p.Ignore {
+		if r.Covers(slug, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // PolicyFromConfig returns the policy skillsync.yaml sets, with defaults for
@@ -54,6 +69,7 @@ func PolicyFromConfig(c fsrepo.Config) Policy {
 		Missing:           c.Missing,
 		MaxDisablePercent: &c.MaxDisablePercent,
 		PublishAgents:     append([]string(nil), c.Agents.Publish...),
+		Ignore:            append([]fsrepo.IgnoreRule(nil), c.Ignore...),
 	}
 	return p.withDefaults()
 }
@@ -259,7 +275,7 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 	ch.After = ch.Before
 	want := spec.Canonical(ls.Instructions)
 	differ := spec.Differ(ch.Before.fields(), desiredFields(ls, ch.Before))
-	changes := func(f string) bool { return slices.Contains(differ, f) }
+	changes := func(f string) bool { return slices.Contains(differ, f) && !c.policy.ignores(ls.Slug, f) }
 	var upd remote.SkillUpdate
 	if changes(FieldName) {
 		ch.Fields = append(ch.Fields, FieldName)
@@ -398,7 +414,7 @@ func (c *planner) unmanaged() {
 		}
 		for _, rs := range c.bySlug[slug] {
 			u := UnmanagedSkill{Slug: rs.Slug, ID: rs.ID, Name: rs.Name, Source: rs.Source, Enabled: rs.Enabled}
-			if disable && rs.Enabled && knownSource(rs.Source) {
+			if disable && rs.Enabled && knownSource(rs.Source) && !c.policy.ignores(rs.Slug, FieldEnabled) {
 				u.Disable = true
 				ch := Change{
 					Slug:      rs.Slug,
@@ -633,6 +649,18 @@ func DesiredHash(r *fsrepo.Repo) string {
 	field(strconv.Itoa(len(c.Agents.Publish)))
 	for _, a := range c.Agents.Publish {
 		field(a)
+	}
+	// Ignore rules only when there are some: a repository without them
+	// hashes as it did before they existed, so its saved plans still apply.
+	if len(c.Ignore) > 0 {
+		field("ignore")
+		for _, r := range c.Ignore {
+			field(strconv.Itoa(len(r.Skills)))
+			for _, p := range r.Skills {
+				field(p.Glob)
+			}
+			field(strings.Join(r.Fields, ","))
+		}
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }

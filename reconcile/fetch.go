@@ -28,6 +28,10 @@ type FetchOptions struct {
 	// while the lists are read, as each page brings reads to make. It is
 	// never called concurrently.
 	Progress func(done, total int)
+	// Budget, when set, is shared with other fetches made at once: the
+	// requests of all of them stay within it. Parallelism then bounds
+	// this fetch's own requests only.
+	Budget *Budget
 	// Cache, when set, stands in for the read of each skill whose
 	// updatedAt has not moved since it was cached, and keeps every read
 	// made (see [InstructionCache]).
@@ -180,7 +184,7 @@ func newFetcher(ctx context.Context, cancel context.CancelCauseFunc, c Service, 
 		scope:    cacheScope{Service: c.BaseURL(), Space: space},
 		cache:    o.Cache,
 		local:    make(map[string]*fsrepo.Skill, len(desired.Skills)),
-		slots:    newSlots(par),
+		slots:    o.Budget.slotsOr(par),
 		progress: newProgress(o.Progress, 0),
 		reads:    make(map[string][]*skillRead),
 		filesFor: make(map[string]bool),

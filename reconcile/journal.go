@@ -40,6 +40,9 @@ type JournalEntry struct {
 	// started line, when the answer came for the others; RFC 3339 in UTC.
 	Time  time.Time `json:"time"`
 	Space string    `json:"space"`
+	// Target is the target of skillsync.yaml applied; none for the one
+	// space of a skillsync.yaml without targets.
+	Target string `json:"target,omitempty"`
 	// Slug and ID name the skill; for a publish, Slug is the agent's name
 	// and ID its id.
 	Slug   string `json:"slug"`

@@ -168,8 +168,19 @@ func ignoreStateDir(state string) error {
 // root/.skillsync/journal/<UTC time>.jsonl, the time to the millisecond in
 // a form every file system accepts.
 func DefaultJournalPath(root string, now time.Time) string {
-	name := now.UTC().Format("20060102T150405.000Z") + ".jsonl"
-	return filepath.Join(root, StateDir, "journal", name)
+	return TargetJournalPath(root, now, "")
+}
+
+// TargetJournalPath is where apply journals target by default:
+// root/.skillsync/journal/<UTC time>-<target>.jsonl, so that the targets
+// of one apply, which start one after another, each have a journal of
+// their own; the [DefaultJournalPath] for target "".
+func TargetJournalPath(root string, now time.Time, target string) string {
+	name := now.UTC().Format("20060102T150405.000Z")
+	if target != "" {
+		name += "-" + target
+	}
+	return filepath.Join(root, StateDir, "journal", name+".jsonl")
 }
 
 // Path returns the file the journal writes to.

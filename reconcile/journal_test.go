@@ -20,6 +20,11 @@ func TestDefaultJournalPath(t *testing.T) {
 	if got != want {
 		t.Errorf("DefaultJournalPath = %s, want %s", got, want)
 	}
+	got = TargetJournalPath("/repo", now, "prod")
+	want = filepath.Join("/repo", ".skillsync", "journal", "20260304T040607.890Z-prod.jsonl")
+	if got != want {
+		t.Errorf("TargetJournalPath = %s, want %s", got, want)
+	}
 }
 
 func TestJournalIgnoredByGit(t *testing.T) {

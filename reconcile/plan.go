@@ -83,9 +83,12 @@ const (
 // JSON form always has arrays, never null.
 type Plan struct {
 	FormatVersion string `json:"format_version"`
-	Space         string `json:"space"`
-	Commit        string `json:"commit"`          // the repository commit planned from; "" outside git
-	Dirty         bool   `json:"dirty,omitempty"` // the working tree differed from Commit
+	// Target is the name of the target of skillsync.yaml planned; "" for
+	// the one space of a skillsync.yaml without targets.
+	Target string `json:"target,omitempty"`
+	Space  string `json:"space"`
+	Commit string `json:"commit"`          // the repository commit planned from; "" outside git
+	Dirty  bool   `json:"dirty,omitempty"` // the working tree differed from Commit
 	// DesiredHash identifies the desired state planned from (see
 	// [DesiredHash]), so a saved plan can be matched to its repository.
 	DesiredHash string `json:"desired_hash"`

@@ -275,6 +275,15 @@ func TestRenderersWriteWholeLinesAsTheyGo(t *testing.T) {
 	}{
 		{"text", func(w *writeLog) error { return RenderText(w, p, TextOptions{Color: true}) }, true},
 		{"json", func(w *writeLog) error { return RenderJSON(w, p) }, true},
+		{"targets json", func(w *writeLog) error {
+			a, b := *p, *p
+			a.Target, b.Target = "staging", "prod"
+			return RenderTargetsJSON(w, []*Plan{&a, &b})
+		}, true},
+		// plan -out of the largest plan must not hold it whole either.
+		{"saved", func(w *writeLog) error {
+			return WriteSavedPlan(w, &SavedPlan{ToolVersion: "v1", BaseURL: "https://t.example.com", Plan: p})
+		}, true},
 		{"markdown", func(w *writeLog) error { return RenderMarkdown(w, p, MarkdownOptions{}) }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

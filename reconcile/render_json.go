@@ -22,17 +22,31 @@ var ErrFormatVersion = errors.New("unsupported plan format_version")
 // bytes are those of a [json.Encoder] with two spaces of indent and no
 // HTML escaping, encoding the whole plan at once.
 func RenderJSON(w io.Writer, p *Plan) error {
+	lw := newLineWriter(w)
+	if err := writePlanObject(lw, p, "", func(cp *Plan) any { return cp }); err != nil {
+		return err
+	}
+	lw.WriteByte('\n')
+	return lw.Flush()
+}
+
+// writePlanObject writes p as the JSON object skel gives of it (the plan
+// itself, or the plan with more keys), as an indenting json.Encoder would
+// at an indent of prefix, but for the last newline: its first line is
+// not indented, as it follows what the caller wrote. It writes as it
+// goes, a change at a time.
+func writePlanObject(lw *lineWriter, p *Plan, prefix string, skel func(*Plan) any) error {
 	cp := *p
 	cp.normalize()
 	// The plan without its two long arrays is small: encode it whole, then
 	// write it with the arrays streamed into their places.
 	changes, files := cp.Changes, cp.Files
 	cp.Changes, cp.Files = []Change{}, []FileIssue{}
-	skel, err := encodeIndented(&cp, "")
+	rest, err := encodeIndented(skel(&cp), prefix)
 	if err != nil {
 		return err
 	}
-	lw := newLineWriter(w)
+	rest = bytes.TrimSuffix(rest, []byte("\n"))
 	for _, a := range []struct {
 		key  string
 		n    int
@@ -41,22 +55,22 @@ func RenderJSON(w io.Writer, p *Plan) error {
 		{"changes", len(changes), func(i int) any { return changes[i].jsonForm() }},
 		{"files", len(files), func(i int) any { return &files[i] }},
 	} {
-		// A top-level key is the only thing at an indent of two spaces
-		// after a newline: JSON strings hold no raw newline.
-		mark := []byte("\n  \"" + a.key + "\": []")
-		at := bytes.Index(skel, mark)
+		// A key of the object is the only thing at its indent after a
+		// newline: JSON strings hold no raw newline.
+		mark := []byte("\n" + prefix + "  \"" + a.key + "\": []")
+		at := bytes.Index(rest, mark)
 		if at < 0 {
-			return fmt.Errorf("encoding plan: no %q array in %s", a.key, skel)
+			return fmt.Errorf("encoding plan: no %q array in %s", a.key, rest)
 		}
 		at += len(mark) - len("[]")
-		lw.Write(skel[:at])
-		skel = skel[at+len("[]"):]
-		if err := writeJSONArray(lw, "  ", a.n, a.elem); err != nil {
+		lw.Write(rest[:at])
+		rest = rest[at+len("[]"):]
+		if err := writeJSONArray(lw, prefix+"  ", a.n, a.elem); err != nil {
 			return err
 		}
 	}
-	lw.Write(skel)
-	return lw.Flush()
+	lw.Write(rest)
+	return nil
 }
 
 // writeJSONArray writes the n elements of an array whose key is at indent
@@ -142,9 +156,11 @@ func (c *Change) jsonForm() *changeJSON {
 
 // DecodePlan reads a JSON plan, such as a saved plan. It accepts any
 // format_version of major version 1 (later minor versions only add fields,
-// which it ignores) and rejects others with an error wrapping
-// [ErrFormatVersion]. It also rejects actions and fields it does not know,
-// since apply must never guess what a plan asks for.
+// which it ignores), and a document of format_version 2 that holds the
+// plan of one target; it rejects others with an error wrapping
+// [ErrFormatVersion] (and a document of several targets, which
+// [DecodePlans] reads). It also rejects actions and fields it does not
+// know, since apply must never guess what a plan asks for.
 //
 // It reads at most [MaxSavedPlanBytes], failing with a [*TooLargeError]
 // past that.
@@ -153,7 +169,94 @@ func DecodePlan(r io.Reader) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodePlan(data)
+	plans, err := decodePlans(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(plans) != 1 {
+		return nil, fmt.Errorf("decoding plan: the document holds the plans of %d targets; read it with DecodePlans", len(plans))
+	}
+	return plans[0], nil
+}
+
+// DecodePlans reads a JSON plan of format_version 1 (one plan) or 2 (the
+// plans of several targets, see [RenderTargetsJSON]) and returns its
+// plans, in their order. It checks each as [DecodePlan] does.
+func DecodePlans(r io.Reader) ([]*Plan, error) {
+	data, err := readPlan(r, "the plan", MaxSavedPlanBytes)
+	if err != nil {
+		return nil, err
+	}
+	return decodePlans(data)
+}
+
+// decodePlans is [DecodePlans] of a document read whole.
+func decodePlans(data []byte) ([]*Plan, error) {
+	var out []*Plan
+	err := eachPlan(data, func(raw []byte) error {
+		p, err := decodePlan(raw)
+		out = append(out, p)
+		return err
+	})
+	return out, err
+}
+
+// eachPlan calls fn with the plan of a document of format_version 1, or
+// with each plan of the targets of a document of format_version 2.
+func eachPlan(data []byte, fn func(raw []byte) error) error {
+	major, err := majorVersion(data)
+	if err != nil {
+		return err
+	}
+	if major == FormatVersion {
+		return fn(data)
+	}
+	var doc struct {
+		Targets []json.RawMessage `json:"targets"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("decoding plan: %w", err)
+	}
+	if len(doc.Targets) == 0 {
+		return errors.New("decoding plan: a document of format_version 2 with no targets")
+	}
+	seen := map[string]bool{}
+	for i, raw := range doc.Targets {
+		var head struct {
+			Target string `json:"target"`
+		}
+		if err := json.Unmarshal(raw, &head); err != nil {
+			return fmt.Errorf("decoding plan: targets[%d]: %w", i, err)
+		}
+		if head.Target == "" || seen[head.Target] {
+			return fmt.Errorf("decoding plan: targets[%d] has no target name, or one of an earlier plan", i)
+		}
+		seen[head.Target] = true
+		if err := fn(raw); err != nil {
+			return fmt.Errorf("target %s: %w", head.Target, err)
+		}
+	}
+	return nil
+}
+
+// majorVersion is the major number of a plan document's format_version,
+// one of those this version reads.
+func majorVersion(data []byte) (string, error) {
+	var head struct {
+		FormatVersion *string `json:"format_version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return "", fmt.Errorf("decoding plan: %w", err)
+	}
+	if head.FormatVersion == nil {
+		return "", fmt.Errorf("decoding plan: no format_version; is this a skillsync plan?")
+	}
+	major, _, _ := strings.Cut(*head.FormatVersion, ".")
+	if major != FormatVersion && major != FormatVersionTargets {
+		return "", fmt.Errorf("%w %q: this skillsync reads version %s plans (and version %s documents of several targets' plans); plan again with this version, or use the skillsync that wrote it",
+			ErrFormatVersion, *head.FormatVersion, FormatVersion, FormatVersionTargets)
+	}
+	return major, nil
 }
 
 // readPlan reads the whole of a plan file of at most max bytes.
@@ -166,21 +269,14 @@ func readPlan(r io.Reader, what string, max int64) ([]byte, error) {
 	return data, err
 }
 
-// decodePlan is [DecodePlan] of a plan read whole.
+// decodePlan reads one plan, of format_version 1, read whole.
 func decodePlan(data []byte) (*Plan, error) {
-	var head struct {
-		FormatVersion *string `json:"format_version"`
+	major, err := majorVersion(data)
+	if err != nil {
+		return nil, err
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("decoding plan: %w", err)
-	}
-	if head.FormatVersion == nil {
-		return nil, fmt.Errorf("decoding plan: no format_version; is this a skillsync plan?")
-	}
-	major, _, _ := strings.Cut(*head.FormatVersion, ".")
 	if major != FormatVersion {
-		return nil, fmt.Errorf("%w %q: this skillsync reads version %s plans; plan again with this version, or use the skillsync that wrote it",
-			ErrFormatVersion, *head.FormatVersion, FormatVersion)
+		return nil, fmt.Errorf("%w %s within a document of several targets", ErrFormatVersion, major)
 	}
 	var p Plan
 	if err := json.Unmarshal(data, &p); err != nil {

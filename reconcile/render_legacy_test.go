@@ -225,7 +225,7 @@ func (m *legacyMDWriter) list(items []string, what string) bool {
 }
 
 func (m *legacyMDWriter) plan(p *Plan) {
-	m.must(MarkdownMarker(p.Space) + "\n")
+	m.must(MarkdownMarker(p.Space, "") + "\n")
 	m.must("### " + title(m.title) + " for space " + codeSpan(p.Space) + "\n\n")
 	head := "**" + SummaryLine(p) + "**"
 	if p.Summary.Publish > 0 {

@@ -77,11 +77,35 @@ func title(t string) string {
 }
 
 // MarkdownMarker is the first line of a markdown plan, by which CI finds the
-// comment of a space to update it in place. It is part of the markdown
-// format, defined here only: the GitHub client is handed it, and
-// reconcile stays a planner that knows nothing of GitHub.
-func MarkdownMarker(space string) string {
+// comment of a space to update it in place: "<!-- skillsync:plan space=ID
+// -->" for the one space of a skillsync.yaml without targets (so that the
+// comments of earlier versions go on being updated), with " target=NAME"
+// before "-->" for a target (two targets may have spaces of one id at two
+// addresses). It is part of the markdown format, defined here only: the
+// GitHub client is handed it, and reconcile stays a planner that knows
+// nothing of GitHub.
+func MarkdownMarker(space, target string) string {
+	if target != "" {
+		return "<!-- skillsync:plan space=" + space + " target=" + target + " -->"
+	}
 	return "<!-- skillsync:plan space=" + space + " -->"
+}
+
+// Where names the space of a plan in words: "space ID", or "target NAME
+// (space ID)" for a target of skillsync.yaml.
+func Where(space, target string) string {
+	if target != "" {
+		return "target " + target + " (space " + space + ")"
+	}
+	return "space " + space
+}
+
+// whereMarkdown is [Where] in markdown, the names in code spans.
+func whereMarkdown(space, target string) string {
+	if target != "" {
+		return "target " + codeSpan(target) + " (space " + codeSpan(space) + ")"
+	}
+	return "space " + codeSpan(space)
 }
 
 // mdReserve is kept free while filling the comment, for the notes that say
@@ -125,8 +149,8 @@ func RenderNoChangesMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 		return errors.New("the plan has changes, errors, warnings or things the API cannot do: render it whole")
 	}
 	var b strings.Builder
-	b.WriteString(MarkdownMarker(p.Space) + "\n")
-	b.WriteString("### " + title(o.Title) + " for space " + codeSpan(p.Space) + "\n\n")
+	b.WriteString(MarkdownMarker(p.Space, p.Target) + "\n")
+	b.WriteString("### " + title(o.Title) + " for " + whereMarkdown(p.Space, p.Target) + "\n\n")
 	b.WriteString("**No changes.**")
 	if p.Commit != "" {
 		b.WriteString(" Commit " + codeSpan(shortCommit(p.Commit)))
@@ -148,14 +172,14 @@ func RenderNoChangesMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 // problems behind it, such as validation errors, as a list. Like
 // [RenderMarkdown] it stays under o.MaxLen bytes, listing as many problems
 // as fit.
-func RenderFailureMarkdown(w io.Writer, space, message, hint string, problems []string, o MarkdownOptions) error {
+func RenderFailureMarkdown(w io.Writer, space, target, message, hint string, problems []string, o MarkdownOptions) error {
 	max := o.MaxLen
 	if max <= 0 {
 		max = DefaultMarkdownMaxLen
 	}
 	m := newMDWriter(max, o)
-	m.must(MarkdownMarker(space) + "\n")
-	m.must("### " + title(o.Title) + " for space " + codeSpan(space) + "\n\n")
+	m.must(MarkdownMarker(space, target) + "\n")
+	m.must("### " + title(o.Title) + " for " + whereMarkdown(space, target) + "\n\n")
 	m.must("> [!CAUTION]\n> **No plan could be made:** " + cell(message) + "\n")
 	if hint != "" {
 		m.must(">\n> " + cell(hint) + "\n")
@@ -222,8 +246,8 @@ func (m *mdWriter) list(items []string, what string) bool {
 }
 
 func (m *mdWriter) plan(p *Plan) {
-	m.must(MarkdownMarker(p.Space) + "\n")
-	m.must("### " + title(m.title) + " for space " + codeSpan(p.Space) + "\n\n")
+	m.must(MarkdownMarker(p.Space, p.Target) + "\n")
+	m.must("### " + title(m.title) + " for " + whereMarkdown(p.Space, p.Target) + "\n\n")
 	head := "**" + SummaryLine(p) + "**"
 	if p.Summary.Publish > 0 {
 		head += fmt.Sprintf(" Agents: %d to publish.", p.Summary.Publish)

@@ -61,7 +61,7 @@ func TestRenderFailureMarkdown(t *testing.T) {
 		problems = append(problems, fmt.Sprintf("skills/s%04d/SKILL.md:2:7: error: name must begin with a letter or digit `x` | y", i))
 	}
 	var b strings.Builder
-	if err := RenderFailureMarkdown(&b, "ab12", "the repository has 3000 validation error(s)", "fix them", problems, MarkdownOptions{}); err != nil {
+	if err := RenderFailureMarkdown(&b, "ab12", "", "the repository has 3000 validation error(s)", "fix them", problems, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -69,7 +69,7 @@ func TestRenderFailureMarkdown(t *testing.T) {
 		t.Errorf("%d bytes, over %d", len(md), DefaultMarkdownMaxLen)
 	}
 	for _, want := range []string{
-		MarkdownMarker("ab12") + "\n### skillsync plan for space `ab12`\n\n",
+		MarkdownMarker("ab12", "") + "\n### skillsync plan for space `ab12`\n\n",
 		"> [!CAUTION]\n> **No plan could be made:** the repository has 3000 validation error(s)\n>\n> fix them\n",
 		"- `` skills/s0000/SKILL.md:2:7: error: name must begin with a letter or digit `x` | y ``\n",
 		"more problems, cut",

@@ -81,7 +81,7 @@ func symbol(c *Change) (string, string) {
 }
 
 func (t *textWriter) plan(p *Plan) {
-	head := title(t.title) + " for space " + clean(p.Space)
+	head := title(t.title) + " for " + clean(Where(p.Space, p.Target))
 	if p.Commit != "" {
 		head += " at " + clean(shortCommit(p.Commit))
 		if p.Dirty {

@@ -35,6 +35,10 @@ const (
 // nothing.
 type Restore struct {
 	Space string
+	// Target is the target of skillsync.yaml the journal was written for;
+	// "" for the one space of a skillsync.yaml without targets, or a
+	// journal of a version that did not record it.
+	Target string
 	// Notes are what the journal changed that cannot be restored.
 	Notes []Problem
 
@@ -84,9 +88,11 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 			return nil, fmt.Errorf("journal line %d names no space", i+1)
 		}
 		if r.Space == "" {
-			r.Space = e.Space
+			r.Space, r.Target = e.Space, e.Target
 		} else if e.Space != r.Space {
 			return nil, fmt.Errorf("the journal holds changes of spaces %s and %s; restore one journal of one apply at a time", r.Space, e.Space)
+		} else if e.Target != r.Target {
+			return nil, fmt.Errorf("the journal holds changes of targets %q and %q; restore one journal of one apply at a time", r.Target, e.Target)
 		}
 		if e.Outcome == OutcomeSkipped {
 			continue // not sent: it changed nothing

@@ -36,8 +36,11 @@ type StepResult struct {
 // Result is the outcome of an [Apply], step by step, in the order the
 // phases ran: disables, updates, enables, publishes, each in plan order.
 type Result struct {
-	Space string       `json:"space"`
-	Steps []StepResult `json:"steps"`
+	// Target is the target of skillsync.yaml applied; "" for the one
+	// space of a skillsync.yaml without targets.
+	Target string       `json:"target,omitempty"`
+	Space  string       `json:"space"`
+	Steps  []StepResult `json:"steps"`
 	// Interrupted is set when the context was cancelled before every step
 	// had finished: the steps not started are skipped "interrupted", and
 	// any still without an answer when the grace period ran out are failed.

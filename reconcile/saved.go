@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,69 +39,154 @@ type savedFile struct {
 	*Plan
 }
 
-// WriteSavedPlan writes sp as indented JSON. It refuses a plan of more
-// than [MaxSavedPlanBytes], which apply could not read back.
+// WriteSavedPlan writes sp as indented JSON ([WriteSavedPlans] of one
+// plan).
 func WriteSavedPlan(w io.Writer, sp *SavedPlan) error {
-	return writeSavedPlan(w, sp, MaxSavedPlanBytes)
+	return WriteSavedPlans(w, []*SavedPlan{sp})
+}
+
+// WriteSavedPlans writes the saved plans of the targets planned: one as
+// the JSON plan of [RenderJSON] with tool_version and base_url, several
+// as a document of format_version 2 ([FormatVersionTargets]) whose
+// targets are such plans, each with its target's name.
+//
+// It writes as it goes, a change at a time, so that the largest plan
+// never stands whole in memory. It refuses a plan of more than
+// [MaxSavedPlanBytes], which apply could not read back: it then stops
+// writing, having written no more than that (w holds the start of the
+// plan: write to a temporary file, renamed once WriteSavedPlans
+// succeeded, as plan -out does), and goes on only to count the plan's
+// size for the error.
+func WriteSavedPlans(w io.Writer, sps []*SavedPlan) error {
+	return writeSavedPlans(w, sps, MaxSavedPlanBytes)
 }
 
 func writeSavedPlan(w io.Writer, sp *SavedPlan, max int64) error {
-	if sp == nil || sp.Plan == nil {
-		return errors.New("no plan to save")
-	}
-	if u, err := url.Parse(sp.BaseURL); err != nil || u.User != nil || u.RawQuery != "" {
-		// The client refuses such URLs anyway; a plan file must never
-		// carry a credential, however it came to be in the URL.
-		return errors.New("refusing to save a plan whose base URL holds credentials or a query")
-	}
-	f := savedFile{FormatVersion: FormatVersion, ToolVersion: sp.ToolVersion, BaseURL: sp.BaseURL, Plan: sp.Plan}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&f); err != nil {
-		return fmt.Errorf("encoding plan: %w", err)
-	}
-	if n := int64(buf.Len()); n > max {
-		return fmt.Errorf("the plan is %d bytes, more than %s, the most apply reads of a saved plan: plan fewer skills at a time (a target each, or fewer skills in the repository)", n, byteSize(max))
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	return writeSavedPlans(w, []*SavedPlan{sp}, max)
 }
 
-// ReadSavedPlan reads a plan written by [WriteSavedPlan]. It rejects a plan
-// of another major format_version (wrapping [ErrFormatVersion]) and a JSON
-// plan that was not saved with `plan -out` (it has no base_url to check the
-// target against). It reads at most [MaxSavedPlanBytes], failing with a
-// [*TooLargeError] past that.
+func writeSavedPlans(w io.Writer, sps []*SavedPlan, max int64) error {
+	if len(sps) == 0 {
+		return errors.New("no plan to save")
+	}
+	plans := make([]*Plan, len(sps))
+	for i, sp := range sps {
+		if sp == nil || sp.Plan == nil {
+			return errors.New("no plan to save")
+		}
+		if u, err := url.Parse(sp.BaseURL); err != nil || u.User != nil || u.RawQuery != "" {
+			// The client refuses such URLs anyway; a plan file must never
+			// carry a credential, however it came to be in the URL.
+			return errors.New("refusing to save a plan whose base URL holds credentials or a query")
+		}
+		if len(sps) > 1 && sp.Plan.Target == "" {
+			return errors.New("saving the plans of several targets: a plan has no target name")
+		}
+		plans[i] = sp.Plan
+	}
+	skel := func(i int, p *Plan) any {
+		return &savedFile{FormatVersion: FormatVersion, ToolVersion: sps[i].ToolVersion, BaseURL: sps[i].BaseURL, Plan: p}
+	}
+	lim := &limitWriter{w: w, max: max}
+	lw := newLineWriter(lim)
+	var err error
+	if len(sps) == 1 {
+		if err = writePlanObject(lw, plans[0], "", func(p *Plan) any { return skel(0, p) }); err == nil {
+			lw.WriteByte('\n')
+		}
+	} else {
+		err = writeTargetsDoc(lw, plans, SummarizeTargets(plans), skel)
+	}
+	if err != nil {
+		return err
+	}
+	if err := lw.Flush(); err != nil {
+		return err
+	}
+	if lim.n > max {
+		return fmt.Errorf("the plan is %d bytes, more than %s, the most apply reads of a saved plan: plan fewer skills at a time (a target each, or fewer skills in the repository)", lim.n, byteSize(max))
+	}
+	return nil
+}
+
+// A limitWriter passes writes on to w while they total at most max bytes,
+// then none: it only counts them in n.
+type limitWriter struct {
+	w   io.Writer
+	max int64
+	n   int64
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	l.n += int64(len(p))
+	if l.n > l.max {
+		return len(p), nil
+	}
+	return l.w.Write(p)
+}
+
+// ReadSavedPlan reads a plan written by [WriteSavedPlan]: [ReadSavedPlans]
+// of a file that holds the plan of one target.
 func ReadSavedPlan(r io.Reader) (*SavedPlan, error) {
-	return readSavedPlan(r, MaxSavedPlanBytes)
+	sps, err := ReadSavedPlans(r)
+	if err != nil {
+		return nil, err
+	}
+	if len(sps) != 1 {
+		return nil, fmt.Errorf("the saved plan holds the plans of %d targets", len(sps))
+	}
+	return sps[0], nil
+}
+
+// ReadSavedPlans reads the plans written by [WriteSavedPlans]. It rejects
+// a plan of another major format_version (wrapping [ErrFormatVersion]),
+// and a JSON plan that was not saved with `plan -out` (it has no base_url
+// to check the target against). It reads at most [MaxSavedPlanBytes],
+// failing with a [*TooLargeError] past that.
+func ReadSavedPlans(r io.Reader) ([]*SavedPlan, error) {
+	return readSavedPlans(r, MaxSavedPlanBytes)
 }
 
 func readSavedPlan(r io.Reader, max int64) (*SavedPlan, error) {
+	sps, err := readSavedPlans(r, max)
+	if err != nil {
+		return nil, err
+	}
+	return sps[0], nil
+}
+
+func readSavedPlans(r io.Reader, max int64) ([]*SavedPlan, error) {
 	data, err := readPlan(r, "the saved plan", max)
 	if err != nil {
 		return nil, err
 	}
-	p, err := decodePlan(data)
+	var out []*SavedPlan
+	err = eachPlan(data, func(raw []byte) error {
+		p, err := decodePlan(raw)
+		if err != nil {
+			return err
+		}
+		var extra struct {
+			ToolVersion *string `json:"tool_version"`
+			BaseURL     *string `json:"base_url"`
+		}
+		if err := json.Unmarshal(raw, &extra); err != nil {
+			return fmt.Errorf("decoding plan: %w", err)
+		}
+		if extra.BaseURL == nil {
+			return errors.New("not a saved plan (no base_url): save plans for apply with `skillsync plan -out FILE`, not with --format json")
+		}
+		sp := &SavedPlan{BaseURL: *extra.BaseURL, Plan: p}
+		if extra.ToolVersion != nil {
+			sp.ToolVersion = *extra.ToolVersion
+		}
+		out = append(out, sp)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	var extra struct {
-		ToolVersion *string `json:"tool_version"`
-		BaseURL     *string `json:"base_url"`
-	}
-	if err := json.Unmarshal(data, &extra); err != nil {
-		return nil, fmt.Errorf("decoding plan: %w", err)
-	}
-	if extra.BaseURL == nil {
-		return nil, errors.New("not a saved plan (no base_url): save plans for apply with `skillsync plan -out FILE`, not with --format json")
-	}
-	sp := &SavedPlan{BaseURL: *extra.BaseURL, Plan: p}
-	if extra.ToolVersion != nil {
-		sp.ToolVersion = *extra.ToolVersion
-	}
-	return sp, nil
+	return out, nil
 }
 
 // CheckStale tells whether a saved plan still describes what applying it
@@ -409,6 +493,7 @@ func repoChanged(p *Plan, desired *fsrepo.Repo) string {
 	for i := range desired.Skills {
 		local[desired.Skills[i].Slug] = &desired.Skills[i]
 	}
+	pol := PolicyFromConfig(desired.Config) // an ignored field is never planned
 	var details []string
 	for i := range p.Changes {
 		ch := &p.Changes[i]
@@ -423,7 +508,7 @@ func repoChanged(p *Plan, desired *fsrepo.Repo) string {
 			details = append(details, ch.Slug+" is no longer in the repository")
 			continue
 		}
-		fields := spec.Differ(ch.After.fields(), desiredFields(*ls, ch.After))
+		fields := slices.DeleteFunc(spec.Differ(ch.After.fields(), desiredFields(*ls, ch.After)), func(f string) bool { return pol.ignores(ch.Slug, f) })
 		if len(fields) > 0 {
 			details = append(details, fmt.Sprintf("%s: %s now differ from the plan", ch.Slug, strings.Join(fields, ", ")))
 		}

@@ -69,9 +69,9 @@ func TestSavedPlanFile(t *testing.T) {
 		t.Errorf("format_version should come first:\n%.80s", text)
 	}
 
-	future := strings.Replace(text, `"format_version": "1"`, `"format_version": "2.0"`, 1)
+	future := strings.Replace(text, `"format_version": "1"`, `"format_version": "3.0"`, 1)
 	if _, err := ReadSavedPlan(strings.NewReader(future)); !errors.Is(err, ErrFormatVersion) {
-		t.Errorf("reading a version 2 plan: %v, want ErrFormatVersion", err)
+		t.Errorf("reading a version 3 plan: %v, want ErrFormatVersion", err)
 	}
 	minor := strings.Replace(text, `"format_version": "1"`, `"format_version": "1.7"`, 1)
 	if _, err := ReadSavedPlan(strings.NewReader(minor)); err != nil {

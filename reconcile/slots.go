@@ -81,6 +81,24 @@ func (s *slots) release() {
 	s.free++
 }
 
+// A Budget bounds the requests in flight of several [Fetch] calls
+// together: the plans of several targets made at once share one
+// --parallelism, each free slot going to a list page of any of them
+// before any read, so that they overlap rather than run one after
+// another, and none of them holds more than the budget.
+type Budget struct{ s *slots }
+
+// NewBudget returns a budget of n requests in flight (at least one).
+func NewBudget(n int) *Budget { return &Budget{s: newSlots(max(n, 1))} }
+
+// slotsOr is the slots of b, or n slots of their own for a nil b.
+func (b *Budget) slotsOr(n int) *slots {
+	if b == nil {
+		return newSlots(n)
+	}
+	return b.s
+}
+
 // pages is the [remote.Limiter] through which the lists' pages take slots.
 func (s *slots) pages() pageSlots { return pageSlots{s} }
 

@@ -92,7 +92,7 @@ func publishPlan(ctx context.Context, ui *ui, g githubOptions, p *reconcile.Plan
 		return githubError(err)
 	}
 	if comment {
-		url, created, err := gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(p.Space), doc)
+		url, created, err := gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(p.Space, p.Target), doc)
 		if err != nil {
 			return githubError(err)
 		}
@@ -152,7 +152,7 @@ func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOpti
 		lines = invalid.errorLines()
 	}
 	var md bytes.Buffer
-	if err := reconcile.RenderFailureMarkdown(&md, space, failure.Error(), hintFor(failure), lines, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
+	if err := reconcile.RenderFailureMarkdown(&md, space, "", failure.Error(), hintFor(failure), lines, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
 		ui.warningf("writing the failure report: %v", err)
 		return
 	}
@@ -176,7 +176,7 @@ func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOpti
 	gc, err := github.NewClient(ctx, env, nil)
 	if err == nil {
 		var url string
-		url, _, err = gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(space), doc)
+		url, _, err = gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(space, ""), doc)
 		if err == nil {
 			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", pr, url)
 			return
