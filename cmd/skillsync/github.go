@@ -111,7 +111,7 @@ func publishPlan(ctx context.Context, ui *ui, g githubOptions, p *reconcile.Plan
 		ui.warningf("the drift issue was left as it is: the plan has errors, so whether space %s is in sync is unknown", p.Space)
 		return nil
 	}
-	action, url, err := gc.SyncDriftIssue(ctx, p.Space, drifts, doc)
+	action, url, err := gc.SyncDriftIssue(ctx, p.Space, p.Target, drifts, doc)
 	if err != nil {
 		return githubError(err)
 	}

@@ -331,15 +331,15 @@ func TestPlanCommentIsOurs(t *testing.T) {
 // updated or closed, whoever filed it.
 func TestDriftIssueIsOurs(t *testing.T) {
 	ctx := context.Background()
-	marker := github.DriftMarker("ab12")
+	marker := github.DriftMarker("ab12", "")
 	f := githubtest.New(t)
 	f.AddIssue(githubtest.Issue{Author: "alice", Title: "why does skillsync write this?", Body: marker + "\nI found this in an issue", State: "open", Labels: []string{github.DriftLabel}})
 	f.AddIssue(githubtest.Issue{Title: "a bot quoting", Body: "see " + marker, State: "open"})
 	c := newClient(t, f)
-	if action, _, err := c.SyncDriftIssue(ctx, "ab12", false, ""); err != nil || action != github.DriftNone {
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", "", false, ""); err != nil || action != github.DriftNone {
 		t.Fatalf("in sync: action %q err %v, want %q", action, err, github.DriftNone)
 	}
-	if action, _, err := c.SyncDriftIssue(ctx, "ab12", true, "drift"); err != nil || action != github.DriftOpened {
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", "", true, "drift"); err != nil || action != github.DriftOpened {
 		t.Fatalf("drift: action %q err %v, want %q", action, err, github.DriftOpened)
 	}
 	issues, comments := f.Issues(), f.Comments()
@@ -360,14 +360,14 @@ func TestDriftIssueIsOurs(t *testing.T) {
 // was refused or removed.
 func TestDriftIssueByLabel(t *testing.T) {
 	ctx := context.Background()
-	marker := github.DriftMarker("ab12")
+	marker := github.DriftMarker("ab12", "")
 	f := githubtest.New(t)
 	for i := range 150 {
 		f.AddIssue(githubtest.Issue{Title: fmt.Sprintf("issue %d", i), Body: "text", State: "open"})
 	}
 	f.AddIssue(githubtest.Issue{Title: "skillsync: drift in space ab12", Body: marker + "\nold", State: "open", Labels: []string{github.DriftLabel}})
 	c := newClient(t, f)
-	if action, _, err := c.SyncDriftIssue(ctx, "ab12", true, "new"); err != nil || action != github.DriftUpdated {
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", "", true, "new"); err != nil || action != github.DriftUpdated {
 		t.Fatalf("action %q err %v, want %q", action, err, github.DriftUpdated)
 	}
 	requests := f.Requests()
@@ -379,7 +379,7 @@ func TestDriftIssueByLabel(t *testing.T) {
 
 	// The label removed: found by the full listing all the same.
 	f.EditIssue(151, func(is *githubtest.Issue) { is.Labels = nil })
-	if action, _, err := c.SyncDriftIssue(ctx, "ab12", false, ""); err != nil || action != github.DriftClosed {
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", "", false, ""); err != nil || action != github.DriftClosed {
 		t.Fatalf("unlabelled: action %q err %v, want %q", action, err, github.DriftClosed)
 	}
 	if issues := f.Issues(); issues[150].State != "closed" {
@@ -388,7 +388,7 @@ func TestDriftIssueByLabel(t *testing.T) {
 }
 
 func TestMarker(t *testing.T) {
-	if got, want := github.DriftMarker("ab12"), "<!-- skillsync:drift space=ab12 -->"; got != want {
+	if got, want := github.DriftMarker("ab12", ""), "<!-- skillsync:drift space=ab12 -->"; got != want {
 		t.Errorf("DriftMarker = %q, want %q", got, want)
 	}
 }
@@ -552,7 +552,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusForbidden,
 			body:   `{"message":"Resource not accessible by integration"}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.SyncDriftIssue(ctx, "ab12", true, "drift")
+				_, _, err := c.SyncDriftIssue(ctx, "ab12", "", true, "drift")
 				return err
 			},
 			want: []string{"listing the open issues of acme/skills", "403", `"issues: write"`, "permissions:"},
@@ -595,7 +595,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			header: http.Header{"X-Ratelimit-Limit": {"1000"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {"1900000000"}},
 			body:   `{"message":"API rate limit exceeded for installation"}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.SyncDriftIssue(ctx, "ab12", false, "")
+				_, _, err := c.SyncDriftIssue(ctx, "ab12", "", false, "")
 				return err
 			},
 			want: []string{"403", "rate limit", "2030-03-17T17:46:40Z", "run the job again"},
@@ -672,7 +672,7 @@ func TestUpsertPlanCommentNeedsPullRequest(t *testing.T) {
 func TestSyncDriftIssue(t *testing.T) {
 	ctx := context.Background()
 	f := githubtest.New(t)
-	marker := github.DriftMarker("ab12")
+	marker := github.DriftMarker("ab12", "")
 	f.RejectLabels() // the issue matters, the label does not
 	// Enough open issues to need pages, one of them a pull request
 	// that quotes the marker, and an unrelated space's drift issue.
@@ -680,7 +680,7 @@ func TestSyncDriftIssue(t *testing.T) {
 		f.AddIssue(githubtest.Issue{Title: fmt.Sprintf("issue %d", i), Body: "text", State: "open"})
 	}
 	f.AddIssue(githubtest.Issue{Title: "a PR", Body: "quoting " + marker, State: "open", PR: true})
-	f.AddIssue(githubtest.Issue{Title: "skillsync: drift in space cd34", Body: github.DriftMarker("cd34"), State: "open"})
+	f.AddIssue(githubtest.Issue{Title: "skillsync: drift in space cd34", Body: github.DriftMarker("cd34", ""), State: "open"})
 	c := newClient(t, f)
 
 	steps := []struct {
@@ -697,7 +697,7 @@ func TestSyncDriftIssue(t *testing.T) {
 		{true, "again", github.DriftOpened},
 	}
 	for i, s := range steps {
-		action, url, err := c.SyncDriftIssue(ctx, "ab12", s.drift, s.markdown)
+		action, url, err := c.SyncDriftIssue(ctx, "ab12", "", s.drift, s.markdown)
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
@@ -740,7 +740,7 @@ func TestSyncDriftIssue(t *testing.T) {
 
 func TestSyncDriftIssueLabels(t *testing.T) {
 	f := githubtest.New(t)
-	if _, _, err := newClient(t, f).SyncDriftIssue(context.Background(), "ab12", true, "x"); err != nil {
+	if _, _, err := newClient(t, f).SyncDriftIssue(context.Background(), "ab12", "", true, "x"); err != nil {
 		t.Fatal(err)
 	}
 	issues := f.Issues()
@@ -751,10 +751,10 @@ func TestSyncDriftIssueLabels(t *testing.T) {
 
 func TestSyncDriftIssueClosesDuplicates(t *testing.T) {
 	f := githubtest.New(t)
-	marker := github.DriftMarker("ab12")
+	marker := github.DriftMarker("ab12", "")
 	f.AddIssue(githubtest.Issue{Title: "older", Body: marker + "\nold", State: "open"})
 	f.AddIssue(githubtest.Issue{Title: "newer", Body: marker + "\nraced", State: "open"})
-	action, url, err := newClient(t, f).SyncDriftIssue(context.Background(), "ab12", true, "now")
+	action, url, err := newClient(t, f).SyncDriftIssue(context.Background(), "ab12", "", true, "now")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -851,5 +851,41 @@ func TestWriteAnnotations(t *testing.T) {
 	}
 	if want := "::error file=a::x\n::warning::y\n"; b.String() != want {
 		t.Errorf("wrote %q, want %q", b.String(), want)
+	}
+}
+
+// TestDriftIssuePerTarget: each target keeps an issue of its own, even
+// two targets with spaces of one id, and the issue of the one space of a
+// skillsync.yaml without targets is none of theirs.
+func TestDriftIssuePerTarget(t *testing.T) {
+	ctx := context.Background()
+	f := githubtest.New(t)
+	c := newClient(t, f)
+	for _, target := range []string{"staging", "prod", ""} {
+		if action, _, err := c.SyncDriftIssue(ctx, "ab12", target, true, "drift of "+target); err != nil || action != github.DriftOpened {
+			t.Fatalf("target %q: %s, %v", target, action, err)
+		}
+	}
+	titles := map[string]string{}
+	for _, is := range f.Issues() {
+		titles[is.Title] = is.Body
+	}
+	for title, marker := range map[string]string{
+		"skillsync: drift in target staging (space ab12)": "<!-- skillsync:drift space=ab12 target=staging -->",
+		"skillsync: drift in target prod (space ab12)":    "<!-- skillsync:drift space=ab12 target=prod -->",
+		"skillsync: drift in space ab12":                  "<!-- skillsync:drift space=ab12 -->",
+	} {
+		if body, ok := titles[title]; !ok || !strings.HasPrefix(body, marker+"\n") {
+			t.Errorf("issue %q: %q, want it to start with %s", title, body, marker)
+		}
+	}
+	// prod back in sync closes prod's issue alone.
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", "prod", false, ""); err != nil || action != github.DriftClosed {
+		t.Fatalf("prod in sync: %s, %v", action, err)
+	}
+	for _, is := range f.Issues() {
+		if open := is.State == "open"; open == strings.Contains(is.Title, "prod") {
+			t.Errorf("issue %q is %s", is.Title, is.State)
+		}
 	}
 }

@@ -23,16 +23,33 @@ const (
 	DriftNone    = "none"
 )
 
-// DriftMarker is the hidden line that identifies the drift issue of a space.
-func DriftMarker(space string) string {
+// DriftMarker is the hidden line that identifies the drift issue of a
+// space: "<!-- skillsync:drift space=ID -->", with " target=NAME" before
+// "-->" for a target of skillsync.yaml (two targets may have spaces of one
+// id at two addresses), so that the issue of the one space of a
+// skillsync.yaml without targets keeps the marker it always had.
+func DriftMarker(space, target string) string {
+	if target != "" {
+		return "<!-- skillsync:drift space=" + space + " target=" + target + " -->"
+	}
 	return "<!-- skillsync:drift space=" + space + " -->"
 }
 
-// SyncDriftIssue keeps one open issue per space for as long as the space
-// differs from git:
+// driftSubject names the space of a drift issue in its title and comments.
+func driftSubject(space, target string) string {
+	if target != "" {
+		return fmt.Sprintf("target %s (space %s)", target, space)
+	}
+	return "space " + space
+}
+
+// SyncDriftIssue keeps one open issue per space (per target, for a target
+// of skillsync.yaml: target is its name, "" for the one space of a
+// skillsync.yaml without targets) for as long as the space differs from
+// git:
 //
 //   - drift, no open issue: opens one titled "skillsync: drift in space ID"
-//     with markdown as its body;
+//     (or "in target NAME (space ID)") with markdown as its body;
 //   - drift, an open issue: replaces its body with markdown (a nightly job
 //     never piles up issues);
 //   - in sync, an open issue: comments that the space is back in sync and
@@ -42,11 +59,11 @@ func DriftMarker(space string) string {
 // It returns DriftOpened, DriftUpdated, DriftClosed or DriftNone and the
 // issue's address. Should two open issues carry the marker (two jobs that
 // raced), the oldest is kept and the others are closed as superseded.
-func (c *Client) SyncDriftIssue(ctx context.Context, space string, drift bool, markdown string) (action, url string, err error) {
+func (c *Client) SyncDriftIssue(ctx context.Context, space, target string, drift bool, markdown string) (action, url string, err error) {
 	if space == "" {
 		return "", "", errors.New("no space to report drift for")
 	}
-	marker := DriftMarker(space)
+	marker := DriftMarker(space, target)
 	issues, err := c.findIssues(ctx, marker)
 	if err != nil {
 		return "", "", err
@@ -55,7 +72,7 @@ func (c *Client) SyncDriftIssue(ctx context.Context, space string, drift bool, m
 		if len(issues) == 0 {
 			return DriftNone, "", nil
 		}
-		msg := fmt.Sprintf("Space %s is back in sync with git.", space)
+		msg := fmt.Sprintf("%s is back in sync with git.", upperFirst(driftSubject(space, target)))
 		for _, is := range issues {
 			if err := c.closeIssue(ctx, is.GetNumber(), msg); err != nil {
 				return "", "", err
@@ -66,7 +83,7 @@ func (c *Client) SyncDriftIssue(ctx context.Context, space string, drift bool, m
 
 	body := c.fitBody(withMarker(marker, markdown), "drift report")
 	if len(issues) == 0 {
-		is, err := c.openIssue(ctx, fmt.Sprintf("skillsync: drift in space %s", space), body)
+		is, err := c.openIssue(ctx, fmt.Sprintf("skillsync: drift in %s", driftSubject(space, target)), body)
 		if err != nil {
 			return "", "", err
 		}
@@ -160,3 +177,10 @@ func (c *Client) closeIssue(ctx context.Context, number int, why string) error {
 }
 
 func issueName(n int) string { return fmt.Sprintf("issue #%d", n) }
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -43,7 +43,7 @@ func TestRedirectToAnotherOriginRefused(t *testing.T) {
 			return err
 		}},
 		{"GET issues", http.MethodGet, "/issues", func(c *github.Client) error {
-			_, _, err := c.SyncDriftIssue(ctx, "ab12", true, "drift")
+			_, _, err := c.SyncDriftIssue(ctx, "ab12", "", true, "drift")
 			return err
 		}},
 	} {
@@ -125,7 +125,7 @@ func TestRedirectOffLoopback(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = c.SyncDriftIssue(context.Background(), "ab12", true, "drift")
+		_, _, err = c.SyncDriftIssue(context.Background(), "ab12", "", true, "drift")
 		if err == nil || !strings.Contains(err.Error(), "refusing to follow a redirect") {
 			t.Errorf("%s -> %s: error = %v, want a refused redirect", tc.api, tc.target, err)
 		}
