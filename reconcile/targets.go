@@ -102,3 +102,25 @@ func writeTargetsDoc(lw *lineWriter, plans []*Plan, sum TargetsSummary, skel fun
 	lw.Write(head[at+len("[]"):])
 	return nil
 }
+
+// CodeNoPlan is the code of the one error of a [FailedPlan].
+const CodeNoPlan = "no-plan"
+
+// FailedPlan is the plan of a target that could not be planned (its space
+// could not be read, say) beside others that were: a plan with no change
+// and the one error pr, saying why, so that every format shows it where
+// the target's plan would be, and apply refuses it.
+func FailedPlan(space, target, commit string, pr Problem) *Plan {
+	p := &Plan{FormatVersion: FormatVersion, Target: target, Space: space, Commit: commit, Errors: []Problem{pr}}
+	p.normalize()
+	return p
+}
+
+// TargetsSummaryLine is the last line of the text plans of several
+// targets: [SummaryLine] of their sum.
+func TargetsSummaryLine(s TargetsSummary) string {
+	if s.WithChanges == 0 {
+		return "No changes."
+	}
+	return fmt.Sprintf("Plan: %d to update, %d to enable, %d to disable.", s.Update, s.Enable, s.Disable)
+}

@@ -115,7 +115,7 @@ type agentsOptions struct {
 
 func runAgentsList(ctx context.Context, e *env, o agentsOptions, format string) error {
 	ui := e.ui
-	cl, t, err := agentClient(e, o)
+	cl, t, err := agentClient(e, o, "agents list")
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func runAgentsList(ctx context.Context, e *env, o agentsOptions, format string) 
 // runAgentsPublish publishes the agent ref names (an id or a name).
 func runAgentsPublish(ctx context.Context, e *env, o agentsOptions, ref string) error {
 	ui := e.ui
-	cl, t, err := agentClient(e, o)
+	cl, t, err := agentClient(e, o, "agents publish")
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func runAgentsDelete(ctx context.Context, e *env, o agentsOptions, id string, ye
 	if err := spec.CheckUUID("agent id", id); err != nil {
 		return withHint(err, "agents delete takes the agent's id, not its name, so that a typo never deletes another agent; see skillsync agents list")
 	}
-	cl, t, err := agentClient(e, o)
+	cl, t, err := agentClient(e, o, "agents delete")
 	if err != nil {
 		return err
 	}
@@ -198,14 +198,16 @@ func runAgentsDelete(ctx context.Context, e *env, o agentsOptions, id string, ye
 	return nil
 }
 
-// agentClient resolves the target from flags, env and, when there is one,
-// skillsync.yaml, and builds its client.
-func agentClient(e *env, o agentsOptions) (*remote.Client, targetSettings, error) {
+// agentClient resolves the one target of command (such as "agents
+// publish") from flags, env and, when there is one, skillsync.yaml, and
+// builds its client.
+func agentClient(e *env, o agentsOptions, command string) (*remote.Client, targetSettings, error) {
 	_, cfg, err := optionalConfig(o.dir)
 	if err != nil {
 		return nil, targetSettings{}, err
 	}
-	t, err := o.conn.target(cfg)
+	registerTokens(e.ui, cfg, o.conn.getenv)
+	t, err := o.conn.target(cfg, command)
 	if err != nil {
 		return nil, t, err
 	}

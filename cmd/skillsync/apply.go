@@ -49,7 +49,8 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "json"),
 			flagAutoApprove.def("apply without asking for confirmation"),
-			flagJournal.def("journal FILE (default: .skillsync/journal/<time>.jsonl in the repository)"),
+			flagJournal.def("journal FILE (default: .skillsync/journal/<time>.jsonl in the repository, <time>-<target>.jsonl for a target); with one target only"),
+			flagKeepGoing.def("with several targets: go on to the next target when one fails"),
 		}),
 		Action: func(c *cli.Context) error {
 			o, err := readPlanning(c, e)
@@ -68,6 +69,7 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 				format:      format,
 				autoApprove: flagAutoApprove.get(c),
 				journal:     flagJournal.get(c),
+				keepGoing:   flagKeepGoing.get(c),
 				planFile:    c.Args().First(),
 			})
 		},
@@ -80,63 +82,227 @@ type applyOptions struct {
 	format      string // text or json
 	autoApprove bool
 	journal     string // --journal; "" for one under .skillsync/journal/
+	keepGoing   bool   // --keep-going: a failed target does not stop the next
 	planFile    string // the saved plan to apply; "" to plan afresh
 }
 
 func runApply(ctx context.Context, e *env, o applyOptions) error {
 	ui := e.ui
-	var r *planRun
+	var runs []*planRun
 	var err error
 	if o.planFile != "" {
-		r, err = loadSavedPlan(ctx, e, o.planning, o.planFile)
+		runs, err = loadSavedPlans(ctx, e, o.planning, o.planFile)
 	} else {
-		r, err = makePlan(ctx, e, o.planning, o.format != "json")
+		runs, err = makePlans(ctx, e, o.planning, o.format != "json")
 	}
 	if err != nil {
 		return err
+	}
+	if len(runs) > 1 && o.journal != "" {
+		// Before anything is applied: each target needs a journal of
+		// its own.
+		return withHint(fmt.Errorf("--%s names one file, and %d targets are selected (%s)", flagJournal, len(runs), strings.Join(targetNames(targetsOf(runs)), ", ")),
+			"leave out --%s: each target's journal then goes to .skillsync/journal/<time>-<target>.jsonl; or select one target with --%s", flagJournal, flagTarget)
 	}
 	// A saved plan was reviewed when it was made: as terraform apply
 	// PLANFILE, apply shows only what it does with it.
 	switch {
 	case o.format != "text":
 	case o.planFile != "":
-		fprintf(ui.stdout, "Applying the saved plan %s to space %s. %s\n", o.planFile, r.target.Space, reconcile.SummaryLine(r.plan))
+		for _, r := range runs {
+			fprintf(ui.stdout, "Applying the saved plan %s to %s. %s\n", o.planFile, r.target.where(), reconcile.SummaryLine(r.plan))
+		}
 	default:
-		if err := renderPlan(ui.stdout, r.plan, "text", o.planning.color, "plan"); err != nil {
+		if err := renderPlans(ui.stdout, runs, "text", o.planning.color, "plan"); err != nil {
 			return err
 		}
 	}
 	// Under GitHub Actions the job summary gets the plan, and below it,
 	// once applied, the result.
-	if err := publishPlan(ctx, ui, githubOptions{}, r.plan, "apply"); err != nil {
+	if err := publishPlans(ctx, e, githubOptions{}, runs, "apply"); err != nil {
 		return err
 	}
+	if len(runs) > 1 {
+		return applyTargets(ctx, e, o, runs)
+	}
+	r := runs[0]
 	if r.plan.HasErrors() {
 		return planErrors(r.plan)
 	}
 	if !r.plan.HasChanges() {
 		if o.format == "json" {
-			return writeJSON(ui, &reconcile.Result{})
+			return writeJSON(ui, &reconcile.Result{Target: r.target.Name})
 		}
 		return nil
 	}
 	if !o.autoApprove && o.planFile == "" {
-		if err := confirm(ctx, e, "apply", r, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
+		if err := confirm(ctx, e, "apply", runs, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
 			return err
 		}
 		// The prompt may have stayed open for a while: an edit made in the
 		// app meanwhile would be overwritten unjournaled.
-		if err := recheck(ctx, r); err != nil {
+		if err := recheck(ctx, runs); err != nil {
 			return err
 		}
 	}
 	return applyPlan(ctx, ui, r, o.journal, o.format)
 }
 
+// targetsOf are the targets of runs.
+func targetsOf(runs []*planRun) []targetSettings {
+	ts := make([]targetSettings, len(runs))
+	for i, r := range runs {
+		ts[i] = r.target
+	}
+	return ts
+}
+
+// Statuses of a target in the summary of an apply of several.
+const (
+	targetApplied    = "applied"
+	targetUnchanged  = "unchanged"   // its plan had no change
+	targetFailed     = "failed"      // its plan had errors, or a step failed
+	targetNotStarted = "not_started" // a target before it failed
+)
+
+// targetOutcome is what became of one target of an apply of several, as
+// apply --format json reports it.
+type targetOutcome struct {
+	Target  string            `json:"target"`
+	Space   string            `json:"space"`
+	Status  string            `json:"status"`
+	Journal string            `json:"journal,omitempty"`
+	Result  *reconcile.Result `json:"result,omitempty"`
+	Error   string            `json:"error,omitempty"`
+}
+
+// applyTargets applies the plans of several targets one after another,
+// in the order of skillsync.yaml, each with its own journal. A target
+// that fails (its plan has errors, or a step of it failed) stops the
+// later ones unless --keep-going; the summary says which targets were
+// applied, which failed and which were not started.
+func applyTargets(ctx context.Context, e *env, o applyOptions, runs []*planRun) error {
+	ui := e.ui
+	var todo []*planRun
+	for _, r := range runs {
+		if r.plan.HasChanges() && !r.plan.HasErrors() {
+			todo = append(todo, r)
+		}
+	}
+	if len(todo) > 0 && !o.autoApprove && o.planFile == "" {
+		if err := confirm(ctx, e, "apply", todo, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
+			return err
+		}
+		if err := recheck(ctx, todo); err != nil {
+			return err
+		}
+	}
+	out := make([]targetOutcome, len(runs))
+	stopped, interrupted := false, false
+	var crashed error
+	now := time.Now()
+	for i, r := range runs {
+		oc := &out[i]
+		*oc = targetOutcome{Target: r.target.Name, Space: r.target.Space}
+		switch {
+		case stopped:
+			oc.Status = targetNotStarted
+			continue
+		case r.plan.HasErrors():
+			oc.Status = targetFailed
+			oc.Error = fmt.Sprintf("the plan has %s", count(len(r.plan.Errors), "error", "errors"))
+			if r.err != nil {
+				oc.Error = r.err.Error()
+			}
+		case !r.plan.HasChanges():
+			oc.Status = targetUnchanged
+			continue
+		default:
+			oc.Journal = reconcile.TargetJournalPath(r.root, now, r.target.Name)
+			if o.format == "text" {
+				fprintf(ui.stdout, "\nApplying %s:\n", r.target.where())
+			}
+			res, err := applyTarget(ctx, ui, r, oc.Journal, o.format)
+			oc.Result = res
+			oc.Status = targetApplied
+			if res == nil && err != nil {
+				oc.Journal = "" // never opened
+			}
+			if err != nil {
+				oc.Status, oc.Error = targetFailed, err.Error()
+				var crash *bug.Error
+				switch {
+				case errors.As(err, &crash):
+					crashed = err
+				case errors.Is(err, errInterrupted):
+					interrupted = true
+				}
+				if o.format == "text" && res == nil {
+					reportAlso(ui, err)
+				}
+			}
+		}
+		if oc.Status == targetFailed && (!o.keepGoing || crashed != nil || interrupted) {
+			stopped = true
+		}
+	}
+	if o.format == "json" {
+		if err := writeJSON(ui, struct {
+			Targets []targetOutcome `json:"targets"`
+		}{out}); err != nil {
+			return err
+		}
+	} else {
+		fprintf(ui.stdout, "\n%s\n", targetsLine(out))
+	}
+	switch {
+	case crashed != nil:
+		return crashed
+	case interrupted:
+		return errInterrupted
+	}
+	var failed, notStarted []string
+	for _, oc := range out {
+		switch oc.Status {
+		case targetFailed:
+			failed = append(failed, oc.Target)
+		case targetNotStarted:
+			notStarted = append(notStarted, oc.Target)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	err := fmt.Errorf("%s did not apply: %s", count(len(failed), "target", "targets"), strings.Join(failed, ", "))
+	if len(notStarted) > 0 {
+		return withHint(fmt.Errorf("%w; not started: %s", err, strings.Join(notStarted, ", ")),
+			"fix the first failure, then apply again (already applied targets plan no change); --%s goes on past a failed target", flagKeepGoing)
+	}
+	return withHint(err, "see each target's steps above; run 'skillsync plan' to see what is left to do")
+}
+
+// targetsLine sums up an apply of several targets: "Targets: 1 applied
+// (staging), 1 failed (prod), 1 not started (eu)."
+func targetsLine(out []targetOutcome) string {
+	groups := map[string][]string{}
+	for _, oc := range out {
+		groups[oc.Status] = append(groups[oc.Status], oc.Target)
+	}
+	var parts []string
+	for _, g := range []struct{ status, word string }{
+		{targetApplied, "applied"}, {targetUnchanged, "unchanged"}, {targetFailed, "failed"}, {targetNotStarted, "not started"},
+	} {
+		if names := groups[g.status]; len(names) > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s (%s)", len(names), g.word, strings.Join(names, ", ")))
+		}
+	}
+	return "Targets: " + strings.Join(parts, ", ") + "."
+}
+
 // confirm asks on a terminal before cmd (apply or restore) changes the
-// space, and refuses without one: an unattended apply must say so with
-// --auto-approve.
-func confirm(ctx context.Context, e *env, cmd string, r *planRun, noTerminalHint string) error {
+// spaces of runs, and refuses without one: an unattended apply must say
+// so with --auto-approve.
+func confirm(ctx context.Context, e *env, cmd string, runs []*planRun, noTerminalHint string) error {
 	ui := e.ui
 	in, ok := e.stdin.(*os.File)
 	if !ok || !isTerminal(in) || (!ui.stdoutTTY && !ui.stderrTTY) {
@@ -147,7 +313,11 @@ func confirm(ctx context.Context, e *env, cmd string, r *planRun, noTerminalHint
 	if !ui.stdoutTTY {
 		prompt = ui.stderr
 	}
-	fprintf(prompt, "\nApply these changes to space %s? Only 'yes' will be accepted: ", r.target.Space)
+	where := make([]string, len(runs))
+	for i, r := range runs {
+		where[i] = r.target.where()
+	}
+	fprintf(prompt, "\nApply these changes to %s? Only 'yes' will be accepted: ", strings.Join(where, ", "))
 	ui.flush()
 	line, err := readAnswer(ctx, in)
 	if err != nil {
@@ -192,12 +362,22 @@ func readAnswer(ctx context.Context, in io.Reader) (string, error) {
 	}
 }
 
-// recheck refuses r.plan if a skill it touches moved since it was made.
-func recheck(ctx context.Context, r *planRun) error {
-	sp := &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
-	stale, err := reconcile.CheckStale(ctx, r.client, sp, r.target.Space, r.target.BaseURL, r.repo)
-	if err != nil {
-		return fmt.Errorf("checking the plan against the space: %w", err)
+// recheck refuses the plans of runs if a skill one touches moved since it
+// was made; nothing is applied then.
+func recheck(ctx context.Context, runs []*planRun) error {
+	var stale []string
+	for _, r := range runs {
+		sp := &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
+		got, err := reconcile.CheckStale(ctx, r.client, sp, r.target.Space, r.target.BaseURL, r.repo)
+		if err != nil {
+			return fmt.Errorf("checking the plan against %s: %w", r.target.where(), err)
+		}
+		for _, s := range got {
+			if len(runs) > 1 {
+				s = "target " + r.target.Name + ": " + s
+			}
+			stale = append(stale, s)
+		}
 	}
 	if len(stale) > 0 {
 		return withHint(fmt.Errorf("the space changed while the plan waited for confirmation:\n  %s", strings.Join(stale, "\n  ")),
@@ -206,17 +386,31 @@ func recheck(ctx context.Context, r *planRun) error {
 	return nil
 }
 
-// applyPlan applies r.plan, journaling every mutation, and reports per step.
+// applyPlan applies r.plan, journaling every mutation, and reports per
+// step, in format.
 func applyPlan(ctx context.Context, ui *ui, r *planRun, journalPath, format string) error {
 	if journalPath == "" {
-		journalPath = reconcile.DefaultJournalPath(r.root, time.Now())
+		journalPath = reconcile.TargetJournalPath(r.root, time.Now(), r.target.Name)
 	}
+	res, err := applyTarget(ctx, ui, r, journalPath, format)
+	if res != nil && format == "json" {
+		if err := writeJSON(ui, res); err != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// applyTarget applies r.plan, journaling every mutation in journalPath,
+// and, but in format json, reports per step. The result is nil when
+// nothing could be started.
+func applyTarget(ctx context.Context, ui *ui, r *planRun, journalPath, format string) (*reconcile.Result, error) {
 	j, err := reconcile.OpenJournal(journalPath)
 	if errors.Is(err, reconcile.ErrStateDirLink) {
-		return withHint(fmt.Errorf("opening journal: %w", err), "nothing was applied; remove the link (skillsync makes the folder itself), or pass --journal FILE to journal elsewhere")
+		return nil, withHint(fmt.Errorf("opening journal: %w", err), "nothing was applied; remove the link (skillsync makes the folder itself), or pass --journal FILE to journal elsewhere")
 	}
 	if err != nil {
-		return withHint(fmt.Errorf("opening journal: %w", err), "pass --journal FILE to write it elsewhere")
+		return nil, withHint(fmt.Errorf("opening journal: %w", err), "pass --journal FILE to write it elsewhere")
 	}
 	defer j.Close()
 	var pr *progressLine
@@ -230,30 +424,26 @@ func applyPlan(ctx context.Context, ui *ui, r *planRun, journalPath, format stri
 	})
 	pr.done()
 	if res == nil {
-		return err
+		return nil, err
 	}
 	// Past here err can only be a bug, reported after what was applied.
 	crashed := err
 	if ui.github.Actions {
 		publishResult(ui, res)
 	}
-	if format == "json" {
-		if err := writeJSON(ui, res); err != nil {
-			return err
-		}
-	} else {
+	if format != "json" {
 		writeResult(ui, res)
 		ui.infof("journal: %s", journalPath)
 	}
 	switch {
 	case crashed != nil:
-		return crashed
+		return res, crashed
 	case res.Interrupted:
-		return errInterrupted
+		return res, errInterrupted
 	case res.Failed():
-		return applyFailed(res)
+		return res, applyFailed(res)
 	}
-	return nil
+	return res, nil
 }
 
 // applyFailed is the error of an apply where steps failed, with what to do

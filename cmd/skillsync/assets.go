@@ -46,7 +46,7 @@ Exit codes: 0 success, 1 error (404: no such asset in the space).`,
 
 // runAssetsGet prints the asset id in format: json as served, or text.
 func runAssetsGet(ctx context.Context, e *env, o agentsOptions, id, format string) error {
-	cl, t, err := agentClient(e, o)
+	cl, t, err := agentClient(e, o, "assets get")
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,8 @@ import (
 	"github.com/skillsync/skillsync/reconcile"
 )
 
-// splitByBase sets the Origin of every change of r.plan: "pr" when the
+// splitByBase sets the Origin of every change of the plan of each run
+// (each target's, against the target's desired state at the base): "pr" when the
 // pull request changes what the change is about, "drift" when the space
 // was edited since the base. The base is the desired state at the merge
 // base of ref and the revision planned (head, from --ref; "" for HEAD).
@@ -19,7 +20,8 @@ import (
 // in --base would otherwise split the plan against the wrong commit. Only
 // when both ends resolve and no merge base is found (a shallow clone, or
 // unrelated histories) does the base fall back to head^1, with a warning.
-func splitByBase(ctx context.Context, ui *ui, r *planRun, head, ref string) error {
+func splitByBase(ctx context.Context, ui *ui, runs []*planRun, head, ref string) error {
+	r := runs[0]
 	if head == "" {
 		head = "HEAD"
 	}
@@ -44,7 +46,11 @@ func splitByBase(ctx context.Context, ui *ui, r *planRun, head, ref string) erro
 		ui.warningf("reading the base %s: %v; every change is shown as from this pull request", shortSHA(sha), err)
 		base = &fsrepo.Repo{}
 	}
-	reconcile.SetOrigins(r.plan, base, r.repo)
+	for _, r := range runs {
+		if r.err == nil {
+			reconcile.SetOrigins(r.plan, base.ForTarget(r.target.Name), r.repo)
+		}
+	}
 	return nil
 }
 

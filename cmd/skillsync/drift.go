@@ -70,37 +70,57 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 			return err
 		}
 	}
-	r, err := makePlan(ctx, e, o.planning, o.format != "json")
+	runs, err := makePlans(ctx, e, o.planning, o.format != "json")
 	if err != nil {
 		publishFailure(ctx, e, o.planning, o.github, "drift", err)
 		return err
 	}
-	if err := renderPlan(ui.stdout, r.plan, o.format, o.planning.color, "drift"); err != nil {
+	if err := renderPlans(ui.stdout, runs, o.format, o.planning.color, "drift"); err != nil {
 		return err
 	}
-	ghErr := publishPlan(ctx, ui, o.github, r.plan, "drift")
-	verdict := r.plan.Drift()
-	if verdict.Status == reconcile.DriftError {
+	ghErr := publishPlans(ctx, e, o.github, runs, "drift")
+	found := false
+	var errored []*planRun
+	for _, r := range runs {
+		switch r.plan.Drift().Status {
+		case reconcile.DriftError:
+			errored = append(errored, r)
+		case reconcile.DriftFound:
+			found = true
+		}
+	}
+	if len(errored) > 0 {
 		reportAlso(ui, ghErr)
-		return planErrors(r.plan)
+		if len(runs) == 1 {
+			return planErrors(runs[0].plan)
+		}
+		return targetsError(ui, runs, func(r *planRun) bool { return r.plan.Drift().Status == reconcile.DriftError })
 	}
 	if o.out != "" {
-		if err := savePlan(o.out, r); err != nil {
+		if err := savePlans(o.out, runs); err != nil {
 			return err
 		}
 		if o.format != "json" {
-			ui.infof("%s", savedLine(r.plan, o.out))
+			ui.infof("%s", savedLine(runs, o.out))
 		}
 	}
 	if ghErr != nil {
 		return ghErr
 	}
-	if verdict.Status == reconcile.DriftFound {
-		if verdict.Unsyncable != "" && o.format == "text" {
-			// The plan above ends "No changes."; say why this is drift.
-			ui.infof("drift: %s Make these changes in the app or in the repository.", verdict.Unsyncable)
-		}
-		return errChanges
+	if !found {
+		return nil
 	}
-	return nil
+	for _, r := range runs {
+		v := r.plan.Drift()
+		if v.Unsyncable == "" || o.format != "text" {
+			continue
+		}
+		// The plan above ends "No changes."; say why this is drift.
+		if len(runs) == 1 {
+			ui.infof("drift: %s Make these changes in the app or in the repository.", v.Unsyncable)
+		} else {
+			ui.infof("drift: %s: %s Make these changes in the app or in the repository.", r.target.where(), v.Unsyncable)
+		}
+	}
+	return errChanges
 }

@@ -22,6 +22,8 @@ type (
 	intFlag string
 	// boolFlag is the name of a flag that is set or not.
 	boolFlag string
+	// stringsFlag is the name of a flag that may be given several times.
+	stringsFlag string
 )
 
 const (
@@ -40,6 +42,8 @@ const (
 	flagSeed       stringFlag = "seed"
 	flagToken      stringFlag = "token"
 
+	flagTarget stringsFlag = "target"
+
 	flagParallelism intFlag = "parallelism"
 	flagPR          intFlag = "pr"
 
@@ -52,6 +56,8 @@ const (
 	flagAutoApprove      boolFlag = "auto-approve"
 	flagYes              boolFlag = "yes"
 	flagVersion          boolFlag = "version"
+	flagKeepGoing        boolFlag = "keep-going"
+	flagChanged          boolFlag = "changed"
 )
 
 // vendor add's flags.
@@ -75,6 +81,11 @@ func (f boolFlag) def(usage string) *cli.BoolFlag {
 	return &cli.BoolFlag{Name: string(f), Usage: usage}
 }
 func (f boolFlag) get(c *cli.Context) bool { return c.Bool(string(f)) }
+
+func (f stringsFlag) def(usage string) *cli.StringSliceFlag {
+	return &cli.StringSliceFlag{Name: string(f), Usage: usage}
+}
+func (f stringsFlag) get(c *cli.Context) []string { return c.StringSlice(string(f)) }
 
 // withEnv ends a flag's usage with the variable that sets it when the flag
 // is not given, as urfave/cli shows its EnvVars.
@@ -110,9 +121,10 @@ func remoteFlags() []cli.Flag {
 	par := flagParallelism.def(withEnv("requests in flight at once", envParallelism))
 	par.Value = defaultParallelism
 	return []cli.Flag{
+		flagTarget.def(withEnv("target of skillsync.yaml to work on (repeat, or comma-separate, for several; default: all, in file order)", envTarget)),
 		flagBaseURL.def(withEnv("service address, https://... (or http:// on loopback)", envBaseURL)),
 		flagSpace.def(withEnv("space id", envSpace)),
-		flagTokenFile.def("file holding the bearer token (default: $" + envToken + ")"),
+		flagTokenFile.def("file holding the bearer token, for every target selected (default: each target's tokenEnv, else $" + envToken + ")"),
 		par,
 		flagDebug.def("log every request (method, path, status, time, attempt) to stderr"),
 	}
@@ -168,6 +180,7 @@ func flags(groups ...[]cli.Flag) []cli.Flag {
 
 // connFlags are the [remoteFlags] as given on the command line.
 type connFlags struct {
+	targets                   []string // --target, each given
 	baseURL, space, tokenFile string
 	parallelism               int
 	parallelismGiven          bool
@@ -176,6 +189,7 @@ type connFlags struct {
 
 func readConnFlags(c *cli.Context) connFlags {
 	return connFlags{
+		targets:          flagTarget.get(c),
 		baseURL:          flagBaseURL.get(c),
 		space:            flagSpace.get(c),
 		tokenFile:        flagTokenFile.get(c),

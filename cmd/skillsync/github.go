@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
@@ -108,30 +109,54 @@ func publishPlan(ctx context.Context, ui *ui, g githubOptions, p *reconcile.Plan
 	// space is in sync, so it leaves an open issue alone.
 	drifts := p.HasDrift()
 	if !drifts && p.Drift().Status != reconcile.DriftNone {
-		ui.warningf("the drift issue was left as it is: the plan has errors, so whether space %s is in sync is unknown", p.Space)
+		ui.warningf("the drift issue was left as it is: the plan has errors, so whether %s is in sync is unknown", reconcile.Where(p.Space, p.Target))
 		return nil
 	}
 	action, url, err := gc.SyncDriftIssue(ctx, p.Space, p.Target, drifts, doc)
 	if err != nil {
 		return githubError(err)
 	}
+	where := reconcile.Where(p.Space, p.Target)
 	switch action {
 	case github.DriftOpened:
-		ui.infof("opened a drift issue for space %s: %s", p.Space, url)
+		ui.infof("opened a drift issue for %s: %s", where, url)
 	case github.DriftUpdated:
-		ui.infof("updated the drift issue of space %s: %s", p.Space, url)
+		ui.infof("updated the drift issue of %s: %s", where, url)
 	case github.DriftClosed:
-		ui.infof("closed the drift issue of space %s, back in sync: %s", p.Space, url)
+		ui.infof("closed the drift issue of %s, back in sync: %s", where, url)
 	}
 	return nil
+}
+
+// publishPlans is [publishPlan] of the plan of each run, or, for a target
+// that could not be planned, [publishFailureOf] its error: one comment and
+// one issue per target. The first failure to post is returned, and the
+// others are said.
+func publishPlans(ctx context.Context, e *env, g githubOptions, runs []*planRun, kind string) error {
+	var first error
+	for _, r := range runs {
+		var err error
+		if r.err != nil {
+			publishFailureOf(ctx, e, g, kind, r.target, r.err)
+		} else {
+			err = publishPlan(ctx, e.ui, g, r.plan, kind)
+		}
+		if first == nil {
+			first = err
+		} else {
+			reportAlso(e.ui, err)
+		}
+	}
+	return first
 }
 
 // publishFailure, when plan or drift could not make a plan, says so where
 // the plan would have gone: the job summary under GitHub Actions and, for
 // plan --comment, the pull request's plan comment, which would otherwise
-// keep showing the plan of an earlier push as if it still held. It needs
-// the space (from flags, environment or skillsync.yaml); what it cannot
-// post is a warning, never the error the command exits with.
+// keep showing the plan of an earlier push as if it still held; for each
+// target selected. It needs the space (from flags, environment or
+// skillsync.yaml); what it cannot post is a warning, never the error the
+// command exits with.
 func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOptions, kind string, failure error) {
 	ui := e.ui
 	comment := kind == "plan" && g.comment
@@ -139,11 +164,24 @@ func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOpti
 	if (!comment && !actions) || errors.Is(failure, context.Canceled) {
 		return
 	}
-	space := failureSpace(o)
-	if space == "" {
+	ts := failureTargets(o)
+	if len(ts) == 0 {
 		if comment {
 			ui.warningf("the plan comment was not updated: the space is not known")
 		}
+		return
+	}
+	for _, t := range ts {
+		publishFailureOf(ctx, e, g, kind, t, failure)
+	}
+}
+
+// publishFailureOf is [publishFailure] for target t.
+func publishFailureOf(ctx context.Context, e *env, g githubOptions, kind string, t targetSettings, failure error) {
+	ui := e.ui
+	comment := kind == "plan" && g.comment
+	actions := ui.github.Actions
+	if (!comment && !actions) || errors.Is(failure, context.Canceled) {
 		return
 	}
 	var lines []string
@@ -152,7 +190,7 @@ func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOpti
 		lines = invalid.errorLines()
 	}
 	var md bytes.Buffer
-	if err := reconcile.RenderFailureMarkdown(&md, space, "", failure.Error(), hintFor(failure), lines, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
+	if err := reconcile.RenderFailureMarkdown(&md, t.Space, t.Name, failure.Error(), hintFor(failure), lines, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
 		ui.warningf("writing the failure report: %v", err)
 		return
 	}
@@ -176,7 +214,7 @@ func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOpti
 	gc, err := github.NewClient(ctx, env, nil)
 	if err == nil {
 		var url string
-		url, _, err = gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(space, ""), doc)
+		url, _, err = gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(t.Space, t.Name), doc)
 		if err == nil {
 			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", pr, url)
 			return
@@ -185,19 +223,16 @@ func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOpti
 	ui.warningf("the plan comment was not updated: %v", githubError(err))
 }
 
-// failureSpace is the space a failed plan was for, as far as it can be
-// known: --space or SKILLSYNC_SPACE, else the working tree's
-// skillsync.yaml; "" when none names a valid one.
-func failureSpace(o planningOptions) string {
+// failureTargets are the targets a failed plan was for, as far as they can
+// be known: those selected, with --space or SKILLSYNC_SPACE, else the
+// working tree's skillsync.yaml; none when none names a valid space.
+func failureTargets(o planningOptions) []targetSettings {
 	var cfg fsrepo.Config
 	if root, err := findRepo(o.dir); err == nil {
 		cfg, _ = fsrepo.ReadConfig(root)
 	}
-	t, _ := o.conn.target(cfg)
-	if spec.CheckShortSpaceID(t.Space) != nil {
-		return ""
-	}
-	return t.Space
+	ts, _ := o.conn.targets(cfg)
+	return slices.DeleteFunc(ts, func(t targetSettings) bool { return spec.CheckShortSpaceID(t.Space) != nil })
 }
 
 // githubEnv is the GitHub Actions environment gh with the flags' values

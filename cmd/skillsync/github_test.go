@@ -432,3 +432,51 @@ func TestDiagnosticAnnotations(t *testing.T) {
 		t.Errorf("annotations:\n%s\nwant:\n%s", gh.String(), wantGH)
 	}
 }
+
+// TestTargetsCommentAndIssue: with several targets, plan --comment keeps
+// one comment per target and drift --issue one issue per target, each
+// found again by its marker, which names the target.
+func TestTargetsCommentAndIssue(t *testing.T) {
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	e.AddSpace(remotetest.Space{ID: "st01"})
+	for _, s := range e.Skills(demoSpace) {
+		sd := remotetest.SkillSeed{Slug: s.Slug, Name: s.Name, Description: s.Description, Enabled: s.Enabled, Files: e.SkillFiles(demoSpace, s.ID)}
+		if s.Instructions != nil {
+			sd.Instructions = *s.Instructions
+		}
+		e.AddSkill("st01", sd)
+	}
+	cfg := "skillsDir: skills\nunmanaged: ignore\nmissing: warn\ntargets:\n  staging:\n    space: st01\n  production:\n    space: demo\n"
+	if err := os.WriteFile(filepath.Join(dir, "skillsync.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	delete(env, "SKILLSYNC_SPACE")
+	f := newFakeGitHub(t, env)
+
+	for range 2 { // the second run updates the comments it made
+		if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+			t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+		}
+		comments := f.Comments()
+		if len(comments) != 2 {
+			t.Fatalf("comments = %+v, want one per target", comments)
+		}
+		for i, marker := range []string{"<!-- skillsync:plan space=st01 target=staging -->", "<!-- skillsync:plan space=demo target=production -->"} {
+			if !strings.HasPrefix(comments[i].Body, marker) || !strings.Contains(comments[i].Body, "release-notes") {
+				t.Errorf("comment %d = %q, want the plan of its target, beginning %s", i, comments[i].Body, marker)
+			}
+		}
+	}
+
+	code, _, stderr := runCLI(t, env, "drift", "--dir", dir, "--issue")
+	if code != 2 {
+		t.Fatalf("drift: exit %d, want 2; stderr:\n%s", code, stderr)
+	}
+	issues := f.Issues() // #1 is the pull request
+	if len(issues) != 3 ||
+		issues[1].Title != "skillsync: drift in target staging (space st01)" || !strings.HasPrefix(issues[1].Body, "<!-- skillsync:drift space=st01 target=staging -->") ||
+		issues[2].Title != "skillsync: drift in target production (space demo)" || !strings.HasPrefix(issues[2].Body, "<!-- skillsync:drift space=demo target=production -->") {
+		t.Fatalf("issues = %+v, want one drift issue per target", issues)
+	}
+}

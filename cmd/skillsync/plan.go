@@ -75,55 +75,65 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 			return err
 		}
 	}
-	r, err := makePlan(ctx, e, o.planning, o.format != "json")
+	runs, err := makePlans(ctx, e, o.planning, o.format != "json")
 	if err != nil {
 		publishFailure(ctx, e, o.planning, o.github, "plan", err)
 		return err
 	}
 	if o.base != "" {
-		if err := splitByBase(ctx, ui, r, o.planning.ref, o.base); err != nil {
+		if err := splitByBase(ctx, ui, runs, o.planning.ref, o.base); err != nil {
 			publishFailure(ctx, e, o.planning, o.github, "plan", err)
 			return err
 		}
 	}
-	if err := renderPlan(ui.stdout, r.plan, o.format, o.planning.color, "plan"); err != nil {
+	if err := renderPlans(ui.stdout, runs, o.format, o.planning.color, "plan"); err != nil {
 		return err
 	}
 	// Posted even with errors: reviewers need to see them.
-	ghErr := publishPlan(ctx, ui, o.github, r.plan, "plan")
-	if r.plan.HasErrors() {
+	ghErr := publishPlans(ctx, e, o.github, runs, "plan")
+	if err := plansErrors(ui, runs); err != nil {
 		reportAlso(ui, ghErr)
-		return planErrors(r.plan)
+		return err
 	}
 	if o.out != "" {
-		if err := savePlan(o.out, r); err != nil {
+		if err := savePlans(o.out, runs); err != nil {
 			return err
 		}
 		if o.format != "json" {
-			ui.infof("%s", savedLine(r.plan, o.out))
+			ui.infof("%s", savedLine(runs, o.out))
 		}
 	}
 	if ghErr != nil {
 		return ghErr
 	}
-	if o.detailedExitcode && r.plan.HasChanges() {
+	if o.detailedExitcode && anyChanges(runs) {
 		return errChanges
 	}
 	return nil
 }
 
-// savedLine says where the plan p was saved, and how to apply it.
-func savedLine(p *reconcile.Plan, path string) string {
-	if p.HasErrors() {
-		return fmt.Sprintf("saved the plan to %s", path) // apply refuses it
+// savedLine says where the plans of runs were saved, and how to apply
+// them.
+func savedLine(runs []*planRun, path string) string {
+	what := "the plan"
+	if len(runs) > 1 {
+		what = fmt.Sprintf("the plans of %d targets", len(runs))
 	}
-	return fmt.Sprintf("saved the plan to %s; apply it with: skillsync apply %s", path, path)
+	for _, r := range runs {
+		if r.plan.HasErrors() {
+			return fmt.Sprintf("saved %s to %s", what, path) // apply refuses it
+		}
+	}
+	return fmt.Sprintf("saved %s to %s; apply it with: skillsync apply %s", what, path, path)
 }
 
-// savePlan writes the saved plan atomically, so an interrupted plan never
-// leaves half a file for apply to read.
-func savePlan(path string, r *planRun) error {
-	sp := &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
+// savePlans writes the saved plan of runs atomically, so that an
+// interrupted plan never leaves half a file for apply to read.
+func savePlans(path string, runs []*planRun) error {
+	sps := make([]*reconcile.SavedPlan, len(runs))
+	for i, r := range runs {
+		sps[i] = &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".skillsync-plan-*")
 	if err != nil {
 		// The temporary file's name means nothing to the user.
@@ -135,7 +145,7 @@ func savePlan(path string, r *planRun) error {
 			"name a file in a folder this user can write to")
 	}
 	defer os.Remove(tmp.Name())
-	if err := reconcile.WriteSavedPlan(tmp, sp); err != nil {
+	if err := reconcile.WriteSavedPlans(tmp, sps); err != nil {
 		tmp.Close()
 		return fmt.Errorf("saving plan to %s: %w", path, err)
 	}

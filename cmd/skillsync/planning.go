@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path"
+	"strings"
+	"sync"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -22,14 +26,39 @@ type planningOptions struct {
 	conn  connSettings
 }
 
-// planRun is everything one planning command resolved and fetched.
+// planRun is everything one planning command resolved and fetched for a
+// target.
 type planRun struct {
 	root   string
-	repo   *fsrepo.Repo
+	repo   *fsrepo.Repo // the target's desired state ([fsrepo.Repo.ForTarget])
 	target targetSettings
 	client *remote.Client
 	par    int
 	plan   *reconcile.Plan
+	// err is why the target could not be planned, when it is one of
+	// several: the others are planned still, and plan holds err as its
+	// one error, for every format to show.
+	err error
+}
+
+// fail records err as why r could not be planned.
+func (r *planRun) fail(err error) {
+	r.err = fmt.Errorf("target %s: %w", r.target.Name, err)
+	var commit string
+	if r.repo != nil {
+		commit = r.repo.Commit
+	}
+	r.plan = reconcile.FailedPlan(r.target.Space, r.target.Name, commit, reconcile.Problem{
+		Code: reconcile.CodeNoPlan, Message: err.Error(), Hint: hintFor(err)})
+}
+
+// plans are the plans of runs, in their order.
+func plans(runs []*planRun) []*reconcile.Plan {
+	out := make([]*reconcile.Plan, len(runs))
+	for i, r := range runs {
+		out[i] = r.plan
+	}
+	return out
 }
 
 // loadRepo loads the desired state and stops on any validation error: a
@@ -45,11 +74,14 @@ func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.R
 	if err != nil {
 		return "", nil, nil, err
 	}
-	// The diagnostics may quote the token (in a name, a file name): the
-	// --token-file's is registered before they are printed. A missing
-	// token is reported when the client is made.
-	t, _ := o.conn.target(repo.Config)
-	_, _ = readToken(ui, t, o.conn.getenv)
+	// The diagnostics may quote a token (in a name, a file name): the
+	// --token-file's, and every target's, is registered before they are
+	// printed. A missing token is reported when the client is made.
+	registerTokens(ui, repo.Config, o.conn.getenv)
+	ts, _ := o.conn.targets(repo.Config)
+	for _, t := range ts {
+		_, _ = readToken(ui, t, o.conn.getenv)
+	}
 	if diags.HasErrors() {
 		printDiagnostics(ui, diags)
 		return "", nil, nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
@@ -106,11 +138,14 @@ func (e *invalidRepoError) errorLines() []string {
 	return out
 }
 
-// target resolves where the plans of a loaded repo go, with --force.
-func (o planningOptions) target(repo *fsrepo.Repo) (targetSettings, error) {
-	t, err := o.conn.target(repo.Config)
-	t.Policy.Force = o.force
-	return t, err
+// targets resolves the targets the plans of a loaded repo go to, with
+// --force.
+func (o planningOptions) targets(repo *fsrepo.Repo) ([]targetSettings, error) {
+	ts, err := o.conn.targets(repo.Config)
+	for i := range ts {
+		ts[i].Policy.Force = o.force
+	}
+	return ts, err
 }
 
 // connect builds the client of target t.
@@ -156,53 +191,113 @@ func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
 	return nil
 }
 
-// makePlan loads the repository and plans it against its target: the one
-// that skillsync.yaml, the flags and the variables name. (With targets: in
-// skillsync.yaml, planTarget runs once for each.)
-func makePlan(ctx context.Context, e *env, o planningOptions, progress bool) (*planRun, error) {
+// makePlans loads the repository and plans it against each target
+// selected. One target is planned as a repository without targets always
+// was: the error of its plan is the command's. Several are planned at
+// once, sharing one --parallelism, and a target that cannot be planned
+// does not stop the others: its run holds the error ([planRun.fail]).
+func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([]*planRun, error) {
 	root, repo, diags, err := loadRepo(ctx, e.ui, o)
 	if err != nil {
 		return nil, err
 	}
-	t, err := o.target(repo)
+	ts, err := o.targets(repo)
 	if err != nil {
 		return nil, err
 	}
-	return planTarget(ctx, e, o, &planRun{root: root, repo: repo, target: t}, diags, progress)
+	if len(ts) == 1 {
+		var pr *progressLine
+		if progress {
+			pr = e.ui.progress("fetching skills")
+		}
+		r := &planRun{root: root, repo: repo.ForTarget(ts[0].Name), target: ts[0]}
+		err := planTarget(ctx, e, o, r, diags, fetchShare{progress: pr.update})
+		pr.done()
+		if err != nil {
+			return nil, err
+		}
+		return []*planRun{r}, nil
+	}
+	if err := o.conn.checkParallelism(); err != nil {
+		return nil, err
+	}
+	var pr *progressLine
+	if progress {
+		pr = e.ui.progress("fetching skills")
+	}
+	sum := newProgressSum(pr.update, len(ts))
+	budget := reconcile.NewBudget(o.conn.parallelism)
+	runs := make([]*planRun, len(ts))
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		runs[i] = &planRun{root: root, repo: repo.ForTarget(t.Name), target: t}
+		wg.Go(func() {
+			err := bug.Call(func() error {
+				return planTarget(ctx, e, o, runs[i], diags, fetchShare{budget: budget, progress: sum.part(i)})
+			})
+			if err != nil {
+				runs[i].fail(err)
+			}
+		})
+	}
+	wg.Wait()
+	pr.done()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, r := range runs {
+		var crash *bug.Error
+		if errors.As(r.err, &crash) {
+			return nil, crash
+		}
+	}
+	return runs, nil
+}
+
+// makePlan is [makePlans] for a command that works on one target.
+func makePlan(ctx context.Context, e *env, o planningOptions, progress bool) (*planRun, error) {
+	runs, err := makePlans(ctx, e, o, progress)
+	if err != nil {
+		return nil, err
+	}
+	return runs[0], nil
+}
+
+// fetchShare is what the fetch of one target shares with those of the
+// others planned at once: the budget of requests in flight (nil for a
+// target planned alone) and the progress line.
+type fetchShare struct {
+	budget   *reconcile.Budget
+	progress func(done, total int)
 }
 
 // planTarget reads the space of r.target and plans r.repo against it,
 // carrying the warnings of diags.
-func planTarget(ctx context.Context, e *env, o planningOptions, r *planRun, diags fsrepo.Diagnostics, progress bool) (*planRun, error) {
+func planTarget(ctx context.Context, e *env, o planningOptions, r *planRun, diags fsrepo.Diagnostics, share fetchShare) error {
 	ui, repo, t := e.ui, r.repo, r.target
 	cl, err := connect(e, o, t)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := refuseTokenInRepo(ui, repo); err != nil {
-		return nil, err
+		return err
 	}
 	par := o.conn.parallelism
 	r.client, r.par = cl, par
-	fo := reconcile.FetchOptions{Parallelism: par}
+	fo := reconcile.FetchOptions{Parallelism: par, Budget: share.budget, Progress: share.progress}
 	if dir := o.cache; dir != "" {
 		if fo.Cache, err = reconcile.OpenCache(dir); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	var pr *progressLine
-	if progress {
-		pr = ui.progress("fetching skills")
-	}
-	fo.Progress = pr.update
 	live, err := reconcile.Fetch(ctx, cl, t.Space, repo, fo)
-	pr.done()
 	if err != nil {
-		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)
+		return fmt.Errorf("reading space %s: %w", t.Space, err)
 	}
 	r.plan = reconcile.Compute(repo, live, t.Policy)
+	r.plan.Target = t.Name
 	r.plan.Warnings = append(validationWarnings(diags), r.plan.Warnings...)
-	return r, nil
+	return nil
 }
 
 // renderPlan writes p to w in format, titled for the command that made it
@@ -216,6 +311,99 @@ func renderPlan(w io.Writer, p *reconcile.Plan, format string, color bool, kind 
 	default:
 		return reconcile.RenderText(w, p, reconcile.TextOptions{Color: color, Title: "skillsync " + kind})
 	}
+}
+
+// renderPlans writes the plans of runs to w in format: one plan as
+// [renderPlan] does; several as one JSON document of format_version 2,
+// one markdown document each (each with its marker, as each is a comment
+// of its own), or one text section each, headed by the target's name and
+// space, then a line per target and the line of their sum.
+func renderPlans(w io.Writer, runs []*planRun, format string, color bool, kind string) error {
+	if len(runs) == 1 {
+		return renderPlan(w, runs[0].plan, format, color, kind)
+	}
+	ps := plans(runs)
+	switch format {
+	case "json":
+		return reconcile.RenderTargetsJSON(w, ps)
+	case "markdown":
+		for i, p := range ps {
+			if i > 0 {
+				fprintf(w, "\n")
+			}
+			if err := renderPlan(w, p, format, color, kind); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, p := range ps {
+		if err := renderPlan(w, p, format, color, kind); err != nil {
+			return err
+		}
+		fprintf(w, "\n")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Targets:\n")
+	for _, r := range runs {
+		line := reconcile.SummaryLine(r.plan)
+		switch {
+		case r.err != nil:
+			line = "could not be planned."
+		case r.plan.HasErrors():
+			line += fmt.Sprintf(" %s: apply refuses this plan.", count(len(r.plan.Errors), "error", "errors"))
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", r.target.where(), line)
+	}
+	last := reconcile.TargetsSummaryLine(reconcile.SummarizeTargets(ps))
+	if color {
+		last = "\033[1m" + last + "\033[0m"
+	}
+	fprintf(w, "%s%s\n", b.String(), last)
+	return nil
+}
+
+// plansErrors is the error of runs of which some have errors, after
+// rendering them; nil when none has. The errors of targets that could
+// not be planned are also said on stderr, where errors are looked for.
+func plansErrors(ui *ui, runs []*planRun) error {
+	if len(runs) == 1 {
+		if runs[0].plan.HasErrors() {
+			return planErrors(runs[0].plan)
+		}
+		return nil
+	}
+	return targetsError(ui, runs, func(r *planRun) bool { return r.plan.HasErrors() })
+}
+
+// targetsError is the error of the runs, of several, that bad says have
+// errors (nil when none has), and says on stderr why those that could not
+// be planned could not.
+func targetsError(ui *ui, runs []*planRun, bad func(*planRun) bool) error {
+	var names []string
+	for _, r := range runs {
+		if r.err != nil {
+			reportAlso(ui, r.err)
+		}
+		if bad(r) {
+			names = append(names, r.target.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return withHint(fmt.Errorf("%d of %d targets have errors (%s); nothing can be applied to them until they are fixed", len(names), len(runs), strings.Join(names, ", ")),
+		"see the errors of each target above, each with what to do")
+}
+
+// anyChanges reports whether any plan of runs changes its space.
+func anyChanges(runs []*planRun) bool {
+	for _, r := range runs {
+		if r.plan.HasChanges() {
+			return true
+		}
+	}
+	return false
 }
 
 // planErrors is the error of a plan that has errors, after rendering it.

@@ -47,3 +47,30 @@ func (p *progressLine) done() {
 		fmt.Fprint(p.ui.stderr, "\r\033[K")
 	}
 }
+
+// progressSum adds up the progress of several tasks that run at once
+// (the fetches of several targets) for one progress line.
+type progressSum struct {
+	mu          sync.Mutex
+	done, total []int
+	update      func(done, total int)
+}
+
+func newProgressSum(update func(done, total int), n int) *progressSum {
+	return &progressSum{done: make([]int, n), total: make([]int, n), update: update}
+}
+
+// part is the progress callback of task i.
+func (s *progressSum) part(i int) func(done, total int) {
+	return func(done, total int) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.done[i], s.total[i] = done, total
+		var d, t int
+		for j := range s.done {
+			d += s.done[j]
+			t += s.total[j]
+		}
+		s.update(d, t)
+	}
+}

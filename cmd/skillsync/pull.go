@@ -96,7 +96,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 			return err
 		}
 	}
-	t, err := o.conn.target(cfg)
+	t, err := o.conn.target(cfg, "pull")
 	if err != nil {
 		return err
 	}

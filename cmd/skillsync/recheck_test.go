@@ -42,12 +42,12 @@ func TestRecheckAfterConfirmation(t *testing.T) {
 	r := &planRun{root: root, repo: repo, target: targetSettings{BaseURL: srv.URL, Space: demoSpace}, client: cl,
 		plan: reconcile.Compute(repo, live, reconcile.PolicyFromConfig(repo.Config))}
 
-	if err := recheck(ctx, r); err != nil {
+	if err := recheck(ctx, []*planRun{r}); err != nil {
 		t.Fatalf("recheck of a fresh plan: %v", err)
 	}
 	s, _ := e.SkillBySlug(demoSpace, "release-notes")
 	e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) { sd.Instructions = "Edited while the prompt was open.\n" })
-	err = recheck(ctx, r)
+	err = recheck(ctx, []*planRun{r})
 	if err == nil || !strings.Contains(err.Error(), "release-notes") {
 		t.Fatalf("recheck after an edit in the app: %v, want an error naming release-notes", err)
 	}

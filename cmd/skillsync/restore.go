@@ -112,10 +112,10 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 		return nil
 	}
 	if !o.autoApprove {
-		if err := confirm(ctx, e, "restore", r, "pass --auto-approve to restore without asking"); err != nil {
+		if err := confirm(ctx, e, "restore", []*planRun{r}, "pass --auto-approve to restore without asking"); err != nil {
 			return err
 		}
-		if err := recheck(ctx, r); err != nil {
+		if err := recheck(ctx, []*planRun{r}); err != nil {
 			return err
 		}
 	}
@@ -167,7 +167,7 @@ func planRestore(ctx context.Context, e *env, o restoreOptions, rs *reconcile.Re
 	if cfg.Space == "" {
 		cfg.Space = rs.Space
 	}
-	t, err := o.conn.target(cfg) // its maxDisablePercent guards a restore too
+	t, err := o.conn.target(cfg, "restore") // its maxDisablePercent guards a restore too
 	if err != nil {
 		return nil, err
 	}

@@ -7,21 +7,26 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
-// loadSavedPlan reads a plan saved by 'plan -out' and refuses it if the space
-// or the repository moved since it was made.
-func loadSavedPlan(ctx context.Context, e *env, o planningOptions, file string) (*planRun, error) {
+// loadSavedPlans reads the plans saved by 'plan -out' (one per target)
+// and refuses them if the space of any, or the repository, moved since
+// they were made. With --target (or SKILLSYNC_TARGET), only those of the
+// targets named are applied, each of which the file must hold.
+func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string) ([]*planRun, error) {
 	ui := e.ui
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, withHint(fmt.Errorf("reading plan: %w", err), "make one with: skillsync plan -out %s", file)
 	}
 	defer f.Close()
-	sp, err := reconcile.ReadSavedPlan(f)
+	sps, err := reconcile.ReadSavedPlans(f)
 	if err != nil {
 		return nil, withHint(fmt.Errorf("%s: %w", file, err), "apply takes a file saved by 'skillsync plan -out plan.json'; make one, review it, then: skillsync apply plan.json")
 	}
@@ -30,23 +35,99 @@ func loadSavedPlan(ctx context.Context, e *env, o planningOptions, file string) 
 		return nil, err
 	}
 	printDiagnostics(ui, diags) // the saved plan has its own warnings
-	t, err := o.target(repo)
+	sps, err = selectSaved(sps, repo.Config, o.conn, file)
 	if err != nil {
 		return nil, err
 	}
-	cl, err := connect(e, o, t)
+	// The targets of the file, resolved as skillsync.yaml, the flags and
+	// the variables have them now: a plan for another space or service
+	// is stale.
+	oo := o
+	if sps[0].Plan.Target != "" {
+		oo.conn.flags.targets = nil
+		for _, sp := range sps {
+			oo.conn.flags.targets = append(oo.conn.flags.targets, sp.Plan.Target)
+		}
+	}
+	ts, err := oo.targets(repo)
 	if err != nil {
 		return nil, err
 	}
-	stale, err := reconcile.CheckStale(ctx, cl, sp, t.Space, t.BaseURL, repo)
-	if err != nil {
-		return nil, fmt.Errorf("checking %s against the space: %w", file, err)
+	byName := map[string]targetSettings{}
+	for _, t := range ts {
+		byName[t.Name] = t
+	}
+	var runs []*planRun
+	var stale []string
+	for _, sp := range sps {
+		t := byName[sp.Plan.Target]
+		cl, err := connect(e, o, t)
+		if err != nil {
+			return nil, err
+		}
+		desired := repo.ForTarget(t.Name)
+		got, err := reconcile.CheckStale(ctx, cl, sp, t.Space, t.BaseURL, desired)
+		if err != nil {
+			return nil, fmt.Errorf("checking %s against %s: %w", file, t.where(), err)
+		}
+		for _, s := range got {
+			if len(sps) > 1 {
+				s = "target " + t.Name + ": " + s
+			}
+			stale = append(stale, s)
+		}
+		runs = append(runs, &planRun{root: root, repo: desired, target: t, client: cl, par: o.conn.parallelism, plan: sp.Plan})
 	}
 	if len(stale) > 0 {
 		return nil, withHint(fmt.Errorf("the saved plan %s is stale:\n  %s", file, strings.Join(stale, "\n  ")),
 			"run 'skillsync plan -out %s' again, review it, and apply the new plan", file)
 	}
-	return &planRun{root: root, repo: repo, target: t, client: cl, par: o.conn.parallelism, plan: sp.Plan}, nil
+	return runs, nil
+}
+
+// selectSaved checks that the saved plans sps are for the targets of cfg
+// (the one space of a skillsync.yaml without targets, or targets it
+// names), and returns those --target (or SKILLSYNC_TARGET) selects, in
+// the order of the file: all of them when none is named.
+func selectSaved(sps []*reconcile.SavedPlan, cfg fsrepo.Config, cs connSettings, file string) ([]*reconcile.SavedPlan, error) {
+	if sps[0].Plan.Target == "" {
+		if len(cfg.Targets) > 0 {
+			return nil, withHint(fmt.Errorf("the saved plan %s is for the one space of a %s without targets, and %s now has targets", file, fsrepo.ConfigFile, fsrepo.ConfigFile),
+				"plan again: skillsync plan -out %s", file)
+		}
+		return sps, nil
+	}
+	var inFile []string
+	for _, sp := range sps {
+		if _, ok := cfg.Target(sp.Plan.Target); !ok {
+			return nil, withHint(fmt.Errorf("the saved plan %s is for target %s, which %s does not have", file, sp.Plan.Target, fsrepo.ConfigFile),
+				"plan again: skillsync plan -out %s", file)
+		}
+		inFile = append(inFile, sp.Plan.Target)
+	}
+	names := cs.flags.targets
+	if len(names) == 0 && cs.getenv(envTarget) != "" {
+		names = strings.Split(cs.getenv(envTarget), ",")
+	}
+	if len(names) == 0 {
+		return sps, nil
+	}
+	want := map[string]bool{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !slices.Contains(inFile, n) {
+			err := fmt.Errorf("the saved plan %s holds no plan of target %q", file, n)
+			if best := suggest.Closest(n, inFile); best != "" {
+				return nil, withHint(err, "did you mean %q? it holds the plans of: %s", best, strings.Join(inFile, ", "))
+			}
+			return nil, withHint(err, "it holds the plans of: %s; plan that target with: skillsync plan --target %s -out FILE", strings.Join(inFile, ", "), n)
+		}
+		want[n] = true
+	}
+	return slices.DeleteFunc(sps, func(sp *reconcile.SavedPlan) bool { return !want[sp.Plan.Target] }), nil
 }
 
 // checkPlanOut refuses a -out path of cmd that holds something other than
@@ -76,7 +157,7 @@ func checkPlanOut(cmd, path string) error {
 	if fi.IsDir() {
 		return withHint(fmt.Errorf("-out %s is a folder", path), "name a file, such as %s", filepath.Join(path, "plan.json"))
 	}
-	if _, err := reconcile.ReadSavedPlan(f); err != nil {
+	if _, err := reconcile.ReadSavedPlans(f); err != nil {
 		return withHint(fmt.Errorf("-out %s: the file exists and is not a saved plan; %s will not overwrite it", path, cmd),
 			"name a new file, such as plan.json")
 	}

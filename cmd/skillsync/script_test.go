@@ -101,9 +101,10 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// cmdEmu changes or checks the script's emulated space, as an edit in the
-// app would:
+// cmdEmu changes or checks the script's emulated space (demo, or with
+// -space ID another), as an edit in the app would:
 //
+//	emu copy-space ID             add space ID holding the skills of the space
 //	emu disable SLUG | emu enable SLUG
 //	emu edit SLUG instructions|name|description TEXT
 //	emu add SLUG NAME [enabled|disabled]
@@ -126,18 +127,22 @@ func TestScripts(t *testing.T) {
 //	emu embed NAME                enable embedding with no allowed domain
 func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 	e := ts.Value("emu").(*remotetest.Emulator)
+	space := demoSpace
+	if len(args) > 1 && args[0] == "-space" {
+		space, args = args[1], args[2:]
+	}
 	if len(args) == 0 {
-		ts.Fatalf("usage: emu COMMAND ARGS...")
+		ts.Fatalf("usage: emu [-space ID] COMMAND ARGS...")
 	}
 	skill := func(slug string) remote.Skill {
-		s, ok := e.SkillBySlug(demoSpace, slug)
+		s, ok := e.SkillBySlug(space, slug)
 		if !ok {
 			ts.Fatalf("no skill %q in the emulated space", slug)
 		}
 		return s
 	}
 	agent := func(name string) remote.Agent {
-		for _, a := range e.Agents(demoSpace) {
+		for _, a := range e.Agents(space) {
 			if a.Name == name {
 				return a
 			}
@@ -157,13 +162,25 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	switch args[0] {
+	case "copy-space":
+		// Another space holding what demo holds, as the staging
+		// space of a production one would.
+		e.AddSpace(remotetest.Space{ID: args[1]})
+		for _, s := range e.Skills(space) {
+			sd := remotetest.SkillSeed{Slug: s.Slug, Name: s.Name, Description: s.Description, Enabled: s.Enabled,
+				Source: s.Source, SourceURL: s.SourceURL, Files: e.SkillFiles(space, s.ID)}
+			if s.Instructions != nil {
+				sd.Instructions = *s.Instructions
+			}
+			e.AddSkill(args[1], sd)
+		}
 	case "disable", "enable":
 		s := skill(args[1])
-		e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) { sd.Enabled = args[0] == "enable" })
+		e.EditSkill(space, s.ID, func(sd *remotetest.SkillSeed) { sd.Enabled = args[0] == "enable" })
 	case "edit":
 		s := skill(args[1])
 		text := strings.ReplaceAll(strings.Join(args[3:], " "), `\n`, "\n")
-		e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) {
+		e.EditSkill(space, s.ID, func(sd *remotetest.SkillSeed) {
 			switch args[2] {
 			case "instructions":
 				sd.Instructions = text
@@ -176,12 +193,12 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		})
 	case "add":
-		e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: args[1], Name: args[2], Description: "Added by the test.",
+		e.AddSkill(space, remotetest.SkillSeed{Slug: args[1], Name: args[2], Description: "Added by the test.",
 			Instructions: "# " + args[2] + "\n", Enabled: len(args) < 4 || args[3] == "enabled"})
 	case "file":
 		s := skill(args[1])
 		text := strings.ReplaceAll(strings.Join(args[3:], " "), `\n`, "\n")
-		e.EditSkill(demoSpace, s.ID, func(sd *remotetest.SkillSeed) {
+		e.EditSkill(space, s.ID, func(sd *remotetest.SkillSeed) {
 			if sd.Files == nil {
 				sd.Files = map[string]string{}
 			}
@@ -189,13 +206,13 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 		})
 	case "fill":
 		for i := 1; i <= atoi(args[1]); i++ {
-			e.AddSkill(demoSpace, remotetest.SkillSeed{Slug: fmt.Sprintf("filler-%02d", i), Name: fmt.Sprintf("Filler %02d", i),
+			e.AddSkill(space, remotetest.SkillSeed{Slug: fmt.Sprintf("filler-%02d", i), Name: fmt.Sprintf("Filler %02d", i),
 				Description: "Added by the test.", Instructions: "# Filler\n", Enabled: true})
 		}
 	case "builtin":
-		e.AddSpace(remotetest.Space{ID: demoSpace, BuiltinActive: atoi(args[1])})
+		e.AddSpace(remotetest.Space{ID: space, BuiltinActive: atoi(args[1])})
 	case "active":
-		check("active skills", e.ActiveCount(demoSpace), atoi(args[1]))
+		check("active skills", e.ActiveCount(space), atoi(args[1]))
 	case "requests":
 		check("requests to "+args[1], requestCount(ts, e, args[1]), atoi(args[2]))
 	case "writes":
@@ -277,13 +294,13 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 		default:
 			ts.Fatalf("emu add-agent: unknown state %q", args[3])
 		}
-		e.AddAgent(demoSpace, a)
+		e.AddAgent(space, a)
 	case "edit-agent":
 		a := agent(args[1])
-		e.EditAgent(demoSpace, a.ID, func(ag *remote.Agent) { ag.Description += " (edited)" })
+		e.EditAgent(space, a.ID, func(ag *remote.Agent) { ag.Description += " (edited)" })
 	case "embed":
 		a := agent(args[1])
-		e.EditAgent(demoSpace, a.ID, func(ag *remote.Agent) {
+		e.EditAgent(space, a.ID, func(ag *remote.Agent) {
 			ag.EmbedEnabled = true
 			ag.EmbedOptions.DomainWhitelist = nil
 		})

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/redact"
+	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
@@ -24,6 +27,7 @@ const (
 	envDir         = "SKILLSYNC_DIR"
 	envBaseURL     = "SKILLSYNC_BASE_URL"
 	envSpace       = "SKILLSYNC_SPACE"
+	envTarget      = "SKILLSYNC_TARGET"
 	envToken       = "SKILLSYNC_TOKEN"
 	envParallelism = "SKILLSYNC_PARALLELISM"
 	envCache       = "SKILLSYNC_CACHE"
@@ -118,16 +122,45 @@ func (cs connSettings) checkParallelism() error {
 }
 
 // target resolves where requests go with cfg, the repository's
-// skillsync.yaml (the zero Config when there is none).
-func (cs connSettings) target(cfg fsrepo.Config) (targetSettings, error) {
-	return resolveTarget(cs.flags, cs.getenv, cfg)
+// skillsync.yaml (the zero Config when there is none), for a command that
+// talks to one space: it refuses a selection of several targets, naming
+// the command (such as "agents publish") in the error.
+func (cs connSettings) target(cfg fsrepo.Config, command string) (targetSettings, error) {
+	ts, err := cs.targets(cfg)
+	if err != nil {
+		if len(ts) == 1 {
+			return ts[0], err
+		}
+		return targetSettings{}, err
+	}
+	if len(ts) > 1 {
+		names := targetNames(ts)
+		return targetSettings{}, withHint(fmt.Errorf("%s works on one space, and %d targets are selected (%s)", command, len(ts), strings.Join(names, ", ")),
+			"pick one with --target NAME (or %s=NAME): one of %s", envTarget, strings.Join(names, ", "))
+	}
+	return ts[0], nil
+}
+
+// targets resolves the targets selected, in the order of skillsync.yaml
+// ([resolveTargets]).
+func (cs connSettings) targets(cfg fsrepo.Config) ([]targetSettings, error) {
+	return resolveTargets(cs.flags, cs.getenv, cfg)
+}
+
+// targetNames are the names of ts.
+func targetNames(ts []targetSettings) []string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return names
 }
 
 // targetSettings are where one target's requests go, and with what: its
 // space, the service's address, the variable or file holding its token,
-// and the policy its plans follow. Today a repository has one implicit
-// target, resolved by [resolveTarget]; skillsync.yaml's "targets:" will
-// make several, each planned, drifted and applied with its own settings.
+// and the policy its plans follow. A skillsync.yaml without targets has
+// one implicit target, with no name; with targets, each target selected
+// ([resolveTargets]) is planned, drifted and applied with its own.
 type targetSettings struct {
 	// Name is the target's name in skillsync.yaml, "" for the one target
 	// of a skillsync.yaml without targets.
@@ -142,15 +175,114 @@ type targetSettings struct {
 	// (--token-file), is read instead.
 	TokenEnv, TokenFile string
 	// Policy is what the target's plans may do (unmanaged, missing,
-	// maxDisablePercent, agents to publish); callers set Force.
+	// maxDisablePercent, agents to publish, ignore rules); callers set
+	// Force.
 	Policy reconcile.Policy
 }
 
-// resolveTarget is the one place where a target's settings are resolved:
-// the space and the address from their flag, else their variable, else
-// cfg; the token from --token-file, else its variable, never from cfg. The
-// settings come back filled even with an error, for a failure report that
-// needs only the space.
+// where names t in messages: "space ab12", or "target prod (space pr01)".
+func (t targetSettings) where() string { return reconcile.Where(t.Space, t.Name) }
+
+// resolveTargets is the one place where targets are selected and their
+// settings resolved. Without targets: in cfg, there is one implicit
+// target ([resolveTarget]). With them, the targets named by --target
+// (else SKILLSYNC_TARGET, comma-separated), else all of them, in the
+// order of skillsync.yaml; each with its space (--space, else
+// SKILLSYNC_SPACE, else its own: the first two only when one target is
+// selected), its address (--base-url, else SKILLSYNC_BASE_URL, else its
+// own baseURL, else the top-level one), its token's variable (tokenEnv,
+// else SKILLSYNC_TOKEN; --token-file stands for every target selected)
+// and its policy.
+//
+// The settings come back filled even with an error of one target, for a
+// failure report that needs only the space.
+func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) ([]targetSettings, error) {
+	var names []string
+	from := "--" + string(flagTarget)
+	switch {
+	case len(f.targets) > 0:
+		names = f.targets
+	case getenv(envTarget) != "":
+		from = envTarget
+		names = strings.Split(getenv(envTarget), ",")
+	}
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return n == "" })
+	if len(cfg.Targets) == 0 {
+		if len(names) > 0 {
+			return nil, withHint(fmt.Errorf("%s %s: %s has no targets", from, strings.Join(names, ","), fsrepo.ConfigFile),
+				"leave out %s (and unset %s), or name the spaces under targets: in %s", "--"+string(flagTarget), envTarget, fsrepo.ConfigFile)
+		}
+		t, err := resolveTarget(f, getenv, cfg)
+		return []targetSettings{t}, err
+	}
+	all := cfg.TargetNames()
+	selected := map[string]bool{}
+	for _, n := range names {
+		if !slices.Contains(all, n) {
+			err := fmt.Errorf("no target %q in %s", n, fsrepo.ConfigFile)
+			if best := suggest.Closest(n, all); best != "" {
+				return nil, withHint(err, "did you mean %q? the targets are: %s", best, strings.Join(all, ", "))
+			}
+			return nil, withHint(err, "the targets are: %s", strings.Join(all, ", "))
+		}
+		selected[n] = true
+	}
+	if len(names) == 0 {
+		for _, n := range all {
+			selected[n] = true
+		}
+	}
+	var out []targetSettings
+	for _, n := range all {
+		if selected[n] {
+			tc, _ := cfg.ForTarget(n)
+			t := targetSettings{Name: n, TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(tc)}
+			if ft, _ := cfg.Target(n); ft.TokenEnv != "" {
+				t.TokenEnv = ft.TokenEnv
+			}
+			t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, tc.BaseURL)
+			if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
+				t.BaseURLFrom = envBaseURL
+			}
+			t.Space = tc.Space
+			out = append(out, t)
+		}
+	}
+	if space, spaceFrom := pick(flagSpace, f.space, envSpace, getenv, ""); space != "" {
+		if len(out) > 1 {
+			return out, withHint(fmt.Errorf("%s %s names one space, and %d targets are selected (%s)", spaceFrom, space, len(out), strings.Join(targetNames(out), ", ")),
+				"pick one target with --%s NAME, or leave out %s: each target names its space in %s", flagTarget, spaceFrom, fsrepo.ConfigFile)
+		}
+		out[0].Space = space
+	}
+	for i, t := range out {
+		if t.BaseURL == "" {
+			return out, withHint(fmt.Errorf("target %s: no service address", t.Name),
+				"set baseURL in %s (at the top, or in the target), SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com", fsrepo.ConfigFile)
+		}
+		if err := spec.CheckShortSpaceID(t.Space); err != nil {
+			return out, withHint(fmt.Errorf("target %s: %w", t.Name, err), "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and %s", fsrepo.ConfigFile)
+		}
+		// --base-url or SKILLSYNC_BASE_URL may send two targets that
+		// skillsync.yaml keeps apart to one space.
+		for _, o := range out[:i] {
+			if o.Space == t.Space && fsrepo.SameAddress(o.BaseURL, t.BaseURL) {
+				return out, withHint(fmt.Errorf("targets %s and %s are both space %s at %s: they would undo each other's changes", o.Name, t.Name, t.Space, t.BaseURL),
+					"the address came from %s; select one of them with --%s, or leave out %s", t.BaseURLFrom, flagTarget, t.BaseURLFrom)
+			}
+		}
+	}
+	return out, nil
+}
+
+// resolveTarget resolves the one implicit target of a skillsync.yaml
+// without targets: the space and the address from their flag, else their
+// variable, else cfg; the token from --token-file, else its variable,
+// never from cfg. The settings come back filled even with an error, for a
+// failure report that needs only the space.
 func resolveTarget(f connFlags, getenv func(string) string, cfg fsrepo.Config) (targetSettings, error) {
 	t := targetSettings{TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(cfg)}
 	t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, cfg.BaseURL)
@@ -170,6 +302,22 @@ func resolveTarget(f connFlags, getenv func(string) string, cfg fsrepo.Config) (
 	return t, nil
 }
 
+// registerTokens makes the token of every target of cfg a secret that no
+// output may show, as run does for SKILLSYNC_TOKEN, as soon as
+// skillsync.yaml is read: the repository's diagnostics, printed before
+// any target's token is read for a request, may quote any of them. A
+// short value is registered once a request uses it.
+func registerTokens(ui *ui, cfg fsrepo.Config, getenv func(string) string) {
+	for _, t := range cfg.Targets {
+		if t.TokenEnv == "" {
+			continue
+		}
+		if tok := strings.TrimSpace(getenv(t.TokenEnv)); len(tok) >= redact.ShortSecret {
+			ui.addSecret(tok)
+		}
+	}
+}
+
 // readToken reads t's bearer token, from its file, else its variable, and
 // registers it as a secret that no output may show.
 func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, error) {
@@ -185,6 +333,11 @@ func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, er
 		}
 	} else {
 		tok = strings.TrimSpace(getenv(t.TokenEnv))
+	}
+	if tok == "" && t.Name != "" {
+		// The variable is named, never a value.
+		return "", withHint(fmt.Errorf("no token: %s is not set", t.TokenEnv),
+			"set %s to an access token of %s, or pass --token-file FILE; the token is never read from skillsync.yaml", t.TokenEnv, t.where())
 	}
 	if tok == "" {
 		return "", withHint(errors.New("no token"), "set %s to an access token of the space, or pass --token-file FILE; the token is never read from skillsync.yaml", t.TokenEnv)
