@@ -38,6 +38,11 @@ type PullOptions struct {
 	// Progress, when set, is called after each skill is read, with the
 	// skills read and the total; never concurrently.
 	Progress func(done, total int)
+	// Enabled, by slug, is the enabled state SKILL.md is written with in
+	// place of the space's: pulling a target keeps the state every
+	// target shares in SKILL.md, and the target's own goes to its
+	// override ([PulledSkill.SpaceEnabled]).
+	Enabled map[string]bool
 }
 
 // Statuses of a [PulledSkill].
@@ -81,6 +86,9 @@ type PulledSkill struct {
 	// NotRead are the files its instructions refer to that pull does not
 	// ask the space for, each with why, in the order of the instructions.
 	NotRead []NotRead `json:"not_read,omitempty"`
+	// SpaceEnabled is the skill's enabled state in the space, which
+	// SKILL.md holds unless [PullOptions.Enabled] says otherwise.
+	SpaceEnabled bool `json:"-"`
 }
 
 // NotRead is a file that a skill's instructions refer to and pull does not
@@ -128,6 +136,9 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 	for _, p := range pulled {
 		rep.Warnings = append(rep.Warnings, p.warnings...)
 		rep.Unfound += p.unfound
+		if on, ok := o.Enabled[p.Slug]; ok && p.skip == "" && on != p.Enabled {
+			p.files[fsrepo.SkillFile] = fsrepo.FormatSkillMD(p.Name, p.Description, on, *p.Instructions)
+		}
 		if p.skip == "" {
 			w.Add(p.Slug, p.files)
 		}
@@ -142,7 +153,7 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 		bySlug[r.Slug] = r
 	}
 	for _, p := range pulled {
-		ps := PulledSkill{Slug: p.Slug, Dir: path.Join(o.Config.SkillsDir, p.Slug), Status: PullUnchanged, NotRead: p.notRead}
+		ps := PulledSkill{Slug: p.Slug, Dir: path.Join(o.Config.SkillsDir, p.Slug), Status: PullUnchanged, NotRead: p.notRead, SpaceEnabled: p.Enabled}
 		r, ok := bySlug[p.Slug]
 		switch {
 		case p.skip != "":

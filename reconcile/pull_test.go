@@ -37,9 +37,9 @@ func TestPull(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []PulledSkill{
-		{Slug: "gone", Dir: "skills/gone", Status: PullSkipped, Reason: "no longer in the space"},
+		{Slug: "gone", Dir: "skills/gone", Status: PullSkipped, Reason: "no longer in the space", SpaceEnabled: true},
 		{Slug: "guide", Dir: "skills/guide", Status: PullWritten, Files: []string{"SKILL.md", "form.md", "scripts/fill.py"}},
-		{Slug: "plain", Dir: "skills/plain", Status: PullWritten, Files: []string{"SKILL.md"}},
+		{Slug: "plain", Dir: "skills/plain", Status: PullWritten, Files: []string{"SKILL.md"}, SpaceEnabled: true},
 	}
 	if !reflect.DeepEqual(rep.Skills, want) {
 		t.Errorf("skills:\n got %+v\nwant %+v", rep.Skills, want)

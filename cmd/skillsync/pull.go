@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -109,6 +111,21 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 	}
 	ui := e.ui
 	space := t.Space
+	// A target's pull keeps in SKILL.md the enabled state the targets
+	// share; where the target's differs, it goes to its override.
+	var shared map[string]bool
+	if t.Name != "" {
+		repo, _, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{})
+		if err != nil {
+			return err
+		}
+		shared = map[string]bool{}
+		for _, s := range repo.Skills {
+			if !s.Invalid {
+				shared[s.Slug] = s.Enabled
+			}
+		}
+	}
 	pr := ui.progress("reading skills")
 	rep, err := reconcile.Pull(ctx, cl, space, reconcile.PullOptions{
 		Root:        root,
@@ -119,9 +136,61 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 		Force:       o.force,
 		Parallelism: o.conn.parallelism,
 		Progress:    pr.update,
+		Enabled:     shared,
 	})
 	pr.done()
-	return reportPull(ui, space, rep, err, o.format)
+	if err := reportPull(ui, space, rep, err, o.format); err != nil {
+		return err
+	}
+	if t.Name == "" {
+		return nil
+	}
+	return writeOverrides(ui, root, cfg, t.Name, rep, shared)
+}
+
+// writeOverrides records in skillsync.yaml, as target's overrides, the
+// enabled states of the skills pulled that differ from the state the
+// targets share (shared, by slug): those that differ from SKILL.md and
+// are not yet the target's, and those whose override the space changed.
+func writeOverrides(ui *ui, root string, cfg fsrepo.Config, target string, rep *reconcile.PullReport, shared map[string]bool) error {
+	tc, _ := cfg.Target(target)
+	states := map[string]bool{}
+	for _, s := range rep.Skills {
+		if s.Status == reconcile.PullSkipped {
+			continue
+		}
+		base, inRepo := shared[s.Slug]
+		if !inRepo {
+			continue // new: its SKILL.md has the space's state
+		}
+		override, has := tc.Enabled[s.Slug]
+		switch {
+		case has && override != s.SpaceEnabled:
+			states[s.Slug] = s.SpaceEnabled
+		case !has && base != s.SpaceEnabled:
+			states[s.Slug] = s.SpaceEnabled
+		}
+	}
+	if len(states) == 0 {
+		return nil
+	}
+	if err := fsrepo.SetTargetEnabled(root, target, states); err != nil {
+		var list []string
+		for slug, on := range states {
+			list = append(list, fmt.Sprintf("%s: %t", slug, on))
+		}
+		slices.Sort(list)
+		return withHint(err, "the skills were pulled; add to targets.%s.enabled in %s by hand: %s", target, fsrepo.ConfigFile, strings.Join(list, ", "))
+	}
+	slugs := make([]string, 0, len(states))
+	for slug := range states {
+		slugs = append(slugs, slug)
+	}
+	slices.Sort(slugs)
+	for _, slug := range slugs {
+		ui.infof("%s: targets.%s.enabled.%s: %t (the space's state; %s keeps the one the targets share)", fsrepo.ConfigFile, target, slug, states[slug], path.Join(cfg.SkillsDir, slug, fsrepo.SkillFile))
+	}
+	return nil
 }
 
 // pullRoot is the repository root pull writes into: dir (from --dir or

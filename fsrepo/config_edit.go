@@ -1,0 +1,240 @@
+package fsrepo
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ErrConfigNotEditable is wrapped by [SetTargetEnabled] when skillsync.yaml
+// is written in a way it does not edit (an alias, a mapping spread over
+// several lines in flow style): the file is then left as it is, for the
+// user to edit.
+var ErrConfigNotEditable = errors.New("skillsync.yaml cannot be edited by skillsync here")
+
+// SetTargetEnabled sets in root's skillsync.yaml the enabled state target
+// gives each skill of states (by slug), as targets.NAME.enabled. It edits
+// the file as a person would: it changes the value of a slug already
+// there, or adds its line (and the enabled: key) below the target's
+// others; every other byte, comments and order included, stays. The file
+// is replaced atomically, and only with what skillsync would read back.
+func SetTargetEnabled(root, target string, states map[string]bool) error {
+	if len(states) == 0 {
+		return nil
+	}
+	name := filepath.Join(root, ConfigFile)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+	}
+	out, err := setTargetEnabled(data, target, states)
+	if err != nil {
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+	}
+	cfg, err := parseConfig(ConfigFile, out)
+	if err != nil {
+		return fmt.Errorf("editing %s: the edit would not read back: %w", ConfigFile, err)
+	}
+	if t, _ := cfg.Target(target); !sameJSON(mergeStates(t.Enabled, nil), mergeStates(t.Enabled, states)) {
+		return fmt.Errorf("editing %s: the edit does not read back as written", ConfigFile)
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+	}
+	tmp, err := os.CreateTemp(root, ".skillsync-yaml-*")
+	if err != nil {
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(out); err != nil {
+		tmp.Close()
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+	}
+	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+	}
+	return nil
+}
+
+// mergeStates is a with b over it.
+func mergeStates(a, b map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// setTargetEnabled is [SetTargetEnabled] of the text data.
+func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byte, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("reading it: %v", err)
+	}
+	targets := mappingValue(doc.Content[0], "targets")
+	if targets == nil || targets.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("it has no targets")
+	}
+	var tv *yaml.Node
+	for i := 0; i+1 < len(targets.Content); i += 2 {
+		if targets.Content[i].Value == target {
+			tv = targets.Content[i+1]
+		}
+	}
+	switch {
+	case tv == nil:
+		return nil, fmt.Errorf("it has no target %q", target)
+	case tv.Kind != yaml.MappingNode || (tv.Style&yaml.FlowStyle != 0 && lastLine(tv) != tv.Line):
+		return nil, fmt.Errorf("%w: targets.%s is not a mapping written one key a line, or on one line", ErrConfigNotEditable, target)
+	}
+	slugs := make([]string, 0, len(states))
+	for s := range states {
+		slugs = append(slugs, s)
+	}
+	slices.Sort(slugs)
+	lines := strings.SplitAfter(string(data), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	} else {
+		lines[len(lines)-1] += "\n"
+	}
+	entry := func(slug string) string { return fmt.Sprintf("%s: %t", slug, states[slug]) }
+
+	var ev *yaml.Node
+	for i := 0; i+1 < len(tv.Content); i += 2 {
+		if tv.Content[i].Value == "enabled" {
+			ev = tv.Content[i+1]
+		}
+	}
+	if ev != nil && (ev.Kind != yaml.MappingNode || (ev.Style&yaml.FlowStyle != 0 && lastLine(ev) != ev.Line)) {
+		return nil, fmt.Errorf("%w: targets.%s.enabled is not a mapping written one key a line, or on one line", ErrConfigNotEditable, target)
+	}
+
+	// A flow mapping, on one line: its braces' content is written anew.
+	flow := tv
+	if ev != nil {
+		flow = ev
+	}
+	if flow.Style&yaml.FlowStyle != 0 {
+		var parts []string
+		if ev != nil {
+			merged := map[string]bool{}
+			for i := 0; i+1 < len(ev.Content); i += 2 {
+				k := ev.Content[i].Value
+				merged[k] = ev.Content[i+1].Value == "true"
+				if _, ok := states[k]; ok {
+					parts = append(parts, entry(k))
+				} else {
+					parts = append(parts, fmt.Sprintf("%s: %s", k, ev.Content[i+1].Value))
+				}
+			}
+			for _, s := range slugs {
+				if _, ok := merged[s]; !ok {
+					parts = append(parts, entry(s))
+				}
+			}
+		} else {
+			for _, s := range slugs {
+				parts = append(parts, entry(s))
+			}
+		}
+		line := lines[flow.Line-1]
+		open := flow.Column - 1
+		end := matchingBrace(line, open)
+		if open >= len(line) || line[open] != '{' || end < 0 {
+			return nil, fmt.Errorf("%w: cannot find the braces of targets.%s", ErrConfigNotEditable, target)
+		}
+		inner := strings.Join(parts, ", ")
+		if ev == nil { // the target's own braces: enabled is added to them
+			body := strings.TrimSpace(line[open+1 : end])
+			if body != "" {
+				body += ", "
+			}
+			inner = body + "enabled: {" + inner + "}"
+		}
+		lines[flow.Line-1] = line[:open+1] + inner + line[end:]
+		return []byte(strings.Join(lines, "")), nil
+	}
+
+	// Block style: values changed in place, new keys on lines of their
+	// own below the last line of the mapping.
+	var add []string
+	if ev == nil {
+		indent := strings.Repeat(" ", tv.Content[0].Column-1)
+		add = append(add, indent+"enabled:\n")
+		for _, s := range slugs {
+			add = append(add, indent+"  "+entry(s)+"\n")
+		}
+		return insertAfter(lines, lastLine(tv), add), nil
+	}
+	indent := strings.Repeat(" ", ev.Content[0].Column-1)
+	for _, s := range slugs {
+		found := false
+		for i := 0; i+1 < len(ev.Content); i += 2 {
+			if ev.Content[i].Value != s {
+				continue
+			}
+			found = true
+			v := ev.Content[i+1]
+			line := lines[v.Line-1]
+			at := v.Column - 1
+			if v.Kind != yaml.ScalarNode || at+len(v.Value) > len(line) || line[at:at+len(v.Value)] != v.Value {
+				return nil, fmt.Errorf("%w: cannot find the value of targets.%s.enabled.%s", ErrConfigNotEditable, target, s)
+			}
+			lines[v.Line-1] = line[:at] + fmt.Sprint(states[s]) + line[at+len(v.Value):]
+		}
+		if !found {
+			add = append(add, indent+entry(s)+"\n")
+		}
+	}
+	return insertAfter(lines, lastLine(ev), add), nil
+}
+
+// lastLine is the last line of n and of what it holds.
+func lastLine(n *yaml.Node) int {
+	last := n.Line
+	for _, c := range n.Content {
+		last = max(last, lastLine(c))
+	}
+	return last
+}
+
+// insertAfter inserts add after the line numbered line (from 1).
+func insertAfter(lines []string, line int, add []string) []byte {
+	out := slices.Concat(lines[:line], add, lines[line:])
+	return []byte(strings.Join(out, ""))
+}
+
+// matchingBrace is the index of the '}' closing the '{' at open in line,
+// or -1.
+func matchingBrace(line string, open int) int {
+	depth := 0
+	for i := open; i < len(line); i++ {
+		switch line[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}

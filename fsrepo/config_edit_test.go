@@ -1,0 +1,113 @@
+package fsrepo
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestSetTargetEnabled: the edit changes or adds the lines of the slugs
+// alone; comments, order and the other targets stay as written.
+func TestSetTargetEnabled(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+		states         map[string]bool
+	}{
+		{
+			name: "no enabled yet",
+			in: `# our spaces
+targets:
+  staging:   # the first
+    space: st01
+    exclude:
+      - beta-*   # not there
+  prod: {space: pr01}
+`,
+			states: map[string]bool{"sql-style": false, "brand-voice": true},
+			want: `# our spaces
+targets:
+  staging:   # the first
+    space: st01
+    exclude:
+      - beta-*   # not there
+    enabled:
+      brand-voice: true
+      sql-style: false
+  prod: {space: pr01}
+`,
+		},
+		{
+			name: "a value changed, a key added",
+			in: `targets:
+  staging:
+    enabled:
+      sql-style: true # for now
+    space: st01
+  prod:
+    space: pr01
+`,
+			states: map[string]bool{"sql-style": false, "code-review": false},
+			want: `targets:
+  staging:
+    enabled:
+      sql-style: false # for now
+      code-review: false
+    space: st01
+  prod:
+    space: pr01
+`,
+		},
+		{
+			name:   "a flow target",
+			in:     "targets:\n  staging: {space: st01}   # one line\n  prod: {space: pr01}\n",
+			states: map[string]bool{"sql-style": false},
+			want:   "targets:\n  staging: {space: st01, enabled: {sql-style: false}}   # one line\n  prod: {space: pr01}\n",
+		},
+		{
+			name:   "a flow enabled",
+			in:     "targets:\n  staging:\n    space: st01\n    enabled: {b: true, a: false}\n",
+			states: map[string]bool{"a": true, "c": false},
+			want:   "targets:\n  staging:\n    space: st01\n    enabled: {b: true, a: true, c: false}\n",
+		},
+		{
+			name:   "the last line without a newline",
+			in:     "targets:\n  staging:\n    space: st01",
+			states: map[string]bool{"a": false},
+			want:   "targets:\n  staging:\n    space: st01\n    enabled:\n      a: false\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.in), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := SetTargetEnabled(dir, "staging", tc.states); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+			if fi, _ := os.Stat(filepath.Join(dir, ConfigFile)); fi.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want the file's own 0600", fi.Mode().Perm())
+			}
+		})
+	}
+
+	// What it cannot edit as text is left alone, with an error saying so.
+	dir := t.TempDir()
+	in := "base: &b {space: st01}\ntargets:\n  staging: *b\n"
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := SetTargetEnabled(dir, "staging", map[string]bool{"a": true}); !errors.Is(err, ErrConfigNotEditable) {
+		t.Errorf("alias: %v, want ErrConfigNotEditable", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, ConfigFile)); string(got) != in {
+		t.Errorf("the file changed to\n%s", got)
+	}
+}
