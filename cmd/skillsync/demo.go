@@ -27,8 +27,9 @@ func demoCommand(e *env) *cli.Command {
 demo repository (an edited instruction, a disabled skill, an unmanaged skill,
 a skill missing from the space, a supporting file that differs), then runs
 'skillsync plan -out', 'skillsync apply' of that plan and 'skillsync
-drift', which shows only what the API cannot change. Needs no flags and
-leaves nothing behind.
+drift', which shows only what the API cannot change, then lists the
+targets of a skillsync.yaml that drives a staging space too. Needs no flags
+and leaves nothing behind.
 
 Example:
    go run ./cmd/skillsync demo
@@ -120,6 +121,20 @@ func runDemo(ctx context.Context, e *env, noColor bool) error {
 	if err := say("\nThe space matches the repository but for what the API cannot do, which\n" +
 		"drift reports until it is done in the app. Next: see README.md.\n"); err != nil {
 		return errDemoStopped
+	}
+	// Targets, briefly: the same repository driving a staging space too.
+	targets := fmt.Sprintf("baseURL: %s\nmissing: warn\nunmanaged: ignore\ntargets:\n"+
+		"  staging: {space: stg, enabled: {sql-style: false}}\n  production: {space: %s}\n", srv.URL, demoSpace)
+	if err := os.WriteFile(filepath.Join(repo, "skillsync.yaml"), []byte(targets), 0o644); err != nil {
+		return err
+	}
+	if err := say("\nWith targets: in skillsync.yaml one repository drives several spaces; plan,\n" +
+		"drift and apply take --target NAME, and CI fans out on this list:\n$ skillsync targets\n"); err != nil {
+		return errDemoStopped
+	}
+	app := newApp(&env{ui: ui, getenv: getenv, stdin: strings.NewReader(""), tuneClient: e.tuneClient})
+	if err := app.RunContext(ctx, []string{"skillsync", "targets", "--dir", repo}); err != nil {
+		return fmt.Errorf("demo step 'skillsync targets': %w", err)
 	}
 	return nil
 }

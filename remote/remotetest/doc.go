@@ -151,7 +151,10 @@
 //	    spaces: [ab12]            # optional; every space when absent
 //
 // Every folder of DIR is a space (created with default settings when
-// emulator.yaml does not list it). The SKILL.md frontmatter holds name and
+// emulator.yaml does not list it): one seed serves the several spaces of
+// a skillsync.yaml with targets (staging and production, say), each with
+// its own skills, agents and assets, and tokens limited to some of them
+// stand for each target's tokenEnv. The SKILL.md frontmatter holds name and
 // description, and optionally enabled (default true), id (default derived
 // from space and slug), source, sourceUrl, builtin and unreadable; other
 // keys are ignored; the body is the instructions, byte for byte. Each
