@@ -156,7 +156,12 @@ func readAction(t testing.TB) action {
 // 1, nor with $FAKE_NO_OUT, as after a crash), and the one after --journal
 // as apply does (unless $FAKE_NO_JOURNAL), and exits with $FAKE_EXIT.
 const fakeSkillsync = `#!/usr/bin/env bash
+if [ "$1" = targets ]; then
+	printf 'staging\tspace st01\nproduction\tspace pr01\n' | head -n "${FAKE_TARGETS:-1}"
+	exit 0
+fi
 printf '%s\n' "$@" > "$RUNNER_TEMP/argv"
+printf '%s' "${SKILLSYNC_TARGET:-}" > "$RUNNER_TEMP/target"
 printf '%s' "${SKILLSYNC_TOKEN:-}" > "$RUNNER_TEMP/token"
 printf '%s' "${GITHUB_TOKEN:-}" > "$RUNNER_TEMP/github-token"
 echo "Plan: 2 to update, 1 to enable, 1 to disable."
@@ -181,6 +186,7 @@ type result struct {
 	argv        []string
 	token       string
 	githubToken string
+	target      string // SKILLSYNC_TARGET as skillsync saw it
 	log         string
 	// summary is the job summary after the step; files holds the files
 	// named by the outputs plan-text and plan-markdown, by output.
@@ -243,6 +249,8 @@ func runStep(t testing.TB, inputs map[string]string, event string, extraEnv ...s
 	r.token = string(data)
 	data, _ = os.ReadFile(filepath.Join(temp, "github-token"))
 	r.githubToken = string(data)
+	data, _ = os.ReadFile(filepath.Join(temp, "target"))
+	r.target = string(data)
 	data, _ = os.ReadFile(summary)
 	r.summary = string(data)
 	r.files = map[string]string{}
@@ -541,5 +549,32 @@ func TestActionStalePlanFile(t *testing.T) {
 			t.Errorf("%v: step exit %d, outputs %q; want exit %d, exit-code %s, has-changes %s, plan-json %q\n%s",
 				tt.env, r.exit, r.outputs, tt.wantExit, tt.wantCode, tt.wantChanges, tt.wantOut, r.log)
 		}
+	}
+}
+
+// TestActionTarget: the target input reaches skillsync as SKILLSYNC_TARGET;
+// apply keeps one journal file for one target, and leaves several targets
+// their journals of their own (--journal names one file).
+func TestActionTarget(t *testing.T) {
+	journal := []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl"}
+	for _, tc := range []struct {
+		name        string
+		target      string
+		env         []string
+		wantArgv    []string
+		wantJournal string
+	}{
+		{"one target named", "production", nil, journal, "$RUNNER_TEMP/skillsync-journal.jsonl"},
+		{"two targets named", "staging,production", nil, []string{"apply", "--auto-approve"}, ""},
+		{"no target, a skillsync.yaml of one", "", nil, journal, "$RUNNER_TEMP/skillsync-journal.jsonl"},
+		{"no target, a skillsync.yaml of two", "", []string{"FAKE_TARGETS=2"}, []string{"apply", "--auto-approve"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runStep(t, map[string]string{"command": "apply", "target": tc.target}, "push", tc.env...)
+			if r.exit != 0 || !slices.Equal(r.argv, tc.wantArgv) || r.outputs["journal"] != tc.wantJournal || r.target != tc.target {
+				t.Errorf("exit %d, argv %q, journal %q, SKILLSYNC_TARGET %q; want 0, %q, %q, %q\n%s",
+					r.exit, r.argv, r.outputs["journal"], r.target, tc.wantArgv, tc.wantJournal, tc.target, r.log)
+			}
+		})
 	}
 }

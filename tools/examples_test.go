@@ -286,3 +286,69 @@ func TestExampleAppliesMain(t *testing.T) {
 		})
 	}
 }
+
+// TestTargetsExamples: the examples for a skillsync.yaml of several
+// targets apply production only after staging, and plan a target of a
+// merge request only when `skillsync targets --changed` lists it.
+func TestTargetsExamples(t *testing.T) {
+	var gh struct {
+		Jobs map[string]struct {
+			Needs any `yaml:"needs"`
+		} `yaml:"jobs"`
+	}
+	data, err := os.ReadFile("../examples/github/skills-targets.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &gh); err != nil {
+		t.Fatal(err)
+	}
+	if needs := fmt.Sprint(gh.Jobs["apply-production"].Needs); needs != "apply-staging" {
+		t.Errorf("GitHub: apply-production needs %q, want apply-staging", needs)
+	}
+
+	type job struct {
+		Needs  []string `yaml:"needs"`
+		Script []string `yaml:"script"`
+	}
+	var glf struct {
+		Plan            job `yaml:"plan"`
+		ApplyProduction job `yaml:"apply-production"`
+	}
+	data, err = os.ReadFile("../examples/gitlab/.gitlab-ci-targets.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &glf); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(glf.ApplyProduction.Needs, []string{"apply-staging"}) {
+		t.Errorf("GitLab: apply-production needs %q, want [apply-staging]", glf.ApplyProduction.Needs)
+	}
+	// The plan job of each target of the matrix, the change touching
+	// staging alone.
+	fake := "#!/bin/sh\nif [ \"$1\" = targets ]; then printf 'staging\\tspace st01\\n'; exit 0; fi\n" +
+		"printf '%s\\n' \"$@\" > \"$RUNNER_TEMP/argv\"\nfor a; do case \"$prev\" in --out) echo '{}' > \"$a\";; esac; prev=$a; done\nexit 2\n"
+	for target, planned := range map[string]bool{"staging": true, "production": false} {
+		bin, work := t.TempDir(), t.TempDir()
+		if err := os.WriteFile(filepath.Join(bin, "skillsync"), []byte(fake), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		script := filepath.Join(bin, "job.sh")
+		if err := os.WriteFile(script, []byte(strings.Join(glf.Plan.Script, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("sh", "-e", script)
+		cmd.Dir = work
+		cmd.Env = []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "RUNNER_TEMP=" + bin,
+			"CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main", "SKILLSYNC_TARGET=" + target}
+		log, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("plan job of %s: %v\n%s", target, err, log)
+		}
+		_, statErr := os.Stat(filepath.Join(bin, "argv"))
+		if ran := statErr == nil; ran != planned {
+			t.Errorf("plan job of %s: planned %t, want %t\n%s", target, ran, planned, log)
+		}
+	}
+}

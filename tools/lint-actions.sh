@@ -25,5 +25,7 @@ if ! grep -q 'uses: \./$' "$project/.github/workflows/skills.yml"; then
 	exit 1
 fi
 
-actionlint .github/workflows/*.yml examples/github/skills.yml "$project/.github/workflows/skills.yml"
-echo "actionlint: .github/workflows, examples/github/skills.yml and action.yml are clean"
+sed -E 's#uses: skillsync/skillsync@v[0-9.]+$#uses: ./#' examples/github/skills-targets.yml >"$project/.github/workflows/skills-targets.yml"
+
+actionlint .github/workflows/*.yml examples/github/*.yml "$project/.github/workflows/skills.yml" "$project/.github/workflows/skills-targets.yml"
+echo "actionlint: .github/workflows, examples/github and action.yml are clean"
