@@ -164,12 +164,21 @@ func planRestore(ctx context.Context, e *env, o restoreOptions, rs *reconcile.Re
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Space == "" {
+	if cfg.Space == "" && len(cfg.Targets) == 0 {
 		cfg.Space = rs.Space
 	}
-	t, err := o.conn.target(cfg, "restore") // its maxDisablePercent guards a restore too
+	// The journal of a target's apply says which target to restore,
+	// unless --target (or SKILLSYNC_TARGET) does.
+	conn := o.conn
+	if _, ok := cfg.Target(rs.Target); ok && len(conn.flags.targets) == 0 && conn.getenv(envTarget) == "" {
+		conn.flags.targets = []string{rs.Target}
+	}
+	t, err := conn.target(cfg, "restore") // its maxDisablePercent guards a restore too
 	if err != nil {
 		return nil, err
+	}
+	if rs.Target != "" && t.Name != "" && t.Name != rs.Target {
+		return nil, withHint(fmt.Errorf("the journal is of target %s, not %s", rs.Target, t.Name), "restore it into its own target: pass --target %s", rs.Target)
 	}
 	if t.Space != rs.Space {
 		return nil, withHint(fmt.Errorf("the journal is of space %s, not %s", rs.Space, t.Space), "restore it into its own space: pass --space %s", rs.Space)
@@ -193,5 +202,6 @@ func planRestore(ctx context.Context, e *env, o restoreOptions, rs *reconcile.Re
 		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)
 	}
 	plan := reconcile.RestorePlan(rs, live, t.Policy)
+	plan.Target = t.Name
 	return &planRun{root: root, target: t, client: cl, par: par, plan: plan}, nil
 }
