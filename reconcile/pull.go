@@ -43,6 +43,10 @@ type PullOptions struct {
 	// target shares in SKILL.md, and the target's own goes to its
 	// override ([PulledSkill.SpaceEnabled]).
 	Enabled map[string]bool
+	// Exclude, when set, says which skills of the space are not pulled
+	// when Slugs names none: those a target does not manage, which are
+	// unmanaged in its space, and whose folders other targets may manage.
+	Exclude func(slug string) bool
 }
 
 // Statuses of a [PulledSkill].
@@ -126,6 +130,9 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 	selected, err := selectSkills(list, o.Slugs, space)
 	if err != nil {
 		return nil, err
+	}
+	if o.Exclude != nil && len(o.Slugs) == 0 {
+		selected = slices.DeleteFunc(selected, func(s remote.Skill) bool { return o.Exclude(s.Slug) })
 	}
 	pulled, err := readPulled(ctx, c, space, selected, o.Parallelism, o.Progress)
 	if err != nil {

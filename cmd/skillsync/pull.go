@@ -114,7 +114,16 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 	// A target's pull keeps in SKILL.md the enabled state the targets
 	// share; where the target's differs, it goes to its override.
 	var shared map[string]bool
+	var exclude func(string) bool
 	if t.Name != "" {
+		tc, _ := cfg.Target(t.Name)
+		for _, slug := range o.slugs {
+			if tc.Excludes(slug) {
+				return withHint(fmt.Errorf("target %s excludes %s: it does not manage that skill", t.Name, slug),
+					"pull it from a target that manages it, or take it out of targets.%s.exclude in %s", t.Name, fsrepo.ConfigFile)
+			}
+		}
+		exclude = tc.Excludes
 		repo, _, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{})
 		if err != nil {
 			return err
@@ -137,6 +146,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 		Parallelism: o.conn.parallelism,
 		Progress:    pr.update,
 		Enabled:     shared,
+		Exclude:     exclude,
 	})
 	pr.done()
 	if err := reportPull(ui, space, rep, err, o.format); err != nil {
