@@ -61,7 +61,7 @@ func TestRenderMarkdownLinksTheRun(t *testing.T) {
 			problems[i] = strings.Repeat("x", 40)
 		}
 		var b bytes.Buffer
-		if err := RenderFailureMarkdown(&b, "ab12", "invalid", "", problems, MarkdownOptions{RunURL: runURL}); err != nil {
+		if err := RenderFailureMarkdown(&b, "ab12", "", "invalid", "", problems, MarkdownOptions{RunURL: runURL}); err != nil {
 			t.Fatal(err)
 		}
 		if b.Len() > DefaultMarkdownMaxLen || !strings.Contains(b.String(), "more problems") || !strings.HasSuffix(b.String(), link+"._\n") {
@@ -133,7 +133,7 @@ func TestRenderNoChangesMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "nochange.short.md", b.Bytes())
-	if !strings.HasPrefix(b.String(), MarkdownMarker("ab12")+"\n") {
+	if !strings.HasPrefix(b.String(), MarkdownMarker("ab12", "")+"\n") {
 		t.Errorf("no marker line: %q", b.String())
 	}
 
@@ -143,7 +143,7 @@ func TestRenderNoChangesMarkdown(t *testing.T) {
 	if err := RenderNoChangesMarkdown(&b, p, MarkdownOptions{Title: "skillsync drift", RunURL: "javascript:x"}); err != nil {
 		t.Fatal(err)
 	}
-	if want := MarkdownMarker("ab12") + "\n### skillsync drift for space `ab12`\n\n**No changes.**\n"; b.String() != want {
+	if want := MarkdownMarker("ab12", "") + "\n### skillsync drift for space `ab12`\n\n**No changes.**\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 

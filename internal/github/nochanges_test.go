@@ -96,7 +96,7 @@ func TestCutPlanLinksTheRun(t *testing.T) {
 			if _, _, err := c.SyncPlanComment(ctx, 1, github.PlanComment{Marker: markerAB, Markdown: huge}); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := c.SyncDriftIssue(ctx, "ab12", true, huge); err != nil {
+			if _, _, err := c.SyncDriftIssue(ctx, "ab12", "", true, huge); err != nil {
 				t.Fatal(err)
 			}
 			bodies := []string{f.Comments()[0].Body, f.Issues()[1].Body}
