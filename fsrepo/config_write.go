@@ -19,7 +19,8 @@ func DefaultConfig() Config {
 }
 
 // WriteConfig creates root/skillsync.yaml with the service address, the
-// space and the skills folder of c (the defaults for the rest). It never
+// space and the skills folder of c (the defaults for the rest), below
+// [SchemaComment], so that editors check it against the schema. It never
 // writes a token: there is no field for one. It never replaces an existing
 // file (or a symlink by that name): the error then wraps [fs.ErrExist].
 func WriteConfig(root string, c Config) error {
@@ -35,7 +36,8 @@ func WriteConfig(root string, c Config) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", ConfigFile, err)
 	}
-	data := append([]byte("# skillsync configuration: https://github.com/skillsync/skillsync\n"+
+	data := append([]byte(SchemaComment+"\n"+
+		"# skillsync configuration: https://github.com/skillsync/skillsync\n"+
 		"# The token is never kept here: set SKILLSYNC_TOKEN or pass --token-file.\n"), body...)
 	// Refuse to write what the loader would refuse to read.
 	if _, err := parseConfig(ConfigFile, data); err != nil {

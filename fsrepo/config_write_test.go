@@ -25,6 +25,10 @@ func TestWriteConfig(t *testing.T) {
 		t.Errorf("read back %+v, want %+v", cfg, want)
 	}
 	data, _ := os.ReadFile(filepath.Join(root, ConfigFile))
+	// Editors find the schema from the first line.
+	if first, _, _ := strings.Cut(string(data), "\n"); first != "# yaml-language-server: $schema="+SchemaURL {
+		t.Errorf("first line %q, want the yaml-language-server schema line", first)
+	}
 	if strings.Contains(strings.ToLower(strings.ReplaceAll(string(data), "SKILLSYNC_TOKEN", "")), "token:") {
 		t.Errorf("config holds a token key:\n%s", data)
 	}

@@ -80,6 +80,12 @@ func TestScripts(t *testing.T) {
 			env.Setenv("READ_ONLY_TOKEN", readOnlyToken)
 			env.Setenv("OTHER_SPACE_TOKEN", otherSpaceToken)
 			env.Setenv("NO_COLOR", "")
+			// The source tree, for the files a script compares with.
+			root, err := filepath.Abs(filepath.Join("..", ".."))
+			if err != nil {
+				return err
+			}
+			env.Setenv("SOURCE_ROOT", root)
 			// A race-enabled binary sleeps a second at exit by default, to
 			// let late reports through; over a hundred runs of skillsync
 			// that is most of the time the scripts take.

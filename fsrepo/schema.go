@@ -1,0 +1,199 @@
+package fsrepo
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// SchemaURL is where the JSON Schema of skillsync.yaml is published: the
+// committed copy of [ConfigSchema] on the main branch, which editors
+// fetch through the "# yaml-language-server: $schema=" line pull writes.
+const SchemaURL = "https://raw.githubusercontent.com/skillsync/skillsync/main/skillsync.schema.json"
+
+// SchemaComment is the first line pull writes in a new skillsync.yaml: it
+// points the YAML language server (VS Code's YAML extension, and the
+// editors built on it) at the schema, for completion and checks as one
+// types.
+const SchemaComment = "# yaml-language-server: $schema=" + SchemaURL
+
+// ConfigSchema is the JSON Schema (draft 2020-12) of skillsync.yaml, as
+// skillsync schema prints it. It is built from the same key lists, values
+// and rules the parser reads the file with, so that an editor refuses what
+// the parser would: an unknown key, a policy value or a lint level that is
+// not one of the few there are, a space id of the wrong length, space:
+// beside targets:. Rules that need more than the file (a glob that matches
+// no folder, two targets of one space) are left to skillsync validate.
+func ConfigSchema() []byte {
+	s := obj{
+		"$schema":     "https://json-schema.org/draft/2020-12/schema",
+		"$id":         SchemaURL,
+		"title":       "skillsync.yaml",
+		"description": "Settings of a skillsync repository: which space (or spaces, as targets) its skill folders drive, and how plans treat what differs.",
+		"type":        "object",
+		"properties": section(obj{
+			"baseURL":           prop("string", "Address of the service, https:// (http:// only for a loopback host such as the emulator), without /api/v1. SKILLSYNC_BASE_URL and --base-url win over it.", obj{"pattern": "^https?://"}),
+			"space":             spaceProp("The space the repository drives, when it drives one; beside targets: it is an error."),
+			"skillsDir":         prop("string", "Folder of the skill folders, relative to the repository root, written with '/'.", obj{"default": DefaultSkillsDir, "pattern": `^[^/\\]`}),
+			"unmanaged":         enumProp("What apply does with a skill of the space that has no folder: ignore it, or disable it.", UnmanagedIgnore, UnmanagedIgnore, UnmanagedDisable),
+			"missing":           enumProp("What a skill folder with no skill in the space is in a plan: an error, or a warning.", MissingError, MissingError, MissingWarn),
+			"maxDisablePercent": percentProp(),
+			"agents":            agentsProp(),
+			"ignore":            ignoreProp("Differences never planned nor reported as drift, in every target."),
+			"targets": obj{
+				"type":        "object",
+				"description": "The spaces the repository drives, by target name, in the order apply goes through them. Each holds its space and may override the top-level settings.",
+				"propertyNames": obj{
+					"pattern": targetName.String(),
+				},
+				"additionalProperties": targetSchema(),
+				"minProperties":        1,
+			},
+			"lint": lintSchema(),
+		}),
+		"additionalProperties": false,
+		"not": obj{
+			"required":    []string{"space", "targets"},
+			"description": "space: and targets: together: a top-level space is the one implicit target, so name it among the targets instead.",
+		},
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(s); err != nil {
+		panic(fmt.Sprintf("fsrepo: encoding the config schema: %v", err)) // maps, strings and numbers only: never
+	}
+	return b.Bytes()
+}
+
+// obj is a JSON object of the schema.
+type obj = map[string]any
+
+// section is the properties of a section of the file, which hold the keys
+// configKeys allows there (the schema's test checks that they do).
+func section(props obj) obj { return props }
+
+func prop(typ, description string, more obj) obj {
+	o := obj{"type": typ, "description": description}
+	for k, v := range more {
+		o[k] = v
+	}
+	return o
+}
+
+func enumProp(description, def string, values ...string) obj {
+	return obj{"type": "string", "description": description, "enum": values, "default": def}
+}
+
+func spaceProp(description string) obj {
+	return prop("string", description+" 2 to 6 characters a URL path carries unescaped.", obj{"pattern": `^[A-Za-z0-9._~-]{2,6}$`})
+}
+
+func percentProp() obj {
+	return prop("integer", "The most skills, in percent of the managed ones, that one apply disables without --force (with 10 or more skills); 0 forbids any disable.",
+		obj{"minimum": 0, "maximum": 100, "default": DefaultMaxDisablePercent})
+}
+
+func agentsProp() obj {
+	return obj{
+		"type":        "object",
+		"description": "Agents of the space.",
+		"properties": section(obj{
+			"publish": obj{
+				"type":        "array",
+				"description": "Agents (ids or exact names) that apply publishes when it changes a skill they use.",
+				"items":       obj{"type": "string", "minLength": 1},
+			},
+		}),
+		"additionalProperties": false,
+	}
+}
+
+func ignoreProp(description string) obj {
+	fields := make([]any, len(IgnoreFields))
+	for i, f := range IgnoreFields {
+		fields[i] = f
+	}
+	return obj{
+		"type":        "array",
+		"description": description,
+		"items": obj{
+			"type": "object",
+			"properties": section(obj{
+				"skills": obj{
+					"type":        "array",
+					"description": "Globs of the slugs the rule covers, as path.Match reads them (*, ?, [a-z]).",
+					"items":       obj{"type": "string", "minLength": 1},
+					"minItems":    1,
+				},
+				"fields": obj{
+					"type":        "array",
+					"description": "The fields whose differences are ignored.",
+					"items":       obj{"enum": fields},
+					"minItems":    1,
+				},
+			}),
+			"required":             []string{"skills", "fields"},
+			"additionalProperties": false,
+		},
+	}
+}
+
+func targetSchema() obj {
+	return obj{
+		"type":        "object",
+		"description": "One space the repository drives, with the settings it overrides.",
+		"properties": section(obj{
+			"space":   spaceProp("The target's space."),
+			"baseURL": prop("string", "The target's service address, over the top-level baseURL.", obj{"pattern": "^https?://"}),
+			"tokenEnv": prop("string", "The environment variable that holds the target's token (default SKILLSYNC_TOKEN); the token itself never goes in this file.",
+				obj{"pattern": envName.String()}),
+			"exclude": obj{
+				"type":        "array",
+				"description": "Globs of the slugs this target does not manage: its skills of those slugs are unmanaged there.",
+				"items":       obj{"type": "string", "minLength": 1},
+			},
+			"enabled": obj{
+				"type":                 "object",
+				"description":          "Enabled state by slug in this target, over the SKILL.md's enabled.",
+				"additionalProperties": obj{"type": "boolean"},
+			},
+			"unmanaged":         enumProp("The target's unmanaged policy, over the top-level one.", UnmanagedIgnore, UnmanagedIgnore, UnmanagedDisable),
+			"missing":           enumProp("The target's missing policy, over the top-level one.", MissingError, MissingError, MissingWarn),
+			"maxDisablePercent": percentProp(),
+			"agents":            agentsProp(),
+			"ignore":            ignoreProp("Differences ignored in this target, on top of the top-level ones."),
+		}),
+		"required":             []string{"space"},
+		"additionalProperties": false,
+	}
+}
+
+func lintSchema() obj {
+	rules := obj{}
+	for _, r := range Rules {
+		rules[r.Code] = obj{"enum": levelNames, "description": r.Summary}
+	}
+	profileNames := make([]any, len(profiles))
+	for i, p := range profiles {
+		profileNames[i] = p
+	}
+	return obj{
+		"type":        "object",
+		"description": "Lint rules of validate and plan, by stable code, each off, warning or error.",
+		"properties": section(obj{
+			"profile": obj{
+				"description": "A set of rules turned on at once: agentskills checks the open Agent Skills format as skills-ref does.",
+				"enum":        profileNames,
+			},
+			"rules": obj{
+				"type":                 "object",
+				"description":          "Severity of each rule, over the profile's.",
+				"properties":           rules,
+				"additionalProperties": false,
+			},
+		}),
+		"additionalProperties": false,
+	}
+}

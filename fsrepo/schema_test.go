@@ -1,0 +1,200 @@
+package fsrepo
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"go.yaml.in/yaml/v3"
+)
+
+// schemaCopy is the committed copy of the schema, which SchemaURL serves.
+const schemaCopy = "../skillsync.schema.json"
+
+// compileSchema compiles ConfigSchema with a validator of JSON Schema
+// 2020-12, which also checks it is a valid schema.
+func compileSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ConfigSchema()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(SchemaURL, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(SchemaURL)
+	if err != nil {
+		t.Fatalf("the schema does not compile: %v", err)
+	}
+	return sch
+}
+
+// yamlToJSON reads a skillsync.yaml as the schema's validator reads it.
+func yamlToJSON(t *testing.T, data string) any {
+	t.Helper()
+	var v any
+	if err := yaml.Unmarshal([]byte(data), &v); err != nil {
+		t.Fatalf("%q: %v", data, err)
+	}
+	if v == nil {
+		v = map[string]any{}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// TestConfigSchemaKeys: every section of the schema has exactly the keys
+// the parser reads there, and the lint rules are the rules there are, so
+// that an editor neither offers a key skillsync refuses nor refuses one
+// it reads.
+func TestConfigSchemaKeys(t *testing.T) {
+	var s map[string]any
+	if err := json.Unmarshal(ConfigSchema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	get := func(m map[string]any, path ...string) map[string]any {
+		for _, k := range path {
+			next, ok := m[k].(map[string]any)
+			if !ok {
+				t.Fatalf("the schema has no object at %s", strings.Join(path, "."))
+			}
+			m = next
+		}
+		return m
+	}
+	keys := func(m map[string]any) []string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		sort.Strings(out)
+		return out
+	}
+	sorted := func(s []string) []string { s = slices.Clone(s); sort.Strings(s); return s }
+	target := get(s, "properties", "targets", "additionalProperties")
+	for _, tc := range []struct {
+		section string
+		props   map[string]any
+	}{
+		{"", get(s, "properties")},
+		{"agents", get(s, "properties", "agents", "properties")},
+		{"lint", get(s, "properties", "lint", "properties")},
+		{"ignoreRule", get(s, "properties", "ignore", "items", "properties")},
+		{"target", get(target, "properties")},
+		{"target.agents", get(target, "properties", "agents", "properties")},
+	} {
+		if got, want := keys(tc.props), sorted(configKeys[tc.section]); !slices.Equal(got, want) {
+			t.Errorf("section %q: the schema has keys %v, the parser reads %v", tc.section, got, want)
+		}
+	}
+	var codes []string
+	for _, r := range Rules {
+		codes = append(codes, r.Code)
+	}
+	if got := keys(get(s, "properties", "lint", "properties", "rules", "properties")); !slices.Equal(got, sorted(codes)) {
+		t.Errorf("lint.rules: the schema has %v, the rules are %v", got, codes)
+	}
+}
+
+// TestConfigSchemaAgreesWithParser: what the parser reads the schema
+// accepts, and what the parser refuses for a key, a value or a shape the
+// schema refuses too.
+func TestConfigSchemaAgreesWithParser(t *testing.T) {
+	sch := compileSchema(t)
+	for _, tc := range []struct {
+		name, yaml string
+		ok         bool
+	}{
+		{"empty", "", true},
+		{"one space", "baseURL: https://tenant.example.com\nspace: ab12\nskillsDir: skills\nunmanaged: disable\nmissing: warn\nmaxDisablePercent: 0\nagents:\n  publish: [Support Bot]\n", true},
+		{"targets", "baseURL: https://tenant.example.com\nignore:\n  - skills: ['*']\n    fields: [enabled]\ntargets:\n  staging:\n    space: st01\n    tokenEnv: STAGING_TOKEN\n    exclude: [experimental-*]\n    enabled: {sql-style: true}\n  prod:\n    space: pr01\n    baseURL: https://prod.example.com\n    missing: warn\n    maxDisablePercent: 10\n    agents: {publish: [Bot]}\n    ignore:\n      - skills: [legacy]\n        fields: [description, instructions]\n", true},
+		{"lint", "space: ab12\nlint:\n  profile: agentskills\n  rules:\n    body-long: off\n    description-when: error\n", true},
+		{"unknown key", "space: ab12\nspaces: cd34\n", false},
+		{"unknown policy", "space: ab12\nunmanaged: delete\n", false},
+		{"percent over 100", "space: ab12\nmaxDisablePercent: 150\n", false},
+		{"space too long", "space: abcdefg\n", false},
+		{"space beside targets", "space: ab12\ntargets:\n  prod:\n    space: pr01\n", false},
+		{"target without space", "targets:\n  prod:\n    tokenEnv: PROD_TOKEN\n", false},
+		{"bad target name", "targets:\n  'prod env':\n    space: pr01\n", false},
+		{"bad tokenEnv", "targets:\n  prod:\n    space: pr01\n    tokenEnv: 1TOKEN\n", false},
+		{"unknown ignore field", "space: ab12\nignore:\n  - skills: ['*']\n    fields: [slug]\n", false},
+		{"ignore without fields", "space: ab12\nignore:\n  - skills: ['*']\n", false},
+		{"unknown lint rule", "space: ab12\nlint:\n  rules:\n    body-lenght: off\n", false},
+		{"unknown lint level", "space: ab12\nlint:\n  rules:\n    body-long: fatal\n", false},
+		{"unknown profile", "space: ab12\nlint:\n  profile: strict\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, perr := parseConfig(ConfigFile, []byte(tc.yaml))
+			if (perr == nil) != tc.ok {
+				t.Fatalf("the parser: err = %v, want ok = %t (fix the case, not the schema)", perr, tc.ok)
+			}
+			verr := sch.Validate(yamlToJSON(t, tc.yaml))
+			if (verr == nil) != tc.ok {
+				t.Errorf("the schema: err = %v, want ok = %t", verr, tc.ok)
+			}
+		})
+	}
+}
+
+// TestConfigSchemaAcceptsRepositoryConfigs: every skillsync.yaml the
+// repository holds (examples, demo, test data) that the parser reads, the
+// schema accepts.
+func TestConfigSchemaAcceptsRepositoryConfigs(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	out, err := exec.Command("git", "-C", "..", "ls-files", "*skillsync.yaml").Output()
+	if err != nil {
+		t.Skipf("not a git checkout: %v", err)
+	}
+	sch := compileSchema(t)
+	n := 0
+	for _, name := range strings.Fields(string(out)) {
+		data, err := os.ReadFile(filepath.Join("..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parseConfig(name, data); err != nil {
+			continue // a config made to be refused
+		}
+		n++
+		if err := sch.Validate(yamlToJSON(t, string(data))); err != nil {
+			t.Errorf("%s: the parser reads it, the schema refuses it: %v", name, err)
+		}
+	}
+	if n == 0 {
+		t.Error("no skillsync.yaml found to check")
+	}
+}
+
+// TestSchemaCopyIsCurrent: the committed copy that SchemaURL serves is the
+// schema of this build (go test ./fsrepo -update rewrites it).
+func TestSchemaCopyIsCurrent(t *testing.T) {
+	if *update {
+		if err := os.WriteFile(schemaCopy, ConfigSchema(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(schemaCopy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, ConfigSchema()) {
+		t.Errorf("%s is not the schema of this build: run go test ./fsrepo -update and commit it", schemaCopy)
+	}
+}
