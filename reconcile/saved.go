@@ -206,8 +206,52 @@ func readSavedPlans(r io.Reader, max int64) ([]*SavedPlan, error) {
 // skill re-read give, planned again: the plan is applied as it is,
 // and a desired hash proves nothing about changes edited in the file.
 func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
+	stale, _, err := checkSaved(ctx, c, sp, space, baseURL, desired)
+	return stale, err
+}
+
+// A SavedCheck is what [CheckSaved] found of a saved plan.
+type SavedCheck struct {
+	// Stale says, one line each, why the plan cannot be applied as it
+	// is; none when it can.
+	Stale []string
+	// Applied are the slugs of the changes that the space already holds:
+	// each such skill moved since the plan, to what the plan would make
+	// of it. Such a change is stale too, unless every change of the plan
+	// is one.
+	Applied []string
+	// AllApplied is true when the plan has changes and the space holds
+	// every one of them: an apply of this plan went through already.
+	// Stale is empty then, and applying again would do nothing.
+	AllApplied bool
+}
+
+// CheckSaved is [CheckStale], telling apart a plan that an earlier apply
+// went through already: retried, it is applied, not stale. A plan some of
+// whose changes are applied (an apply that stopped half-way) stays stale,
+// each applied change said so, as planning again is what shows the rest.
+func CheckSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) (SavedCheck, error) {
+	stale, applied, err := checkSaved(ctx, c, sp, space, baseURL, desired)
+	chk := SavedCheck{Stale: stale}
+	if err != nil {
+		return SavedCheck{}, err
+	}
+	for i, done := range applied {
+		if done {
+			chk.Applied = append(chk.Applied, sp.Plan.Changes[i].Slug)
+		}
+	}
+	if n := len(chk.Applied); n > 0 && n == len(sp.Plan.Changes) && !sp.Plan.HasErrors() {
+		chk.AllApplied, chk.Stale = true, nil
+	}
+	return chk, nil
+}
+
+// checkSaved is CheckStale, with, for each change of the plan, whether
+// the skill as read now is as the plan would leave it.
+func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, []bool, error) {
 	if sp == nil || sp.Plan == nil {
-		return nil, errors.New("no saved plan to check")
+		return nil, nil, errors.New("no saved plan to check")
 	}
 	p := sp.Plan
 	var stale []string
@@ -218,7 +262,7 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 		stale = append(stale, fmt.Sprintf("the plan is for %s, not %s", sp.BaseURL, baseURL))
 	}
 	if len(stale) > 0 {
-		return stale, nil // never read a space the plan is not for
+		return stale, nil, nil // never read a space the plan is not for
 	}
 	if desired != nil {
 		if msg := repoChanged(p, desired); msg != "" {
@@ -230,6 +274,9 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	// reread holds each skill as read now, where it has not moved since
 	// the plan: the space the plan's changes are checked against.
 	reread := make([]*remote.Skill, len(p.Changes))
+	// applied tells the changes whose skill is, as read now, as the plan
+	// would leave it.
+	applied := make([]bool, len(p.Changes))
 	// The first error cancels the reads in flight; a read that panics is
 	// a *bug.Error, not the end of the process.
 	g, gctx := errgroup.WithContext(ctx)
@@ -251,16 +298,19 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 				}
 				if found[i] = skillMoved(ch, *got); found[i] == "" {
 					reread[i] = got
+				} else if isApplied(ch, *got) {
+					applied[i] = true
+					found[i] += ", to what the plan would make of it"
 				}
 				return nil
 			})
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err // interrupted before every read started
+		return nil, nil, err // interrupted before every read started
 	}
 	for _, s := range found {
 		if s != "" {
@@ -272,7 +322,7 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	if p.Summary.Enable > 0 || hasEnable(p) {
 		skills, err := listSkills(ctx, c, space)
 		if err != nil {
-			return nil, fmt.Errorf("listing skills: %w", err)
+			return nil, nil, fmt.Errorf("listing skills: %w", err)
 		}
 		if n := activeCount(skills); n != p.Summary.ActiveBefore {
 			stale = append(stale, fmt.Sprintf("the space has %d active skills, the plan was made with %d", n, p.Summary.ActiveBefore))
@@ -283,7 +333,7 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 		var err error
 		agents, err = listAgents(ctx, c, space)
 		if err != nil {
-			return nil, fmt.Errorf("listing agents: %w", err)
+			return nil, nil, fmt.Errorf("listing agents: %w", err)
 		}
 		byID := make(map[string]remote.Agent, len(agents))
 		for _, a := range agents {
@@ -304,7 +354,7 @@ func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	if desired != nil && repoChanged(p, desired) == "" {
 		stale = append(stale, changesEdited(p, desired, reread, agents)...)
 	}
-	return stale, nil
+	return stale, applied, nil
 }
 
 // changesEdited plans again, from the repository state the plan was made
@@ -444,6 +494,18 @@ func activeCount(skills []remote.Skill) int {
 
 // skillMoved describes how a skill re-read differs from the one planned
 // against, or "".
+// isApplied reports whether got, the skill of ch as read now, is as ch
+// would leave it: every field the plan compares equal to ch.After.
+func isApplied(ch *Change, got remote.Skill) bool {
+	if got.ID != ch.ID || got.Slug != ch.Slug {
+		return false
+	}
+	if ch.Unmanaged && ch.After.Instructions == nil {
+		got.Instructions = nil // planned from the list, which has none
+	}
+	return len(spec.Differ(ch.After.fields(), stateOf(got).fields())) == 0
+}
+
 func skillMoved(ch *Change, got remote.Skill) string {
 	if ch.Unmanaged && ch.Before.Instructions == nil {
 		// Planned from the list, which has no instructions.

@@ -110,6 +110,10 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 	case o.format != "text":
 	case o.planFile != "":
 		for _, r := range runs {
+			if r.appliedAlready {
+				fprintf(ui.stdout, "The saved plan %s was applied already to %s: the space holds every change it makes. Nothing to do.\n", o.planFile, r.target.where())
+				continue
+			}
 			fprintf(ui.stdout, "Applying the saved plan %s to %s. %s\n", o.planFile, r.target.where(), reconcile.SummaryLine(r.plan))
 		}
 	default:

@@ -35,6 +35,9 @@ type planRun struct {
 	client *remote.Client
 	par    int
 	plan   *reconcile.Plan
+	// appliedAlready is true for a saved plan that an earlier apply went
+	// through: plan then holds no change.
+	appliedAlready bool
 	// err is why the target could not be planned, when it is one of
 	// several: the others are planned still, and plan holds err as its
 	// one error, for every format to show.

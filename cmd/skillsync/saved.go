@@ -59,6 +59,7 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	}
 	var runs []*planRun
 	var stale []string
+	partly := 0 // changes applied already, of plans not applied whole
 	for _, sp := range sps {
 		t := byName[sp.Plan.Target]
 		cl, err := connect(e, o, t)
@@ -66,21 +67,34 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 			return nil, err
 		}
 		desired := repo.ForTarget(t.Name)
-		got, err := reconcile.CheckStale(ctx, cl, sp, t.Space, t.BaseURL, desired)
+		chk, err := reconcile.CheckSaved(ctx, cl, sp, t.Space, t.BaseURL, desired)
 		if err != nil {
 			return nil, fmt.Errorf("checking %s against %s: %w", file, t.where(), err)
 		}
-		for _, s := range got {
+		for _, s := range chk.Stale {
 			if len(sps) > 1 {
 				s = "target " + t.Name + ": " + s
 			}
 			stale = append(stale, s)
 		}
-		runs = append(runs, &planRun{root: root, repo: desired, target: t, client: cl, par: o.conn.parallelism, plan: sp.Plan})
+		partly += len(chk.Applied)
+		r := &planRun{root: root, repo: desired, target: t, client: cl, par: o.conn.parallelism, plan: sp.Plan}
+		if chk.AllApplied {
+			// Retried after it went through: nothing is left to do, and
+			// nothing is sent.
+			done := *sp.Plan
+			done.Changes, done.Publish = nil, nil
+			r.plan, r.appliedAlready = &done, true
+			partly -= len(chk.Applied)
+		}
+		runs = append(runs, r)
 	}
 	if len(stale) > 0 {
-		return nil, withHint(fmt.Errorf("the saved plan %s is stale:\n  %s", file, strings.Join(stale, "\n  ")),
-			"run 'skillsync plan -out %s' again, review it, and apply the new plan", file)
+		hint := fmt.Sprintf("run 'skillsync plan -out %s' again, review it, and apply the new plan", file)
+		if partly > 0 {
+			hint = fmt.Sprintf("an earlier apply of this plan went part of the way (%s already applied); %s: it holds what is left", count(partly, "change", "changes"), hint)
+		}
+		return nil, withHint(fmt.Errorf("the saved plan %s is stale:\n  %s", file, strings.Join(stale, "\n  ")), "%s", hint)
 	}
 	return runs, nil
 }
