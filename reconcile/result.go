@@ -51,6 +51,11 @@ type Result struct {
 	JournalError string `json:"journal_error,omitempty"`
 }
 
+// ResultFormatVersion is the format_version of a [Result] as JSON: apply
+// --format json of one target. Apply of several targets writes format
+// "2", a list of their outcomes.
+const ResultFormatVersion = "1"
+
 // Counts are the numbers of steps of a [Result] by outcome.
 type Counts struct {
 	Applied int `json:"applied"`
@@ -89,8 +94,9 @@ func (r *Result) Failed() bool {
 	return false
 }
 
-// MarshalJSON writes the result with "steps" always an array and the counts
-// alongside, for scripts.
+// MarshalJSON writes the result with its format_version first, so that a
+// reader tells one target's result from several targets' outcomes, "steps"
+// always an array and the counts alongside, for scripts.
 func (r Result) MarshalJSON() ([]byte, error) {
 	type plain Result
 	p := plain(r)
@@ -98,9 +104,10 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		p.Steps = []StepResult{}
 	}
 	return json.Marshal(struct {
+		FormatVersion string `json:"format_version"`
 		plain
 		Counts Counts `json:"counts"`
-	}{p, r.Counts()})
+	}{ResultFormatVersion, p, r.Counts()})
 }
 
 // reasonInterrupted is the Reason of a step skipped because apply was

@@ -252,8 +252,9 @@ func applyTargets(ctx context.Context, e *env, o applyOptions, runs []*planRun) 
 	}
 	if o.format == "json" {
 		if err := writeJSON(ui, struct {
-			Targets []targetOutcome `json:"targets"`
-		}{out}); err != nil {
+			FormatVersion string          `json:"format_version"`
+			Targets       []targetOutcome `json:"targets"`
+		}{"2", out}); err != nil {
 			return err
 		}
 	} else {

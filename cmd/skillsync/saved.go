@@ -54,9 +54,14 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 		return nil, err
 	}
 	byName := map[string]targetSettings{}
-	for _, t := range ts {
+	order := map[string]int{}
+	for i, t := range ts {
 		byName[t.Name] = t
+		order[t.Name] = i
 	}
+	// In the order of skillsync.yaml, as a fresh plan is applied (staging
+	// before production), whatever the order of the file.
+	slices.SortStableFunc(sps, func(a, b *reconcile.SavedPlan) int { return order[a.Plan.Target] - order[b.Plan.Target] })
 	var runs []*planRun
 	var stale []string
 	partly := 0 // changes applied already, of plans not applied whole

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -94,12 +96,13 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"emu":      cmdEmu,
-			"exits":    cmdExits,
-			"freeport": cmdFreeport,
-			"await":    cmdAwait,
-			"replace":  cmdReplace,
-			"bigfile":  cmdBigFile,
+			"emu":          cmdEmu,
+			"exits":        cmdExits,
+			"freeport":     cmdFreeport,
+			"await":        cmdAwait,
+			"replace":      cmdReplace,
+			"reverseplans": cmdReversePlans,
+			"bigfile":      cmdBigFile,
 			// vendor_test.go: upstream repositories of vendored skills.
 			"gitcommit": cmdGitCommit,
 			"gittag":    cmdGitTag,
@@ -395,6 +398,26 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s does not hold %q", args[0], args[1])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(data), args[1], args[2])), 0o644))
+}
+
+// cmdReversePlans rewrites a saved plan of several targets with its
+// targets in the reverse order, as a hand edit could.
+//
+//	reverseplans FILE
+func cmdReversePlans(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: reverseplans FILE")
+	}
+	path := ts.MkAbs(args[0])
+	f, err := os.Open(path)
+	ts.Check(err)
+	sps, err := reconcile.ReadSavedPlans(f)
+	f.Close()
+	ts.Check(err)
+	slices.Reverse(sps)
+	var b bytes.Buffer
+	ts.Check(reconcile.WriteSavedPlans(&b, sps))
+	ts.Check(os.WriteFile(path, b.Bytes(), 0o644))
 }
 
 // cmdAwait waits (up to 10s) until something listens on the TCP address.

@@ -239,16 +239,50 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 	for _, n := range all {
 		if selected[n] {
 			tc, _ := cfg.ForTarget(n)
+			ft, _ := cfg.Target(n)
 			t := targetSettings{Name: n, TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(tc)}
-			if ft, _ := cfg.Target(n); ft.TokenEnv != "" {
+			if ft.TokenEnv != "" {
 				t.TokenEnv = ft.TokenEnv
 			}
-			t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, tc.BaseURL)
-			if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
-				t.BaseURLFrom = envBaseURL
+			if ft.BaseURL != "" {
+				// A target's own address is not the shared one that
+				// SKILLSYNC_BASE_URL stands for: a variable set for the
+				// whole job must not send this target's token elsewhere.
+				// Only --base-url, for this one target, overrides it.
+				t.BaseURL, t.BaseURLFrom = ft.BaseURL, fsrepo.ConfigFile
+				if f.baseURL != "" {
+					t.BaseURL, t.BaseURLFrom = f.baseURL, "--"+string(flagBaseURL)
+				}
+			} else {
+				t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, tc.BaseURL)
+				if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
+					t.BaseURLFrom = envBaseURL
+				}
 			}
 			t.Space = tc.Space
 			out = append(out, t)
+		}
+	}
+	if len(out) > 1 {
+		// One address or one token for several targets that each name
+		// their own would send one target's token to another's space.
+		var own, ownToken []string
+		for _, n := range targetNames(out) {
+			ft, _ := cfg.Target(n)
+			if ft.BaseURL != "" {
+				own = append(own, n)
+			}
+			if ft.TokenEnv != "" {
+				ownToken = append(ownToken, n)
+			}
+		}
+		if f.baseURL != "" && len(own) > 0 {
+			return out, withHint(fmt.Errorf("--%s names one address, and %d targets are selected, %s with an address of its own (%s)", flagBaseURL, len(out), plural(len(own), "one", "some"), strings.Join(own, ", ")),
+				"pick one target with --%s NAME, or leave out --%s: each target's address is in %s", flagTarget, flagBaseURL, fsrepo.ConfigFile)
+		}
+		if f.tokenFile != "" && len(ownToken) > 0 {
+			return out, withHint(fmt.Errorf("--%s names one token, and %d targets are selected, %s with a token of its own (tokenEnv of %s)", flagTokenFile, len(out), plural(len(ownToken), "one", "some"), strings.Join(ownToken, ", ")),
+				"pick one target with --%s NAME, or leave out --%s and set each target's tokenEnv variable", flagTarget, flagTokenFile)
 		}
 	}
 	if space, spaceFrom := pick(flagSpace, f.space, envSpace, getenv, ""); space != "" {
@@ -337,7 +371,7 @@ func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, er
 	if tok == "" && t.Name != "" {
 		// The variable is named, never a value.
 		return "", withHint(fmt.Errorf("no token: %s is not set", t.TokenEnv),
-			"set %s to an access token of %s, or pass --token-file FILE; the token is never read from skillsync.yaml", t.TokenEnv, t.where())
+			"set %s to an access token of %s (or, with this one target selected, pass --token-file FILE); the token is never read from skillsync.yaml", t.TokenEnv, t.where())
 	}
 	if tok == "" {
 		return "", withHint(errors.New("no token"), "set %s to an access token of the space, or pass --token-file FILE; the token is never read from skillsync.yaml", t.TokenEnv)
