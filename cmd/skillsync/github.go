@@ -93,15 +93,30 @@ func publishPlan(ctx context.Context, ui *ui, g githubOptions, p *reconcile.Plan
 		return githubError(err)
 	}
 	if comment {
-		url, created, err := gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(p.Space, p.Target), doc)
+		// A plan with nothing to review starts no comment, and turns an
+		// earlier plan's into a few lines saying so (tfcmt's
+		// skip-no-changes): no stale plan stays up.
+		pc := github.PlanComment{Marker: reconcile.MarkdownMarker(p.Space, p.Target), Markdown: doc}
+		if reconcile.NothingToReview(p) {
+			var short bytes.Buffer
+			if err := reconcile.RenderNoChangesMarkdown(&short, p, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
+				return err
+			}
+			pc.Markdown, pc.NoChanges = ui.redact(short.String()), true
+		}
+		action, url, err := gc.SyncPlanComment(ctx, pr, pc)
 		if err != nil {
 			return githubError(err)
 		}
-		verb := "updated the plan comment"
-		if created {
-			verb = "commented the plan"
+		where := reconcile.Where(p.Space, p.Target)
+		switch action {
+		case github.CommentCreated:
+			ui.infof("commented the plan on pull request #%d: %s", pr, url)
+		case github.CommentUpdated, github.CommentUnchanged:
+			ui.infof("updated the plan comment on pull request #%d: %s", pr, url)
+		case github.CommentSkipped:
+			ui.infof("no changes in %s: no plan comment posted on pull request #%d", where, pr)
 		}
-		ui.infof("%s on pull request #%d: %s", verb, pr, url)
 		return nil
 	}
 	// The issue is open while the space drifts, and closed once drift's

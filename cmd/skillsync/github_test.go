@@ -480,3 +480,113 @@ func TestTargetsCommentAndIssue(t *testing.T) {
 		t.Fatalf("issues = %+v, want one drift issue per target", issues)
 	}
 }
+
+// inSyncDemo applies the demo repository and makes it match the space in
+// what the API cannot do (the missing brand-voice skill, checklist.md), so
+// that a plan of it has nothing to review.
+func inSyncDemo(t *testing.T, te testEnv, dir string) {
+	t.Helper()
+	if code, _, stderr := runCLI(t, te, "apply", "--dir", dir, "--auto-approve"); code != 0 {
+		t.Fatalf("apply: exit %d, stderr:\n%s", code, stderr)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "skills", "brand-voice")); err != nil {
+		t.Fatal(err)
+	}
+	live, err := fs.ReadFile(skillsync.Demo, "testdata/demo/space/demo/skills/code-review/checklist.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "skills", "code-review", "checklist.md"), live, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// noChangesComment is the whole plan comment of a space with nothing to
+// review.
+const noChangesComment = "<!-- skillsync:plan space=demo -->\n### skillsync plan for space `demo`\n\n**No changes.**\n"
+
+// TestPlanCommentSkipsNoChanges: a plan with nothing to review posts no
+// comment on a pull request that has none (tfcmt's skip-no-changes); one
+// that has the plan of an earlier push gets it replaced by a short "No
+// changes", so that no stale plan stays up.
+func TestPlanCommentSkipsNoChanges(t *testing.T) {
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
+	inSyncDemo(t, env, dir)
+
+	code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1")
+	if code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	if comments := f.Comments(); len(comments) != 0 {
+		t.Fatalf("a plan with no changes posted comments = %+v, want none", comments)
+	}
+	if !strings.Contains(stderr, "no changes in space demo: no plan comment posted on pull request #1") {
+		t.Errorf("stderr does not say why nothing was posted:\n%s", stderr)
+	}
+
+	// A change made in the app: the plan is commented.
+	editInstructions(t, e, "code-review", "# Review\n\nEdited in the app.\n")
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	comments := f.Comments()
+	if len(comments) != 1 || !strings.Contains(comments[0].Body, "code-review") {
+		t.Fatalf("comments = %+v, want the plan of code-review", comments)
+	}
+	first := comments[0]
+
+	// Back in sync: the same comment now says no changes, in a few lines.
+	inSyncDemo(t, env, dir)
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	comments = f.Comments()
+	if len(comments) != 1 || comments[0].ID != first.ID || comments[0].Body != noChangesComment {
+		t.Fatalf("comments = %+v, want comment %d to read\n%s", comments, first.ID, noChangesComment)
+	}
+}
+
+// TestTargetsCommentSkipsNoChanges: the skip is per target: a target with
+// nothing to review gets no comment while another gets its plan.
+func TestTargetsCommentSkipsNoChanges(t *testing.T) {
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
+	inSyncDemo(t, env, dir)
+	copyDemoSpace(t, e, "st01")
+	cfg := "skillsDir: skills\nunmanaged: ignore\nmissing: warn\ntargets:\n  staging:\n    space: st01\n  production:\n    space: demo\n"
+	if err := os.WriteFile(filepath.Join(dir, "skillsync.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	delete(env, "SKILLSYNC_SPACE")
+	editInstructions(t, e, "code-review", "# Review\n\nEdited in the app.\n") // production only
+
+	code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1")
+	if code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	comments := f.Comments()
+	if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, "<!-- skillsync:plan space=demo target=production -->") ||
+		!strings.Contains(comments[0].Body, "code-review") {
+		t.Fatalf("comments = %+v, want production's plan only", comments)
+	}
+	if !strings.Contains(stderr, "no changes in target staging (space st01): no plan comment posted") {
+		t.Errorf("stderr does not say staging was skipped:\n%s", stderr)
+	}
+}
+
+// copyDemoSpace adds space id to the emulator, holding the skills of the
+// demo space as they are now.
+func copyDemoSpace(t *testing.T, e *remotetest.Emulator, id string) {
+	t.Helper()
+	e.AddSpace(remotetest.Space{ID: id})
+	for _, s := range e.Skills(demoSpace) {
+		sd := remotetest.SkillSeed{Slug: s.Slug, Name: s.Name, Description: s.Description, Enabled: s.Enabled, Files: e.SkillFiles(demoSpace, s.ID)}
+		if s.Instructions != nil {
+			sd.Instructions = *s.Instructions
+		}
+		e.AddSkill(id, sd)
+	}
+}
