@@ -88,6 +88,7 @@ func (te testEnv) environ() []string {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		if strings.HasPrefix(k, "SKILLSYNC_") || strings.HasPrefix(k, "GITHUB_") ||
+			strings.HasPrefix(k, "GITLAB_") || strings.HasPrefix(k, "CI_") ||
 			k == "GH_TOKEN" || k == "NO_COLOR" || k == "TERM" {
 			continue
 		}

@@ -33,7 +33,7 @@ is a crash (such as running out of memory), never drift.
 Examples:
    skillsync drift
    skillsync drift --format markdown > drift.md
-   skillsync drift --issue       # in a scheduled job: one issue per space
+   skillsync drift --issue       # in a scheduled GitHub or GitLab job: one issue per space
    skillsync drift --out drift.json
 
 Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,

@@ -151,16 +151,16 @@ func githubRepoFlag() cli.Flag {
 // commentFlags are plan's flags for the pull-request comment.
 func commentFlags() []cli.Flag {
 	return []cli.Flag{
-		flagComment.def("post the plan as one comment per space on the pull request, updated in place (needs GITHUB_TOKEN with pull-requests: write)"),
+		flagComment.def("post the plan as one comment per space on the pull request (GitHub Actions) or merge request (GitLab CI), updated in place; none when there are no changes (needs GITHUB_TOKEN with pull-requests: write, or GITLAB_TOKEN with the api scope)"),
 		githubRepoFlag(),
-		flagPR.def("pull request `N` to comment on (default: from the GitHub Actions event)"),
+		flagPR.def("pull request or merge request `N` to comment on (default: the pipeline's)"),
 	}
 }
 
 // issueFlags are drift's flags for the drift issue.
 func issueFlags() []cli.Flag {
 	return []cli.Flag{
-		flagIssue.def("open one issue per space when drift is found, update it on later runs, close it when in sync (needs GITHUB_TOKEN with issues: write)"),
+		flagIssue.def("open one issue per space when drift is found, update it on later runs, close it when in sync (needs GITHUB_TOKEN with issues: write, or GITLAB_TOKEN with the api scope under GitLab CI)"),
 		githubRepoFlag(),
 	}
 }

@@ -54,19 +54,23 @@ func diagnosticAnnotations(diags fsrepo.Diagnostics) []github.Annotation {
 // publishPlan does, after a plan or drift has been printed, what CI wants
 // of it besides stdout: under GitHub Actions, the markdown in the job
 // summary and annotations on the files of the plan's problems; and, when
-// asked, the pull-request comment (kind "plan") or the drift issue (kind
-// "drift"). A failure to write the summary is a warning; a failure to
-// comment or file the issue is the returned error, so the job fails where
-// reviewers would otherwise miss the plan.
-func publishPlan(ctx context.Context, ui *ui, g githubOptions, p *reconcile.Plan, kind string) error {
-	comment := kind == "plan" && g.comment
-	issue := kind == "drift" && g.issue
+// sink is not nil, the plan comment of a pull or merge request (kind
+// "plan") or the drift issue (kind "drift"). A failure to write the
+// summary is a warning; a failure to comment or file the issue is the
+// returned error, so the job fails where reviewers would otherwise miss
+// the plan.
+func publishPlan(ctx context.Context, ui *ui, sink reviewSink, p *reconcile.Plan, kind string) error {
 	actions := ui.github.Actions
-	if !actions && !comment && !issue {
+	if !actions && sink == nil {
 		return nil
 	}
+	title := "skillsync " + kind
+	mo := reconcile.MarkdownOptions{Title: title, RunURL: ui.github.RunURL}
+	if sink != nil {
+		mo = sink.MarkdownOptions(title)
+	}
 	var md bytes.Buffer
-	if err := reconcile.RenderMarkdown(&md, p, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
+	if err := reconcile.RenderMarkdown(&md, p, mo); err != nil {
 		return err
 	}
 	// The plan holds the repository's text, which may hold the token by
@@ -80,42 +84,33 @@ func publishPlan(ctx context.Context, ui *ui, g githubOptions, p *reconcile.Plan
 			}
 		}
 	}
-	if !comment && !issue {
+	if sink == nil {
 		return nil
 	}
-	env, pr, err := githubEnv(ui.github, g)
-	if err != nil {
-		return err
-	}
-	ui.addSecret(env.Token)
-	gc, err := github.NewClient(ctx, env, nil)
-	if err != nil {
-		return githubError(err)
-	}
-	if comment {
+	where := reconcile.Where(p.Space, p.Target)
+	if kind == "plan" {
 		// A plan with nothing to review starts no comment, and turns an
 		// earlier plan's into a few lines saying so (tfcmt's
 		// skip-no-changes): no stale plan stays up.
-		pc := github.PlanComment{Marker: reconcile.MarkdownMarker(p.Space, p.Target), Markdown: doc}
-		if reconcile.NothingToReview(p) {
+		noChanges := reconcile.NothingToReview(p)
+		if noChanges {
 			var short bytes.Buffer
-			if err := reconcile.RenderNoChangesMarkdown(&short, p, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
+			if err := reconcile.RenderNoChangesMarkdown(&short, p, mo); err != nil {
 				return err
 			}
-			pc.Markdown, pc.NoChanges = ui.redact(short.String()), true
+			doc = ui.redact(short.String())
 		}
-		action, url, err := gc.SyncPlanComment(ctx, pr, pc)
+		action, url, err := sink.SyncPlan(ctx, reconcile.MarkdownMarker(p.Space, p.Target), doc, noChanges)
 		if err != nil {
-			return githubError(err)
+			return err
 		}
-		where := reconcile.Where(p.Space, p.Target)
 		switch action {
-		case github.CommentCreated:
-			ui.infof("commented the plan on pull request #%d: %s", pr, url)
-		case github.CommentUpdated, github.CommentUnchanged:
-			ui.infof("updated the plan comment on pull request #%d: %s", pr, url)
-		case github.CommentSkipped:
-			ui.infof("no changes in %s: no plan comment posted on pull request #%d", where, pr)
+		case planCreated:
+			ui.infof("commented the plan on %s: %s", sink.Review(), url)
+		case planUpdated, planUnchanged:
+			ui.infof("updated the plan %s on %s: %s", sink.Comment(), sink.Review(), url)
+		case planSkipped:
+			ui.infof("no changes in %s: no plan %s posted on %s", where, sink.Comment(), sink.Review())
 		}
 		return nil
 	}
@@ -124,37 +119,49 @@ func publishPlan(ctx context.Context, ui *ui, g githubOptions, p *reconcile.Plan
 	// space is in sync, so it leaves an open issue alone.
 	drifts := p.HasDrift()
 	if !drifts && p.Drift().Status != reconcile.DriftNone {
-		ui.warningf("the drift issue was left as it is: the plan has errors, so whether %s is in sync is unknown", reconcile.Where(p.Space, p.Target))
+		ui.warningf("the drift issue was left as it is: the plan has errors, so whether %s is in sync is unknown", where)
 		return nil
 	}
-	action, url, err := gc.SyncDriftIssue(ctx, p.Space, p.Target, drifts, doc)
+	action, url, err := sink.SyncDrift(ctx, p.Space, p.Target, drifts, doc)
 	if err != nil {
-		return githubError(err)
+		return err
 	}
-	where := reconcile.Where(p.Space, p.Target)
 	switch action {
-	case github.DriftOpened:
+	case driftOpened:
 		ui.infof("opened a drift issue for %s: %s", where, url)
-	case github.DriftUpdated:
+	case driftUpdated:
 		ui.infof("updated the drift issue of %s: %s", where, url)
-	case github.DriftClosed:
+	case driftClosed:
 		ui.infof("closed the drift issue of %s, back in sync: %s", where, url)
 	}
 	return nil
 }
 
+// posts reports whether kind's command was asked to post: plan --comment
+// or drift --issue.
+func (g githubOptions) posts(kind string) bool {
+	return kind == "plan" && g.comment || kind == "drift" && g.issue
+}
+
 // publishPlans is [publishPlan] of the plan of each run, or, for a target
 // that could not be planned, [publishFailureOf] its error: one comment and
-// one issue per target. The first failure to post is returned, and the
-// others are said.
+// one issue per target, through the one [reviewSink] that
+// [openReviewSink] chooses. The first failure to post is returned, and the
+// others are said; when there is nowhere to post, the job summary is
+// written all the same.
 func publishPlans(ctx context.Context, e *env, g githubOptions, runs []*planRun, kind string) error {
-	var first error
+	var sink reviewSink
+	var sinkErr error
+	if g.posts(kind) {
+		sink, sinkErr = openReviewSink(ctx, e, g, kind)
+	}
+	first := sinkErr
 	for _, r := range runs {
 		var err error
 		if r.err != nil {
-			publishFailureOf(ctx, e, g, kind, r.target, r.err)
+			publishFailureOf(ctx, e, sink, sinkErr, kind, r.target, r.err)
 		} else {
-			err = publishPlan(ctx, e.ui, g, r.plan, kind)
+			err = publishPlan(ctx, e.ui, sink, r.plan, kind)
 		}
 		if first == nil {
 			first = err
@@ -167,11 +174,11 @@ func publishPlans(ctx context.Context, e *env, g githubOptions, runs []*planRun,
 
 // publishFailure, when plan or drift could not make a plan, says so where
 // the plan would have gone: the job summary under GitHub Actions and, for
-// plan --comment, the pull request's plan comment, which would otherwise
-// keep showing the plan of an earlier push as if it still held; for each
-// target selected. It needs the space (from flags, environment or
-// skillsync.yaml); what it cannot post is a warning, never the error the
-// command exits with.
+// plan --comment, the plan comment of the pull or merge request, which
+// would otherwise keep showing the plan of an earlier push as if it still
+// held; for each target selected. It needs the space (from flags,
+// environment or skillsync.yaml); what it cannot post is a warning, never
+// the error the command exits with.
 func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOptions, kind string, failure error) {
 	ui := e.ui
 	comment := kind == "plan" && g.comment
@@ -186,15 +193,21 @@ func publishFailure(ctx context.Context, e *env, o planningOptions, g githubOpti
 		}
 		return
 	}
+	var sink reviewSink
+	var sinkErr error
+	if comment {
+		sink, sinkErr = openReviewSink(ctx, e, g, kind)
+	}
 	for _, t := range ts {
-		publishFailureOf(ctx, e, g, kind, t, failure)
+		publishFailureOf(ctx, e, sink, sinkErr, kind, t, failure)
 	}
 }
 
-// publishFailureOf is [publishFailure] for target t.
-func publishFailureOf(ctx context.Context, e *env, g githubOptions, kind string, t targetSettings, failure error) {
+// publishFailureOf is [publishFailure] for target t, posting through
+// sink, or saying sinkErr when there is none for plan --comment.
+func publishFailureOf(ctx context.Context, e *env, sink reviewSink, sinkErr error, kind string, t targetSettings, failure error) {
 	ui := e.ui
-	comment := kind == "plan" && g.comment
+	comment := kind == "plan" && (sink != nil || sinkErr != nil)
 	actions := ui.github.Actions
 	if (!comment && !actions) || errors.Is(failure, context.Canceled) {
 		return
@@ -204,8 +217,13 @@ func publishFailureOf(ctx context.Context, e *env, g githubOptions, kind string,
 	if errors.As(failure, &invalid) {
 		lines = invalid.errorLines()
 	}
+	title := "skillsync " + kind
+	mo := reconcile.MarkdownOptions{Title: title, RunURL: ui.github.RunURL}
+	if sink != nil {
+		mo = sink.MarkdownOptions(title)
+	}
 	var md bytes.Buffer
-	if err := reconcile.RenderFailureMarkdown(&md, t.Space, t.Name, failure.Error(), hintFor(failure), lines, reconcile.MarkdownOptions{Title: "skillsync " + kind}); err != nil {
+	if err := reconcile.RenderFailureMarkdown(&md, t.Space, t.Name, failure.Error(), hintFor(failure), lines, mo); err != nil {
 		ui.warningf("writing the failure report: %v", err)
 		return
 	}
@@ -220,22 +238,16 @@ func publishFailureOf(ctx context.Context, e *env, g githubOptions, kind string,
 	if !comment {
 		return
 	}
-	env, pr, err := githubEnv(ui.github, g)
-	if err != nil {
-		ui.warningf("the plan comment was not updated: %v", err)
+	if sink == nil {
+		ui.warningf("the plan comment was not updated: %v", sinkErr)
 		return
 	}
-	ui.addSecret(env.Token)
-	gc, err := github.NewClient(ctx, env, nil)
-	if err == nil {
-		var url string
-		url, _, err = gc.UpsertPlanComment(ctx, pr, reconcile.MarkdownMarker(t.Space, t.Name), doc)
-		if err == nil {
-			ui.infof("the plan comment on pull request #%d now says why there is no plan: %s", pr, url)
-			return
-		}
+	_, url, err := sink.SyncPlan(ctx, reconcile.MarkdownMarker(t.Space, t.Name), doc, false)
+	if err != nil {
+		ui.warningf("the plan %s was not updated: %v", sink.Comment(), err)
+		return
 	}
-	ui.warningf("the plan comment was not updated: %v", githubError(err))
+	ui.infof("the plan %s on %s now says why there is no plan: %s", sink.Comment(), sink.Review(), url)
 }
 
 // failureTargets are the targets a failed plan was for, as far as they can
@@ -248,44 +260,6 @@ func failureTargets(o planningOptions) []targetSettings {
 	}
 	ts, _ := o.conn.targets(cfg)
 	return slices.DeleteFunc(ts, func(t targetSettings) bool { return spec.CheckShortSpaceID(t.Space) != nil })
-}
-
-// githubEnv is the GitHub Actions environment gh with the flags' values
-// over it, and for plan --comment the pull request to comment on: --pr,
-// else the run's, read from the event payload only then.
-func githubEnv(gh github.Env, g githubOptions) (env github.Env, pr int, err error) {
-	env = gh
-	if g.repo != "" {
-		env.Repository = g.repo
-	} else if err := env.CheckRepository(); err != nil {
-		return env, 0, withHint(err, "pass the repository with --github-repo owner/name")
-	}
-	if !g.comment {
-		return env, 0, nil
-	}
-	if g.prGiven {
-		pr = g.pr
-	} else if pr, err = env.PullRequest(); err != nil {
-		return env, 0, withHint(err, "pass the pull request with --pr N")
-	}
-	if pr <= 0 {
-		return env, 0, withHint(errors.New("no pull request to comment the plan on"),
-			"run plan --comment on pull_request events, or pass --pr N")
-	}
-	return env, pr, nil
-}
-
-// githubError splits the hint of a GitHub error (a refusal of
-// github.NewClient, GitHub's answer, or no answer) from its message, so
-// that it prints on its own hint line.
-func githubError(err error) error {
-	var ge *github.Error
-	if errors.As(err, &ge) && ge.Hint != "" {
-		msg := *ge
-		msg.Hint = ""
-		return withHint(fmt.Errorf("%s", msg.Error()), "%s", ge.Hint)
-	}
-	return err
 }
 
 // writePlanAnnotations annotates the files of the plan's problems, so that

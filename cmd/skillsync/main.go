@@ -84,11 +84,11 @@ func run(ctx context.Context, args []string, p process) (code int) {
 	}
 	ui := newUI(p.stdout, p.stderr, github.ReadEnv(p.getenv))
 	// A real token is a secret from the start, so that the plan's markdown
-	// is redacted before any GitHub call reads the GitHub token, and the
+	// is redacted before any GitHub or GitLab call reads its token, and the
 	// repository's diagnostics before the space's token is read for the
 	// first request; a short value (GITHUB_TOKEN=true) must not redact
 	// every "true" of a JSON plan, and is registered once a call uses it.
-	for _, k := range []string{envToken, "GITHUB_TOKEN", "GH_TOKEN"} {
+	for _, k := range []string{envToken, "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN"} {
 		if tok := strings.TrimSpace(p.getenv(k)); len(tok) >= redact.ShortSecret {
 			ui.addSecret(tok)
 		}

@@ -25,7 +25,7 @@ Examples:
    skillsync plan
    skillsync plan --format markdown > plan.md
    skillsync plan -out plan.json --detailed-exitcode
-   skillsync plan --comment      # in a pull_request job: one comment per space
+   skillsync plan --comment      # in a pull/merge request job: one comment per space
    skillsync plan --base origin/main   # this pull request's changes apart from drift
 
 Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error

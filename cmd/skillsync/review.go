@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/skillsync/skillsync/internal/github"
+	"github.com/skillsync/skillsync/internal/gitlab"
+	"github.com/skillsync/skillsync/reconcile"
+)
+
+// A reviewSink is where plan --comment and drift --issue post: a GitHub
+// pull request and repository, or a GitLab merge request and project.
+// [openReviewSink] chooses it, in one place; the rest of the commands
+// post through it alone.
+type reviewSink interface {
+	// MarkdownOptions are those of the plans posted here: the host's size
+	// limit and name, and the CI run whose log holds all of a cut plan.
+	MarkdownOptions(title string) reconcile.MarkdownOptions
+	// SyncPlan keeps one plan comment per marker on the review: it edits
+	// the one there, or starts one unless noChanges. It returns what it
+	// did ("created", "updated", "unchanged" or "skipped") and the
+	// comment's address.
+	SyncPlan(ctx context.Context, marker, markdown string, noChanges bool) (action, url string, err error)
+	// SyncDrift keeps one open issue per space and target while it drifts,
+	// and closes it once in sync. It returns what it did ("opened",
+	// "updated", "closed" or "none") and the issue's address.
+	SyncDrift(ctx context.Context, space, target string, drift bool, markdown string) (action, url string, err error)
+	// Review names what plans are commented on ("pull request #1", "merge
+	// request !3") and Comment what the host calls a comment.
+	Review() string
+	Comment() string
+}
+
+// What the sinks did: packages github and gitlab say it in the same
+// words.
+const (
+	planCreated   = github.CommentCreated // gitlab.NoteCreated
+	planUpdated   = github.CommentUpdated
+	planUnchanged = github.CommentUnchanged
+	planSkipped   = github.CommentSkipped
+	driftOpened   = github.DriftOpened // gitlab.DriftOpened
+	driftUpdated  = github.DriftUpdated
+	driftClosed   = github.DriftClosed
+)
+
+// errNoCI is why plan --comment or drift --issue has nowhere to post.
+var errNoCI = withHint(errors.New("nowhere to post: this is neither a GitHub Actions job nor a GitLab CI job"),
+	"run it in a GitHub Actions job (GITHUB_REPOSITORY and GITHUB_TOKEN), or pass --github-repo owner/name; "+
+		"or in a GitLab CI job (GITLAB_CI) with GITLAB_TOKEN set to a project access token with the api scope and the Reporter role")
+
+// openReviewSink chooses where plan --comment (kind "plan") or drift
+// --issue (kind "drift") posts, and connects to it. GitHub when a GitHub
+// flag says so (--github-repo) or under GitHub Actions; else GitLab under
+// GitLab CI (GITLAB_CI=true); else GitHub when GITHUB_REPOSITORY or --pr
+// names a repository or pull request, as outside Actions; else nowhere,
+// which is an error that says what to set. The token of the host chosen
+// is registered for redaction before any request.
+func openReviewSink(ctx context.Context, e *env, g githubOptions, kind string) (reviewSink, error) {
+	ui := e.ui
+	comment := kind == "plan"
+	gl := gitlab.ReadEnv(e.getenv)
+	switch {
+	case g.repo != "" || ui.github.Actions:
+	case gl.CI:
+		return openGitLab(ctx, ui, gl, g, comment)
+	case ui.github.Repository != "" || g.prGiven:
+	default:
+		return nil, errNoCI
+	}
+	env, pr, err := githubEnv(ui.github, g, comment)
+	if err != nil {
+		return nil, err
+	}
+	ui.addSecret(env.Token)
+	gc, err := github.NewClient(ctx, env, nil)
+	if err != nil {
+		return nil, ciError(err)
+	}
+	return &githubSink{c: gc, pr: pr, runURL: env.RunURL}, nil
+}
+
+// openGitLab is [openReviewSink] under GitLab CI: the merge request is
+// --pr, else the pipeline's (CI_MERGE_REQUEST_IID).
+func openGitLab(ctx context.Context, ui *ui, env gitlab.Env, g githubOptions, comment bool) (reviewSink, error) {
+	ui.addSecret(env.Token)
+	var mr int64
+	if comment {
+		if g.prGiven {
+			mr = int64(g.pr)
+		} else {
+			var err error
+			if mr, err = env.MergeRequest(); err != nil {
+				return nil, withHint(err, "pass the merge request with --pr N")
+			}
+		}
+		if mr <= 0 {
+			return nil, withHint(errors.New("no merge request to comment the plan on"),
+				"run plan --comment in a merge request pipeline (rules: - if: $CI_PIPELINE_SOURCE == \"merge_request_event\"), or pass --pr N")
+		}
+	}
+	c, err := gitlab.NewClient(ctx, env, gitlab.Options{})
+	if err != nil {
+		return nil, ciError(err)
+	}
+	return &gitlabSink{c: c, mr: mr, runURL: env.RunURL}, nil
+}
+
+// githubSink posts to a GitHub pull request and repository.
+type githubSink struct {
+	c      *github.Client
+	pr     int // 0 for drift --issue
+	runURL string
+}
+
+func (s *githubSink) MarkdownOptions(title string) reconcile.MarkdownOptions {
+	return reconcile.MarkdownOptions{Title: title, RunURL: s.runURL}
+}
+
+func (s *githubSink) SyncPlan(ctx context.Context, marker, md string, noChanges bool) (string, string, error) {
+	action, url, err := s.c.SyncPlanComment(ctx, s.pr, github.PlanComment{Marker: marker, Markdown: md, NoChanges: noChanges})
+	return action, url, ciError(err)
+}
+
+func (s *githubSink) SyncDrift(ctx context.Context, space, target string, drift bool, md string) (string, string, error) {
+	action, url, err := s.c.SyncDriftIssue(ctx, space, target, drift, md)
+	return action, url, ciError(err)
+}
+
+func (s *githubSink) Review() string  { return fmt.Sprintf("pull request #%d", s.pr) }
+func (s *githubSink) Comment() string { return "comment" }
+
+// gitlabSink posts to a GitLab merge request and project.
+type gitlabSink struct {
+	c      *gitlab.Client
+	mr     int64 // 0 for drift --issue
+	runURL string
+}
+
+func (s *gitlabSink) MarkdownOptions(title string) reconcile.MarkdownOptions {
+	return reconcile.MarkdownOptions{Title: title, Host: "GitLab", MaxLen: gitlab.MaxNoteChars, RunURL: s.runURL}
+}
+
+func (s *gitlabSink) SyncPlan(ctx context.Context, marker, md string, noChanges bool) (string, string, error) {
+	action, url, err := s.c.SyncPlanNote(ctx, s.mr, gitlab.PlanNote{Marker: marker, Markdown: md, NoChanges: noChanges})
+	return action, url, ciError(err)
+}
+
+// SyncDrift keeps the issue under the marker GitHub's has, so that the
+// two hosts never disagree on what a space's or a target's issue is.
+func (s *gitlabSink) SyncDrift(ctx context.Context, space, target string, drift bool, md string) (string, string, error) {
+	where := reconcile.Where(space, target)
+	action, url, err := s.c.SyncDriftIssue(ctx, gitlab.DriftIssue{
+		Marker:   github.DriftMarker(space, target),
+		Title:    "skillsync: drift in " + where,
+		Drift:    drift,
+		Markdown: md,
+		InSync:   strings.ToUpper(where[:1]) + where[1:] + " is back in sync with git.",
+	})
+	return action, url, ciError(err)
+}
+
+func (s *gitlabSink) Review() string  { return fmt.Sprintf("merge request !%d", s.mr) }
+func (s *gitlabSink) Comment() string { return "note" }
+
+// githubEnv is the GitHub Actions environment gh with the flags' values
+// over it, and for plan --comment the pull request to comment on: --pr,
+// else the run's, read from the event payload only then.
+func githubEnv(gh github.Env, g githubOptions, comment bool) (env github.Env, pr int, err error) {
+	env = gh
+	if g.repo != "" {
+		env.Repository = g.repo
+	} else if err := env.CheckRepository(); err != nil {
+		return env, 0, withHint(err, "pass the repository with --github-repo owner/name")
+	}
+	if !comment {
+		return env, 0, nil
+	}
+	if g.prGiven {
+		pr = g.pr
+	} else if pr, err = env.PullRequest(); err != nil {
+		return env, 0, withHint(err, "pass the pull request with --pr N")
+	}
+	if pr <= 0 {
+		return env, 0, withHint(errors.New("no pull request to comment the plan on"),
+			"run plan --comment on pull_request events, or pass --pr N")
+	}
+	return env, pr, nil
+}
+
+// ciError splits the hint of a GitHub or GitLab error (a refusal to
+// connect, the host's answer, or no answer) from its message, so that it
+// prints on its own hint line.
+func ciError(err error) error {
+	var ghe *github.Error
+	if errors.As(err, &ghe) && ghe.Hint != "" {
+		msg := *ghe
+		msg.Hint = ""
+		return withHint(fmt.Errorf("%s", msg.Error()), "%s", ghe.Hint)
+	}
+	var gle *gitlab.Error
+	if errors.As(err, &gle) && gle.Hint != "" {
+		msg := *gle
+		msg.Hint = ""
+		return withHint(fmt.Errorf("%s", msg.Error()), "%s", gle.Hint)
+	}
+	return err
+}
