@@ -81,8 +81,8 @@ func TestGitLabExample(t *testing.T) {
 		t.Errorf("default image %q with entrypoint %q, want ghcr.io/skillsync/skillsync:${SKILLSYNC_VERSION}-debug with entrypoint [\"\"]", img.Name, img.Entrypoint)
 	}
 	jobs := map[string]job{"plan": ci.Plan, "apply": ci.Apply, "drift": ci.Drift}
-	plan := []string{"plan", "--format", "markdown", "--detailed-exitcode", "--out", "plan.json", "--base", "origin/main"}
-	drift := []string{"drift", "--format", "markdown", "--out", "drift.json"}
+	plan := []string{"plan", "--comment", "--format", "markdown", "--detailed-exitcode", "--out", "plan.json", "--base", "origin/main"}
+	drift := []string{"drift", "--issue", "--format", "markdown", "--out", "drift.json"}
 	tests := []struct {
 		job      string
 		env      []string
@@ -284,6 +284,38 @@ func TestExampleAppliesMain(t *testing.T) {
 				t.Errorf("the space was last applied from %q, want main's last merge %s", space, tip)
 			}
 		})
+	}
+}
+
+// TestGitLabExamplesPostThemselves: the GitLab examples post the plan
+// note and the drift issue with skillsync itself (plan --comment, drift
+// --issue), which finds GitLab from the CI_* variables: no curl, no jq,
+// no job of their own.
+func TestGitLabExamplesPostThemselves(t *testing.T) {
+	for _, name := range []string{".gitlab-ci.yml", ".gitlab-ci-targets.yml"} {
+		data, err := os.ReadFile("../examples/gitlab/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ci map[string]any
+		if err := yaml.Unmarshal(data, &ci); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, word := range []string{"curl", "jq"} {
+			if slices.Contains(strings.FieldsFunc(string(data), func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+			}), word) {
+				t.Errorf("%s still uses %s", name, word)
+			}
+		}
+		if _, ok := ci["plan-note"]; ok {
+			t.Errorf("%s still has a plan-note job: plan --comment posts the note", name)
+		}
+		for _, call := range []string{"skillsync plan --comment ", "skillsync drift --issue "} {
+			if !strings.Contains(string(data), call) {
+				t.Errorf("%s does not call %q", name, call)
+			}
+		}
 	}
 }
 
