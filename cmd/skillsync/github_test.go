@@ -590,3 +590,28 @@ func copyDemoSpace(t *testing.T, e *remotetest.Emulator, id string) {
 		e.AddSkill(id, sd)
 	}
 }
+
+// TestPlanCommentLinksRun: under GitHub Actions, the "No changes" that
+// replaces a plan comment links the run that planned it, so that a
+// reviewer can tell it is not stale.
+func TestPlanCommentLinksRun(t *testing.T) {
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	f := newFakeGitHub(t, env)
+	env["GITHUB_ACTIONS"] = "true"
+	env["GITHUB_SERVER_URL"] = "https://github.com"
+	env["GITHUB_RUN_ID"] = "4242"
+	inSyncDemo(t, env, dir)
+	editInstructions(t, e, "code-review", "# Review\n\nEdited in the app.\n")
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Fatalf("plan --comment: exit %d, stderr:\n%s", code, stderr)
+	}
+	inSyncDemo(t, env, dir)
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "1"); code != 0 {
+		t.Fatalf("plan --comment in sync: exit %d, stderr:\n%s", code, stderr)
+	}
+	want := strings.TrimSuffix(noChangesComment, "\n") + " Planned by [this run](https://github.com/" + githubtest.Repository + "/actions/runs/4242).\n"
+	if comments := f.Comments(); len(comments) != 1 || comments[0].Body != want {
+		t.Fatalf("comments = %+v, want one reading\n%s", comments, want)
+	}
+}

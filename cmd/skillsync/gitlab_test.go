@@ -325,3 +325,19 @@ func TestGitHubWinsUnderActions(t *testing.T) {
 		t.Errorf("GitLab notes = %+v, want none", notes)
 	}
 }
+
+// TestGitLabPlanNotePR: outside a merge request pipeline, --pr names the
+// merge request to comment on.
+func TestGitLabPlanNotePR(t *testing.T) {
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	f := newFakeGitLab(t, env)
+	f.AddMergeRequest(2)
+	delete(env, "CI_MERGE_REQUEST_IID")
+	if code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment", "--pr", "2"); code != 0 {
+		t.Fatalf("plan --comment --pr 2: exit %d, stderr:\n%s", code, stderr)
+	}
+	if notes := f.Notes(); len(notes) != 1 || notes[0].Noteable != "MergeRequest" || notes[0].IID != 2 {
+		t.Errorf("notes = %+v, want the plan note on merge request !2", notes)
+	}
+}
