@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/skillsync/skillsync/internal/origin"
 )
 
 // maxErrorBody bounds what is read of a failure's body: only its message
@@ -103,7 +105,7 @@ func (c *Client) transportFailure(ctx, actx context.Context, method, display str
 	if ctx.Err() != nil {
 		return attemptResult{err: fmt.Errorf("%s %s: %w", method, display, ctx.Err())}
 	}
-	var re *redirectError
+	var re *origin.RedirectError
 	if errors.As(err, &re) {
 		return attemptResult{err: fmt.Errorf("%s %s: %w", method, display, re)}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillsync/skillsync/internal/origin"
 	"github.com/skillsync/skillsync/internal/redact"
 )
 
@@ -178,16 +179,7 @@ func New(opts Options) (*Client, error) {
 		t.MaxIdleConnsPerHost = maxIdleConnsPerHost
 		hc.Transport = t
 	}
-	callerPolicy := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := c.checkRedirect(req, via); err != nil {
-			return err
-		}
-		if callerPolicy != nil {
-			return callerPolicy(req, via)
-		}
-		return nil
-	}
+	origin.Guard(&hc, c.baseURL, "the space's service", "the token")
 	c.hc = &hc
 	return c, nil
 }

@@ -71,16 +71,7 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	// go-github's transport sets the Authorization header on every request
 	// it sends, a redirected one included: net/http's dropping of it on a
 	// redirect to another host never comes into play.
-	callerPolicy := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := checkRedirect(u, req, via); err != nil {
-			return err
-		}
-		if callerPolicy != nil {
-			return callerPolicy(req, via)
-		}
-		return nil
-	}
+	origin.Guard(&hc, u, "GitHub's API", "the GitHub token")
 	c, err := gh.NewClient(
 		gh.WithHTTPClient(&hc),
 		gh.WithAuthToken(env.Token),
@@ -91,37 +82,6 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 		return nil, fmt.Errorf("making the GitHub client: %w", err)
 	}
 	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: redact.New(env.Token), runURL: env.RunURL}, nil
-}
-
-// maxRedirects matches net/http's own limit, which a CheckRedirect
-// replaces.
-const maxRedirects = 10
-
-// A redirectError refuses a redirect that would carry the token to another
-// origin.
-type redirectError struct {
-	target string // scheme://host of the redirect
-	n      int    // redirects followed, when there were too many
-}
-
-func (e *redirectError) Error() string {
-	if e.n > 0 {
-		return fmt.Sprintf("stopped after %d redirects", e.n)
-	}
-	return fmt.Sprintf("refusing to follow a redirect to %s: another origin than GitHub's API would receive the GitHub token", e.target)
-}
-
-// checkRedirect allows a redirect only to the API's own origin (scheme,
-// host and port), and plain http only to loopback, as for the space.
-func checkRedirect(api *url.URL, req *http.Request, via []*http.Request) error {
-	if len(via) >= maxRedirects {
-		return &redirectError{n: len(via)}
-	}
-	to := req.URL
-	if !origin.Same(api, to) || to.Scheme == "http" && !origin.IsLoopbackHost(to.Hostname()) {
-		return &redirectError{target: to.Scheme + "://" + to.Host}
-	}
-	return nil
 }
 
 // Error is an answer from GitHub that a caller may branch on (Status) and a
@@ -183,7 +143,7 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 		rate  *gh.RateLimitError
 		abuse *gh.AbuseRateLimitError
 		resp  *gh.ErrorResponse
-		redir *redirectError
+		redir *origin.RedirectError
 	)
 	switch {
 	case errors.As(err, &redir):

@@ -111,16 +111,7 @@ func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, e
 	// The token goes in a PRIVATE-TOKEN header, which net/http keeps on a
 	// redirect to any host (it drops only Authorization and cookies): a
 	// redirect to another origin must never be followed.
-	callerPolicy := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if err := checkRedirect(u, req, via); err != nil {
-			return err
-		}
-		if callerPolicy != nil {
-			return callerPolicy(req, via)
-		}
-		return nil
-	}
+	origin.Guard(&hc, u, "GitLab's API", "the GitLab token")
 	next := hc.Transport
 	if next == nil {
 		next = http.DefaultTransport
@@ -210,37 +201,6 @@ type tooManyPagesError struct{ max int }
 
 func (e *tooManyPagesError) Error() string {
 	return fmt.Sprintf("GitLab announced a next page after %d pages of 100, and no more are read", e.max)
-}
-
-// maxRedirects matches net/http's own limit, which a CheckRedirect
-// replaces.
-const maxRedirects = 10
-
-// A redirectError refuses a redirect that would carry the token to another
-// origin.
-type redirectError struct {
-	target string // scheme://host of the redirect
-	n      int    // redirects followed, when there were too many
-}
-
-func (e *redirectError) Error() string {
-	if e.n > 0 {
-		return fmt.Sprintf("stopped after %d redirects", e.n)
-	}
-	return fmt.Sprintf("refusing to follow a redirect to %s: another origin than GitLab's API would receive the GitLab token", e.target)
-}
-
-// checkRedirect allows a redirect only to the API's own origin (scheme,
-// host and port), and plain http only to loopback, as for the space.
-func checkRedirect(api *url.URL, req *http.Request, via []*http.Request) error {
-	if len(via) >= maxRedirects {
-		return &redirectError{n: len(via)}
-	}
-	to := req.URL
-	if !origin.Same(api, to) || to.Scheme == "http" && !origin.IsLoopbackHost(to.Hostname()) {
-		return &redirectError{target: to.Scheme + "://" + to.Host}
-	}
-	return nil
 }
 
 // boundedTransport reads at most max bytes of any answer, so that a
@@ -364,7 +324,7 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 	}
 	e := &Error{Op: op, err: err}
 	var (
-		redir  *redirectError
+		redir  *origin.RedirectError
 		big    *responseTooLargeError
 		pages  *tooManyPagesError
 		syntax *json.SyntaxError

@@ -1,7 +1,8 @@
 // Package origin says where a request that carries a token may go: plain
 // http only to a loopback host ([IsLoopbackHost]), and a redirect only to
-// the origin the token is for ([Same]). The client of the space and the
-// GitHub client both hold to it.
+// the origin the token is for ([Same]), no more than ten of them. [Guard]
+// holds an http.Client to that; the clients of the space, GitHub and
+// GitLab all use it.
 package origin
 
 import (
