@@ -66,7 +66,7 @@ func TestFetchBadAnswers(t *testing.T) {
 		}, []string{"listing skills", "expected JSON, got"}},
 		{"redirect to another host", false, func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
-		}, []string{"refusing to follow a redirect", "another host"}},
+		}, []string{"refusing to follow a redirect", "another origin than the space's service would receive the token"}},
 		{"hang", false, func(w http.ResponseWriter, r *http.Request) {
 			<-r.Context().Done()
 		}, []string{"no response within 300ms"}},
