@@ -36,12 +36,8 @@ func SetTargetEnabled(root, target string, states map[string]bool) error {
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", ConfigFile, err)
 	}
-	cfg, err := parseConfig(ConfigFile, out)
-	if err != nil {
-		return fmt.Errorf("editing %s: the edit would not read back: %w", ConfigFile, err)
-	}
-	if t, _ := cfg.Target(target); !sameJSON(mergeStates(t.Enabled, nil), mergeStates(t.Enabled, states)) {
-		return fmt.Errorf("editing %s: the edit does not read back as written", ConfigFile)
+	if err := checkTargetEdit(data, out, target, states); err != nil {
+		return fmt.Errorf("editing %s: %w", ConfigFile, err)
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
@@ -67,6 +63,52 @@ func SetTargetEnabled(root, target string, states map[string]bool) error {
 		return fmt.Errorf("editing %s: %w", ConfigFile, err)
 	}
 	return nil
+}
+
+// checkTargetEdit reports an edit of skillsync.yaml, from before to
+// after, that does not read back as target's enabled states set to states
+// and nothing else: another target or the shared settings changed too
+// (through an anchor the edit missed), or the target otherwise.
+func checkTargetEdit(before, after []byte, target string, states map[string]bool) error {
+	was, err := parseConfig(ConfigFile, before)
+	if err != nil {
+		return fmt.Errorf("reading it: %w", err)
+	}
+	is, err := parseConfig(ConfigFile, after)
+	if err != nil {
+		return fmt.Errorf("the edit would not read back: %w", err)
+	}
+	if !sameJSON(was.Shared(), is.Shared()) {
+		return fmt.Errorf("%w: the edit would change the shared settings too", ErrConfigNotEditable)
+	}
+	if !slices.Equal(was.TargetNames(), is.TargetNames()) {
+		return fmt.Errorf("%w: the edit would change the targets' names", ErrConfigNotEditable)
+	}
+	for i, t := range was.Targets {
+		if t.Name == target {
+			t.Enabled = mergeStates(t.Enabled, states)
+			if !sameJSON(t, is.Targets[i]) {
+				return fmt.Errorf("%w: the edit would not read back as targets.%s.enabled set as asked and nothing else", ErrConfigNotEditable, target)
+			}
+			continue
+		}
+		if !sameJSON(t, is.Targets[i]) {
+			return fmt.Errorf("%w: the edit of targets.%s would change targets.%s too", ErrConfigNotEditable, target, t.Name)
+		}
+	}
+	return nil
+}
+
+// shared says how n may be shared with other keys of the file, an anchor
+// or an alias, or "" if it is not: an edit of it would change them too.
+func shared(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.AliasNode:
+		return fmt.Sprintf("an alias (*%s) of a value written elsewhere", n.Value)
+	case n.Anchor != "":
+		return fmt.Sprintf("anchored (&%s), so other keys may share it", n.Anchor)
+	}
+	return ""
 }
 
 // mergeStates is a with b over it.
@@ -100,6 +142,8 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	switch {
 	case tv == nil:
 		return nil, fmt.Errorf("it has no target %q", target)
+	case shared(tv) != "":
+		return nil, fmt.Errorf("%w: targets.%s is %s", ErrConfigNotEditable, target, shared(tv))
 	case tv.Kind != yaml.MappingNode || (tv.Style&yaml.FlowStyle != 0 && lastLine(tv) != tv.Line):
 		return nil, fmt.Errorf("%w: targets.%s is not a mapping written one key a line, or on one line", ErrConfigNotEditable, target)
 	}
@@ -120,6 +164,16 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	for i := 0; i+1 < len(tv.Content); i += 2 {
 		if tv.Content[i].Value == "enabled" {
 			ev = tv.Content[i+1]
+		}
+	}
+	if ev != nil && shared(ev) != "" {
+		return nil, fmt.Errorf("%w: targets.%s.enabled is %s", ErrConfigNotEditable, target, shared(ev))
+	}
+	if ev != nil {
+		for i := 1; i < len(ev.Content); i += 2 {
+			if sh := shared(ev.Content[i]); sh != "" {
+				return nil, fmt.Errorf("%w: targets.%s.enabled.%s is %s", ErrConfigNotEditable, target, ev.Content[i-1].Value, sh)
+			}
 		}
 	}
 	if ev != nil && (ev.Kind != yaml.MappingNode || (ev.Style&yaml.FlowStyle != 0 && lastLine(ev) != ev.Line)) {

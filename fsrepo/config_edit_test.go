@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -109,5 +110,56 @@ targets:
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, ConfigFile)); string(got) != in {
 		t.Errorf("the file changed to\n%s", got)
+	}
+}
+
+// TestSetTargetEnabledShared: an edit never reaches what another target or
+// the top level reads, such as a mapping or value an anchor shares; the
+// file is then left alone, with an error saying why.
+func TestSetTargetEnabledShared(t *testing.T) {
+	for _, tc := range []struct{ name, in string }{
+		{"an anchored enabled", "baseURL: http://x\ntargets:\n  prod:\n    space: pr01\n    enabled: &e\n      beta: true\n  st:\n    space: st01\n    enabled: *e\n"},
+		{"an anchored flow enabled", "targets:\n  prod: {space: pr01, enabled: &e {beta: true}}\n  st: {space: st01, enabled: *e}\n"},
+		{"an aliased enabled", "targets:\n  st:\n    space: st01\n    enabled: &e\n      beta: true\n  prod:\n    space: pr01\n    enabled: *e\n"},
+		{"an anchored target", "targets:\n  prod: &p\n    space: pr01\n  st:\n    space: st01\n"},
+		{"an anchored value", "targets:\n  prod:\n    space: pr01\n    enabled:\n      alpha: &off false\n  st:\n    space: st01\n    enabled: {alpha: *off}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := SetTargetEnabled(dir, "prod", map[string]bool{"alpha": true})
+			if !errors.Is(err, ErrConfigNotEditable) {
+				t.Errorf("error %v, want ErrConfigNotEditable", err)
+			}
+			if got, _ := os.ReadFile(filepath.Join(dir, ConfigFile)); string(got) != tc.in {
+				t.Errorf("the file changed to\n%s", got)
+			}
+		})
+	}
+}
+
+// TestCheckTargetEdit: an edit reads back only if the target's enabled
+// states alone changed, as asked.
+func TestCheckTargetEdit(t *testing.T) {
+	const before = "baseURL: http://x\ntargets:\n  prod:\n    space: pr01\n  st:\n    space: st01\n"
+	states := map[string]bool{"alpha": false}
+	for _, tc := range []struct{ name, after, err string }{
+		{"as asked", "baseURL: http://x\ntargets:\n  prod:\n    space: pr01\n    enabled: {alpha: false}\n  st:\n    space: st01\n", ""},
+		{"another target too", "baseURL: http://x\ntargets:\n  prod:\n    space: pr01\n    enabled: {alpha: false}\n  st:\n    space: st01\n    enabled: {alpha: false}\n", "targets.st"},
+		{"the top level too", "baseURL: http://y\ntargets:\n  prod:\n    space: pr01\n    enabled: {alpha: false}\n  st:\n    space: st01\n", "shared settings"},
+		{"another field of the target", "baseURL: http://x\ntargets:\n  prod:\n    space: pr02\n    enabled: {alpha: false}\n  st:\n    space: st01\n", "targets.prod"},
+		{"not the state asked", "baseURL: http://x\ntargets:\n  prod:\n    space: pr01\n    enabled: {alpha: true}\n  st:\n    space: st01\n", "targets.prod"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkTargetEdit([]byte(before), []byte(tc.after), "prod", states)
+			switch {
+			case tc.err == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Errorf("error %v, want one naming %s", err, tc.err)
+			}
+		})
 	}
 }
