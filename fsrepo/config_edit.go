@@ -276,18 +276,53 @@ func insertAfter(lines []string, line int, add []string) []byte {
 }
 
 // matchingBrace is the index of the '}' closing the '{' at open in line,
-// or -1.
+// or -1. Braces inside quoted scalars ("a}", 'b{') and a comment are not
+// counted.
 func matchingBrace(line string, open int) int {
 	depth := 0
+	prev := byte(' ') // the last character outside spaces
 	for i := open; i < len(line); i++ {
-		switch line[i] {
-		case '{':
+		c := line[i]
+		switch {
+		case (c == '"' || c == '\'') && strings.IndexByte("{[,:?", prev) >= 0:
+			// A quote opens a scalar where a value begins; in a plain
+			// scalar (it's) it is a character.
+			end := closingQuote(line, i)
+			if end < 0 {
+				return -1
+			}
+			i, prev = end, c
+			continue
+		case c == '#' && (line[i-1] == ' ' || line[i-1] == '\t'):
+			return -1
+		case c == '{':
 			depth++
-		case '}':
+		case c == '}':
 			depth--
 			if depth == 0 {
 				return i
 			}
+		}
+		if c != ' ' && c != '\t' {
+			prev = c
+		}
+	}
+	return -1
+}
+
+// closingQuote is the index of the quote closing the quoted scalar that
+// opens at open in line, or -1: in a single-quoted scalar two quotes are
+// one, in a double-quoted one a backslash escapes the next character.
+func closingQuote(line string, open int) int {
+	q := line[open]
+	for i := open + 1; i < len(line); i++ {
+		switch {
+		case q == '"' && line[i] == '\\':
+			i++
+		case line[i] == q && q == '\'' && i+1 < len(line) && line[i+1] == '\'':
+			i++
+		case line[i] == q:
+			return i
 		}
 	}
 	return -1

@@ -66,6 +66,12 @@ targets:
 			want:   "targets:\n  staging: {space: st01, enabled: {sql-style: false}}   # one line\n  prod: {space: pr01}\n",
 		},
 		{
+			name:   "braces in quoted strings",
+			in:     "targets:\n  staging: {space: st01, exclude: [\"a}\\\"}\", 'b}''}', it's]}  # {c}\n",
+			states: map[string]bool{"sql-style": false},
+			want:   "targets:\n  staging: {space: st01, exclude: [\"a}\\\"}\", 'b}''}', it's], enabled: {sql-style: false}}  # {c}\n",
+		},
+		{
 			name:   "a flow enabled",
 			in:     "targets:\n  staging:\n    space: st01\n    enabled: {b: true, a: false}\n",
 			states: map[string]bool{"a": true, "c": false},
