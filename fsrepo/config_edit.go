@@ -153,10 +153,16 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	}
 	slices.Sort(slugs)
 	lines := strings.SplitAfter(string(data), "\n")
+	// The lines added end as the file's first does: an editor on Windows
+	// may save CRLF, and a file of mixed endings shows in every diff.
+	eol := "\n"
+	if strings.HasSuffix(lines[0], "\r\n") {
+		eol = "\r\n"
+	}
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	} else {
-		lines[len(lines)-1] += "\n"
+		lines[len(lines)-1] += eol
 	}
 	entry := func(slug string) string { return fmt.Sprintf("%s: %t", slug, states[slug]) }
 
@@ -231,9 +237,9 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	var add []string
 	if ev == nil {
 		indent := strings.Repeat(" ", tv.Content[0].Column-1)
-		add = append(add, indent+"enabled:\n")
+		add = append(add, indent+"enabled:"+eol)
 		for _, s := range slugs {
-			add = append(add, indent+"  "+entry(s)+"\n")
+			add = append(add, indent+"  "+entry(s)+eol)
 		}
 		return insertAfter(lines, lastLine(tv), add), nil
 	}
@@ -254,7 +260,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 			lines[v.Line-1] = line[:at] + fmt.Sprint(states[s]) + line[at+len(v.Value):]
 		}
 		if !found {
-			add = append(add, indent+entry(s)+"\n")
+			add = append(add, indent+entry(s)+eol)
 		}
 	}
 	return insertAfter(lines, lastLine(ev), add), nil

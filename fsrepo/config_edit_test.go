@@ -84,25 +84,32 @@ targets:
 			want:   "targets:\n  staging:\n    space: st01\n    enabled:\n      a: false\n",
 		},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.in), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			if err := SetTargetEnabled(dir, "staging", tc.states); err != nil {
-				t.Fatal(err)
-			}
-			got, err := os.ReadFile(filepath.Join(dir, ConfigFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tc.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
-			}
-			if fi, _ := os.Stat(filepath.Join(dir, ConfigFile)); fi.Mode().Perm() != 0o600 {
-				t.Errorf("mode %v, want the file's own 0600", fi.Mode().Perm())
-			}
-		})
+		// A file of CRLF lines keeps them, the lines added too.
+		crlf := strings.NewReplacer("\n", "\r\n")
+		for _, eol := range []struct{ name, in, want string }{
+			{tc.name, tc.in, tc.want},
+			{tc.name + " CRLF", crlf.Replace(tc.in), crlf.Replace(tc.want)},
+		} {
+			t.Run(eol.name, func(t *testing.T) {
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(eol.in), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := SetTargetEnabled(dir, "staging", tc.states); err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != eol.want {
+					t.Errorf("got\n%q\nwant\n%q", got, eol.want)
+				}
+				if fi, _ := os.Stat(filepath.Join(dir, ConfigFile)); fi.Mode().Perm() != 0o600 {
+					t.Errorf("mode %v, want the file's own 0600", fi.Mode().Perm())
+				}
+			})
+		}
 	}
 
 	// What it cannot edit as text is left alone, with an error saying so.
