@@ -241,7 +241,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 		for _, s := range slugs {
 			add = append(add, indent+"  "+entry(s)+eol)
 		}
-		return insertAfter(lines, lastLine(tv), add), nil
+		return insertAfter(lines, endLine(tv, lines), add), nil
 	}
 	indent := strings.Repeat(" ", ev.Content[0].Column-1)
 	for _, s := range slugs {
@@ -263,7 +263,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 			add = append(add, indent+entry(s)+eol)
 		}
 	}
-	return insertAfter(lines, lastLine(ev), add), nil
+	return insertAfter(lines, endLine(ev, lines), add), nil
 }
 
 // lastLine is the last line of n and of what it holds.
@@ -273,6 +273,46 @@ func lastLine(n *yaml.Node) int {
 		last = max(last, lastLine(c))
 	}
 	return last
+}
+
+// endLine is the last line of the block mapping m, written as lines: that
+// of its last node, or, when that is a block scalar (> or |), whose node
+// has the line of its header alone, that of the scalar's last line, and
+// past the blank lines it keeps (|+).
+func endLine(m *yaml.Node, lines []string) int {
+	last := lastLine(m)
+	n := m
+	for len(n.Content) > 0 {
+		n = n.Content[len(n.Content)-1]
+	}
+	if len(m.Content) == 0 || n.Kind != yaml.ScalarNode || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+		return last
+	}
+	// The scalar's lines are indented more than the mapping's keys, the
+	// next key of the file no more; blank lines are the scalar's if a
+	// line of it follows.
+	indent := m.Content[0].Column - 1
+	end := last
+	for i := last; i < len(lines); i++ {
+		text := strings.TrimRight(lines[i], "\r\n")
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		if len(text)-len(strings.TrimLeft(text, " ")) <= indent {
+			break
+		}
+		end = i + 1
+	}
+	header := lines[n.Line-1][min(n.Column-1, len(lines[n.Line-1])):]
+	if i := strings.Index(header, " #"); i >= 0 {
+		header = header[:i]
+	}
+	if strings.Contains(header, "+") {
+		for end < len(lines) && strings.TrimSpace(lines[end]) == "" {
+			end++
+		}
+	}
+	return end
 }
 
 // insertAfter inserts add after the line numbered line (from 1).

@@ -66,6 +66,18 @@ targets:
 			want:   "targets:\n  staging: {space: st01, enabled: {sql-style: false}}   # one line\n  prod: {space: pr01}\n",
 		},
 		{
+			name:   "a block scalar last",
+			in:     "targets:\n  staging:\n    space: st01\n    baseURL: >-\n      http://x\n\n      .example\n\n  prod:\n    space: pr01\n",
+			states: map[string]bool{"a": false},
+			want:   "targets:\n  staging:\n    space: st01\n    baseURL: >-\n      http://x\n\n      .example\n    enabled:\n      a: false\n\n  prod:\n    space: pr01\n",
+		},
+		{
+			name:   "a block scalar keeping its last newlines",
+			in:     "targets:\n  staging:\n    space: st01\n    baseURL: |+ # the one\n      http://x\n\n  prod:\n    space: pr01\n",
+			states: map[string]bool{"a": false},
+			want:   "targets:\n  staging:\n    space: st01\n    baseURL: |+ # the one\n      http://x\n\n    enabled:\n      a: false\n  prod:\n    space: pr01\n",
+		},
+		{
 			name:   "braces in quoted strings",
 			in:     "targets:\n  staging: {space: st01, exclude: [\"a}\\\"}\", 'b}''}', it's]}  # {c}\n",
 			states: map[string]bool{"sql-style": false},
