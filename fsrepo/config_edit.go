@@ -166,14 +166,41 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	}
 	entry := func(slug string) string { return fmt.Sprintf("%s: %t", slug, states[slug]) }
 
-	var ev *yaml.Node
+	var ek, ev *yaml.Node
 	for i := 0; i+1 < len(tv.Content); i += 2 {
 		if tv.Content[i].Value == "enabled" {
-			ev = tv.Content[i+1]
+			ek, ev = tv.Content[i], tv.Content[i+1]
 		}
 	}
 	if ev != nil && shared(ev) != "" {
 		return nil, fmt.Errorf("%w: targets.%s.enabled is %s", ErrConfigNotEditable, target, shared(ev))
+	}
+	// enabled: left without a value (or ~, null) is given the mapping.
+	if ev != nil && ev.Kind == yaml.ScalarNode && ev.Tag == "!!null" {
+		parts := make([]string, len(slugs))
+		for i, s := range slugs {
+			parts[i] = entry(s)
+		}
+		flowMap := "{" + strings.Join(parts, ", ") + "}"
+		line := lines[ev.Line-1]
+		at := min(ev.Column-1, len(line))
+		switch {
+		case ev.Style != 0 || !strings.HasPrefix(line[at:], ev.Value):
+			return nil, fmt.Errorf("%w: cannot find the value of targets.%s.enabled", ErrConfigNotEditable, target)
+		case ev.Value == "" && tv.Style&yaml.FlowStyle == 0:
+			// Below the key, as a block mapping, like an enabled: added.
+			indent := strings.Repeat(" ", ek.Column+1)
+			var add []string
+			for _, s := range slugs {
+				add = append(add, indent+entry(s)+eol)
+			}
+			return insertAfter(lines, ev.Line, add), nil
+		case ev.Value == "" && at > 0 && line[at-1] == ':':
+			lines[ev.Line-1] = line[:at] + " " + flowMap + line[at:]
+		default: // where ~ or null is, or the value would be in a flow target
+			lines[ev.Line-1] = line[:at] + flowMap + line[at+len(ev.Value):]
+		}
+		return []byte(strings.Join(lines, "")), nil
 	}
 	if ev != nil {
 		for i := 1; i < len(ev.Content); i += 2 {

@@ -78,6 +78,24 @@ targets:
 			want:   "targets:\n  staging:\n    space: st01\n    baseURL: |+ # the one\n      http://x\n\n    enabled:\n      a: false\n  prod:\n    space: pr01\n",
 		},
 		{
+			name:   "an empty enabled",
+			in:     "targets:\n  staging:\n    enabled:   # to come\n    space: st01\n",
+			states: map[string]bool{"b": true, "a": false},
+			want:   "targets:\n  staging:\n    enabled:   # to come\n      a: false\n      b: true\n    space: st01\n",
+		},
+		{
+			name:   "a null enabled",
+			in:     "targets:\n  staging:\n    space: st01\n    enabled: ~ # none\n",
+			states: map[string]bool{"a": false},
+			want:   "targets:\n  staging:\n    space: st01\n    enabled: {a: false} # none\n",
+		},
+		{
+			name:   "an empty enabled in a flow target",
+			in:     "targets:\n  staging: {enabled: , space: st01}\n",
+			states: map[string]bool{"a": false},
+			want:   "targets:\n  staging: {enabled: {a: false}, space: st01}\n",
+		},
+		{
 			name:   "braces in quoted strings",
 			in:     "targets:\n  staging: {space: st01, exclude: [\"a}\\\"}\", 'b}''}', it's]}  # {c}\n",
 			states: map[string]bool{"sql-style": false},
