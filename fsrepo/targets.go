@@ -428,7 +428,8 @@ func withConfigWarnings(repo *Repo, ds Diagnostics, err error) (*Repo, Diagnosti
 
 // configWarnings are the globs of exclude and ignore, and the slugs of
 // enabled, that match no skill of repo: most likely a misspelt slug, which
-// would leave a target managing or planning what it was meant not to.
+// would leave a target managing or planning what it was meant not to; and
+// the enabled overrides that do nothing ([unusedOverrides]).
 func configWarnings(repo *Repo) Diagnostics {
 	var ds Diagnostics
 	matches := func(p Pattern) bool {
@@ -466,6 +467,45 @@ func configWarnings(repo *Repo) Diagnostics {
 			}
 		}
 		rules("targets."+t.Name+".ignore", t.Ignore)
+		ds = append(ds, unusedOverrides(repo.Config, t)...)
+	}
+	return ds
+}
+
+// unusedOverrides are t's enabled overrides that do nothing: of a skill
+// the target excludes, or whose enabled field an ignore rule (top-level or
+// the target's) ignores. Whoever wrote one expects a state the target
+// never gets.
+func unusedOverrides(c Config, t Target) Diagnostics {
+	var ds Diagnostics
+	warn := func(line int, slug, why, hint string) {
+		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-override-unused",
+			Message: fmt.Sprintf("targets.%s.enabled: the override of %q does nothing: %s", t.Name, slug, why), Hint: hint})
+	}
+	rules := append(append([]IgnoreRule(nil), c.Ignore...), t.Ignore...)
+	for slug, line := range t.EnabledLines {
+		if _, ok := t.Enabled[slug]; !ok {
+			continue
+		}
+		excluded := false
+		for _, p := range t.Exclude {
+			if p.Matches(slug) {
+				warn(line, slug, fmt.Sprintf("targets.%s.exclude %q (line %d) leaves the skill out of the target", t.Name, p.Glob, p.Line),
+					"remove the override, or the skill from the exclude")
+				excluded = true
+				break
+			}
+		}
+		if excluded {
+			continue
+		}
+		for _, r := range rules {
+			if r.Covers(slug, spec.FieldEnabled) {
+				warn(line, slug, fmt.Sprintf("the ignore rule at line %d ignores its enabled field", r.Line),
+					"remove the override, or enabled from the ignore rule: while it is ignored, the space keeps the state it has")
+				break
+			}
+		}
 	}
 	return ds
 }

@@ -193,3 +193,59 @@ targets:
 		t.Errorf("errors: %v", ds)
 	}
 }
+
+// TestConfigOverrideWarnings: an enabled override that an ignore rule of
+// enabled or the target's own exclude makes do nothing is a warning at its
+// line, naming the rule's or the exclude's line.
+func TestConfigOverrideWarnings(t *testing.T) {
+	root := t.TempDir()
+	for _, slug := range []string{"a", "b", "c", "e"} {
+		p := filepath.Join(root, "skills", slug, SkillFile)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("---\nname: "+slug+"\ndescription: The skill "+slug+".\n---\nDo it.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := `ignore:
+  - skills: [a]
+    fields: [enabled]
+targets:
+  prod:
+    space: pr01
+    exclude: ["c*"]
+    enabled:
+      a: false
+      b: false
+      c: true
+      e: false
+    ignore:
+      - {skills: [b], fields: [name, enabled]}
+      - {skills: [e], fields: [name]}
+  staging:
+    space: st01
+    enabled: {b: false}
+`
+	if err := os.WriteFile(filepath.Join(root, ConfigFile), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, ds, err := Load(context.Background(), root, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range ds {
+		if d.Code == "config-override-unused" && d.Severity == SeverityWarning {
+			got = append(got, d.String())
+		}
+	}
+	want := []string{
+		`skillsync.yaml:9:1: warning: targets.prod.enabled: the override of "a" does nothing: the ignore rule at line 2 ignores its enabled field`,
+		`skillsync.yaml:10:1: warning: targets.prod.enabled: the override of "b" does nothing: the ignore rule at line 14 ignores its enabled field`,
+		`skillsync.yaml:11:1: warning: targets.prod.enabled: the override of "c" does nothing: targets.prod.exclude "c*" (line 7) leaves the skill out of the target`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
