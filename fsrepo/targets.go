@@ -186,8 +186,9 @@ func (t Target) Excludes(slug string) bool {
 }
 
 // SameAddress reports whether two base URLs address the same service:
-// scheme and host compared without case, default ports made explicit, a
-// final slash ignored.
+// scheme and host compared without case, localhost, 127.0.0.1 and [::1]
+// taken for one host, default ports made explicit, the path cleaned (/x/..,
+// a final slash).
 func SameAddress(a, b string) bool {
 	ua, errA := url.Parse(strings.TrimSpace(a))
 	ub, errB := url.Parse(strings.TrimSpace(b))
@@ -199,7 +200,15 @@ func SameAddress(a, b string) bool {
 		if port == "" {
 			port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
 		}
-		return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port + strings.TrimSuffix(u.EscapedPath(), "/")
+		host := strings.ToLower(u.Hostname())
+		if host == "localhost" || host == "127.0.0.1" || host == "::1" {
+			host = "localhost"
+		}
+		p := ""
+		if u.EscapedPath() != "" {
+			p = strings.TrimSuffix(path.Clean("/"+u.EscapedPath()), "/")
+		}
+		return strings.ToLower(u.Scheme) + "://" + host + ":" + port + p
 	}
 	return key(ua) == key(ub)
 }

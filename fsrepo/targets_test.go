@@ -249,3 +249,30 @@ targets:
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestSameAddress: addresses of one service compare equal however they
+// are written; those of two services do not.
+func TestSameAddress(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"http://localhost:8080", "http://127.0.0.1:8080", true},
+		{"http://[::1]:8080/", "http://LOCALHOST:8080", true},
+		{"http://127.0.0.1/api", "http://[::1]:80/api/", true},
+		{"https://a.example.com/x/../", "https://a.example.com", true},
+		{"https://a.example.com/api/./v1/", "https://A.example.com:443/api/v1", true},
+		{"http://localhost:8080", "http://localhost:8081", false},
+		{"http://127.0.0.1", "https://127.0.0.1", false},
+		{"http://localhost", "http://example.com", false},
+		{"https://a.example.com/x", "https://a.example.com/y", false},
+	} {
+		if got := SameAddress(tc.a, tc.b); got != tc.same {
+			t.Errorf("SameAddress(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.same)
+		}
+	}
+	_, err := readConfigText(t, "baseURL: http://localhost:8080\ntargets:\n  one: {space: ab12}\n  two: {space: ab12, baseURL: \"http://127.0.0.1:8080/x/../\"}\n")
+	if want := `skillsync.yaml:4: targets "two" and "one" (line 3) are both space ab12`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want one containing %q", err, want)
+	}
+}
