@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -329,8 +330,21 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 	case "text":
 		ok = v.Kind == yaml.ScalarNode
 	case "number":
-		_, err := strconv.Atoi(v.Value)
-		ok = v.Kind == yaml.ScalarNode && v.Tag == "!!int" && err == nil
+		// Any integer YAML writes (0x10, 1_000) is a whole number; one
+		// that int does not hold is too large, even tagged !!float as
+		// 99999999999999999999 is.
+		var n int
+		if v.Kind == yaml.ScalarNode && (v.Tag == "!!int" || v.Tag == "!!float" && wholeNumber.MatchString(v.Value)) {
+			if v.Tag == "!!float" || v.Decode(&n) != nil {
+				size := "large"
+				if strings.HasPrefix(v.Value, "-") {
+					size = "small"
+				}
+				fail(v.Line, "%s: %s is too %s a number; for example %s", display, v.Value, size, configShapes[key].example)
+				return false
+			}
+			ok = true
+		}
 	case "mapping":
 		ok = v.Kind == yaml.MappingNode
 	case "rules":
@@ -368,6 +382,9 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 	}
 	return ok
 }
+
+// wholeNumber is a decimal integer as YAML writes it.
+var wholeNumber = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
 
 // describeNode names what a YAML value is, for an error message.
 func describeNode(n *yaml.Node) string {

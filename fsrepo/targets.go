@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/skillsync/skillsync/spec"
@@ -347,10 +346,12 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			}
 			t.Missing = s
 		}
-		if s, line, ok := text("maxDisablePercent"); ok {
-			p, _ := strconv.Atoi(s)
-			if p < 0 || p > 100 {
-				failHere(line, "%s.maxDisablePercent must be 0 to 100, not %d", shown, p)
+		if x := mappingValue(v, "maxDisablePercent"); x != nil && x.Tag != "!!null" {
+			var p int // of the shape checkKeys saw to: a whole number int holds
+			if err := x.Decode(&p); err != nil {
+				failHere(x.Line, "%s.maxDisablePercent: %v", shown, err)
+			} else if p < 0 || p > 100 {
+				failHere(x.Line, "%s.maxDisablePercent must be 0 to 100, not %d", shown, p)
 			}
 			t.MaxDisablePercent = &p
 		}

@@ -276,3 +276,43 @@ func TestSameAddress(t *testing.T) {
 		t.Errorf("error %v, want one containing %q", err, want)
 	}
 }
+
+// TestReadConfigPercent: maxDisablePercent, at the top or in a target,
+// takes any whole number YAML writes (0x10 is 16), and an error says what
+// is wrong with another: out of 0 to 100, or too large a number.
+func TestReadConfigPercent(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  int
+		err   string
+	}{
+		{value: "0x10", want: 16},
+		{value: "1_0", want: 10},
+		{value: "0x100", err: "maxDisablePercent must be 0 to 100, not 256"},
+		{value: "-1", err: "maxDisablePercent must be 0 to 100, not -1"},
+		{value: "99999999999999999999", err: "maxDisablePercent: 99999999999999999999 is too large a number; for example maxDisablePercent: 30"},
+		{value: "9223372036854775808", err: "maxDisablePercent: 9223372036854775808 is too large a number"},
+		{value: "12.5", err: `maxDisablePercent must be a whole number, not "12.5"`},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			top, err := readConfigText(t, "space: ab12\nmaxDisablePercent: "+tc.value+"\n")
+			switch {
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), "skillsync.yaml:2: "+tc.err)):
+				t.Errorf("top level: error %v, want one containing %q", err, tc.err)
+			case tc.err == "" && err != nil:
+				t.Errorf("top level: %v", err)
+			case tc.err == "" && top.MaxDisablePercent != tc.want:
+				t.Errorf("top level: %d, want %d", top.MaxDisablePercent, tc.want)
+			}
+			cfg, err := readConfigText(t, "targets:\n  prod:\n    space: ab12\n    maxDisablePercent: "+tc.value+"\n")
+			switch {
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), "skillsync.yaml:4: targets.prod."+tc.err)):
+				t.Errorf("target: error %v, want one containing %q", err, "targets.prod."+tc.err)
+			case tc.err == "" && err != nil:
+				t.Errorf("target: %v", err)
+			case tc.err == "" && (cfg.Targets[0].MaxDisablePercent == nil || *cfg.Targets[0].MaxDisablePercent != tc.want):
+				t.Errorf("target: %v, want %d", cfg.Targets[0].MaxDisablePercent, tc.want)
+			}
+		})
+	}
+}
