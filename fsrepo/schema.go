@@ -147,8 +147,8 @@ func targetSchema() obj {
 		"properties": section(obj{
 			"space":   spaceProp("The target's space."),
 			"baseURL": prop("string", "The target's service address, over the top-level baseURL.", obj{"pattern": "^https?://"}),
-			"tokenEnv": prop("string", "The environment variable that holds the target's token (default SKILLSYNC_TOKEN); the token itself never goes in this file.",
-				obj{"pattern": envName.String()}),
+			"tokenEnv": prop("string", "The environment variable that holds the target's token: SKILLSYNC_TOKEN (the default) or one beginning with SKILLSYNC_TOKEN_, such as SKILLSYNC_TOKEN_PROD; the token itself never goes in this file.",
+				obj{"pattern": tokenEnvName.String()}),
 			"exclude": obj{
 				"type":        "array",
 				"description": "Globs of the slugs this target does not manage: its skills of those slugs are unmanaged there.",

@@ -90,8 +90,22 @@ var IgnoreFields = []string{spec.FieldName, spec.FieldDescription, spec.FieldIns
 // comments, in journal file names and in CI matrices.
 var targetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
-// envName is what a tokenEnv may be: a variable a shell can set.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// tokenEnvName is what a tokenEnv may be: SKILLSYNC_TOKEN or a variable
+// named after it. skillsync sends the variable's value to the service as
+// the bearer token, and a pull request may change skillsync.yaml: were any
+// name allowed, it could have CI send another secret (GITHUB_TOKEN,
+// AWS_SECRET_ACCESS_KEY) to an address it chooses.
+var tokenEnvName = regexp.MustCompile(`^SKILLSYNC_TOKEN(_[A-Za-z0-9_]+)?$`)
+
+// tokenEnvFor is the tokenEnv to suggest for target name.
+func tokenEnvFor(name string) string {
+	return "SKILLSYNC_TOKEN_" + strings.ToUpper(strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, name))
+}
 
 // TargetNames are the names of c's targets, in file order.
 func (c Config) TargetNames() []string {
@@ -329,8 +343,9 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			t.BaseURL = s
 		}
 		if s, line, ok := text("tokenEnv"); ok {
-			if !envName.MatchString(s) {
-				failHere(line, "%s.tokenEnv %q is not the name of an environment variable: letters, digits and '_', not beginning with a digit", shown, s)
+			if !tokenEnvName.MatchString(s) {
+				failHere(line, "%s.tokenEnv %q must be SKILLSYNC_TOKEN or begin with SKILLSYNC_TOKEN_ (%s, say): its value is sent to the service as the token, so this file may not name another of CI's secrets; keep the target's token in %s",
+					shown, s, tokenEnvFor(name), tokenEnvFor(name))
 			}
 			t.TokenEnv = s
 		}
