@@ -152,6 +152,11 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 		slugs = append(slugs, s)
 	}
 	slices.Sort(slugs)
+	// yaml counts lines at a CR alone and at NEL, LS and PS too: the edit,
+	// which counts them at LF, would find its lines elsewhere.
+	if strings.ContainsAny(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r\u0085\u2028\u2029") {
+		return nil, fmt.Errorf("%w: it has lines that end in CR alone, or in a Unicode line or paragraph separator", ErrConfigNotEditable)
+	}
 	lines := strings.SplitAfter(string(data), "\n")
 	// The lines added end as the file's first does: an editor on Windows
 	// may save CRLF, and a file of mixed endings shows in every diff.
@@ -366,7 +371,7 @@ func matchingBrace(line string, open int) int {
 			}
 			i, prev = end, c
 			continue
-		case c == '#' && (line[i-1] == ' ' || line[i-1] == '\t'):
+		case c == '#' && i > open && (line[i-1] == ' ' || line[i-1] == '\t'):
 			return -1
 		case c == '{':
 			depth++

@@ -206,3 +206,33 @@ func TestCheckTargetEdit(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSetTargetEnabled checks that no skillsync.yaml makes the edit panic,
+// and that an edit it makes reads back as asked.
+func FuzzSetTargetEnabled(f *testing.F) {
+	for _, seed := range []string{
+		"targets:\n  staging:\n    space: st01\n",
+		"targets:\n  staging: {space: st01, exclude: [\"a}\"]}\n",
+		"targets:\n  staging:\n    enabled: {a: true}\n    space: st01\n",
+		"targets:\n  staging:\n    space: st01\n    enabled:\n",
+		"targets:\n  staging:\n    space: st01\n    baseURL: >-\n      x\n",
+		"targets:\r\n  staging:\r\n    space: st01\r\n",
+		"targets:\r  staging:\r    space: st01\r",
+		"targets:\n  staging:\u2028    space: st01\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		states := map[string]bool{"a": false, "b": true}
+		out, err := setTargetEnabled(data, "staging", states)
+		if err != nil {
+			return
+		}
+		if _, err := parseConfig(ConfigFile, data); err != nil {
+			return
+		}
+		if err := checkTargetEdit(data, out, "staging", states); err != nil && !errors.Is(err, ErrConfigNotEditable) && !strings.Contains(err.Error(), "would not read back") {
+			t.Errorf("%q: %v", out, err)
+		}
+	})
+}
