@@ -52,6 +52,10 @@ type Diagnostic struct {
 	Message  string   `json:"message"`
 	Hint     string   `json:"hint"` // what to do about it; may be empty
 	Code     string   `json:"code"` // short stable identifier, such as "name-invalid"
+	// Target is the target of skillsync.yaml the diagnostic concerns
+	// alone, "" when it concerns every target: a plan of another target
+	// leaves it out.
+	Target string `json:"target,omitempty"`
 }
 
 // String formats d as "path:line:col: error: message", the form compilers

@@ -465,33 +465,33 @@ func configWarnings(repo *Repo) Diagnostics {
 		}
 		return false
 	}
-	warn := func(line int, format string, args ...any) {
-		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-unmatched",
+	warn := func(target string, line int, format string, args ...any) {
+		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-unmatched", Target: target,
 			Message: fmt.Sprintf(format, args...),
 			Hint:    "check the slug's spelling against the folders of " + repo.Config.SkillsDir + "; a glob that matches nothing has no effect"})
 	}
-	rules := func(where string, rs []IgnoreRule) {
+	rules := func(target, where string, rs []IgnoreRule) {
 		for _, r := range rs {
 			for _, p := range r.Skills {
 				if !matches(p) {
-					warn(p.Line, "%s: %q matches no skill of the repository", where, p.Glob)
+					warn(target, p.Line, "%s: %q matches no skill of the repository", where, p.Glob)
 				}
 			}
 		}
 	}
-	rules("ignore", repo.Config.Ignore)
+	rules("", "ignore", repo.Config.Ignore)
 	for _, t := range repo.Config.Targets {
 		for _, p := range t.Exclude {
 			if !matches(p) {
-				warn(p.Line, "targets.%s.exclude: %q matches no skill of the repository", t.Name, p.Glob)
+				warn(t.Name, p.Line, "targets.%s.exclude: %q matches no skill of the repository", t.Name, p.Glob)
 			}
 		}
 		for slug, line := range t.EnabledLines {
 			if _, ok := t.Enabled[slug]; ok && !matches(Pattern{Glob: slug}) {
-				warn(line, "targets.%s.enabled: %q is no skill of the repository", t.Name, slug)
+				warn(t.Name, line, "targets.%s.enabled: %q is no skill of the repository", t.Name, slug)
 			}
 		}
-		rules("targets."+t.Name+".ignore", t.Ignore)
+		rules(t.Name, "targets."+t.Name+".ignore", t.Ignore)
 		ds = append(ds, unusedOverrides(repo.Config, t)...)
 	}
 	return ds
@@ -504,7 +504,7 @@ func configWarnings(repo *Repo) Diagnostics {
 func unusedOverrides(c Config, t Target) Diagnostics {
 	var ds Diagnostics
 	warn := func(line int, slug, why, hint string) {
-		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-override-unused",
+		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-override-unused", Target: t.Name,
 			Message: fmt.Sprintf("targets.%s.enabled: the override of %q does nothing: %s", t.Name, slug, why), Hint: hint})
 	}
 	rules := append(append([]IgnoreRule(nil), c.Ignore...), t.Ignore...)

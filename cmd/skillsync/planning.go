@@ -104,14 +104,15 @@ func printDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
 	writeAnnotations(ui, diags)
 }
 
-// validationWarnings are the warnings of validation as plan warnings, so
-// that a reviewer sees them in the plan, its comment and its JSON: "path:
-// line:col: message" with the diagnostic's code, path and line.
-func validationWarnings(diags fsrepo.Diagnostics) []reconcile.Problem {
+// validationWarnings are the warnings of validation as the plan warnings
+// of target, so that a reviewer sees them in the plan, its comment and its
+// JSON: "path:line:col: message" with the diagnostic's code, path and
+// line. A warning of another target is left to that target's plan.
+func validationWarnings(diags fsrepo.Diagnostics, target string) []reconcile.Problem {
 	var out []reconcile.Problem
 	for _, d := range diags {
-		if d.Severity != fsrepo.SeverityWarning {
-			continue
+		if d.Severity != fsrepo.SeverityWarning || d.Target != "" && d.Target != target {
+			continue // another target's, said in its own plan
 		}
 		out = append(out, reconcile.Problem{Code: d.Code, Message: d.Location() + ": " + d.Message, Hint: d.Hint, Path: d.Path, Line: d.Line})
 	}
@@ -299,7 +300,7 @@ func planTarget(ctx context.Context, e *env, o planningOptions, r *planRun, diag
 	}
 	r.plan = reconcile.Compute(repo, live, t.Policy)
 	r.plan.Target = t.Name
-	r.plan.Warnings = append(validationWarnings(diags), r.plan.Warnings...)
+	r.plan.Warnings = append(validationWarnings(diags, r.target.Name), r.plan.Warnings...)
 	return nil
 }
 
