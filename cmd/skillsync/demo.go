@@ -118,23 +118,21 @@ func runDemo(ctx context.Context, e *env, noColor bool) error {
 			return fmt.Errorf("demo step 'skillsync %s': %w", step.shown, err)
 		}
 	}
-	if err := say("\nThe space matches the repository but for what the API cannot do, which\n" +
-		"drift reports until it is done in the app. Next: see README.md.\n"); err != nil {
-		return errDemoStopped
-	}
 	// Targets, briefly: the same repository driving a staging space too.
 	targets := fmt.Sprintf("baseURL: %s\nmissing: warn\nunmanaged: ignore\ntargets:\n"+
 		"  staging: {space: stg, enabled: {sql-style: false}}\n  production: {space: %s}\n", srv.URL, demoSpace)
 	if err := os.WriteFile(filepath.Join(repo, "skillsync.yaml"), []byte(targets), 0o644); err != nil {
 		return err
 	}
-	if err := say("\nWith targets: in skillsync.yaml one repository drives several spaces; plan,\n" +
-		"drift and apply take --target NAME, and CI fans out on this list:\n$ skillsync targets\n"); err != nil {
+	if err := say("\nOne repository can drive several spaces (targets: in skillsync.yaml):\n$ skillsync targets\n"); err != nil {
 		return errDemoStopped
 	}
 	app := newApp(&env{ui: ui, getenv: getenv, stdin: strings.NewReader(""), tuneClient: e.tuneClient})
 	if err := app.RunContext(ctx, []string{"skillsync", "targets", "--dir", repo}); err != nil {
 		return fmt.Errorf("demo step 'skillsync targets': %w", err)
+	}
+	if err := say("\nWhat drift still reports is for the app to do. Next: see README.md.\n"); err != nil {
+		return errDemoStopped
 	}
 	return nil
 }
