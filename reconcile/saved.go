@@ -206,8 +206,26 @@ func readSavedPlans(r io.Reader, max int64) ([]*SavedPlan, error) {
 // skill re-read give, planned again: the plan is applied as it is,
 // and a desired hash proves nothing about changes edited in the file.
 func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
-	stale, _, err := checkSaved(ctx, c, sp, space, baseURL, desired)
-	return stale, err
+	sc, err := checkSaved(ctx, c, sp, space, baseURL, desired)
+	if err != nil {
+		return nil, err
+	}
+	return sc.stale, nil
+}
+
+// savedScan is what checkSaved found: why the plan is stale, and which of
+// its steps the space holds already.
+type savedScan struct {
+	stale []string
+	// applied tells, by change, whether the skill moved since the plan
+	// to what the plan would make of it.
+	applied []bool
+	// published tells, by publish, whether the agent was published since
+	// the plan and has no unpublished changes now.
+	published []bool
+	// repoMoved says how the repository differs from the one planned
+	// from, or "".
+	repoMoved string
 }
 
 // A SavedCheck is what [CheckSaved] found of a saved plan.
@@ -220,10 +238,15 @@ type SavedCheck struct {
 	// of it. Such a change is stale too, unless every change of the plan
 	// is one.
 	Applied []string
-	// AllApplied is true when the plan has changes and the space holds
-	// every one of them: an apply of this plan went through already.
-	// Stale is empty then, and applying again would do nothing.
+	// AllApplied is true when the plan has changes or publishes and the
+	// space holds every one of them (each skill as the plan would leave
+	// it, each agent published since, with nothing unpublished): an apply
+	// of this plan went through already. Stale is empty then, and
+	// applying again would do nothing.
 	AllApplied bool
+	// Notes, for a plan applied already, say what else is true: the
+	// repository moved on since the plan, say.
+	Notes []string
 }
 
 // CheckSaved is [CheckStale], telling apart a plan that an earlier apply
@@ -231,27 +254,35 @@ type SavedCheck struct {
 // whose changes are applied (an apply that stopped half-way) stays stale,
 // each applied change said so, as planning again is what shows the rest.
 func CheckSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) (SavedCheck, error) {
-	stale, applied, err := checkSaved(ctx, c, sp, space, baseURL, desired)
-	chk := SavedCheck{Stale: stale}
+	sc, err := checkSaved(ctx, c, sp, space, baseURL, desired)
 	if err != nil {
 		return SavedCheck{}, err
 	}
-	for i, done := range applied {
+	chk := SavedCheck{Stale: sc.stale}
+	all := len(sc.applied)+len(sc.published) > 0 && !sp.Plan.HasErrors()
+	for i, done := range sc.applied {
 		if done {
 			chk.Applied = append(chk.Applied, sp.Plan.Changes[i].Slug)
 		}
+		all = all && done
 	}
-	if n := len(chk.Applied); n > 0 && n == len(sp.Plan.Changes) && !sp.Plan.HasErrors() {
+	for _, done := range sc.published {
+		all = all && done
+	}
+	if all {
 		chk.AllApplied, chk.Stale = true, nil
+		if sc.repoMoved != "" {
+			chk.Notes = append(chk.Notes, sc.repoMoved)
+		}
 	}
 	return chk, nil
 }
 
-// checkSaved is CheckStale, with, for each change of the plan, whether
-// the skill as read now is as the plan would leave it.
-func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, []bool, error) {
+// checkSaved is CheckStale, with, for each step of the plan, whether the
+// space holds it already.
+func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) (*savedScan, error) {
 	if sp == nil || sp.Plan == nil {
-		return nil, nil, errors.New("no saved plan to check")
+		return nil, errors.New("no saved plan to check")
 	}
 	p := sp.Plan
 	var stale []string
@@ -262,11 +293,13 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 		stale = append(stale, fmt.Sprintf("the plan is for %s, not %s", sp.BaseURL, baseURL))
 	}
 	if len(stale) > 0 {
-		return stale, nil, nil // never read a space the plan is not for
+		return &savedScan{stale: stale}, nil // never read a space the plan is not for
 	}
+	sc := &savedScan{published: make([]bool, len(p.Publish))}
 	if desired != nil {
 		if msg := repoChanged(p, desired); msg != "" {
 			stale = append(stale, msg)
+			sc.repoMoved = msg
 		}
 	}
 
@@ -307,10 +340,10 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err // interrupted before every read started
+		return nil, err // interrupted before every read started
 	}
 	for _, s := range found {
 		if s != "" {
@@ -322,7 +355,7 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	if p.Summary.Enable > 0 || hasEnable(p) {
 		skills, err := listSkills(ctx, c, space)
 		if err != nil {
-			return nil, nil, fmt.Errorf("listing skills: %w", err)
+			return nil, fmt.Errorf("listing skills: %w", err)
 		}
 		if n := activeCount(skills); n != p.Summary.ActiveBefore {
 			stale = append(stale, fmt.Sprintf("the space has %d active skills, the plan was made with %d", n, p.Summary.ActiveBefore))
@@ -333,19 +366,26 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 		var err error
 		agents, err = listAgents(ctx, c, space)
 		if err != nil {
-			return nil, nil, fmt.Errorf("listing agents: %w", err)
+			return nil, fmt.Errorf("listing agents: %w", err)
 		}
 		byID := make(map[string]remote.Agent, len(agents))
 		for _, a := range agents {
 			byID[a.ID] = a
 		}
-		for _, ap := range p.Publish {
+		for i, ap := range p.Publish {
 			a, ok := byID[ap.ID]
 			switch {
 			case !ok:
 				stale = append(stale, fmt.Sprintf("agent %s: no longer in the space (deleted since the plan)", ap.Name))
 			case a.UpdatedAt != ap.UpdatedAt:
-				stale = append(stale, fmt.Sprintf("agent %s: changed in the space since the plan (updatedAt %s -> %s)", ap.Name, ap.UpdatedAt, a.UpdatedAt))
+				msg := fmt.Sprintf("agent %s: changed in the space since the plan (updatedAt %s -> %s)", ap.Name, ap.UpdatedAt, a.UpdatedAt)
+				if a.Published && !a.HasUnpublishedChanges {
+					// Published since, with nothing left to publish: what
+					// the plan's publish does.
+					sc.published[i] = true
+					msg += ", and published"
+				}
+				stale = append(stale, msg)
 			}
 		}
 	}
@@ -354,7 +394,8 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	if desired != nil && repoChanged(p, desired) == "" {
 		stale = append(stale, changesEdited(p, desired, reread, agents)...)
 	}
-	return stale, applied, nil
+	sc.stale, sc.applied = stale, applied
+	return sc, nil
 }
 
 // changesEdited plans again, from the repository state the plan was made

@@ -366,3 +366,50 @@ func TestCheckStaleEditedChanges(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckSavedApplied: a saved plan is applied already only when the
+// space holds every step of it, its agent publishes included; a plan whose
+// skill changes went through but whose publish did not stays stale, so
+// that applying it again never skips the publish.
+func TestCheckSavedApplied(t *testing.T) {
+	env, desired, _, sp := savedFixture(t, true)
+	if len(sp.Plan.Publish) != 1 {
+		t.Fatalf("the plan publishes %d agents, want 1", len(sp.Plan.Publish))
+	}
+	check := func() SavedCheck {
+		t.Helper()
+		chk, err := CheckSaved(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return chk
+	}
+	if chk := check(); chk.AllApplied || len(chk.Applied) != 0 || len(chk.Stale) != 0 {
+		t.Fatalf("fresh plan: %+v, want neither applied nor stale", chk)
+	}
+	// Every skill as the plan would leave it, the agent not published.
+	for _, ch := range sp.Plan.Changes {
+		env.emu.EditSkill(envSpace, ch.ID, func(s *remotetest.SkillSeed) {
+			s.Name, s.Description, s.Enabled = ch.After.Name, ch.After.Description, ch.After.Enabled
+			if ch.After.Instructions != nil {
+				s.Instructions = *ch.After.Instructions
+			}
+		})
+	}
+	chk := check()
+	if chk.AllApplied || len(chk.Applied) != 3 || len(chk.Stale) == 0 {
+		t.Fatalf("skills applied, publish not: %+v, want 3 applied and stale", chk)
+	}
+	// Published since: the whole plan went through.
+	if _, err := env.client.PublishAgent(t.Context(), envSpace, sp.Plan.Publish[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if chk := check(); !chk.AllApplied || len(chk.Stale) != 0 || len(chk.Notes) != 0 {
+		t.Fatalf("all applied: %+v, want applied already", chk)
+	}
+	// The repository moved on since: still applied, and said.
+	desired.Skills[0].Description = "Moved on"
+	if chk := check(); !chk.AllApplied || len(chk.Notes) != 1 || !strings.Contains(chk.Notes[0], "repository") {
+		t.Fatalf("applied, repository moved: %+v, want applied with a note", chk)
+	}
+}

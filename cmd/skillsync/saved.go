@@ -85,6 +85,9 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 		partly += len(chk.Applied)
 		r := &planRun{root: root, repo: desired, target: t, client: cl, par: o.conn.parallelism, plan: sp.Plan}
 		if chk.AllApplied {
+			for _, n := range chk.Notes {
+				ui.warningf("%s: %s; run 'skillsync plan' for what is left to do", t.where(), n)
+			}
 			// Retried after it went through: nothing is left to do, and
 			// nothing is sent.
 			done := *sp.Plan
