@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillsync/skillsync/internal/redact"
 )
 
 // A Source is a git repository skills are vendored from: an https URL,
@@ -91,10 +93,13 @@ func scpLike(s string) bool {
 	return !strings.ContainsAny(s[:colon], "/\\")
 }
 
-func parseURL(s string) (Source, error) {
-	u, err := url.Parse(s)
+func parseURL(raw string) (Source, error) {
+	// Every message shows the URL with its user and password hidden:
+	// url.Parse's own error quotes the input whole.
+	s := redact.Userinfo(raw)
+	u, err := url.Parse(raw)
 	if err != nil {
-		return Source{}, fmt.Errorf("source %q is not a valid URL: %v", s, err)
+		return Source{}, fmt.Errorf("source %q is not a valid URL", s)
 	}
 	scheme := strings.ToLower(u.Scheme)
 	switch {

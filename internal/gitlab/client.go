@@ -93,10 +93,17 @@ func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, e
 	if api == "" {
 		api = DefaultAPIURL
 	}
+	shown := redact.Userinfo(api)
 	u, err := url.Parse(api)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, &Error{Op: op, Message: fmt.Sprintf("GitLab API URL %q is not an http(s) URL", api),
+		return nil, &Error{Op: op, Message: fmt.Sprintf("GitLab API URL %q is not an http(s) URL", shown),
 			Hint: "set CI_API_V4_URL to the REST API's root, such as " + DefaultAPIURL}
+	}
+	if u.User != nil {
+		// The token travels in a header: a user and password in the URL
+		// are never needed, and would be printed in every hint.
+		return nil, &Error{Op: op, Message: fmt.Sprintf("GitLab API URL %q holds credentials", shown),
+			Hint: "set CI_API_V4_URL to the REST API's root without a user or password, such as " + DefaultAPIURL + "; the token goes in GITLAB_TOKEN"}
 	}
 	if u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
 		// The token would travel in clear, as for the space's address.

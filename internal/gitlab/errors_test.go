@@ -416,3 +416,31 @@ func TestListsHaveAPageBudget(t *testing.T) {
 		t.Errorf("%d pages read, want %d", gets, gitlab.MaxPages)
 	}
 }
+
+// TestAPIURLCredentialsNeverShown: a user and password in CI_API_V4_URL
+// are refused, parsed or not, and never printed.
+func TestAPIURLCredentialsNeverShown(t *testing.T) {
+	const pw = "PASSWORDxyz123"
+	for _, api := range []string{
+		"https://bot:" + pw + "@127.0.0.1:1/api/v4",
+		"htps://user:" + pw + "@x/api/v4",
+		"https://user:" + pw + "@gitlab.example.com/api/v4?x=1",
+		"https://user:" + pw + "%zz@gitlab.example.com/api/v4",
+	} {
+		f := gitlabtest.New(t)
+		env := testEnv(f)
+		env.APIURL = api
+		_, err := gitlab.NewClient(context.Background(), env, gitlab.Options{})
+		if err == nil {
+			t.Errorf("%s: no error", api)
+			continue
+		}
+		var ge *gitlab.Error
+		if !errors.As(err, &ge) {
+			t.Fatalf("%s: %v (%T), want a *gitlab.Error", api, err, err)
+		}
+		if strings.Contains(err.Error()+ge.Hint, pw) {
+			t.Errorf("%s: the password is shown: %v (hint %q)", api, err, ge.Hint)
+		}
+	}
+}
