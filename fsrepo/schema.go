@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
+	"unicode"
 )
 
 // SchemaURL is where the JSON Schema of skillsync.yaml is published: the
@@ -32,7 +34,7 @@ func ConfigSchema() []byte {
 		"description": "Settings of a skillsync repository: which space (or spaces, as targets) its skill folders drive, and how plans treat what differs.",
 		"type":        "object",
 		"properties": section(obj{
-			"baseURL":           prop("string", "Address of the service, https:// (http:// only for a loopback host such as the emulator), without /api/v1. SKILLSYNC_BASE_URL and --base-url win over it.", obj{"pattern": "^https?://"}),
+			"baseURL":           prop("string", "Address of the service, https:// (http:// only for a loopback host such as the emulator), without /api/v1. SKILLSYNC_BASE_URL and --base-url win over it.", obj{"pattern": baseURLPattern}),
 			"space":             spaceProp("The space the repository drives, when it drives one; beside targets: it is an error."),
 			"skillsDir":         prop("string", "Folder of the skill folders, relative to the repository root, written with '/'.", obj{"default": DefaultSkillsDir, "pattern": `^[^/\\]`}),
 			"unmanaged":         enumProp("What apply does with a skill of the space that has no folder: ignore it, or disable it.", UnmanagedIgnore, UnmanagedIgnore, UnmanagedDisable),
@@ -57,6 +59,7 @@ func ConfigSchema() []byte {
 			"description": "space: and targets: together: a top-level space is the one implicit target, so name it among the targets instead.",
 		},
 	}
+	nullable(s)
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -69,6 +72,65 @@ func ConfigSchema() []byte {
 
 // obj is a JSON object of the schema.
 type obj = map[string]any
+
+// baseURLPattern is what a baseURL may be: http(s):// in any case, or
+// nothing ("baseURL:" leaves it out).
+const baseURLPattern = `^(|[hH][tT][tT][pP][sS]?://.*)$`
+
+// anyCase is a pattern matching any of words in any case.
+func anyCase(words []string) string {
+	var alts []string
+	for _, w := range words {
+		var b strings.Builder
+		for _, r := range w {
+			if up := unicode.ToUpper(r); up != r {
+				fmt.Fprintf(&b, "[%c%c]", r, up)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+		alts = append(alts, b.String())
+	}
+	return "^(" + strings.Join(alts, "|") + ")$"
+}
+
+// nullable lets every property of every section of s be null, as the
+// parser takes a key written with no value for one left out.
+func nullable(s obj) {
+	props, _ := s["properties"].(obj)
+	for _, v := range props {
+		p, ok := v.(obj)
+		if !ok {
+			continue
+		}
+		switch t := p["type"].(type) {
+		case string:
+			p["type"] = []string{t, "null"}
+		case []string:
+			p["type"] = append(t, "null")
+		}
+		if alts, ok := p["anyOf"].([]obj); ok {
+			p["anyOf"] = append(alts, obj{"type": "null"})
+		}
+		switch enum := p["enum"].(type) {
+		case []any:
+			p["enum"] = append(enum, nil)
+		case []string:
+			vals := make([]any, 0, len(enum)+1)
+			for _, e := range enum {
+				vals = append(vals, e)
+			}
+			p["enum"] = append(vals, nil)
+		}
+		nullable(p)
+		if add, ok := p["additionalProperties"].(obj); ok {
+			nullable(add)
+		}
+		if items, ok := p["items"].(obj); ok {
+			nullable(items)
+		}
+	}
+}
 
 // section is the properties of a section of the file, which hold the keys
 // configKeys allows there (the schema's test checks that they do).
@@ -87,7 +149,10 @@ func enumProp(description, def string, values ...string) obj {
 }
 
 func spaceProp(description string) obj {
-	return prop("string", description+" 2 to 6 characters a URL path carries unescaped.", obj{"pattern": `^[A-Za-z0-9._~-]{2,6}$`})
+	// YAML reads "space: 1234" as a number, which the parser takes as the
+	// id it spells.
+	return obj{"type": []string{"string", "integer"}, "description": description + " 2 to 6 characters a URL path carries unescaped.",
+		"pattern": `^[A-Za-z0-9._~-]{2,6}$`, "minimum": 10, "maximum": 999999}
 }
 
 func percentProp() obj {
@@ -103,7 +168,7 @@ func agentsProp() obj {
 			"publish": obj{
 				"type":        "array",
 				"description": "Agents (ids or exact names) that apply publishes when it changes a skill they use.",
-				"items":       obj{"type": "string", "minLength": 1},
+				"items":       obj{"type": []string{"string", "number"}, "minLength": 1},
 			},
 		}),
 		"additionalProperties": false,
@@ -146,7 +211,7 @@ func targetSchema() obj {
 		"description": "One space the repository drives, with the settings it overrides.",
 		"properties": section(obj{
 			"space":   spaceProp("The target's space."),
-			"baseURL": prop("string", "The target's service address, over the top-level baseURL.", obj{"pattern": "^https?://"}),
+			"baseURL": prop("string", "The target's service address, over the top-level baseURL.", obj{"pattern": baseURLPattern}),
 			"tokenEnv": prop("string", "The environment variable that holds the target's token: SKILLSYNC_TOKEN (the default) or one beginning with SKILLSYNC_TOKEN_, such as SKILLSYNC_TOKEN_PROD; the token itself never goes in this file.",
 				obj{"pattern": tokenEnvName.String()}),
 			"exclude": obj{
@@ -173,7 +238,9 @@ func targetSchema() obj {
 func lintSchema() obj {
 	rules := obj{}
 	for _, r := range Rules {
-		rules[r.Code] = obj{"enum": levelNames, "description": r.Summary}
+		// The parser takes a level in any case ("Warning"); editors
+		// offer the enum's.
+		rules[r.Code] = obj{"description": r.Summary, "anyOf": []obj{{"enum": levelNames}, {"type": "string", "pattern": anyCase(levelNames)}}}
 	}
 	profileNames := make([]any, len(profiles))
 	for i, p := range profiles {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -124,6 +125,17 @@ func TestConfigSchemaAgreesWithParser(t *testing.T) {
 		{"one space", "baseURL: https://tenant.example.com\nspace: ab12\nskillsDir: skills\nunmanaged: disable\nmissing: warn\nmaxDisablePercent: 0\nagents:\n  publish: [Support Bot]\n", true},
 		{"targets", "baseURL: https://tenant.example.com\nignore:\n  - skills: ['*']\n    fields: [enabled]\ntargets:\n  staging:\n    space: st01\n    tokenEnv: SKILLSYNC_TOKEN_STAGING\n    exclude: [experimental-*]\n    enabled: {sql-style: true}\n  prod:\n    space: pr01\n    baseURL: https://prod.example.com\n    missing: warn\n    maxDisablePercent: 10\n    agents: {publish: [Bot]}\n    ignore:\n      - skills: [legacy]\n        fields: [description, instructions]\n", true},
 		{"lint", "space: ab12\nlint:\n  profile: agentskills\n  rules:\n    body-long: off\n    description-when: error\n", true},
+		// A key with no value is one left out, to the parser as to the
+		// schema; YAML's numbers and the case of a level are read too.
+		{"numeric space", "space: 1234\n", true},
+		{"numeric target space", "targets:\n  prod:\n    space: 1234\n", true},
+		{"empty sections", "space: ab12\nagents:\nlint:\nignore:\nmaxDisablePercent:\nbaseURL:\nskillsDir:\nunmanaged:\nmissing:\n", true},
+		{"null sections", "space: ~\nagents: null\nlint: {rules: , profile: }\n", true},
+		{"empty target keys", "targets:\n  prod:\n    space: pr01\n    enabled:\n    exclude:\n    ignore:\n    agents:\n    baseURL:\n", true},
+		{"level in another case", "space: ab12\nlint:\n  rules:\n    body-long: Warning\n", true},
+		{"numeric agent name", "space: ab12\nagents: {publish: [123]}\n", true},
+		{"scheme in capitals", "space: ab12\nbaseURL: HTTPS://x.example\n", true},
+		{"empty baseURL", "space: ab12\nbaseURL: \"\"\n", true},
 		{"unknown key", "space: ab12\nspaces: cd34\n", false},
 		{"unknown policy", "space: ab12\nunmanaged: delete\n", false},
 		{"percent over 100", "space: ab12\nmaxDisablePercent: 150\n", false},
@@ -161,28 +173,46 @@ func TestConfigSchemaAcceptsRepositoryConfigs(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	out, err := exec.Command("git", "-C", "..", "ls-files", "*skillsync.yaml").Output()
+	out, err := exec.Command("git", "-C", "..", "ls-files", "*skillsync.yaml", "*.txtar").Output()
 	if err != nil {
 		t.Skipf("not a git checkout: %v", err)
 	}
 	sch := compileSchema(t)
 	n := 0
-	for _, name := range strings.Fields(string(out)) {
-		data, err := os.ReadFile(filepath.Join("..", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+	check := func(name string, data []byte) {
 		if _, err := parseConfig(name, data); err != nil {
-			continue // a config made to be refused
+			return // a config made to be refused
+		}
+		var v any
+		if yaml.Unmarshal(data, &v) != nil {
+			return
 		}
 		n++
 		if err := sch.Validate(yamlToJSON(t, string(data))); err != nil {
 			t.Errorf("%s: the parser reads it, the schema refuses it: %v", name, err)
 		}
 	}
-	if n == 0 {
-		t.Error("no skillsync.yaml found to check")
+	for _, name := range strings.Fields(string(out)) {
+		data, err := os.ReadFile(filepath.Join("..", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(name, ".txtar") {
+			check(name, data)
+			continue
+		}
+		// The configs the scripts write: every .yaml file of an archive
+		// that reads as a skillsync.yaml.
+		for _, f := range txtar.Parse(data).Files {
+			if strings.HasSuffix(f.Name, ".yaml") && !strings.Contains(f.Name, "/") {
+				check(name+":"+f.Name, f.Data)
+			}
+		}
 	}
+	if n < 20 {
+		t.Errorf("%d configs read to check, want the repository's and its scripts' (20 or more)", n)
+	}
+	t.Logf("%d configs the parser reads, all accepted by the schema", n)
 }
 
 // TestSchemaCopyIsCurrent: the committed copy that SchemaURL serves is the
