@@ -195,6 +195,9 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 
 // cleanPath checks a folder of a source repository as given with --path.
 func cleanPath(p string) (string, error) {
+	if given := filepath.ToSlash(p); strings.HasPrefix(given, "/") || filepath.IsAbs(p) {
+		return "", fmt.Errorf("path %q is absolute: give the folder inside the source repository, as in skills/pdf", p)
+	}
 	p = strings.Trim(strings.TrimPrefix(filepath.ToSlash(p), "./"), "/")
 	if p == "" || p == "." {
 		return "", nil

@@ -131,6 +131,22 @@ func TestAddChoosesTheFolder(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+	t.Run("a file, not a folder", func(t *testing.T) {
+		up := pdfUpstream(t)
+		root := newRoot(t)
+		_, err := Add(ctx, root, AddOptions{Source: up.dir, Path: "skills/pdf/SKILL.md"})
+		if !errors.Is(err, ErrNoFolder) || !strings.Contains(err.Error(), "skills/pdf/SKILL.md is a file: give the skill's folder, skills/pdf") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("an absolute path", func(t *testing.T) {
+		up := pdfUpstream(t)
+		root := newRoot(t)
+		_, err := Add(ctx, root, AddOptions{Source: up.dir, Path: "/etc"})
+		if err == nil || !strings.Contains(err.Error(), `path "/etc" is absolute`) {
+			t.Fatalf("err = %v", err)
+		}
+	})
 	t.Run("the one skill", func(t *testing.T) {
 		up := newUpstream(t)
 		up.write(map[string]string{"README.md": "x", "pdf/SKILL.md": pdfSkill, "pdf/scripts/SKILL.md": "nested: a file of pdf"})

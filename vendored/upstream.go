@@ -337,6 +337,9 @@ func (u *upstream) folder(c plumbing.Hash, dir string) (map[string]file, []strin
 	if dir != "" {
 		tree, err = tree.Tree(dir)
 		if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, plumbing.ErrObjectNotFound) {
+			if _, ferr := commit.File(dir); ferr == nil {
+				return nil, nil, fmt.Errorf("%s: %s is a file: give the skill's folder, %s: %w", u.src, dir, path.Dir(dir), ErrNoFolder)
+			}
 			return nil, nil, fmt.Errorf("%s has no folder %s at %s: %w", u.src, dir, short(c.String()), ErrNoFolder)
 		}
 		if err != nil {
