@@ -1,12 +1,14 @@
 // Package redact keeps a secret out of text: a [Redactor] finds one
 // secret however the text spells it (as it is, through the escapes of
-// JSON, URLs, HTML and markdown, folded into a slug or upper case, or cut
-// short beside a "...") and replaces it with "[REDACTED]". The client of
+// JSON, URLs, HTML and markdown, folded into a slug or upper case, cut
+// short beside a "...", or base64-encoded, as in a Basic header) and
+// replaces it with "[REDACTED]". The client of
 // the space, the GitHub client and the CLI's output all redact the tokens
 // they hold with it.
 package redact
 
 import (
+	"encoding/base64"
 	"fmt"
 	"html"
 	"io"
@@ -66,6 +68,13 @@ type Redactor struct {
 	// tail is what follows the last of them ("=" of base64 padding).
 	words []string
 	tail  string
+	// encoded are the secret's base64 forms, in the standard and the URL
+	// alphabet, at each of the three places a byte may start a group
+	// (only the characters the secret alone makes), and as JSON escapes
+	// their '/': a server that puts the token in a Basic header or a JWT
+	// and echoes that must not get it printed either. They are found as
+	// they are, which costs little: a form is not spelt otherwise.
+	encoded []string
 }
 
 // New returns the redactor of secret. An empty secret is never
@@ -92,7 +101,37 @@ func New(secret string) *Redactor {
 			r.starts[toggleCase(first)] = true
 		}
 	}
+	if r.long {
+		seen := map[string]bool{secret: true}
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+			for _, form := range base64Forms(enc, secret) {
+				for _, f := range []string{form, strings.ReplaceAll(form, "/", `\/`)} {
+					if !seen[f] && len(f) >= ShortSecret {
+						seen[f] = true
+						r.encoded = append(r.encoded, f)
+					}
+				}
+			}
+		}
+	}
 	return r
+}
+
+// base64Forms are the runs of characters that enc makes of secret
+// wherever it stands in the encoded bytes: at an offset of 0, 1 or 2 bytes
+// into a group of three, the characters that hold bits of the secret
+// alone.
+func base64Forms(enc *base64.Encoding, secret string) []string {
+	var forms []string
+	for a := range 3 {
+		out := enc.EncodeToString(append(make([]byte, a), secret...))
+		from := (8*a + 5) / 6           // the first character of the secret's bits only
+		to := 8 * (a + len(secret)) / 6 // past the last such character
+		if to > from {
+			forms = append(forms, out[from:to])
+		}
+	}
+	return forms
 }
 
 // folded returns the end of the token, folded, at s[i] (see [Redactor]),
@@ -146,6 +185,11 @@ func (r *Redactor) Holds(s string) bool {
 			return true
 		}
 	}
+	for _, f := range r.encoded {
+		if strings.Contains(s, f) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -154,6 +198,17 @@ func (r *Redactor) Holds(s string) bool {
 // characters that a cut left before its mark ("..." or "…") or after it,
 // so that shortening a text never reveals most of a token.
 func (r *Redactor) Redact(s string) string {
+	s = r.redact(s)
+	for _, f := range r.encoded {
+		if strings.Contains(s, f) {
+			s = strings.ReplaceAll(s, f, redacted)
+		}
+	}
+	return s
+}
+
+// redact is Redact of the secret itself, not of its base64 forms.
+func (r *Redactor) redact(s string) string {
 	if r.secret == "" {
 		return s
 	}
