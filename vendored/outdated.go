@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/skillsync/skillsync/fsrepo"
 )
 
@@ -96,6 +97,66 @@ func selectEntries(lock fsrepo.Lock, slugs []string) ([]fsrepo.LockedSkill, erro
 	return out, nil
 }
 
+// eachMoved asks the upstream of each source of entries, once, which
+// commit each entry's ref names now. An entry at its locked commit is
+// current; for the others the source fetches those commits (with the
+// locked ones, when bases is true, for a merge) and each is called, with
+// the upstream, the entry's index and where its ref is now. An entry that
+// cannot be checked is failed; the error returned is the context's.
+func eachMoved(ctx context.Context, root string, entries []fsrepo.LockedSkill, bases bool,
+	current func(i int), fail func(i int, err error), each func(u *upstream, i int, t *target)) error {
+	for _, group := range bySource(entries) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		src, err := sourceOf(entries[group[0]].Source, root)
+		var u *upstream
+		if err == nil {
+			u, err = openUpstream(ctx, src)
+		}
+		if err != nil {
+			for _, i := range group {
+				fail(i, err)
+			}
+			continue
+		}
+		targets := map[int]*target{}
+		var moved []*target
+		var locked []plumbing.Hash
+		for _, i := range group {
+			t, err := u.resolve(entries[i].Ref)
+			if err != nil {
+				fail(i, err)
+				continue
+			}
+			if t.commit.String() == entries[i].Commit {
+				current(i)
+				continue
+			}
+			targets[i] = &t
+			moved = append(moved, &t)
+			if bases {
+				locked = append(locked, plumbing.NewHash(entries[i].Commit))
+			}
+		}
+		if len(moved) == 0 {
+			continue
+		}
+		if err := u.fetch(ctx, moved, locked); err != nil {
+			for i := range targets {
+				fail(i, err)
+			}
+			continue
+		}
+		for _, i := range group {
+			if t := targets[i]; t != nil {
+				each(u, i, t)
+			}
+		}
+	}
+	return nil
+}
+
 // bySource groups entries by source, each source once, in the order of
 // their first entry.
 func bySource(entries []fsrepo.LockedSkill) [][]int {
@@ -132,71 +193,33 @@ func Outdated(ctx context.Context, root string, slugs []string) (*Report, error)
 	for i, e := range entries {
 		rep.Skills[i] = Status{Slug: e.Slug, Source: e.Source, Path: e.Path, Ref: e.Ref, Commit: e.Commit}
 	}
-	for _, group := range bySource(entries) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	fail := func(i int, err error) {
+		rep.Skills[i].State, rep.Skills[i].Error = StateError, err.Error()
+	}
+	current := func(i int) {
+		rep.Skills[i].State, rep.Skills[i].Latest = StateCurrent, entries[i].Commit
+	}
+	err = eachMoved(ctx, root, entries, false, current, fail, func(u *upstream, i int, t *target) {
+		st := &rep.Skills[i]
+		st.Latest = t.commit.String()
+		if st.Latest == entries[i].Commit {
+			st.State = StateCurrent // the ref moved back meanwhile
+			return
 		}
-		fail := func(i int, err error) {
-			rep.Skills[i].State, rep.Skills[i].Error = StateError, err.Error()
+		files, _, err := u.folder(t.commit, entries[i].Path)
+		switch {
+		case errors.Is(err, ErrNoFolder):
+			st.State = StateRemoved
+		case err != nil:
+			fail(i, err)
+		case hashOf(files) == entries[i].Hash:
+			st.State = StateUnchanged
+		default:
+			st.State = StateOutdated
 		}
-		src, err := sourceOf(entries[group[0]].Source, root)
-		var u *upstream
-		if err == nil {
-			u, err = openUpstream(ctx, src)
-		}
-		if err != nil {
-			for _, i := range group {
-				fail(i, err)
-			}
-			continue
-		}
-		targets := map[int]*target{}
-		var moved []*target
-		for _, i := range group {
-			t, err := u.resolve(entries[i].Ref)
-			if err != nil {
-				fail(i, err)
-				continue
-			}
-			if t.commit.String() == entries[i].Commit {
-				rep.Skills[i].State, rep.Skills[i].Latest = StateCurrent, entries[i].Commit
-				continue
-			}
-			targets[i] = &t
-			moved = append(moved, &t)
-		}
-		if len(moved) == 0 {
-			continue
-		}
-		if err := u.fetch(ctx, moved, nil); err != nil {
-			for i := range targets {
-				fail(i, err)
-			}
-			continue
-		}
-		for _, i := range group {
-			t := targets[i]
-			if t == nil {
-				continue
-			}
-			st := &rep.Skills[i]
-			st.Latest = t.commit.String()
-			if st.Latest == entries[i].Commit {
-				st.State = StateCurrent // the ref moved back meanwhile
-				continue
-			}
-			files, _, err := u.folder(t.commit, entries[i].Path)
-			switch {
-			case errors.Is(err, ErrNoFolder):
-				st.State = StateRemoved
-			case err != nil:
-				fail(i, err)
-			case hashOf(files) == entries[i].Hash:
-				st.State = StateUnchanged
-			default:
-				st.State = StateOutdated
-			}
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rep, nil
 }

@@ -85,65 +85,25 @@ func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport
 			Files: []FileChange{}, Conflicts: []FileConflict{}}
 	}
 	changed := false
-	for _, group := range bySource(entries) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		fail := func(i int, err error) {
-			rep.Skills[i].State, rep.Skills[i].Error = StateError, err.Error()
-		}
-		src, err := sourceOf(entries[group[0]].Source, root)
-		var u *upstream
-		if err == nil {
-			u, err = openUpstream(ctx, src)
-		}
+	fail := func(i int, err error) {
+		rep.Skills[i].State, rep.Skills[i].Error = StateError, err.Error()
+	}
+	current := func(i int) {
+		rep.Skills[i].State, rep.Skills[i].To = StateCurrent, entries[i].Commit
+	}
+	err = eachMoved(ctx, root, entries, true, current, fail, func(u *upstream, i int, t *target) {
+		e, err := updateSkill(u, root, cfg, entries[i], t.commit, opts.Force, &rep.Skills[i])
 		if err != nil {
-			for _, i := range group {
-				fail(i, err)
-			}
-			continue
+			fail(i, err)
+			return
 		}
-		targets := map[int]*target{}
-		var moved []*target
-		var bases []plumbing.Hash
-		for _, i := range group {
-			t, err := u.resolve(entries[i].Ref)
-			if err != nil {
-				fail(i, err)
-				continue
-			}
-			if t.commit.String() == entries[i].Commit {
-				rep.Skills[i].State, rep.Skills[i].To = StateCurrent, entries[i].Commit
-				continue
-			}
-			targets[i] = &t
-			moved = append(moved, &t)
-			bases = append(bases, plumbing.NewHash(entries[i].Commit))
+		if e != nil {
+			lock.Set(*e)
+			changed = true
 		}
-		if len(moved) == 0 {
-			continue
-		}
-		if err := u.fetch(ctx, moved, bases); err != nil {
-			for i := range targets {
-				fail(i, err)
-			}
-			continue
-		}
-		for _, i := range group {
-			t := targets[i]
-			if t == nil {
-				continue
-			}
-			e, err := updateSkill(u, root, cfg, entries[i], t.commit, opts.Force, &rep.Skills[i])
-			if err != nil {
-				fail(i, err)
-				continue
-			}
-			if e != nil {
-				lock.Set(*e)
-				changed = true
-			}
-		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	if changed {
 		if err := fsrepo.WriteLock(root, lock); err != nil {
