@@ -31,7 +31,7 @@ func newApp(e *env) *cli.App {
 		// Without this, cli.Exit errors call os.Exit inside tests.
 		ExitErrHandler: func(*cli.Context, error) {},
 		Description: `Exit codes: 0 success (no changes), 1 error, 2 success with changes
-(plan --detailed-exitcode, drift), 130 interrupted.
+(plan --detailed-exitcode, drift, vendor outdated), 130 interrupted.
 
 Settings come from flags, then SKILLSYNC_* environment variables, then
 skillsync.yaml; the token only from SKILLSYNC_TOKEN or --token-file.`,
@@ -169,6 +169,21 @@ func noArgs(c *cli.Context) error {
 			"flags go right after the command name, before any argument: skillsync %s --help", c.Command.Name)
 	}
 	return nil
+}
+
+// slugArgs returns the arguments of a command that takes slugs, refusing
+// one that looks like a flag: urfave/cli stops reading flags at the first
+// argument, so "pull code-review --force" would look for a skill named
+// "--force" and the flag would do nothing.
+func slugArgs(c *cli.Context) ([]string, error) {
+	args := c.Args().Slice()
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return nil, withHint(fmt.Errorf("%s: %q after a slug is taken for a slug, not a flag", commandPath(c), a),
+				"flags go right after the command name, before the slugs: %s %s ... SLUG...", commandPath(c), a)
+		}
+	}
+	return args, nil
 }
 
 // oneArg checks that the command got exactly one argument, what (such as

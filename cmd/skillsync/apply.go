@@ -135,7 +135,7 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 	}
 	if !r.plan.HasChanges() {
 		if o.format == "json" {
-			return writeJSON(ui, &reconcile.Result{Target: r.target.Name})
+			return writeJSON(ui, &reconcile.Result{Target: r.target.Name, Space: r.target.Space})
 		}
 		return nil
 	}

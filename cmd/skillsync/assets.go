@@ -13,7 +13,7 @@ func assetsCommand(e *env) *cli.Command {
 		Name:  "assets",
 		Usage: "read knowledge-base assets",
 		Description: `Example:
-   skillsync assets get 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b
+   skillsync assets get 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
 
 Exit codes: 0 success, 1 error.`,
 		Subcommands: []*cli.Command{{
@@ -21,7 +21,7 @@ Exit codes: 0 success, 1 error.`,
 			Usage:     "print an asset record (JSON as returned, or a summary with --format text)",
 			ArgsUsage: "ID",
 			Description: `Example:
-   skillsync assets get --format text 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b
+   skillsync assets get --format text 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
 
 Exit codes: 0 success, 1 error (404: no such asset in the space).`,
 			Flags: flags([]cli.Flag{dirFlag(), formatFlag("json", "text")}, remoteFlags()),
@@ -30,7 +30,7 @@ Exit codes: 0 success, 1 error (404: no such asset in the space).`,
 				if err != nil {
 					return err
 				}
-				id, err := oneArg(c, "asset id", "skillsync assets get --format text 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b")
+				id, err := oneArg(c, "asset id", "skillsync assets get --format text 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a")
 				if err != nil {
 					return err
 				}

@@ -151,7 +151,7 @@ func githubRepoFlag() cli.Flag {
 // commentFlags are plan's flags for the pull-request comment.
 func commentFlags() []cli.Flag {
 	return []cli.Flag{
-		flagComment.def("post the plan as one comment per space on the pull request (GitHub Actions) or merge request (GitLab CI), updated in place; none when there are no changes (needs GITHUB_TOKEN with pull-requests: write, or GITLAB_TOKEN with the api scope)"),
+		flagComment.def("post the plan as one comment per space on the pull request (GitHub Actions) or merge request (GitLab CI), updated in place; none while there is nothing to review, and an earlier one becomes a short No changes (needs GITHUB_TOKEN with pull-requests: write, or GITLAB_TOKEN with the api scope)"),
 		githubRepoFlag(),
 		flagPR.def("pull request or merge request `N` to comment on (default: the pipeline's)"),
 	}

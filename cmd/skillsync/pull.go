@@ -67,10 +67,14 @@ Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
 			if err != nil {
 				return err
 			}
+			slugs, err := slugArgs(c)
+			if err != nil {
+				return err
+			}
 			return runPull(c.Context, e, pullOptions{
 				dir:    resolveDir(flagDir.get(c), e.getenv),
 				conn:   cs,
-				slugs:  c.Args().Slice(),
+				slugs:  slugs,
 				force:  flagForce.get(c),
 				format: format,
 			})

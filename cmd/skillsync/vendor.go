@@ -156,9 +156,13 @@ Exit codes: 0 all current, 1 error (a skill could not be checked),
 			if err != nil {
 				return err
 			}
+			slugs, err := slugArgs(c)
+			if err != nil {
+				return err
+			}
 			return runVendorOutdated(c.Context, e, vendorOutdatedOptions{
 				dir:    resolveDir(flagDir.get(c), e.getenv),
-				slugs:  c.Args().Slice(),
+				slugs:  slugs,
 				format: format,
 			})
 		},
@@ -194,9 +198,13 @@ left as it was).`,
 			if err != nil {
 				return err
 			}
+			slugs, err := slugArgs(c)
+			if err != nil {
+				return err
+			}
 			return runVendorUpdate(c.Context, e, vendorUpdateOptions{
 				dir:    resolveDir(flagDir.get(c), e.getenv),
-				slugs:  c.Args().Slice(),
+				slugs:  slugs,
 				force:  flagForce.get(c),
 				format: format,
 			})
