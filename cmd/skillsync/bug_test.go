@@ -30,7 +30,7 @@ const panicOnEnv = "SKILLSYNC_TEST_PANIC_ON"
 func mainWithABug() {
 	on := regexp.MustCompile(os.Getenv(panicOnEnv))
 	http.DefaultTransport = panickingTransport{on: on, next: http.DefaultTransport}
-	os.Exit(mainWith(fastRetries))
+	os.Exit(mainWith(true))
 }
 
 type panickingTransport struct {

@@ -2,16 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/skillsync/skillsync/internal/github/githubtest"
-	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -24,18 +21,12 @@ type testEnv map[string]string
 // wait: no test sleeps through a backoff.
 func (te testEnv) process(stdin io.Reader, stdout, stderr io.Writer) process {
 	return process{
-		getenv:     func(k string) string { return te[k] },
-		stdin:      stdin,
-		stdout:     stdout,
-		stderr:     stderr,
-		tuneClient: fastRetries,
+		getenv:         func(k string) string { return te[k] },
+		stdin:          stdin,
+		stdout:         stdout,
+		stderr:         stderr,
+		instantRetries: true,
 	}
-}
-
-// fastRetries makes the client retry at once, or stop once ctx ends,
-// instead of waiting its backoff or a Retry-After.
-func fastRetries(o *remote.Options) {
-	o.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 }
 
 // runCLI runs skillsync in-process with args and the variables of te, and

@@ -109,7 +109,7 @@ func runDemo(ctx context.Context, e *env, noColor bool) error {
 		if step.args[0] == "apply" {
 			args = append(args, planFile)
 		}
-		app := newApp(&env{ui: ui, getenv: getenv, stdin: strings.NewReader(""), tuneClient: e.tuneClient})
+		app := newApp(&env{ui: ui, getenv: getenv, stdin: strings.NewReader(""), instantRetries: e.instantRetries})
 		err := app.RunContext(ctx, args)
 		if step.args[0] == "drift" && errors.Is(err, errChanges) {
 			err = nil // what the API cannot change stays as drift
@@ -127,7 +127,7 @@ func runDemo(ctx context.Context, e *env, noColor bool) error {
 	if err := say("\nOne repository can drive several spaces (targets: in skillsync.yaml):\n$ skillsync targets\n"); err != nil {
 		return errDemoStopped
 	}
-	app := newApp(&env{ui: ui, getenv: getenv, stdin: strings.NewReader(""), tuneClient: e.tuneClient})
+	app := newApp(&env{ui: ui, getenv: getenv, stdin: strings.NewReader(""), instantRetries: e.instantRetries})
 	if err := app.RunContext(ctx, []string{"skillsync", "targets", "--dir", repo}); err != nil {
 		return fmt.Errorf("demo step 'skillsync targets': %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skillsync/skillsync/internal/gitlab/gitlabtest"
@@ -339,5 +340,31 @@ func TestGitLabPlanNotePR(t *testing.T) {
 	}
 	if notes := f.Notes(); len(notes) != 1 || notes[0].Noteable != "MergeRequest" || notes[0].IID != 2 {
 		t.Errorf("notes = %+v, want the plan note on merge request !2", notes)
+	}
+}
+
+// TestGitLabRetries: a read GitLab answers 502 once is sent again and the
+// note is posted; the test's process retries at once (instantRetries), as
+// the space's client does, so no test sleeps through GitLab's backoff.
+func TestGitLabRetries(t *testing.T) {
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	f := newFakeGitLab(t, env)
+	var once sync.Once
+	f.Inject(func(r *http.Request) *gitlabtest.Fault {
+		var fault *gitlabtest.Fault
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/notes") {
+			once.Do(func() {
+				fault = &gitlabtest.Fault{Status: http.StatusBadGateway, Body: `{"message":"502 Bad Gateway"}`}
+			})
+		}
+		return fault
+	})
+	code, _, stderr := runCLI(t, env, "plan", "--dir", dir, "--comment")
+	if code != 0 {
+		t.Fatalf("plan --comment after a 502: exit %d, stderr:\n%s", code, stderr)
+	}
+	if notes := mrNotes(f); len(notes) != 1 {
+		t.Fatalf("notes = %+v, want one", notes)
 	}
 }

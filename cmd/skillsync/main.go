@@ -18,7 +18,6 @@ import (
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/redact"
-	"github.com/skillsync/skillsync/remote"
 )
 
 // version is stamped by the release build (-ldflags "-X main.version=...").
@@ -40,15 +39,15 @@ var (
 )
 
 func main() {
-	os.Exit(mainWith(nil))
+	os.Exit(mainWith(false))
 }
 
-// mainWith is main with a tuneClient (see [process]): the test binary runs
-// it as skillsync for the scripts, retrying at once.
-func mainWith(tuneClient func(*remote.Options)) int {
+// mainWith is main, retrying at once when instantRetries (see
+// [process]): the test binary runs it so as skillsync for the scripts.
+func mainWith(instantRetries bool) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return run(ctx, os.Args, process{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, tuneClient: tuneClient})
+	return run(ctx, os.Args, process{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, instantRetries: instantRetries})
 }
 
 // process is what run takes from the process it runs in, besides the
@@ -59,18 +58,18 @@ type process struct {
 	getenv         func(string) string // nil: no variable is set
 	stdin          io.Reader           // nil: empty
 	stdout, stderr io.Writer
-	// tuneClient, when set, adjusts the options of every client of the
-	// space: tests make retries wait for nothing. main leaves it nil.
-	tuneClient func(*remote.Options)
+	// instantRetries makes every client (of the space, GitHub and
+	// GitLab) retry without waiting, as tests want. main leaves it false.
+	instantRetries bool
 }
 
 // env is the process as the commands see it: its terminal, through ui
 // (which redacts every secret), its variables and its standard input.
 type env struct {
-	ui         *ui
-	getenv     func(string) string
-	stdin      io.Reader
-	tuneClient func(*remote.Options)
+	ui             *ui
+	getenv         func(string) string
+	stdin          io.Reader
+	instantRetries bool
 }
 
 // run runs the command line args and returns the process exit code. It is
@@ -105,7 +104,7 @@ func run(ctx context.Context, args []string, p process) (code int) {
 	// lineRedactingWriter): out with it once all is said, before the
 	// recovery above, which reports a writer that panics.
 	defer ui.flush()
-	app := newApp(&env{ui: ui, getenv: p.getenv, stdin: p.stdin, tuneClient: p.tuneClient})
+	app := newApp(&env{ui: ui, getenv: p.getenv, stdin: p.stdin, instantRetries: p.instantRetries})
 	err := app.RunContext(ctx, prepareCompletion(app, args))
 	return ui.exit(err)
 }

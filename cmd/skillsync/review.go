@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/gitlab"
@@ -65,7 +67,7 @@ func openReviewSink(ctx context.Context, e *env, g githubOptions, kind string) (
 	switch {
 	case g.repo != "" || ui.github.Actions:
 	case gl.CI:
-		return openGitLab(ctx, ui, gl, g, comment)
+		return openGitLab(ctx, e, gl, g, comment)
 	case ui.github.Repository != "" || g.prGiven:
 	default:
 		return nil, errNoCI
@@ -84,15 +86,15 @@ func openReviewSink(ctx context.Context, e *env, g githubOptions, kind string) (
 
 // openGitLab is [openReviewSink] under GitLab CI: the merge request is
 // --pr, else the pipeline's (CI_MERGE_REQUEST_IID).
-func openGitLab(ctx context.Context, ui *ui, env gitlab.Env, g githubOptions, comment bool) (reviewSink, error) {
-	ui.addSecret(env.Token)
+func openGitLab(ctx context.Context, e *env, ge gitlab.Env, g githubOptions, comment bool) (reviewSink, error) {
+	e.ui.addSecret(ge.Token)
 	var mr int64
 	if comment {
 		if g.prGiven {
 			mr = int64(g.pr)
 		} else {
 			var err error
-			if mr, err = env.MergeRequest(); err != nil {
+			if mr, err = ge.MergeRequest(); err != nil {
 				return nil, withHint(err, "pass the merge request with --pr N")
 			}
 		}
@@ -101,11 +103,15 @@ func openGitLab(ctx context.Context, ui *ui, env gitlab.Env, g githubOptions, co
 				"run plan --comment in a merge request pipeline (rules: - if: $CI_PIPELINE_SOURCE == \"merge_request_event\"), or pass --pr N")
 		}
 	}
-	c, err := gitlab.NewClient(ctx, env, gitlab.Options{})
+	var o gitlab.Options
+	if e.instantRetries {
+		o.RetryWait = func(int, *http.Response) time.Duration { return 0 }
+	}
+	c, err := gitlab.NewClient(ctx, ge, o)
 	if err != nil {
 		return nil, ciError(err)
 	}
-	return &gitlabSink{c: c, mr: mr, runURL: env.RunURL}, nil
+	return &gitlabSink{c: c, mr: mr, runURL: ge.RunURL}, nil
 }
 
 // githubSink posts to a GitHub pull request and repository.

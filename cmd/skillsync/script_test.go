@@ -29,10 +29,10 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 
 // TestMain makes the test binary skillsync (and skillsync-with-a-bug) when
 // run under that name, as the scripts and the tests of whole processes
-// run it: main, but retrying at once (see fastRetries).
+// run it: main, but retrying at once (see process.instantRetries).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"skillsync":            func() { os.Exit(mainWith(fastRetries)) },
+		"skillsync":            func() { os.Exit(mainWith(true)) },
 		"skillsync-with-a-bug": mainWithABug,
 	})
 }

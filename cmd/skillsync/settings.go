@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -403,8 +404,8 @@ func newClient(e *env, cs connSettings, t targetSettings) (*remote.Client, error
 			ui.logf("debug: %s %s -> %s (%s, attempt %d) Authorization: Bearer [REDACTED]", r.Method, r.Path, status, r.Duration.Round(time.Millisecond), r.Attempt)
 		}
 	}
-	if e.tuneClient != nil {
-		e.tuneClient(&opts)
+	if e.instantRetries {
+		opts.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 	}
 	cl, err := remote.New(opts)
 	if err != nil {
