@@ -290,15 +290,17 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 		return nil
 	}
 	var out []Target
+	// By name in lower case: "Prod" and "prod" would share a journal file
+	// on a file system that ignores case (macOS's, Windows').
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolveAlias(n.Content[i+1])
 		name := k.Value
-		if first, dup := seen[name]; dup {
-			fail(k.Line, "duplicate target %q (first at line %d)", name, first)
+		if first, dup := seen[strings.ToLower(name)]; dup {
+			fail(k.Line, "duplicate target %q (first at line %d; target names differ in more than case)", name, first)
 			continue
 		}
-		seen[name] = k.Line
+		seen[strings.ToLower(name)] = k.Line
 		if !targetName.MatchString(name) {
 			fail(k.Line, "target name %q must be 1 to 63 letters, digits, '-', '_' or '.', beginning with a letter or digit", name)
 			continue

@@ -97,7 +97,9 @@ func TestReadConfigTargetErrors(t *testing.T) {
 		{"same space and address", "baseURL: https://a.example.com\ntargets:\n  one: {space: ab12}\n  two: {space: ab12, baseURL: https://A.example.com:443/}\n",
 			`skillsync.yaml:4: targets "two" and "one" (line 3) are both space ab12 at https://A.example.com:443/: they would undo each other's changes`},
 		{"same space, no address", "targets:\n  one: {space: ab12}\n  two: {space: ab12}\n", `targets "two" and "one" (line 2) are both space ab12 at the same address`},
-		{"duplicate target", "targets:\n  one: {space: ab12}\n  one: {space: cd34}\n", `skillsync.yaml:3: duplicate target "one" (first at line 2)`},
+		{"duplicate target", "targets:\n  one: {space: ab12}\n  one: {space: cd34}\n", `skillsync.yaml:3: duplicate target "one" (first at line 2; target names differ in more than case)`},
+		// Their journals would be one file where case is ignored.
+		{"targets differing in case only", "targets:\n  Prod: {space: ab12}\n  prod: {space: cd34}\n", `skillsync.yaml:3: duplicate target "prod" (first at line 2; target names differ in more than case)`},
 		{"bad name", "targets:\n  \"pro d\": {space: ab12}\n", `skillsync.yaml:2: target name "pro d" must be`},
 		{"bad tokenEnv", "targets:\n  prod: {space: ab12, tokenEnv: 1TOKEN}\n", `skillsync.yaml:2: targets.prod.tokenEnv "1TOKEN" must be SKILLSYNC_TOKEN or begin with SKILLSYNC_TOKEN_`},
 		{"tokenEnv of another secret", "targets:\n  prod:\n    space: ab12\n    tokenEnv: GITHUB_TOKEN\n", `skillsync.yaml:4: targets.prod.tokenEnv "GITHUB_TOKEN" must be SKILLSYNC_TOKEN or begin with SKILLSYNC_TOKEN_ (SKILLSYNC_TOKEN_PROD, say)`},

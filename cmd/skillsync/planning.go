@@ -258,15 +258,6 @@ func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([
 	return runs, nil
 }
 
-// makePlan is [makePlans] for a command that works on one target.
-func makePlan(ctx context.Context, e *env, o planningOptions, progress bool) (*planRun, error) {
-	runs, err := makePlans(ctx, e, o, progress)
-	if err != nil {
-		return nil, err
-	}
-	return runs[0], nil
-}
-
 // fetchShare is what the fetch of one target shares with those of the
 // others planned at once: the budget of requests in flight (nil for a
 // target planned alone) and the progress line.

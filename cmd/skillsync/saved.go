@@ -39,6 +39,9 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	if err != nil {
 		return nil, err
 	}
+	if len(sps) == 0 {
+		return nil, withHint(fmt.Errorf("the saved plan %s holds no plan to apply", file), "make one with: skillsync plan -out %s", file)
+	}
 	// The targets of the file, resolved as skillsync.yaml, the flags and
 	// the variables have them now: a plan for another space or service
 	// is stale.
@@ -127,19 +130,12 @@ func selectSaved(sps []*reconcile.SavedPlan, cfg fsrepo.Config, cs connSettings,
 		}
 		inFile = append(inFile, sp.Plan.Target)
 	}
-	names := cs.flags.targets
-	if len(names) == 0 && cs.getenv(envTarget) != "" {
-		names = strings.Split(cs.getenv(envTarget), ",")
-	}
+	names, _ := selectedTargets(cs.flags, cs.getenv)
 	if len(names) == 0 {
 		return sps, nil
 	}
 	want := map[string]bool{}
 	for _, n := range names {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
-		}
 		if !slices.Contains(inFile, n) {
 			err := fmt.Errorf("the saved plan %s holds no plan of target %q", file, n)
 			if best := suggest.Closest(n, inFile); best != "" {

@@ -184,6 +184,25 @@ type targetSettings struct {
 // where names t in messages: "space ab12", or "target prod (space pr01)".
 func (t targetSettings) where() string { return reconcile.Where(t.Space, t.Name) }
 
+// selectedTargets are the target names --target gives, else
+// SKILLSYNC_TARGET (comma-separated), trimmed, blank ones left out (a CI
+// matrix may expand to " "), and where they came from; none selects every
+// target. f is not changed.
+func selectedTargets(f connFlags, getenv func(string) string) (names []string, from string) {
+	from = "--" + string(flagTarget)
+	switch {
+	case len(f.targets) > 0:
+		names = slices.Clone(f.targets)
+	case getenv(envTarget) != "":
+		from = envTarget
+		names = strings.Split(getenv(envTarget), ",")
+	}
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	return slices.DeleteFunc(names, func(n string) bool { return n == "" }), from
+}
+
 // resolveTargets is the one place where targets are selected and their
 // settings resolved. Without targets: in cfg, there is one implicit
 // target ([resolveTarget]). With them, the targets named by --target
@@ -198,19 +217,7 @@ func (t targetSettings) where() string { return reconcile.Where(t.Space, t.Name)
 // The settings come back filled even with an error of one target, for a
 // failure report that needs only the space.
 func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) ([]targetSettings, error) {
-	var names []string
-	from := "--" + string(flagTarget)
-	switch {
-	case len(f.targets) > 0:
-		names = f.targets
-	case getenv(envTarget) != "":
-		from = envTarget
-		names = strings.Split(getenv(envTarget), ",")
-	}
-	for i := range names {
-		names[i] = strings.TrimSpace(names[i])
-	}
-	names = slices.DeleteFunc(names, func(n string) bool { return n == "" })
+	names, from := selectedTargets(f, getenv)
 	if len(cfg.Targets) == 0 {
 		if len(names) > 0 {
 			return nil, withHint(fmt.Errorf("%s %s: %s has no targets", from, strings.Join(names, ","), fsrepo.ConfigFile),
