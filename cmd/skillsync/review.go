@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/gitlab"
 	"github.com/skillsync/skillsync/reconcile"
@@ -200,17 +201,11 @@ func githubEnv(gh github.Env, g githubOptions, comment bool) (env github.Env, pr
 // connect, the host's answer, or no answer) from its message, so that it
 // prints on its own hint line.
 func ciError(err error) error {
-	var ghe *github.Error
-	if errors.As(err, &ghe) && ghe.Hint != "" {
-		msg := *ghe
+	var fe *forge.Error
+	if errors.As(err, &fe) && fe.Hint != "" {
+		msg := *fe
 		msg.Hint = ""
-		return withHint(fmt.Errorf("%s", msg.Error()), "%s", ghe.Hint)
-	}
-	var gle *gitlab.Error
-	if errors.As(err, &gle) && gle.Hint != "" {
-		msg := *gle
-		msg.Hint = ""
-		return withHint(fmt.Errorf("%s", msg.Error()), "%s", gle.Hint)
+		return withHint(fmt.Errorf("%s", msg.Error()), "%s", fe.Hint)
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v92/github"
+	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/origin"
 	"github.com/skillsync/skillsync/internal/redact"
 )
@@ -42,12 +43,12 @@ type identity struct {
 func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, error) {
 	const op = "connecting to GitHub"
 	if env.Token == "" {
-		return nil, &Error{Op: op, Message: "no GitHub token",
+		return nil, &Error{Host: host, Op: op, Message: "no GitHub token",
 			Hint: "set GITHUB_TOKEN; in a workflow pass it in the step's env: (GITHUB_TOKEN: ${{ github.token }}), and give the job the permissions it needs"}
 	}
 	owner, repo, ok := strings.Cut(env.Repository, "/")
 	if !ok || !repositoryRE.MatchString(env.Repository) {
-		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub repository %q is not of the form owner/name", env.Repository),
+		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub repository %q is not of the form owner/name", env.Repository),
 			Hint: "set GITHUB_REPOSITORY to owner/name"}
 	}
 	api := env.APIURL
@@ -56,12 +57,12 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	}
 	u, err := url.Parse(api)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub API URL %q is not an http(s) URL", api),
+		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub API URL %q is not an http(s) URL", api),
 			Hint: "set GITHUB_API_URL to the REST API's root, such as " + DefaultAPIURL}
 	}
 	if u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
 		// The token would travel in clear, as for the space's address.
-		return nil, &Error{Op: op, Message: fmt.Sprintf("GitHub API URL %q is plain http to a host that is not loopback", u.Redacted()),
+		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub API URL %q is plain http to a host that is not loopback", u.Redacted()),
 			Hint: "use https:// (plain http is allowed only for 127.0.0.1, ::1 or localhost, as in tests)"}
 	}
 	hc := http.Client{Timeout: 30 * time.Second}
@@ -86,40 +87,10 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 
 // Error is an answer from GitHub that a caller may branch on (Status) and a
 // person can act on (Hint).
-type Error struct {
-	// Op says what was being done: "listing comments of pull request #7".
-	Op string
-	// Status is the HTTP status GitHub answered with, 0 when it did not
-	// answer: a network error, or a refusal before any request.
-	Status int
-	// Message is GitHub's own explanation, with the details of a 422.
-	Message string
-	// Hint says what to do about it, empty when there is nothing to add.
-	Hint string
-	err  error
-}
+type Error = forge.Error
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Op)
-	b.WriteString(": ")
-	if e.Status != 0 {
-		fmt.Fprintf(&b, "GitHub answered %d %s", e.Status, http.StatusText(e.Status))
-		if e.Message != "" && e.Message != http.StatusText(e.Status) {
-			b.WriteString(": ")
-			b.WriteString(e.Message)
-		}
-	} else {
-		b.WriteString(e.Message)
-	}
-	if e.Hint != "" {
-		b.WriteString("; ")
-		b.WriteString(e.Hint)
-	}
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.err }
+// host names GitHub in its errors.
+const host = "GitHub"
 
 // permission is the workflow permission a write needs, named as in a
 // workflow's permissions: block.
@@ -138,7 +109,7 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Op: op, err: err}
+	e := &Error{Host: host, Op: op, Err: err}
 	var (
 		rate  *gh.RateLimitError
 		abuse *gh.AbuseRateLimitError

@@ -20,6 +20,7 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
+	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/origin"
 	"github.com/skillsync/skillsync/internal/redact"
 )
@@ -79,15 +80,15 @@ func NewClient(ctx context.Context, env Env, o Options) (*Client, error) {
 func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, error) {
 	const op = "connecting to GitLab"
 	if env.Token == "" {
-		return nil, &Error{Op: op, Message: "no GitLab token",
+		return nil, &Error{Host: host, Op: op, Message: "no GitLab token",
 			Hint: "set GITLAB_TOKEN (a masked CI/CD variable) to a project or group access token with the api scope and the Reporter role or higher; CI_JOB_TOKEN cannot write notes or issues"}
 	}
 	if env.Project == "" {
-		return nil, &Error{Op: op, Message: "no GitLab project",
+		return nil, &Error{Host: host, Op: op, Message: "no GitLab project",
 			Hint: "run in a GitLab CI job (CI_PROJECT_ID), or name the project's id or path"}
 	}
 	if err := env.CheckProject(); err != nil {
-		return nil, &Error{Op: op, Message: err.Error(), Hint: "set CI_PROJECT_ID to the project's id, or CI_PROJECT_PATH to its path"}
+		return nil, &Error{Host: host, Op: op, Message: err.Error(), Hint: "set CI_PROJECT_ID to the project's id, or CI_PROJECT_PATH to its path"}
 	}
 	api := env.APIURL
 	if api == "" {
@@ -96,18 +97,18 @@ func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, e
 	shown := redact.Userinfo(api)
 	u, err := url.Parse(api)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, &Error{Op: op, Message: fmt.Sprintf("GitLab API URL %q is not an http(s) URL", shown),
+		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitLab API URL %q is not an http(s) URL", shown),
 			Hint: "set CI_API_V4_URL to the REST API's root, such as " + DefaultAPIURL}
 	}
 	if u.User != nil {
 		// The token travels in a header: a user and password in the URL
 		// are never needed, and would be printed in every hint.
-		return nil, &Error{Op: op, Message: fmt.Sprintf("GitLab API URL %q holds credentials", shown),
+		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitLab API URL %q holds credentials", shown),
 			Hint: "set CI_API_V4_URL to the REST API's root without a user or password, such as " + DefaultAPIURL + "; the token goes in GITLAB_TOKEN"}
 	}
 	if u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
 		// The token would travel in clear, as for the space's address.
-		return nil, &Error{Op: op, Message: fmt.Sprintf("GitLab API URL %q is plain http to a host that is not loopback", u.Redacted()),
+		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitLab API URL %q is plain http to a host that is not loopback", u.Redacted()),
 			Hint: "use https:// (plain http is allowed only for 127.0.0.1, ::1 or localhost, as in tests)"}
 	}
 
@@ -274,40 +275,10 @@ func (b *boundedBody) Close() error { return b.rc.Close() }
 
 // Error is an answer from GitLab that a caller may branch on (Status) and a
 // person can act on (Hint).
-type Error struct {
-	// Op says what was being done: "listing the notes of merge request !7".
-	Op string
-	// Status is the HTTP status GitLab answered with, 0 when it did not
-	// answer: a network error, or a refusal before any request.
-	Status int
-	// Message is GitLab's own explanation.
-	Message string
-	// Hint says what to do about it, empty when there is nothing to add.
-	Hint string
-	err  error
-}
+type Error = forge.Error
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Op)
-	b.WriteString(": ")
-	if e.Status != 0 {
-		fmt.Fprintf(&b, "GitLab answered %d %s", e.Status, http.StatusText(e.Status))
-		if m := strings.TrimPrefix(e.Message, fmt.Sprintf("%d ", e.Status)); m != "" && m != http.StatusText(e.Status) {
-			b.WriteString(": ")
-			b.WriteString(m)
-		}
-	} else {
-		b.WriteString(e.Message)
-	}
-	if e.Hint != "" {
-		b.WriteString("; ")
-		b.WriteString(e.Hint)
-	}
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.err }
+// host names GitLab in its errors.
+const host = "GitLab"
 
 // What a write is for, to say in a 403's hint what the token may not do.
 type access string
@@ -329,7 +300,7 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 	if err == nil {
 		return nil
 	}
-	e := &Error{Op: op, err: err}
+	e := &Error{Host: host, Op: op, Err: err}
 	var (
 		redir  *origin.RedirectError
 		big    *responseTooLargeError

@@ -1,0 +1,52 @@
+// Package forge holds what the clients of the code hosts that skillsync
+// posts plans to (GitHub, GitLab) share: the error of an answer, which a
+// caller branches on by its status and a person acts on by its hint.
+package forge
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// Error is an answer from a code host that a caller may branch on
+// (Status) and a person can act on (Hint).
+type Error struct {
+	// Host names the code host in the message: "GitHub", "GitLab".
+	Host string
+	// Op says what was being done: "listing comments of pull request #7".
+	Op string
+	// Status is the HTTP status the host answered with, 0 when it did not
+	// answer: a network error, or a refusal before any request.
+	Status int
+	// Message is the host's own explanation (GitHub's with the details of
+	// a 422), or, without a status, what went wrong.
+	Message string
+	// Hint says what to do about it, empty when there is nothing to add.
+	Hint string
+	// Err is the cause, for errors.Is and errors.As.
+	Err error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Op)
+	b.WriteString(": ")
+	if e.Status != 0 {
+		fmt.Fprintf(&b, "%s answered %d %s", e.Host, e.Status, http.StatusText(e.Status))
+		// GitLab's messages may start with the status ("404 Not Found").
+		if m := strings.TrimPrefix(e.Message, fmt.Sprintf("%d ", e.Status)); m != "" && m != http.StatusText(e.Status) {
+			b.WriteString(": ")
+			b.WriteString(m)
+		}
+	} else {
+		b.WriteString(e.Message)
+	}
+	if e.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Hint)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
