@@ -55,10 +55,17 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	if api == "" {
 		api = DefaultAPIURL
 	}
+	shown := redact.Userinfo(api)
 	u, err := url.Parse(api)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub API URL %q is not an http(s) URL", api),
+		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub API URL %q is not an http(s) URL", shown),
 			Hint: "set GITHUB_API_URL to the REST API's root, such as " + DefaultAPIURL}
+	}
+	if u.User != nil {
+		// The token travels in a header: a user and password in the URL
+		// are never needed, and would be printed in every hint.
+		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub API URL %q holds credentials", shown),
+			Hint: "set GITHUB_API_URL to the REST API's root without a user or password, such as " + DefaultAPIURL + "; the token goes in GITHUB_TOKEN"}
 	}
 	if u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
 		// The token would travel in clear, as for the space's address.

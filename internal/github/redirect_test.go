@@ -2,6 +2,7 @@ package github_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -134,6 +135,27 @@ func TestRedirectOffLoopback(t *testing.T) {
 		}
 		if hc.CheckRedirect != nil {
 			t.Error("NewClient changed the caller's http.Client")
+		}
+	}
+}
+
+// TestAPIURLCredentialsNeverShown: a user and password in GITHUB_API_URL
+// are refused, parsed or not, and never printed.
+func TestAPIURLCredentialsNeverShown(t *testing.T) {
+	const pw = "PASSWORDxyz123"
+	for _, api := range []string{
+		"https://bot:" + pw + "@127.0.0.1:1/api/v3",
+		"htps://user:" + pw + "@x/api/v3",
+		"https://user:" + pw + "%zz@github.example.com/api/v3",
+	} {
+		env := github.Env{Token: githubtest.Token, Repository: githubtest.Repository, APIURL: api}
+		_, err := github.NewClient(context.Background(), env, nil)
+		var ge *github.Error
+		if !errors.As(err, &ge) {
+			t.Fatalf("%s: %v (%T), want a *github.Error", api, err, err)
+		}
+		if strings.Contains(err.Error()+ge.Hint, pw) {
+			t.Errorf("%s: the password is shown: %v (hint %q)", api, err, ge.Hint)
 		}
 	}
 }
