@@ -226,6 +226,21 @@ func SameAddress(a, b string) bool {
 	return key(ua) == key(ub)
 }
 
+// parseGlobs reads a list of slug globs (shown names it in messages), each
+// with its line; one path.Match refuses is an error at its line.
+func parseGlobs(n *yaml.Node, shown string, fail func(int, string, ...any)) []Pattern {
+	var out []Pattern
+	for _, g := range n.Content {
+		g = resolveAlias(g)
+		if _, err := path.Match(g.Value, ""); err != nil {
+			fail(g.Line, "%s: %q is not a glob: %v", shown, g.Value, err)
+			continue
+		}
+		out = append(out, Pattern{Glob: g.Value, Line: g.Line})
+	}
+	return out
+}
+
 // parseIgnore reads a list of ignore rules (shown names it in messages).
 // Its shape is checked already ([checkType]).
 func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []IgnoreRule {
@@ -247,14 +262,7 @@ func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []I
 		}
 		r := IgnoreRule{Line: item.Line}
 		if s := mappingValue(item, "skills"); s != nil && s.Kind == yaml.SequenceNode {
-			for _, g := range s.Content {
-				g = resolveAlias(g)
-				if _, err := path.Match(g.Value, ""); err != nil {
-					fail(g.Line, "%s.skills: %q is not a glob: %v", where, g.Value, err)
-					continue
-				}
-				r.Skills = append(r.Skills, Pattern{Glob: g.Value, Line: g.Line})
-			}
+			r.Skills = parseGlobs(s, where+".skills", fail)
 		}
 		if f := mappingValue(item, "fields"); f != nil && f.Kind == yaml.SequenceNode {
 			for _, v := range f.Content {
@@ -381,14 +389,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			}
 		}
 		if x := mappingValue(v, "exclude"); x != nil {
-			for _, g := range x.Content {
-				g = resolveAlias(g)
-				if _, err := path.Match(g.Value, ""); err != nil {
-					failHere(g.Line, "%s.exclude: %q is not a glob: %v", shown, g.Value, err)
-					continue
-				}
-				t.Exclude = append(t.Exclude, Pattern{Glob: g.Value, Line: g.Line})
-			}
+			t.Exclude = parseGlobs(x, shown+".exclude", failHere)
 		}
 		if x := mappingValue(v, "enabled"); x != nil && x.Kind == yaml.MappingNode {
 			t.Enabled, t.EnabledLines = map[string]bool{}, map[string]int{}
