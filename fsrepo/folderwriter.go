@@ -330,6 +330,13 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 	var results []SkillWritten
 	var writes []write
 	seen := map[string]bool{}
+	// unsafe records a path refused, once however many files it blocks.
+	unsafe := func(p *PathProblem) {
+		if key := p.Path + "\x00" + p.Reason; !seen[key] {
+			seen[key] = true
+			refused.Unsafe = append(refused.Unsafe, *p)
+		}
+	}
 	for _, s := range w.skills {
 		res := SkillWritten{Slug: s.slug, Dir: path.Join(w.skillsDir, s.slug)}
 		rels := make([]string, 0, len(s.files))
@@ -342,10 +349,7 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 			full := path.Join(res.Dir, rel)
 			st, problem := inspect(w.root, full)
 			if problem != nil {
-				if !seen[problem.Path+"\x00"+problem.Reason] {
-					seen[problem.Path+"\x00"+problem.Reason] = true
-					refused.Unsafe = append(refused.Unsafe, *problem)
-				}
+				unsafe(problem)
 				continue
 			}
 			if st.exists {
@@ -386,10 +390,7 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 			full := path.Join(res.Dir, rel)
 			st, problem := inspect(w.root, full)
 			if problem != nil {
-				if !seen[problem.Path+"\x00"+problem.Reason] {
-					seen[problem.Path+"\x00"+problem.Reason] = true
-					refused.Unsafe = append(refused.Unsafe, *problem)
-				}
+				unsafe(problem)
 				continue
 			}
 			if !st.exists {
