@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -55,8 +56,10 @@ func String(s, secret string) string {
 // show it.
 //
 // A server that echoes the token in its own encoding, or a renderer that
-// escapes it, must not get it printed. Build one per secret; it is safe for
-// concurrent use.
+// escapes it, must not get it printed; nor may it make the search slow.
+// The work is linear in the text: a few steps a byte for a token of the
+// characters a bearer token has, and a bounded number for any secret (see
+// searchBudget). Build one per secret; it is safe for concurrent use.
 type Redactor struct {
 	secret string
 	long   bool // at least ShortSecret bytes: a real token
@@ -75,12 +78,25 @@ type Redactor struct {
 	// and echoes that must not get it printed either. They are found as
 	// they are, which costs little: a form is not spelt otherwise.
 	encoded []string
+	// at lists, for each byte, where the secret holds it, in order: a
+	// search for the tail a cut left starts only where the text may
+	// spell the secret's next byte.
+	at    [256][]int
+	bytes []byte // the secret's bytes, each once
+	// budget is the most states one search explores: searchBudget.
+	budget int
 }
 
 // New returns the redactor of secret. An empty secret is never
 // found.
 func New(secret string) *Redactor {
-	r := &Redactor{secret: secret, long: len(secret) >= ShortSecret}
+	r := &Redactor{secret: secret, long: len(secret) >= ShortSecret, budget: searchBudget(secret)}
+	for k := range len(secret) {
+		if r.at[secret[k]] == nil {
+			r.bytes = append(r.bytes, secret[k])
+		}
+		r.at[secret[k]] = append(r.at[secret[k]], k)
+	}
 	if secret != "" {
 		for _, c := range []byte{secret[0], '\\', '%', '&'} {
 			r.starts[c] = true
@@ -136,7 +152,7 @@ func base64Forms(enc *base64.Encoding, secret string) []string {
 
 // folded returns the end of the token, folded, at s[i] (see [Redactor]),
 // or -1.
-func (r *Redactor) folded(s string, i int) int {
+func (m *matcher) folded(r *Redactor, s string, i int) int {
 	if r.words == nil {
 		return -1
 	}
@@ -145,8 +161,10 @@ func (r *Redactor) folded(s string, i int) int {
 		if n > 0 {
 			for j < len(s) && (s[j] == ' ' || isPunct(s[j])) {
 				j++
+				m.steps++
 			}
 		}
+		m.steps++
 		if len(s)-j < len(w) || !strings.EqualFold(s[j:j+len(w)], w) {
 			return -1
 		}
@@ -209,11 +227,16 @@ func (r *Redactor) Redact(s string) string {
 
 // redact is Redact of the secret itself, not of its base64 forms.
 func (r *Redactor) redact(s string) string {
+	var m matcher
+	return r.redactWith(&m, s)
+}
+
+// redactWith is redact with m's scratch space, fresh for s.
+func (r *Redactor) redactWith(m *matcher, s string) string {
 	if r.secret == "" {
 		return s
 	}
 	var (
-		m    matcher
 		b    strings.Builder
 		from int // s[:from] is written
 	)
@@ -230,18 +253,17 @@ func (r *Redactor) redact(s string) string {
 			i++
 			continue
 		}
-		if end := m.full(r, s, i); end >= 0 {
+		end, cut := m.fullOrCut(r, s, i, r.long)
+		if end < 0 {
+			end = cut
+		}
+		if end >= 0 {
 			replace(i, end)
 			i = end
 			continue
 		}
 		if !r.long {
 			i++
-			continue
-		}
-		if end := m.beforeCut(r, s, i); end >= 0 {
-			replace(i, end)
-			i = end
 			continue
 		}
 		if after := cutMarkEnd(s, i); after >= 0 {
@@ -265,80 +287,134 @@ func (r *Redactor) redact(s string) string {
 // state is a point of a match: k bytes of the secret spelt by s[:end].
 type state struct{ k, end int }
 
-// matcher holds the scratch space of one search, reused from one position
-// of a text to the next.
+// A matcher holds the scratch space of the searches in one text, reused
+// from one position to the next: a matcher serves one text only.
 type matcher struct {
-	stack, seen []state
-	ends        []int
+	cur, next, ends, starts []int
+	// s[runFrom:runEnd] is the run of backslashes last measured, so that
+	// a long run is measured once, not once per byte.
+	runFrom, runEnd int
+	// steps counts the work done, for the tests that bound it.
+	steps int
 }
 
-// reach calls each for every state the spellings of secret[from:to]
-// starting at s[i] reach. It explores every way to read s (an escape may
-// read as one character or as several), each state once.
-func (m *matcher) reach(secret, s string, i, from, to int, each func(state)) {
-	m.stack = append(m.stack[:0], state{from, i})
-	m.seen = m.seen[:0]
-	for len(m.stack) > 0 {
-		st := m.stack[len(m.stack)-1]
-		m.stack = m.stack[:len(m.stack)-1]
-		if st.k == to {
+// searchBudget is the most states one search of a secret explores. A
+// text made of escapes that spell a secret of escape characters in ever
+// more ways (a secret of backslashes among thousands of them) would
+// otherwise cost time quadratic in its length; such a search gives up
+// and its whole reach counts as a match: hiding a stretch of escapes
+// costs nothing, printing a token would. A token of the characters a
+// bearer token has (RFC 6750) never comes near it: each of its bytes
+// reads at most two ways.
+func searchBudget(secret string) int { return 8*len(secret) + 256 }
+
+// reach calls each for every state that the spellings of secret[k:to],
+// for each k from first to last, starting at s[i], reach: it explores
+// every way to read s (an escape may read as one character or as
+// several), each state once, a byte of the secret at a time. It returns
+// the end of the farthest state reached and whether the search gave up
+// (see [searchBudget]).
+func (m *matcher) reach(r *Redactor, s string, i, first, last, to int, each func(state)) (far int, gaveUp bool) {
+	secret, far, budget := r.secret, i, r.budget
+	m.startsAt(r, s, i, first, last)
+	m.cur = m.cur[:0]
+	join := 0 // m.starts[join:] have yet to join the search
+	for k := first; k < to; k++ {
+		if join < len(m.starts) && m.starts[join] == k {
+			m.cur = append(m.cur, i) // a start, not reached: each is not told
+			join++
+		}
+		if len(m.cur) == 0 {
+			if join == len(m.starts) {
+				break
+			}
+			k = m.starts[join] - 1 // on to the next start
 			continue
 		}
-		m.ends = spellingEnds(s, st.end, secret[st.k], m.ends[:0])
-		for _, e := range m.ends {
-			next := state{st.k + 1, e}
-			if contains(m.seen, next) {
-				continue
-			}
-			m.seen = append(m.seen, next)
-			each(next)
-			m.stack = append(m.stack, next)
+		m.next = m.next[:0]
+		for _, e := range m.cur {
+			m.next = m.spellingEnds(s, e, secret[k], m.next)
 		}
+		if len(m.next) > 1 {
+			slices.Sort(m.next)
+			m.next = slices.Compact(m.next)
+		}
+		for _, e := range m.next {
+			each(state{k + 1, e})
+			far = max(far, e)
+		}
+		m.steps += len(m.next)
+		if budget -= len(m.next); budget < 0 {
+			return far, true
+		}
+		m.cur, m.next = m.next, m.cur
 	}
+	return far, false
 }
 
-func contains(states []state, st state) bool {
-	for _, x := range states {
-		if x == st {
-			return true
-		}
+// startsAt sets m.starts to the bytes of the secret, from first to last,
+// whose spelling may begin at s[i]: all of them when there is one start,
+// else those s[i] spells, as it is or as an escape.
+func (m *matcher) startsAt(r *Redactor, s string, i, first, last int) {
+	m.starts = m.starts[:0]
+	if first == last {
+		m.starts = append(m.starts, first)
+		return
 	}
-	return false
+	if i >= len(s) {
+		return
+	}
+	add := func(c byte) {
+		ks := r.at[c]
+		from, _ := slices.BinarySearch(ks, first)
+		to, _ := slices.BinarySearch(ks, last+1)
+		m.starts = append(m.starts, ks[from:to]...)
+	}
+	switch s[i] {
+	case '\\', '%', '&':
+		for _, c := range r.bytes {
+			if len(m.spellingEnds(s, i, c, m.ends[:0])) > 0 {
+				add(c)
+			}
+		}
+		slices.Sort(m.starts)
+	default:
+		add(s[i])
+	}
 }
 
 // full returns the end of the longest spelling of the whole secret that
 // starts at s[i], or -1. A short secret must not touch a letter or digit.
 func (m *matcher) full(r *Redactor, s string, i int) int {
-	if !r.long && i > 0 && isAlnum(s[i-1]) {
-		return -1
-	}
-	best := -1
-	n := len(r.secret)
-	m.reach(r.secret, s, i, 0, n, func(st state) {
-		if st.k == n && st.end > best && (r.long || st.end == len(s) || !isAlnum(s[st.end])) {
-			best = st.end
-		}
-	})
-	if best < 0 {
-		best = r.folded(s, i)
-	}
-	return best
+	end, _ := m.fullOrCut(r, s, i, false)
+	return end
 }
 
-// beforeCut returns the end of a spelling of the first 8 or more bytes of
-// the secret that starts at s[i] and is followed by a cut mark (allowing
-// for an escape the cut split), or -1. The mark is not included.
-func (m *matcher) beforeCut(r *Redactor, s string, i int) int {
-	best := -1
-	m.reach(r.secret, s, i, 0, len(r.secret), func(st state) {
-		if st.k < minCutRun {
-			return
+// fullOrCut returns full's end and, when cuts is set, the end of a
+// spelling of the first 8 or more bytes of the secret that starts at s[i]
+// and is followed by a cut mark (allowing for an escape the cut split),
+// or -1; the mark is not included. Both come of one search.
+func (m *matcher) fullOrCut(r *Redactor, s string, i int, cuts bool) (end, cut int) {
+	if !r.long && i > 0 && isAlnum(s[i-1]) {
+		return -1, -1
+	}
+	end, cut = -1, -1
+	n := len(r.secret)
+	far, gaveUp := m.reach(r, s, i, 0, 0, n, func(st state) {
+		if st.k == n && st.end > end && (r.long || st.end == len(s) || !isAlnum(s[st.end])) {
+			end = st.end
 		}
-		if mark := cutMarkAfter(s, st.end); mark > best {
-			best = mark
+		if cuts && st.k >= minCutRun {
+			cut = max(cut, cutMarkAfter(s, st.end))
 		}
 	})
-	return best
+	if gaveUp {
+		return far, far
+	}
+	if end < 0 {
+		end = m.folded(r, s, i)
+	}
+	return end, cut
 }
 
 // afterCut finds, at s[i] right after a cut mark, the spelling of the last
@@ -347,22 +423,26 @@ func (m *matcher) beforeCut(r *Redactor, s string, i int) int {
 // -1 when there is none.
 func (m *matcher) afterCut(r *Redactor, s string, i int) (start, end int) {
 	n := len(r.secret)
+	if n-1 < minCutRun {
+		return i, -1
+	}
 	for skip := 0; skip <= maxSplitEscape; skip++ {
 		if skip > 0 && (i+skip > len(s) || !isEscapeByte(s[i+skip-1])) {
 			break
 		}
-		// The longest tail first: from the second byte on (all of it is a
-		// full match, found before).
-		for from := 1; n-from >= minCutRun; from++ {
-			best := -1
-			m.reach(r.secret, s, i+skip, from, n, func(st state) {
-				if st.k == n && st.end > best {
-					best = st.end
-				}
-			})
-			if best >= 0 {
-				return i, best
+		// Every tail at once, from the second byte on (all of it is a
+		// full match, found before), in one search.
+		best := -1
+		far, gaveUp := m.reach(r, s, i+skip, 1, n-minCutRun, n, func(st state) {
+			if st.k == n && st.end > best {
+				best = st.end
 			}
+		})
+		if gaveUp {
+			return i, far
+		}
+		if best >= 0 {
+			return i, best
 		}
 	}
 	return i, -1
@@ -404,19 +484,24 @@ func cutMarkEnd(s string, i int) int {
 
 // spellingEnds appends to out the end of each spelling of the byte c that
 // starts at s[j]; see [Redactor] for the spellings.
-func spellingEnds(s string, j int, c byte, out []int) []int {
+func (mt *matcher) spellingEnds(s string, j int, c byte, out []int) []int {
 	if j >= len(s) {
 		return out
 	}
+	mt.steps++
 	if s[j] == c {
 		out = append(out, j+1)
 	}
 	switch s[j] {
 	case '\\':
-		m := j
-		for m < len(s) && s[m] == '\\' {
-			m++
+		if j < mt.runFrom || j >= mt.runEnd {
+			mt.runFrom, mt.runEnd = j, j
+			for mt.runEnd < len(s) && s[mt.runEnd] == '\\' {
+				mt.runEnd++
+			}
+			mt.steps += mt.runEnd - j
 		}
+		m := mt.runEnd
 		if c == '\\' {
 			// An escaped backslash, escaped as many times as it takes.
 			for e := j + 2; e <= m; e = j + 2*(e-j) {
@@ -448,6 +533,7 @@ func spellingEnds(s string, j int, c byte, out []int) []int {
 	case '%':
 		// %XX, and %25XX for text percent-encoded twice or more.
 		for m := j + 1; ; m += 2 {
+			mt.steps++
 			if v, e := hexValue(s, m, 2); e == m+2 && v == int(c) {
 				out = append(out, e)
 			}

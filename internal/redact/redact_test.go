@@ -143,6 +143,83 @@ func BenchmarkRedact(b *testing.B) {
 	}
 }
 
+// hostileTexts are texts a server may send to make the search slow: long
+// runs of the bytes an escape or a cut mark is made of, and near misses
+// of the token spelt with escapes, each about 64 KiB.
+func hostileTexts(tok string) map[string]string {
+	const size = 64 << 10
+	fill := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
+	spelt := redacttest.Spellings["json in json"](tok[:len(tok)-1])
+	return map[string]string{
+		"backslashes":         fill(`\`),
+		"backslashes and u":   fill(`\\\\\\\\u00`),
+		"percent chain":       "%" + fill("25"),
+		"percents":            fill("%25"),
+		"references":          fill("&#"),
+		"semicolons":          fill("&#59"),
+		"dots":                fill("."),
+		"ellipses":            fill("…"),
+		"near misses":         fill(tok[:len(tok)-1] + " "),
+		"near misses, spelt":  fill(spelt + " "),
+		"near misses, cut":    fill(tok[:len(tok)-1] + "..." + tok[1:len(tok)-1] + " "),
+		"backslash and token": fill(`\\` + tok[:len(tok)/2]),
+	}
+}
+
+// TestRedactCostIsLinear: a hostile server cannot make redaction slow.
+// The work done is counted, not timed: for a token of the characters a
+// bearer token has, a few steps per byte of text whatever the text; for
+// any secret at all, even one of backslashes, the search is cut short
+// (see searchBudget), so the work stays within its budget per byte.
+// Before the bound, 100 KiB of backslashes took 2.5 s for an ordinary
+// token and 7 s for a secret of backslashes.
+func TestRedactCostIsLinear(t *testing.T) {
+	// A JWT as long as a real one with many claims.
+	jwt := "eyJhbGciOiJSUzI1NiJ9." + base64.RawURLEncoding.EncodeToString([]byte(strings.Repeat(`{"sub":"skillsync","scope":"skills:write"}`, 16))) + ".c2ln"
+	for _, tok := range []string{slashToken, testToken, jwt, "ghs_0123456789abcdefXYZ"} {
+		for name, text := range hostileTexts(tok) {
+			var m matcher
+			New(tok).redactWith(&m, text)
+			if perByte := float64(m.steps) / float64(len(text)); perByte > 8 {
+				t.Errorf("token %.6s..., %s: %.1f steps per byte, want at most 8", tok, name, perByte)
+			}
+		}
+	}
+	for _, secret := range []string{
+		strings.Repeat(`\`, 40),
+		strings.Repeat(`\`, 40) + "Z",
+		strings.Repeat("%", 40),
+		strings.Repeat(";", 40),
+		"x" + strings.Repeat(".", 38) + "y",
+		`a\%&;.b\%&;.c\%&;.`,
+	} {
+		texts := hostileTexts(secret)
+		texts["backslash runs"] = strings.Repeat(strings.Repeat(`\`, 14)+"Y", 4000)
+		for name, text := range texts {
+			var m matcher
+			got := New(secret).redactWith(&m, text)
+			if perByte := m.steps / len(text); perByte > searchBudget(secret) {
+				t.Errorf("secret %q, %s: %d steps per byte, want at most %d", secret, name, perByte, searchBudget(secret))
+			}
+			if New(secret).Holds(strings.ReplaceAll(got, "[REDACTED]", "\x00")) {
+				t.Errorf("secret %q, %s: the secret survives", secret, name)
+			}
+		}
+	}
+}
+
+// BenchmarkRedactHostile measures Redact of 1 MiB of backslashes, the
+// text that cost time quadratic in its length before the search was
+// bounded.
+func BenchmarkRedactHostile(b *testing.B) {
+	text := strings.Repeat(`\`, 1<<20)
+	r := New(slashToken)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r.Redact(text)
+	}
+}
+
 // TestString: a real token goes wherever it appears; a short test token
 // only where it stands alone, so that "x" does not turn "proxy" into
 // "pro[REDACTED]y".
@@ -221,6 +298,9 @@ func alnumLower(s string) string {
 func FuzzRedactSpelt(f *testing.F) {
 	f.Add("before ", "sk/0123456789abcdef+_.", " after", []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
 	f.Add("%", "aaaaaaaaaaaa%%", "&#", []byte{9, 8, 7})
+	// A secret of backslashes spelt with escaped backslashes: the search
+	// must give up rather than explore every reading.
+	f.Add(strings.Repeat(`\\`, 30), strings.Repeat(`\\`, 16), `\Z`, []byte{8, 3})
 	f.Fuzz(func(t *testing.T, before, secret, after string, choices []byte) {
 		if len(secret) < ShortSecret || len(choices) == 0 {
 			return
