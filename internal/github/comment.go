@@ -81,16 +81,6 @@ func (c *Client) SyncPlanComment(ctx context.Context, pr int, pc PlanComment) (a
 	return CommentCreated, got.GetHTMLURL(), nil
 }
 
-// UpsertPlanComment is [Client.SyncPlanComment] of a plan with changes,
-// for the callers that predate it: it returns the comment's address and
-// whether it is new.
-//
-// Deprecated: use SyncPlanComment, which can skip a plan with no changes.
-func (c *Client) UpsertPlanComment(ctx context.Context, pr int, marker, markdown string) (url string, created bool, err error) {
-	action, url, err := c.SyncPlanComment(ctx, pr, PlanComment{Marker: marker, Markdown: markdown})
-	return url, action == CommentCreated, err
-}
-
 // findComment returns the oldest comment of pr that skillsync posted for
 // marker, reading every page: on a busy pull request the plan comment is
 // far from the end. A comment is skillsync's when it starts with marker

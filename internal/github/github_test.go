@@ -224,7 +224,7 @@ func TestNetworkErrorHint(t *testing.T) {
 	f := githubtest.New(t)
 	c := newClient(t, f)
 	f.Close() // GitHub does not answer
-	_, _, err := c.UpsertPlanComment(context.Background(), 1, markerAB, "plan")
+	_, _, err := upsert(c, context.Background(), 1, markerAB, "plan")
 	var ge *github.Error
 	if !errors.As(err, &ge) || ge.Status != 0 {
 		t.Fatalf("error %#v, want a *github.Error with no status", err)
@@ -237,7 +237,7 @@ func TestNetworkErrorHint(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err = c.UpsertPlanComment(ctx, 1, markerAB, "plan")
+	_, _, err = upsert(c, ctx, 1, markerAB, "plan")
 	if !errors.Is(err, context.Canceled) || errors.As(err, &ge) && ge.Hint != "" {
 		t.Errorf("interrupted: error %#v, want context.Canceled and no hint", err)
 	}
@@ -296,7 +296,7 @@ func TestPlanCommentIsOurs(t *testing.T) {
 			}
 			c := newClient(t, f)
 			plan := marker + "\nnew plan\n"
-			_, created, err := c.UpsertPlanComment(ctx, 1, markerAB, plan)
+			_, created, err := upsert(c, ctx, 1, markerAB, plan)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -305,7 +305,7 @@ func TestPlanCommentIsOurs(t *testing.T) {
 			}
 			// A second plan reuses what the first found or made, asking
 			// GitHub who the token is at most once.
-			if _, created, err := c.UpsertPlanComment(ctx, 1, markerAB, plan+"again\n"); err != nil || created {
+			if _, created, err := upsert(c, ctx, 1, markerAB, plan+"again\n"); err != nil || created {
 				t.Fatalf("second plan: created=%v err=%v, want the same comment updated", created, err)
 			}
 			comments, requests := f.Comments(), f.Requests()
@@ -393,6 +393,13 @@ func TestMarker(t *testing.T) {
 	}
 }
 
+// upsert is SyncPlanComment of a plan with changes: the comment's address
+// and whether it is new.
+func upsert(c *github.Client, ctx context.Context, pr int, marker, markdown string) (url string, created bool, err error) {
+	action, url, err := c.SyncPlanComment(ctx, pr, github.PlanComment{Marker: marker, Markdown: markdown})
+	return url, action == github.CommentCreated, err
+}
+
 func TestUpsertPlanComment(t *testing.T) {
 	ctx := context.Background()
 	f := githubtest.New(t)
@@ -401,7 +408,7 @@ func TestUpsertPlanComment(t *testing.T) {
 	c := newClient(t, f)
 
 	first := markerAB + "\nPlan: 1 to update, 0 to enable, 0 to disable.\n"
-	url, created, err := c.UpsertPlanComment(ctx, 1, markerAB, first)
+	url, created, err := upsert(c, ctx, 1, markerAB, first)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +417,7 @@ func TestUpsertPlanComment(t *testing.T) {
 	}
 
 	second := markerAB + "\nNo changes.\n"
-	url2, created, err := c.UpsertPlanComment(ctx, 1, markerAB, second)
+	url2, created, err := upsert(c, ctx, 1, markerAB, second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,7 +426,7 @@ func TestUpsertPlanComment(t *testing.T) {
 	}
 
 	// Another space gets its own comment; markdown without the marker gets it.
-	if _, created, err := c.UpsertPlanComment(ctx, 1, markerCD, "No changes.\n"); err != nil || !created {
+	if _, created, err := upsert(c, ctx, 1, markerCD, "No changes.\n"); err != nil || !created {
 		t.Fatalf("other space: created=%v err=%v, want a new comment", created, err)
 	}
 
@@ -439,7 +446,7 @@ func TestUpsertPlanComment(t *testing.T) {
 
 	// The same plan again changes nothing.
 	before := len(requests)
-	if _, created, err := c.UpsertPlanComment(ctx, 1, markerAB, second); err != nil || created {
+	if _, created, err := upsert(c, ctx, 1, markerAB, second); err != nil || created {
 		t.Fatalf("same plan: created=%v err=%v", created, err)
 	}
 	requests = f.Requests()
@@ -461,7 +468,7 @@ func TestUpsertPlanCommentFindsMarkerOnPageThree(t *testing.T) {
 		f.AddComment(githubtest.Comment{ID: int64(i + 1), Issue: 1, Body: body})
 	}
 	c := newClient(t, f)
-	_, created, err := c.UpsertPlanComment(ctx, 1, markerAB, marker+"\nnew plan\n")
+	_, created, err := upsert(c, ctx, 1, markerAB, marker+"\nnew plan\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -501,7 +508,7 @@ func TestUpsertPlanCommentSizeLimit(t *testing.T) {
 	}
 	b.WriteString("```\n\n</details>\n")
 
-	if _, _, err := c.UpsertPlanComment(ctx, 1, markerAB, b.String()); err != nil {
+	if _, _, err := upsert(c, ctx, 1, markerAB, b.String()); err != nil {
 		t.Fatal(err)
 	}
 	comments := f.Comments()
@@ -542,7 +549,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusForbidden,
 			body:   `{"message":"Resource not accessible by integration"}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
+				_, _, err := upsert(c, ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"403", "Resource not accessible by integration", `"pull-requests: write"`, "permissions:"},
@@ -562,7 +569,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusNotFound,
 			body:   `{"message":"Not Found"}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
+				_, _, err := upsert(c, ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"404", "acme/skills", "pull request #1 exists"},
@@ -573,7 +580,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusForbidden,
 			body:   `{"message":"Unable to create comment because issue is locked."}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
+				_, _, err := upsert(c, ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"commenting the plan on pull request #1", "403", "locked"},
@@ -584,7 +591,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusUnprocessableEntity,
 			body:   `{"message":"Validation Failed","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
+				_, _, err := upsert(c, ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"commenting the plan on pull request #1", "422", "Validation Failed", "body is too long (maximum is 65536 characters)"},
@@ -605,7 +612,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			status: http.StatusUnauthorized,
 			body:   `{"message":"Bad credentials for ` + githubtest.Token + `"}`,
 			call: func(c *github.Client) error {
-				_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
+				_, _, err := upsert(c, ctx, 1, markerAB, "plan")
 				return err
 			},
 			want: []string{"401", "invalid or expired"},
@@ -648,7 +655,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 func TestUpsertPlanCommentNeedsMarker(t *testing.T) {
 	f := githubtest.New(t)
 	for _, marker := range []string{"", "ab12", "<!-- skillsync:plan\nspace=ab12 -->", "<!-- a -->\r"} {
-		_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 1, marker, "plan")
+		_, _, err := upsert(newClient(t, f), context.Background(), 1, marker, "plan")
 		if err == nil || !strings.Contains(err.Error(), "not a hidden HTML comment on one line") {
 			t.Errorf("marker %q: error = %v, want it refused", marker, err)
 		}
@@ -660,7 +667,7 @@ func TestUpsertPlanCommentNeedsMarker(t *testing.T) {
 
 func TestUpsertPlanCommentNeedsPullRequest(t *testing.T) {
 	f := githubtest.New(t)
-	_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 0, markerAB, "plan")
+	_, _, err := upsert(newClient(t, f), context.Background(), 0, markerAB, "plan")
 	if err == nil || !strings.Contains(err.Error(), "pull_request") {
 		t.Fatalf("error = %v, want one saying comments are for pull requests", err)
 	}

@@ -36,11 +36,11 @@ func TestRedirectToAnotherOriginRefused(t *testing.T) {
 		call               func(c *github.Client) error
 	}{
 		{"GET comments", http.MethodGet, "/comments", func(c *github.Client) error {
-			_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
+			_, _, err := upsert(c, ctx, 1, markerAB, "plan")
 			return err
 		}},
 		{"POST comment", http.MethodPost, "/comments", func(c *github.Client) error {
-			_, _, err := c.UpsertPlanComment(ctx, 1, markerAB, "plan")
+			_, _, err := upsert(c, ctx, 1, markerAB, "plan")
 			return err
 		}},
 		{"GET issues", http.MethodGet, "/issues", func(c *github.Client) error {
@@ -86,7 +86,7 @@ func TestRedirectOnTheSameOriginFollowed(t *testing.T) {
 		}
 		return nil
 	})
-	if _, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 1, markerAB, "plan"); err != nil {
+	if _, _, err := upsert(newClient(t, f), context.Background(), 1, markerAB, "plan"); err != nil {
 		t.Fatal(err)
 	}
 	if n := countRequests(f.Requests(), "GET /repos/acme/skills/issues/1/comments?per_page=100&moved=1"); n != 1 {

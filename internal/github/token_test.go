@@ -25,7 +25,7 @@ func TestErrorsNeverShowTheToken(t *testing.T) {
 		f := githubtest.New(t)
 		f.AddIssue(githubtest.Issue{State: "open", PR: true})
 		f.FailAll(http.StatusUnprocessableEntity, `{"message":"Validation Failed for `+spelt+`","errors":[{"resource":"IssueComment","code":"custom","field":"body","message":"token `+spelt+` seen"},{"field":"`+spelt+`","code":"invalid"}]}`)
-		_, _, err := newClient(t, f).UpsertPlanComment(context.Background(), 1, markerAB, "plan")
+		_, _, err := upsert(newClient(t, f), context.Background(), 1, markerAB, "plan")
 		if err == nil || !strings.Contains(err.Error(), "Validation Failed for [REDACTED]") {
 			t.Errorf("%s: error = %v, want GitHub's message with the token redacted", spelt, err)
 		}
