@@ -8,6 +8,7 @@
 package redact
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"html"
@@ -291,11 +292,82 @@ type state struct{ k, end int }
 // from one position to the next: a matcher serves one text only.
 type matcher struct {
 	cur, next, ends, starts []int
-	// s[runFrom:runEnd] is the run of backslashes last measured, so that
-	// a long run is measured once, not once per byte.
+	// s[runFrom:runEnd] is the run of backslashes last measured: the
+	// next search most often starts in it.
 	runFrom, runEnd int
+	// longRuns are the text's runs of longRun or more backslashes, in
+	// order, found the first time a search meets one.
+	longRuns []span
 	// steps counts the work done, for the tests that bound it.
 	steps int
+}
+
+// longRun is the length from which a run of backslashes is looked up in
+// matcher.longRuns rather than measured. Searches cross the same run
+// from each of its bytes and from each other run they read a byte in;
+// measuring it every time would cost time quadratic in its length.
+const longRun = 32
+
+// A span is the text s[from:to].
+type span struct{ from, to int }
+
+// endOfRun returns the end of the run of backslashes at s[j].
+func (m *matcher) endOfRun(s string, j int) int {
+	if j < m.runFrom || j >= m.runEnd {
+		m.runFrom, m.runEnd = j, m.measureRun(s, j)
+	}
+	return m.runEnd
+}
+
+// measureRun returns the end of the run of backslashes at s[j]: a short
+// run is measured, a long one looked up in m.longRuns, which the first
+// long run met fills.
+func (m *matcher) measureRun(s string, j int) int {
+	if m.longRuns == nil {
+		e := j
+		for e < len(s) && s[e] == '\\' && e-j < longRun {
+			e++
+		}
+		m.steps += e - j
+		if e-j < longRun {
+			return e
+		}
+		m.findLongRuns(s)
+	}
+	// Runs are disjoint and in order: the one that may hold s[j] is the
+	// first to end after it.
+	m.steps++
+	k, _ := slices.BinarySearchFunc(m.longRuns, j, func(run span, j int) int { return cmp.Compare(run.to, j+1) })
+	if k < len(m.longRuns) && m.longRuns[k].from <= j {
+		return m.longRuns[k].to
+	}
+	e := j // a short run: every long one is known
+	for e < len(s) && s[e] == '\\' {
+		e++
+	}
+	m.steps += e - j
+	return e
+}
+
+// findLongRuns sets m.longRuns to the runs of longRun or more backslashes
+// of s.
+func (m *matcher) findLongRuns(s string) {
+	m.longRuns = []span{}
+	for from := 0; ; {
+		k := strings.IndexByte(s[from:], '\\')
+		if k < 0 {
+			return
+		}
+		run := span{from + k, from + k}
+		for run.to < len(s) && s[run.to] == '\\' {
+			run.to++
+		}
+		m.steps += run.to - run.from
+		if run.to-run.from >= longRun {
+			m.longRuns = append(m.longRuns, run)
+		}
+		from = run.to
+	}
 }
 
 // searchBudget is the most states one search of a secret explores. A
@@ -494,14 +566,7 @@ func (mt *matcher) spellingEnds(s string, j int, c byte, out []int) []int {
 	}
 	switch s[j] {
 	case '\\':
-		if j < mt.runFrom || j >= mt.runEnd {
-			mt.runFrom, mt.runEnd = j, j
-			for mt.runEnd < len(s) && s[mt.runEnd] == '\\' {
-				mt.runEnd++
-			}
-			mt.steps += mt.runEnd - j
-		}
-		m := mt.runEnd
+		m := mt.endOfRun(s, j)
 		if c == '\\' {
 			// An escaped backslash, escaped as many times as it takes.
 			for e := j + 2; e <= m; e = j + 2*(e-j) {

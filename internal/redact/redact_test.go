@@ -150,7 +150,14 @@ func hostileTexts(tok string) map[string]string {
 	const size = 64 << 10
 	fill := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
 	spelt := redacttest.Spellings["json in json"](tok[:len(tok)-1])
+	// Long runs of backslashes, each ending in an escape of the token's
+	// next byte: a search from any byte of the first run crosses them all.
+	var runs strings.Builder
+	for k := range 3 {
+		runs.WriteString(strings.Repeat(`\`, size/3-5) + fmt.Sprintf("u%04x", tok[k]))
+	}
 	return map[string]string{
+		"escapes after runs":  runs.String(),
 		"backslashes":         fill(`\`),
 		"backslashes and u":   fill(`\\\\\\\\u00`),
 		"percent chain":       "%" + fill("25"),
