@@ -215,7 +215,8 @@ func (r *Redactor) Holds(s string) bool {
 // Redact replaces with "[REDACTED]" each occurrence of the secret in s,
 // spelt in any way. Of a real token it also replaces the part of 8 or more
 // characters that a cut left before its mark ("..." or "…") or after it,
-// so that shortening a text never reveals most of a token.
+// so that shortening a text never reveals most of a token, and the rest
+// of a token whose first bytes the last escape of a spelling read.
 func (r *Redactor) Redact(s string) string {
 	s = r.redact(s)
 	for _, f := range r.encoded {
@@ -255,6 +256,14 @@ func (r *Redactor) redactWith(m *matcher, s string) string {
 			continue
 		}
 		end, cut := m.fullOrCut(r, s, i, r.long)
+		if end >= 0 && r.long {
+			// The last escape of a spelling may read the first bytes of
+			// a token right after it ("%6" before "eyJ..." reads "%6e"):
+			// the rest of that token goes too, as after a cut.
+			if _, tail := m.afterCut(r, s, end); tail >= 0 {
+				end = tail
+			}
+		}
 		if end < 0 {
 			end = cut
 		}

@@ -123,6 +123,23 @@ func TestRedactCutToken(t *testing.T) {
 	}
 }
 
+// TestRedactTokenAfterSpelling: when the last escape of a spelling of
+// the token reads the first byte of a token right after it ("%6" before
+// "eyJ..." reads "%6e", an "n"), the rest of that token is hidden too.
+func TestRedactTokenAfterSpelling(t *testing.T) {
+	const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJza2lsbHN5bmMifQ.c2lnbn"
+	r := New(jwt)
+	for _, head := range []string{jwt[:len(jwt)-1], redacttest.Spellings["json u lower"](jwt[:len(jwt)-1])} {
+		for _, split := range []string{"%6", "%256", `\u006`, `\\u006`, `\x6`, "&#x6"} {
+			in := "token " + head + split + jwt + " rejected"
+			got := r.Redact(in)
+			if leak := redacttest.Leak(got, jwt); leak != "" {
+				t.Errorf("Redact(%s)\n = %s\nshows %s", in, got, leak)
+			}
+		}
+	}
+}
+
 // BenchmarkRedact measures Redact on a JSON plan of 1 MiB, full of the
 // escapes it must look into (\n, \u003c, %, &, ...), holding no token: the
 // cost every line of output pays. A token that begins with a common letter
