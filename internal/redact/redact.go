@@ -300,7 +300,8 @@ type state struct{ k, end int }
 // A matcher holds the scratch space of the searches in one text, reused
 // from one position to the next: a matcher serves one text only.
 type matcher struct {
-	cur, next, ends, starts []int
+	cur, next, starts []int
+	read              []reading
 	// s[runFrom:runEnd] is the run of backslashes last measured: the
 	// next search most often starts in it.
 	runFrom, runEnd int
@@ -414,7 +415,7 @@ func (m *matcher) reach(r *Redactor, s string, i, first, last, to int, each func
 		}
 		m.next = m.next[:0]
 		for _, e := range m.cur {
-			m.next = m.spellingEnds(s, e, secret[k], m.next)
+			m.next = m.spellingEnds(r, s, e, secret[k], m.next)
 		}
 		if len(m.next) > 1 {
 			slices.Sort(m.next)
@@ -442,25 +443,16 @@ func (m *matcher) startsAt(r *Redactor, s string, i, first, last int) {
 		m.starts = append(m.starts, first)
 		return
 	}
-	if i >= len(s) {
-		return
-	}
-	add := func(c byte) {
-		ks := r.at[c]
+	m.read = m.readings(r, s, i, m.read[:0])
+	for _, rd := range m.read {
+		ks := r.at[rd.c]
 		from, _ := slices.BinarySearch(ks, first)
 		to, _ := slices.BinarySearch(ks, last+1)
 		m.starts = append(m.starts, ks[from:to]...)
 	}
-	switch s[i] {
-	case '\\', '%', '&':
-		for _, c := range r.bytes {
-			if len(m.spellingEnds(s, i, c, m.ends[:0])) > 0 {
-				add(c)
-			}
-		}
+	if len(m.read) > 1 {
 		slices.Sort(m.starts)
-	default:
-		add(s[i])
+		m.starts = slices.Compact(m.starts)
 	}
 }
 
@@ -563,34 +555,40 @@ func cutMarkEnd(s string, i int) int {
 	return -1
 }
 
-// spellingEnds appends to out the end of each spelling of the byte c that
-// starts at s[j]; see [Redactor] for the spellings.
-func (mt *matcher) spellingEnds(s string, j int, c byte, out []int) []int {
+// A reading is a byte that the text spells up to end.
+type reading struct {
+	c   byte
+	end int
+}
+
+// readings appends to out each byte that s[j] spells, as it is or as
+// an escape (see [Redactor]), with where its spelling ends; but only the
+// bytes the secret holds, which spares reading a run of backslashes as
+// escaped backslashes in every way when it holds none.
+func (mt *matcher) readings(r *Redactor, s string, j int, out []reading) []reading {
 	if j >= len(s) {
 		return out
 	}
 	mt.steps++
-	if s[j] == c {
-		out = append(out, j+1)
-	}
+	out = r.appendReading(out, int(s[j]), j+1)
 	switch s[j] {
 	case '\\':
 		m := mt.endOfRun(s, j)
-		if c == '\\' {
+		if r.at['\\'] != nil {
 			// An escaped backslash, escaped as many times as it takes.
 			for e := j + 2; e <= m; e = j + 2*(e-j) {
-				out = append(out, e)
+				out = r.appendReading(out, '\\', e)
 			}
 		}
 		if m == len(s) {
 			return out
 		}
 		switch d := s[m]; {
-		case d == c && isPunct(c):
-			out = append(out, m+1)
+		case isPunct(d):
+			out = r.appendReading(out, int(d), m+1)
 		case d == 'u' && m+1 < len(s) && s[m+1] == '{':
-			if v, e := hexValue(s, m+2, 8); e > m+2 && e < len(s) && s[e] == '}' && v == int(c) {
-				out = append(out, e+1)
+			if v, e := hexValue(s, m+2, 8); e > m+2 && e < len(s) && s[e] == '}' {
+				out = r.appendReading(out, v, e+1)
 			}
 		case d == 'u' || d == 'U' || d == 'x':
 			digits := 2
@@ -600,16 +598,16 @@ func (mt *matcher) spellingEnds(s string, j int, c byte, out []int) []int {
 			case 'U':
 				digits = 8
 			}
-			if v, e := hexValue(s, m+1, digits); e == m+1+digits && v == int(c) {
-				out = append(out, e)
+			if v, e := hexValue(s, m+1, digits); e == m+1+digits {
+				out = r.appendReading(out, v, e)
 			}
 		}
 	case '%':
 		// %XX, and %25XX for text percent-encoded twice or more.
 		for m := j + 1; ; m += 2 {
 			mt.steps++
-			if v, e := hexValue(s, m, 2); e == m+2 && v == int(c) {
-				out = append(out, e)
+			if v, e := hexValue(s, m, 2); e == m+2 {
+				out = r.appendReading(out, v, e)
 			}
 			if !strings.HasPrefix(s[m:], "25") {
 				break
@@ -627,10 +625,10 @@ func (mt *matcher) spellingEnds(s string, j int, c byte, out []int) []int {
 			} else {
 				v, e = decimalValue(s, m, 10)
 			}
-			if e > m && v == int(c) {
-				out = append(out, e) // a browser reads it without the ';'
+			if e > m {
+				out = r.appendReading(out, v, e) // a browser reads it without the ';'
 				if e < len(s) && s[e] == ';' {
-					out = append(out, e+1)
+					out = r.appendReading(out, v, e+1)
 				}
 			}
 			break
@@ -639,8 +637,39 @@ func (mt *matcher) spellingEnds(s string, j int, c byte, out []int) []int {
 		for m < len(s) && m-j <= 32 && isAlnum(s[m]) {
 			m++
 		}
-		if m > j+1 && m < len(s) && s[m] == ';' && html.UnescapeString(s[j:m+1]) == string(rune(c)) {
-			out = append(out, m+1)
+		if m > j+1 && m < len(s) && s[m] == ';' {
+			u := html.UnescapeString(s[j : m+1])
+			if c, size := utf8.DecodeRuneInString(u); size == len(u) {
+				out = r.appendReading(out, int(c), m+1)
+			}
+		}
+	}
+	return out
+}
+
+// appendReading appends to out the reading of the byte v up to end, when v
+// is a byte the secret holds.
+func (r *Redactor) appendReading(out []reading, v, end int) []reading {
+	if 0 <= v && v <= 0xff && r.at[v] != nil {
+		out = append(out, reading{byte(v), end})
+	}
+	return out
+}
+
+// spellingEnds appends to out the end of each spelling of the byte c that
+// starts at s[j].
+func (mt *matcher) spellingEnds(r *Redactor, s string, j int, c byte, out []int) []int {
+	if j < len(s) && s[j] != '\\' && s[j] != '%' && s[j] != '&' {
+		mt.steps++ // no escape: the byte itself, the most common case
+		if s[j] == c {
+			out = append(out, j+1)
+		}
+		return out
+	}
+	mt.read = mt.readings(r, s, j, mt.read[:0])
+	for _, rd := range mt.read {
+		if rd.c == c {
+			out = append(out, rd.end)
 		}
 	}
 	return out

@@ -182,6 +182,7 @@ func hostileTexts(tok string) map[string]string {
 		"references":          fill("&#"),
 		"semicolons":          fill("&#59"),
 		"dots":                fill("."),
+		"cuts before escapes": fill(`...\\\\\\\`),
 		"ellipses":            fill("…"),
 		"near misses":         fill(tok[:len(tok)-1] + " "),
 		"near misses, spelt":  fill(spelt + " "),
