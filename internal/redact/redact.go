@@ -615,20 +615,26 @@ func (mt *matcher) readings(r *Redactor, s string, j int, out []reading) []readi
 		}
 	case '&':
 		if j+1 < len(s) && s[j+1] == '#' {
-			m, hex := j+2, false
+			m, base := j+2, 10
 			if m < len(s) && (s[m] == 'x' || s[m] == 'X') {
-				m, hex = m+1, true
+				m, base = m+1, 16
 			}
-			var v, e int
-			if hex {
-				v, e = hexValue(s, m, 10)
-			} else {
-				v, e = decimalValue(s, m, 10)
-			}
-			if e > m {
-				out = r.appendReading(out, v, e) // a browser reads it without the ';'
-				if e < len(s) && s[e] == ';' {
-					out = r.appendReading(out, v, e+1)
+			// A browser reads the reference without its ';', and its
+			// digits as long as they go on; but the token that may come
+			// next, once replaced, would end them sooner ("&#x55eyJ" is
+			// not "U...", "&#x55[REDACTED]" is): it ends after any digit.
+			v := 0
+			for e := m; e < len(s) && e-m < 10; e++ {
+				d := digitValue(s[e], base)
+				if d < 0 {
+					break
+				}
+				if v = v*base + d; v > 0xff {
+					break
+				}
+				out = r.appendReading(out, v, e+1)
+				if e+1 < len(s) && s[e+1] == ';' {
+					out = r.appendReading(out, v, e+2)
 				}
 			}
 			break
@@ -700,19 +706,17 @@ func hexValue(s string, i, most int) (v, end int) {
 	return v, end
 }
 
-// decimalValue reads up to most decimal digits at s[i], as hexValue.
-func decimalValue(s string, i, most int) (v, end int) {
-	end = i
-	for end < len(s) && end-i < most && '0' <= s[end] && s[end] <= '9' {
-		if v >= 0 {
-			v = v*10 + int(s[end]-'0')
-			if v > 0xff {
-				v = -1
-			}
-		}
-		end++
+// digitValue is the value of the digit c in base 10 or 16, or -1.
+func digitValue(c byte, base int) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case base == 16 && 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case base == 16 && 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
 	}
-	return v, end
+	return -1
 }
 
 func isHexDigit(c byte) bool {

@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"fmt"
+	"html"
 	"slices"
 	"strings"
 	"testing"
@@ -136,6 +137,29 @@ func TestRedactTokenAfterSpelling(t *testing.T) {
 			if leak := redacttest.Leak(got, jwt); leak != "" {
 				t.Errorf("Redact(%s)\n = %s\nshows %s", in, got, leak)
 			}
+		}
+	}
+}
+
+// TestRedactReferenceBeforeToken: a browser reads the digits of a
+// character reference without its ';' for as long as they go on, so
+// "&#x55eyJ" is not "UeyJ"; but once the token after it is replaced,
+// "&#x55[REDACTED]" is "U[REDACTED]". A token spelt up to such a
+// reference is hidden too: rendered, the output holds no token.
+func TestRedactReferenceBeforeToken(t *testing.T) {
+	const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJza2lsbHN5bmMifQ.c2lnbU"
+	const ghs = "ghs_16C7e42F292c6912E7710c838347Ae178B4a"
+	const uuid = "4d3c2b1a-9f8e-7d6c-5b4a-39281706f5e4"
+	for _, tc := range []struct{ tok, in string }{
+		{jwt, "token " + jwt[:len(jwt)-1] + "&#x55" + jwt},
+		{jwt, "token " + jwt[:len(jwt)-1] + "&#X55" + strings.ToUpper(jwt)},
+		{uuid, "token " + uuid[:len(uuid)-1] + "&#52" + uuid},
+		// The base64 form of the token from its second byte starts with "d".
+		{ghs, "token " + ghs[:len(ghs)-1] + "&#x61" + base64.StdEncoding.EncodeToString([]byte("x" + ghs))[2:]},
+	} {
+		got := New(tc.tok).Redact(tc.in)
+		if rendered := html.UnescapeString(got); strings.Contains(rendered, tc.tok) {
+			t.Errorf("Redact(%s)\n = %s\nrenders as %s", tc.in, got, rendered)
 		}
 	}
 }
