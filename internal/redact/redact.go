@@ -49,7 +49,10 @@ func String(s, secret string) string {
 //     backslashes, as JSON in JSON has; also \xXX, \UXXXXXXXX and \u{X};
 //   - percent-encoding %XX, any case, and %25XX, encoded twice;
 //   - HTML character references: &#NN; &#xNN; (with or without the
-//     semicolon, zero padded or not) and named ones (&sol;).
+//     semicolon) and named ones (&sol;).
+//
+// The number of &#NN;, &#xNN; and \u{X} may have any number of leading
+// zeros, as browsers and JavaScript read it.
 //
 // A real token is also found folded: its letters in any case, and each run
 // of its other characters as any run of punctuation or spaces, or none, as
@@ -302,82 +305,94 @@ type state struct{ k, end int }
 type matcher struct {
 	cur, next, starts []int
 	read              []reading
-	// s[runFrom:runEnd] is the run of backslashes last measured: the
-	// next search most often starts in it.
-	runFrom, runEnd int
-	// longRuns are the text's runs of longRun or more backslashes, in
-	// order, found the first time a search meets one.
-	longRuns []span
+	// backslashes and zeros are the text's runs of the bytes an escape
+	// may repeat any number of times.
+	backslashes, zeros runs
 	// steps counts the work done, for the tests that bound it.
 	steps int
 }
 
-// longRun is the length from which a run of backslashes is looked up in
-// matcher.longRuns rather than measured. Searches cross the same run
-// from each of its bytes and from each other run they read a byte in;
-// measuring it every time would cost time quadratic in its length.
-const longRun = 32
-
 // A span is the text s[from:to].
 type span struct{ from, to int }
 
-// endOfRun returns the end of the run of backslashes at s[j].
-func (m *matcher) endOfRun(s string, j int) int {
-	if j < m.runFrom || j >= m.runEnd {
-		m.runFrom, m.runEnd = j, m.measureRun(s, j)
-	}
-	return m.runEnd
+// runs finds where the runs of one byte end in a text. Searches cross the
+// same run from each of its bytes and from each other run they read a
+// byte in: measuring it every time would cost time quadratic in its
+// length. So a short run is measured, and the long ones are all found
+// at once, the first time a search meets one.
+type runs struct {
+	last span   // the run last measured
+	long []span // the runs of longRun or more, in order; nil until then
 }
 
-// measureRun returns the end of the run of backslashes at s[j]: a short
-// run is measured, a long one looked up in m.longRuns, which the first
-// long run met fills.
-func (m *matcher) measureRun(s string, j int) int {
-	if m.longRuns == nil {
+// longRun is the length from which a run is looked up in runs.long
+// rather than measured.
+const longRun = 32
+
+// end returns the end of the run of the byte c at s[j]; it counts its
+// work in steps.
+func (x *runs) end(s string, j int, c byte, steps *int) int {
+	if j < x.last.from || j >= x.last.to {
+		x.last = span{j, x.measure(s, j, c, steps)}
+	}
+	return x.last.to
+}
+
+// measure is end without the run last measured.
+func (x *runs) measure(s string, j int, c byte, steps *int) int {
+	if x.long == nil {
 		e := j
-		for e < len(s) && s[e] == '\\' && e-j < longRun {
+		for e < len(s) && s[e] == c && e-j < longRun {
 			e++
 		}
-		m.steps += e - j
+		*steps += e - j
 		if e-j < longRun {
 			return e
 		}
-		m.findLongRuns(s)
+		x.findLong(s, c, steps)
 	}
 	// Runs are disjoint and in order: the one that may hold s[j] is the
 	// first to end after it.
-	m.steps++
-	k, _ := slices.BinarySearchFunc(m.longRuns, j, func(run span, j int) int { return cmp.Compare(run.to, j+1) })
-	if k < len(m.longRuns) && m.longRuns[k].from <= j {
-		return m.longRuns[k].to
+	*steps++
+	k, _ := slices.BinarySearchFunc(x.long, j, func(run span, j int) int { return cmp.Compare(run.to, j+1) })
+	if k < len(x.long) && x.long[k].from <= j {
+		return x.long[k].to
 	}
 	e := j // a short run: every long one is known
-	for e < len(s) && s[e] == '\\' {
+	for e < len(s) && s[e] == c {
 		e++
 	}
-	m.steps += e - j
+	*steps += e - j
 	return e
 }
 
-// findLongRuns sets m.longRuns to the runs of longRun or more backslashes
-// of s.
-func (m *matcher) findLongRuns(s string) {
-	m.longRuns = []span{}
+// findLong sets x.long to the runs of longRun or more bytes c of s.
+func (x *runs) findLong(s string, c byte, steps *int) {
+	x.long = []span{}
 	for from := 0; ; {
-		k := strings.IndexByte(s[from:], '\\')
+		k := strings.IndexByte(s[from:], c)
 		if k < 0 {
 			return
 		}
 		run := span{from + k, from + k}
-		for run.to < len(s) && s[run.to] == '\\' {
+		for run.to < len(s) && s[run.to] == c {
 			run.to++
 		}
-		m.steps += run.to - run.from
+		*steps += run.to - run.from
 		if run.to-run.from >= longRun {
-			m.longRuns = append(m.longRuns, run)
+			x.long = append(x.long, run)
 		}
 		from = run.to
 	}
+}
+
+// skipZeros returns the end of the zeros at s[j], if any: a reference or
+// a code point may be padded with any number of them.
+func (m *matcher) skipZeros(s string, j int) int {
+	if j < len(s) && s[j] == '0' {
+		return m.zeros.end(s, j, '0', &m.steps)
+	}
+	return j
 }
 
 // searchBudget is the most states one search of a secret explores. A
@@ -573,7 +588,7 @@ func (mt *matcher) readings(r *Redactor, s string, j int, out []reading) []readi
 	out = r.appendReading(out, int(s[j]), j+1)
 	switch s[j] {
 	case '\\':
-		m := mt.endOfRun(s, j)
+		m := mt.backslashes.end(s, j, '\\', &mt.steps)
 		if r.at['\\'] != nil {
 			// An escaped backslash, escaped as many times as it takes.
 			for e := j + 2; e <= m; e = j + 2*(e-j) {
@@ -587,7 +602,8 @@ func (mt *matcher) readings(r *Redactor, s string, j int, out []reading) []readi
 		case isPunct(d):
 			out = r.appendReading(out, int(d), m+1)
 		case d == 'u' && m+1 < len(s) && s[m+1] == '{':
-			if v, e := hexValue(s, m+2, 8); e > m+2 && e < len(s) && s[e] == '}' {
+			// Three hex digits after the zeros are past any byte.
+			if v, e := hexValue(s, mt.skipZeros(s, m+2), 3); e > m+2 && e < len(s) && s[e] == '}' {
 				out = r.appendReading(out, v, e+1)
 			}
 		case d == 'u' || d == 'U' || d == 'x':
@@ -622,9 +638,17 @@ func (mt *matcher) readings(r *Redactor, s string, j int, out []reading) []readi
 			// A browser reads the reference without its ';', and its
 			// digits as long as they go on; but the token that may come
 			// next, once replaced, would end them sooner ("&#x55eyJ" is
-			// not "U...", "&#x55[REDACTED]" is): it ends after any digit.
+			// not "U...", "&#x55[REDACTED]" is): it ends after any digit
+			// past the zeros that pad it, or after them.
+			z := mt.skipZeros(s, m)
+			if z > m {
+				out = r.appendReading(out, 0, z)
+				if z < len(s) && s[z] == ';' {
+					out = r.appendReading(out, 0, z+1)
+				}
+			}
 			v := 0
-			for e := m; e < len(s) && e-m < 10; e++ {
+			for e := z; e < len(s); e++ {
 				d := digitValue(s[e], base)
 				if d < 0 {
 					break

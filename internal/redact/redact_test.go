@@ -197,8 +197,13 @@ func hostileTexts(tok string) map[string]string {
 	for k := range 3 {
 		runs.WriteString(strings.Repeat(`\`, size/3-5) + fmt.Sprintf("u%04x", tok[k]))
 	}
+	// The same with the next bytes in references padded with long runs
+	// of zeros.
+	zeros := strings.Repeat("0", size/3)
+	padded := strings.Repeat(`\`, size/3) + fmt.Sprintf(`u%04x&#%s%d&#x%s%x`, tok[0], zeros, tok[1], zeros, tok[2])
 	return map[string]string{
 		"escapes after runs":  runs.String(),
+		"padded after a run":  padded,
 		"backslashes":         fill(`\`),
 		"backslashes and u":   fill(`\\\\\\\\u00`),
 		"percent chain":       "%" + fill("25"),

@@ -47,6 +47,8 @@ var Spellings = map[string]func(string) string{
 	"html hex":         func(s string) string { return spell(s, func(c byte) string { return fmt.Sprintf("&#x%x;", c) }) },
 	"html HEX":         func(s string) string { return spell(s, func(c byte) string { return fmt.Sprintf("&#X%02X;", c) }) },
 	"html zero padded": func(s string) string { return spell(s, func(c byte) string { return fmt.Sprintf("&#%04d;", c) }) },
+	"html long padded": func(s string) string { return spell(s, func(c byte) string { return fmt.Sprintf("&#x%020x;", c) }) },
+	"js code point":    func(s string) string { return spell(s, func(c byte) string { return fmt.Sprintf(`\u{%012x}`, c) }) },
 	"html named": func(s string) string {
 		return strings.NewReplacer("/", "&sol;", "+", "&plus;", "_", "&lowbar;", ".", "&period;", "=", "&equals;").Replace(s)
 	},
