@@ -221,38 +221,16 @@ func (r *Redactor) Holds(s string) bool {
 // so that shortening a text never reveals most of a token, and the rest
 // of a token whose first bytes the last escape of a spelling read.
 func (r *Redactor) Redact(s string) string {
-	s = r.redact(s)
-	for _, f := range r.encoded {
-		if strings.Contains(s, f) {
-			s = strings.ReplaceAll(s, f, redacted)
-		}
-	}
-	return s
-}
-
-// redact is Redact of the secret itself, not of its base64 forms.
-func (r *Redactor) redact(s string) string {
 	var m matcher
 	return r.redactWith(&m, s)
 }
 
-// redactWith is redact with m's scratch space, fresh for s.
+// redactWith is Redact with m's scratch space, fresh for s.
 func (r *Redactor) redactWith(m *matcher, s string) string {
 	if r.secret == "" {
 		return s
 	}
-	var (
-		b    strings.Builder
-		from int // s[:from] is written
-	)
-	replace := func(i, end int) {
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[from:i])
-		b.WriteString(redacted)
-		from = end
-	}
+	var found []span
 	for i := 0; i < len(s); {
 		if !r.starts[s[i]] {
 			i++
@@ -271,7 +249,7 @@ func (r *Redactor) redactWith(m *matcher, s string) string {
 			end = cut
 		}
 		if end >= 0 {
-			replace(i, end)
+			found = append(found, span{i, end})
 			i = end
 			continue
 		}
@@ -281,7 +259,7 @@ func (r *Redactor) redactWith(m *matcher, s string) string {
 		}
 		if after := cutMarkEnd(s, i); after >= 0 {
 			if start, end := m.afterCut(r, s, after); end >= 0 {
-				replace(start, end)
+				found = append(found, span{start, end})
 				i = end
 				continue
 			}
@@ -290,8 +268,39 @@ func (r *Redactor) redactWith(m *matcher, s string) string {
 		}
 		i++
 	}
-	if from == 0 {
+	// The base64 forms are looked for in the text as sent too, not in
+	// what is left: a spelling may have read the first character of one.
+	for _, f := range r.encoded {
+		for from := 0; ; {
+			k := strings.Index(s[from:], f)
+			if k < 0 {
+				break
+			}
+			found = append(found, span{from + k, from + k + len(f)})
+			from += k + len(f)
+		}
+	}
+	return hide(s, found)
+}
+
+// hide replaces each of the spans of s with "[REDACTED]", spans that
+// overlap with one.
+func hide(s string, spans []span) string {
+	if len(spans) == 0 {
 		return s
+	}
+	slices.SortStableFunc(spans, func(a, b span) int { return cmp.Compare(a.from, b.from) })
+	var b strings.Builder
+	b.Grow(len(s))
+	from := 0 // s[:from] is written or hidden
+	for _, sp := range spans {
+		if sp.from < from {
+			from = max(from, sp.to) // hidden with the span before
+			continue
+		}
+		b.WriteString(s[from:sp.from])
+		b.WriteString(redacted)
+		from = sp.to
 	}
 	b.WriteString(s[from:])
 	return b.String()

@@ -431,3 +431,27 @@ func TestRedactBase64(t *testing.T) {
 		t.Errorf("a short secret's base64 was redacted: %q", got)
 	}
 }
+
+// TestRedactBase64AfterSpelling: a spelling of the token whose last
+// escape reads the first character of a base64 form right after it
+// ("%6" before "doc1..." reads "%6d", an "m") does not leave the rest of
+// the form: forms are found in the text as sent.
+func TestRedactBase64AfterSpelling(t *testing.T) {
+	const tok = "ghs_16C7e42F292c6912E7710c838347Ae178B4m"
+	r := New(tok)
+	// From its third character on, the token's bits alone.
+	form := base64.StdEncoding.EncodeToString([]byte("x" + tok + "@rest"))[2:]
+	if form[0] != 'd' {
+		t.Fatalf("the form %s starts with %q, not the \"d\" of %%6d", form, form[0])
+	}
+	for _, split := range []string{"%6", `\u006`, "&#x6"} {
+		in := "token " + tok[:len(tok)-1] + split + form
+		got := r.Redact(in)
+		for k := 0; k+8 <= 48; k++ { // 48 characters of the token's bits
+			if run := form[k : k+8]; strings.Contains(got, run) {
+				t.Errorf("Redact(%s)\n = %s: %s of the form is left", in, got, run)
+				break
+			}
+		}
+	}
+}
