@@ -203,9 +203,13 @@ func (r *Redactor) Holds(s string) bool {
 	}
 	var m matcher
 	for i := 0; i < len(s); i++ {
-		if r.starts[s[i]] && m.full(r, s, i) >= 0 {
+		if !r.starts[s[i]] {
+			continue
+		}
+		if m.full(r, s, i) >= 0 {
 			return true
 		}
+		i = m.sameSearchUntil(r, s, i) - 1
 	}
 	for _, f := range r.encoded {
 		if strings.Contains(s, f) {
@@ -257,6 +261,10 @@ func (r *Redactor) redactWith(m *matcher, s string) string {
 			i++
 			continue
 		}
+		if next := m.sameSearchUntil(r, s, i); next > i+1 {
+			i = next
+			continue
+		}
 		if after := cutMarkEnd(s, i); after >= 0 {
 			if start, end := m.afterCut(r, s, after); end >= 0 {
 				found = append(found, span{start, end})
@@ -304,6 +312,17 @@ func hide(s string, spans []span) string {
 	}
 	b.WriteString(s[from:])
 	return b.String()
+}
+
+// sameSearchUntil returns where the search of a real token that failed at
+// s[i] may succeed again at the earliest: past a run of backslashes when
+// the token holds none, since from every byte of the run the text reads
+// the same, an escape of what follows it; else i+1.
+func (m *matcher) sameSearchUntil(r *Redactor, s string, i int) int {
+	if s[i] == '\\' && r.long && r.at['\\'] == nil {
+		return m.backslashes.end(s, i, '\\', &m.steps)
+	}
+	return i + 1
 }
 
 // state is a point of a match: k bytes of the secret spelt by s[:end].

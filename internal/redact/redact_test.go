@@ -202,21 +202,22 @@ func hostileTexts(tok string) map[string]string {
 	zeros := strings.Repeat("0", size/3)
 	padded := strings.Repeat(`\`, size/3) + fmt.Sprintf(`u%04x&#%s%d&#x%s%x`, tok[0], zeros, tok[1], zeros, tok[2])
 	return map[string]string{
-		"escapes after runs":  runs.String(),
-		"padded after a run":  padded,
-		"backslashes":         fill(`\`),
-		"backslashes and u":   fill(`\\\\\\\\u00`),
-		"percent chain":       "%" + fill("25"),
-		"percents":            fill("%25"),
-		"references":          fill("&#"),
-		"semicolons":          fill("&#59"),
-		"dots":                fill("."),
-		"cuts before escapes": fill(`...\\\\\\\`),
-		"ellipses":            fill("…"),
-		"near misses":         fill(tok[:len(tok)-1] + " "),
-		"near misses, spelt":  fill(spelt + " "),
-		"near misses, cut":    fill(tok[:len(tok)-1] + "..." + tok[1:len(tok)-1] + " "),
-		"backslash and token": fill(`\\` + tok[:len(tok)/2]),
+		"escapes after runs":       runs.String(),
+		"escapes after short runs": fill(strings.Repeat(`\`, 27) + fmt.Sprintf("u%04x", tok[0])),
+		"padded after a run":       padded,
+		"backslashes":              fill(`\`),
+		"backslashes and u":        fill(`\\\\\\\\u00`),
+		"percent chain":            "%" + fill("25"),
+		"percents":                 fill("%25"),
+		"references":               fill("&#"),
+		"semicolons":               fill("&#59"),
+		"dots":                     fill("."),
+		"cuts before escapes":      fill(`...\\\\\\\`),
+		"ellipses":                 fill("…"),
+		"near misses":              fill(tok[:len(tok)-1] + " "),
+		"near misses, spelt":       fill(spelt + " "),
+		"near misses, cut":         fill(tok[:len(tok)-1] + "..." + tok[1:len(tok)-1] + " "),
+		"backslash and token":      fill(`\\` + tok[:len(tok)/2]),
 	}
 }
 
