@@ -196,7 +196,9 @@ func (r *Redactor) Len() int { return len(r.secret) }
 
 // Holds reports whether s holds the secret, spelt in any way, when it is a
 // real token: a secret under [ShortSecret] bytes (a test's few letters)
-// is never reported, as ordinary text may well hold it.
+// is never reported, as ordinary text may well hold it. A text whose
+// escapes spell the secret in too many ways to explore (see
+// searchBudget) is reported as holding it.
 func (r *Redactor) Holds(s string) bool {
 	if !r.long {
 		return false
