@@ -243,15 +243,9 @@ func (r *Redactor) redactWith(m *matcher, s string) string {
 			continue
 		}
 		end, cut := m.fullOrCut(r, s, i, r.long)
-		if end >= 0 && r.long {
-			// The last escape of a spelling may read the first bytes of
-			// a token right after it ("%6" before "eyJ..." reads "%6e"):
-			// the rest of that token goes too, as after a cut.
-			if _, tail := m.afterCut(r, s, end); tail >= 0 {
-				end = tail
-			}
-		}
-		if end < 0 {
+		if end >= 0 {
+			end = m.withTails(r, s, end)
+		} else {
 			end = cut
 		}
 		if end >= 0 {
@@ -269,6 +263,7 @@ func (r *Redactor) redactWith(m *matcher, s string) string {
 		}
 		if after := cutMarkEnd(s, i); after >= 0 {
 			if start, end := m.afterCut(r, s, after); end >= 0 {
+				end = m.withTails(r, s, end)
 				found = append(found, span{start, end})
 				i = end
 				continue
@@ -314,6 +309,24 @@ func hide(s string, spans []span) string {
 	}
 	b.WriteString(s[from:])
 	return b.String()
+}
+
+// withTails moves end, where a match of a real token ends, past the
+// tails of the token that follow it. The last escape of a spelling may
+// read the first bytes of a token right after it ("%6" before "eyJ..."
+// reads "%6e"): the rest of that token goes too, as after a cut, and
+// the one after it if that rest ends in such an escape too.
+func (m *matcher) withTails(r *Redactor, s string, end int) int {
+	if !r.long {
+		return end
+	}
+	for {
+		_, tail := m.afterCut(r, s, end)
+		if tail < 0 {
+			return end
+		}
+		end = tail
+	}
 }
 
 // sameSearchUntil returns where the search of a real token that failed at

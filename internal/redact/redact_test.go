@@ -130,7 +130,12 @@ func TestRedactCutToken(t *testing.T) {
 func TestRedactTokenAfterSpelling(t *testing.T) {
 	const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJza2lsbHN5bmMifQ.c2lnbn"
 	r := New(jwt)
-	for _, head := range []string{jwt[:len(jwt)-1], redacttest.Spellings["json u lower"](jwt[:len(jwt)-1])} {
+	for _, head := range []string{
+		jwt[:len(jwt)-1],
+		redacttest.Spellings["json u lower"](jwt[:len(jwt)-1]),
+		"…" + jwt[10:len(jwt)-1],                   // what a cut left of the token
+		jwt[:len(jwt)-1] + "%6" + jwt[:len(jwt)-1], // twice over
+	} {
 		for _, split := range []string{"%6", "%256", `\u006`, `\\u006`, `\x6`, "&#x6"} {
 			in := "token " + head + split + jwt + " rejected"
 			got := r.Redact(in)
