@@ -211,7 +211,9 @@ func (r *Redactor) Holds(s string) bool {
 		if m.full(r, s, i) >= 0 {
 			return true
 		}
-		i = m.sameSearchUntil(r, s, i) - 1
+		if s[i] == '\\' {
+			i = m.pastRun(r, s, i) - 1
+		}
 	}
 	for _, f := range r.encoded {
 		if strings.Contains(s, f) {
@@ -257,8 +259,8 @@ func (r *Redactor) redactWith(m *matcher, s string) string {
 			i++
 			continue
 		}
-		if next := m.sameSearchUntil(r, s, i); next > i+1 {
-			i = next
+		if s[i] == '\\' {
+			i = m.pastRun(r, s, i)
 			continue
 		}
 		if after := cutMarkEnd(s, i); after >= 0 {
@@ -329,12 +331,12 @@ func (m *matcher) withTails(r *Redactor, s string, end int) int {
 	}
 }
 
-// sameSearchUntil returns where the search of a real token that failed at
-// s[i] may succeed again at the earliest: past a run of backslashes when
+// pastRun returns where to look for a real token next after a search
+// of it from the backslash s[i] failed: past the run of backslashes when
 // the token holds none, since from every byte of the run the text reads
-// the same, an escape of what follows it; else i+1.
-func (m *matcher) sameSearchUntil(r *Redactor, s string, i int) int {
-	if s[i] == '\\' && r.long && r.at['\\'] == nil {
+// the same, an escape of what follows it; else the next byte.
+func (m *matcher) pastRun(r *Redactor, s string, i int) int {
+	if r.at['\\'] == nil {
 		return m.backslashes.end(s, i, '\\', &m.steps)
 	}
 	return i + 1
