@@ -84,9 +84,9 @@ type Redactor struct {
 	encoded []string
 	// at lists, for each byte, where the secret holds it, in order: a
 	// search for the tail a cut left starts only where the text may
-	// spell the secret's next byte.
-	at    [256][]int
-	bytes []byte // the secret's bytes, each once
+	// spell the secret's next byte, and the text is read only as the
+	// bytes the secret holds.
+	at [256][]int
 	// budget is the most states one search explores: searchBudget.
 	budget int
 }
@@ -96,9 +96,6 @@ type Redactor struct {
 func New(secret string) *Redactor {
 	r := &Redactor{secret: secret, long: len(secret) >= ShortSecret, budget: searchBudget(secret)}
 	for k := range len(secret) {
-		if r.at[secret[k]] == nil {
-			r.bytes = append(r.bytes, secret[k])
-		}
 		r.at[secret[k]] = append(r.at[secret[k]], k)
 	}
 	if secret != "" {
