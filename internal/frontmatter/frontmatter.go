@@ -14,6 +14,7 @@ package frontmatter
 import (
 	"bytes"
 	"io"
+	"slices"
 
 	adrg "github.com/adrg/frontmatter"
 )
@@ -44,6 +45,11 @@ type Split struct {
 	Body []byte
 	// BodyLine is the line on which Body begins.
 	BodyLine int
+
+	// lines indexes the line breaks of Block for [Split.Line]; Parse
+	// makes it, so that finding the line of each key of a block costs no
+	// scan of the block.
+	lines *lineIndex
 }
 
 const bom = "\uFEFF"
@@ -83,7 +89,8 @@ func Parse(data []byte) Split {
 	open := start + bytes.IndexByte(data[start:], '\n') + 1
 	closing := bytes.LastIndexByte(data[:end-1], '\n') + 1
 	end = min(end, len(data))
-	return Split{State: Found, OpenLine: lineAt(data, start), Block: data[open:closing], Body: data[end:], BodyLine: lineAt(data, end)}
+	block := data[open:closing]
+	return Split{State: Found, OpenLine: lineAt(data, start), Block: block, Body: data[end:], BodyLine: lineAt(data, end), lines: indexLines(block)}
 }
 
 // lineAt is the line of data on which offset i is.
@@ -122,19 +129,36 @@ func (r *lineReader) Read(p []byte) (int, error) {
 // so), where only LF ends a line. Without a lone CR in the block it is
 // OpenLine+n.
 func (s Split) Line(n int) int {
-	yl, fl := 1, 1
-	b := s.Block
-	for i := 0; i < len(b) && yl < n; i++ {
+	ix := s.lines
+	if ix == nil {
+		ix = indexLines(s.Block) // a Split not made by Parse
+	}
+	// Lines 1 to n are ended by the first n-1 breaks of the block, of
+	// which the lone CRs end no line of the document.
+	k := min(max(n-1, 0), ix.breaks)
+	lone, _ := slices.BinarySearch(ix.loneCR, k+1)
+	return s.OpenLine + 1 + k - lone
+}
+
+// A lineIndex is where the lines of a block break.
+type lineIndex struct {
+	breaks int   // line breaks, as a YAML parser counts them
+	loneCR []int // which of them (the first is 1) are CRs with no LF after
+}
+
+func indexLines(b []byte) *lineIndex {
+	ix := &lineIndex{}
+	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '\n':
-			yl++
-			fl++
+			ix.breaks++
 		case '\r':
 			if i+1 < len(b) && b[i+1] == '\n' {
 				continue
 			}
-			yl++
+			ix.breaks++
+			ix.loneCR = append(ix.loneCR, ix.breaks)
 		}
 	}
-	return s.OpenLine + fl
+	return ix
 }

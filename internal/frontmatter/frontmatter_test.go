@@ -58,6 +58,66 @@ func TestLine(t *testing.T) {
 	}
 }
 
+// lineByScan is Line as the block's text says it, scanned from the top:
+// the oracle of the index Parse makes.
+func lineByScan(s Split, n int) int {
+	yl, fl := 1, 1
+	b := s.Block
+	for i := 0; i < len(b) && yl < n; i++ {
+		switch b[i] {
+		case '\n':
+			yl++
+			fl++
+		case '\r':
+			if i+1 < len(b) && b[i+1] == '\n' {
+				continue
+			}
+			yl++
+		}
+	}
+	return s.OpenLine + fl
+}
+
+// TestLineIndex holds Line to the scan of the block, for every line of
+// blocks mixing LF, CRLF and lone CRs, and past their last line.
+func TestLineIndex(t *testing.T) {
+	for _, doc := range []string{
+		"---\na: 1\n---\n",
+		"\n\n---\na: 1\rb: 2\r\nc: 3\r\r\nd: 4\n\re\n---\n",
+		"---\n\r\r\r\n\n\r---\n",
+		"---\r\na\r\r\nb\r\n---\r\n",
+	} {
+		s := Parse([]byte(doc))
+		for n := -1; n < 12; n++ {
+			if got, want := s.Line(n), lineByScan(s, n); got != want {
+				t.Errorf("Parse(%q).Line(%d) = %d, want %d", doc, n, got, want)
+			}
+		}
+	}
+}
+
+// TestLineDoesNotScanTheBlock: Parse indexes the lines of the block once,
+// and Line reads the index. Were each Line to scan the block, finding the
+// lines of the 100,000 keys a 1 MiB frontmatter can hold would take
+// minutes. The block is overwritten after Parse: the lines stay those of
+// the text Parse was given.
+func TestLineDoesNotScanTheBlock(t *testing.T) {
+	data := []byte("---\na: 1\rb: 2\nc: 3\r\nd: 4\n---\nbody\n")
+	s := Parse(data)
+	var want []int
+	for n := range 6 {
+		want = append(want, s.Line(n))
+	}
+	for i := range s.Block {
+		s.Block[i] = '\r' // a line break at every byte, to a scan
+	}
+	for n := range 6 {
+		if got := s.Line(n); got != want[n] {
+			t.Errorf("Line(%d) = %d after the block changed, was %d: Line scans the block", n, got, want[n])
+		}
+	}
+}
+
 // TestParseDoesNotCopyTheBody: the library copies all it reads; Parse stops
 // it at the closing line, so a long body costs nothing.
 func TestParseDoesNotCopyTheBody(t *testing.T) {
