@@ -76,6 +76,9 @@ type skillParser struct {
 	block    string
 	body     string
 	bodyLine int
+	// blockLines are the lines of block, cut once for the diagnostics
+	// of every key whose value does not decode.
+	blockLines []string
 }
 
 // An fmKey is a key of the frontmatter with its value, at lines of the file.
@@ -354,7 +357,10 @@ func (p *skillParser) yamlError(err error, fm frontmatter.Split) {
 	} else {
 		msgs = []string{err.Error()}
 	}
-	lines := strings.Split(string(fm.Block), "\n")
+	if p.blockLines == nil {
+		p.blockLines = strings.Split(p.block, "\n")
+	}
+	lines := p.blockLines
 	for _, m := range msgs {
 		line, text := fm.OpenLine, fileLines(strings.TrimPrefix(m, "yaml: "), fm)
 		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
