@@ -68,6 +68,7 @@ func JoinSurrogates(block []byte) ([]byte, error) {
 		return block, nil
 	}
 	starts := lineStarts(block)
+	pos := &positions{b: block, starts: starts}
 	var quoted []int // offsets of the opening quotes
 	seen := map[*yaml.Node]bool{}
 	var walk func(n *yaml.Node)
@@ -77,7 +78,7 @@ func JoinSurrogates(block []byte) ([]byte, error) {
 		}
 		seen[n] = true
 		if n.Kind == yaml.ScalarNode && n.Style&yaml.DoubleQuotedStyle != 0 {
-			if at, ok := offsetOf(block, starts, n.Line, n.Column); ok {
+			if at, ok := pos.offset(n.Line, n.Column); ok {
 				// The node starts at its anchor or tag, if any.
 				if q := bytes.IndexByte(block[at:], '"'); q >= 0 {
 					quoted = append(quoted, at+q)
@@ -165,17 +166,40 @@ func lineStarts(b []byte) []int {
 	return starts
 }
 
-// offsetOf is the offset in b of line and column (from 1, in characters).
-func offsetOf(b []byte, starts []int, line, col int) (int, bool) {
-	if line < 1 || line > len(starts) {
+// positions finds the offsets in b of lines and columns (from 1, in
+// characters), given the offsets at which its lines start. A column is
+// found by walking its line from the position found last when that is
+// before it on the same line, from the line's start otherwise: the nodes
+// of a document come in its order, and those of one long line (a flow
+// list) cost one walk of the line, not one each.
+type positions struct {
+	b      []byte
+	starts []int
+	// The position found last, from 1; line 0 when none.
+	line, col, at int
+	steps         int // characters walked, all told
+}
+
+// offset is the offset of line and column; false when b has no such
+// position.
+func (p *positions) offset(line, col int) (int, bool) {
+	if line < 1 || line > len(p.starts) {
 		return 0, false
 	}
-	at := starts[line-1]
-	for ; col > 1 && at < len(b); col-- {
-		_, size := utf8.DecodeRune(b[at:])
-		at += size
+	at, c := p.starts[line-1], 1
+	if line == p.line && col >= p.col {
+		at, c = p.at, p.col
 	}
-	return at, col == 1
+	for ; c < col && at < len(p.b); c++ {
+		_, size := utf8.DecodeRune(p.b[at:])
+		at += size
+		p.steps++
+	}
+	if c != col {
+		return 0, false
+	}
+	p.line, p.col, p.at = line, col, at
+	return at, true
 }
 
 // positionOf is the line and column (from 1, in characters) of offset at.
