@@ -2,6 +2,7 @@ package fsrepo
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -87,6 +88,154 @@ func BenchmarkParseSkillMDHostile(b *testing.B) {
 				b.SetBytes(int64(len(md)))
 				for b.Loop() {
 					ParseSkillMD("skills/hostile/SKILL.md", md)
+				}
+			})
+		}
+	}
+}
+
+// backtickRuns is text with runs of 1 to n backticks, each alone: an
+// opening run that nothing closes, n times.
+func backtickRuns(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		b.WriteString(strings.Repeat("`", i))
+		b.WriteString("x")
+	}
+	return b.String()
+}
+
+// TestCodeSpansOnePass: a run of backticks opens a code span up to the
+// next run of the same length; one that none closes is text. Each such
+// run was followed by a search to the end of the text: runs of 1 to n
+// backticks cost n times the text, and 32 MiB of instructions from the
+// space would take minutes. The runs are indexed in one pass.
+func TestCodeSpansOnePass(t *testing.T) {
+	s := backtickRuns(800) // 321 KB
+	var c spanCutter
+	out, spans := c.cut(s)
+	if out != s || len(spans) != 0 {
+		t.Fatalf("runs of distinct lengths make %d code spans", len(spans))
+	}
+	if c.examined > 2*len(s) {
+		t.Errorf("examined %d bytes of a text of %d to find its code spans", c.examined, len(s))
+	}
+}
+
+// TestLineCounterCountsOnce: the words of a code block are given their
+// lines by counting the line breaks between one word and the next, not
+// from the top of the block for each, which cost the square of its size.
+func TestLineCounterCountsOnce(t *testing.T) {
+	text := strings.Repeat("word\n", 10000)
+	c := lineCounter{text: text, first: 7}
+	for i := range 10000 {
+		if got := c.lineOf(5 * i); got != 7+i {
+			t.Fatalf("lineOf(%d) = %d, want %d", 5*i, got, 7+i)
+		}
+	}
+	if c.counted > len(text) {
+		t.Errorf("counted %d bytes of a text of %d", c.counted, len(text))
+	}
+	if got := c.lineOf(5); got != 8 {
+		t.Errorf("lineOf(5) after the end = %d, want 8", got)
+	}
+}
+
+// cutCodeSpansByScan is cutCodeSpans as it was, searching from each run
+// of backticks for the next of its length: the oracle of the one pass.
+func cutCodeSpansByScan(s string) (string, []codeText) {
+	var out strings.Builder
+	var spans []codeText
+	line := 1
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			if s[i] == '\n' {
+				line++
+			}
+			out.WriteByte(s[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(s) && s[i+n] == '`' {
+			n++
+		}
+		j, closed := i+n, -1
+		for j < len(s) {
+			if s[j] != '`' {
+				j++
+				continue
+			}
+			m := 0
+			for j+m < len(s) && s[j+m] == '`' {
+				m++
+			}
+			if m == n {
+				closed = j
+				break
+			}
+			j += m
+		}
+		if closed < 0 {
+			out.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		spans = append(spans, codeText{s[i+n : closed], line})
+		for k := i; k < closed+n; k++ {
+			if s[k] == '\n' {
+				out.WriteByte('\n')
+				line++
+			} else {
+				out.WriteByte(' ')
+			}
+		}
+		i = closed + n
+	}
+	return out.String(), spans
+}
+
+// TestCodeSpansAsScanned holds the one pass to the search it replaced, on
+// every text of up to 7 characters of backticks, letters and line breaks.
+func TestCodeSpansAsScanned(t *testing.T) {
+	alphabet := "`x\n"
+	var texts func(prefix string, n int)
+	texts = func(prefix string, n int) {
+		got, gotSpans := cutCodeSpans(prefix)
+		want, wantSpans := cutCodeSpansByScan(prefix)
+		if got != want || !slices.Equal(gotSpans, wantSpans) {
+			t.Fatalf("cutCodeSpans(%q) = %q, %v; by scan %q, %v", prefix, got, gotSpans, want, wantSpans)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			texts(prefix+string(c), n-1)
+		}
+	}
+	texts("", 7)
+}
+
+// BenchmarkReferencesHostile finds the references of instructions such
+// as pull reads from the space, up to the client's 32 MiB: a code block
+// of n one-word lines, and n runs of backticks that close no code span.
+func BenchmarkReferencesHostile(b *testing.B) {
+	shapes := []struct {
+		name string
+		n    int
+		text func(n int) string
+	}{
+		{"code-lines", 128000, func(n int) string { return "```\n" + strings.Repeat("a\n", n) + "```\n" }},
+		{"backtick-runs", 800, backtickRuns},
+	}
+	for _, s := range shapes {
+		for _, k := range []int{1, 2, 4, 8} {
+			text := s.text(s.n * k / 8)
+			b.Run(fmt.Sprintf("%s/n=%d", s.name, s.n*k/8), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					FindReferences(text, "hostile")
 				}
 			})
 		}

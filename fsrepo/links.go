@@ -215,8 +215,9 @@ func scanReferences(instructions, slug string) referenceScan {
 		}
 	}
 	for _, c := range code {
+		lines := lineCounter{text: c.text, first: c.line}
 		for w := range codeWords(c.text) {
-			sc.word(w.text, c.line+strings.Count(c.text[:w.at], "\n"), codeKind)
+			sc.word(w.text, lines.lineOf(w.at), codeKind)
 		}
 	}
 	// Prose: "see REFERENCE.md", "read references/forms.md".
@@ -419,6 +420,30 @@ func lineIndex(s string) func(at int) int {
 	}
 }
 
+// A lineCounter tells the lines of offsets of a text asked for in
+// increasing order, counting the line breaks from one to the next: each
+// byte is counted once, however many words the text holds, where counting
+// from the top for each word of a code block cost the square of its size.
+type lineCounter struct {
+	text    string
+	first   int // the line of the text's first byte
+	at      int // the offset counted to
+	line    int // its line, less first
+	counted int // bytes counted, all told
+}
+
+// lineOf is the line of offset at. An offset before the one asked last
+// is counted from the top.
+func (c *lineCounter) lineOf(at int) int {
+	if at < c.at {
+		c.at, c.line = 0, 0
+	}
+	c.line += strings.Count(c.text[c.at:at], "\n")
+	c.counted += at - c.at
+	c.at = at
+	return c.first + c.line
+}
+
 // docExts are the extensions by which a bare word of prose is taken for a
 // file: documents, not code (a bare "Node.js" is a name).
 var docExts = map[string]bool{"md": true, "markdown": true, "mdx": true, "txt": true, "json": true, "yaml": true, "yml": true, "csv": true}
@@ -615,50 +640,68 @@ func fenceOf(line string) string {
 // that a link inside code is not a link), every offset kept, and the
 // contents of the spans.
 func cutCodeSpans(s string) (string, []codeText) {
+	var c spanCutter
+	return c.cut(s)
+}
+
+// A spanCutter cuts the code spans of a text (see [cutCodeSpans]): a run
+// of backticks opens a span up to the next run of the same length, and
+// is text when none follows. The runs are found in one pass, and each is
+// given the next of its length in another, so that the text is read once
+// however many runs nothing closes; a search to the end of the text for
+// each cost the square of its size.
+type spanCutter struct {
+	examined int // bytes read to find the spans, all told
+}
+
+// A backtickRun is a run of n backticks at offset at of a text.
+type backtickRun struct{ at, n int }
+
+func (c *spanCutter) cut(s string) (string, []codeText) {
+	var runs []backtickRun
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		if j > i {
+			runs = append(runs, backtickRun{i, j - i})
+		} else {
+			j++
+		}
+		c.examined += j - i
+		i = j
+	}
+	if len(runs) == 0 {
+		return s, nil
+	}
+	// closing[r] is the next run of the length of run r, or -1.
+	closing := make([]int, len(runs))
+	nextOf := map[int]int{}
+	for r := len(runs) - 1; r >= 0; r-- {
+		next, ok := nextOf[runs[r].n]
+		if !ok {
+			next = -1
+		}
+		closing[r] = next
+		nextOf[runs[r].n] = r
+	}
 	var out strings.Builder
 	out.Grow(len(s))
 	var spans []codeText
 	line := 1
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			if s[i] == '\n' {
-				line++
-			}
-			out.WriteByte(s[i])
-			i++
-			continue
+	done := 0 // the offset of s written up to
+	for r := 0; r < len(runs); r++ {
+		cr := closing[r]
+		if cr < 0 {
+			continue // text, written with what follows
 		}
-		n := 0
-		for i+n < len(s) && s[i+n] == '`' {
-			n++
-		}
-		// Find the closing run of exactly n backticks.
-		j := i + n
-		closed := -1
-		for j < len(s) {
-			if s[j] != '`' {
-				j++
-				continue
-			}
-			m := 0
-			for j+m < len(s) && s[j+m] == '`' {
-				m++
-			}
-			if m == n {
-				closed = j
-				break
-			}
-			j += m
-		}
-		if closed < 0 {
-			out.WriteString(s[i : i+n])
-			i += n
-			continue
-		}
-		span := s[i+n : closed]
-		spans = append(spans, codeText{span, line})
+		open, end := runs[r], runs[cr].at+runs[cr].n
+		out.WriteString(s[done:open.at])
+		line += strings.Count(s[done:open.at], "\n")
+		spans = append(spans, codeText{s[open.at+open.n : runs[cr].at], line})
 		// Blanked, but for its line breaks.
-		for k := i; k < closed+n; k++ {
+		for k := open.at; k < end; k++ {
 			if s[k] == '\n' {
 				out.WriteByte('\n')
 				line++
@@ -666,7 +709,8 @@ func cutCodeSpans(s string) (string, []codeText) {
 				out.WriteByte(' ')
 			}
 		}
-		i = closed + n
+		done, r = end, cr
 	}
+	out.WriteString(s[done:])
 	return out.String(), spans
 }
