@@ -202,28 +202,30 @@ func (t Target) Excludes(slug string) bool {
 // scheme and host compared without case, localhost, 127.0.0.1 and [::1]
 // taken for one host, default ports made explicit, the path cleaned (/x/..,
 // a final slash).
-func SameAddress(a, b string) bool {
-	ua, errA := url.Parse(strings.TrimSpace(a))
-	ub, errB := url.Parse(strings.TrimSpace(b))
-	if errA != nil || errB != nil {
-		return a == b
+func SameAddress(a, b string) bool { return AddressKey(a) == AddressKey(b) }
+
+// AddressKey is the form of a base URL in which [SameAddress] compares
+// it: two addresses are the same exactly when their keys are equal, so
+// that the keys may index a set of addresses. An address that is no URL
+// is the same only as itself.
+func AddressKey(a string) string {
+	u, err := url.Parse(strings.TrimSpace(a))
+	if err != nil {
+		return "\x00" + a // no URL's key begins with a NUL
 	}
-	key := func(u *url.URL) string {
-		port := u.Port()
-		if port == "" {
-			port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
-		}
-		host := strings.ToLower(u.Hostname())
-		if host == "localhost" || host == "127.0.0.1" || host == "::1" {
-			host = "localhost"
-		}
-		p := ""
-		if u.EscapedPath() != "" {
-			p = strings.TrimSuffix(path.Clean("/"+u.EscapedPath()), "/")
-		}
-		return strings.ToLower(u.Scheme) + "://" + host + ":" + port + p
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
 	}
-	return key(ua) == key(ub)
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || host == "127.0.0.1" || host == "::1" {
+		host = "localhost"
+	}
+	p := ""
+	if u.EscapedPath() != "" {
+		p = strings.TrimSuffix(path.Clean("/"+u.EscapedPath()), "/")
+	}
+	return strings.ToLower(u.Scheme) + "://" + host + ":" + port + p
 }
 
 // parseGlobs reads a list of slug globs (shown names it in messages), each
@@ -301,6 +303,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 	// By name in lower case: "Prod" and "prod" would share a journal file
 	// on a file system that ignores case (macOS's, Windows').
 	seen := map[string]int{}
+	bySpace := map[string]Target{} // by space and address key
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolveAlias(n.Content[i+1])
 		name := k.Value
@@ -418,23 +421,21 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			continue
 		}
 		// Two targets that write one space would undo each other's
-		// changes on every apply.
+		// changes on every apply. A target is named with the first that
+		// does: naming every pair of n such targets would make n² errors.
 		addr := t.BaseURL
 		if addr == "" {
 			addr = shared.BaseURL
 		}
-		for _, o := range out {
-			oaddr := o.BaseURL
-			if oaddr == "" {
-				oaddr = shared.BaseURL
+		where := t.Space + "\x00" + AddressKey(addr)
+		if o, dup := bySpace[where]; dup {
+			at := "the same address"
+			if addr != "" {
+				at = addr
 			}
-			if o.Space == t.Space && SameAddress(oaddr, addr) {
-				where := "the same address"
-				if addr != "" {
-					where = addr
-				}
-				fail(k.Line, "targets %q and %q (line %d) are both space %s at %s: they would undo each other's changes; give each target its own space, or remove one", name, o.Name, o.Line, t.Space, where)
-			}
+			fail(k.Line, "targets %q and %q (line %d) are both space %s at %s: they would undo each other's changes; give each target its own space, or remove one", name, o.Name, o.Line, t.Space, at)
+		} else {
+			bySpace[where] = t
 		}
 		out = append(out, t)
 	}

@@ -300,7 +300,8 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 		}
 		out[0].Space = space
 	}
-	for i, t := range out {
+	bySpace := map[string]targetSettings{} // by space and address key
+	for _, t := range out {
 		if t.BaseURL == "" {
 			return out, withHint(fmt.Errorf("target %s: no service address", t.Name),
 				"set baseURL in %s (at the top, or in the target), SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com", fsrepo.ConfigFile)
@@ -310,12 +311,12 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 		}
 		// --base-url or SKILLSYNC_BASE_URL may send two targets that
 		// skillsync.yaml keeps apart to one space.
-		for _, o := range out[:i] {
-			if o.Space == t.Space && fsrepo.SameAddress(o.BaseURL, t.BaseURL) {
-				return out, withHint(fmt.Errorf("targets %s and %s are both space %s at %s: they would undo each other's changes", o.Name, t.Name, t.Space, t.BaseURL),
-					"the address came from %s; select one of them with --%s, or leave out %s", t.BaseURLFrom, flagTarget, t.BaseURLFrom)
-			}
+		where := t.Space + "\x00" + fsrepo.AddressKey(t.BaseURL)
+		if o, dup := bySpace[where]; dup {
+			return out, withHint(fmt.Errorf("targets %s and %s are both space %s at %s: they would undo each other's changes", o.Name, t.Name, t.Space, t.BaseURL),
+				"the address came from %s; select one of them with --%s, or leave out %s", t.BaseURLFrom, flagTarget, t.BaseURLFrom)
 		}
+		bySpace[where] = t
 	}
 	return out, nil
 }
