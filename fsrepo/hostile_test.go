@@ -1,6 +1,7 @@
 package fsrepo
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -292,4 +293,70 @@ func BenchmarkParseConfigHostile(b *testing.B) {
 			})
 		}
 	}
+}
+
+// sameNameFolders are n skill folders whose SKILL.md files give one name.
+func sameNameFolders(n int) []*folder {
+	md := []byte("---\nname: Same\ndescription: One of many skills of one name.\n---\n\n# Same\n")
+	fs := make([]*folder, n)
+	for i := range fs {
+		fs[i] = &folder{slug: fmt.Sprintf("same-%05d", i), entries: []entry{{rel: SkillFile, data: md}}}
+	}
+	return fs
+}
+
+// TestSameNameLinear: each skill of a name other skills have too is a
+// warning naming some of them. Each named all the others: 4,000 folders
+// of one name made 2.2 GB of warnings, where git holds them in a few
+// hundred bytes (one tree, 4,000 times).
+func TestSameNameLinear(t *testing.T) {
+	for n, want := range map[int]string{
+		3: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md`,
+		7: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md, skills/same-00003/SKILL.md, skills/same-00004/SKILL.md, skills/same-00005/SKILL.md and 1 other skill`,
+		9: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md, skills/same-00003/SKILL.md, skills/same-00004/SKILL.md, skills/same-00005/SKILL.md and 3 other skills`,
+	} {
+		_, ds := buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n))
+		var dups []string
+		for _, d := range ds {
+			if d.Code == "name-duplicate" {
+				dups = append(dups, d.Message)
+			}
+		}
+		if len(dups) != n || dups[1] != want {
+			t.Errorf("%d skills of one name: %d warnings name-duplicate, the second %q; want %d, the second %q", n, len(dups), dups[1], n, want)
+		}
+	}
+	linearAllocs(t, 500, func(n int) { buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n)) })
+}
+
+// A hostileShape is an input of size n, made by make, which run reads.
+type hostileShape struct {
+	name string
+	n    int // the largest size benchmarked; n/8, n/4 and n/2 too
+	make func(n int) func()
+}
+
+// benchShapes benchmarks each shape at n/8, n/4, n/2 and n.
+func benchShapes(b *testing.B, shapes []hostileShape) {
+	for _, s := range shapes {
+		for _, k := range []int{1, 2, 4, 8} {
+			run := s.make(s.n * k / 8)
+			b.Run(fmt.Sprintf("%s/n=%d", s.name, s.n*k/8), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					run()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSkillFoldersHostile builds the skills of hostile folders: n
+// folders whose skills have one name.
+func BenchmarkSkillFoldersHostile(b *testing.B) {
+	benchShapes(b, []hostileShape{
+		{"same-name", 4000, func(n int) func() {
+			return func() { buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n)) }
+		}},
+	})
 }

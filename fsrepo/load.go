@@ -721,6 +721,32 @@ feed:
 	return err
 }
 
+// maxOthersNamed bounds the other skills of a name that the diagnostic of
+// each names: every one of n skills of one name naming all the others
+// would be n² paths, gigabytes for the thousands of folders a repository
+// may hold.
+const maxOthersNamed = 5
+
+// otherPaths names the skills of idx but skills[i], up to maxOthersNamed
+// of them, then how many more there are.
+func otherPaths(skills []Skill, idx []int, i int) string {
+	var others []string
+	for _, j := range idx {
+		if j == i {
+			continue
+		}
+		if len(others) == maxOthersNamed {
+			more := len(idx) - 1 - maxOthersNamed
+			if more == 1 {
+				return strings.Join(others, ", ") + " and 1 other skill"
+			}
+			return strings.Join(others, ", ") + fmt.Sprintf(" and %d other skills", more)
+		}
+		others = append(others, skills[j].Path)
+	}
+	return strings.Join(others, ", ")
+}
+
 // buildSkills makes the skills of the folders, sorted by slug, and checks
 // the rules that span skills; lint sets the lint rules' levels.
 func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders []*folder) ([]Skill, Diagnostics) {
@@ -759,15 +785,9 @@ func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders
 			continue
 		}
 		for _, i := range idx {
-			var others []string
-			for _, j := range idx {
-				if j != i {
-					others = append(others, skills[j].Path)
-				}
-			}
 			ni := names[i]
 			all = append(all, Diagnostic{Path: skills[i].Path, Line: ni.line, Col: ni.col, Severity: SeverityWarning,
-				Code: "name-duplicate", Message: fmt.Sprintf("name %q is also the name of %s", skills[i].Name, strings.Join(others, ", ")),
+				Code: "name-duplicate", Message: fmt.Sprintf("name %q is also the name of %s", skills[i].Name, otherPaths(skills, idx, i)),
 				Hint: "give each skill a distinct name"})
 		}
 	}
