@@ -66,9 +66,10 @@ func lintSkill(lc LintConfig, sk *Skill, p *skillParser, dir string, paths []str
 }
 
 type linter struct {
-	lc   LintConfig
-	path string
-	ds   Diagnostics
+	lc     LintConfig
+	path   string
+	ds     Diagnostics
+	passes int // over ds, to drop diagnostics other rules say better
 }
 
 func (l *linter) on(code string) bool { return l.lc.Level(code) != LevelOff }
@@ -162,7 +163,7 @@ func (l *linter) name(name, folder string, k fmKey) {
 	if !AgentSkillsNameMatchesFolder(name, folder) && l.on(RuleNameFolder) {
 		// The warning that the folder is not the slug of the name asks
 		// for the same change, for the service's sake: it goes.
-		l.drop(k.vline, k.vcol, "slug-mismatch")
+		l.drop("slug-mismatch", map[[2]int]bool{{k.vline, k.vcol}: true})
 		hint := fmt.Sprintf("set name: %s; the folder is the skill's slug in the space, which never changes", folder)
 		if !folderOK {
 			hint = fmt.Sprintf("the folder, the skill's slug in the space, which never changes, is no Agent Skills name either; "+
@@ -186,6 +187,7 @@ func agentSkillsKey(key string) bool {
 }
 
 func (l *linter) keys(keys []fmKey) {
+	typos := map[[2]int]bool{} // the positions of the keys reported
 	for _, k := range keys {
 		if agentSkillsKey(k.key) {
 			continue
@@ -194,19 +196,25 @@ func (l *linter) keys(keys []fmKey) {
 		if known, ok := typoOf(k.key); ok && agentSkillsKey(known) {
 			hint = fmt.Sprintf("rename it to %q", known)
 		}
-		// The typo warning of the same key says less: it goes.
-		l.drop(k.line, k.col, "frontmatter-key-typo")
+		typos[[2]int{k.line, k.col}] = true
 		l.report(RuleKeyUnknown, k.line, k.col, hint,
 			"key %q is not one of the Agent Skills format's (%s; and skillsync's %s)", k.key, strings.Join(AgentSkillsKeys, ", "), keyEnabled)
 	}
+	// The typo warnings of the same keys say less: they go, in one pass
+	// for all (one pass for each key would cost keys times warnings).
+	l.drop("frontmatter-key-typo", typos)
 }
 
-// drop removes the diagnostics of code at line and col of the linter's
-// file.
-func (l *linter) drop(line, col int, code string) {
+// drop removes the diagnostics of code at the positions (line and col)
+// of at in the linter's file.
+func (l *linter) drop(code string, at map[[2]int]bool) {
+	if len(at) == 0 {
+		return
+	}
+	l.passes++
 	out := l.ds[:0]
 	for _, d := range l.ds {
-		if d.Path != l.path || d.Line != line || d.Col != col || d.Code != code {
+		if d.Path != l.path || d.Code != code || !at[[2]int{d.Line, d.Col}] {
 			out = append(out, d)
 		}
 	}
