@@ -77,9 +77,10 @@ func FuzzPathRules(f *testing.F) {
 			SkillFile:      {rel: SkillFile, data: []byte("---\n---\n")},
 			"docs/up-link": {rel: "docs/up-link", link: true, data: []byte("../" + target)},
 		}
+		fe := &folderEntries{byRel: byRel}
 		for _, rel := range []string{"link", "docs/up-link"} {
 			var codes []string
-			e, ok := resolve(byRel, rel, "skills/s", func(p, code, hint, format string, args ...any) { codes = append(codes, code) })
+			e, ok := fe.resolve(rel, "skills/s", func(p, code, hint, format string, args ...any) { codes = append(codes, code) })
 			if ok == (len(codes) > 0) {
 				t.Fatalf("resolve(%q -> %q): ok=%t with errors %v", rel, target, ok, codes)
 			}

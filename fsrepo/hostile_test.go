@@ -353,7 +353,8 @@ func benchShapes(b *testing.B, shapes []hostileShape) {
 
 // BenchmarkSkillFoldersHostile builds the skills of hostile folders: n
 // folders whose skills have one name; a SKILL.md of n keys not of the
-// Agent Skills format, linted under its profile.
+// Agent Skills format, linted under its profile; a folder of n files and
+// n symlinks that lead to none.
 func BenchmarkSkillFoldersHostile(b *testing.B) {
 	benchShapes(b, []hostileShape{
 		{"same-name", 4000, func(n int) func() {
@@ -362,6 +363,10 @@ func BenchmarkSkillFoldersHostile(b *testing.B) {
 		{"unknown-keys", 8000, func(n int) func() {
 			f := &folder{slug: "hostile", entries: []entry{{rel: SkillFile, data: hostileSkillMD(n, plainKey)}}}
 			return func() { buildSkill("skills", LintConfig{Profile: ProfileAgentSkills}, f) }
+		}},
+		{"dangling-links", 8000, func(n int) func() {
+			f := danglingLinks(n)
+			return func() { buildSkill("skills", LintConfig{}, f) }
 		}},
 	})
 }
@@ -387,5 +392,46 @@ func TestUnknownKeysOnePass(t *testing.T) {
 	}
 	if l.passes > 1 {
 		t.Errorf("%d passes over the diagnostics to drop the typo warnings of %d keys", l.passes, n+1)
+	}
+}
+
+// danglingLinks is a skill folder of n text files and n symlinks that
+// lead to no file.
+func danglingLinks(n int) *folder {
+	es := []entry{{rel: SkillFile, data: []byte(validMD)}}
+	for i := range n {
+		es = append(es, entry{rel: fmt.Sprintf("docs/f%d.md", i), data: []byte("text")},
+			entry{rel: fmt.Sprintf("l%d.md", i), link: true, data: []byte("nowhere.md")})
+	}
+	return &folder{slug: "big", entries: es}
+}
+
+// TestDanglingLinksListFoldersOnce: a symlink that leads to no file is
+// an error, saying whether it leads to a folder. Every entry was searched
+// for one under the link's target, for each link: 8,000 links among
+// 8,000 files took 2.3 s. The folders are listed once.
+func TestDanglingLinksListFoldersOnce(t *testing.T) {
+	f := danglingLinks(1000)
+	f.entries = append(f.entries, entry{rel: "to-docs", link: true, data: []byte("docs")},
+		entry{rel: "to-doc", link: true, data: []byte("doc")})
+	byRel := map[string]*entry{}
+	for i := range f.entries {
+		byRel[f.entries[i].rel] = &f.entries[i]
+	}
+	fe := &folderEntries{byRel: byRel}
+	codes := map[string]int{}
+	for _, e := range f.entries {
+		fe.resolve(e.rel, "skills/big", func(p, code, hint, format string, args ...any) { codes[code]++ })
+	}
+	if codes["symlink-dangling"] != 1001 || codes["symlink-folder"] != 1 {
+		t.Errorf("errors by code: %v; want 1001 symlink-dangling and 1 symlink-folder", codes)
+	}
+	if fe.dirLists > 1 {
+		t.Errorf("listed the folders %d times for %d dangling links", fe.dirLists, 1002)
+	}
+	for p, want := range map[string]bool{"docs": true, "doc": false, "docs/f1.md": false, "": false, ".": false} {
+		if got := fe.isDir(p); got != want {
+			t.Errorf("isDir(%q) = %t, want %t", p, got, want)
+		}
 	}
 }

@@ -69,6 +69,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnosti
 	for i := range f.entries {
 		byRel[f.entries[i].rel] = &f.entries[i]
 	}
+	fe := &folderEntries{byRel: byRel}
 	skillMD := byRel[SkillFile]
 	if skillMD == nil {
 		// Is it a folder of skills rather than a skill?
@@ -102,7 +103,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnosti
 
 	var ni nameInfo
 	var parsed *skillParser // nil when SKILL.md is not read
-	if md, ok := resolve(byRel, SkillFile, dir, errf); ok && (md.large || len(md.data) > MaxSkillMDBytes) {
+	if md, ok := fe.resolve(SkillFile, dir, errf); ok && (md.large || len(md.data) > MaxSkillMDBytes) {
 		size := md.size
 		if !md.large {
 			size = int64(len(md.data))
@@ -154,7 +155,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnosti
 				"rename it if the compared copy matters: the files endpoint takes letters, digits, '_', '-', '.' and '/'",
 				"supporting file cannot be compared with its copy in the space: the files endpoint cannot address it: %s", ruleMessage(err))
 		}
-		target, ok := resolve(byRel, e.rel, dir, errf)
+		target, ok := fe.resolve(e.rel, dir, errf)
 		if !ok {
 			continue
 		}
@@ -204,21 +205,45 @@ func supportingFile(rel, full string, e *entry, ds *Diagnostics) File {
 	return file
 }
 
+// folderEntries are the entries of a skill folder by their path in it,
+// and the folders that hold them, listed the first time a symlink leads
+// to no file: a search of every entry for each such link cost links
+// times entries.
+type folderEntries struct {
+	byRel    map[string]*entry
+	dirs     map[string]bool // nil until listed
+	dirLists int             // times the folders were listed
+}
+
+// isDir reports whether p is a folder holding entries.
+func (fe *folderEntries) isDir(p string) bool {
+	if fe.dirs == nil {
+		fe.dirLists++
+		fe.dirs = map[string]bool{}
+		for rel := range fe.byRel {
+			// The folders of rel, deepest first, up to one listed
+			// already, whose own are too.
+			for i := strings.LastIndexByte(rel, '/'); i > 0 && !fe.dirs[rel[:i]]; i = strings.LastIndexByte(rel[:i], '/') {
+				fe.dirs[rel[:i]] = true
+			}
+		}
+	}
+	return fe.dirs[p]
+}
+
 // resolve returns the entry of the file at rel, following symlinks that
 // stay inside the skill folder. A symlink leading out of it is an error and
 // is never followed: the service keeps each skill folder on its own.
-func resolve(byRel map[string]*entry, rel, dir string, errf func(p, code, hint, format string, args ...any)) (*entry, bool) {
+func (fe *folderEntries) resolve(rel, dir string, errf func(p, code, hint, format string, args ...any)) (*entry, bool) {
 	full := path.Join(dir, rel)
 	cur := rel
 	for hop := 0; ; hop++ {
-		e := byRel[cur]
+		e := fe.byRel[cur]
 		if e == nil {
-			for other := range byRel {
-				if strings.HasPrefix(other, cur+"/") {
-					errf(full, "symlink-folder", "link the files one by one, or copy the folder",
-						"symlink leads to folder %q; only links to files are read", cur)
-					return nil, false
-				}
+			if fe.isDir(cur) {
+				errf(full, "symlink-folder", "link the files one by one, or copy the folder",
+					"symlink leads to folder %q; only links to files are read", cur)
+				return nil, false
 			}
 			errf(full, "symlink-dangling", "fix or remove the link", "symlink leads to %q, which does not exist", cur)
 			return nil, false
