@@ -354,7 +354,8 @@ func benchShapes(b *testing.B, shapes []hostileShape) {
 // BenchmarkSkillFoldersHostile builds the skills of hostile folders: n
 // folders whose skills have one name; a SKILL.md of n keys not of the
 // Agent Skills format, linted under its profile; a folder of n files and
-// n symlinks that lead to none.
+// n symlinks that lead to none; a folder of n scripts, each in a folder of
+// its own that SKILL.md names, with n links to missing files.
 func BenchmarkSkillFoldersHostile(b *testing.B) {
 	benchShapes(b, []hostileShape{
 		{"same-name", 4000, func(n int) func() {
@@ -367,6 +368,11 @@ func BenchmarkSkillFoldersHostile(b *testing.B) {
 		{"dangling-links", 8000, func(n int) func() {
 			f := danglingLinks(n)
 			return func() { buildSkill("skills", LintConfig{}, f) }
+		}},
+		{"folders-named", 4000, func(n int) func() {
+			f := namedFolders(n)
+			lc := LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}
+			return func() { buildSkill("skills", lc, f) }
 		}},
 	})
 }
@@ -432,6 +438,71 @@ func TestDanglingLinksListFoldersOnce(t *testing.T) {
 	for p, want := range map[string]bool{"docs": true, "doc": false, "docs/f1.md": false, "": false, ".": false} {
 		if got := fe.isDir(p); got != want {
 			t.Errorf("isDir(%q) = %t, want %t", p, got, want)
+		}
+	}
+}
+
+// namedFolders is a skill folder of n scripts, each in a folder that
+// SKILL.md names, and n links to missing files.
+func namedFolders(n int) *folder {
+	var body strings.Builder
+	body.WriteString("---\nname: big\ndescription: Names many folders.\n---\n\n")
+	es := []entry{{}}
+	for i := range n {
+		fmt.Fprintf(&body, "See [the guide](missing/m%d.md), run d%d/ and d%d/ again.\n", i, i, i)
+		es = append(es, entry{rel: fmt.Sprintf("d%d/f%d.py", i, i), data: []byte("print()\n")})
+	}
+	es[0] = entry{rel: SkillFile, data: []byte(body.String())}
+	return &folder{slug: "big", entries: es}
+}
+
+// TestFolderIndexLinear: link-missing and file-unreferenced look paths up
+// in the folder's index. Each link to a missing file went through every
+// file for one of another case, each folder named and each script went
+// through every file for those it brings: 4,000 of each took 0.3 s and
+// 0.9 s, growing with their square.
+func TestFolderIndexLinear(t *testing.T) {
+	const n = 2000
+	var body strings.Builder
+	body.WriteString("---\nname: big\ndescription: Names many folders.\n---\n\n")
+	paths := []string{SkillFile, "Notes.md"}
+	for i := range n {
+		fmt.Fprintf(&body, "See [the guide](missing/m%d.md), run d%d/ and d%d/ again.\n", i, i, i)
+		paths = append(paths, fmt.Sprintf("d%d/f%d.py", i, i))
+	}
+	fmt.Fprintf(&body, "Read [the notes](notes.md).\n")
+	p := &skillParser{path: "skills/big/SKILL.md"}
+	sk := p.parse([]byte(body.String()))
+	f := newFolderIndex(paths)
+	l := &linter{lc: LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}, path: p.path}
+	l.missingLinks(p, "big", f)
+	l.unreferenced(p, &sk, "big", "skills/big", f)
+	codes := map[string]int{}
+	hint := ""
+	for _, d := range l.ds {
+		codes[d.Code]++
+		if strings.Contains(d.Message, "notes.md") {
+			hint = d.Hint
+		}
+	}
+	if codes[RuleLinkMissing] != n+1 || codes[RuleFileUnreferenced] != 1 || !strings.Contains(hint, "the folder holds Notes.md") {
+		t.Errorf("diagnostics by code: %v, the hint of notes.md %q; want %d %s (one of another case) and 1 %s (Notes.md)",
+			codes, hint, n+1, RuleLinkMissing, RuleFileUnreferenced)
+	}
+	if f.visited > 2*len(paths) {
+		t.Errorf("visited %d files of a folder of %d", f.visited, len(paths))
+	}
+}
+
+// TestFoldCase: names are equal folded exactly when strings.EqualFold
+// says they are.
+func TestFoldCase(t *testing.T) {
+	words := []string{"a", "A", "k", "K", "\u212a", "s", "S", "\u017f", "ß", "SS", "ss", "Σ", "σ", "ς", "é", "É", "x/Y.md", "X/y.MD", "\xff", "\xfe"}
+	for _, a := range words {
+		for _, b := range words {
+			if got, want := foldCase(a) == foldCase(b), strings.EqualFold(a, b); got != want {
+				t.Errorf("foldCase(%q) == foldCase(%q) is %t, EqualFold %t", a, b, got, want)
+			}
 		}
 	}
 }

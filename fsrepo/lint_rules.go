@@ -314,37 +314,67 @@ func EstimateTokens(text string) int {
 	return cjk + (other+3)/4
 }
 
-// A folderIndex is the files of a skill folder, and the folders that hold
-// them.
+// A folderIndex is the files of a skill folder, and the folders that
+// hold them. It lists the files of each folder and the names of all but
+// for case, so that no question about one path is answered by going
+// through every file: links times files, or files times files, is what a
+// hostile repository makes slow.
 type folderIndex struct {
 	files   map[string]bool
 	folders map[string]bool
 	byBase  map[string][]string // files by base name
+	under   map[string][]string // files by every folder that holds them
+	top     []string            // the files of the skill folder itself, SKILL.md included
+	folded  map[string]string   // files and folders by their name folded ([foldCase]); the least of those it fits
+	visited int                 // files visited to mark those of a folder (see [linter.unreferenced])
 }
 
 func newFolderIndex(paths []string) *folderIndex {
-	f := &folderIndex{files: map[string]bool{}, folders: map[string]bool{}, byBase: map[string][]string{}}
+	f := &folderIndex{files: map[string]bool{}, folders: map[string]bool{}, byBase: map[string][]string{},
+		under: map[string][]string{}, folded: map[string]string{}}
+	fold := func(p string) {
+		k := foldCase(p)
+		if q, ok := f.folded[k]; !ok || p < q {
+			f.folded[k] = p
+		}
+	}
 	for _, p := range paths {
 		f.files[p] = true
 		f.byBase[path.Base(p)] = append(f.byBase[path.Base(p)], p)
-		for d := path.Dir(p); d != "."; d = path.Dir(d) {
-			f.folders[d] = true
+		fold(p)
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			f.top = append(f.top, p)
+		}
+		for ; i > 0; i = strings.LastIndexByte(p[:i], '/') {
+			d := p[:i]
+			if !f.folders[d] {
+				f.folders[d] = true
+				fold(d)
+			}
+			f.under[d] = append(f.under[d], p)
 		}
 	}
 	return f
 }
 
+// foldCase is s with each character replaced by the least of those it
+// equals but for case: two names are equal folded exactly when
+// strings.EqualFold says they are.
+func foldCase(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for x := unicode.SimpleFold(r); x != r; x = unicode.SimpleFold(x) {
+			least = min(least, x)
+		}
+		return least
+	}, s)
+}
+
 // sameButCase is the file or folder of the skill whose name is p but for
 // case, or "".
 func (f *folderIndex) sameButCase(p string) string {
-	for _, set := range []map[string]bool{f.files, f.folders} {
-		for q := range set {
-			if strings.EqualFold(p, q) {
-				return q
-			}
-		}
-	}
-	return ""
+	return f.folded[foldCase(p)]
 }
 
 // has reports whether p is a file or a folder of the skill.
@@ -380,6 +410,8 @@ func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *fo
 		}
 	}
 	reached := map[string]bool{SkillFile: true}
+	named := map[string]bool{}     // the folders named, whose files are marked
+	scripted := map[string]bool{}  // the folders whose scripts brought their files
 	byLower := map[string]string{} // every path named, by its lower case
 	queue := []string{}
 	mark := func(p string) {
@@ -403,11 +435,11 @@ func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *fo
 				if f.files[c] {
 					mark(c)
 				}
-				if f.folders[c] {
-					for file := range f.files {
-						if strings.HasPrefix(file, c+"/") {
-							mark(file)
-						}
+				if f.folders[c] && !named[c] {
+					named[c] = true
+					f.visited += len(f.under[c])
+					for _, file := range f.under[c] {
+						mark(file)
 					}
 				}
 			}
@@ -456,13 +488,19 @@ func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *fo
 		next := queue[0]
 		queue = queue[1:]
 		doc := isDocument(next)
-		if !doc && next != clientMetadata[0] {
+		if d := path.Dir(next); !doc && next != clientMetadata[0] && !scripted[d] {
 			// A script brings the files beside and below it that are
 			// not markdown: its modules, its requirements.txt, its lock
-			// file, which it imports or reads by no path.
-			d := path.Dir(next)
-			for file := range f.files {
-				if (d == "." && file != SkillFile && !strings.Contains(file, "/") || d != "." && strings.HasPrefix(file, d+"/")) && !isMarkdown(file) {
+			// file, which it imports or reads by no path. A folder's
+			// are brought once, whatever the scripts in it.
+			scripted[d] = true
+			files := f.under[d]
+			if d == "." {
+				files = f.top
+			}
+			f.visited += len(files)
+			for _, file := range files {
+				if file != SkillFile && !isMarkdown(file) {
 					mark(file)
 				}
 			}
