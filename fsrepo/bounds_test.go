@@ -68,7 +68,7 @@ func sparse(t *testing.T, name, head string, size int64) {
 	}
 }
 
-func writeFrom(t *testing.T, name string, r io.Reader) {
+func writeFrom(t testing.TB, name string, r io.Reader) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		t.Fatal(err)

@@ -46,13 +46,13 @@ func copyTree(t *testing.T, src, dst string) {
 
 // gitRun runs the git command: go-git's worktree.Add rewrites absolute
 // symlink targets, so commits are made as users make them.
-func gitRun(t *testing.T, dir string, args ...string) {
+func gitRun(t testing.TB, dir string, args ...string) {
 	t.Helper()
 	gitOutput(t, dir, args...)
 }
 
 // gitOutput runs the git command and returns its standard output.
-func gitOutput(t *testing.T, dir string, args ...string) string {
+func gitOutput(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")

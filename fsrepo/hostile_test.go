@@ -2,10 +2,19 @@ package fsrepo
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/memory"
 )
 
 // Hostile repositories: inputs shaped so that work which rescans what it
@@ -504,5 +513,175 @@ func TestFoldCase(t *testing.T) {
 				t.Errorf("foldCase(%q) == foldCase(%q) is %t, EqualFold %t", a, b, got, want)
 			}
 		}
+	}
+}
+
+// gitBomb makes dir a git repository whose branch main holds a
+// skillsync.yaml and skill x, whose folder sub nests depth levels of ten
+// folders, each level one tree listed ten times: 10^depth copies of the
+// tree leaf, in a repository of a few kilobytes. With worktree, the
+// working tree holds the commit but for sub, as a checkout writes it when
+// leaf is the empty tree.
+func gitBomb(t testing.TB, dir string, depth int, leaf func(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree, worktree bool) {
+	t.Helper()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Storer
+	save := func(o plumbing.EncodedObject) plumbing.Hash {
+		h, err := s.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	blob := func(content string) plumbing.Hash {
+		o := s.NewEncodedObject()
+		o.SetType(plumbing.BlobObject)
+		w, _ := o.Writer()
+		w.Write([]byte(content))
+		w.Close()
+		return save(o)
+	}
+	store := func(tr object.Tree) plumbing.Hash {
+		o := s.NewEncodedObject()
+		if err := tr.Encode(o); err != nil {
+			t.Fatal(err)
+		}
+		return save(o)
+	}
+	sub := store(leaf(store, blob))
+	for range depth {
+		var tr object.Tree
+		for k := range 10 {
+			tr.Entries = append(tr.Entries, object.TreeEntry{Name: fmt.Sprintf("d%d", k), Mode: filemode.Dir, Hash: sub})
+		}
+		sub = store(tr)
+	}
+	const config = "space: ab12\n"
+	skill := store(object.Tree{Entries: []object.TreeEntry{
+		{Name: SkillFile, Mode: filemode.Regular, Hash: blob(validMD)},
+		{Name: "sub", Mode: filemode.Dir, Hash: sub},
+	}})
+	skills := store(object.Tree{Entries: []object.TreeEntry{{Name: "x", Mode: filemode.Dir, Hash: skill}}})
+	root := store(object.Tree{Entries: []object.TreeEntry{ // in git's order: "skills/" before "skillsync.yaml"
+		{Name: "skills", Mode: filemode.Dir, Hash: skills},
+		{Name: ConfigFile, Mode: filemode.Regular, Hash: blob(config)},
+	}})
+	sig := object.Signature{Name: "hostile", Email: "hostile@example.com", When: time.Unix(1700000000, 0)}
+	c := &object.Commit{Author: sig, Committer: sig, Message: "bomb", TreeHash: root}
+	o := s.NewEncodedObject()
+	if err := c.Encode(o); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetReference(plumbing.NewHashReference("refs/heads/main", save(o))); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, "refs/heads/main")); err != nil {
+		t.Fatal(err)
+	}
+	// Packed, as a clone holds it: go-git opens a loose object's file
+	// for each read, even of one it has cached.
+	gitRun(t, dir, "repack", "-adq")
+	if worktree {
+		writeFrom(t, filepath.Join(dir, ConfigFile), strings.NewReader(config))
+		writeFrom(t, filepath.Join(dir, "skills", "x", SkillFile), strings.NewReader(validMD))
+	}
+}
+
+// oneFile is a tree of one file.
+func oneFile(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree {
+	return object.Tree{Entries: []object.TreeEntry{{Name: "f.md", Mode: filemode.Regular, Hash: blob("A file of the bomb.\n")}}}
+}
+
+// emptyTree is the tree of no entry.
+func emptyTree(func(object.Tree) plumbing.Hash, func(string) plumbing.Hash) object.Tree {
+	return object.Tree{}
+}
+
+// TestGitBomb: a tree listed many times by the trees above it is stored
+// once, so that a repository of a few kilobytes holds a million files; a
+// load of it read every one (100,000 in 4.4 s, each level ten times the
+// one above). A walk of a git tree stops past MaxTreeEntries files and
+// folders, naming the folder and the commit; the working tree's HEAD is
+// walked within the same bound.
+func TestGitBomb(t *testing.T) {
+	dir := t.TempDir()
+	gitBomb(t, dir, 6, oneFile, false)
+	_, _, err := Load(context.Background(), dir, LoadOptions{Ref: "main"})
+	if !errors.Is(err, ErrTreeTooLarge) || !strings.Contains(err.Error(), "reading skills in commit ") ||
+		!strings.Contains(err.Error(), "more than 200000 files and folders") {
+		t.Errorf("loading a bomb of 10^6 files: %v; want %v", err, ErrTreeTooLarge)
+	}
+
+	dir = t.TempDir()
+	gitBomb(t, dir, 6, emptyTree, true)
+	_, _, err = Load(context.Background(), dir, LoadOptions{})
+	if !errors.Is(err, ErrTreeTooLarge) {
+		t.Errorf("loading a working tree whose HEAD is a bomb of 10^6 folders: %v; want %v", err, ErrTreeTooLarge)
+	}
+}
+
+// TestTreeWalkerLongPath: a walk stops at a path longer than a file
+// system holds. Each level of a deep tree adds its name to the path of
+// every entry below it: without a bound, 1,024 levels (the most go-git
+// walks) of long names make paths of megabytes, and a walk that builds
+// them costs the square of the tree.
+func TestTreeWalkerLongPath(t *testing.T) {
+	s := memory.NewStorage()
+	store := func(tr object.Tree) plumbing.Hash {
+		o := s.NewEncodedObject()
+		if err := tr.Encode(o); err != nil {
+			t.Fatal(err)
+		}
+		h, err := s.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	name := strings.Repeat("n", 250)
+	h := store(object.Tree{})
+	for range 100 {
+		h = store(object.Tree{Entries: []object.TreeEntry{{Name: name, Mode: filemode.Dir, Hash: h}}})
+	}
+	root, err := object.GetTree(s, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewTreeWalker(s, root)
+	defer w.Close()
+	for n := 1; ; n++ {
+		p, _, err := w.Next()
+		if err != nil {
+			if !errors.Is(err, ErrTreeTooLarge) || n != 17 || !strings.Contains(err.Error(), "a path of 4266 bytes, longer than the 4096") {
+				t.Errorf("entry %d: %v; want %v at entry 17, the first of a path over 4096 bytes", n, err, ErrTreeTooLarge)
+			}
+			break
+		}
+		if len(p) != 251*n-1 {
+			t.Fatalf("entry %d: a path of %d bytes", n, len(p))
+		}
+	}
+}
+
+// BenchmarkLoadGitBomb loads a revision whose skill folder holds 10^depth
+// files through depth levels of shared trees (see gitBomb), in a
+// repository of a few kilobytes: from depth 5 (211,111 files and folders)
+// it is refused.
+func BenchmarkLoadGitBomb(b *testing.B) {
+	for depth := 2; depth <= 6; depth++ {
+		dir := b.TempDir()
+		gitBomb(b, dir, depth, oneFile, false)
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _, err := Load(context.Background(), dir, LoadOptions{Ref: "main"})
+				if (err != nil) != (depth >= 5) {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

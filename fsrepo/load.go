@@ -57,7 +57,10 @@ type LoadOptions struct {
 // Memory stays bounded whatever the repository holds: a SKILL.md over
 // MaxSkillMDBytes is an error diagnostic and is not read, a supporting file
 // over MaxCompareBytes is hashed as a stream and not kept (File.TooLarge),
-// and a git object is measured before it is inflated.
+// a git object is measured before it is inflated, and read once however
+// many paths list it, and a git tree of more than MaxTreeEntries files and
+// folders, or with a path over MaxTreePathBytes, is an error
+// ([ErrTreeTooLarge]).
 //
 // Results are the same for the same content whether it is read from the
 // working tree or from a commit. In the working tree, Repo.Commit is HEAD's
@@ -440,7 +443,7 @@ func dirtyAgainstHead(gr *git.Repository, prefix, skillsDir string, work map[str
 		return id, len(work) > 0, nil
 	}
 	n := 0
-	w := object.NewTreeWalker(tree, true, nil)
+	w := NewTreeWalker(gr.Storer, tree)
 	defer w.Close()
 	for {
 		name, e, err := w.Next()
@@ -448,7 +451,7 @@ func dirtyAgainstHead(gr *git.Repository, prefix, skillsDir string, work map[str
 			break
 		}
 		if err != nil {
-			return "", false, fmt.Errorf("reading commit %s: %w", id, err)
+			return "", false, fmt.Errorf("reading %s in commit %s: %w", skillsDir, id, err)
 		}
 		if !e.Mode.IsFile() || skipTreePath(name) {
 			continue
@@ -536,7 +539,10 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 	// parsing that follows runs in parallel.
 	bySlug := map[string]*folder{}
 	var folders []*folder
-	w := object.NewTreeWalker(st, true, nil)
+	// A blob at many paths is read once: what git stores once costs
+	// one read however many trees list it.
+	blobs := map[plumbing.Hash]entry{}
+	w := NewTreeWalker(gr.Storer, st)
 	defer w.Close()
 	for {
 		if err := ctx.Err(); err != nil {
@@ -547,7 +553,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 			break
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading commit %s: %w", commit.Hash, err)
+			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", cfg.SkillsDir, commit.Hash, err)
 		}
 		if skipTreePath(name) {
 			continue
@@ -569,16 +575,28 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 			folders = append(folders, f)
 		}
 		ent := entry{rel: rel, link: e.Mode == filemode.Symlink}
-		// The size is in the object's header: a blob is measured before
-		// it is inflated, as a few megabytes can inflate to gigabytes.
-		size, err := gr.Storer.EncodedObjectSize(e.Hash)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
+		b, read := blobs[e.Hash]
+		size := b.size
+		if !read {
+			// The size is in the object's header: a blob is measured
+			// before it is inflated, as a few megabytes can inflate to
+			// gigabytes.
+			if size, err = gr.Storer.EncodedObjectSize(e.Hash); err != nil {
+				return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
+			}
 		}
-		if rel == SkillFile && !ent.link && size > MaxSkillMDBytes {
+		switch {
+		case rel == SkillFile && !ent.link && size > MaxSkillMDBytes:
 			ent.large, ent.size = true, size // never read: see readFolder
-		} else if err := readBlob(gr, e.Hash, size, &ent); err != nil {
-			return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
+		case read:
+			ent.data, ent.large, ent.size, ent.sha256, ent.head = b.data, b.large, b.size, b.sha256, b.head
+		default:
+			if err := readBlob(gr, e.Hash, size, &ent); err != nil {
+				return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
+			}
+			b = ent
+			b.size = size
+			blobs[e.Hash] = b
 		}
 		f.entries = append(f.entries, ent)
 	}
