@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,6 +28,12 @@ import (
 // skill's instructions point an agent at, and a bound on what a folder
 // holds in memory.
 const MaxFileBytes = 32 << 20
+
+// MaxFolderBytes is the most a vendored folder holds, all its files told:
+// git stores a file once however many paths list it, so that a folder of
+// a few kilobytes in git may be terabytes on disk; vendoring it would
+// read and write them all.
+const MaxFolderBytes = 256 << 20
 
 // upstream is a source repository opened for reading: a local one
 // directly; a remote one through the references it advertises and, once
@@ -348,7 +356,7 @@ func (u *upstream) folder(c plumbing.Hash, dir string) (map[string]file, []strin
 	}
 	entries := map[string]object.TreeEntry{}
 	var notes []string
-	w := object.NewTreeWalker(tree, true, nil)
+	w := fsrepo.NewTreeWalker(u.repo.Storer, tree)
 	defer w.Close()
 	for {
 		name, e, err := w.Next()
@@ -368,14 +376,27 @@ func (u *upstream) folder(c plumbing.Hash, dir string) (map[string]file, []strin
 		}
 	}
 	files := make(map[string]file, len(entries))
-	for name := range entries {
+	blobs := map[plumbing.Hash][]byte{} // each read once, however many paths list it
+	total := 0
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
 		e, err := u.follow(entries, name, dir)
 		if err != nil {
 			return nil, nil, err
 		}
-		data, err := u.blob(e.Hash, path.Join(dir, name))
-		if err != nil {
-			return nil, nil, err
+		data, ok := blobs[e.Hash]
+		if !ok {
+			if data, err = u.blob(e.Hash, path.Join(dir, name)); err != nil {
+				return nil, nil, err
+			}
+			blobs[e.Hash] = data
+		}
+		if total += len(data); total > MaxFolderBytes {
+			where := "folder " + dir
+			if dir == "" {
+				where = "the root folder"
+			}
+			return nil, nil, fmt.Errorf("%s: the %s at %s holds more than the %d bytes a vendored folder may hold (past %d files)",
+				u.src, where, short(c.String()), MaxFolderBytes, len(files)+1)
 		}
 		files[name] = file{data: data, exec: e.Mode == filemode.Executable}
 	}
@@ -446,7 +467,7 @@ func (u *upstream) skillFolders(c plumbing.Hash) ([]string, error) {
 		return nil, fmt.Errorf("%s: reading commit %s: %w", u.src, c, err)
 	}
 	var dirs []string
-	w := object.NewTreeWalker(tree, true, nil)
+	w := fsrepo.NewTreeWalker(u.repo.Storer, tree)
 	defer w.Close()
 	for {
 		name, e, err := w.Next()

@@ -1,0 +1,110 @@
+package vendored
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/skillsync/skillsync/fsrepo"
+)
+
+// commitTree commits, on the upstream's main branch, the tree that make
+// builds with store (of a tree) and blob (of a file's content), under
+// skills/bomb beside a SKILL.md.
+func (u *testUpstream) commitTree(make func(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree) {
+	t, s := u.t, u.repo.Storer
+	t.Helper()
+	save := func(o plumbing.EncodedObject) plumbing.Hash {
+		h, err := s.SetEncodedObject(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	blob := func(content string) plumbing.Hash {
+		o := s.NewEncodedObject()
+		o.SetType(plumbing.BlobObject)
+		w, _ := o.Writer()
+		w.Write([]byte(content))
+		w.Close()
+		return save(o)
+	}
+	store := func(tr object.Tree) plumbing.Hash {
+		o := s.NewEncodedObject()
+		if err := tr.Encode(o); err != nil {
+			t.Fatal(err)
+		}
+		return save(o)
+	}
+	bomb := make(store, blob)
+	bomb.Entries = append([]object.TreeEntry{{Name: "SKILL.md", Mode: filemode.Regular, Hash: blob(pdfSkill)}}, bomb.Entries...)
+	skills := store(object.Tree{Entries: []object.TreeEntry{{Name: "bomb", Mode: filemode.Dir, Hash: store(bomb)}}})
+	root := store(object.Tree{Entries: []object.TreeEntry{{Name: "skills", Mode: filemode.Dir, Hash: skills}}})
+	sig := object.Signature{Name: "hostile", Email: "hostile@example.com", When: time.Unix(1700000000, 0)}
+	c := &object.Commit{Author: sig, Committer: sig, Message: "bomb", TreeHash: root}
+	o := s.NewEncodedObject()
+	if err := c.Encode(o); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetReference(plumbing.NewHashReference(plumbing.Main, save(o))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAddHostileFolder: git stores a tree or a file once however many
+// trees list it, so that an upstream of a few kilobytes may hold a folder
+// of a million files (ten levels of ten folders, each level one tree), or
+// of gigabytes (one large file at many paths). Vendoring such a folder
+// read, held and wrote all of it; it is refused, and nothing is written.
+func TestAddHostileFolder(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tree func(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree
+		want error
+		msg  string
+	}{
+		{"a million files", func(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree {
+			sub := store(object.Tree{Entries: []object.TreeEntry{{Name: "f.md", Mode: filemode.Regular, Hash: blob("x\n")}}})
+			for range 6 {
+				var tr object.Tree
+				for k := range 10 {
+					tr.Entries = append(tr.Entries, object.TreeEntry{Name: fmt.Sprintf("d%d", k), Mode: filemode.Dir, Hash: sub})
+				}
+				sub = store(tr)
+			}
+			return object.Tree{Entries: []object.TreeEntry{{Name: "sub", Mode: filemode.Dir, Hash: sub}}}
+		}, fsrepo.ErrTreeTooLarge, "more than 200000 files and folders"},
+		{"a large file at many paths", func(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree {
+			big := blob(strings.Repeat("A line of a large reference file.\n", 1<<20/34))
+			var tr object.Tree
+			for k := range 300 {
+				tr.Entries = append(tr.Entries, object.TreeEntry{Name: fmt.Sprintf("r%03d.md", k), Mode: filemode.Regular, Hash: big})
+			}
+			return tr
+		}, nil, "skills/bomb at "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			up := newUpstream(t)
+			up.commitTree(tc.tree)
+			root := newRoot(t)
+			before := snapshot(t, root)
+			_, err := Add(context.Background(), root, AddOptions{Source: up.dir, Path: "skills/bomb"})
+			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("vendoring %s: %v; want an error saying %q", tc.name, err, tc.msg)
+			}
+			if tc.want == nil && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("holds more than the %d bytes a vendored folder may hold", MaxFolderBytes))) {
+				t.Errorf("vendoring %s: %v; want the bound of a folder", tc.name, err)
+			}
+			if after := snapshot(t, root); len(after) != len(before) {
+				t.Errorf("a refused add wrote files: %d before, %d after", len(before), len(after))
+			}
+		})
+	}
+}
