@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +105,48 @@ func TestAddHostileFolder(t *testing.T) {
 			}
 			if after := snapshot(t, root); len(after) != len(before) {
 				t.Errorf("a refused add wrote files: %d before, %d after", len(before), len(after))
+			}
+		})
+	}
+}
+
+// TestTopFoldersLinear: the skill folders of an upstream inside no other
+// are found by looking each up among the folders that hold it. Each was
+// compared with every folder found before, building a path to compare
+// with each: 20,000 skill folders, which a tree of 200 folders of 100
+// listed cost 200 million comparisons and as many allocations.
+func TestTopFoldersLinear(t *testing.T) {
+	got := topFolders([]string{"skills/b/nested", "skills/a", "skills/a-b", "skills/a/x", "skills/b", "docs/skills/c"})
+	want := []string{"docs/skills/c", "skills/a", "skills/a-b", "skills/b"}
+	if !slices.Equal(got, want) {
+		t.Errorf("topFolders = %q, want %q", got, want)
+	}
+	if got := topFolders([]string{"a", "", "b/c"}); !slices.Equal(got, []string{""}) {
+		t.Errorf("topFolders with the root = %q, want only the root", got)
+	}
+	const n = 2000
+	dirs := make([]string, n)
+	for i := range dirs {
+		dirs[i] = fmt.Sprintf("skills/a-folder-name-longer-than-32-bytes-%05d", i)
+	}
+	allocs := testing.AllocsPerRun(3, func() { topFolders(slices.Clone(dirs)) })
+	if allocs > 2*n {
+		t.Errorf("%.0f allocations to find the top of %d folders", allocs, n)
+	}
+}
+
+// BenchmarkTopFolders finds the top skill folders among n, none inside
+// another, as vendor add does for an upstream without --path.
+func BenchmarkTopFolders(b *testing.B) {
+	for _, n := range []int{2500, 5000, 10000, 20000} {
+		dirs := make([]string, n)
+		for i := range dirs {
+			dirs[i] = fmt.Sprintf("skills/a-folder-name-longer-than-32-bytes-%05d", i)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				topFolders(slices.Clone(dirs))
 			}
 		})
 	}

@@ -485,18 +485,31 @@ func (u *upstream) skillFolders(c plumbing.Hash) ([]string, error) {
 			dirs = append(dirs, d)
 		}
 	}
+	return topFolders(dirs), nil
+}
+
+// topFolders are the folders of dirs ("" for the root) that are inside
+// no other of them, sorted. Each is looked for among the folders that
+// hold it, not compared with every other: a repository may hold a
+// hundred thousand skill folders.
+func topFolders(dirs []string) []string {
 	sort.Strings(dirs)
 	var top []string
+	tops := map[string]bool{}
 	for _, d := range dirs {
-		inside := false
-		for _, t := range top {
-			inside = inside || t == "" || strings.HasPrefix(d, t+"/")
+		if tops[""] {
+			break // the root is a skill folder: every other is inside it
+		}
+		inside := tops[d]
+		for i := strings.LastIndexByte(d, '/'); i > 0 && !inside; i = strings.LastIndexByte(d[:i], '/') {
+			inside = tops[d[:i]]
 		}
 		if !inside {
 			top = append(top, d)
+			tops[d] = true
 		}
 	}
-	return top, nil
+	return top
 }
 
 func short(c string) string {
