@@ -266,8 +266,7 @@ func hostileTargets(n int, space func(i int) string) []byte {
 // the same address writes is an error naming the first such target. Each
 // target was compared with every earlier one, parsing both addresses when
 // the spaces were the same, and named with each of its space: 2,000
-// targets of one space (45 KB) made two million errors in 1.5 GB, and a
-// skillsync.yaml of 1 MiB can hold 50,000.
+// targets of one space (45 KB) made two million errors in 1.5 GB.
 func TestTargetsOfOneSpaceLinear(t *testing.T) {
 	_, err := parseConfig(ConfigFile, hostileTargets(3, func(int) string { return "ab12" }))
 	want := `skillsync.yaml:3: targets "t1" and "t0" (line 2) are both space ab12 at the same address: they would undo each other's changes; give each target its own space, or remove one
@@ -275,21 +274,39 @@ skillsync.yaml:4: targets "t2" and "t0" (line 2) are both space ab12 at the same
 	if err == nil || err.Error() != want {
 		t.Errorf("three targets of one space: %v\nwant\n%s", err, want)
 	}
-	linearAllocs(t, 500, func(n int) {
+	linearAllocs(t, MaxTargets/4, func(n int) {
 		parseConfig(ConfigFile, hostileTargets(n, func(int) string { return "ab12" }))
 	})
 }
 
+// TestTargetsBounded: skillsync.yaml lists at most MaxTargets targets, as
+// many as a CI matrix runs; one more is an error at its line. Each target
+// is planned against every skill and looked up among the others, so that
+// 16,000 targets (360 KB) took 2.2 s to tell which a pull request changes.
+func TestTargetsBounded(t *testing.T) {
+	space := func(i int) string { return fmt.Sprintf("s%04x", i) }
+	cfg, err := parseConfig(ConfigFile, hostileTargets(MaxTargets, space))
+	if err != nil || len(cfg.Targets) != MaxTargets {
+		t.Fatalf("%d targets: %d read, %v", MaxTargets, len(cfg.Targets), err)
+	}
+	_, err = parseConfig(ConfigFile, hostileTargets(MaxTargets+1, space))
+	want := fmt.Sprintf("skillsync.yaml:%d: targets lists %d targets, more than the %d skillsync plans (as many as a CI matrix runs): split them between repositories",
+		MaxTargets+2, MaxTargets+1, MaxTargets)
+	if err == nil || err.Error() != want {
+		t.Errorf("%d targets: %v\nwant %s", MaxTargets+1, err, want)
+	}
+}
+
 // BenchmarkParseConfigHostile reads a skillsync.yaml of n targets, of one
-// space, and of as many spaces.
+// space, and of as many spaces, up to MaxTargets.
 func BenchmarkParseConfigHostile(b *testing.B) {
 	for _, s := range []struct {
 		name  string
 		n     int
 		space func(i int) string
 	}{
-		{"one-space", 2000, func(int) string { return "ab12" }},
-		{"distinct-spaces", 16000, func(i int) string { return fmt.Sprintf("s%04x", i) }},
+		{"one-space", MaxTargets, func(int) string { return "ab12" }},
+		{"distinct-spaces", MaxTargets, func(i int) string { return fmt.Sprintf("s%04x", i) }},
 	} {
 		for _, k := range []int{1, 2, 4, 8} {
 			cfg := hostileTargets(s.n*k/8, s.space)
@@ -681,6 +698,24 @@ func BenchmarkLoadGitBomb(b *testing.B) {
 				if (err != nil) != (depth >= 5) {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkChangedTargets tells which of n targets (of as many spaces) a
+// change of nothing changes, as `skillsync targets --changed` does.
+func BenchmarkChangedTargets(b *testing.B) {
+	for _, n := range []int{MaxTargets / 8, MaxTargets / 4, MaxTargets / 2, MaxTargets} {
+		cfg, err := parseConfig(ConfigFile, hostileTargets(n, func(i int) string { return fmt.Sprintf("s%04x", i) }))
+		if err != nil {
+			b.Fatal(err)
+		}
+		repo := &Repo{Config: cfg}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ChangedTargets(repo, repo)
 			}
 		})
 	}

@@ -50,6 +50,7 @@ func ConfigSchema() []byte {
 				},
 				"additionalProperties": targetSchema(),
 				"minProperties":        1,
+				"maxProperties":        MaxTargets,
 			},
 			"lint": lintSchema(),
 		}),

@@ -288,6 +288,13 @@ func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []I
 	return rules
 }
 
+// MaxTargets is the most targets skillsync.yaml may list: as many jobs as
+// a GitHub Actions matrix runs, which `skillsync targets` is made to feed.
+// Each target is planned against every skill, and looks itself up among
+// the others: more targets would multiply the work of every command by a
+// number only a hostile file writes.
+const MaxTargets = 256
+
 // parseTargets reads targets:, in file order. shared is the configuration
 // of the top level, whose baseURL a target without one goes to.
 func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) []Target {
@@ -297,6 +304,11 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 	}
 	if len(n.Content) == 0 {
 		fail(n.Line, "targets lists no target: name at least one (targets: {prod: {space: pr01}}), or leave targets out and set space")
+		return nil
+	}
+	if len(n.Content)/2 > MaxTargets {
+		fail(n.Content[2*MaxTargets].Line, "targets lists %d targets, more than the %d skillsync plans (as many as a CI matrix runs): split them between repositories",
+			len(n.Content)/2, MaxTargets)
 		return nil
 	}
 	var out []Target
