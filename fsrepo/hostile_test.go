@@ -526,8 +526,8 @@ func TestFoldCase(t *testing.T) {
 	words := []string{"a", "A", "k", "K", "\u212a", "s", "S", "\u017f", "ß", "SS", "ss", "Σ", "σ", "ς", "é", "É", "x/Y.md", "X/y.MD", "\xff", "\xfe"}
 	for _, a := range words {
 		for _, b := range words {
-			if got, want := foldCase(a) == foldCase(b), strings.EqualFold(a, b); got != want {
-				t.Errorf("foldCase(%q) == foldCase(%q) is %t, EqualFold %t", a, b, got, want)
+			if got, want := FoldCase(a) == FoldCase(b), strings.EqualFold(a, b); got != want {
+				t.Errorf("FoldCase(%q) == FoldCase(%q) is %t, EqualFold %t", a, b, got, want)
 			}
 		}
 	}

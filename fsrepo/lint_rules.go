@@ -325,7 +325,7 @@ type folderIndex struct {
 	byBase  map[string][]string // files by base name
 	under   map[string][]string // files by every folder that holds them
 	top     []string            // the files of the skill folder itself, SKILL.md included
-	folded  map[string]string   // files and folders by their name folded ([foldCase]); the least of those it fits
+	folded  map[string]string   // files and folders by their name folded ([FoldCase]); the least of those it fits
 	visited int                 // files visited to mark those of a folder (see [linter.unreferenced])
 }
 
@@ -333,7 +333,7 @@ func newFolderIndex(paths []string) *folderIndex {
 	f := &folderIndex{files: map[string]bool{}, folders: map[string]bool{}, byBase: map[string][]string{},
 		under: map[string][]string{}, folded: map[string]string{}}
 	fold := func(p string) {
-		k := foldCase(p)
+		k := FoldCase(p)
 		if q, ok := f.folded[k]; !ok || p < q {
 			f.folded[k] = p
 		}
@@ -358,10 +358,10 @@ func newFolderIndex(paths []string) *folderIndex {
 	return f
 }
 
-// foldCase is s with each character replaced by the least of those it
+// FoldCase is s with each character replaced by the least of those it
 // equals but for case: two names are equal folded exactly when
 // strings.EqualFold says they are.
-func foldCase(s string) string {
+func FoldCase(s string) string {
 	return strings.Map(func(r rune) rune {
 		least := r
 		for x := unicode.SimpleFold(r); x != r; x = unicode.SimpleFold(x) {
@@ -374,7 +374,7 @@ func foldCase(s string) string {
 // sameButCase is the file or folder of the skill whose name is p but for
 // case, or "".
 func (f *folderIndex) sameButCase(p string) string {
-	return f.folded[foldCase(p)]
+	return f.folded[FoldCase(p)]
 }
 
 // has reports whether p is a file or a folder of the skill.

@@ -137,10 +137,16 @@ type planner struct {
 	live   *Live
 	policy Policy
 
-	bySlug  map[string][]remote.Skill // live skills, deduplicated by id
-	slugs   []string                  // keys of bySlug, sorted
-	managed map[string]bool           // slugs the repository holds
-	matched int                       // managed skills with exactly one remote twin
+	bySlug map[string][]remote.Skill // live skills, deduplicated by id
+	slugs  []string                  // keys of bySlug, sorted
+	// folded is the least slug of the space by its case folded
+	// ([fsrepo.FoldCase]): a folder missing from the space is looked up
+	// in it for the skill whose slug it misspells in case, where a search
+	// of every slug of the space for each such folder cost their product.
+	folded  map[string]string
+	probes  int             // slugs of the space looked at for those of missing folders
+	managed map[string]bool // slugs the repository holds
+	matched int             // managed skills with exactly one remote twin
 }
 
 func (c *planner) errorf(pr Problem, format string, args ...any) {
@@ -186,6 +192,12 @@ func (c *planner) index() {
 		sort.Slice(ss, func(i, j int) bool { return ss[i].ID < ss[j].ID })
 	}
 	sort.Strings(c.slugs)
+	c.folded = make(map[string]string, len(c.slugs))
+	for _, slug := range c.slugs {
+		if k := fsrepo.FoldCase(slug); c.folded[k] == "" {
+			c.folded[k] = slug
+		}
+	}
 }
 
 // knownSource reports whether source is one the spec lists for user skills.
@@ -235,11 +247,9 @@ func (c *planner) missing(ls fsrepo.Skill) {
 		sev, report = SeverityWarning, c.warnf
 	}
 	todo := missingTodo(ls.Slug, ls.Name)
-	for _, slug := range c.slugs {
-		if strings.EqualFold(slug, ls.Slug) {
-			todo = fmt.Sprintf("the space has a skill with slug %q; slugs match case-sensitively, so rename the folder", slug)
-			break
-		}
+	c.probes++
+	if slug, ok := c.folded[fsrepo.FoldCase(ls.Slug)]; ok {
+		todo = fmt.Sprintf("the space has a skill with slug %q; slugs match case-sensitively, so rename the folder", slug)
 	}
 	c.plan.Missing = append(c.plan.Missing, MissingSkill{Slug: ls.Slug, Path: ls.Path, Name: ls.Name, Severity: sev, Todo: todo})
 	report(Problem{Code: CodeMissing, Slug: ls.Slug, Path: ls.Path, Hint: todo},
