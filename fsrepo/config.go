@@ -232,6 +232,7 @@ func parseConfig(name string, data []byte) (Config, error) {
 		}
 		cfg.Targets = parseTargets(targets, cfg, fail)
 	}
+	checkGlobs(cfg, fail)
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}

@@ -720,3 +720,56 @@ func BenchmarkChangedTargets(b *testing.B) {
 		})
 	}
 }
+
+// globsConfig is a skillsync.yaml whose top-level ignore rule lists n
+// patterns, glob(i).
+func globsConfig(n int, glob func(i int) string) []byte {
+	var b strings.Builder
+	b.WriteString("space: ab12\nignore:\n  - fields: [enabled]\n    skills:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "      - %q\n", glob(i))
+	}
+	return []byte(b.String())
+}
+
+// TestGlobsBounded: each glob with a wildcard is matched against every
+// skill of a plan, in time that grows with its length, so that the
+// globs of a 1 MiB skillsync.yaml made a plan of 10,000 skills take
+// minutes: skillsync.yaml holds at most MaxGlobs of them, each of at
+// most MaxGlobBytes. A pattern that is a slug is looked up, and as many
+// are taken as the file holds.
+func TestGlobsBounded(t *testing.T) {
+	wild := func(i int) string { return fmt.Sprintf("x%d-*", i) }
+	if _, err := parseConfig(ConfigFile, globsConfig(MaxGlobs, wild)); err != nil {
+		t.Errorf("%d globs: %v", MaxGlobs, err)
+	}
+	_, err := parseConfig(ConfigFile, globsConfig(MaxGlobs+1, wild))
+	want := fmt.Sprintf("skillsync.yaml:%d: more than %d globs with a wildcard (*, ?, [...]) in skillsync.yaml, each matched against every skill: name the slugs, which are looked up, or write fewer globs",
+		5+MaxGlobs, MaxGlobs)
+	if err == nil || err.Error() != want {
+		t.Errorf("%d globs: %v\nwant %s", MaxGlobs+1, err, want)
+	}
+	_, err = parseConfig(ConfigFile, globsConfig(1, func(int) string { return strings.Repeat("*a", MaxGlobBytes/2) + "b" }))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("skillsync.yaml:5: ignore[0].skills: a glob of %d bytes, longer than the %d", MaxGlobBytes+1, MaxGlobBytes)) {
+		t.Errorf("a glob of %d bytes: %v", MaxGlobBytes+1, err)
+	}
+
+	const n = 20000
+	cfg, err := parseConfig(ConfigFile, globsConfig(n, func(i int) string { return fmt.Sprintf("skill-%d", i) }))
+	if err != nil {
+		t.Fatalf("%d slugs: %v", n, err)
+	}
+	set := NewPatternSet(cfg.Ignore[0].Skills)
+	for i := range n {
+		if !set.Matches(fmt.Sprintf("skill-%d", i)) || set.Matches(fmt.Sprintf("other-%d", i)) {
+			t.Fatalf("skill-%d and other-%d against %d slugs", i, i, n)
+		}
+	}
+	if set.tried > 0 {
+		t.Errorf("tried %d globs to match %d slugs against %d slugs", set.tried, 2*n, n)
+	}
+	x := NewIgnoreIndex(cfg.Ignore)
+	if !x.Covers("skill-7", "enabled") || x.Covers("skill-7", "name") || x.Covers("other", "enabled") {
+		t.Errorf("the index covers other than the rule")
+	}
+}

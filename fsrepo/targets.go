@@ -59,6 +59,94 @@ func (p Pattern) Matches(slug string) bool {
 	return err == nil && ok
 }
 
+// Bounds on the globs of skillsync.yaml. Each glob with a wildcard is
+// matched against every skill of a plan (and every skill of the space for
+// ignore rules), in time that grows with its length: without bounds, the
+// globs a 1 MiB skillsync.yaml holds would make a plan of the skills
+// take minutes. A glob without one is a slug, looked up (see
+// [PatternSet]), and these bounds do not count it.
+const (
+	// MaxGlobs is the most globs with a wildcard (*, ?, [...] or an
+	// escape) skillsync.yaml may hold, in all its lists.
+	MaxGlobs = 100
+	// MaxGlobBytes is the longest glob: a slug is a folder name of at
+	// most 255 bytes.
+	MaxGlobBytes = 256
+)
+
+// wildcard reports whether glob holds a character path.Match gives a
+// meaning: one without is the slug it matches.
+func wildcard(glob string) bool { return strings.ContainsAny(glob, `*?[\`) }
+
+// A PatternSet matches slugs against many globs at once: a glob that is a
+// slug is looked up, so that matching a slug against the patterns of
+// skillsync.yaml costs its globs with a wildcard, not all its patterns.
+type PatternSet struct {
+	slugs map[string]bool
+	globs []string // with a wildcard
+	tried int      // globs matched against a slug, all told
+}
+
+// NewPatternSet returns the set of the patterns ps.
+func NewPatternSet(ps []Pattern) *PatternSet {
+	s := &PatternSet{slugs: map[string]bool{}}
+	for _, p := range ps {
+		s.add(p.Glob)
+	}
+	return s
+}
+
+func (s *PatternSet) add(glob string) {
+	if wildcard(glob) {
+		s.globs = append(s.globs, glob)
+	} else {
+		s.slugs[glob] = true
+	}
+}
+
+// Matches reports whether a pattern of s matches slug.
+func (s *PatternSet) Matches(slug string) bool {
+	if s.slugs[slug] {
+		return true
+	}
+	for _, g := range s.globs {
+		s.tried++
+		if ok, err := path.Match(g, slug); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// An IgnoreIndex tells which fields of which skills ignore rules cover,
+// as [IgnoreRule.Covers] tells it of one rule, for all rules at once:
+// a rule that is a slug costs one lookup, however many rules there are.
+type IgnoreIndex map[string]*PatternSet // by field
+
+// NewIgnoreIndex returns the index of rules.
+func NewIgnoreIndex(rules []IgnoreRule) IgnoreIndex {
+	x := IgnoreIndex{}
+	for _, r := range rules {
+		for _, f := range r.Fields {
+			s := x[f]
+			if s == nil {
+				s = &PatternSet{slugs: map[string]bool{}}
+				x[f] = s
+			}
+			for _, p := range r.Skills {
+				s.add(p.Glob)
+			}
+		}
+	}
+	return x
+}
+
+// Covers reports whether a rule of the index ignores field of skill slug.
+func (x IgnoreIndex) Covers(slug, field string) bool {
+	s := x[field]
+	return s != nil && s.Matches(slug)
+}
+
 // An IgnoreRule says which differences are never planned nor reported as
 // drift: those of Fields of the skills whose slugs match one of Skills.
 // Admins may, for instance, toggle skills in the app: an ignore rule of
@@ -176,8 +264,9 @@ func (r *Repo) ForTarget(name string) *Repo {
 	out := *r
 	out.Config, _ = r.Config.ForTarget(name)
 	out.Skills = make([]Skill, 0, len(r.Skills))
+	exclude := NewPatternSet(t.Exclude)
 	for _, s := range r.Skills {
-		if t.Excludes(s.Slug) {
+		if exclude.Matches(s.Slug) {
 			continue
 		}
 		if on, ok := t.Enabled[s.Slug]; ok {
@@ -234,6 +323,10 @@ func parseGlobs(n *yaml.Node, shown string, fail func(int, string, ...any)) []Pa
 	var out []Pattern
 	for _, g := range n.Content {
 		g = resolveAlias(g)
+		if len(g.Value) > MaxGlobBytes {
+			fail(g.Line, "%s: a glob of %d bytes, longer than the %d a glob may be (a slug is a folder name of at most 255)", shown, len(g.Value), MaxGlobBytes)
+			continue
+		}
 		if _, err := path.Match(g.Value, ""); err != nil {
 			fail(g.Line, "%s: %q is not a glob: %v", shown, g.Value, err)
 			continue
@@ -241,6 +334,33 @@ func parseGlobs(n *yaml.Node, shown string, fail func(int, string, ...any)) []Pa
 		out = append(out, Pattern{Glob: g.Value, Line: g.Line})
 	}
 	return out
+}
+
+// checkGlobs fails at the first glob with a wildcard past [MaxGlobs] in
+// the lists of cfg.
+func checkGlobs(cfg Config, fail func(int, string, ...any)) {
+	lists := [][]Pattern{}
+	for _, r := range cfg.Ignore {
+		lists = append(lists, r.Skills)
+	}
+	for _, t := range cfg.Targets {
+		lists = append(lists, t.Exclude)
+		for _, r := range t.Ignore {
+			lists = append(lists, r.Skills)
+		}
+	}
+	n := 0
+	for _, ps := range lists {
+		for _, p := range ps {
+			if !wildcard(p.Glob) {
+				continue
+			}
+			if n++; n > MaxGlobs {
+				fail(p.Line, "more than %d globs with a wildcard (*, ?, [...]) in %s, each matched against every skill: name the slugs, which are looked up, or write fewer globs", MaxGlobs, ConfigFile)
+				return
+			}
+		}
+	}
 }
 
 // parseIgnore reads a list of ignore rules (shown names it in messages).
@@ -473,7 +593,14 @@ func withConfigWarnings(repo *Repo, ds Diagnostics, err error) (*Repo, Diagnosti
 // the enabled overrides that do nothing ([unusedOverrides]).
 func configWarnings(repo *Repo) Diagnostics {
 	var ds Diagnostics
+	slugs := make(map[string]bool, len(repo.Skills))
+	for _, s := range repo.Skills {
+		slugs[s.Slug] = true
+	}
 	matches := func(p Pattern) bool {
+		if !wildcard(p.Glob) {
+			return slugs[p.Glob] // a slug, looked up
+		}
 		for _, s := range repo.Skills {
 			if p.Matches(s.Slug) {
 				return true
@@ -524,29 +651,75 @@ func unusedOverrides(c Config, t Target) Diagnostics {
 			Message: fmt.Sprintf("targets.%s.enabled: the override of %q does nothing: %s", t.Name, slug, why), Hint: hint})
 	}
 	rules := append(append([]IgnoreRule(nil), c.Ignore...), t.Ignore...)
+	var exclude, ignore firstMatch
+	for i, p := range t.Exclude {
+		exclude.add(p.Glob, i)
+	}
+	for i, r := range rules {
+		if contains(r.Fields, spec.FieldEnabled) {
+			for _, p := range r.Skills {
+				ignore.add(p.Glob, i)
+			}
+		}
+	}
 	for slug, line := range t.EnabledLines {
 		if _, ok := t.Enabled[slug]; !ok {
 			continue
 		}
-		excluded := false
-		for _, p := range t.Exclude {
-			if p.Matches(slug) {
-				warn(line, slug, fmt.Sprintf("targets.%s.exclude %q (line %d) leaves the skill out of the target", t.Name, p.Glob, p.Line),
-					"remove the override, or the skill from the exclude")
-				excluded = true
-				break
-			}
-		}
-		if excluded {
+		if i := exclude.find(slug); i >= 0 {
+			p := t.Exclude[i]
+			warn(line, slug, fmt.Sprintf("targets.%s.exclude %q (line %d) leaves the skill out of the target", t.Name, p.Glob, p.Line),
+				"remove the override, or the skill from the exclude")
 			continue
 		}
-		for _, r := range rules {
-			if r.Covers(slug, spec.FieldEnabled) {
-				warn(line, slug, fmt.Sprintf("the ignore rule at line %d ignores its enabled field", r.Line),
-					"remove the override, or enabled from the ignore rule: while it is ignored, the space keeps the state it has")
-				break
-			}
+		if i := ignore.find(slug); i >= 0 {
+			warn(line, slug, fmt.Sprintf("the ignore rule at line %d ignores its enabled field", rules[i].Line),
+				"remove the override, or enabled from the ignore rule: while it is ignored, the space keeps the state it has")
 		}
 	}
 	return ds
+}
+
+// A firstMatch finds the first of a list of globs, each of an owner (its
+// index, or its rule's), that matches a slug: by lookup for the globs
+// that are slugs, by matching for those with a wildcard.
+type firstMatch struct {
+	slugs map[string]int // the least owner of each slug
+	globs []ownedGlob    // with a wildcard, in their order
+}
+
+type ownedGlob struct {
+	glob  string
+	owner int
+}
+
+// add adds glob of owner, owners coming in increasing order.
+func (f *firstMatch) add(glob string, owner int) {
+	if wildcard(glob) {
+		f.globs = append(f.globs, ownedGlob{glob, owner})
+		return
+	}
+	if f.slugs == nil {
+		f.slugs = map[string]int{}
+	}
+	if _, ok := f.slugs[glob]; !ok {
+		f.slugs[glob] = owner
+	}
+}
+
+// find returns the least owner of a glob that matches slug, or -1.
+func (f *firstMatch) find(slug string) int {
+	best, ok := f.slugs[slug]
+	if !ok {
+		best = -1
+	}
+	for _, g := range f.globs {
+		if best >= 0 && g.owner >= best {
+			break
+		}
+		if m, err := path.Match(g.glob, slug); err == nil && m {
+			return g.owner
+		}
+	}
+	return best
 }
