@@ -23,26 +23,57 @@ func Cut(s string, limit int, note string, size func(string) int) string {
 	}
 	lines := strings.SplitAfter(s, "\n")
 	// Grow the kept prefix line by line while it could still fit; then
-	// shrink it until the closers and the note fit too.
+	// shrink it until the closers and the note fit too. What each prefix
+	// leaves open is counted as it grows, so that shrinking it costs no
+	// reading of it again: a prefix of many unclosed <details> lines
+	// would otherwise be read once for each line taken off.
 	budget := limit - size(note)
 	n, used := 0, 0
+	type open struct{ used, fences, details int } // of the first n lines
+	prefix := []open{{}}
 	for n < len(lines) && used+size(lines[n]) <= budget {
 		used += size(lines[n])
+		last := prefix[n]
+		if isFence(lines[n]) {
+			last.fences++
+		}
+		last.details += strings.Count(lines[n], "<details") - strings.Count(lines[n], "</details>")
+		last.used = used
+		prefix = append(prefix, last)
 		n++
 	}
-	for ; n >= 0; n-- {
-		kept := strings.Join(lines[:n], "")
-		if n == 0 {
-			// Not even the first line fits: cut inside it, leaving room
-			// for the newline that closers adds.
-			kept = cutTo(lines[0], budget-1, size)
+	for ; n > 0; n-- {
+		p := prefix[n]
+		closing := max(p.details, 0) * size(detailsCloser)
+		if p.fences%2 == 1 {
+			closing += size(fenceCloser)
 		}
-		out := kept + closers(kept) + note
-		if size(out) <= limit {
-			return out
+		if !strings.HasSuffix(lines[n-1], "\n") {
+			closing += size("\n")
+		}
+		if p.used+closing+size(note) <= limit {
+			kept := strings.Join(lines[:n], "")
+			return kept + closers(kept) + note
 		}
 	}
+	// Not even the first line fits: cut inside it, leaving room for the
+	// newline that closers adds.
+	kept := cutTo(lines[0], budget-1, size)
+	if out := kept + closers(kept) + note; size(out) <= limit {
+		return out
+	}
 	return cutTo(note, limit, size)
+}
+
+// The lines [closers] writes.
+const (
+	fenceCloser   = "```\n"
+	detailsCloser = "</details>\n"
+)
+
+// isFence reports whether line opens or closes a code fence.
+func isFence(line string) bool {
+	return strings.HasPrefix(strings.TrimSpace(line), "```")
 }
 
 // closers returns what closes the code fence and the <details> elements that
@@ -54,16 +85,16 @@ func closers(md string) string {
 	}
 	fenced := false
 	for line := range strings.SplitSeq(md, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+		if isFence(line) {
 			fenced = !fenced
 		}
 	}
 	if fenced {
-		b.WriteString("```\n")
+		b.WriteString(fenceCloser)
 	}
 	open := strings.Count(md, "<details") - strings.Count(md, "</details>")
 	for range max(open, 0) {
-		b.WriteString("</details>\n")
+		b.WriteString(detailsCloser)
 	}
 	return b.String()
 }

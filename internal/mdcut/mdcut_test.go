@@ -1,6 +1,8 @@
 package mdcut
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -34,6 +36,97 @@ func TestCut(t *testing.T) {
 			}
 			if got != tt.in && !strings.HasSuffix(got, note) {
 				t.Errorf("result %q has no note", got)
+			}
+		})
+	}
+}
+
+// cutByJoin is Cut as it was, joining and measuring each prefix again
+// for each line it takes off: the oracle of the counts Cut keeps.
+func cutByJoin(s string, limit int, note string, size func(string) int) string {
+	if size(s) <= limit {
+		return s
+	}
+	lines := strings.SplitAfter(s, "\n")
+	budget := limit - size(note)
+	n, used := 0, 0
+	for n < len(lines) && used+size(lines[n]) <= budget {
+		used += size(lines[n])
+		n++
+	}
+	for ; n >= 0; n-- {
+		kept := strings.Join(lines[:n], "")
+		if n == 0 {
+			kept = cutTo(lines[0], budget-1, size)
+		}
+		out := kept + closers(kept) + note
+		if size(out) <= limit {
+			return out
+		}
+	}
+	return cutTo(note, limit, size)
+}
+
+// TestCutAsJoined holds Cut to the cut it replaced, for documents of up
+// to five lines of fences, <details> and text, at every limit.
+func TestCutAsJoined(t *testing.T) {
+	parts := []string{"<details>\n", "</details>\n", "```diff\n", "x\n", "é<details><details>\n", "tail"}
+	var docs func(prefix string, n int)
+	docs = func(prefix string, n int) {
+		for limit := 0; limit <= len(prefix)+2; limit++ {
+			for _, size := range []func(string) int{Bytes, Runes} {
+				if got, want := Cut(prefix, limit, "\n_cut_\n", size), cutByJoin(prefix, limit, "\n_cut_\n", size); got != want {
+					t.Fatalf("Cut(%q, %d) = %q, joined %q", prefix, limit, got, want)
+				}
+			}
+		}
+		if n == 0 {
+			return
+		}
+		for _, p := range parts {
+			docs(prefix+p, n-1)
+		}
+	}
+	docs("", 5)
+}
+
+// TestCutLinear: a document of many <details> lines cut to half its size
+// must close each that the cut leaves open, and Cut took a line off at a
+// time, joining and reading the prefix again: 64,000 such lines took 22
+// s, where a GitLab drift issue holds a million characters of a plan. It
+// allocates what the document and its cut hold.
+func TestCutLinear(t *testing.T) {
+	cut := func(n int) string {
+		s := strings.Repeat("<details>\n", n)
+		return Cut(s, len(s)/2, "\n_cut_\n", Runes)
+	}
+	if got := cut(100); Runes(got) > 500 || !strings.HasSuffix(got, "</details>\n\n_cut_\n") || strings.Count(got, "<details>") != strings.Count(got, "</details>") {
+		t.Fatalf("cut of 100 <details> lines to 500 characters: %q", got)
+	}
+	allocs := func(n int) float64 { return testing.AllocsPerRun(1, func() { cut(n) }) }
+	var before, after runtime.MemStats
+	measure := func(n int) uint64 {
+		runtime.ReadMemStats(&before)
+		cut(n)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	measure(2000)
+	if small, large := measure(2000), measure(8000); large > 8*small {
+		t.Errorf("allocated %d KB for 2,000 lines and %d KB for 8,000 (%.0f and %.0f allocations): %.1f times as much, where linear work allocates about 4",
+			small>>10, large>>10, allocs(2000), allocs(8000), float64(large)/float64(small))
+	}
+}
+
+// BenchmarkCutDetails cuts a document of n <details> lines to half its
+// size.
+func BenchmarkCutDetails(b *testing.B) {
+	for _, n := range []int{8000, 16000, 32000, 64000} {
+		s := strings.Repeat("<details>\n", n)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Cut(s, len(s)/2, "\n_cut_\n", Runes)
 			}
 		})
 	}
