@@ -90,16 +90,24 @@ type lineRedactingWriter struct {
 	w   io.Writer
 	mu  sync.Mutex
 	buf []byte
+	// scanned counts the bytes looked at for a newline: only those of
+	// each write, as what is held back holds none. A table writer puts
+	// a line out a cell at a time, and a line of many cells (an agent's
+	// name full of tabs) looked at whole for each cost its square.
+	scanned int
 }
 
 func (r *lineRedactingWriter) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.scanned += len(p)
+	j := bytes.LastIndexByte(p, '\n')
+	held := len(r.buf)
 	r.buf = append(r.buf, p...)
-	i := bytes.LastIndexByte(r.buf, '\n')
-	if i < 0 {
+	if j < 0 {
 		return len(p), nil
 	}
+	i := held + j
 	err := r.emit(r.buf[:i+1])
 	r.buf = r.buf[:copy(r.buf, r.buf[i+1:])]
 	if err != nil {
