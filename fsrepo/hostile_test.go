@@ -773,3 +773,19 @@ func TestGlobsBounded(t *testing.T) {
 		t.Errorf("the index covers other than the rule")
 	}
 }
+
+// BenchmarkMergeSkillMDRepeatedKeys merges a new name into a SKILL.md
+// whose frontmatter repeats a key n times, as pull does for a file of
+// the repository.
+func BenchmarkMergeSkillMDRepeatedKeys(b *testing.B) {
+	next := FormatSkillMD("New name", "A skill of a hostile repository.", true, "# Hostile\n")
+	for _, n := range []int{2000, 4000, 8000, 16000} {
+		md := hostileSkillMD(n, func(int) string { return "name: hostile\n" })
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				MergeSkillMD(md, next)
+			}
+		})
+	}
+}

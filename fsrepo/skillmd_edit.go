@@ -157,6 +157,13 @@ func editSkillMD(local []byte, have Skill, haveDs Diagnostics, want Skill) ([]by
 		}
 	}
 
+	// The end of each entry by its start: a file of many entries that
+	// repeat a key has each replaced, and searching the entries for each
+	// cost their square.
+	endAt := make(map[int]int, len(entries))
+	for _, e := range entries {
+		endAt[e.start] = e.end
+	}
 	var out strings.Builder
 	for i := 0; i < closing; i++ {
 		for _, l := range insert[i] {
@@ -166,12 +173,7 @@ func editSkillMD(local []byte, have Skill, haveDs Diagnostics, want Skill) ([]by
 			for _, l := range r {
 				out.WriteString(l)
 			}
-			for _, e := range entries {
-				if e.start == i {
-					i = e.end - 1
-					break
-				}
-			}
+			i = endAt[i] - 1 // the entry's last line
 			continue
 		}
 		out.WriteString(lines[i])
