@@ -197,3 +197,22 @@ func BenchmarkComputePublish(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSetOriginsPublish sets the origins of a plan publishing n
+// agents against a base whose agents.publish names n others.
+func BenchmarkSetOriginsPublish(b *testing.B) {
+	for _, n := range []int{2000, 4000, 8000, 16000} {
+		p := &Plan{}
+		base := &fsrepo.Repo{}
+		for i := range n {
+			p.Publish = append(p.Publish, AgentPublish{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Name: fmt.Sprintf("Agent %d", i)})
+			base.Config.Agents.Publish = append(base.Config.Agents.Publish, fmt.Sprintf("Other %d", i))
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				SetOrigins(p, base, base)
+			}
+		})
+	}
+}
