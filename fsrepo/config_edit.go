@@ -312,7 +312,9 @@ func lastLine(n *yaml.Node) int {
 // has the line of its header alone, that of the scalar's last line, and
 // past the blank lines it keeps (|+).
 func endLine(m *yaml.Node, lines []string) int {
-	last := lastLine(m)
+	// A node at the end of a file with no final line break ("  ?", an
+	// empty key) has the line past the last.
+	last := min(lastLine(m), len(lines))
 	n := m
 	for len(n.Content) > 0 {
 		n = n.Content[len(n.Content)-1]
