@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -191,7 +192,7 @@ func TestRenderersOnEveryPlan(t *testing.T) {
 			for _, o := range texts {
 				out := render(func(b *bytes.Buffer) error { return RenderText(b, p, o) })
 				for _, c := range p.Changes {
-					if !strings.Contains(out, clean(c.Slug)) {
+					if !strings.Contains(out, visible.Line(c.Slug)) {
 						t.Errorf("text %+v does not name %s", o, c.Slug)
 					}
 				}

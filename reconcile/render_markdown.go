@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -148,22 +149,22 @@ func RenderNoChangesMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	if !NothingToReview(p) {
 		return errors.New("the plan has changes, errors, warnings or things the API cannot do: render it whole")
 	}
-	var b strings.Builder
-	b.WriteString(MarkdownMarker(p.Space, p.Target) + "\n")
-	b.WriteString("### " + title(o.Title) + " for " + whereMarkdown(p.Space, p.Target) + "\n\n")
-	b.WriteString("**No changes.**")
+	var m mdWriter
+	m.must(MarkdownMarker(p.Space, p.Target) + "\n")
+	m.must("### " + title(o.Title) + " for " + whereMarkdown(p.Space, p.Target) + "\n\n")
+	m.must("**No changes.**")
 	if p.Commit != "" {
-		b.WriteString(" Commit " + codeSpan(shortCommit(p.Commit)))
+		m.must(" Commit " + codeSpan(shortCommit(p.Commit)))
 		if p.Dirty {
-			b.WriteString(" with uncommitted edits")
+			m.must(" with uncommitted edits")
 		}
-		b.WriteString(".")
+		m.must(".")
 	}
 	if u := linkURL(o.RunURL); u != "" {
-		b.WriteString(" Planned by [this run](" + u + ").")
+		m.must(" Planned by [this run](" + u + ").")
 	}
-	b.WriteString("\n")
-	return writeLines(w, b.String())
+	m.must("\n")
+	return writeLines(w, m.b.String())
 }
 
 // RenderFailureMarkdown writes, in place of a plan, why none could be
@@ -221,8 +222,13 @@ func (m *mdWriter) end() {
 
 func (m *mdWriter) room() int { return m.limit - m.b.Len() }
 
-// add writes s if it fits, and reports whether it did.
+// add writes s if it fits, and reports whether it did. add and [must] are
+// the one place where the text of a plan, which the space and the
+// repository control, is shown visibly (see package visible): a raw
+// control character can break the rendering of a comment or fake it, and
+// the same markdown is printed to terminals and CI logs.
 func (m *mdWriter) add(s string) bool {
+	s = visible.String(s)
 	if len(s) > m.room() {
 		return false
 	}
@@ -231,7 +237,7 @@ func (m *mdWriter) add(s string) bool {
 }
 
 // must writes s whatever its size: the head of the comment and the notes.
-func (m *mdWriter) must(s string) { m.b.WriteString(s) }
+func (m *mdWriter) must(s string) { m.b.WriteString(visible.String(s)) }
 
 // list writes items until one does not fit, then a note of how many were
 // left out. It reports whether all fit.
@@ -388,17 +394,18 @@ type mdBlock struct {
 // mdTail closes a block.
 const mdTail = "</details>\n\n"
 
-// diffText is the diff of b, made the first time.
+// diffText is the diff of b, made the first time, shown visibly as [add]
+// will write it, so that it is sized as written.
 func (b *mdBlock) diffText() string {
 	switch {
 	case b.script != nil:
-		return b.script.text()
+		return visible.String(b.script.text())
 	case b.change != nil:
 		var d string
 		b.script, d = newDiffScript(b.change.diffInput())
-		return d
+		return visible.String(d)
 	}
-	return b.diff
+	return visible.String(b.diff)
 }
 
 // size is the length of b written whole, with diff its diff.

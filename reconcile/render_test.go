@@ -374,3 +374,64 @@ func TestMarkdownFencesHoldTheirContent(t *testing.T) {
 		}
 	}
 }
+
+// hostileText holds what a hostile space or repository may put in a plan
+// to repaint what a reviewer reads: erase and move lines, set the title,
+// write the clipboard (OSC 52), overwrite a line with a bare CR, reorder
+// text with a bidi override, send a C1 CSI, and fake a line of the plan.
+const hostileText = "erase\x1b[2K\x1b[1A title\x1b]0;title\x07 clip\x1b]52;c;ZXZpbA==\x07 over\rwrite rlo\u202eevil csi\u009b2J"
+
+// hostileShown is hostileText as a reviewer must see it.
+const hostileShown = `erase\x1b[2K\x1b[1A title\x1b]0;title\x07 clip\x1b]52;c;ZXZpbA==\x07 over\rwrite rlo\u202eevil csi\u009b2J`
+
+// rawControl reports the first control character of out that is not
+// skillsync's own colour, tab or line end, or "" when there is none.
+func rawControl(out string) string {
+	for _, code := range []string{ansiReset, ansiBold, ansiRed, ansiGreen, ansiYellow, ansiCyan} {
+		out = strings.ReplaceAll(out, code, "")
+	}
+	for i, r := range out {
+		switch {
+		case r == '\t' || r == '\n':
+		case r == '\r' && strings.HasPrefix(out[i:], "\r\n"):
+		case r < 0x20, r >= 0x7f && r <= 0x9f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return fmt.Sprintf("%U at %d in ...%q...", r, i, out[max(0, i-40):min(len(out), i+40)])
+		}
+	}
+	return ""
+}
+
+func TestRenderersShowControlCharactersVisibly(t *testing.T) {
+	p := Compute(
+		repo(local("a", disabled, func(s *fsrepo.Skill) {
+			s.Instructions = "kept line\nnew " + hostileText + "\n"
+			s.Files = []fsrepo.File{textFile("notes.md", "one\n")}
+		})),
+		&Live{Space: "ab12", Skills: []remote.Skill{live("a")},
+			Files:  map[string]map[string]*string{id("a"): {"notes.md": ptr("one " + hostileText + "\n")}},
+			Agents: []remote.Agent{{ID: "ag1", Name: "Agent " + hostileText + "\nNo changes.", SkillIDs: []string{id("a")}}}},
+		Policy{},
+	)
+	render := map[string]func(*bytes.Buffer) error{
+		"text":       func(b *bytes.Buffer) error { return RenderText(b, p, TextOptions{}) },
+		"text color": func(b *bytes.Buffer) error { return RenderText(b, p, TextOptions{Color: true}) },
+		"markdown":   func(b *bytes.Buffer) error { return RenderMarkdown(b, p, MarkdownOptions{}) },
+	}
+	for name, r := range render {
+		var b bytes.Buffer
+		if err := r(&b); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if c := rawControl(out); c != "" {
+			t.Errorf("%s: a raw control character reaches the reader: %s", name, c)
+		}
+		// The instruction diff, the file diff and the agent's name.
+		if n := strings.Count(out, hostileShown); n < 3 {
+			t.Errorf("%s: the hostile text is shown escaped %d times, want 3 or more:\n%s", name, n, out)
+		}
+		if strings.HasPrefix(name, "text") && strings.Contains(out, "\nNo changes.") {
+			t.Errorf("%s: an agent's name fakes a line of the plan:\n%s", name, out)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -49,23 +50,46 @@ type textWriter struct {
 	title string
 }
 
-func (t *textWriter) paint(code, s string) string {
-	if !t.color || s == "" {
-		return s
-	}
-	return code + s + ansiReset
+// A span is text of a line and the colour it is painted in, if any.
+type span struct {
+	color, text string
+	// painted ends text with a reset even when color is "", as the
+	// context lines of a coloured diff always have.
+	painted bool
 }
 
 // spaces indents the lines of the text renderer.
 const spaces = "          "
 
-func (t *textWriter) line(indent int, s string) {
+// spans writes one line of spans. It is the one place where the text of a
+// plan, which the space and the repository control, is shown visibly (see
+// package visible), before any colour of skillsync's own is added: an
+// escape sequence in an instruction or an agent's name must not repaint
+// what a reviewer reads, nor a newline in it fake a line of the plan.
+func (t *textWriter) spans(indent int, ss ...span) {
 	for ; indent > len(spaces); indent -= len(spaces) {
 		t.b.WriteString(spaces)
 	}
 	t.b.WriteString(spaces[:indent])
-	t.b.WriteString(s)
+	for _, s := range ss {
+		text := visible.Line(s.text)
+		if !t.color || (s.color == "" && !s.painted) || text == "" {
+			t.b.WriteString(text)
+			continue
+		}
+		t.b.WriteString(s.color)
+		t.b.WriteString(text)
+		t.b.WriteString(ansiReset)
+	}
 	t.b.WriteByte('\n')
+}
+
+// line writes s as one line, uncoloured.
+func (t *textWriter) line(indent int, s string) { t.spans(indent, span{text: s}) }
+
+// paintLine writes s as one line painted in color.
+func (t *textWriter) paintLine(indent int, color, s string) {
+	t.spans(indent, span{color: color, text: s, painted: true})
 }
 
 // symbol is the one-character mark of a change and its colour. An enable or
@@ -81,14 +105,14 @@ func symbol(c *Change) (string, string) {
 }
 
 func (t *textWriter) plan(p *Plan) {
-	head := title(t.title) + " for " + clean(Where(p.Space, p.Target))
+	head := title(t.title) + " for " + Where(p.Space, p.Target)
 	if p.Commit != "" {
-		head += " at " + clean(shortCommit(p.Commit))
+		head += " at " + shortCommit(p.Commit)
 		if p.Dirty {
 			head += " with uncommitted edits"
 		}
 	}
-	t.line(0, t.paint(ansiBold, head))
+	t.paintLine(0, ansiBold, head)
 	t.b.WriteByte('\n')
 
 	if len(p.Changes) > 0 {
@@ -96,7 +120,7 @@ func (t *textWriter) plan(p *Plan) {
 		t.b.WriteByte('\n')
 		for _, g := range groupByOrigin(p) {
 			if g.title != "" {
-				t.line(0, t.paint(ansiBold, g.title))
+				t.paintLine(0, ansiBold, g.title)
 				t.b.WriteByte('\n')
 			}
 			for _, c := range g.changes {
@@ -107,7 +131,7 @@ func (t *textWriter) plan(p *Plan) {
 	if len(p.Publish) > 0 {
 		t.line(0, "Agents to publish:")
 		for _, a := range p.Publish {
-			t.line(2, t.paint(ansiGreen, "^")+" "+clean(a.Name)+" ("+clean(a.ID)+"): "+publishReason(a))
+			t.spans(2, span{color: ansiGreen, text: "^"}, span{text: " " + a.Name + " (" + a.ID + "): " + publishReason(a)})
 		}
 		t.b.WriteByte('\n')
 	}
@@ -115,13 +139,13 @@ func (t *textWriter) plan(p *Plan) {
 		t.line(0, "Not possible through the API, which cannot create skills or write files;")
 		t.line(0, "make these changes in the app:")
 		for _, m := range p.Missing {
-			t.line(2, clean(fmt.Sprintf("%s: no skill %s in the space (%s)", m.Path, m.Slug, m.Severity)))
+			t.line(2, fmt.Sprintf("%s: no skill %s in the space (%s)", m.Path, m.Slug, m.Severity))
 			if m.Todo != "" {
-				t.line(6, clean(m.Todo))
+				t.line(6, m.Todo)
 			}
 		}
 		for _, f := range p.Files {
-			t.line(2, clean(fmt.Sprintf("%s: %s", fileName(f), f.Detail)))
+			t.line(2, fmt.Sprintf("%s: %s", fileName(f), f.Detail))
 			if f.Diff != "" {
 				t.diff(6, f.Diff)
 			}
@@ -132,7 +156,7 @@ func (t *textWriter) plan(p *Plan) {
 		t.line(0, fmt.Sprintf("Unmanaged skills in the space, left alone (%d):", n))
 		for _, u := range p.Unmanaged {
 			if !u.Disable {
-				t.line(4, clean(fmt.Sprintf("%s (%s)", u.Slug, enabledWord(u.Enabled))))
+				t.line(4, fmt.Sprintf("%s (%s)", u.Slug, enabledWord(u.Enabled)))
 			}
 		}
 		t.b.WriteByte('\n')
@@ -145,9 +169,9 @@ func (t *textWriter) plan(p *Plan) {
 		t.line(0, fmt.Sprintf("Agents: %d to publish.", len(p.Publish)))
 	}
 	if p.HasErrors() {
-		t.line(0, t.paint(ansiRed, fmt.Sprintf("%d %s: apply refuses this plan.", len(p.Errors), plural(len(p.Errors), "error", "errors"))))
+		t.paintLine(0, ansiRed, fmt.Sprintf("%d %s: apply refuses this plan.", len(p.Errors), plural(len(p.Errors), "error", "errors")))
 	}
-	t.line(0, t.paint(ansiBold, SummaryLine(p)))
+	t.paintLine(0, ansiBold, SummaryLine(p))
 }
 
 func (t *textWriter) change(c *Change) {
@@ -159,7 +183,7 @@ func (t *textWriter) change(c *Change) {
 	if c.Unmanaged {
 		notes = append(notes, "unmanaged")
 	}
-	t.line(2, t.paint(col, sym)+" "+t.paint(ansiBold, clean(c.Slug))+"  ("+strings.Join(notes, ", ")+")")
+	t.spans(2, span{color: col, text: sym}, span{text: " "}, span{color: ansiBold, text: c.Slug}, span{text: "  (" + strings.Join(notes, ", ") + ")"})
 	if c.Changes(FieldName) {
 		t.line(6, fmt.Sprintf("name: %s -> %s", strconv.Quote(c.Before.Name), strconv.Quote(c.After.Name)))
 	}
@@ -181,7 +205,7 @@ func (t *textWriter) change(c *Change) {
 		t.line(6, "drift: "+strings.Join(c.DriftFields, ", ")+" edited in the space, not by this pull request")
 	}
 	if len(c.Agents) > 0 {
-		t.line(6, "used by agents: "+clean(agentNames(c.Agents)))
+		t.line(6, "used by agents: "+agentNames(c.Agents))
 	}
 	t.b.WriteByte('\n')
 }
@@ -189,7 +213,7 @@ func (t *textWriter) change(c *Change) {
 // diff writes a unified diff indented, coloured line by line.
 func (t *textWriter) diff(indent int, d string) {
 	for _, l := range splitLines(d) {
-		l = clean(strings.TrimSuffix(l, "\n"))
+		l = strings.TrimSuffix(l, "\n")
 		col := ""
 		switch {
 		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
@@ -201,16 +225,16 @@ func (t *textWriter) diff(indent int, d string) {
 		case strings.HasPrefix(l, "-"):
 			col = ansiRed
 		}
-		t.line(indent, t.paint(col, l))
+		t.paintLine(indent, col, l)
 	}
 }
 
 func (t *textWriter) problems(kind, col string, ps []Problem) {
 	ps = unlisted(ps)
 	for _, pr := range ps {
-		t.line(0, t.paint(col, kind+":")+" "+clean(pr.Message))
+		t.spans(0, span{color: col, text: kind + ":"}, span{text: " " + pr.Message})
 		if pr.Hint != "" {
-			t.line(2, "hint: "+clean(pr.Hint))
+			t.line(2, "hint: "+pr.Hint)
 		}
 	}
 	if len(ps) > 0 {
@@ -327,26 +351,4 @@ func fileName(f FileIssue) string {
 		return f.RepoPath
 	}
 	return f.Slug + "/" + f.Path
-}
-
-// clean makes text from the space or the repository safe to print on a
-// terminal: control characters other than tab (an escape sequence could
-// rewrite what the reviewer sees) are shown as \xNN.
-func clean(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isControl(r) {
-			fmt.Fprintf(&b, "\\x%02x", r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\t') || (r >= 0x7f && r < 0xa0)
 }
