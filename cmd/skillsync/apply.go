@@ -117,7 +117,7 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 			fprintf(ui.stdout, "Applying the saved plan %s to %s. %s\n", o.planFile, r.target.where(), reconcile.SummaryLine(r.plan))
 		}
 	default:
-		if err := renderPlans(ui.stdout, runs, "text", o.planning.color, "plan"); err != nil {
+		if err := renderPlans(ui.planOut("text", o.planning.color), runs, "text", o.planning.color, "plan"); err != nil {
 			return err
 		}
 	}

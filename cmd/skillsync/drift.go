@@ -75,7 +75,7 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 		publishFailure(ctx, e, o.planning, o.github, "drift", err)
 		return err
 	}
-	if err := renderPlans(ui.stdout, runs, o.format, o.planning.color, "drift"); err != nil {
+	if err := renderPlans(ui.planOut(o.format, o.planning.color), runs, o.format, o.planning.color, "drift"); err != nil {
 		return err
 	}
 	ghErr := publishPlans(ctx, e, o.github, runs, "drift")

@@ -86,7 +86,7 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 			return err
 		}
 	}
-	if err := renderPlans(ui.stdout, runs, o.format, o.planning.color, "plan"); err != nil {
+	if err := renderPlans(ui.planOut(o.format, o.planning.color), runs, o.format, o.planning.color, "plan"); err != nil {
 		return err
 	}
 	// Posted even with errors: reviewers need to see them.

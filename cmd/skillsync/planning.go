@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -308,6 +309,17 @@ func renderPlan(w io.Writer, p *reconcile.Plan, format string, color bool, kind 
 	}
 }
 
+// planOut is where a plan rendered in format goes: a coloured text plan
+// carries escapes of skillsync's own, and shows the text of the space and
+// the repository visibly itself (see [reconcile.RenderText]); any other
+// goes through stdout, which shows control characters.
+func (ui *ui) planOut(format string, color bool) io.Writer {
+	if color && format != "json" && format != "markdown" {
+		return ui.stdoutOwn
+	}
+	return ui.stdout
+}
+
 // renderPlans writes the plans of runs to w in format: one plan as
 // [renderPlan] does; several as one JSON document of format_version 2,
 // one markdown document each (each with its marker, as each is a comment
@@ -348,7 +360,7 @@ func renderPlans(w io.Writer, runs []*planRun, format string, color bool, kind s
 		case r.plan.HasErrors():
 			line += fmt.Sprintf(" %s: apply refuses this plan.", count(len(r.plan.Errors), "error", "errors"))
 		}
-		fmt.Fprintf(&b, "  %s: %s\n", r.target.where(), line)
+		fmt.Fprintf(&b, "  %s: %s\n", visible.Line(r.target.where()), line)
 	}
 	last := reconcile.TargetsSummaryLine(reconcile.SummarizeTargets(ps))
 	if color {

@@ -34,7 +34,7 @@ func (p *progressLine) update(done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.shown = true
-	fmt.Fprintf(p.ui.stderr, "\r\033[Kskillsync: %s %d/%d", p.label, done, total)
+	fmt.Fprintf(p.ui.stderrOwn, "\r\033[Kskillsync: %s %d/%d", p.label, done, total)
 }
 
 func (p *progressLine) done() {
@@ -44,7 +44,7 @@ func (p *progressLine) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.shown {
-		fmt.Fprint(p.ui.stderr, "\r\033[K")
+		fmt.Fprint(p.ui.stderrOwn, "\r\033[K")
 	}
 }
 

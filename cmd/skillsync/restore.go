@@ -97,7 +97,7 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 		return err
 	}
 	if o.format == "text" {
-		if err := renderPlan(ui.stdout, r.plan, "text", o.color, "plan"); err != nil {
+		if err := renderPlan(ui.planOut("text", o.color), r.plan, "text", o.color, "plan"); err != nil {
 			return err
 		}
 	}

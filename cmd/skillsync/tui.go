@@ -16,17 +16,30 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/redact"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
 
 // ui is the one place user-facing messages go through, so that they all read
-// "skillsync: error: ...", "skillsync: hint: ...", and so that no secret ever
-// reaches the terminal, even by accident.
+// "skillsync: error: ...", "skillsync: hint: ...", so that no secret ever
+// reaches the terminal, even by accident, and so that no control character
+// of the space's or the repository's text does (see package visible): an
+// escape sequence in an agent's name or an error message of the server
+// could erase or rewrite what a reviewer reads.
 type ui struct {
 	stdout, stderr io.Writer
-	mu             sync.Mutex // serializes lines on stderr
-	secretsMu      sync.RWMutex
+	// stdoutOwn and stderrOwn are stdout and stderr for output that
+	// carries escapes of skillsync's own (the colours of a text plan, the
+	// progress line) and has shown the text it holds visibly itself. They
+	// still redact.
+	stdoutOwn, stderrOwn io.Writer
+	// shown are the writers that show control characters, which hold back
+	// a rune cut short until the next write; flush writes it out.
+	shown     []*visible.Writer
+	lines     *lineRedactingWriter // under stdout
+	mu        sync.Mutex           // serializes lines on stderr
+	secretsMu sync.RWMutex
 	// secrets are the values redacted from everything printed, the
 	// longest first so that a shorter one never splits a longer one.
 	secrets   []*redact.Redactor
@@ -58,9 +71,26 @@ func newUI(stdout, stderr io.Writer, gh github.Env) *ui {
 		stderrTTY: isTerminal(stderr),
 		github:    gh,
 	}
-	ui.stdout = &lineRedactingWriter{ui: ui, w: stdout}
-	ui.stderr = redactingWriter{ui: ui, w: stderr}
+	out, errs := &lineRedactingWriter{ui: ui, w: stdout}, redactingWriter{ui: ui, w: stderr}
+	shownOut, shownErr := visible.NewWriter(out), visible.NewWriter(errs)
+	ui.stdout, ui.stderr = shownOut, shownErr
+	ui.stdoutOwn, ui.stderrOwn = ownWriter{shownOut, out}, ownWriter{shownErr, errs}
+	ui.shown, ui.lines = []*visible.Writer{shownOut, shownErr}, out
 	return ui
+}
+
+// ownWriter writes past the showing of control characters, in order with
+// what the shown writer before it holds back.
+type ownWriter struct {
+	shown *visible.Writer
+	w     io.Writer
+}
+
+func (o ownWriter) Write(p []byte) (int, error) {
+	if err := o.shown.Flush(); err != nil {
+		return 0, err
+	}
+	return o.w.Write(p)
 }
 
 // redactingWriter passes every write through ui.redact: stdout and stderr
@@ -134,11 +164,13 @@ func (r *lineRedactingWriter) emit(p []byte) error {
 	return err
 }
 
-// flush writes out what stdout holds back until its line ends.
+// flush writes out what stdout holds back until its line ends, and what
+// the writers that show control characters hold back.
 func (ui *ui) flush() {
-	if f, ok := ui.stdout.(interface{ Flush() error }); ok {
-		f.Flush()
+	for _, v := range ui.shown {
+		v.Flush()
 	}
+	ui.lines.Flush()
 }
 
 func isTerminal(w io.Writer) bool {
