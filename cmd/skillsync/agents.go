@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
@@ -273,9 +274,15 @@ func writeAgentTable(ui *ui, agents []remote.Agent) {
 	tw := tabwriter.NewWriter(ui.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tSKILLS\tEMBED")
 	for _, a := range agents {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", a.ID, a.Name, agentState(a), len(a.SkillIDs), agentEmbed(a))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", tableCell(a.ID), tableCell(a.Name), agentState(a), len(a.SkillIDs), agentEmbed(a))
 	}
 	tw.Flush()
+}
+
+// tableCell is text of the space shown in one cell of a table: a tab or a
+// newline in an agent's name would start another cell or fake a row.
+func tableCell(s string) string {
+	return strings.ReplaceAll(visible.Line(s), "\t", `\t`)
 }
 
 // writeAgentMarkdown writes the agents as a markdown table, for a job

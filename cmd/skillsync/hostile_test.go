@@ -30,7 +30,7 @@ func TestStdoutScansEachWriteOnce(t *testing.T) {
 	if strings.Contains(out.String(), token) || !strings.HasSuffix(out.String(), "[REDACTED]\n") || strings.Count(out.String(), "\n") != 1 {
 		t.Errorf("a line written 3 bytes at a time came out as %d bytes ending %q", out.Len(), out.String()[max(0, out.Len()-40):])
 	}
-	if w := ui.stdout.(*lineRedactingWriter); w.scanned > len(line) {
+	if w := ui.lines; w.scanned > len(line) {
 		t.Errorf("searched %d bytes for newlines in a line of %d", w.scanned, len(line))
 	}
 }
@@ -48,5 +48,18 @@ func BenchmarkAgentTableTabs(b *testing.B) {
 				ui.flush()
 			}
 		})
+	}
+}
+
+// TestAgentTableKeepsItsRows: a tab or a newline in an agent's name (the
+// space's text) neither starts a cell nor fakes a row of the table.
+func TestAgentTableKeepsItsRows(t *testing.T) {
+	var out bytes.Buffer
+	ui := newUI(&out, io.Discard, github.Env{})
+	writeAgentTable(ui, []remote.Agent{{ID: "0b5c2f2e-0000-4000-8000-000000000000", Name: "Support\tBot\n0b5c2f2e-ffff-4000-8000-000000000000  Fake  published"}})
+	ui.flush()
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[1], `Support\tBot\n0b5c2f2e-ffff`) {
+		t.Errorf("the table of one agent is %d lines:\n%s", len(lines), out.String())
 	}
 }
