@@ -8,13 +8,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/memory"
+	"github.com/skillsync/skillsync/internal/gittest"
 )
 
 // Hostile repositories: inputs shaped so that work which rescans what it
@@ -546,28 +546,8 @@ func gitBomb(t testing.TB, dir string, depth int, leaf func(store func(object.Tr
 		t.Fatal(err)
 	}
 	s := r.Storer
-	save := func(o plumbing.EncodedObject) plumbing.Hash {
-		h, err := s.SetEncodedObject(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	blob := func(content string) plumbing.Hash {
-		o := s.NewEncodedObject()
-		o.SetType(plumbing.BlobObject)
-		w, _ := o.Writer()
-		w.Write([]byte(content))
-		w.Close()
-		return save(o)
-	}
-	store := func(tr object.Tree) plumbing.Hash {
-		o := s.NewEncodedObject()
-		if err := tr.Encode(o); err != nil {
-			t.Fatal(err)
-		}
-		return save(o)
-	}
+	objs := gittest.New(t, s)
+	store, blob := objs.Tree, objs.Blob
 	sub := store(leaf(store, blob))
 	for range depth {
 		var tr object.Tree
@@ -586,15 +566,7 @@ func gitBomb(t testing.TB, dir string, depth int, leaf func(store func(object.Tr
 		{Name: "skills", Mode: filemode.Dir, Hash: skills},
 		{Name: ConfigFile, Mode: filemode.Regular, Hash: blob(config)},
 	}})
-	sig := object.Signature{Name: "hostile", Email: "hostile@example.com", When: time.Unix(1700000000, 0)}
-	c := &object.Commit{Author: sig, Committer: sig, Message: "bomb", TreeHash: root}
-	o := s.NewEncodedObject()
-	if err := c.Encode(o); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetReference(plumbing.NewHashReference("refs/heads/main", save(o))); err != nil {
-		t.Fatal(err)
-	}
+	objs.Commit(root, "refs/heads/main")
 	if err := s.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, "refs/heads/main")); err != nil {
 		t.Fatal(err)
 	}

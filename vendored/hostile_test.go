@@ -7,13 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/gittest"
 )
 
 // commitTree commits, on the upstream's main branch, the tree that make
@@ -22,41 +22,13 @@ import (
 func (u *testUpstream) commitTree(make func(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree) {
 	t, s := u.t, u.repo.Storer
 	t.Helper()
-	save := func(o plumbing.EncodedObject) plumbing.Hash {
-		h, err := s.SetEncodedObject(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h
-	}
-	blob := func(content string) plumbing.Hash {
-		o := s.NewEncodedObject()
-		o.SetType(plumbing.BlobObject)
-		w, _ := o.Writer()
-		w.Write([]byte(content))
-		w.Close()
-		return save(o)
-	}
-	store := func(tr object.Tree) plumbing.Hash {
-		o := s.NewEncodedObject()
-		if err := tr.Encode(o); err != nil {
-			t.Fatal(err)
-		}
-		return save(o)
-	}
+	objs := gittest.New(t, s)
+	store, blob := objs.Tree, objs.Blob
 	bomb := make(store, blob)
 	bomb.Entries = append([]object.TreeEntry{{Name: "SKILL.md", Mode: filemode.Regular, Hash: blob(pdfSkill)}}, bomb.Entries...)
 	skills := store(object.Tree{Entries: []object.TreeEntry{{Name: "bomb", Mode: filemode.Dir, Hash: store(bomb)}}})
 	root := store(object.Tree{Entries: []object.TreeEntry{{Name: "skills", Mode: filemode.Dir, Hash: skills}}})
-	sig := object.Signature{Name: "hostile", Email: "hostile@example.com", When: time.Unix(1700000000, 0)}
-	c := &object.Commit{Author: sig, Committer: sig, Message: "bomb", TreeHash: root}
-	o := s.NewEncodedObject()
-	if err := c.Encode(o); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetReference(plumbing.NewHashReference(plumbing.Main, save(o))); err != nil {
-		t.Fatal(err)
-	}
+	objs.Commit(root, plumbing.Main)
 }
 
 // TestAddHostileFolder: git stores a tree or a file once however many
