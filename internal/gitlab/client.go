@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"iter"
 	"log/slog"
 	"maps"
@@ -120,11 +119,8 @@ func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, e
 	// redirect to any host (it drops only Authorization and cookies): a
 	// redirect to another origin must never be followed.
 	origin.Guard(&hc, u, "GitLab's API", "the GitLab token")
-	next := hc.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	hc.Transport = &boundedTransport{next: next, max: maxBody}
+	// client-go reads bodies whole, error bodies included.
+	hc.Transport = forge.Bound(hc.Transport, host, maxBody)
 
 	opts := []gl.ClientOptionFunc{
 		gl.WithBaseURL(api),
@@ -197,81 +193,12 @@ func scan[T any](c *Client, list func(p gl.PaginationOptionFunc) ([]T, *gl.Respo
 	pages := 0
 	return gl.Scan2(func(p gl.PaginationOptionFunc) ([]T, *gl.Response, error) {
 		if pages >= c.maxPages {
-			return nil, nil, &tooManyPagesError{max: c.maxPages}
+			return nil, nil, &forge.TooManyPagesError{Host: host, Max: c.maxPages}
 		}
 		pages++
 		return list(p)
 	})
 }
-
-// A tooManyPagesError is a list that went on past [MaxPages].
-type tooManyPagesError struct{ max int }
-
-func (e *tooManyPagesError) Error() string {
-	return fmt.Sprintf("GitLab announced a next page after %d pages of 100, and no more are read", e.max)
-}
-
-// boundedTransport reads at most max bytes of any answer, so that a
-// server (or what poses as one) cannot exhaust memory: client-go reads
-// bodies whole, error bodies included.
-type boundedTransport struct {
-	next http.RoundTripper
-	max  int64
-}
-
-func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := t.next.RoundTrip(r)
-	if err != nil {
-		return nil, err
-	}
-	tooLarge := &responseTooLargeError{method: r.Method, path: r.URL.Path, max: t.max}
-	if resp.ContentLength > t.max {
-		resp.Body.Close()
-		return nil, tooLarge
-	}
-	resp.Body = &boundedBody{rc: resp.Body, left: t.max, err: tooLarge}
-	return resp, nil
-}
-
-// A responseTooLargeError is an answer over the limit of a
-// [boundedTransport].
-type responseTooLargeError struct {
-	method, path string
-	max          int64
-}
-
-func (e *responseTooLargeError) Error() string {
-	if e.max >= 1<<20 {
-		return fmt.Sprintf("GitLab's answer to %s %s is over %d MiB", e.method, e.path, e.max>>20)
-	}
-	return fmt.Sprintf("GitLab's answer to %s %s is over %d bytes", e.method, e.path, e.max)
-}
-
-type boundedBody struct {
-	rc   io.ReadCloser
-	left int64
-	err  error
-}
-
-func (b *boundedBody) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		// At the limit: one more byte is one too many, EOF is fine.
-		var one [1]byte
-		n, err := b.rc.Read(one[:])
-		if n > 0 {
-			return 0, b.err
-		}
-		return 0, err
-	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.rc.Read(p)
-	b.left -= int64(n)
-	return n, err
-}
-
-func (b *boundedBody) Close() error { return b.rc.Close() }
 
 // Error is an answer from GitLab that a caller may branch on (Status) and a
 // person can act on (Hint).
@@ -303,8 +230,8 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 	e := &Error{Host: host, Op: op, Err: err}
 	var (
 		redir  *origin.RedirectError
-		big    *responseTooLargeError
-		pages  *tooManyPagesError
+		big    *forge.ResponseTooLargeError
+		pages  *forge.TooManyPagesError
 		syntax *json.SyntaxError
 		typ    *json.UnmarshalTypeError
 		resp   *gl.ErrorResponse
