@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,6 +16,17 @@ import (
 	"github.com/skillsync/skillsync/internal/redact"
 )
 
+// MaxResponseBytes is the most read of one answer of GitHub's: a page of
+// 100 comments or issues, each up to 65,536 characters, is far less, and
+// a larger answer is not one worth holding in memory.
+const MaxResponseBytes = 64 << 20
+
+// MaxPages is the most pages (of 100 items) read of one list: 10,000
+// comments of a pull request, or open issues of a repository, is far past
+// any real one, and a server that keeps announcing a next page must not
+// keep the job reading for ever.
+const MaxPages = 100
+
 // Client posts to one repository through GitHub's REST API. It is not
 // safe for concurrent use.
 type Client struct {
@@ -24,6 +36,7 @@ type Client struct {
 	api      string           // for the hint of a network error
 	redactor *redact.Redactor // of the token, to scrub it from error messages
 	runURL   string           // Env.RunURL, linked from a body cut to fit
+	maxPages int              // the most pages of a list read: MaxPages
 
 	// self is who the client posts as, learnt on first need: see
 	// [Client.postedByUs].
@@ -41,6 +54,10 @@ type identity struct {
 // it is copied, never changed. ctx is accepted for symmetry with the other
 // calls of this package: making a client does no I/O.
 func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, error) {
+	return newClient(ctx, env, httpClient, MaxResponseBytes, MaxPages)
+}
+
+func newClient(_ context.Context, env Env, httpClient *http.Client, maxBody int64, maxPages int) (*Client, error) {
 	const op = "connecting to GitHub"
 	if env.Token == "" {
 		return nil, &Error{Host: host, Op: op, Message: "no GitHub token",
@@ -80,6 +97,10 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	// it sends, a redirected one included: net/http's dropping of it on a
 	// redirect to another host never comes into play.
 	origin.Guard(&hc, u, "GitHub's API", "the GitHub token")
+	// go-github reads bodies whole, error bodies included. The guard
+	// above is the client's redirect policy, which sees every hop before
+	// it is sent, so it holds whatever the transport is.
+	hc.Transport = forge.Bound(hc.Transport, host, maxBody)
 	c, err := gh.NewClient(
 		gh.WithHTTPClient(&hc),
 		gh.WithAuthToken(env.Token),
@@ -89,7 +110,7 @@ func NewClient(ctx context.Context, env Env, httpClient *http.Client) (*Client, 
 	if err != nil {
 		return nil, fmt.Errorf("making the GitHub client: %w", err)
 	}
-	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: redact.New(env.Token), runURL: env.RunURL}, nil
+	return &Client{gh: c, owner: owner, repo: repo, api: api, redactor: redact.New(env.Token), runURL: env.RunURL, maxPages: maxPages}, nil
 }
 
 // Error is an answer from GitHub that a caller may branch on (Status) and a
@@ -122,11 +143,19 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 		abuse *gh.AbuseRateLimitError
 		resp  *gh.ErrorResponse
 		redir *origin.RedirectError
+		big   *forge.ResponseTooLargeError
+		pages *forge.TooManyPagesError
 	)
 	switch {
 	case errors.As(err, &redir):
 		e.Message = redir.Error()
 		e.Hint = fmt.Sprintf("GitHub's API at %s answered with a redirect elsewhere: check GITHUB_API_URL (https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server) and any proxy between this machine and GitHub", c.api)
+	case errors.As(err, &big):
+		e.Message = big.Error()
+		e.Hint = fmt.Sprintf("check GITHUB_API_URL (%s) and any proxy between this machine and GitHub: GitHub's API never answers this much", c.api)
+	case errors.As(err, &pages):
+		e.Message = pages.Error()
+		e.Hint = fmt.Sprintf("check GITHUB_API_URL (%s) and any proxy between this machine and GitHub: GitHub's API ends its lists", c.api)
 	case errors.As(err, &rate):
 		e.Status = statusOf(rate.Response)
 		e.Message = rate.Message
@@ -177,6 +206,35 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 	// spelling (see redact.Redactor).
 	e.Message = c.redactor.Redact(e.Message)
 	return e
+}
+
+// scan reads every item of a list, page by page, as go-github's *Iter
+// methods do, but no more than c.maxPages pages: list reads the page that
+// lo says, and lo.Page is moved on to the next one GitHub announces.
+func scan[T any](c *Client, lo *gh.ListOptions, list func() ([]T, *gh.Response, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		for pages := 0; ; pages++ {
+			if pages >= c.maxPages {
+				yield(zero, &forge.TooManyPagesError{Host: host, Max: c.maxPages})
+				return
+			}
+			items, resp, err := list()
+			if err != nil {
+				yield(zero, err)
+				return
+			}
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			if resp.NextPage == 0 {
+				return
+			}
+			lo.Page = resp.NextPage
+		}
+	}
 }
 
 func statusOf(r *http.Response) int {

@@ -88,7 +88,10 @@ func (c *Client) SyncPlanComment(ctx context.Context, pr int, pc PlanComment) (a
 // reviewer quoting the marker must not have their comment overwritten.
 func (c *Client) findComment(ctx context.Context, pr int, marker string) (*gh.IssueComment, error) {
 	opts := &gh.IssueListCommentsOptions{ListOptions: gh.ListOptions{PerPage: 100}}
-	for comment, err := range c.gh.Issues.ListCommentsIter(ctx, c.owner, c.repo, pr, opts) {
+	list := func() ([]*gh.IssueComment, *gh.Response, error) {
+		return c.gh.Issues.ListComments(ctx, c.owner, c.repo, pr, opts)
+	}
+	for comment, err := range scan(c, &opts.ListOptions, list) {
 		if err != nil {
 			return nil, c.wrap(err, pullRequestsWrite, prName(pr), "listing the comments of "+prName(pr))
 		}

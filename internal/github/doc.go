@@ -16,6 +16,11 @@
 // [AppendStepSummary] and [Annotation] need no API at all: they write to
 // the files and the log that the runner reads.
 //
+// No answer of GitHub's is read past [MaxResponseBytes], and no list past
+// [MaxPages] pages: a hostile or broken API, or a proxy posing as one
+// (GITHUB_API_URL), cannot exhaust memory or keep the job reading for
+// ever.
+//
 // GitHub caps a comment or issue body at 65,536 characters and a step summary
 // at 1 MiB; both are enforced here, cutting at a line with a note (which
 // links the run, whose log holds all of it), so that a huge plan is

@@ -130,7 +130,10 @@ func (c *Client) listIssues(ctx context.Context, marker string, labels []string)
 		ListOptions: gh.ListOptions{PerPage: 100},
 	}
 	var found []*gh.Issue
-	for is, err := range c.gh.Issues.ListByRepoIter(ctx, c.owner, c.repo, opts) {
+	list := func() ([]*gh.Issue, *gh.Response, error) {
+		return c.gh.Issues.ListByRepo(ctx, c.owner, c.repo, opts)
+	}
+	for is, err := range scan(c, &opts.ListOptions, list) {
 		if err != nil {
 			return nil, c.wrap(err, issuesWrite, "", fmt.Sprintf("listing the open issues of %s/%s", c.owner, c.repo))
 		}

@@ -14,6 +14,7 @@ package githubtest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -58,6 +59,10 @@ type Fault struct {
 	Status int
 	Header http.Header
 	Body   string
+	// Stream, when not nil, is sent after Body, as it is read and with
+	// no Content-Length (chunked), until it ends or the client hangs up:
+	// an answer that runs on.
+	Stream io.Reader
 }
 
 // Server is the fake, listening on loopback at URL until the test ends.
@@ -107,6 +112,11 @@ func New(t testing.TB) *Server {
 					w.Header()[k] = v
 				}
 				writeError(w, f.Status, f.Body)
+				if f.Stream != nil {
+					// Flushing first leaves the length unsaid.
+					w.(http.Flusher).Flush()
+					io.Copy(w, f.Stream)
+				}
 				return
 			}
 		}
