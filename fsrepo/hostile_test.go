@@ -262,21 +262,16 @@ func hostileTargets(n int, space func(i int) string) []byte {
 	return []byte(b.String())
 }
 
-// TestTargetsOfOneSpaceLinear: a target of a space an earlier target of
-// the same address writes is an error naming the first such target. Each
-// target was compared with every earlier one, parsing both addresses when
-// the spaces were the same, and named with each of its space: 2,000
-// targets of one space (45 KB) made two million errors in 1.5 GB.
-func TestTargetsOfOneSpaceLinear(t *testing.T) {
+// TestTargetsOfOneSpaceNamedWithTheFirst: a target of a space an earlier
+// target of the same address writes is one error, naming the first such
+// target.
+func TestTargetsOfOneSpaceNamedWithTheFirst(t *testing.T) {
 	_, err := parseConfig(ConfigFile, hostileTargets(3, func(int) string { return "ab12" }))
 	want := `skillsync.yaml:3: targets "t1" and "t0" (line 2) are both space ab12 at the same address: they would undo each other's changes; give each target its own space, or remove one
 skillsync.yaml:4: targets "t2" and "t0" (line 2) are both space ab12 at the same address: they would undo each other's changes; give each target its own space, or remove one`
 	if err == nil || err.Error() != want {
 		t.Errorf("three targets of one space: %v\nwant\n%s", err, want)
 	}
-	linearAllocs(t, MaxTargets/4, func(n int) {
-		parseConfig(ConfigFile, hostileTargets(n, func(int) string { return "ab12" }))
-	})
 }
 
 // TestTargetsBounded: skillsync.yaml lists at most MaxTargets targets, as
@@ -704,12 +699,9 @@ func globsConfig(n int, glob func(i int) string) []byte {
 	return []byte(b.String())
 }
 
-// TestGlobsBounded: each glob with a wildcard is matched against every
-// skill of a plan, in time that grows with its length, so that the
-// globs of a 1 MiB skillsync.yaml made a plan of 10,000 skills take
-// minutes: skillsync.yaml holds at most MaxGlobs of them, each of at
-// most MaxGlobBytes. A pattern that is a slug is looked up, and as many
-// are taken as the file holds.
+// TestGlobsBounded: skillsync.yaml holds at most MaxGlobs globs with a
+// wildcard, each of at most MaxGlobBytes; one past either is an error at
+// its line. Slugs with no wildcard are not counted.
 func TestGlobsBounded(t *testing.T) {
 	wild := func(i int) string { return fmt.Sprintf("x%d-*", i) }
 	if _, err := parseConfig(ConfigFile, globsConfig(MaxGlobs, wild)); err != nil {
@@ -726,23 +718,14 @@ func TestGlobsBounded(t *testing.T) {
 		t.Errorf("a glob of %d bytes: %v", MaxGlobBytes+1, err)
 	}
 
-	const n = 20000
+	const n = 10 * MaxGlobs
 	cfg, err := parseConfig(ConfigFile, globsConfig(n, func(i int) string { return fmt.Sprintf("skill-%d", i) }))
 	if err != nil {
 		t.Fatalf("%d slugs: %v", n, err)
 	}
-	set := NewPatternSet(cfg.Ignore[0].Skills)
-	for i := range n {
-		if !set.Matches(fmt.Sprintf("skill-%d", i)) || set.Matches(fmt.Sprintf("other-%d", i)) {
-			t.Fatalf("skill-%d and other-%d against %d slugs", i, i, n)
-		}
-	}
-	if set.tried > 0 {
-		t.Errorf("tried %d globs to match %d slugs against %d slugs", set.tried, 2*n, n)
-	}
-	x := NewIgnoreIndex(cfg.Ignore)
-	if !x.Covers("skill-7", "enabled") || x.Covers("skill-7", "name") || x.Covers("other", "enabled") {
-		t.Errorf("the index covers other than the rule")
+	r := cfg.Ignore[0]
+	if !r.Covers("skill-7", "enabled") || !r.Covers(fmt.Sprintf("skill-%d", n-1), "enabled") || r.Covers("skill-7", "name") || r.Covers("other", "enabled") {
+		t.Errorf("the rule of %d slugs covers other than they name", n)
 	}
 }
 

@@ -1,10 +1,12 @@
 package fsrepo
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/skillsync/skillsync/spec"
@@ -59,12 +61,9 @@ func (p Pattern) Matches(slug string) bool {
 	return err == nil && ok
 }
 
-// Bounds on the globs of skillsync.yaml. Each glob with a wildcard is
-// matched against every skill of a plan (and every skill of the space for
-// ignore rules), in time that grows with its length: without bounds, the
-// globs a 1 MiB skillsync.yaml holds would make a plan of the skills
-// take minutes. A glob without one is a slug, looked up (see
-// [PatternSet]), and these bounds do not count it.
+// Bounds on the globs of skillsync.yaml, each matched against every skill
+// of a plan in time that grows with its length and wildcards. A slug with
+// no wildcard is one comparison, and is not counted.
 const (
 	// MaxGlobs is the most globs with a wildcard (*, ?, [...] or an
 	// escape) skillsync.yaml may hold, in all its lists.
@@ -78,75 +77,6 @@ const (
 // meaning: one without is the slug it matches.
 func wildcard(glob string) bool { return strings.ContainsAny(glob, `*?[\`) }
 
-// A PatternSet matches slugs against many globs at once: a glob that is a
-// slug is looked up, so that matching a slug against the patterns of
-// skillsync.yaml costs its globs with a wildcard, not all its patterns.
-type PatternSet struct {
-	slugs map[string]bool
-	globs []string // with a wildcard
-	tried int      // globs matched against a slug, all told
-}
-
-// NewPatternSet returns the set of the patterns ps.
-func NewPatternSet(ps []Pattern) *PatternSet {
-	s := &PatternSet{slugs: map[string]bool{}}
-	for _, p := range ps {
-		s.add(p.Glob)
-	}
-	return s
-}
-
-func (s *PatternSet) add(glob string) {
-	if wildcard(glob) {
-		s.globs = append(s.globs, glob)
-	} else {
-		s.slugs[glob] = true
-	}
-}
-
-// Matches reports whether a pattern of s matches slug.
-func (s *PatternSet) Matches(slug string) bool {
-	if s.slugs[slug] {
-		return true
-	}
-	for _, g := range s.globs {
-		s.tried++
-		if ok, err := path.Match(g, slug); err == nil && ok {
-			return true
-		}
-	}
-	return false
-}
-
-// An IgnoreIndex tells which fields of which skills ignore rules cover,
-// as [IgnoreRule.Covers] tells it of one rule, for all rules at once:
-// a rule that is a slug costs one lookup, however many rules there are.
-type IgnoreIndex map[string]*PatternSet // by field
-
-// NewIgnoreIndex returns the index of rules.
-func NewIgnoreIndex(rules []IgnoreRule) IgnoreIndex {
-	x := IgnoreIndex{}
-	for _, r := range rules {
-		for _, f := range r.Fields {
-			s := x[f]
-			if s == nil {
-				s = &PatternSet{slugs: map[string]bool{}}
-				x[f] = s
-			}
-			for _, p := range r.Skills {
-				s.add(p.Glob)
-			}
-		}
-	}
-	return x
-}
-
-// Covers reports whether a rule of the index ignores field of skill slug.
-func (x IgnoreIndex) Covers(slug, field string) bool {
-	s := x[field]
-	return s != nil && s.Matches(slug)
-}
-
 // An IgnoreRule says which differences are never planned nor reported as
 // drift: those of Fields of the skills whose slugs match one of Skills.
 // Admins may, for instance, toggle skills in the app: an ignore rule of
@@ -159,15 +89,7 @@ type IgnoreRule struct {
 
 // Covers reports whether the rule ignores field of the skill slug.
 func (r IgnoreRule) Covers(slug, field string) bool {
-	if !contains(r.Fields, field) {
-		return false
-	}
-	for _, p := range r.Skills {
-		if p.Matches(slug) {
-			return true
-		}
-	}
-	return false
+	return contains(r.Fields, field) && matchesAny(r.Skills, slug)
 }
 
 // IgnoreFields are the fields an ignore rule may name: those a plan
@@ -179,10 +101,8 @@ var IgnoreFields = []string{spec.FieldName, spec.FieldDescription, spec.FieldIns
 var targetName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
 
 // tokenEnvName is what a tokenEnv may be: SKILLSYNC_TOKEN or a variable
-// named after it. skillsync sends the variable's value to the service as
-// the bearer token, and a pull request may change skillsync.yaml: were any
-// name allowed, it could have CI send another secret (GITHUB_TOKEN,
-// AWS_SECRET_ACCESS_KEY) to an address it chooses.
+// named after it. Its value is sent to the service as the token, so
+// skillsync.yaml must not be able to name another of CI's secrets.
 var tokenEnvName = regexp.MustCompile(`^SKILLSYNC_TOKEN(_[A-Za-z0-9_]+)?$`)
 
 // tokenEnvFor is the tokenEnv to suggest for target name.
@@ -264,9 +184,8 @@ func (r *Repo) ForTarget(name string) *Repo {
 	out := *r
 	out.Config, _ = r.Config.ForTarget(name)
 	out.Skills = make([]Skill, 0, len(r.Skills))
-	exclude := NewPatternSet(t.Exclude)
 	for _, s := range r.Skills {
-		if exclude.Matches(s.Slug) {
+		if t.Excludes(s.Slug) {
 			continue
 		}
 		if on, ok := t.Enabled[s.Slug]; ok {
@@ -278,13 +197,11 @@ func (r *Repo) ForTarget(name string) *Repo {
 }
 
 // Excludes reports whether t does not manage slug.
-func (t Target) Excludes(slug string) bool {
-	for _, p := range t.Exclude {
-		if p.Matches(slug) {
-			return true
-		}
-	}
-	return false
+func (t Target) Excludes(slug string) bool { return matchesAny(t.Exclude, slug) }
+
+// matchesAny reports whether a pattern of ps matches slug.
+func matchesAny(ps []Pattern, slug string) bool {
+	return slices.ContainsFunc(ps, func(p Pattern) bool { return p.Matches(slug) })
 }
 
 // SameAddress reports whether two base URLs address the same service:
@@ -294,9 +211,8 @@ func (t Target) Excludes(slug string) bool {
 func SameAddress(a, b string) bool { return AddressKey(a) == AddressKey(b) }
 
 // AddressKey is the form of a base URL in which [SameAddress] compares
-// it: two addresses are the same exactly when their keys are equal, so
-// that the keys may index a set of addresses. An address that is no URL
-// is the same only as itself.
+// it: two addresses are the same exactly when their keys are equal. An
+// address that is no URL is the same only as itself.
 func AddressKey(a string) string {
 	u, err := url.Parse(strings.TrimSpace(a))
 	if err != nil {
@@ -410,9 +326,8 @@ func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []I
 
 // MaxTargets is the most targets skillsync.yaml may list: as many jobs as
 // a GitHub Actions matrix runs, which `skillsync targets` is made to feed.
-// Each target is planned against every skill, and looks itself up among
-// the others: more targets would multiply the work of every command by a
-// number only a hostile file writes.
+// Each target is planned against every skill and compared with the
+// others.
 const MaxTargets = 256
 
 // parseTargets reads targets:, in file order. shared is the configuration
@@ -435,7 +350,6 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 	// By name in lower case: "Prod" and "prod" would share a journal file
 	// on a file system that ignores case (macOS's, Windows').
 	seen := map[string]int{}
-	bySpace := map[string]Target{} // by space and address key
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolveAlias(n.Content[i+1])
 		name := k.Value
@@ -553,21 +467,14 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			continue
 		}
 		// Two targets that write one space would undo each other's
-		// changes on every apply. A target is named with the first that
-		// does: naming every pair of n such targets would make n² errors.
-		addr := t.BaseURL
-		if addr == "" {
-			addr = shared.BaseURL
-		}
-		where := t.Space + "\x00" + AddressKey(addr)
-		if o, dup := bySpace[where]; dup {
-			at := "the same address"
-			if addr != "" {
-				at = addr
+		// changes on every apply. A target is named with the first such.
+		addr := cmp.Or(t.BaseURL, shared.BaseURL)
+		for _, o := range out {
+			if o.Space == t.Space && SameAddress(cmp.Or(o.BaseURL, shared.BaseURL), addr) {
+				fail(k.Line, "targets %q and %q (line %d) are both space %s at %s: they would undo each other's changes; give each target its own space, or remove one",
+					name, o.Name, o.Line, t.Space, cmp.Or(addr, "the same address"))
+				break
 			}
-			fail(k.Line, "targets %q and %q (line %d) are both space %s at %s: they would undo each other's changes; give each target its own space, or remove one", name, o.Name, o.Line, t.Space, at)
-		} else {
-			bySpace[where] = t
 		}
 		out = append(out, t)
 	}
@@ -598,15 +505,7 @@ func configWarnings(repo *Repo) Diagnostics {
 		slugs[s.Slug] = true
 	}
 	matches := func(p Pattern) bool {
-		if !wildcard(p.Glob) {
-			return slugs[p.Glob] // a slug, looked up
-		}
-		for _, s := range repo.Skills {
-			if p.Matches(s.Slug) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(repo.Skills, func(s Skill) bool { return p.Matches(s.Slug) })
 	}
 	warn := func(target string, line int, format string, args ...any) {
 		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-unmatched", Target: target,
@@ -630,7 +529,7 @@ func configWarnings(repo *Repo) Diagnostics {
 			}
 		}
 		for slug, line := range t.EnabledLines {
-			if _, ok := t.Enabled[slug]; ok && !matches(Pattern{Glob: slug}) {
+			if _, ok := t.Enabled[slug]; ok && !slugs[slug] {
 				warn(t.Name, line, "targets.%s.enabled: %q is no skill of the repository", t.Name, slug)
 			}
 		}
@@ -651,75 +550,20 @@ func unusedOverrides(c Config, t Target) Diagnostics {
 			Message: fmt.Sprintf("targets.%s.enabled: the override of %q does nothing: %s", t.Name, slug, why), Hint: hint})
 	}
 	rules := append(append([]IgnoreRule(nil), c.Ignore...), t.Ignore...)
-	var exclude, ignore firstMatch
-	for i, p := range t.Exclude {
-		exclude.add(p.Glob, i)
-	}
-	for i, r := range rules {
-		if contains(r.Fields, spec.FieldEnabled) {
-			for _, p := range r.Skills {
-				ignore.add(p.Glob, i)
-			}
-		}
-	}
 	for slug, line := range t.EnabledLines {
 		if _, ok := t.Enabled[slug]; !ok {
 			continue
 		}
-		if i := exclude.find(slug); i >= 0 {
+		if i := slices.IndexFunc(t.Exclude, func(p Pattern) bool { return p.Matches(slug) }); i >= 0 {
 			p := t.Exclude[i]
 			warn(line, slug, fmt.Sprintf("targets.%s.exclude %q (line %d) leaves the skill out of the target", t.Name, p.Glob, p.Line),
 				"remove the override, or the skill from the exclude")
 			continue
 		}
-		if i := ignore.find(slug); i >= 0 {
+		if i := slices.IndexFunc(rules, func(r IgnoreRule) bool { return r.Covers(slug, spec.FieldEnabled) }); i >= 0 {
 			warn(line, slug, fmt.Sprintf("the ignore rule at line %d ignores its enabled field", rules[i].Line),
 				"remove the override, or enabled from the ignore rule: while it is ignored, the space keeps the state it has")
 		}
 	}
 	return ds
-}
-
-// A firstMatch finds the first of a list of globs, each of an owner (its
-// index, or its rule's), that matches a slug: by lookup for the globs
-// that are slugs, by matching for those with a wildcard.
-type firstMatch struct {
-	slugs map[string]int // the least owner of each slug
-	globs []ownedGlob    // with a wildcard, in their order
-}
-
-type ownedGlob struct {
-	glob  string
-	owner int
-}
-
-// add adds glob of owner, owners coming in increasing order.
-func (f *firstMatch) add(glob string, owner int) {
-	if wildcard(glob) {
-		f.globs = append(f.globs, ownedGlob{glob, owner})
-		return
-	}
-	if f.slugs == nil {
-		f.slugs = map[string]int{}
-	}
-	if _, ok := f.slugs[glob]; !ok {
-		f.slugs[glob] = owner
-	}
-}
-
-// find returns the least owner of a glob that matches slug, or -1.
-func (f *firstMatch) find(slug string) int {
-	best, ok := f.slugs[slug]
-	if !ok {
-		best = -1
-	}
-	for _, g := range f.globs {
-		if best >= 0 && g.owner >= best {
-			break
-		}
-		if m, err := path.Match(g.glob, slug); err == nil && m {
-			return g.owner
-		}
-	}
-	return best
 }

@@ -49,24 +49,11 @@ type Policy struct {
 	// value, and counts as it is live (an ignored enabled state counts
 	// toward the active limit as the space has it).
 	Ignore []fsrepo.IgnoreRule
-
-	// ignore indexes Ignore, for a policy with defaults: asked of every
-	// field that differs of every skill, and of every unmanaged skill of
-	// the space, the rules cost one lookup for the slugs they name.
-	ignore fsrepo.IgnoreIndex
 }
 
 // ignores reports whether p's ignore rules cover field f of skill slug.
 func (p Policy) ignores(slug, f string) bool {
-	if p.ignore != nil {
-		return p.ignore.Covers(slug, f)
-	}
-	for _, r := range p.Ignore {
-		if r.Covers(slug, f) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Ignore, func(r fsrepo.IgnoreRule) bool { return r.Covers(slug, f) })
 }
 
 // PolicyFromConfig returns the policy skillsync.yaml sets, with defaults for
@@ -93,7 +80,6 @@ func (p Policy) withDefaults() Policy {
 		d := fsrepo.DefaultMaxDisablePercent
 		p.MaxDisablePercent = &d
 	}
-	p.ignore = fsrepo.NewIgnoreIndex(p.Ignore)
 	return p
 }
 

@@ -106,14 +106,14 @@ func BenchmarkComputeMissing(b *testing.B) {
 	}
 }
 
-// ignoredAgainst is a repository of 2,000 skills, each differing from the
+// ignoredAgainst is a repository of 5,000 skills, each differing from the
 // space in every field, under an ignore rule of every field naming n
-// other slugs.
+// globs that match none of them.
 func ignoredAgainst(n int) (*fsrepo.Repo, *Live, Policy) {
 	desired := &fsrepo.Repo{}
 	live := &Live{Space: "ab12"}
 	ins, other := "Do it.\n", "Do it otherwise.\n"
-	for i := range 2000 {
+	for i := range 5000 {
 		slug := fmt.Sprintf("skill-%d", i)
 		desired.Skills = append(desired.Skills, fsrepo.Skill{Slug: slug, Name: "Name", Description: "Does it.", Instructions: ins, Enabled: true})
 		live.Skills = append(live.Skills, remote.Skill{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Slug: slug,
@@ -121,15 +121,15 @@ func ignoredAgainst(n int) (*fsrepo.Repo, *Live, Policy) {
 	}
 	r := fsrepo.IgnoreRule{Fields: []string{FieldName, FieldDescription, FieldInstructions, FieldEnabled}}
 	for j := range n {
-		r.Skills = append(r.Skills, fsrepo.Pattern{Glob: fmt.Sprintf("other-%d", j)})
+		r.Skills = append(r.Skills, fsrepo.Pattern{Glob: fmt.Sprintf("other-%d-*", j)})
 	}
 	return desired, live, Policy{Ignore: []fsrepo.IgnoreRule{r}, Force: true}
 }
 
-// BenchmarkComputeIgnored plans 2,000 skills that differ in every field
-// under an ignore rule naming n slugs, none of them theirs.
+// BenchmarkComputeIgnored plans 5,000 skills that differ in every field
+// under an ignore rule of up to fsrepo.MaxGlobs globs, none matching.
 func BenchmarkComputeIgnored(b *testing.B) {
-	for _, n := range []int{1000, 2000, 4000, 8000} {
+	for _, n := range []int{0, fsrepo.MaxGlobs / 4, fsrepo.MaxGlobs / 2, fsrepo.MaxGlobs} {
 		desired, live, pol := ignoredAgainst(n)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()

@@ -127,7 +127,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 					"pull it from a target that manages it, or take it out of targets.%s.exclude in %s", t.Name, fsrepo.ConfigFile)
 			}
 		}
-		exclude = fsrepo.NewPatternSet(tc.Exclude).Matches // each skill of the space, against each pattern
+		exclude = tc.Excludes
 		repo, _, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{})
 		if err != nil {
 			return err
