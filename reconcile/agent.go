@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -16,41 +15,26 @@ import (
 // match an [*AgentNotFoundError]. agents.publish in skillsync.yaml and
 // `skillsync agents publish` name agents this way.
 func FindAgent(agents []remote.Agent, ref string) (remote.Agent, error) {
-	return newAgentIndex(agents).find(ref)
-}
-
-// An agentIndex finds agents as [FindAgent] does, by lookup: a plan finds
-// every agent agents.publish names, and a search of the space's agents
-// for each cost their product.
-type agentIndex struct {
-	byID   map[string]remote.Agent   // the first of each id
-	byName map[string][]remote.Agent // in their order
-	near   map[string][]string       // names by [fsrepo.FoldCase] of their trimmed form, in order
-}
-
-func newAgentIndex(agents []remote.Agent) *agentIndex {
-	x := &agentIndex{byID: map[string]remote.Agent{}, byName: map[string][]remote.Agent{}, near: map[string][]string{}}
+	var byName []remote.Agent
 	for _, a := range agents {
-		if _, ok := x.byID[a.ID]; !ok {
-			x.byID[a.ID] = a
+		if a.ID == ref {
+			return a, nil
 		}
-		x.byName[a.Name] = append(x.byName[a.Name], a)
-		k := fsrepo.FoldCase(strings.TrimSpace(a.Name))
-		x.near[k] = append(x.near[k], a.Name)
+		if a.Name == ref {
+			byName = append(byName, a)
+		}
 	}
-	return x
-}
-
-func (x *agentIndex) find(ref string) (remote.Agent, error) {
-	if a, ok := x.byID[ref]; ok {
-		return a, nil
-	}
-	byName := x.byName[ref]
 	switch len(byName) {
 	case 1:
 		return byName[0], nil
 	case 0:
-		return remote.Agent{}, &AgentNotFoundError{Ref: ref, Near: x.near[fsrepo.FoldCase(strings.TrimSpace(ref))]}
+		nf := &AgentNotFoundError{Ref: ref}
+		for _, a := range agents {
+			if strings.EqualFold(strings.TrimSpace(a.Name), strings.TrimSpace(ref)) {
+				nf.Near = append(nf.Near, a.Name)
+			}
+		}
+		return remote.Agent{}, nf
 	}
 	amb := &AgentAmbiguousError{Ref: ref}
 	for _, a := range byName {

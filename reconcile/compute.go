@@ -553,17 +553,13 @@ func (c *planner) agentImpact() {
 // whose draft is not what is published.
 func (c *planner) publish() {
 	done := map[string]bool{}
-	// A name said twice is one agent (or one error): each error of a name
-	// that many agents share lists their ids, and agents.publish may say it
-	// as often as the file has room for.
-	refs := map[string]bool{}
-	agents := newAgentIndex(c.live.Agents)
+	refs := map[string]bool{} // a ref said twice is one agent, or one error
 	for _, ref := range c.policy.PublishAgents {
 		if refs[ref] {
 			continue
 		}
 		refs[ref] = true
-		a, err := agents.find(ref)
+		a, err := FindAgent(c.live.Agents, ref)
 		var amb *AgentAmbiguousError
 		switch {
 		case errors.As(err, &amb):

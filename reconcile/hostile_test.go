@@ -3,7 +3,6 @@ package reconcile
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -140,16 +139,6 @@ func BenchmarkComputeIgnored(b *testing.B) {
 	}
 }
 
-// allocatedBy returns the bytes fn allocates; the tests that call it do
-// not run in parallel.
-func allocatedBy(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // sharedAgentName is a space of n agents of one name, and a policy that
 // names it n times in agents.publish.
 func sharedAgentName(n int) (*Live, Policy) {
@@ -163,56 +152,12 @@ func sharedAgentName(n int) (*Live, Policy) {
 }
 
 // TestPublishRefsOnce: agents.publish names agents by id or name, and a
-// name several agents share is an error listing their ids. Each entry
-// searched every agent, and each entry of a shared name made its error:
-// a name said n times of n agents made n errors of n ids (2,000 of each:
-// 160 MB).
+// name several agents share is an error listing their ids, once however
+// often the name is said.
 func TestPublishRefsOnce(t *testing.T) {
 	live, pol := sharedAgentName(3)
 	p := Compute(&fsrepo.Repo{}, live, pol)
 	if len(p.Errors) != 1 || p.Errors[0].Code != CodeAgentAmbiguous || !strings.Contains(p.Errors[0].Message, "which 3 agents are called") {
 		t.Fatalf("errors of a name of 3 agents said 3 times: %v", p.Errors)
-	}
-	run := func(n int) uint64 {
-		live, pol := sharedAgentName(n)
-		return allocatedBy(func() { Compute(&fsrepo.Repo{}, live, pol) })
-	}
-	run(500)
-	if small, large := run(500), run(2000); large > 8*small {
-		t.Errorf("allocated %d KB for n=500 and %d KB for 4n: %.1f times as much, where linear work allocates about 4",
-			small>>10, large>>10, float64(large)/float64(small))
-	}
-}
-
-// BenchmarkComputePublish plans a space of n agents of one name, which
-// agents.publish names n times.
-func BenchmarkComputePublish(b *testing.B) {
-	for _, n := range []int{500, 1000, 2000, 4000} {
-		live, pol := sharedAgentName(n)
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				Compute(&fsrepo.Repo{}, live, pol)
-			}
-		})
-	}
-}
-
-// BenchmarkSetOriginsPublish sets the origins of a plan publishing n
-// agents against a base whose agents.publish names n others.
-func BenchmarkSetOriginsPublish(b *testing.B) {
-	for _, n := range []int{2000, 4000, 8000, 16000} {
-		p := &Plan{}
-		base := &fsrepo.Repo{}
-		for i := range n {
-			p.Publish = append(p.Publish, AgentPublish{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Name: fmt.Sprintf("Agent %d", i)})
-			base.Config.Agents.Publish = append(base.Config.Agents.Publish, fmt.Sprintf("Other %d", i))
-		}
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				SetOrigins(p, base, base)
-			}
-		})
 	}
 }

@@ -67,14 +67,10 @@ func SetOrigins(p *Plan, base, head *fsrepo.Repo) {
 	// An agent to publish comes from the pull request when it put the
 	// agent in agents.publish; listed there at the base, the draft was
 	// changed in the app.
-	atBase := make(map[string]bool, len(base.Config.Agents.Publish)) // looked up, not searched, for each agent
-	for _, ref := range base.Config.Agents.Publish {
-		atBase[ref] = true
-	}
 	for i := range p.Publish {
 		a := &p.Publish[i]
 		a.Origin = OriginPR
-		if atBase[a.ID] || atBase[a.Name] {
+		if slices.Contains(base.Config.Agents.Publish, a.ID) || slices.Contains(base.Config.Agents.Publish, a.Name) {
 			a.Origin = OriginDrift
 		}
 	}
