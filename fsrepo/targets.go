@@ -57,6 +57,9 @@ type Pattern struct {
 
 // Matches reports whether the glob matches slug.
 func (p Pattern) Matches(slug string) bool {
+	if !wildcard(p.Glob) {
+		return p.Glob == slug
+	}
 	ok, err := path.Match(p.Glob, slug)
 	return err == nil && ok
 }
