@@ -9,10 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -124,7 +124,7 @@ func joinMaybeUnterminated(r *rand.Rand, lines []string) string {
 
 // TestUnifiedDiffPatchRoundTrip checks that patch, applied to the old text,
 // gives the new text: GNU patch when installed, else the strict applier of
-// these tests.
+// these tests. Every other diff is made past the cap, its lines replaced.
 func TestUnifiedDiffPatchRoundTrip(t *testing.T) {
 	patch, err := exec.LookPath("patch")
 	if err != nil {
@@ -137,7 +137,7 @@ func TestUnifiedDiffPatchRoundTrip(t *testing.T) {
 		old := randomText(r, r.IntN(40))
 		a := joinMaybeUnterminated(r, old)
 		b := joinMaybeUnterminated(r, mutate(r, old))
-		d := UnifiedDiff("a/f", "b/f", a, b)
+		d := unifiedDiff("a/f", "b/f", a, b, []int{maxDiffWork, 0}[i%2])
 		if (d == "") != (a == b) {
 			t.Fatalf("case %d: diff %q for a==b %v", i, d, a == b)
 		}
@@ -262,8 +262,9 @@ func parseHunkHeader(l string, a, b, c, d *int) error {
 	if !ok {
 		return fmt.Errorf("not a hunk header: %q", l)
 	}
-	rest, ok = strings.CutSuffix(rest, " @@\n")
-	if !ok {
+	// After " @@" may come a section, as diff -p writes a function's name.
+	rest, section, ok := strings.Cut(rest, " @@")
+	if !ok || (section != "\n" && !strings.HasPrefix(section, " ")) || !strings.HasSuffix(section, "\n") {
 		return fmt.Errorf("not a hunk header: %q", l)
 	}
 	oldR, newR, ok := strings.Cut(rest, " +")
@@ -293,9 +294,9 @@ func parseHunkHeader(l string, a, b, c, d *int) error {
 	return parse(newR, c, d)
 }
 
-// goDiffUnified is UnifiedDiff as it was before its cost was bounded:
-// go-diff on the whole texts, and each hunk's line numbers counted from the
-// start. It stands for "unchanged" in TestUnifiedDiffIsGoDiff.
+// goDiffUnified is UnifiedDiff with no cap: go-diff on the whole texts, and
+// each hunk's line numbers counted from the start. It stands for "unchanged"
+// in TestUnifiedDiffIsGoDiff.
 func goDiffUnified(oldName, newName, a, b string) string {
 	if a == b {
 		return ""
@@ -351,10 +352,9 @@ func goDiffUnified(oldName, newName, a, b string) string {
 	return sb.String()
 }
 
-// TestUnifiedDiffIsGoDiff checks that the diff of texts whose changes span
-// fewer than goDiffLines lines is go-diff's, byte for byte, as it was before
-// the cost was bounded: random texts, the golden vectors, and 50,000
-// characters of prose edited and rewritten.
+// TestUnifiedDiffIsGoDiff checks that a diff under the cap is go-diff's,
+// byte for byte: random texts, the golden vectors, 50,000 characters of
+// prose edited, moved and rewritten, and the other large pairs not replaced.
 func TestUnifiedDiffIsGoDiff(t *testing.T) {
 	var pairs [][2]string
 	r := rand.New(rand.NewPCG(3, 4))
@@ -367,7 +367,7 @@ func TestUnifiedDiffIsGoDiff(t *testing.T) {
 		pairs = append(pairs, [2]string{readFile(t, p), readFile(t, strings.TrimSuffix(p, ".old")+".new")})
 	}
 	for _, c := range diffCases() {
-		if strings.HasPrefix(c.name, "prose-") {
+		if _, replaced := replacedNote(UnifiedDiff("a", "b", c.a, c.b)); !replaced || strings.HasPrefix(c.name, "prose-") {
 			pairs = append(pairs, [2]string{c.a, c.b})
 		}
 	}
@@ -436,20 +436,7 @@ func diffPair(r *rand.Rand, n int) (kind string, a, b []string) {
 	}
 }
 
-// diffLimitCases are limits that take every way through the differ: go-diff
-// never, bisection with no limit, and budgets that run out early and late.
-var diffLimitCases = []diffLimits{
-	defaultDiffLimits,
-	{goDiffLines: 0, budget: math.MaxInt},
-	{goDiffLines: 0, budget: 0},
-	{goDiffLines: 0, budget: 40},
-	{goDiffLines: 0, budget: 400},
-	{goDiffLines: 0, budget: 4000},
-	{goDiffLines: 0, budget: 40000},
-	{goDiffLines: 20, budget: 4000},
-}
-
-// checkDiff checks that d, the diff of a and b under lim, turns a into b
+// checkDiff checks that d, the diff of a and b, turns a into b
 // with right hunk headers, and lists deletions before insertions.
 func checkDiff(t *testing.T, what string, a, b, d string) {
 	t.Helper()
@@ -474,27 +461,6 @@ func checkDiff(t *testing.T, what string, a, b, d string) {
 			}
 		case ' ', '@':
 			inserted = false
-		}
-	}
-}
-
-// TestUnifiedDiffLimitsApply checks that under any limits the diff of
-// adversarial pairs turns a into b, with right line numbers, and that with
-// no limit on bisection it is the shortest.
-func TestUnifiedDiffLimitsApply(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for i := range 1000 {
-		kind, al, bl := diffPair(r, 1+r.IntN(120))
-		a, b := joinMaybeUnterminated(r, al), joinMaybeUnterminated(r, bl)
-		for _, lim := range diffLimitCases {
-			what := fmt.Sprintf("case %d (%s, %+v)", i, kind, lim)
-			d := unifiedDiff("a", "b", a, b, lim)
-			checkDiff(t, what, a, b, d)
-			if lim.budget == math.MaxInt {
-				if got, want := changedLines(d), editDistance(splitLines(a), splitLines(b)); got != want {
-					t.Fatalf("%s: %d lines changed, the shortest diff changes %d\n%s", what, got, want, d)
-				}
-			}
 		}
 	}
 }
@@ -559,26 +525,168 @@ func TestUnifiedDiffLarge(t *testing.T) {
 	}
 }
 
-func FuzzUnifiedDiffLimits(f *testing.F) {
-	f.Add("a\nb\nc\n", "a\nB\nc\n", uint16(0), uint32(0))
-	f.Add("x\nx\nx\ny\nx\n", "x\ny\nx\nx\nx\nx\n", uint16(0), uint32(100))
-	f.Add("1\n2\n3\n4\n", "4\n3\n2\n1\n", uint16(2), uint32(50))
-	f.Add("\n\n\n\n", "x\n\nx\n\n", uint16(0), uint32(1<<20))
-	f.Fuzz(func(t *testing.T, a, b string, goDiffLines uint16, budget uint32) {
-		lim := diffLimits{goDiffLines: int(goDiffLines), budget: int(budget)}
-		checkDiff(t, fmt.Sprintf("%+v", lim), a, b, unifiedDiff("a", "b", a, b, lim))
+// diffWorkCases are caps that take every way through diffLines: go-diff
+// always, never (every change replaced), and caps met early or late.
+var diffWorkCases = []int{maxDiffWork, math.MaxInt, 0, 40, 400, 4000}
+
+// TestUnifiedDiffUnderAnyCap checks that under any cap the diff of
+// adversarial pairs turns a into b, with right line numbers; that it is
+// go-diff's, the shortest, exactly when (n+m)*d is within the cap; and that
+// a replacement says how many lines it replaces.
+func TestUnifiedDiffUnderAnyCap(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 1000 {
+		kind, al, bl := diffPair(r, 1+r.IntN(120))
+		a, b := joinMaybeUnterminated(r, al), joinMaybeUnterminated(r, bl)
+		la, lb := splitLines(a), splitLines(b)
+		n, m := changedMiddle(la, lb)
+		shortest := editDistance(la, lb)
+		for _, work := range diffWorkCases {
+			what := fmt.Sprintf("case %d (%s, %d and %d lines, %d changed, cap %d)", i, kind, n, m, shortest, work)
+			d := unifiedDiff("a", "b", a, b, work)
+			checkDiff(t, what, a, b, d)
+			note, replaced := replacedNote(d)
+			if want := n > 0 && m > 0 && (n+m)*shortest > work; replaced != want {
+				t.Fatalf("%s: lines replaced %v, want %v\n%s", what, replaced, want, d)
+			}
+			if replaced {
+				if want := fmt.Sprintf("%d %s replaced by %d", n, plural(n, "line", "lines"), m); !strings.HasPrefix(note, want) {
+					t.Fatalf("%s: the hunk header says %q, want %q", what, note, want)
+				}
+			} else if got := changedLines(d); got != shortest {
+				t.Fatalf("%s: %d lines changed, the shortest diff changes %d\n%s", what, got, shortest, d)
+			}
+		}
+	}
+}
+
+// changedMiddle returns how many lines of a and of b lie between the lines
+// they share at their start and those they share at their end.
+func changedMiddle(a, b []string) (n, m int) {
+	pre, suf := commonEnds(a, b)
+	return len(a) - pre - suf, len(b) - pre - suf
+}
+
+// replacedNote returns what the first hunk header of d says after "@@",
+// and whether it says anything: only a diff that replaces lines does.
+func replacedNote(d string) (string, bool) {
+	_, header, ok := strings.Cut(d, "\n@@ -")
+	if !ok {
+		return "", false
+	}
+	header, _, _ = strings.Cut(header, "\n")
+	_, note, _ := strings.Cut(header, " @@")
+	return strings.TrimPrefix(note, " "), note != ""
+}
+
+// TestUnifiedDiffCostIsCapped checks the work of go-diff against the cap
+// on the costliest pairs of 50,000 characters there are: Myers' algorithm
+// takes (n+m)*d steps, d lines deleted and inserted among n+m lines, and
+// even for the middle snake of a pair with nothing in common (n+m)^2/4. A
+// pair costing more has its lines replaced; go-diff never sees it.
+func TestUnifiedDiffCostIsCapped(t *testing.T) {
+	replaced := 0
+	for _, c := range diffCases() {
+		d := UnifiedDiff("a", "b", c.a, c.b)
+		n, m := changedMiddle(splitLines(c.a), splitLines(c.b))
+		if _, ok := replacedNote(d); ok {
+			replaced++
+			continue
+		}
+		if n == 0 || m == 0 {
+			continue // go-diff inserts or deletes them whole
+		}
+		if work := (n + m) * changedLines(d); work > maxDiffWork {
+			t.Errorf("%s: go-diff's diff of %d and %d lines changes %d lines: %d steps of work, over the cap of %d",
+				c.name, n, m, changedLines(d), work, maxDiffWork)
+		}
+	}
+	if replaced == 0 {
+		t.Errorf("no pair replaced: the cases do not reach the cap")
+	}
+}
+
+// TestUnifiedDiffReplaced checks a diff past the cap: the lines from the
+// first change to the last are replaced, and the hunk header says how many.
+func TestUnifiedDiffReplaced(t *testing.T) {
+	a := "title\n\none\ntwo\nthree\nfour\n\nend\n"
+	b := "title\n\nuno\ndos\n\nend\n"
+	want := "--- a\n+++ b\n@@ -1,8 +1,6 @@ 4 lines replaced by 2 (too large to diff line by line)\n" +
+		" title\n \n-one\n-two\n-three\n-four\n+uno\n+dos\n \n end\n"
+	if got := unifiedDiff("a", "b", a, b, 0); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// Past the cap of UnifiedDiff: 25,000 lines against 25,000 others.
+	c := diffCases()
+	i := slices.IndexFunc(c, func(c diffCase) bool { return c.name == "letters-vs-others" })
+	d := UnifiedDiff("a", "b", c[i].a, c[i].b)
+	const header = "--- a\n+++ b\n@@ -1,25000 +1,25000 @@ 25000 lines replaced by 25000 (too large to diff line by line)\n"
+	if !strings.HasPrefix(d, header) {
+		t.Errorf("got\n%.300s\nwant it to start with\n%s", d, header)
+	}
+}
+
+func FuzzUnifiedDiffCap(f *testing.F) {
+	f.Add("a\nb\nc\n", "a\nB\nc\n", uint32(0))
+	f.Add("x\nx\nx\ny\nx\n", "x\ny\nx\nx\nx\nx\n", uint32(100))
+	f.Add("1\n2\n3\n4\n", "4\n3\n2\n1\n", uint32(50))
+	f.Add("\n\n\n\n", "x\n\nx\n\n", uint32(1<<20))
+	f.Fuzz(func(t *testing.T, a, b string, work uint32) {
+		checkDiff(t, fmt.Sprintf("cap %d", work), a, b, unifiedDiff("a", "b", a, b, int(work)))
 	})
 }
 
-// TestLineRunes checks that line numbers on both sides of the surrogate
-// halves, up to the last valid rune, become distinct valid runes.
-func TestLineRunes(t *testing.T) {
-	ids := []int32{0, 1, 0xD7FF, 0xD800, 0xD801, 0xDFFF, 0xE000, maxLineRunes - 1}
-	seen := map[rune]bool{}
-	for i, r := range lineRunes(ids) {
-		if !utf8.ValidRune(r) || seen[r] {
-			t.Errorf("line %#x: rune %#x is invalid or taken", ids[i], r)
+// TestShortestEdit checks Myers' greedy search against the lines changed
+// by a longest common subsequence, and that it gives up past maxD.
+func TestShortestEdit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 2000 {
+		_, al, bl := diffPair(r, 1+r.IntN(40))
+		ids := map[string]rune{}
+		runes := func(lines []string) []rune {
+			rs := make([]rune, len(lines))
+			for i, l := range lines {
+				if _, ok := ids[l]; !ok {
+					ids[l] = rune(len(ids))
+				}
+				rs[i] = ids[l]
+			}
+			return rs
 		}
-		seen[r] = true
+		x, y := runes(al), runes(bl)
+		want := editDistance(al, bl)
+		if got := shortestEdit(x, y, len(x)+len(y)); got != want {
+			t.Fatalf("case %d: shortestEdit(%v, %v) = %d, want %d", i, x, y, got, want)
+		}
+		if want > 0 {
+			if got := shortestEdit(x, y, want-1); got != -1 {
+				t.Fatalf("case %d: shortestEdit(%v, %v, %d) = %d, want -1", i, x, y, want-1, got)
+			}
+		}
+	}
+}
+
+// TestUnifiedDiffManyLines checks the diff of one line changed among as
+// many lines as go-diff is given, and among more: go-diff's diff, then the
+// line replaced, with the same hunk.
+func TestUnifiedDiffManyLines(t *testing.T) {
+	for _, n := range []int{maxDiffLines/2 - 1, maxDiffLines / 2} {
+		a := make([]string, n)
+		for i := range a {
+			a[i] = strconv.Itoa(i) + "\n"
+		}
+		b := slices.Clone(a)
+		b[n/2] = "changed\n"
+		d := UnifiedDiff("a", "b", strings.Join(a, ""), strings.Join(b, ""))
+		header := fmt.Sprintf("@@ -%d,7 +%d,7 @@", n/2-2, n/2-2)
+		// Texts of n lines, all ending in a newline, count as n+1 for go-diff.
+		if 2*(n+1) > maxDiffLines {
+			header += " 1 line replaced by 1 (too large to diff line by line)"
+		}
+		want := "--- a\n+++ b\n" + header + "\n" + " " + strings.Join(a[n/2-3:n/2], " ") +
+			"-" + a[n/2] + "+changed\n" + " " + strings.Join(a[n/2+1:n/2+4], " ")
+		if d != want {
+			t.Errorf("%d lines: got\n%s\nwant\n%s", 2*n, d, want)
+		}
 	}
 }
