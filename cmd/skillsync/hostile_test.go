@@ -21,7 +21,7 @@ func TestStdoutScansEachWriteOnce(t *testing.T) {
 	const token = "a-token-of-some-length-0123456789"
 	var out bytes.Buffer
 	ui := newUI(&out, io.Discard, github.Env{})
-	ui.addSecret(token)
+	ui.addSecret("SKILLSYNC_TOKEN", token)
 	line := strings.Repeat("cell\t", 20000) + token + "\n"
 	for i := 0; i < len(line); i += 3 {
 		fmt.Fprint(ui.stdout, line[i:min(i+3, len(line))])

@@ -89,7 +89,7 @@ func run(ctx context.Context, args []string, p process) (code int) {
 	// every "true" of a JSON plan, and is registered once a call uses it.
 	for _, k := range []string{envToken, "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN"} {
 		if tok := strings.TrimSpace(p.getenv(k)); len(tok) >= redact.ShortSecret {
-			ui.addSecret(tok)
+			ui.addSecret(k, tok)
 		}
 	}
 	defer func() {

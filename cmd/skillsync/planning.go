@@ -86,11 +86,28 @@ func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.R
 	for _, t := range ts {
 		_, _ = readToken(ui, t, o.conn.getenv)
 	}
+	dropEchoingHints(ui, repo, diags)
 	if diags.HasErrors() {
 		printDiagnostics(ui, diags)
 		return "", nil, nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
 	}
 	return root, repo, diags, nil
+}
+
+// dropEchoingHints leaves out the hints of the diagnostics of each skill
+// whose name shows a secret: a hint may suggest a valid name made of it
+// ("tok_1" as "tok-1"), a form that redaction does not find.
+func dropEchoingHints(ui *ui, repo *fsrepo.Repo, diags fsrepo.Diagnostics) {
+	for _, s := range repo.Skills {
+		if ui.redact(s.Name) == s.Name {
+			continue
+		}
+		for i := range diags {
+			if diags[i].Path == s.Path {
+				diags[i].Hint = ""
+			}
+		}
+	}
 }
 
 // printDiagnostics prints diags on stderr, and as annotations under GitHub

@@ -77,7 +77,7 @@ func openReviewSink(ctx context.Context, e *env, g githubOptions, kind string) (
 	if err != nil {
 		return nil, err
 	}
-	ui.addSecret(env.Token)
+	ui.addSecret(githubTokenVar(e.getenv), env.Token)
 	gc, err := github.NewClient(ctx, env, nil)
 	if err != nil {
 		return nil, ciError(err)
@@ -85,10 +85,19 @@ func openReviewSink(ctx context.Context, e *env, g githubOptions, kind string) (
 	return &githubSink{c: gc, pr: pr, runURL: env.RunURL}, nil
 }
 
+// githubTokenVar names the variable that github.ReadEnv takes the token
+// from.
+func githubTokenVar(getenv func(string) string) string {
+	if getenv("GITHUB_TOKEN") == "" {
+		return "GH_TOKEN"
+	}
+	return "GITHUB_TOKEN"
+}
+
 // openGitLab is [openReviewSink] under GitLab CI: the merge request is
 // --pr, else the pipeline's (CI_MERGE_REQUEST_IID).
 func openGitLab(ctx context.Context, e *env, ge gitlab.Env, g githubOptions, comment bool) (reviewSink, error) {
-	e.ui.addSecret(ge.Token)
+	e.ui.addSecret("GITLAB_TOKEN", ge.Token)
 	var mr int64
 	if comment {
 		if g.prGiven {

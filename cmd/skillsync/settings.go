@@ -356,7 +356,7 @@ func registerTokens(ui *ui, cfg fsrepo.Config, getenv func(string) string) {
 			continue
 		}
 		if tok := strings.TrimSpace(getenv(t.TokenEnv)); len(tok) >= redact.ShortSecret {
-			ui.addSecret(tok)
+			ui.addSecret(t.TokenEnv, tok)
 		}
 	}
 }
@@ -385,9 +385,16 @@ func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, er
 	if tok == "" {
 		return "", withHint(errors.New("no token"), "set %s to an access token of the space, or pass --token-file FILE; the token is never read from skillsync.yaml", t.TokenEnv)
 	}
-	ui.addSecret(tok)
+	name := t.TokenEnv
+	if t.TokenFile != "" {
+		name = tokenFileName(t.TokenFile)
+	}
+	ui.addSecret(name, tok)
 	return tok, nil
 }
+
+// tokenFileName names the token of the file f among the secrets.
+func tokenFileName(f string) string { return "--" + string(flagTokenFile) + " " + f }
 
 // newClient builds the API client of target t with its token and, with
 // --debug, a log of every request.

@@ -30,11 +30,6 @@ var tokenSpellings = []struct {
 	{"json u", func(s string) string { return eachByte(s, func(c byte) string { return fmt.Sprintf(`\u%04X`, c) }) }},
 	{"percent", func(s string) string { return eachByte(s, func(c byte) string { return fmt.Sprintf("%%%02x", c) }) }},
 	{"html", func(s string) string { return eachByte(s, func(c byte) string { return fmt.Sprintf("&#x%x;", c) }) }},
-	{"slug", func(s string) string {
-		return strings.Trim(strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-			return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
-		}), "-"), "-")
-	}},
 	{"markdown", func(s string) string {
 		return eachByte(s, func(c byte) string {
 			if strings.IndexByte("/+_.=-", c) >= 0 {

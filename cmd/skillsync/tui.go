@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -36,14 +34,12 @@ type ui struct {
 	stdoutOwn, stderrOwn io.Writer
 	// shown are the writers that show control characters, which hold back
 	// a rune cut short until the next write; flush writes it out.
-	shown     []*visible.Writer
-	lines     *lineRedactingWriter // under stdout
-	mu        sync.Mutex           // serializes lines on stderr
-	secretsMu sync.RWMutex
-	// secrets are the values redacted from everything printed, the
-	// longest first so that a shorter one never splits a longer one.
-	secrets   []*redact.Redactor
-	known     map[string]bool
+	shown []*visible.Writer
+	lines *lineRedactingWriter // under stdout
+	mu    sync.Mutex           // serializes lines on stderr
+	// secrets are every secret the process knows, redacted from all
+	// that is printed.
+	secrets   *redact.Set
 	stderrTTY bool
 	stdoutTTY bool
 	// github is the GitHub Actions environment, read once: whether the
@@ -67,6 +63,7 @@ func (ui *ui) setService(baseURL, from string) {
 
 func newUI(stdout, stderr io.Writer, gh github.Env) *ui {
 	ui := &ui{
+		secrets:   &redact.Set{},
 		stdoutTTY: isTerminal(stdout),
 		stderrTTY: isTerminal(stderr),
 		github:    gh,
@@ -179,46 +176,16 @@ func isTerminal(w io.Writer) bool {
 }
 
 // addSecret registers a value that must never be printed, in any spelling
-// (see redact.Redactor).
-func (ui *ui) addSecret(s string) {
-	if s == "" {
-		return
-	}
-	ui.secretsMu.Lock()
-	defer ui.secretsMu.Unlock()
-	if ui.known[s] {
-		return
-	}
-	if ui.known == nil {
-		ui.known = make(map[string]bool)
-	}
-	ui.known[s] = true
-	i := sort.Search(len(ui.secrets), func(i int) bool { return ui.secrets[i].Len() < len(s) })
-	ui.secrets = slices.Insert(ui.secrets, i, redact.New(s))
-}
+// (see package redact), under the name of where it came from: a variable
+// or a token file.
+func (ui *ui) addSecret(name, value string) { ui.secrets.Add(name, value) }
 
 // holdsSecret reports whether text holds, spelt in any way, a registered
 // secret that is a real token (see redact.ShortSecret), not a test's few
 // letters.
-func (ui *ui) holdsSecret(text string) bool {
-	ui.secretsMu.RLock()
-	defer ui.secretsMu.RUnlock()
-	for _, r := range ui.secrets {
-		if r.Holds(text) {
-			return true
-		}
-	}
-	return false
-}
+func (ui *ui) holdsSecret(text string) bool { return len(ui.secrets.Found(text)) > 0 }
 
-func (ui *ui) redact(s string) string {
-	ui.secretsMu.RLock()
-	defer ui.secretsMu.RUnlock()
-	for _, r := range ui.secrets {
-		s = r.Redact(s)
-	}
-	return s
-}
+func (ui *ui) redact(s string) string { return ui.secrets.Redact(s) }
 
 func (ui *ui) printStderr(prefix, format string, args ...any) {
 	msg := ui.redact(fmt.Sprintf(format, args...))
