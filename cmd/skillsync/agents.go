@@ -207,7 +207,6 @@ func agentClient(e *env, o agentsOptions, command string) (*remote.Client, targe
 	if err != nil {
 		return nil, targetSettings{}, err
 	}
-	registerTokens(e.ui, cfg, o.conn.getenv)
 	t, err := o.conn.target(cfg, command)
 	if err != nil {
 		return nil, t, err

@@ -217,7 +217,7 @@ func readGitHub(c *cli.Context) githubOptions {
 
 // readPlanning reads the [planFlags] and [remoteFlags] of c.
 func readPlanning(c *cli.Context, e *env) (planningOptions, error) {
-	cs, err := resolveConn(readConnFlags(c), e.getenv)
+	cs, err := resolveConn(readConnFlags(c), e)
 	if err != nil {
 		return planningOptions{}, err
 	}
@@ -234,6 +234,6 @@ func readPlanning(c *cli.Context, e *env) (planningOptions, error) {
 // readAgents reads the flags of the agents and assets commands: --dir and
 // the [remoteFlags].
 func readAgents(c *cli.Context, e *env) (agentsOptions, error) {
-	cs, err := resolveConn(readConnFlags(c), e.getenv)
+	cs, err := resolveConn(readConnFlags(c), e)
 	return agentsOptions{dir: resolveDir(flagDir.get(c), e.getenv), conn: cs}, err
 }

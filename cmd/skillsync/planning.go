@@ -81,7 +81,6 @@ func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.R
 	// The diagnostics may quote a token (in a name, a file name): the
 	// --token-file's, and every target's, is registered before they are
 	// printed. A missing token is reported when the client is made.
-	registerTokens(ui, repo.Config, o.conn.getenv)
 	ts, _ := o.conn.targets(repo.Config)
 	for _, t := range ts {
 		_, _ = readToken(ui, t, o.conn.getenv)

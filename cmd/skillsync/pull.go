@@ -59,7 +59,7 @@ Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
 			formatFlag("text", "json"),
 		}, remoteFlags()),
 		Action: func(c *cli.Context) error {
-			cs, err := resolveConn(readConnFlags(c), e.getenv)
+			cs, err := resolveConn(readConnFlags(c), e)
 			if err != nil {
 				return err
 			}

@@ -48,7 +48,7 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 			flagJournal.def("journal `FILE` of the restore (default: a new file next to the one restored)"),
 		}),
 		Action: func(c *cli.Context) error {
-			cs, err := resolveConn(readConnFlags(c), e.getenv)
+			cs, err := resolveConn(readConnFlags(c), e)
 			if err != nil {
 				return err
 			}

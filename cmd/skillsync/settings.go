@@ -90,8 +90,11 @@ func checkFormat(f string, allowed ...string) (string, error) {
 // flags and variables that [resolveTarget] reads with skillsync.yaml to
 // say where requests go, and what holds for every target.
 type connSettings struct {
-	flags       connFlags
-	getenv      func(string) string
+	flags  connFlags
+	getenv func(string) string
+	// secrets are the ui's: resolving the targets registers every token
+	// they name, so that no output shows another target's.
+	secrets     *redact.Set
 	parallelism int
 	debug       bool
 }
@@ -100,9 +103,9 @@ type connSettings struct {
 // skillsync.yaml says nothing of it. A SKILLSYNC_PARALLELISM that is no
 // number is refused as such a --parallelism is, before any work; one out
 // of range when requests are about to run ([connSettings.checkParallelism]).
-func resolveConn(f connFlags, getenv func(string) string) (connSettings, error) {
-	cs := connSettings{flags: f, getenv: getenv, parallelism: f.parallelism, debug: f.debug}
-	if v := getenv(envParallelism); !f.parallelismGiven && v != "" {
+func resolveConn(f connFlags, e *env) (connSettings, error) {
+	cs := connSettings{flags: f, getenv: e.getenv, secrets: e.ui.secrets, parallelism: f.parallelism, debug: f.debug}
+	if v := e.getenv(envParallelism); !f.parallelismGiven && v != "" {
 		n, err := strconv.ParseInt(v, 0, strconv.IntSize)
 		if err != nil {
 			return cs, withHint(fmt.Errorf("%s=%q is not a whole number (it sets --%s)", envParallelism, v, flagParallelism),
@@ -143,8 +146,10 @@ func (cs connSettings) target(cfg fsrepo.Config, command string) (targetSettings
 }
 
 // targets resolves the targets selected, in the order of skillsync.yaml
-// ([resolveTargets]).
+// ([resolveTargets]), once every token of cfg is registered as a secret
+// ([registerTokens]).
 func (cs connSettings) targets(cfg fsrepo.Config) ([]targetSettings, error) {
+	registerTokens(cs.secrets, cfg, cs.getenv, cs.flags.tokenFile)
 	return resolveTargets(cs.flags, cs.getenv, cfg)
 }
 
@@ -345,18 +350,25 @@ func resolveTarget(f connFlags, getenv func(string) string, cfg fsrepo.Config) (
 	return t, nil
 }
 
-// registerTokens makes the token of every target of cfg a secret that no
-// output may show, as run does for SKILLSYNC_TOKEN, as soon as
-// skillsync.yaml is read: the repository's diagnostics, printed before
-// any target's token is read for a request, may quote any of them. A
-// short value is registered once a request uses it.
-func registerTokens(ui *ui, cfg fsrepo.Config, getenv func(string) string) {
-	for _, t := range cfg.Targets {
-		if t.TokenEnv == "" {
-			continue
+// registerTokens makes every token the process may send a secret that no
+// output shows, named by where it came from, as soon as skillsync.yaml is
+// read: each target's (selected or not, as any text may quote it) and
+// tokenFile's, if any. run registers SKILLSYNC_TOKEN and the CI tokens. A
+// short value is registered once a request uses it ([readToken]).
+func registerTokens(secrets *redact.Set, cfg fsrepo.Config, getenv func(string) string, tokenFile string) {
+	add := func(name, value string) {
+		if v := strings.TrimSpace(value); len(v) >= redact.ShortSecret {
+			secrets.Add(name, v)
 		}
-		if tok := strings.TrimSpace(getenv(t.TokenEnv)); len(tok) >= redact.ShortSecret {
-			ui.addSecret(t.TokenEnv, tok)
+	}
+	for _, t := range cfg.Targets {
+		if t.TokenEnv != "" {
+			add(t.TokenEnv, getenv(t.TokenEnv))
+		}
+	}
+	if tokenFile != "" {
+		if b, err := os.ReadFile(tokenFile); err == nil {
+			add(tokenFileName(tokenFile), string(b))
 		}
 	}
 }

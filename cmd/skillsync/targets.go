@@ -43,7 +43,7 @@ Exit codes: 0 success (also when no target changed), 1 error.`,
 			if err != nil {
 				return err
 			}
-			return runTargets(c.Context, e.ui, targetsOptions{dir: resolveDir(flagDir.get(c), e.getenv), format: format,
+			return runTargets(c.Context, e, targetsOptions{dir: resolveDir(flagDir.get(c), e.getenv), format: format,
 				changed: flagChanged.get(c), base: flagBase.get(c)})
 		},
 	}
@@ -64,7 +64,8 @@ type targetEntry struct {
 	BaseURL string `json:"baseURL,omitempty"`
 }
 
-func runTargets(ctx context.Context, ui *ui, o targetsOptions) error {
+func runTargets(ctx context.Context, e *env, o targetsOptions) error {
+	ui := e.ui
 	switch {
 	case o.changed && o.base == "":
 		return withHint(errors.New("--changed needs --base REF"), "name the branch the change goes to, such as: skillsync targets --changed --base origin/main")
@@ -79,6 +80,8 @@ func runTargets(ctx context.Context, ui *ui, o targetsOptions) error {
 	if err != nil {
 		return err
 	}
+	registerTokens(ui.secrets, head.Config, e.getenv, "")
+	dropEchoingHints(ui, head, diags)
 	if diags.HasErrors() {
 		printDiagnostics(ui, diags)
 		return withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again")

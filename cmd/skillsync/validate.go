@@ -39,7 +39,7 @@ Exit codes: 0 valid (warnings allowed), 1 any error.`,
 			if err != nil {
 				return err
 			}
-			return runValidate(c.Context, e.ui, validateOptions{dir: resolveDir(flagDir.get(c), e.getenv), ref: flagRef.get(c), format: format})
+			return runValidate(c.Context, e, validateOptions{dir: resolveDir(flagDir.get(c), e.getenv), ref: flagRef.get(c), format: format})
 		},
 	}
 }
@@ -51,7 +51,8 @@ type validateOptions struct {
 	format string // text, markdown or json
 }
 
-func runValidate(ctx context.Context, ui *ui, o validateOptions) error {
+func runValidate(ctx context.Context, e *env, o validateOptions) error {
+	ui := e.ui
 	root, err := findRepo(o.dir)
 	if err != nil {
 		return err
@@ -61,6 +62,8 @@ func runValidate(ctx context.Context, ui *ui, o validateOptions) error {
 	if err != nil {
 		return err
 	}
+	registerTokens(ui.secrets, repo.Config, e.getenv, "")
+	dropEchoingHints(ui, repo, diags)
 	switch format {
 	case "json":
 		enc := json.NewEncoder(ui.stdout)
