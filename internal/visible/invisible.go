@@ -1,0 +1,416 @@
+package visible
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A Kind is a class of character that a person reading text cannot see,
+// although a model reading the same text receives it.
+type Kind uint8
+
+// Kinds of invisible characters. KindNone is a character one can see.
+const (
+	KindNone Kind = iota
+	// KindTag is a Unicode tag character, U+E0000 to U+E007F: each of
+	// U+E0020 to U+E007E spells the ASCII character 0xE0000 below it.
+	KindTag
+	// KindZeroWidth is a zero-width space, joiner or non-joiner, a word
+	// joiner, an invisible mathematical operator, or a byte order mark
+	// inside text.
+	KindZeroWidth
+	// KindBidi is a bidirectional mark, embedding, override or isolate,
+	// which reorders what a reader sees.
+	KindBidi
+	// KindVariation is a variation selector, U+FE00 to U+FE0F or U+E0100
+	// to U+E01EF: each one can carry a byte.
+	KindVariation
+	// KindSoftHyphen is U+00AD, shown only where a line breaks.
+	KindSoftHyphen
+	// KindSeparator is the line or paragraph separator U+2028, U+2029.
+	KindSeparator
+	// KindFormat is another invisible format character or filler: the
+	// combining grapheme joiner, Hangul fillers, interlinear annotation
+	// marks and the like.
+	KindFormat
+	// KindControl is a C0 control but tab, newline and carriage return,
+	// DEL, or a C1 control.
+	KindControl
+)
+
+var kindNames = [...]string{
+	KindNone:       "visible",
+	KindTag:        "tag characters",
+	KindZeroWidth:  "zero-width characters",
+	KindBidi:       "bidirectional controls",
+	KindVariation:  "variation selectors",
+	KindSoftHyphen: "soft hyphens",
+	KindSeparator:  "line or paragraph separators",
+	KindFormat:     "invisible format characters",
+	KindControl:    "control characters",
+}
+
+// String names the kind in the plural, as a report lists them.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "invisible characters"
+}
+
+// KindOf classifies r alone, whatever surrounds it: a zero-width joiner is
+// KindZeroWidth even inside an emoji sequence. [Runs] judges a character
+// in its context.
+func KindOf(r rune) Kind {
+	switch {
+	case r < 0x20:
+		if r == '\t' || r == '\n' || r == '\r' {
+			return KindNone
+		}
+		return KindControl
+	case r < 0x7f:
+		return KindNone
+	case r <= 0x9f:
+		return KindControl
+	case r == 0xad:
+		return KindSoftHyphen
+	case r < 0x034f:
+		return KindNone
+	case r == 0x034f, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5,
+		r >= 0x180b && r <= 0x180f, r == 0x3164, r == 0xffa0,
+		r >= 0x206a && r <= 0x206f, r >= 0xfff9 && r <= 0xfffb,
+		r >= 0x1d173 && r <= 0x1d17a, r >= 0x1bca0 && r <= 0x1bca3:
+		return KindFormat
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return KindBidi
+	case r >= 0x200b && r <= 0x200d, r >= 0x2060 && r <= 0x2064, r == 0xfeff:
+		return KindZeroWidth
+	case r == 0x2028, r == 0x2029:
+		return KindSeparator
+	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
+		return KindVariation
+	case r >= 0xe0000 && r <= 0xe007f:
+		return KindTag
+	}
+	return KindNone
+}
+
+// A Run is a stretch of text of invisible characters that no valid emoji
+// sequence, script joiner or leading byte order mark explains.
+type Run struct {
+	// Start and End are byte offsets of the run in the text.
+	Start, End int
+	// Kinds holds a bit (1 << Kind) for each kind the run holds.
+	Kinds uint16
+	// Count is the number of characters in the run.
+	Count int
+	// Decoded is what the run spells, when it spells something: the
+	// ASCII of tag characters, or the bytes that variation selectors or
+	// zero-width characters encode, when they are printable text.
+	Decoded string
+}
+
+// Has reports whether the run holds a character of kind k.
+func (r Run) Has(k Kind) bool { return r.Kinds&(1<<k) != 0 }
+
+// Main is the kind of the run that says most about it: tag characters
+// before variation selectors, before zero-width characters, before the rest.
+func (r Run) Main() Kind {
+	for _, k := range []Kind{KindTag, KindVariation, KindZeroWidth, KindBidi, KindControl, KindFormat, KindSeparator, KindSoftHyphen} {
+		if r.Has(k) {
+			return k
+		}
+	}
+	return KindNone
+}
+
+// HasInvisible reports whether s holds any character [KindOf] classifies
+// as invisible, valid emoji sequences included: a quick test before [Runs].
+func HasInvisible(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x80 {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+				return true
+			}
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if KindOf(r) != KindNone {
+			return true
+		}
+		i += n - 1
+	}
+	return false
+}
+
+// Runs returns the runs of invisible characters of s, in order. Left out,
+// as a person sees what they mean: a byte order mark at the very start;
+// emoji tag sequences (the flags of England, Scotland and Wales: U+1F3F4,
+// two to six tag letters or digits, U+E007F); a zero-width joiner between
+// two emoji; one variation selector after a character it may vary (VS15
+// or VS16 after an emoji or a keycap base, another selector after a
+// character beyond ASCII); one joiner or non-joiner between two letters of
+// a script that joins them; and bidirectional marks in a line that holds
+// right-to-left text.
+func Runs(s string) []Run {
+	if !HasInvisible(s) {
+		return nil
+	}
+	var out []Run
+	cur := Run{Start: -1}
+	var raw []rune // the run's characters, to decode
+	flush := func() {
+		if cur.Start >= 0 {
+			cur.Decoded = decodeRun(raw)
+			out = append(out, cur)
+		}
+		cur = Run{Start: -1}
+		raw = raw[:0]
+	}
+	prev := rune(-1) // the last visible rune
+	lineRTL := -1    // the offset of the line whose RTL state is known
+	rtl := false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		k := KindOf(r)
+		if k == KindNone {
+			flush()
+			prev = r
+			i += n
+			continue
+		}
+		if skip := validSequence(s, i, r, prev, before(s, i)); skip > 0 {
+			flush()
+			i += skip // prev stays the base, which a joiner may follow
+			continue
+		}
+		if k == KindBidi && (r == 0x200e || r == 0x200f || r == 0x061c) {
+			ls := strings.LastIndexByte(s[:i], '\n') + 1
+			if ls != lineRTL {
+				lineRTL, rtl = ls, lineHasRTL(s, ls)
+			}
+			if rtl {
+				flush()
+				i += n
+				continue
+			}
+		}
+		if cur.Start < 0 {
+			cur.Start = i
+		}
+		cur.End = i + n
+		cur.Kinds |= 1 << k
+		cur.Count++
+		raw = append(raw, r)
+		i += n
+	}
+	flush()
+	return out
+}
+
+// before is the rune just before s[i:], or -1.
+func before(s string, i int) rune {
+	if i == 0 {
+		return -1
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return r
+}
+
+// validSequence is the length in bytes of the valid sequence that the
+// invisible character r at s[i:] takes part in, or 0. prev is the last
+// visible character before it and b the character just before it (-1 at
+// the start of s).
+func validSequence(s string, i int, r, prev, b rune) int {
+	n := utf8.RuneLen(r)
+	next, _ := utf8.DecodeRuneInString(s[i+n:])
+	adjacent := b == prev // nothing invisible between prev and r
+	switch {
+	case r == 0xfeff && i == 0:
+		return n
+	case r == 0x200d:
+		// A joiner may follow an emoji's presentation selector or a flag.
+		emojiBefore := adjacent || b == 0xfe0f || b == 0xe007f
+		if emojiBefore && isPictographic(prev) && isPictographic(next) || adjacent && joins(prev) && joins(next) {
+			return n
+		}
+	case r == 0x200c:
+		if adjacent && joins(prev) && joins(next) {
+			return n
+		}
+	case r == 0xfe0e || r == 0xfe0f:
+		if !adjacent || KindOf(next) == KindVariation {
+			return 0 // nothing varies twice
+		}
+		if isPictographic(prev) {
+			return n
+		}
+		if (prev == '#' || prev == '*' || prev >= '0' && prev <= '9') && next == 0x20e3 {
+			return n
+		}
+	case r >= 0xfe00 && r <= 0xfe0d, r >= 0xe0100 && r <= 0xe01ef:
+		if adjacent && prev >= 0x80 && KindOf(next) != KindVariation && !unicode.IsSpace(prev) {
+			return n
+		}
+	case r >= 0x180b && r <= 0x180f:
+		if adjacent && prev >= 0x1820 && prev <= 0x18af {
+			return n
+		}
+	case r >= 0xe0030 && r <= 0xe007a:
+		if b == 0x1f3f4 {
+			return flagTags(s[i:])
+		}
+	}
+	return 0
+}
+
+// flagTags is the length of the tag letters or digits and the cancel tag
+// that open s, as an emoji subdivision flag spells them, or 0.
+func flagTags(s string) int {
+	count := 0
+	for j := 0; j < len(s); {
+		r, n := utf8.DecodeRuneInString(s[j:])
+		switch {
+		case r >= 0xe0030 && r <= 0xe0039, r >= 0xe0061 && r <= 0xe007a:
+			count++
+		case r == 0xe007f && count >= 2 && count <= 6:
+			return j + n
+		default:
+			return 0
+		}
+		j += n
+	}
+	return 0
+}
+
+// isPictographic approximates Unicode's Extended_Pictographic property
+// (with emoji modifiers and regional indicators): the characters an
+// emoji ZWJ sequence joins.
+func isPictographic(r rune) bool {
+	switch {
+	case r == 0xa9, r == 0xae, r == 0x203c, r == 0x2049, r == 0x2122, r == 0x2139,
+		r >= 0x2194 && r <= 0x21ff, r >= 0x2300 && r <= 0x23ff, r == 0x24c2,
+		r >= 0x25a0 && r <= 0x27bf, r >= 0x2900 && r <= 0x297f, r >= 0x2b00 && r <= 0x2bff,
+		r == 0x3030, r == 0x303d, r == 0x3297, r == 0x3299,
+		r >= 0x1f000 && r <= 0x1faff:
+		return true
+	}
+	return false
+}
+
+// joins reports whether r is a letter or mark of a script that uses the
+// zero-width joiner and non-joiner in ordinary words (Arabic, the Indic
+// scripts and others beyond Latin, Greek and Cyrillic).
+func joins(r rune) bool {
+	return r >= 0x0590 && (unicode.IsLetter(r) || unicode.IsMark(r)) && !isPictographic(r)
+}
+
+// lineHasRTL reports whether the line starting at s[ls:] holds a
+// right-to-left letter (Hebrew, Arabic, Syriac, Thaana, N'Ko and their
+// presentation forms).
+func lineHasRTL(s string, ls int) bool {
+	for _, r := range s[ls:] {
+		if r == '\n' {
+			return false
+		}
+		if r >= 0x0590 && r <= 0x08ff || r >= 0xfb1d && r <= 0xfdff || r >= 0xfe70 && r <= 0xfefe {
+			return true
+		}
+	}
+	return false
+}
+
+// DecodeTags returns the ASCII that the tag characters of s spell, the
+// language tag U+E0001 and the cancel tag U+E007F left out; other
+// characters are dropped.
+func DecodeTags(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 0xe0020 && r <= 0xe007e {
+			b.WriteByte(byte(r - 0xe0000))
+		}
+	}
+	return b.String()
+}
+
+// decodeRun is the text the run's characters spell, or "": the tag
+// characters as ASCII; else the bytes the variation selectors carry (one
+// each, U+FE00 to U+FE0F being 0 to 15 and U+E0100 to U+E01EF 16 to 255);
+// else zero-width characters read as bits, 8 to a byte. The text must be
+// mostly printable to count.
+func decodeRun(rs []rune) string {
+	var tags, sel []byte
+	for _, r := range rs {
+		switch {
+		case r >= 0xe0020 && r <= 0xe007e:
+			tags = append(tags, byte(r-0xe0000))
+		case r >= 0xfe00 && r <= 0xfe0f:
+			sel = append(sel, byte(r-0xfe00))
+		case r >= 0xe0100 && r <= 0xe01ef:
+			sel = append(sel, byte(r-0xe0100+16))
+		}
+	}
+	if len(tags) > 0 {
+		return string(tags)
+	}
+	if len(sel) >= 2 && printable(sel) {
+		return string(sel)
+	}
+	return decodeBits(rs)
+}
+
+// decodeBits reads a run of two kinds of zero-width characters as bits,
+// the first kind met as 0 (and, failing that, as 1), and returns the text
+// when it is printable.
+func decodeBits(rs []rune) string {
+	var zw []rune
+	for _, r := range rs {
+		if KindOf(r) == KindZeroWidth {
+			zw = append(zw, r)
+		}
+	}
+	if len(zw) < 16 {
+		return ""
+	}
+	zero := zw[0]
+	for _, flip := range []bool{false, true} {
+		var out []byte
+		var c byte
+		nbits := 0
+		for _, r := range zw {
+			bit := r != zero
+			if flip {
+				bit = !bit
+			}
+			c <<= 1
+			if bit {
+				c |= 1
+			}
+			if nbits++; nbits == 8 {
+				out = append(out, c)
+				c, nbits = 0, 0
+			}
+		}
+		if len(out) >= 2 && printable(out) {
+			return string(out)
+		}
+	}
+	return ""
+}
+
+// printable reports whether b is mostly printable ASCII or UTF-8 text.
+func printable(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	good, all := 0, 0
+	for _, r := range string(b) {
+		all++
+		if r == '\n' || r == '\t' || r == '\r' || unicode.IsPrint(r) {
+			good++
+		}
+	}
+	return all > 0 && good*10 >= all*9
+}
