@@ -1,0 +1,180 @@
+package lint
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A detector finds one pattern of a rule: the anchors are lower-case
+// literals of which every match holds one, so that the expression runs
+// only near them; the expression is matched against folded text.
+type detector struct {
+	rule    string
+	sev     Severity
+	msg     string
+	anchors []string
+	re      *regexp.Regexp
+	// refine, when set, judges a match (its submatch offsets in fold):
+	// a severity of 0 drops it.
+	refine func(s *scan, m []int) verdict
+	// noDoc keeps the severity where the text reads as documentation
+	// about attacks.
+	noDoc bool
+	// before and after are how far from an anchor a match may reach;
+	// 0 means the default.
+	before, after int
+}
+
+func (d *detector) reach() (int, int) {
+	if d.before == 0 && d.after == 0 {
+		return 320, 640
+	}
+	return d.before, d.after
+}
+
+// A verdict is what a detector's refine makes of a match: a severity (0
+// drops it), a message, and what the match decodes to.
+type verdict struct {
+	sev          Severity
+	msg, decoded string
+}
+
+// sep is what separates the words of a phrase: spaces, line breaks, and
+// the marks of emphasis, code and quotes that may wrap a word.
+const sep = `[\s*_~\x60>"']+`
+
+// ph compiles a phrase, in which "_" stands for sep.
+func ph(expr string) *regexp.Regexp {
+	return mustCompile(strings.ReplaceAll(expr, "_", sep))
+}
+
+// Parts of expressions shared by several detectors.
+const (
+	neg = `(?:do_not|don'?t|dont|never|must_not|should_not|shouldn'?t|may_not|cannot|can'?t|will_not|won'?t|you_must_not|you_should_not)`
+	// who is the person a skill works for.
+	who = `(?:the_|your_|this_)?(?:users?|human|operator|owner|person|customer|requester|developer)(?:'s)?`
+	// fetcher is a command that downloads.
+	fetcher = `(?:curl|wget|fetch|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod|http|https|xh)`
+	// shell is an interpreter that runs what it reads.
+	shell = `(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr/bin/env\s+)?(?:/bin/|/usr/bin/|/usr/local/bin/)?(?:bash|sh|zsh|dash|ksh|fish|python[\d.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell|osascript|source)`
+	// secretFile is a file of stored credentials.
+	secretFile = `(?:\.ssh/(?:id_[a-z0-9]+\b(?:[^.]|$)|identity\b)|\.aws/credentials|\.config/gcloud/(?:credentials|application_default|access_tokens|legacy_credentials)|\.azure/(?:accesstokens|msal_token)|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.gnupg/|\.password-store|/etc/shadow|\.bash_history|\.zsh_history|\.clawdbot/|\.openclaw/(?:credentials|\.env|openclaw\.json)|\.claude/\.credentials|\.codex/auth\.json|\.config/gh/hosts\.yml|login\s*data|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|\.solana/id\.json|keystore/utc--|\.electrum/wallets|exodus\.wallet|\.env(?:\.local|\.production)?\b)`
+	// secretNoun is what names credentials in prose.
+	secretNoun = `(?:secrets?|credentials?|api_?keys?|access_keys?|tokens?|passwords?|passphrases?|private_keys?|ssh_keys?|env(?:ironment)?_(?:variables?|vars?)|\.env(?:_files?)?|cookies|session_(?:tokens?|cookies?)|wallets?|wallet_keys?|seed_phrases?|mnemonics?|recovery_phrases?|keychains?)`
+)
+
+// detectors are the pattern detectors of the rules, built by New.
+func detectors() []detector {
+	var ds []detector
+	ds = append(ds, overrideDetectors()...)
+	ds = append(ds, suppressionDetectors()...)
+	ds = append(ds, consentDetectors()...)
+	ds = append(ds, exfiltrationDetectors()...)
+	ds = append(ds, remoteCodeDetectors()...)
+	ds = append(ds, credentialDetectors()...)
+	ds = append(ds, persistenceDetectors()...)
+	ds = append(ds, charCodeDetectors()...)
+	return ds
+}
+
+func overrideDetectors() []detector {
+	return []detector{{
+		rule: RuleInstructionOverride, sev: SeverityError,
+		msg:     "tells the agent to drop its instructions",
+		anchors: []string{"ignore", "disregard", "forget", "override", "bypass", "overrule", "supersede", "set aside", "abandon", "discard"},
+		re: ph(`\b(?:ignore|disregard|forget(?:_about)?|override|bypass|overrule|supersede|set_aside|abandon|discard)_(?:(?:all|any|every|each|of|the|your|my|these|those|other|prior|previous|all_other|any_other)_){0,3}` +
+			`(?:previous|prior|preceding|above|earlier|former|original|initial|old|system|developer|safety|security|other|existing|users?'s?)_(?:\w+_)?` +
+			`(?:instructions?|prompts?|rules|guidelines|directives|guardrails|constraints|policies|restrictions|commands|programming|training|safeguards|messages)\b` +
+			`|\bforget_(?:everything|all)_(?:you_(?:know|were_told|have_been_told)|above|before|prior|previously)`),
+	}, {
+		rule: RuleInstructionOverride, sev: SeverityError,
+		msg:     "tells the agent to take on a role without its rules",
+		anchors: []string{"you are now", "you are no longer", "mode enabled", "mode activated", "act as", "pretend", "bound by", "jailbr", "you're now"},
+		re: ph(`\byou(?:_are|'re)_(?:now_|no_longer_|from_now_on_)(?:an?_|in_|the_)?(?:dan\b|jailbroken|jailbreak|unrestricted|unfiltered|uncensored|unlimited|evil|malicious|free_(?:from|of)|(?:developer|god|admin|root|debug|jailbreak|unrestricted|dan|sudo)_mode|not_bound|no_longer_bound|without_(?:any_)?(?:restrictions|limits|rules|filters|guidelines|ethics))` +
+			`|\b(?:developer|god|jailbreak|dan|unrestricted|sudo)_mode_(?:is_)?(?:enabled|activated|on|engaged)` +
+			`|\b(?:act|behave|respond)_as_(?:an?_|if_you_were_an?_)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil)` +
+			`|\bpretend_(?:that_)?(?:you_are|you're|to_be)_(?:an?_)?(?:unrestricted|unfiltered|jailbroken|evil|dan\b|an_ai_without)` +
+			`|\b(?:no_longer|not)_(?:be_)?bound_by_(?:any_|your_|the_|its_)?(?:rules|guidelines|policies|restrictions|instructions|ethics)`),
+	}, {
+		rule: RuleInstructionOverride, sev: SeverityError,
+		msg:     "fakes a system message to the agent",
+		anchors: []string{"<|im_start|>system", "<|system|>", "[inst]", "<<sys>>", "override", "system:", "[system]", "<system>"},
+		re: mustCompile(`<\|im_start\|>\s*system|<\|system\|>|\[/?inst\]|<<sys>>` +
+			`|\b(?:system|admin|administrator|developer|security|priority|emergency)\s+override\b` +
+			`|(?m:^[\s>#*_]*(?:<!--\s*)?(?:\[system\]|<system>|system|\[admin\]|admin)\s*:?\s*[*_]*\s*(?:ignore|disregard|forget|you\s+(?:are\s+now|must\s+now|will\s+now)|new\s+instructions|override|from\s+now\s+on))`),
+	}, {
+		rule: RuleInstructionOverride, sev: SeverityWarning,
+		msg:     "gives the agent replacement instructions",
+		anchors: []string{"instruction", "your real", "your true", "your actual", "your new", "from now on", "henceforth"},
+		re: ph(`(?m:^[\s>#*_]*(?:new|updated|revised|real|actual|true|hidden|secret)_(?:system_)?instructions?\s*:)` +
+			`|\b(?:your|the)_(?:new|real|true|actual|hidden|secret)_(?:instructions|task|objective|goal|mission|purpose)_(?:is|are)\b` +
+			`|\b(?:from_now_on|henceforth),?_you_(?:must|will|shall|are_to)_(?:always_|never_|only_)?(?:ignore|obey|follow_only|respond_only|reply_only)`),
+	}, {
+		rule: RuleInstructionOverride, sev: SeverityWarning,
+		msg:     "addresses the model that reads it, over the user's head",
+		anchors: []string{"if you are", "if you're", "note to", "message to", "message for", "instructions for", "attention"},
+		re: ph(`\bif_you_(?:are|'re)_an?_(?:ai|llm|large_language_model|language_model|ai_assistant|ai_agent|chatbot|automated_agent)\b[^\n]{0,80}(?:ignore|do_not|don'?t|you_must|must|instead|send|run|execute)` +
+			`|\b(?:important|urgent|critical|priority)_(?:note|message|instructions?|notice)_(?:to|for)_(?:the_|any_|all_)?(?:ai|llm|assistant|agent|model|language_model)s?\b` +
+			`|\battention_(?:ai|llm|assistant|agent|model)s?\b`),
+	}}
+}
+
+func suppressionDetectors() []detector {
+	return []detector{{
+		rule: RuleSuppression, sev: SeverityError,
+		msg:     "tells the agent to keep something from the user",
+		anchors: []string{"tell", "inform", "notify", "alert", "mention", "reveal", "disclose", "report", "let", "explain", "admit", "warn"},
+		re: ph(`\b` + neg + `_(?:(?:ever|tell_or_show|show_or_tell)_)?(?:tell|inform|notify|alert|mention|reveal|disclose|report|explain|admit|warn|let)_(?:(?:this|it|that|anything|them|any_of_this|about_(?:this|it|that|these_\w+|the_\w+))_)?(?:to_)?` + who + `(?:_(to|know|about|that|what|how|why))?` +
+			`|\b` + neg + `_(?:mention|reveal|disclose|report)_(?:[\w.'-]+_){0,5}?(?:to|with)_` + who),
+		refine: func(s *scan, m []int) verdict {
+			switch s.group(m, 1) {
+			case "to", "how", "why":
+				// "do not tell the user to run X" instructs, it hides nothing.
+				return verdict{}
+			}
+			return verdict{SeverityError, "tells the agent to keep something from the user", ""}
+		},
+	}, {
+		rule: RuleSuppression, sev: SeverityError,
+		msg:     "acts behind the user's back",
+		anchors: []string{"without", "hide", "conceal", "keep", "user must", "user should", "user will", "user need", "users must", "users should"},
+		re: ph(`\bwithout_(?:the_)?(?:users?|human|operator|owner)(?:'s)?_(?:knowing|noticing|seeing|knowledge|awareness|being_aware)` +
+			`|\bwithout_(?:ever_)?(?:telling|informing|notifying|alerting|mentioning_it_to|letting)_` + who +
+			`|\b(?:hide|conceal|keep)_(?:this|it|these|that|them|everything|the_\w+|all_\w+|your_\w+|any_\w+)_(?:\w+_)?(?:hidden_|secret_|private_)?from_` + who +
+			`|\b` + who + `_(?:must|should|will|need|needs)_(?:not|never)_(?:know|see|notice|find_out|learn|be_(?:told|informed|aware|notified))`),
+	}, {
+		rule: RuleSuppression, sev: SeverityError,
+		msg:     "sends data without a trace",
+		anchors: []string{"silent", "quiet", "covert", "secret", "stealth", "discreet", "invisibl"},
+		re:      ph(`\b(?:silently|quietly|covertly|secretly|stealthily|discreetly|invisibly)_(?:and_\w+_)?(?:\w+_)?(?:send|sends|upload|uploads|post|posts|transmit|exfiltrate|forward|forwards|collect|collects|harvest|sync|beacon|email|leak|copy_(?:\w+_)?to)\b`),
+	}, {
+		rule: RuleSuppression, sev: SeverityWarning,
+		msg:     "acts without a trace",
+		anchors: []string{"silent", "covert", "secret", "stealth", "in the background without"},
+		re: ph(`\b(?:silently|covertly|secretly|stealthily)_(?:\w+_)?(?:install|download|execute|run|fetch|modify|delete|add|append|write|overwrite|replace|disable)\b` +
+			`|\bin_the_background_without_(?:\w+_){0,3}(?:notice|noticing|knowing|telling|asking)`),
+	}, {
+		rule: RuleSuppression, sev: SeverityWarning,
+		msg:     "hides its actions from the output the user reads",
+		anchors: []string{"show", "display", "print", "echo", "output", "log", "reveal", "mention"},
+		re:      ph(`\b` + neg + `_(?:show|display|print|echo|output|log|reveal|mention)_(?:this_|these_|the_|any_)(?:\w+_)?(?:commands?|steps?|instructions?|actions?|requests?|urls?|network_calls?|uploads?)_(?:to_` + who + `|in_(?:the_|your_)?(?:output|response|reply|chat|summary|answer))`),
+	}}
+}
+
+func consentDetectors() []detector {
+	return []detector{{
+		rule: RuleConsentBypass, sev: SeverityWarning,
+		msg:     "acts without the user's consent",
+		anchors: []string{"without", "ask", "request", "seek", "wait", "prompt", "require", "need", "confirm", "permission", "approv", "consent"},
+		re: ph(`\bwithout_(?:first_)?(?:asking|requesting|seeking|waiting_for|prompting|requiring|needing|getting|obtaining)_(?:for_)?(?:the_)?(?:users?'?s?_|their_|any_|explicit_|prior_|human_)?(?:permission|confirmation|approval|consent|authori[sz]ation)` +
+			`|\b` + neg + `_(?:ever_)?(?:ask|request|seek|wait_for|prompt|require|need)_(?:the_user_|users_|for_)*(?:\w+_)?(?:permission|confirmation|approval|consent|authori[sz]ation)` +
+			`|\b(?:assume|treat_it_as)_(?:that_)?(?:the_user_)?(?:has_)?(?:already_)?(?:approved|consented|confirmed|granted_permission)` +
+			`|\bskip_(?:all_|any_|the_)?(?:confirmation|permission|approval|consent)_(?:prompts?|checks?|dialogs?|steps?|requests?)`),
+	}, {
+		rule: RuleConsentBypass, sev: SeverityWarning,
+		msg:     "turns off the agent's permission checks",
+		anchors: []string{"dangerously-skip-permissions", "dangerously-bypass", "bypasspermissions", "--yolo", "auto-approve", "autoapprove", "auto approve", "auto_approve"},
+		re: mustCompile(`--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|bypasspermissions|--yolo\b` +
+			`|\bauto[-_ ]?approve\s+(?:all|every|any)\b|"?autoapprove"?\s*[:=]\s*(?:true|\[\s*"\*")`),
+	}}
+}

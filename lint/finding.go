@@ -1,0 +1,82 @@
+package lint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// A Severity is how much a finding weighs: an error blocks (validate
+// fails, plan stops), a warning and a note are reported.
+type Severity int
+
+// Severities, weakest first.
+const (
+	SeverityNote Severity = iota + 1
+	SeverityWarning
+	SeverityError
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityNote:
+		return "note"
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	}
+	return "none"
+}
+
+// MarshalText makes a Severity "note", "warning" or "error" in JSON.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// lower is the severity one step weaker, a note staying a note.
+func (s Severity) lower() Severity { return max(s-1, SeverityNote) }
+
+// A Finding is what a rule found in one file of a skill folder.
+type Finding struct {
+	// Rule is the rule's stable name (see [Rules]).
+	Rule string `json:"rule"`
+	// Severity is the rule's default, or weaker where the text reads as
+	// documentation about attacks, or stronger where the text is hidden.
+	Severity Severity `json:"severity"`
+	// Path is the file within the skill folder, slash-separated.
+	Path string `json:"path"`
+	// Line and Col locate the match in the file as stored (frontmatter
+	// included), counting from 1; Col counts characters (code points).
+	Line int `json:"line"`
+	Col  int `json:"col"`
+	// Message says what was found, in a sentence without the secret.
+	Message string `json:"message"`
+	// Match is the text matched, with the characters no one can see shown
+	// as escapes; a secret's value never appears in it.
+	Match string `json:"match"`
+	// Decoded is what hidden or encoded text at the match spells, when
+	// it spells something.
+	Decoded string `json:"decoded,omitempty"`
+	// Hash is [ContentHash] of the file judged: a waiver that names it
+	// stops holding when the file changes.
+	Hash string `json:"hash"`
+}
+
+// Why says why the finding's rule matters.
+func (f Finding) Why() string { return ruleByName(f.Rule).Why }
+
+// Waive says how to accept the finding: a waiver in git naming the rule,
+// the skill and the hash of the content it accepted.
+func (f Finding) Waive() string {
+	return fmt.Sprintf("if this is intended, add a waiver naming rule %s, this skill and hash %s, with a reason; it lapses when %s changes", f.Rule, f.Hash, f.Path)
+}
+
+func (f Finding) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", f.Path, f.Line, f.Col, f.Severity, f.Message, f.Rule)
+}
+
+// ContentHash is the hash a finding and its waiver name for the content
+// of a file: "sha256:" and the hex SHA-256 of its bytes as stored.
+func ContentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}

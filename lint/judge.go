@@ -1,0 +1,460 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/coregx/ahocorasick"
+	"github.com/skillsync/skillsync/internal/visible"
+)
+
+// A File is a file of a skill folder: its path within the folder,
+// slash-separated, and its content as stored.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Options are what a [Judge] knows beyond its rules.
+type Options struct {
+	// Secrets are the secrets this process holds, by the name of the
+	// variable that holds each (SKILLSYNC_TOKEN -> its value). A skill
+	// holding one is an error that names the variable, never the value.
+	Secrets map[string]string
+}
+
+// A Judge holds the compiled rules. It is safe for concurrent use; build
+// one per process, as compiling takes some tens of milliseconds.
+type Judge struct {
+	dets    []detector
+	leaks   []leakRule
+	leakCfg leakGlobal
+	// ac finds every anchor of the detectors and every keyword of the
+	// secret rules in one pass; targets[pattern] lists what each wakes:
+	// detectors by index, secret rules by index + len(dets).
+	ac      *ahocorasick.Automaton
+	targets [][]int
+	secrets []knownSecret
+}
+
+// New compiles the rules.
+func New(opts Options) (*Judge, error) {
+	j := &Judge{dets: detectors()}
+	leaks, global, err := loadLeakRules()
+	if err != nil {
+		return nil, err
+	}
+	j.leaks, j.leakCfg = leaks, global
+	ids := map[string]int{}
+	var patterns []string
+	wake := func(anchor string, target int) {
+		id, ok := ids[anchor]
+		if !ok {
+			id = len(patterns)
+			ids[anchor] = id
+			patterns = append(patterns, anchor)
+			j.targets = append(j.targets, nil)
+		}
+		j.targets[id] = append(j.targets[id], target)
+	}
+	for i, d := range j.dets {
+		for _, a := range d.anchors {
+			wake(a, i)
+		}
+	}
+	for i, l := range j.leaks {
+		for _, k := range l.keywords {
+			wake(k, len(j.dets)+i)
+		}
+	}
+	ac, err := ahocorasick.NewBuilder().AddStrings(patterns).Build()
+	if err != nil {
+		return nil, fmt.Errorf("building the anchors of the security rules: %w", err)
+	}
+	j.ac = ac
+	for name, v := range opts.Secrets {
+		if v != "" {
+			j.secrets = append(j.secrets, newKnownSecret(name, v))
+		}
+	}
+	sort.Slice(j.secrets, func(a, b int) bool { return j.secrets[a].name < j.secrets[b].name })
+	return j, nil
+}
+
+// Skill judges the files of one skill folder: SKILL.md whole (frontmatter
+// and body, well formed or not) and every other text file; binary files
+// are skipped. Findings come sorted by path, line and column.
+func (j *Judge) Skill(files []File) []Finding {
+	var out []Finding
+	for _, f := range files {
+		out = append(out, j.File(f.Path, f.Data)...)
+	}
+	sortFindings(out)
+	return out
+}
+
+// File judges one file of a skill folder, unless it is binary.
+func (j *Judge) File(p string, data []byte) []Finding {
+	if isBinary(data) {
+		return nil
+	}
+	s := j.scan(p, string(data), ContentHash(data), 0)
+	return s.out
+}
+
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(a, b int) bool {
+		x, y := fs[a], fs[b]
+		if x.Path != y.Path {
+			return x.Path < y.Path
+		}
+		if x.Line != y.Line {
+			return x.Line < y.Line
+		}
+		if x.Col != y.Col {
+			return x.Col < y.Col
+		}
+		return x.Rule < y.Rule
+	})
+}
+
+// isBinary reports whether data is not text: a NUL byte, or mostly
+// invalid UTF-8, in its first 8 KiB.
+func isBinary(data []byte) bool {
+	head := data[:min(len(data), 8192)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for i := 0; i < len(head); {
+		r, n := utf8.DecodeRune(head[i:])
+		if r == utf8.RuneError && n == 1 && len(head)-i >= utf8.UTFMax {
+			bad++
+		}
+		i += n
+	}
+	return bad*10 > len(head)
+}
+
+// maxDepth bounds how deep decoded text is decoded and judged again.
+const maxDepth = 2
+
+// A scan is the judging of one text: a file, or what a blob or hidden
+// characters of a file decode to.
+type scan struct {
+	j     *Judge
+	path  string
+	t     *text
+	fold  []byte
+	hash  string
+	depth int
+	out   []Finding
+	spans []span // of out, in fold
+}
+
+// A span is where a finding lies in fold, and what may change its
+// severity.
+type span struct {
+	start, end int
+	doc        bool // documentation about attacks lowers it
+	hidden     bool // it lies in markup no reader sees: never lowered
+}
+
+func (j *Judge) scan(p, raw, hash string, depth int) *scan {
+	t := newText(raw)
+	s := &scan{j: j, path: p, t: t, fold: []byte(t.fold), hash: hash, depth: depth}
+	s.hiddenUnicode()
+	s.detect()
+	s.knownSecrets()
+	s.payloads()
+	if isMarkup(p) {
+		s.hiddenMarkdown()
+	}
+	s.documentation()
+	return s
+}
+
+func isMarkup(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".mdx", ".html", ".htm", ".txt", "":
+		return true
+	}
+	return false
+}
+
+// add records a finding of rule over fold[start:end].
+func (s *scan) add(rule string, sev Severity, start, end int, decoded, msg string, doc bool) {
+	rs, re := s.t.rawOff(start), s.t.rawEnd(end)
+	s.addRaw(rule, sev, rs, re, decoded, msg)
+	s.spans[len(s.spans)-1] = span{start: start, end: end, doc: doc}
+}
+
+// addRaw records a finding over raw[rs:re]; its span is empty, so it is
+// neither lowered nor raised.
+func (s *scan) addRaw(rule string, sev Severity, rs, re int, decoded, msg string) {
+	line, col := s.t.pos(rs)
+	s.out = append(s.out, Finding{
+		Rule: rule, Severity: sev, Path: s.path, Line: line, Col: col,
+		Message: msg, Match: excerpt(s.t.raw[rs:re]), Decoded: shorten(decoded, maxExcerpt), Hash: s.hash,
+	})
+	s.spans = append(s.spans, span{start: -1, end: -1})
+}
+
+// maxPerRule is the most findings of one rule reported for one text: the
+// first ones say what there is to say, and a hostile file must not make
+// the work grow with their number.
+const maxPerRule = 20
+
+// maxExcerpt is the most characters of matched or decoded text a finding
+// shows.
+const maxExcerpt = 200
+
+// excerpt is s on one line with what no one can see shown as escapes,
+// cut to maxExcerpt characters.
+func excerpt(s string) string {
+	return shorten(showHidden(s), maxExcerpt)
+}
+
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// showHidden shows the invisible characters of s as escapes (\u200b,
+// \U000e0041), and its line breaks as \n.
+func showHidden(s string) string {
+	if !visible.HasInvisible(s) && !strings.ContainsAny(s, "\n") {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteByte(' ')
+		case visible.KindOf(r) == visible.KindNone:
+			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// window widens fold[lo:hi] to whole lines, by up to 240 bytes each way.
+func (s *scan) window(lo, hi int) (int, int) {
+	lo, hi = max(lo, 0), min(hi, len(s.fold))
+	if i := bytes.LastIndexByte(s.fold[max(lo-240, 0):lo], '\n'); i >= 0 {
+		lo = max(lo-240, 0) + i + 1
+	}
+	if i := bytes.IndexByte(s.fold[hi:min(hi+240, len(s.fold))], '\n'); i >= 0 {
+		hi += i
+	}
+	return lo, hi
+}
+
+// detect runs each detector and secret rule that an anchor woke, over the
+// windows around its anchors, merged where they overlap: each byte is
+// matched at most once per detector, so the work is linear in the text.
+func (s *scan) detect() {
+	if len(s.fold) == 0 {
+		return
+	}
+	hits := s.j.ac.FindAllOverlapping(s.fold)
+	if len(hits) == 0 {
+		return
+	}
+	n := len(s.j.dets) + len(s.j.leaks)
+	cur := make([][2]int, n) // the window each target has open
+	for i := range cur {
+		cur[i] = [2]int{-1, -1}
+	}
+	var order []int // targets in the order their first window opened
+	flush := func(target int) {
+		w := cur[target]
+		if w[0] < 0 {
+			return
+		}
+		if target < len(s.j.dets) {
+			s.runDetector(&s.j.dets[target], w[0], w[1])
+		} else {
+			s.runLeak(&s.j.leaks[target-len(s.j.dets)], w[0], w[1])
+		}
+	}
+	for _, h := range hits {
+		for _, target := range s.j.targets[h.PatternID] {
+			before, after := 320, 640
+			if target < len(s.j.dets) {
+				d := &s.j.dets[target]
+				before, after = d.reach()
+			}
+			lo, hi := s.window(h.Start-before, h.End+after)
+			w := &cur[target]
+			switch {
+			case w[0] < 0:
+				order = append(order, target)
+				*w = [2]int{lo, hi}
+			case lo <= w[1]:
+				w[1] = max(w[1], hi)
+			default:
+				flush(target)
+				*w = [2]int{lo, hi}
+			}
+		}
+	}
+	for _, target := range order {
+		flush(target)
+	}
+}
+
+func (s *scan) runDetector(d *detector, lo, hi int) {
+	for _, m := range d.re.FindAllSubmatchIndex(s.fold[lo:hi], -1) {
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += lo
+			}
+		}
+		if s.seen(d.rule, m[0]) {
+			continue
+		}
+		v := verdict{d.sev, d.msg, ""}
+		if d.refine != nil {
+			if v = d.refine(s, m); v.sev == 0 {
+				continue
+			}
+		}
+		s.add(d.rule, v.sev, m[0], m[1], v.decoded, v.msg, !d.noDoc)
+	}
+}
+
+// seen reports whether a finding of rule already covers fold[start], or
+// the rule has reported as many findings in this text as one shows.
+func (s *scan) seen(rule string, start int) bool {
+	count := 0
+	for i := len(s.out) - 1; i >= 0; i-- {
+		if s.out[i].Rule == rule {
+			if count++; count >= maxPerRule {
+				return true
+			}
+		}
+		if s.out[i].Rule == rule && s.spans[i].start <= start && start < s.spans[i].end {
+			return true
+		}
+	}
+	return false
+}
+
+// group is the text of submatch k of m in fold, or "".
+func (s *scan) group(m []int, k int) string {
+	if 2*k+1 >= len(m) || m[2*k] < 0 {
+		return ""
+	}
+	return string(s.fold[m[2*k]:m[2*k+1]])
+}
+
+// hiddenUnicode reports the runs of invisible characters, and judges again
+// what they spell.
+func (s *scan) hiddenUnicode() {
+	for _, r := range visible.Runs(s.t.raw) {
+		sev, what := SeverityWarning, r.Main().String()
+		switch {
+		case r.Has(visible.KindTag):
+			sev = SeverityError
+		case r.Decoded != "":
+			sev = SeverityError
+		case r.Has(visible.KindVariation) && r.Count >= 2:
+			sev = SeverityError
+		case r.Has(visible.KindZeroWidth) && r.Count >= 3:
+			sev = SeverityError
+		case r.Has(visible.KindBidi) && !r.Has(visible.KindZeroWidth) && bidiOverride(s.t.raw[r.Start:r.End]):
+			sev = SeverityError
+		case r.Main() == visible.KindSoftHyphen || r.Main() == visible.KindSeparator:
+			sev = SeverityNote
+		}
+		msg := fmt.Sprintf("%d %s no one can see", r.Count, what)
+		if r.Decoded != "" {
+			msg = fmt.Sprintf("%d %s no one can see spell %q", r.Count, what, shorten(r.Decoded, 80))
+			if inner := s.judgeDecoded(r.Decoded); inner != "" {
+				msg += "; decoded, " + inner
+			}
+		}
+		s.addRaw(RuleHiddenUnicode, sev, r.Start, r.End, r.Decoded, msg)
+	}
+}
+
+// bidiOverride reports whether s holds an embedding, override or isolate,
+// not just a mark.
+func bidiOverride(s string) bool {
+	for _, r := range s {
+		if r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeDecoded judges text decoded from s's text, and describes its most
+// severe finding, or returns "" if it has none.
+func (s *scan) judgeDecoded(decoded string) string {
+	if s.depth >= maxDepth {
+		return ""
+	}
+	inner := s.j.scan(s.path, decoded, s.hash, s.depth+1)
+	var best *Finding
+	for i := range inner.out {
+		f := &inner.out[i]
+		if best == nil || f.Severity > best.Severity {
+			best = f
+		}
+	}
+	if best == nil || best.Severity < SeverityWarning {
+		return ""
+	}
+	return fmt.Sprintf("%s [%s]", best.Message, best.Rule)
+}
+
+// knownSecrets reports each secret of the process that the text holds,
+// by the name of its variable.
+func (s *scan) knownSecrets() {
+	for _, k := range s.j.secrets {
+		if off, ok := k.find(s.t.raw); ok {
+			line, col := s.t.pos(off)
+			s.out = append(s.out, Finding{
+				Rule: RuleKnownSecret, Severity: SeverityError, Path: s.path, Line: line, Col: col,
+				Message: fmt.Sprintf("holds the value of %s, a secret of this process", k.name),
+				Match:   "[" + k.name + "]", Hash: s.hash,
+			})
+			s.spans = append(s.spans, span{start: -1, end: -1})
+		}
+	}
+}
+
+// lineOf is the text of the line of fold holding fold[i].
+func (s *scan) lineOf(i int) []byte {
+	lo := bytes.LastIndexByte(s.fold[:i], '\n') + 1
+	hi := bytes.IndexByte(s.fold[i:], '\n')
+	if hi < 0 {
+		return s.fold[lo:]
+	}
+	return s.fold[lo : i+hi]
+}
+
+// around is fold from n bytes before start to n bytes after end.
+func (s *scan) around(start, end, n int) []byte {
+	return s.fold[max(start-n, 0):min(end+n, len(s.fold))]
+}
+
+// mustCompile compiles a rule's expression; the expressions are fixed, so
+// a failure is a bug that tests catch.
+func mustCompile(expr string) *regexp.Regexp { return regexp.MustCompile(expr) }

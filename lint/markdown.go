@@ -1,0 +1,155 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// A hidden range is markup a reader of the rendered page does not see.
+type hidden struct {
+	start, end int // in raw
+	what       string
+}
+
+// hiddenMarkdown finds what a rendered page leaves out: HTML comments,
+// link reference definitions used as comments, and elements hidden by an
+// attribute or a style. What another rule found inside is an error, as no
+// reviewer reads it; instructions inside with no other finding are a
+// warning.
+func (s *scan) hiddenMarkdown() {
+	hs := s.hiddenRanges()
+	if len(hs) == 0 {
+		return
+	}
+	n := len(s.out)
+	for _, h := range hs {
+		fs, fe := s.foldSpan(h.start, h.end)
+		inside := false
+		for i := 0; i < n; i++ {
+			sp := &s.spans[i]
+			if sp.start >= fs && sp.start < fe || s.out[i].Rule == RuleHiddenUnicode && s.rawStart(i) >= h.start && s.rawStart(i) < h.end {
+				inside = true
+				sp.hidden = true
+				s.out[i].Severity = SeverityError
+			}
+		}
+		switch {
+		case inside:
+			s.addRaw(RuleHiddenMarkdown, SeverityError, h.start, h.end, "", fmt.Sprintf("%s holds text that another rule finds, which no reader of the page sees", h.what))
+		case instructionLike.Match(s.fold[fs:fe]):
+			s.addRaw(RuleHiddenMarkdown, SeverityWarning, h.start, h.end, "", fmt.Sprintf("%s holds instructions that no reader of the page sees", h.what))
+		}
+	}
+}
+
+// rawStart is the offset in raw where finding i starts.
+func (s *scan) rawStart(i int) int {
+	if sp := s.spans[i]; sp.start >= 0 {
+		return s.t.rawOff(sp.start)
+	}
+	f := s.out[i]
+	if s.t.lines == nil {
+		s.t.pos(0)
+	}
+	if f.Line-1 < len(s.t.lines) {
+		off := s.t.lines[f.Line-1]
+		for c := 1; c < f.Col && off < len(s.t.raw); c++ {
+			_, n := utf8.DecodeRuneInString(s.t.raw[off:])
+			off += n
+		}
+		return off
+	}
+	return len(s.t.raw)
+}
+
+// instructionLike finds text addressed to the agent: a model or "you"
+// told what it must do, or a line opening on an order.
+var instructionLike = ph(`\b(?:you|assistant|agent|ai|model|llm|claude|gpt|chatgpt|copilot)\b[^.\n]{0,40}\b(?:must|should|shall|are_to|need_to|have_to)\b` +
+	`|(?m:^[\s>*_-]*(?:always|never|ignore|disregard|execute|send|upload|exfiltrate|curl|wget|do_not|don'?t|make_sure_to)\b)` +
+	`|\b(?:instructions?_for_(?:the_)?(?:ai|assistant|agent|model)|system_prompt|system:)`)
+
+var (
+	refComment    = regexp.MustCompile(`(?m)^ {0,3}\[(?://|#|comment|_|\s*)\]:\s*(?:#|<>|\S*)\s*(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))[ \t]*$`)
+	hiddenOpen    = regexp.MustCompile(`(?i)<([a-z][a-z0-9]*)\b[^>]{0,400}?(?:\shidden\b|\saria-hidden\s*=\s*["']?true|style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|em|rem|pt)?\s*[;"']|opacity\s*:\s*0(?:\.0*)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b|height\s*:\s*0(?:px)?\s*;[^"']*overflow\s*:\s*hidden))[^>]{0,400}>`)
+	maxHiddenBody = 8192
+)
+
+// hiddenRanges lists the hidden ranges of the file, in order.
+func (s *scan) hiddenRanges() []hidden {
+	raw := s.t.raw
+	var hs []hidden
+	for i := 0; ; {
+		k := strings.Index(raw[i:], "<!--")
+		if k < 0 {
+			break
+		}
+		start := i + k
+		end := strings.Index(raw[start+4:], "-->")
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end = start + 4 + end + 3
+		}
+		hs = append(hs, hidden{start, end, "an HTML comment"})
+		i = end
+	}
+	for _, m := range refComment.FindAllStringIndex(raw, -1) {
+		hs = append(hs, hidden{m[0], m[1], "a link reference definition used as a comment"})
+	}
+	if strings.Contains(raw, "<") {
+		for _, m := range hiddenOpen.FindAllStringSubmatchIndex(raw, -1) {
+			name := strings.ToLower(raw[m[2]:m[3]])
+			close := strings.Index(strings.ToLower(raw[m[1]:min(m[1]+maxHiddenBody, len(raw))]), "</"+name)
+			end := min(m[1]+maxHiddenBody, len(raw))
+			if close >= 0 {
+				end = m[1] + close
+			}
+			hs = append(hs, hidden{m[0], end, "an element hidden by its attributes"})
+		}
+	}
+	return hs
+}
+
+// documentation lowers the findings that read as documentation about
+// attacks (a security skill listing payloads to detect): near words such
+// as "detect", "malicious" or "red team", under a heading that says so, or
+// in a file whose path does. Hidden text is never documentation.
+func (s *scan) documentation() {
+	pathDoc := docPath.MatchString(strings.ToLower(s.path))
+	for i := range s.out {
+		sp := s.spans[i]
+		if !sp.doc || sp.hidden || sp.start < 0 {
+			continue
+		}
+		if pathDoc || docWords.Match(s.around(sp.start, sp.end, 400)) || docWords.Match(s.heading(sp.start)) {
+			s.out[i].Severity = s.out[i].Severity.lower()
+			if !strings.HasSuffix(s.out[i].Message, docNote) {
+				s.out[i].Message += docNote
+			}
+		}
+	}
+}
+
+const docNote = " (lowered: the text reads as documentation about attacks)"
+
+// heading is the text of the markdown heading nearest before fold[i],
+// within 16 KiB.
+func (s *scan) heading(i int) []byte {
+	from := max(i-16384, 0)
+	k := bytes.LastIndex(s.fold[from:i], []byte("\n#"))
+	if k < 0 {
+		if from == 0 && bytes.HasPrefix(s.fold, []byte("#")) {
+			return s.lineOf(0)
+		}
+		return nil
+	}
+	return s.lineOf(from + k + 1)
+}
+
+var (
+	docWords = ph(`\b(?:detect\w*|red-?_?team\w*|pen(?:etration)?-?_?test\w*|attack\w*|malicious|malware|threats?|indicators?_of_compromise|iocs?|exploit\w*|vulnerab\w*|injections?|adversar\w*|suspicious|phishing|dangerous|blocklist|denylist|deny_list|block_list|honeypot|yara|scanner|never_(?:run|execute|paste)|(?:do_not|don'?t)_(?:run|execute|paste|follow|obey)|security_(?:review|research|test\w*|scan\w*|check\w*|guide|rules?|audit\w*)|jailbreak(?:s|ing)?_(?:attempts?|examples?|techniques?|prompts?|patterns?)|red_flags?|warning_signs?)\b`)
+	docPath  = regexp.MustCompile(`(?:^|[/_.-])(?:tests?|fixtures?|samples?|iocs?|threats?|attacks?|detect\w*|patterns?|signatures?|yara|malicious|payloads?|injections?|security|audit\w*|scan\w*|red-?team\w*|blocklist|denylist|rules?)(?:$|[/_.-])`)
+)

@@ -1,0 +1,263 @@
+package lint
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/skillsync/skillsync/internal/redact"
+	"github.com/spf13/viper"
+	"github.com/zricethezav/gitleaks/v8/config"
+)
+
+// A leakRule is one of gitleaks' rules for a token format.
+type leakRule struct {
+	id, desc    string
+	re          *regexp.Regexp
+	secretGroup int
+	entropy     float64
+	keywords    []string
+	allow       []*config.Allowlist
+}
+
+// leakGlobal holds gitleaks' allowlists that apply to every rule.
+type leakGlobal struct {
+	allow []*config.Allowlist
+}
+
+// leakSkipped are gitleaks rules left out: generic-api-key finds any
+// assignment of a random-looking value to a name like "key" or "token",
+// which examples in skills do all the time; the others judge file paths,
+// not text.
+func leakSkipped(id string) bool {
+	switch id {
+	case "generic-api-key", "pkcs12-file":
+		return true
+	}
+	return false
+}
+
+// exampleHeavy are gitleaks rules whose matches in skills are mostly
+// documentation's examples: JSON Web Tokens expire and are shown to
+// explain their format.
+func exampleHeavy(id string) bool {
+	return id == "jwt" || id == "jwt-base64"
+}
+
+// loadLeakRules reads gitleaks' default configuration, the maintained
+// rule set it embeds, as gitleaks itself reads it.
+func loadLeakRules() ([]leakRule, leakGlobal, error) {
+	v := viper.New()
+	v.SetConfigType("toml")
+	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
+		return nil, leakGlobal{}, fmt.Errorf("reading gitleaks' rules: %w", err)
+	}
+	var vc config.ViperConfig
+	if err := v.Unmarshal(&vc); err != nil {
+		return nil, leakGlobal{}, fmt.Errorf("reading gitleaks' rules: %w", err)
+	}
+	cfg, err := vc.Translate()
+	if err != nil {
+		return nil, leakGlobal{}, fmt.Errorf("reading gitleaks' rules: %w", err)
+	}
+	var out []leakRule
+	for _, id := range cfg.OrderedRules {
+		r := cfg.Rules[id]
+		if leakSkipped(id) || r.Regex == nil || r.Path != nil || len(r.RequiredRules) > 0 || r.SkipReport || len(r.Keywords) == 0 {
+			continue
+		}
+		out = append(out, leakRule{
+			id: id, desc: r.Description, re: r.Regex, secretGroup: r.SecretGroup,
+			entropy: r.Entropy, keywords: r.Keywords, allow: r.Allowlists,
+		})
+	}
+	return out, leakGlobal{allow: cfg.Allowlists}, nil
+}
+
+// runLeak matches a secret rule over the raw text that fold[lo:hi] came
+// from: gitleaks' expressions are written for text as it is.
+func (s *scan) runLeak(l *leakRule, lo, hi int) {
+	rlo, rhi := s.t.rawOff(lo), s.t.rawEnd(hi)
+	raw := s.t.raw[rlo:rhi]
+	for _, m := range l.re.FindAllStringSubmatchIndex(raw, -1) {
+		match := strings.Trim(raw[m[0]:m[1]], "\n")
+		secret := match
+		switch {
+		case l.secretGroup > 0 && 2*l.secretGroup+1 < len(m) && m[2*l.secretGroup] >= 0:
+			secret = raw[m[2*l.secretGroup]:m[2*l.secretGroup+1]]
+		case l.secretGroup == 0:
+			for k := 1; 2*k+1 < len(m); k++ {
+				if m[2*k] >= 0 && m[2*k+1] > m[2*k] {
+					secret = raw[m[2*k]:m[2*k+1]]
+					break
+				}
+			}
+		}
+		if l.entropy > 0 && shannon(secret) <= l.entropy {
+			continue
+		}
+		line := lineAt(raw, m[0])
+		if allowed(l.allow, secret, match, line) || allowed(s.j.leakCfg.allow, secret, match, line) || placeholder(secret) {
+			continue
+		}
+		start := rlo + m[0] + strings.Index(raw[m[0]:m[1]], secret)
+		if s.seenRaw(RuleHardcodedSecret, start) {
+			continue
+		}
+		sev := SeverityError
+		if exampleHeavy(l.id) {
+			sev = SeverityWarning
+		}
+		ln, col := s.t.pos(start)
+		s.out = append(s.out, Finding{
+			Rule: RuleHardcodedSecret, Severity: sev, Path: s.path, Line: ln, Col: col,
+			Message: fmt.Sprintf("holds what looks like a live secret (gitleaks rule %s: %s)", l.id, strings.TrimSuffix(l.desc, ".")),
+			Match:   maskSecret(secret), Hash: s.hash,
+		})
+		s.spans = append(s.spans, span{start: -1, end: -1})
+	}
+}
+
+// seenRaw reports whether a finding of rule already starts at raw[off]
+// (whose line and column it has), or the rule has reported enough.
+func (s *scan) seenRaw(rule string, off int) bool {
+	line, col := s.t.pos(off)
+	count := 0
+	for _, f := range s.out {
+		if f.Rule == rule {
+			if f.Line == line && f.Col == col {
+				return true
+			}
+			if count++; count >= maxPerRule {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allowed applies gitleaks' allowlists as gitleaks does: each matches the
+// secret, or the whole match or line when its target says so, by regex or
+// stop word.
+func allowed(lists []*config.Allowlist, secret, match, line string) bool {
+	for _, a := range lists {
+		target := secret
+		switch a.RegexTarget {
+		case "match":
+			target = match
+		case "line":
+			target = line
+		}
+		regexOK := len(a.Regexes) > 0 && a.RegexAllowed(target)
+		stopOK, _ := a.ContainsStopWord(secret)
+		stopOK = stopOK && len(a.StopWords) > 0
+		if a.MatchCondition == config.AllowlistMatchAnd {
+			// Paths and commits do not apply to a skill's text: a list
+			// that needs them never allows.
+			if len(a.Paths) > 0 || len(a.Commits) > 0 {
+				continue
+			}
+			if (len(a.Regexes) == 0 || regexOK) && (len(a.StopWords) == 0 || stopOK) && (len(a.Regexes) > 0 || len(a.StopWords) > 0) {
+				return true
+			}
+			continue
+		}
+		if regexOK || stopOK {
+			return true
+		}
+	}
+	return false
+}
+
+func lineAt(s string, i int) string {
+	lo := strings.LastIndexByte(s[:i], '\n') + 1
+	hi := strings.IndexByte(s[i:], '\n')
+	if hi < 0 {
+		return s[lo:]
+	}
+	return s[lo : i+hi]
+}
+
+// placeholder reports whether a secret is an example's stand-in: it says
+// so (example, your, xxxx, redacted...), or it repeats one character.
+func placeholder(secret string) bool {
+	l := strings.ToLower(secret)
+	for _, w := range []string{"example", "xxxx", "your", "placeholder", "dummy", "sample", "fake", "redacted", "changeme", "replace", "<", ">", "{", "}", "...", "…", "****", "0000000", "1234567", "abcdef", "test"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	run := 1
+	for i := 1; i < len(l); i++ {
+		if l[i] == l[i-1] {
+			if run++; run >= 6 {
+				return true
+			}
+		} else {
+			run = 1
+		}
+	}
+	return false
+}
+
+// maskSecret shows the first four characters of a secret and its length.
+func maskSecret(s string) string {
+	r := []rune(s)
+	if len(r) <= 8 {
+		return strings.Repeat("*", len(r))
+	}
+	return string(r[:4]) + strings.Repeat("*", min(len(r)-4, 12)) + fmt.Sprintf(" (%d characters)", len(r))
+}
+
+// shannon is the Shannon entropy of s in bits per byte, as gitleaks
+// measures it.
+func shannon(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	h := 0.0
+	n := float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// A knownSecret is a secret of this process, found however text spells
+// it (see [redact.Redactor]).
+type knownSecret struct {
+	name string
+	r    *redact.Redactor
+	v    string
+}
+
+func newKnownSecret(name, v string) knownSecret {
+	return knownSecret{name: name, r: redact.New(v), v: v}
+}
+
+// find reports whether s holds the secret, and where: the offset of its
+// plain spelling, or of the first line that holds another spelling.
+func (k knownSecret) find(s string) (int, bool) {
+	if i := strings.Index(s, k.v); i >= 0 && len(k.v) >= redact.ShortSecret {
+		return i, true
+	}
+	if !k.r.Holds(s) {
+		return 0, false
+	}
+	off := 0
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if k.r.Holds(line) {
+			return off, true
+		}
+		off += len(line)
+	}
+	return 0, true
+}
