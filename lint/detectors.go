@@ -20,6 +20,13 @@ type detector struct {
 	// noDoc keeps the severity where the text reads as documentation
 	// about attacks.
 	noDoc bool
+	// prose marks a detector of instructions in words: in a file the
+	// agent runs rather than reads, or quoted as a mention, such words
+	// are data and the finding is lowered.
+	prose bool
+	// window marks an expression that does not start with its anchor:
+	// it runs over the text around the anchors rather than at them.
+	window bool
 	// before and after are how far from an anchor a match may reach;
 	// 0 means the default.
 	before, after int
@@ -79,40 +86,40 @@ func detectors() []detector {
 
 func overrideDetectors() []detector {
 	return []detector{{
-		rule: RuleInstructionOverride, sev: SeverityError,
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
 		msg:     "tells the agent to drop its instructions",
-		anchors: []string{"ignore", "disregard", "forget", "override", "bypass", "overrule", "supersede", "set aside", "abandon", "discard"},
+		anchors: []string{"ignore", "disregard", "forget", "override", "bypass", "overrule", "supersede", "set", "abandon", "discard"},
 		re: ph(`\b(?:ignore|disregard|forget(?:_about)?|override|bypass|overrule|supersede|set_aside|abandon|discard)_(?:(?:all|any|every|each|of|the|your|my|these|those|other|prior|previous|all_other|any_other)_){0,3}` +
 			`(?:previous|prior|preceding|above|earlier|former|original|initial|old|system|developer|safety|security|other|existing|users?'s?)_(?:\w+_)?` +
 			`(?:instructions?|prompts?|rules|guidelines|directives|guardrails|constraints|policies|restrictions|commands|programming|training|safeguards|messages)\b` +
 			`|\bforget_(?:everything|all)_(?:you_(?:know|were_told|have_been_told)|above|before|prior|previously)`),
 	}, {
-		rule: RuleInstructionOverride, sev: SeverityError,
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
 		msg:     "tells the agent to take on a role without its rules",
-		anchors: []string{"you are now", "you are no longer", "mode enabled", "mode activated", "act as", "pretend", "bound by", "jailbr", "you're now"},
+		anchors: []string{"you", "developer", "god", "jailbreak", "dan", "unrestricted", "sudo", "act", "behave", "respond", "pretend", "no", "not"},
 		re: ph(`\byou(?:_are|'re)_(?:now_|no_longer_|from_now_on_)(?:an?_|in_|the_)?(?:dan\b|jailbroken|jailbreak|unrestricted|unfiltered|uncensored|unlimited|evil|malicious|free_(?:from|of)|(?:developer|god|admin|root|debug|jailbreak|unrestricted|dan|sudo)_mode|not_bound|no_longer_bound|without_(?:any_)?(?:restrictions|limits|rules|filters|guidelines|ethics))` +
 			`|\b(?:developer|god|jailbreak|dan|unrestricted|sudo)_mode_(?:is_)?(?:enabled|activated|on|engaged)` +
 			`|\b(?:act|behave|respond)_as_(?:an?_|if_you_were_an?_)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil)` +
 			`|\bpretend_(?:that_)?(?:you_are|you're|to_be)_(?:an?_)?(?:unrestricted|unfiltered|jailbroken|evil|dan\b|an_ai_without)` +
 			`|\b(?:no_longer|not)_(?:be_)?bound_by_(?:any_|your_|the_|its_)?(?:rules|guidelines|policies|restrictions|instructions|ethics)`),
 	}, {
-		rule: RuleInstructionOverride, sev: SeverityError,
-		msg:     "fakes a system message to the agent",
-		anchors: []string{"<|im_start|>system", "<|system|>", "[inst]", "<<sys>>", "override", "system:", "[system]", "<system>"},
-		re: mustCompile(`<\|im_start\|>\s*system|<\|system\|>|\[/?inst\]|<<sys>>` +
-			`|\b(?:system|admin|administrator|developer|security|priority|emergency)\s+override\b` +
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
+		msg:    "fakes a system message to the agent",
+		window: true, anchors: []string{"<|im_start|>", "<|system|>", "[inst]", "[/inst]", "<<sys>>", "system override", "admin override", "administrator override", "developer override", "system:", "system :", "[system]", "<system>", "admin:", "[admin]"},
+		re: mustCompile(`<\|im_start\|>\s*system|<\|system\|>|(?m:^\s*\[/?inst\])|<<sys>>` +
+			`|\b(?:system|admin|administrator|developer)\s+override\b[^\n]{0,20}?(?::|activated|enabled|engaged|mode\b)` +
 			`|(?m:^[\s>#*_]*(?:<!--\s*)?(?:\[system\]|<system>|system|\[admin\]|admin)\s*:?\s*[*_]*\s*(?:ignore|disregard|forget|you\s+(?:are\s+now|must\s+now|will\s+now)|new\s+instructions|override|from\s+now\s+on))`),
 	}, {
-		rule: RuleInstructionOverride, sev: SeverityWarning,
-		msg:     "gives the agent replacement instructions",
-		anchors: []string{"instruction", "your real", "your true", "your actual", "your new", "from now on", "henceforth"},
+		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
+		msg:    "gives the agent replacement instructions",
+		window: true, anchors: []string{"instructions:", "instruction:", "instructions :", "instructions are", "instructions is", "task is", "objective is", "goal is", "mission is", "purpose is", "from now on", "henceforth"},
 		re: ph(`(?m:^[\s>#*_]*(?:new|updated|revised|real|actual|true|hidden|secret)_(?:system_)?instructions?\s*:)` +
 			`|\b(?:your|the)_(?:new|real|true|actual|hidden|secret)_(?:instructions|task|objective|goal|mission|purpose)_(?:is|are)\b` +
 			`|\b(?:from_now_on|henceforth),?_you_(?:must|will|shall|are_to)_(?:always_|never_|only_)?(?:ignore|obey|follow_only|respond_only|reply_only)`),
 	}, {
-		rule: RuleInstructionOverride, sev: SeverityWarning,
+		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:     "addresses the model that reads it, over the user's head",
-		anchors: []string{"if you are", "if you're", "note to", "message to", "message for", "instructions for", "attention"},
+		anchors: []string{"if", "important", "urgent", "critical", "priority", "attention"},
 		re: ph(`\bif_you_(?:are|'re)_an?_(?:ai|llm|large_language_model|language_model|ai_assistant|ai_agent|chatbot|automated_agent)\b[^\n]{0,80}(?:ignore|do_not|don'?t|you_must|must|instead|send|run|execute)` +
 			`|\b(?:important|urgent|critical|priority)_(?:note|message|instructions?|notice)_(?:to|for)_(?:the_|any_|all_)?(?:ai|llm|assistant|agent|model|language_model)s?\b` +
 			`|\battention_(?:ai|llm|assistant|agent|model)s?\b`),
@@ -120,11 +127,13 @@ func overrideDetectors() []detector {
 }
 
 func suppressionDetectors() []detector {
+	unlessAsked := ph(`^[^.\n]{0,30}?\b(?:unless|until)_(?:they_|the_user_|explicitly_|you_are_)?(?:ask|asked|request|requested|want)`)
 	return []detector{{
-		rule: RuleSuppression, sev: SeverityError,
+		rule: RuleSuppression, prose: true, sev: SeverityError,
 		msg:     "tells the agent to keep something from the user",
-		anchors: []string{"tell", "inform", "notify", "alert", "mention", "reveal", "disclose", "report", "let", "explain", "admit", "warn"},
-		re: ph(`\b` + neg + `_(?:(?:ever|tell_or_show|show_or_tell)_)?(?:tell|inform|notify|alert|mention|reveal|disclose|report|explain|admit|warn|let)_(?:(?:this|it|that|anything|them|any_of_this|about_(?:this|it|that|these_\w+|the_\w+))_)?(?:to_)?` + who + `(?:_(to|know|about|that|what|how|why))?` +
+		anchors: []string{"do", "don", "never", "must", "should", "may", "cannot", "can", "will", "won", "you"},
+		re: ph(`\b` + neg + `_(?:(?:ever|tell_or_show|show_or_tell)_)?(?:tell|inform|notify|alert|mention|reveal|disclose|report|explain|admit|warn)_(?:(?:this|it|that|anything|them|any_of_this|about_(?:this|it|that|these_\w+|the_\w+))_)?(?:to_)?` + who + `(?:_(to|know|about|that|what|how|why))?` +
+			`|\b` + neg + `_let_` + who + `_(know|find_out|see_(?:this|that|it))` +
 			`|\b` + neg + `_(?:mention|reveal|disclose|report)_(?:[\w.'-]+_){0,5}?(?:to|with)_` + who),
 		refine: func(s *scan, m []int) verdict {
 			switch s.group(m, 1) {
@@ -132,40 +141,43 @@ func suppressionDetectors() []detector {
 				// "do not tell the user to run X" instructs, it hides nothing.
 				return verdict{}
 			}
+			if unlessAsked.Match(s.fold[m[1]:min(m[1]+60, len(s.fold))]) {
+				return verdict{} // "unless asked" leaves the user the choice
+			}
 			return verdict{SeverityError, "tells the agent to keep something from the user", ""}
 		},
 	}, {
-		rule: RuleSuppression, sev: SeverityError,
+		rule: RuleSuppression, prose: true, sev: SeverityError,
 		msg:     "acts behind the user's back",
-		anchors: []string{"without", "hide", "conceal", "keep", "user must", "user should", "user will", "user need", "users must", "users should"},
+		anchors: []string{"without", "hide", "conceal", "keep", "the", "your", "this", "user", "human", "operator", "owner", "person", "customer", "requester", "developer"},
 		re: ph(`\bwithout_(?:the_)?(?:users?|human|operator|owner)(?:'s)?_(?:knowing|noticing|seeing|knowledge|awareness|being_aware)` +
 			`|\bwithout_(?:ever_)?(?:telling|informing|notifying|alerting|mentioning_it_to|letting)_` + who +
 			`|\b(?:hide|conceal|keep)_(?:this|it|these|that|them|everything|the_\w+|all_\w+|your_\w+|any_\w+)_(?:\w+_)?(?:hidden_|secret_|private_)?from_` + who +
-			`|\b` + who + `_(?:must|should|will|need|needs)_(?:not|never)_(?:know|see|notice|find_out|learn|be_(?:told|informed|aware|notified))`),
+			`|\b` + who + `_(?:must|should|will|need|needs)_(?:not|never)_(?:know|find_out|learn|be_(?:told|informed|aware|notified))\b`),
 	}, {
-		rule: RuleSuppression, sev: SeverityError,
+		rule: RuleSuppression, prose: true, sev: SeverityError,
 		msg:     "sends data without a trace",
-		anchors: []string{"silent", "quiet", "covert", "secret", "stealth", "discreet", "invisibl"},
+		anchors: []string{"silently", "quietly", "covertly", "secretly", "stealthily", "discreetly", "invisibly"},
 		re:      ph(`\b(?:silently|quietly|covertly|secretly|stealthily|discreetly|invisibly)_(?:and_\w+_)?(?:\w+_)?(?:send|sends|upload|uploads|post|posts|transmit|exfiltrate|forward|forwards|collect|collects|harvest|sync|beacon|email|leak|copy_(?:\w+_)?to)\b`),
 	}, {
-		rule: RuleSuppression, sev: SeverityWarning,
+		rule: RuleSuppression, prose: true, sev: SeverityWarning,
 		msg:     "acts without a trace",
-		anchors: []string{"silent", "covert", "secret", "stealth", "in the background without"},
+		anchors: []string{"silently", "covertly", "secretly", "stealthily", "in the background"},
 		re: ph(`\b(?:silently|covertly|secretly|stealthily)_(?:\w+_)?(?:install|download|execute|run|fetch|modify|delete|add|append|write|overwrite|replace|disable)\b` +
 			`|\bin_the_background_without_(?:\w+_){0,3}(?:notice|noticing|knowing|telling|asking)`),
 	}, {
-		rule: RuleSuppression, sev: SeverityWarning,
+		rule: RuleSuppression, prose: true, sev: SeverityWarning,
 		msg:     "hides its actions from the output the user reads",
-		anchors: []string{"show", "display", "print", "echo", "output", "log", "reveal", "mention"},
+		anchors: []string{"do", "don", "never", "must", "should", "may", "cannot", "can", "will", "won", "you"},
 		re:      ph(`\b` + neg + `_(?:show|display|print|echo|output|log|reveal|mention)_(?:this_|these_|the_|any_)(?:\w+_)?(?:commands?|steps?|instructions?|actions?|requests?|urls?|network_calls?|uploads?)_(?:to_` + who + `|in_(?:the_|your_)?(?:output|response|reply|chat|summary|answer))`),
 	}}
 }
 
 func consentDetectors() []detector {
 	return []detector{{
-		rule: RuleConsentBypass, sev: SeverityWarning,
+		rule: RuleConsentBypass, prose: true, sev: SeverityWarning,
 		msg:     "acts without the user's consent",
-		anchors: []string{"without", "ask", "request", "seek", "wait", "prompt", "require", "need", "confirm", "permission", "approv", "consent"},
+		anchors: []string{"without", "assume", "treat", "skip", "do", "don", "never", "must", "should", "may", "cannot", "can", "will", "won", "you"},
 		re: ph(`\bwithout_(?:first_)?(?:asking|requesting|seeking|waiting_for|prompting|requiring|needing|getting|obtaining)_(?:for_)?(?:the_)?(?:users?'?s?_|their_|any_|explicit_|prior_|human_)?(?:permission|confirmation|approval|consent|authori[sz]ation)` +
 			`|\b` + neg + `_(?:ever_)?(?:ask|request|seek|wait_for|prompt|require|need)_(?:the_user_|users_|for_)*(?:\w+_)?(?:permission|confirmation|approval|consent|authori[sz]ation)` +
 			`|\b(?:assume|treat_it_as)_(?:that_)?(?:the_user_)?(?:has_)?(?:already_)?(?:approved|consented|confirmed|granted_permission)` +
@@ -173,7 +185,7 @@ func consentDetectors() []detector {
 	}, {
 		rule: RuleConsentBypass, sev: SeverityWarning,
 		msg:     "turns off the agent's permission checks",
-		anchors: []string{"dangerously-skip-permissions", "dangerously-bypass", "bypasspermissions", "--yolo", "auto-approve", "autoapprove", "auto approve", "auto_approve"},
+		anchors: []string{"--dangerously-skip-permissions", "--dangerously-bypass", "bypasspermissions", "--yolo", "auto-approve", "auto_approve", "auto approve", "autoapprove"},
 		re: mustCompile(`--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|bypasspermissions|--yolo\b` +
 			`|\bauto[-_ ]?approve\s+(?:all|every|any)\b|"?autoapprove"?\s*[:=]\s*(?:true|\[\s*"\*")`),
 	}}

@@ -1,8 +1,12 @@
 package lint
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 func exfiltrationDetectors() []detector {
+	environAssigned := mustCompile(`=\s*(?:dict\(\s*|json\.dumps\(\s*(?:dict\(\s*)?|str\(\s*)?$`)
 	// catchers collect whatever is sent to them, made for testing
 	// webhooks and out-of-band exploits; tunnels publish a machine's port
 	// under a throw-away name.
@@ -12,44 +16,60 @@ func exfiltrationDetectors() []detector {
 		"webhook.cool", "mockbin.org", "mockbin.io", "xss.ht", "bxss.me", "requestinspector.com", "hookdeck.com/e/"}
 	tunnels := []string{"ngrok.io", "ngrok-free.app", "ngrok.app", "ngrok-free.dev", "trycloudflare.com", "serveo.net", "loca.lt",
 		"localtunnel.me", "localhost.run", "pinggy.io", "bore.pub", "lhr.life"}
-	sink := `(?:curl|wget|nc|ncat|netcat|socat|telnet|scp|rsync|ftp|sftp|openssl\s+s_client|invoke-webrequest|invoke-restmethod|iwr|irm|http|https|xh|mail|sendmail)\b`
+	sink := `(?:curl|wget|nc|ncat|netcat|socat|telnet|scp|rsync|ftp|sftp|openssl\s+s_client|invoke-webrequest|invoke-restmethod|iwr|irm|mail|sendmail)\b`
 	return []detector{{
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "sends a credential file over the network",
-		anchors: []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "scp", "rsync", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "http", "telnet", "s_client", "mail", "ftp"},
+		anchors: []string{"cat", "base64", "gzip", "tar", "zip", "xxd", "gpg", "head", "tail", "type", "get-content", "gc", "openssl", "curl", "wget", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "scp", "rsync", "nc", "ncat", "netcat"},
 		re: mustCompile(`\b(?:cat|base64|gzip|tar|zip|xxd|gpg|head|tail|type|get-content|gc|openssl)\b[^|\n;]{0,200}?` + secretFile + `[^|\n]{0,200}\|\s*(?:\S+\s+){0,6}?` + sink +
-			`|\b(?:curl|wget|http|https|xh|invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]{0,300}?(?:\s-d|\s--data(?:-binary|-raw|-urlencode|-ascii)?|\s-f|\s--form|\s-t|\s--upload-file|\s--post-file|\s--body-file|\s-infile|\s-body|\s@)[\s=]*['"]?(?:[\w-]+=)?@?[^\s'"]{0,80}?` + secretFile +
+			`|\b(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]{0,300}?(?:\s-d|\s--data(?:-binary|-raw|-urlencode|-ascii)?|\s-f|\s--form|\s-t|\s--upload-file|\s--post-file|\s--body-file|\s-infile|\s-body|\s@)[\s=]*['"]?(?:[\w-]+=)?@?[^\s'"]{0,80}?` + secretFile +
 			`|\b(?:scp|rsync)\b[^\n]{0,120}?` + secretFile + `[^\n]{0,120}?\s[\w.-]+@[\w.-]+:` +
-			`|\b(?:curl|wget|nc|ncat|netcat|http|https|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?\$\(\s*(?:cat|base64|gzip|tar|type|get-content)\b[^)\n]{0,120}?` + secretFile),
+			`|\b(?:curl|wget|nc|ncat|netcat|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?\$\(\s*(?:cat|base64|gzip|tar|type|get-content)\b[^)\n]{0,120}?` + secretFile),
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "sends the environment, where tokens live, over the network",
-		anchors: []string{"env", "printenv", "environ", "process.env", "get-childitem", "gci", "export -p"},
+		anchors: []string{"env", "printenv", "export", "set", "get-childitem", "gci", "dir", "ls", "curl", "wget", "nc", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "requests", "httpx", "session", "client", "urllib", "aiohttp", "http", "urlopen", "request", "json.stringify", "fetch", "axios.post", ".post", "sendbeacon"},
 		re: mustCompile(`\b(?:env|printenv|export\s+-p|set|get-childitem\s+env:|gci\s+env:|dir\s+env:|ls\s+env:)\s*\|\s*(?:\S+\s+){0,6}?` + sink +
-			`|\b(?:curl|wget|nc|http|https|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?(?:\$\(\s*(?:env|printenv|set|export\s+-p)\b|\x60\s*(?:env|printenv)\b|\$env:\*|\(get-childitem\s+env:)` +
+			`|\b(?:curl|wget|nc|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?(?:\$\(\s*(?:env|printenv|export\s+-p)\s*[|)]|\x60\s*(?:env|printenv)\s*[|\x60]|\$env:\*|\(get-childitem\s+env:)` +
 			`|(?:requests|httpx|session|client|urllib3?|aiohttp|http|urlopen|request)\S{0,30}\.?(?:post|put|patch|request|urlopen|fetch|send)\s*\([^\n]{0,300}?(?:\bos\.environ\b(?:\.copy\(\))?\s*[,)}]|dict\(\s*os\.environ\s*\)|\*\*os\.environ|os\.environ\.items\(\))` +
-			`|=\s*(?:dict\(\s*|json\.dumps\(\s*(?:dict\(\s*)?|str\(\s*)?os\.environ(?:\.copy\(\))?\s*\)*\s*\n(?:[^\n]*\n){0,15}?[^\n]*\b(?:requests|httpx|urllib|urlopen|session|aiohttp)\S{0,30}\.(?:post|put|urlopen|request)` +
 			`|json\.stringify\(\s*process\.env\s*\)[\s\S]{0,400}?(?:fetch|axios|\.post|http\.request|https\.request|xmlhttprequest|sendbeacon)` +
 			`|(?:fetch|axios\.post|\.post|sendbeacon)\s*\([\s\S]{0,300}?json\.stringify\(\s*process\.env\s*\)`),
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
+		msg:     "sends the environment, where tokens live, over the network",
+		anchors: []string{"os.environ"},
+		re:      mustCompile(`os\.environ(?:\.copy\(\))?\s*\)*\s*\n(?:[^\n]*\n){0,15}?[^\n]*\b(?:requests|httpx|urllib|urlopen|session|aiohttp)\S{0,30}\.(?:post|put|urlopen|request)\b`),
+		refine: func(s *scan, m []int) verdict {
+			// The whole environment, assigned to a name: "data = dict(os.environ)".
+			line := s.fold[bytes.LastIndexByte(s.fold[:m[0]], '\n')+1 : m[0]]
+			if !environAssigned.Match(line) {
+				return verdict{}
+			}
+			return verdict{SeverityError, "sends the environment, where tokens live, over the network", ""}
+		},
+		after: 1600,
+	}, {
+		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "reads a credential file and sends it over the network",
-		anchors: []string{"open(", "readfile", "read_text", "read_bytes", "get-content", "fs.read"},
+		anchors: []string{"open(", "readfile", "read_text(", "read_bytes(", "get-content", "fs.read"},
 		re: mustCompile(`(?:open\(|readfile(?:sync)?\(|read_text\(|read_bytes\(|get-content\s|fs\.read\w*\()[^\n]{0,160}?` + secretFile +
-			`[\s\S]{0,600}?(?:requests|httpx|urllib|aiohttp|session)\S{0,30}\.(?:post|put|urlopen|request)\b|(?:fetch|axios\.post|invoke-webrequest|invoke-restmethod|\.uploadfile|\.uploadstring)\s*\(?`),
+			`[\s\S]{0,600}?(?:(?:requests|httpx|urllib|aiohttp|session)\S{0,30}\.(?:post|put|urlopen|request)\b|(?:fetch|axios\.post|invoke-webrequest|invoke-restmethod|\.uploadfile|\.uploadstring)\s*\(?)`),
 		after: 900,
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
 		anchors: catchers,
-		re:      mustCompile(`(?:https?://|wss?://|@|\b)(?:[a-z0-9-]+\.)*(?:webhook\.site|requestbin\.(?:com|net|io)|pipedream\.net|requestcatcher\.com|hookbin\.com|beeceptor\.com|interact\.sh|interactsh\.com|oast\.(?:pro|live|site|online|fun|me)|oastify\.com|burpcollaborator\.net|canarytokens\.com|dnslog\.cn|ceye\.io|requestrepo\.com|postb\.in|ptsv[23]\.com|webhook\.cool|mockbin\.(?:org|io)|xss\.ht|bxss\.me|requestinspector\.com|hookdeck\.com/e/)\S*`),
+		re:      mustCompile(`(?:webhook\.site|requestbin\.(?:com|net|io)|pipedream\.net|requestcatcher\.com|hookbin\.com|beeceptor\.com|interact\.sh|interactsh\.com|oast\.(?:pro|live|site|online|fun|me)|oastify\.com|burpcollaborator\.net|canarytokens\.com|dnslog\.cn|ceye\.io|requestrepo\.com|postb\.in|ptsv[23]\.com|webhook\.cool|mockbin\.(?:org|io)|xss\.ht|bxss\.me|requestinspector\.com|hookdeck\.com/e/)\S*`),
 		refine: func(s *scan, m []int) verdict {
 			return verdict{SeverityError, fmt.Sprintf("sends data to %s, a service that collects whatever reaches it", hostOf(s.group(m, 0))), ""}
 		},
 	}, {
 		rule: RuleExfiltration, sev: SeverityWarning,
 		anchors: tunnels,
-		re:      mustCompile(`https?://(?:[a-z0-9-]+\.)+(?:ngrok\.io|ngrok-free\.app|ngrok\.app|ngrok-free\.dev|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me|localhost\.run|pinggy\.io|bore\.pub|lhr\.life)\S*`),
+		re:      mustCompile(`(?:ngrok\.io|ngrok-free\.app|ngrok\.app|ngrok-free\.dev|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me|localhost\.run|pinggy\.io|bore\.pub|lhr\.life)\S*`),
 		refine: func(s *scan, m []int) verdict {
+			if m[0] == 0 || s.fold[m[0]-1] != '.' {
+				return verdict{} // the tunnel service's own site
+			}
 			return verdict{SeverityWarning, fmt.Sprintf("talks to %s, a throw-away tunnel to someone's machine", hostOf(s.group(m, 0))), ""}
 		},
 	}, {
@@ -72,17 +92,17 @@ func exfiltrationDetectors() []detector {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "looks up a host name made of command output, which carries it out by DNS",
 		anchors: []string{"nslookup", "dig", "host", "drill", "ping", "resolve-dnsname"},
-		re:      mustCompile(`\b(?:nslookup|dig|host|drill|ping|resolve-dnsname)\b[^\n;&]{0,80}?(?:\$\(|\$\{|\$[a-z_]|\x60)[^\s]{0,120}?\.[a-z0-9-]+\.[a-z]{2,}\b`),
+		re:      mustCompile(`\b(?:nslookup|dig|host|drill|ping|resolve-dnsname)\s+(?:-\S+\s+)*["']?[\w.-]*(?:\$\([^)\n]{1,120}\)|\$\{\w+\}|\$\w+)[\w.$(){}-]*\.[a-z0-9-]+\.[a-z]{2,}\b`),
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
-		msg:     "tells the agent to send credentials to an outside address",
-		anchors: []string{"send", "post", "upload", "transmit", "exfiltrate", "forward", "mail", "submit", "leak", "beacon", "report", "copy", "sync", "share", "relay", "include", "append", "attach"},
+		msg: "tells the agent to send credentials to an outside address", prose: true,
+		anchors: []string{"send", "post", "upload", "transmit", "exfiltrate", "forward", "email", "e-mail", "mail", "submit", "leak", "beacon", "report", "copy", "sync", "share", "relay", "include", "append", "attach"},
 		re: ph(`\b(?:send|post|upload|transmit|exfiltrate|forward|e-?mail|mail|submit|leak|beacon|report|copy|sync|share|relay|include|append|attach)_(?:(?:all|every|any|the|a|your|their|users?'?s?|current|full|entire|complete|local|of|and|its|this|these|copies|contents?|list|found|saved|stored|collected|harvested|discovered|available)_){0,5}` +
 			secretNoun + `\b[^.\n]{0,80}?_(?:to|at|via|into|in)_(?:https?://|[a-z0-9-]+\.(?:com|net|org|io|xyz|site|top|ru|cn|example|app|dev|sh|me|cc|tk|info|biz|online|live|pw)\b|[\w.+-]+@[a-z0-9-]+\.|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|(?:my|our|this|an?_external|a_remote|the_attacker'?s?|the_following)_(?:webhook|collector|endpoint|server|url|address|inbox))`),
 	}, {
 		rule: RuleExfiltration, sev: SeverityWarning,
-		msg:     "tells the agent to send the conversation or files to an outside address",
-		anchors: []string{"send", "post", "upload", "transmit", "exfiltrate", "forward", "mail", "submit", "leak", "beacon", "sync", "share", "relay", "append"},
+		msg: "tells the agent to send the conversation or files to an outside address", prose: true,
+		anchors: []string{"send", "post", "upload", "transmit", "exfiltrate", "forward", "email", "e-mail", "mail", "submit", "leak", "beacon", "sync", "share", "relay", "append"},
 		re: ph(`\b(?:send|post|upload|transmit|exfiltrate|forward|e-?mail|mail|submit|leak|beacon|sync|share|relay|append)_(?:(?:all|every|any|the|a|your|their|users?'?s?|current|full|entire|complete|local|of|and|its|this|these|copies|contents?|list|private|personal)_){0,5}` +
 			`(?:conversations?|chat_(?:history|logs?|transcripts?)|messages|memory|context|files|documents|source_code|codebase|history|prompts?|system_prompt|personal_(?:data|information))\b[^.\n]{0,60}?_(?:to|at|via)_(?:https?://|[\w.+-]+@[a-z0-9-]+\.|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})`),
 	}}
@@ -100,34 +120,34 @@ func remoteCodeDetectors() []detector {
 	}
 	return []detector{{
 		rule: RuleRemoteCode, sev: SeverityError,
-		anchors: []string{"|"},
-		re:      mustCompile(`\b` + fetcher + `\b[^\n|]{0,400}?\|\s*` + shell + `\b(?:\s+-\s*$|\s+-s\b|\s*$|\s*[;&)'"]|\s+-[a-z]|\s+--?\s)?`),
+		anchors: []string{"curl", "wget", "aria2c", "iwr", "irm", "invoke-webrequest", "invoke-restmethod"},
+		re:      mustCompile(`\b(?:curl|wget|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]{0,400}?\|\s*` + shell + `\b(?:\s+-\s*$|\s+-s\b|\s*$|\s*[;&)'"]|\s+-[a-z]|\s+--?\s)?`),
 		refine:  byHost("pipes a download into a shell"),
-		before:  420, after: 120,
+		after:   560,
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
-		anchors: []string{"<(", "$(", "`"},
+		anchors: []string{"bash", "sh", "zsh", "dash", "ksh", "source", "python", "perl", "ruby", "node", "eval"},
 		re: mustCompile(`\b(?:bash|sh|zsh|dash|ksh|source|python[\d.]*|perl|ruby|node)\s+(?:-\S+\s+)*<\(\s*` + fetcher + `\b[^\n)]{0,300}` +
 			`|\b(?:bash|sh|zsh|dash|ksh)\s+-c\s+["']?(?:\$\(|\x60)\s*` + fetcher + `\b[^\n)]{0,300}` +
 			`|\beval\s*["'(]?\s*"?(?:\$\(|\x60)\s*` + fetcher + `\b[^\n)]{0,300}`),
 		refine: byHost("runs a download in a shell"),
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
-		anchors: []string{"iex", "invoke-expression", "downloadstring", "downloaddata"},
+		anchors: []string{"iex", "invoke-expression", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "downloadstring", "downloaddata"},
 		re: mustCompile(`\b(?:iex|invoke-expression)\s*\(?\s*(?:\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.\s*download(?:string|data)|\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b)[^\n]{0,300}` +
 			`|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]{0,300}\|\s*(?:iex|invoke-expression)\b` +
 			`|download(?:string|data)\s*\([^\n]{0,300}\|\s*(?:iex|invoke-expression)\b`),
 		refine: byHost("runs a download in a shell"),
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
-		anchors: []string{"exec(", "eval(", "function("},
+		anchors: []string{"exec", "eval", "new"},
 		re: mustCompile(`\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get|urllib2\.urlopen)\s*\([^\n]{0,200}?\)\s*\.\s*(?:read\(\)|text|content)` +
 			`|\beval\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\([^\n]{0,300}` +
 			`|\bnew\s+function\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\([^\n]{0,300}`),
 		refine: byHost("runs code it downloads"),
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
-		anchors: []string{"chmod"},
+		anchors: []string{"curl", "wget"},
 		re:      mustCompile(`\b(?:curl|wget)\b[^\n]{0,300}?\s(?:-o|--output|--output-document|-O)\s*['"]?([^\s'"]+)[^\n]{0,200}?(?:\n[^\n]{0,200}){0,3}?\bchmod\s+(?:[+a-z]*x|[0-7]*[157][0-7]*)\b[^\n]{0,200}?(?:\n[^\n]{0,200}){0,3}?(?:\./|/tmp/|\$tmp|open\s+-a|\bsudo\s+/|nohup\s)`),
 		refine: func(s *scan, m []int) verdict {
 			v := hostSeverity(s.group(m, 0), "downloads a program and runs it")
@@ -136,11 +156,11 @@ func remoteCodeDetectors() []detector {
 			}
 			return v
 		},
-		before: 700, after: 700,
+		after: 1600,
 	}, {
 		rule: RuleRemoteCode, sev: SeverityWarning,
 		msg:     "unpacks a password-protected archive, which hides its content from scanners",
-		anchors: []string{"unzip", "7z", "unrar", "rar ", "pass", "pwd"},
+		anchors: []string{"unzip", "7z", "unrar", "rar", ".zip", ".rar", ".7z", "archive", "zip", "pass", "pwd"},
 		re: mustCompile(`\b(?:unzip|7z|7za|7zz|unrar|rar)\b[^\n]{0,100}?\s-p\s*\S{3,}` +
 			`|(?:\.zip|\.rar|\.7z|archive|zip\s+file)[^\n]{0,200}?(?:\n[^\n]{0,200}?)?\b(?:password|passcode|pass|pwd)\b` + pass +
 			`|\b(?:password|passcode|pass|pwd)\b` + pass + `[^\n]{0,200}?(?:\n[^\n]{0,200}?)?(?:extract|unzip|unpack|\.zip|\.rar|\.7z)`),
@@ -151,21 +171,21 @@ func remoteCodeDetectors() []detector {
 			}
 			return verdict{SeverityWarning, "unpacks a password-protected archive, which hides its content from scanners", ""}
 		},
-		before: 300, after: 300,
+		after: 800,
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
 		msg:     "decodes a payload and runs it",
-		anchors: []string{"base64", "xxd", "openssl", "uudecode", "rev", "gunzip", "zcat", "gzip"},
+		anchors: []string{"base64", "xxd", "openssl", "uudecode", "rev", "gunzip", "zcat", "gzip", "bash", "sh", "zsh", "eval"},
 		re: mustCompile(`\bbase64\s+(?:-\w+\s+)*(?:-d|--decode|-di|-id)\b[^\n|]{0,100}\|\s*` + shell + `\b` +
 			`|\b(?:xxd\s+(?:-r\s+-p|-p\s+-r|-rp|-pr|-r)|openssl\s+(?:base64|enc\s+-base64|enc\s+-a)\s+-d|uudecode|rev|gunzip|zcat|gzip\s+-d|gzip\s+-dc)\b[^\n|]{0,60}\|\s*` + shell + `\b` +
 			`|\b(?:bash|sh|zsh)\s+-c\s+["']?\$\([^)\n]{0,400}?base64\s+(?:-\w+\s+)*(?:-d|--decode)` +
 			`|\beval\s+["']?\$\([^)\n]{0,400}?base64\s+(?:-\w+\s+)*(?:-d|--decode)` +
 			`|\b(?:bash|sh|zsh)\s+<<<\s*["']?\$\([^)\n]{0,400}?base64\s+(?:-\w+\s+)*(?:-d|--decode)`),
-		before: 480, after: 480,
+		after: 800,
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
 		msg:     "decodes a payload and runs it",
-		anchors: []string{"exec", "eval", "function(", "assert(", "frombase64string", "text.encoding"},
+		anchors: []string{"exec", "eval", "new", "assert", "[convert]", "[system.convert]", "iex", "invoke-expression"},
 		re: mustCompile(`\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.\w*decode|codecs\.decode|zlib\.decompress|marshal\.loads|bytes\.fromhex|binascii\.\w+|__import__\(\s*['"](?:base64|zlib|codecs|marshal|binascii)['"]\s*\)|bz2\.decompress|lzma\.decompress|gzip\.decompress|['"]{2}\.join\(\s*(?:map\(\s*)?chr)` +
 			`|\beval\s*\(\s*(?:atob|buffer\.from|unescape|decodeuricomponent|string\.fromcharcode|base64_decode|gzinflate|gzuncompress|str_rot13|hex2bin|base64\.decode64)\s*\(` +
 			`|\bnew\s+function\s*\(\s*(?:atob|buffer\.from)\s*\(|\bassert\s*\(\s*base64_decode\s*\(` +
@@ -179,7 +199,7 @@ func remoteCodeDetectors() []detector {
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
 		msg:     "opens a reverse shell: it hands a shell on this machine to a remote host",
-		anchors: []string{"/dev/tcp/", "/dev/udp/", "nc ", "ncat", "netcat", "mkfifo", "socat", "pty.spawn", "dup2", "fsockopen", "tcpsocket", "tcpclient", "telnet", "use socket"},
+		anchors: []string{"/dev/tcp/", "/dev/udp/", "nc", "ncat", "netcat", "mkfifo", "socat", "pty.spawn", "os.dup2", "fsockopen", "tcpsocket", "new-object", "telnet", "use socket"},
 		re: mustCompile(`/dev/(?:tcp|udp)/[\w.$-]+/[\d$]+` +
 			`|\b(?:nc|ncat|netcat|nc\.traditional)\b[^\n|;]{0,80}?\s-(?:e|c)\s*['"]?(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh\b` +
 			`|\bmkfifo\s+\S+[^\n]{0,160}?\b(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b` +
@@ -190,7 +210,7 @@ func remoteCodeDetectors() []detector {
 			`|\bnew-object\s+(?:system\.)?net\.sockets\.tcpclient\([\s\S]{0,400}?(?:getstream\(\)[\s\S]{0,400}?(?:iex|invoke-expression)|(?:iex|invoke-expression)[\s\S]{0,400}?getstream\(\))` +
 			`|\btelnet\s+\S+\s+\d+\s*\|\s*/bin/(?:ba)?sh\s*\|\s*telnet` +
 			`|\buse\s+socket\s*;[\s\S]{0,300}?exec\s*\(?\s*['"]/bin/(?:ba)?sh`),
-		before: 420, after: 600,
+		after: 900,
 	}}
 }
 
@@ -199,9 +219,9 @@ func credentialDetectors() []detector {
 	walletFile := mustCompile(`wallet\.dat|keystore/utc--|\.electrum/wallets|exodus\.wallet`)
 	return []detector{{
 		rule: RuleCredentialAccess, sev: SeverityWarning,
-		msg:     "reads a file of stored credentials",
-		anchors: []string{".ssh/", ".aws/", "gcloud", ".azure", ".kube", ".docker", ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".gnupg", ".password-store", "shadow", "_history", ".clawdbot", ".openclaw", ".claude/", ".codex/", "gh/hosts", "login data", "logindata", "logins.json", "key3.db", "key4.db", "cookies.sqlite", "wallet", ".solana", "keystore", ".electrum"},
-		re:      mustCompile(`\b(?:cat|less|more|head|tail|type|get-content|gc|cp|copy|copy-item|mv|scp|rsync|tar|zip|7z|base64|xxd|strings|sqlite3|grep|open|readfile(?:sync)?|read_text|read_bytes|fs\.read\w*|shutil\.copy\w*|find)\b[\s(]+[^|\n;]{0,100}?` + secretFile),
+		msg:    "reads a file of stored credentials",
+		window: true, anchors: []string{".ssh/", ".aws/", "gcloud", ".azure", ".kube", ".docker", ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".gnupg", ".password-store", "shadow", "_history", ".clawdbot", ".openclaw", ".claude/", ".codex/", "gh/hosts", "login data", "logindata", "logins.json", "key3.db", "key4.db", "cookies.sqlite", "wallet", ".solana", "keystore", ".electrum"},
+		re: mustCompile(`\b(?:cat|less|more|head|tail|type|get-content|gc|cp|copy|copy-item|mv|scp|rsync|tar|zip|7z|base64|xxd|strings|sqlite3|grep|open|readfile(?:sync)?|read_text|read_bytes|fs\.read\w*|shutil\.copy\w*|find)\b[\s(]+[^|\n;]{0,100}?` + secretFile),
 		refine: func(s *scan, m []int) verdict {
 			t := s.group(m, 0)
 			if browserStore.MatchString(t) {
@@ -215,17 +235,17 @@ func credentialDetectors() []detector {
 	}, {
 		rule: RuleCredentialAccess, sev: SeverityError,
 		msg:     "dumps the keychain or the system's credential store",
-		anchors: []string{"dump-keychain", "sekurlsa", "mimikatz", "lsass", "lazagne", "vaultcmd", "chainbreaker"},
+		anchors: []string{"security", "sekurlsa", "mimikatz", "lsass", "procdump", "lazagne", "vaultcmd", "chainbreaker"},
 		re:      mustCompile(`\bsecurity\s+dump-keychain\b|sekurlsa::|\bmimikatz\b|\blsass(?:\.exe|\.dmp)\b|procdump[^\n]{0,40}lsass|\blazagne\b|\bvaultcmd\s+/list|\bchainbreaker\b`),
 	}, {
 		rule: RuleCredentialAccess, sev: SeverityWarning,
 		msg:     "reads a password from the keychain",
-		anchors: []string{"find-generic-password", "find-internet-password"},
+		anchors: []string{"security"},
 		re:      mustCompile(`\bsecurity\s+find-(?:generic|internet)-password\b[^\n]{0,200}`),
 	}, {
 		rule: RuleCredentialAccess, sev: SeverityWarning,
-		msg:     "tells the agent to collect credentials",
-		anchors: []string{"read", "collect", "gather", "harvest", "extract", "dump", "copy", "steal", "grab", "retrieve", "exfiltrate", "enumerate", "locate", "find", "search", "scan", "look for"},
+		msg: "tells the agent to collect credentials", prose: true,
+		anchors: []string{"read", "collect", "gather", "harvest", "extract", "dump", "copy", "steal", "grab", "retrieve", "exfiltrate", "enumerate", "locate", "find", "search", "scan", "look"},
 		re: ph(`\b(?:read|collect|gather|harvest|extract|dump|copy|steal|grab|retrieve|exfiltrate|enumerate|locate|find|search_for|scan_for|look_for)_(?:(?:all|every|any|the|users?'?s?|their|stored|saved|local|cached|available)_){0,4}` +
 			`(?:ssh_(?:private_)?keys|private_keys|aws_credentials|cloud_credentials|browser_(?:passwords?|cookies|credentials|history|profiles?)|saved_passwords|stored_passwords|keychain_(?:items|passwords|entries)|wallet_(?:files|keys|seeds?|data)|seed_phrases|mnemonics|crypto_wallets|(?:api_keys|tokens|secrets|credentials|passwords)_(?:from|in|on|stored_in)_(?:the_|this_)?(?:system|machine|computer|disk|home|filesystem|environment|user'?s?_home))`),
 	}}
@@ -234,15 +254,15 @@ func credentialDetectors() []detector {
 func persistenceDetectors() []detector {
 	return []detector{{
 		rule: RulePersistence, sev: SeverityWarning,
-		msg:     "installs a job that runs again after the session",
-		anchors: []string{"crontab", "launchctl", "launchagents", "launchdaemons", "schtasks", "currentversion\\run", "currentversion/run"},
+		msg:    "installs a job that runs again after the session",
+		window: true, anchors: []string{"crontab", "launchctl", "launchagents", "launchdaemons", "schtasks", "currentversion\\run", "currentversion/run"},
 		re: mustCompile(`\|\s*crontab\s+-(?:\s|$)|\bcrontab\s+-l\b[^\n]{0,200}\|\s*crontab\b|>>?\s*/etc/cron\S*` +
 			`|\blaunchctl\s+(?:load|bootstrap|submit)\b|(?:>|cp\s[^\n]{0,100}|tee\s[^\n]{0,20})\s*~?/?(?:library|\$home/library)/launch(?:agents|daemons)/` +
 			`|\bschtasks(?:\.exe)?\s+/create\b|currentversion[\\/]+run(?:once)?\b`),
 	}, {
 		rule: RulePersistence, sev: SeverityWarning,
-		msg:     "adds a command that fetches code to a shell's start-up file",
-		anchors: []string{"bashrc", "zshrc", "profile", "zshenv"},
-		re:      mustCompile(`\b(?:curl|wget|nc|ncat|base64\s+-d|/dev/tcp)\b[^\n]{0,300}?>>\s*(?:~|\$home|\$\{home\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b`),
+		msg:    "adds a command that fetches code to a shell's start-up file",
+		window: true, anchors: []string{"bashrc", "zshrc", "profile", "zshenv"},
+		re: mustCompile(`\b(?:curl|wget|nc|ncat|base64\s+-d|/dev/tcp)\b[^\n]{0,300}?>>\s*(?:~|\$home|\$\{home\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b`),
 	}}
 }

@@ -45,6 +45,12 @@ type Judge struct {
 // New compiles the rules.
 func New(opts Options) (*Judge, error) {
 	j := &Judge{dets: detectors()}
+	for i := range j.dets {
+		if d := &j.dets[i]; !d.window {
+			// Tried at an anchor, an expression must match there.
+			d.re = regexp.MustCompile(`^(?:` + d.re.String() + `)`)
+		}
+	}
 	leaks, global, err := loadLeakRules()
 	if err != nil {
 		return nil, err
@@ -90,21 +96,54 @@ func New(opts Options) (*Judge, error) {
 // and body, well formed or not) and every other text file; binary files
 // are skipped. Findings come sorted by path, line and column.
 func (j *Judge) Skill(files []File) []Finding {
+	about := false
+	for _, f := range files {
+		if f.Path == "SKILL.md" {
+			about = aboutAttacks(f.Data)
+		}
+	}
 	var out []Finding
 	for _, f := range files {
-		out = append(out, j.File(f.Path, f.Data)...)
+		out = append(out, j.file(f.Path, f.Data, about)...)
 	}
 	sortFindings(out)
 	return out
 }
 
-// File judges one file of a skill folder, unless it is binary.
+// File judges one file of a skill folder, unless it is binary, as
+// [Judge.Skill] would with no SKILL.md beside it.
 func (j *Judge) File(p string, data []byte) []Finding {
+	return j.file(p, data, false)
+}
+
+func (j *Judge) file(p string, data []byte, about bool) []Finding {
 	if isBinary(data) {
 		return nil
 	}
-	s := j.scan(p, string(data), ContentHash(data), 0)
+	s := j.scan(p, string(data), ContentHash(data), 0, about)
 	return s.out
+}
+
+// aboutAttacks reports whether the head of a SKILL.md (its name,
+// description and title) presents the skill as security work: a
+// scanner, a red team's or a pentester's guide, a course on attacks.
+func aboutAttacks(skillMD []byte) bool {
+	head := newText(string(skillMD[:min(len(skillMD), 1024)])).fold
+	for _, w := range securityTopics() {
+		if i := strings.Index(head, w); i >= 0 && wordStart([]byte(head), i) {
+			return true
+		}
+	}
+	return false
+}
+
+// securityTopics are the stems of words by which a skill says it is
+// about security.
+func securityTopics() []string {
+	return []string{"security", "pentest", "penetration test", "red team", "red-team", "redteam", "offensive", "ctf", "forensic",
+		"incident response", "threat", "malware", "vulnerabilit", "exploit", "hacking", "hacker", "osint", "siem",
+		"prompt injection", "sql injection", "code injection", "command injection", "guardrail", "jailbreak", "attack",
+		"firewall", "intrusion", "privilege escalation"}
 }
 
 func sortFindings(fs []Finding) {
@@ -153,8 +192,11 @@ type scan struct {
 	fold  []byte
 	hash  string
 	depth int
-	out   []Finding
-	spans []span // of out, in fold
+	// aboutAttacks says the skill presents itself as security work:
+	// what it finds that documentation may explain is lowered.
+	aboutAttacks bool
+	out          []Finding
+	spans        []span // of out, in fold
 }
 
 // A span is where a finding lies in fold, and what may change its
@@ -163,11 +205,12 @@ type span struct {
 	start, end int
 	doc        bool // documentation about attacks lowers it
 	hidden     bool // it lies in markup no reader sees: never lowered
+	prose      bool // words of instruction, which code and quotes make data
 }
 
-func (j *Judge) scan(p, raw, hash string, depth int) *scan {
+func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
 	t := newText(raw)
-	s := &scan{j: j, path: p, t: t, fold: []byte(t.fold), hash: hash, depth: depth}
+	s := &scan{j: j, path: p, t: t, fold: []byte(t.fold), hash: hash, depth: depth, aboutAttacks: about}
 	s.hiddenUnicode()
 	s.detect()
 	s.knownSecrets()
@@ -187,11 +230,13 @@ func isMarkup(p string) bool {
 	return false
 }
 
-// add records a finding of rule over fold[start:end].
-func (s *scan) add(rule string, sev Severity, start, end int, decoded, msg string, doc bool) {
+// add records a finding of rule over fold[start:end]; sp says what may
+// change its severity.
+func (s *scan) add(rule string, sev Severity, start, end int, decoded, msg string, sp span) {
 	rs, re := s.t.rawOff(start), s.t.rawEnd(end)
 	s.addRaw(rule, sev, rs, re, decoded, msg)
-	s.spans[len(s.spans)-1] = span{start: start, end: end, doc: doc}
+	sp.start, sp.end = start, end
+	s.spans[len(s.spans)-1] = sp
 }
 
 // addRaw records a finding over raw[rs:re]; its span is empty, so it is
@@ -264,9 +309,11 @@ func (s *scan) window(lo, hi int) (int, int) {
 	return lo, hi
 }
 
-// detect runs each detector and secret rule that an anchor woke, over the
-// windows around its anchors, merged where they overlap: each byte is
-// matched at most once per detector, so the work is linear in the text.
+// detect runs the detectors and secret rules that anchors woke. A
+// detector whose expression starts with its anchor is tried at each
+// occurrence only, anchored there; the others (and the secret rules) run
+// over the windows around their anchors, merged where they overlap. Each
+// try and each window is bounded, so the work is linear in the text.
 func (s *scan) detect() {
 	if len(s.fold) == 0 {
 		return
@@ -275,28 +322,37 @@ func (s *scan) detect() {
 	if len(hits) == 0 {
 		return
 	}
-	n := len(s.j.dets) + len(s.j.leaks)
-	cur := make([][2]int, n) // the window each target has open
+	nd := len(s.j.dets)
+	cur := make([][2]int, nd+len(s.j.leaks)) // the window each target has open
 	for i := range cur {
 		cur[i] = [2]int{-1, -1}
 	}
-	var order []int // targets in the order their first window opened
+	done := make([]int, nd) // where each anchored detector's last match ended
+	var order []int         // windowed targets in the order their first window opened
 	flush := func(target int) {
 		w := cur[target]
 		if w[0] < 0 {
 			return
 		}
-		if target < len(s.j.dets) {
+		if target < nd {
 			s.runDetector(&s.j.dets[target], w[0], w[1])
 		} else {
-			s.runLeak(&s.j.leaks[target-len(s.j.dets)], w[0], w[1])
+			s.runLeak(&s.j.leaks[target-nd], w[0], w[1])
 		}
 	}
 	for _, h := range hits {
 		for _, target := range s.j.targets[h.PatternID] {
 			before, after := 320, 640
-			if target < len(s.j.dets) {
+			if target < nd {
 				d := &s.j.dets[target]
+				if !d.window {
+					if h.Start >= done[target] && wordStart(s.fold, h.Start) {
+						if end := s.tryAt(d, h.Start); end > 0 {
+							done[target] = end
+						}
+					}
+					continue
+				}
 				before, after = d.reach()
 			}
 			lo, hi := s.window(h.Start-before, h.End+after)
@@ -318,6 +374,36 @@ func (s *scan) detect() {
 	}
 }
 
+// wordStart reports whether fold[i] starts a word: an anchor inside a
+// longer word ("let" in "delete") is no occurrence.
+func wordStart(fold []byte, i int) bool {
+	if i == 0 || !isWordByte(fold[i]) {
+		return true
+	}
+	return !isWordByte(fold[i-1])
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c >= 0x80
+}
+
+// tryAt matches an anchored detector at fold[i], and returns where its
+// match ends, or 0.
+func (s *scan) tryAt(d *detector, i int) int {
+	_, after := d.reach()
+	m := d.re.FindSubmatchIndex(s.fold[i:min(i+after, len(s.fold))])
+	if m == nil {
+		return 0
+	}
+	for k := range m {
+		if m[k] >= 0 {
+			m[k] += i
+		}
+	}
+	s.report(d, m)
+	return m[1]
+}
+
 func (s *scan) runDetector(d *detector, lo, hi int) {
 	for _, m := range d.re.FindAllSubmatchIndex(s.fold[lo:hi], -1) {
 		for k := range m {
@@ -325,17 +411,22 @@ func (s *scan) runDetector(d *detector, lo, hi int) {
 				m[k] += lo
 			}
 		}
-		if s.seen(d.rule, m[0]) {
-			continue
-		}
-		v := verdict{d.sev, d.msg, ""}
-		if d.refine != nil {
-			if v = d.refine(s, m); v.sev == 0 {
-				continue
-			}
-		}
-		s.add(d.rule, v.sev, m[0], m[1], v.decoded, v.msg, !d.noDoc)
+		s.report(d, m)
 	}
+}
+
+// report records the match m of d, unless a finding of its rule covers it.
+func (s *scan) report(d *detector, m []int) {
+	if s.seen(d.rule, m[0]) {
+		return
+	}
+	v := verdict{d.sev, d.msg, ""}
+	if d.refine != nil {
+		if v = d.refine(s, m); v.sev == 0 {
+			return
+		}
+	}
+	s.add(d.rule, v.sev, m[0], m[1], v.decoded, v.msg, span{doc: !d.noDoc, prose: d.prose})
 }
 
 // seen reports whether a finding of rule already covers fold[start], or
@@ -410,7 +501,7 @@ func (s *scan) judgeDecoded(decoded string) string {
 	if s.depth >= maxDepth {
 		return ""
 	}
-	inner := s.j.scan(s.path, decoded, s.hash, s.depth+1)
+	inner := s.j.scan(s.path, decoded, s.hash, s.depth+1, s.aboutAttacks)
 	var best *Finding
 	for i := range inner.out {
 		f := &inner.out[i]

@@ -119,21 +119,40 @@ func (s *scan) hiddenRanges() []hidden {
 // in a file whose path does. Hidden text is never documentation.
 func (s *scan) documentation() {
 	pathDoc := docPath.MatchString(strings.ToLower(s.path))
+	code := !isMarkup(s.path)
 	for i := range s.out {
 		sp := s.spans[i]
 		if !sp.doc || sp.hidden || sp.start < 0 {
 			continue
 		}
-		if pathDoc || docWords.Match(s.around(sp.start, sp.end, 400)) || docWords.Match(s.heading(sp.start)) {
-			s.out[i].Severity = s.out[i].Severity.lower()
-			if !strings.HasSuffix(s.out[i].Message, docNote) {
-				s.out[i].Message += docNote
-			}
+		note := ""
+		switch {
+		case sp.prose && (code || s.quoted(sp.start, sp.end)):
+			note = docQuoted
+		case s.aboutAttacks || pathDoc || docWords.Match(s.around(sp.start, sp.end, 400)) || docWords.Match(s.heading(sp.start)):
+			note = docNote
+		default:
+			continue
 		}
+		s.out[i].Severity = s.out[i].Severity.lower()
+		s.out[i].Message += note
 	}
 }
 
-const docNote = " (lowered: the text reads as documentation about attacks)"
+// quoted reports whether fold[start:end] stands in quotation marks (or
+// parentheses of a list of examples): words mentioned, not said.
+func (s *scan) quoted(start, end int) bool {
+	before := bytes.TrimRight(s.fold[max(start-3, 0):start], " *_")
+	if len(before) == 0 || !bytes.ContainsAny(before[len(before)-1:], "\"'(\x60") {
+		return false
+	}
+	return bytes.ContainsAny(s.fold[end:min(end+120, len(s.fold))], "\"')\x60")
+}
+
+const (
+	docNote   = " (lowered: the text reads as documentation about attacks)"
+	docQuoted = " (lowered: the words are quoted or in code, not said to the agent)"
+)
 
 // heading is the text of the markdown heading nearest before fold[i],
 // within 16 KiB.
@@ -150,6 +169,6 @@ func (s *scan) heading(i int) []byte {
 }
 
 var (
-	docWords = ph(`\b(?:detect\w*|red-?_?team\w*|pen(?:etration)?-?_?test\w*|attack\w*|malicious|malware|threats?|indicators?_of_compromise|iocs?|exploit\w*|vulnerab\w*|injections?|adversar\w*|suspicious|phishing|dangerous|blocklist|denylist|deny_list|block_list|honeypot|yara|scanner|never_(?:run|execute|paste)|(?:do_not|don'?t)_(?:run|execute|paste|follow|obey)|security_(?:review|research|test\w*|scan\w*|check\w*|guide|rules?|audit\w*)|jailbreak(?:s|ing)?_(?:attempts?|examples?|techniques?|prompts?|patterns?)|red_flags?|warning_signs?)\b`)
+	docWords = ph(`\b(?:detect\w*|red-?_?team\w*|pen(?:etration)?-?_?test\w*|attack\w*|malicious|malware|threats?|indicators?_of_compromise|iocs?|exploit\w*|vulnerab\w*|injections?|adversar\w*|suspicious|phishing|dangerous|blocklist|denylist|deny_list|block_list|honeypot|yara|scanner|never_(?:run|execute|paste)|(?:do_not|don'?t)_(?:run|execute|paste|follow|obey)|security_(?:review|research|test\w*|scan\w*|check\w*|guide|rules?|audit\w*)|jailbreak(?:s|ing)?_(?:attempts?|examples?|techniques?|prompts?|patterns?)|red_flags?|warning_signs?|avoid\w*)\b`)
 	docPath  = regexp.MustCompile(`(?:^|[/_.-])(?:tests?|fixtures?|samples?|iocs?|threats?|attacks?|detect\w*|patterns?|signatures?|yara|malicious|payloads?|injections?|security|audit\w*|scan\w*|red-?team\w*|blocklist|denylist|rules?)(?:$|[/_.-])`)
 )

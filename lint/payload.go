@@ -133,7 +133,7 @@ func (s *scan) judgePayload(i, j int, decoded, how string) {
 	if s.depth >= maxDepth {
 		return
 	}
-	inner := s.j.scan(s.path, decoded, s.hash, s.depth+1)
+	inner := s.j.scan(s.path, decoded, s.hash, s.depth+1, s.aboutAttacks)
 	var best *Finding
 	for k := range inner.out {
 		f := &inner.out[k]
@@ -146,7 +146,7 @@ func (s *scan) judgePayload(i, j int, decoded, how string) {
 	}
 	msg := fmt.Sprintf("%s text that decodes to what %s finds: %s", how, best.Rule, best.Message)
 	fs, fe := s.foldSpan(i, j)
-	s.add(RuleObfuscatedPayload, best.Severity, fs, fe, decoded, msg, true)
+	s.add(RuleObfuscatedPayload, best.Severity, fs, fe, decoded, msg, span{doc: true})
 }
 
 // foldSpan is the span of fold that raw[i:j] became.
@@ -181,7 +181,7 @@ func charCodeDetectors() []detector {
 			if !textLike([]byte(text)) {
 				return verdict{}
 			}
-			inner := s.j.scan(s.path, text, s.hash, s.depth+1)
+			inner := s.j.scan(s.path, text, s.hash, s.depth+1, s.aboutAttacks)
 			best := Severity(0)
 			msg := ""
 			for _, f := range inner.out {

@@ -45,6 +45,19 @@ func exampleHeavy(id string) bool {
 	return id == "jwt" || id == "jwt-base64"
 }
 
+// selfIdentifying reports whether the secret carries its format's mark
+// (ghp_, xoxb-, AKIA, sk-ant-...): one of the rule's keywords. A rule that
+// finds a value by the words around it ("linkedin ... = x") is weaker.
+func selfIdentifying(l *leakRule, secret string) bool {
+	low := strings.ToLower(secret)
+	for _, k := range l.keywords {
+		if len(k) >= 3 && strings.Contains(low, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // loadLeakRules reads gitleaks' default configuration, the maintained
 // rule set it embeds, as gitleaks itself reads it.
 func loadLeakRules() ([]leakRule, leakGlobal, error) {
@@ -106,7 +119,7 @@ func (s *scan) runLeak(l *leakRule, lo, hi int) {
 			continue
 		}
 		sev := SeverityError
-		if exampleHeavy(l.id) {
+		if exampleHeavy(l.id) || !selfIdentifying(l, secret) {
 			sev = SeverityWarning
 		}
 		ln, col := s.t.pos(start)
