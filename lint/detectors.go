@@ -27,16 +27,23 @@ type detector struct {
 	// window marks an expression that does not start with its anchor:
 	// it runs over the text around the anchors rather than at them.
 	window bool
+	// lines widens each window to whole lines, for expressions that
+	// anchor at a line's start.
+	lines bool
 	// before and after are how far from an anchor a match may reach;
 	// 0 means the default.
 	before, after int
 }
 
 func (d *detector) reach() (int, int) {
-	if d.before == 0 && d.after == 0 {
-		return 320, 640
+	before, after := d.before, d.after
+	if before == 0 {
+		before = 200
 	}
-	return d.before, d.after
+	if after == 0 {
+		after = 400
+	}
+	return before, after
 }
 
 // A verdict is what a detector's refine makes of a match: a severity (0
@@ -65,7 +72,10 @@ const (
 	// shell is an interpreter that runs what it reads.
 	shell = `(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr/bin/env\s+)?(?:/bin/|/usr/bin/|/usr/local/bin/)?(?:bash|sh|zsh|dash|ksh|fish|python[\d.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell|osascript|source)`
 	// secretFile is a file of stored credentials.
-	secretFile = `(?:\.ssh/(?:id_[a-z0-9]+\b(?:[^.]|$)|identity\b)|\.aws/credentials|\.config/gcloud/(?:credentials|application_default|access_tokens|legacy_credentials)|\.azure/(?:accesstokens|msal_token)|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.gnupg/|\.password-store|/etc/shadow|\.bash_history|\.zsh_history|\.clawdbot/|\.openclaw/(?:credentials|\.env|openclaw\.json)|\.claude/\.credentials|\.codex/auth\.json|\.config/gh/hosts\.yml|login\s*data|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|\.solana/id\.json|keystore/utc--|\.electrum/wallets|exodus\.wallet|\.env(?:\.local|\.production)?\b)`
+	secretFile = `(?:\.ssh/(?:id_[a-z0-9]+\b(?:[^.]|$)|identity\b)|\.aws/credentials|\.config/gcloud/(?:credentials|application_default|access_tokens|legacy_credentials)|\.azure/(?:accesstokens|msal_token)|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.gnupg/|\.password-store|/etc/shadow|\.bash_history|\.zsh_history|\.clawdbot/|\.openclaw/(?:credentials|\.env|openclaw\.json)|\.claude/\.credentials|\.codex/auth\.json|\.config/gh/hosts\.yml|login\s*data|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|\.solana/id\.json|keystore/utc--|\.electrum/wallets|exodus\.wallet)`
+	// secretOrEnv is secretFile or a .env file, whose reading is ordinary
+	// but whose sending is not.
+	secretOrEnv = `(?:` + secretFile + `|\.env(?:\.local|\.production)?\b)`
 	// secretNoun is what names credentials in prose.
 	secretNoun = `(?:secrets?|credentials?|api_?keys?|access_keys?|tokens?|passwords?|passphrases?|private_keys?|ssh_keys?|env(?:ironment)?_(?:variables?|vars?)|\.env(?:_files?)?|cookies|session_(?:tokens?|cookies?)|wallets?|wallet_keys?|seed_phrases?|mnemonics?|recovery_phrases?|keychains?)`
 )
@@ -88,38 +98,56 @@ func overrideDetectors() []detector {
 	return []detector{{
 		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
 		msg:     "tells the agent to drop its instructions",
-		anchors: []string{"ignore", "disregard", "forget", "override", "bypass", "overrule", "supersede", "set", "abandon", "discard"},
+		anchors: []string{"ignore", "disregard", "forget", "override", "bypass", "overrule", "supersede", "set aside", "abandon", "discard"},
 		re: ph(`\b(?:ignore|disregard|forget(?:_about)?|override|bypass|overrule|supersede|set_aside|abandon|discard)_(?:(?:all|any|every|each|of|the|your|my|these|those|other|prior|previous|all_other|any_other)_){0,3}` +
 			`(?:previous|prior|preceding|above|earlier|former|original|initial|old|system|developer|safety|security|other|existing|users?'s?)_(?:\w+_)?` +
 			`(?:instructions?|prompts?|rules|guidelines|directives|guardrails|constraints|policies|restrictions|commands|programming|training|safeguards|messages)\b` +
 			`|\bforget_(?:everything|all)_(?:you_(?:know|were_told|have_been_told)|above|before|prior|previously)`),
+		after: 260,
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
 		msg:     "tells the agent to take on a role without its rules",
-		anchors: []string{"you", "developer", "god", "jailbreak", "dan", "unrestricted", "sudo", "act", "behave", "respond", "pretend", "no", "not"},
+		anchors: []string{"you are", "you're", "youre", "developer mode", "god mode", "jailbreak mode", "dan mode", "unrestricted mode", "sudo mode", "act as", "behave as", "respond as", "pretend", "no longer bound", "not bound", "no longer be bound", "not be bound"},
 		re: ph(`\byou(?:_are|'re)_(?:now_|no_longer_|from_now_on_)(?:an?_|in_|the_)?(?:dan\b|jailbroken|jailbreak|unrestricted|unfiltered|uncensored|unlimited|evil|malicious|free_(?:from|of)|(?:developer|god|admin|root|debug|jailbreak|unrestricted|dan|sudo)_mode|not_bound|no_longer_bound|without_(?:any_)?(?:restrictions|limits|rules|filters|guidelines|ethics))` +
 			`|\b(?:developer|god|jailbreak|dan|unrestricted|sudo)_mode_(?:is_)?(?:enabled|activated|on|engaged)` +
 			`|\b(?:act|behave|respond)_as_(?:an?_|if_you_were_an?_)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil)` +
 			`|\bpretend_(?:that_)?(?:you_are|you're|to_be)_(?:an?_)?(?:unrestricted|unfiltered|jailbroken|evil|dan\b|an_ai_without)` +
 			`|\b(?:no_longer|not)_(?:be_)?bound_by_(?:any_|your_|the_|its_)?(?:rules|guidelines|policies|restrictions|instructions|ethics)`),
+		after: 260,
+	}, {
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
+		msg:     "fakes a system message to the agent",
+		anchors: []string{"<|im_start|>", "<|system|>", "<<sys>>", "system override", "admin override", "administrator override", "developer override"},
+		re: mustCompile(`<\|im_start\|>\s*system|<\|system\|>|<<sys>>` +
+			`|\b(?:system|admin|administrator|developer)\s+override\b[^\n]{0,20}?(?::|activated|enabled|engaged|mode\b)`),
+		after: 260,
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
 		msg:    "fakes a system message to the agent",
-		window: true, anchors: []string{"<|im_start|>", "<|system|>", "[inst]", "[/inst]", "<<sys>>", "system override", "admin override", "administrator override", "developer override", "system:", "system :", "[system]", "<system>", "admin:", "[admin]"},
-		re: mustCompile(`<\|im_start\|>\s*system|<\|system\|>|(?m:^\s*\[/?inst\])|<<sys>>` +
-			`|\b(?:system|admin|administrator|developer)\s+override\b[^\n]{0,20}?(?::|activated|enabled|engaged|mode\b)` +
+		window: true, lines: true, anchors: []string{"[inst]", "[/inst]", "system:", "system :", "[system]", "<system>", "admin:", "[admin]"},
+		re: mustCompile(`(?m:^\s*\[/?inst\])` +
 			`|(?m:^[\s>#*_]*(?:<!--\s*)?(?:\[system\]|<system>|system|\[admin\]|admin)\s*:?\s*[*_]*\s*(?:ignore|disregard|forget|you\s+(?:are\s+now|must\s+now|will\s+now)|new\s+instructions|override|from\s+now\s+on))`),
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:    "gives the agent replacement instructions",
-		window: true, anchors: []string{"instructions:", "instruction:", "instructions :", "instructions are", "instructions is", "task is", "objective is", "goal is", "mission is", "purpose is", "from now on", "henceforth"},
-		re: ph(`(?m:^[\s>#*_]*(?:new|updated|revised|real|actual|true|hidden|secret)_(?:system_)?instructions?\s*:)` +
-			`|\b(?:your|the)_(?:new|real|true|actual|hidden|secret)_(?:instructions|task|objective|goal|mission|purpose)_(?:is|are)\b` +
-			`|\b(?:from_now_on|henceforth),?_you_(?:must|will|shall|are_to)_(?:always_|never_|only_)?(?:ignore|obey|follow_only|respond_only|reply_only)`),
+		window: true, lines: true, anchors: []string{"instructions:", "instruction:", "instructions :"},
+		re: ph(`(?m:^[\s>#*_]*(?:new|updated|revised|real|actual|true|hidden|secret)_(?:system_)?instructions?\s*:)`),
+	}, {
+		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
+		msg:    "gives the agent replacement instructions",
+		window: true, anchors: []string{"instructions are", "instructions is", "task is", "objective is", "goal is", "mission is", "purpose is"},
+		re:     ph(`\b(?:your|the)_(?:new|real|true|actual|hidden|secret)_(?:instructions|task|objective|goal|mission|purpose)_(?:is|are)\b`),
+		before: 40, after: 12,
+	}, {
+		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
+		msg:     "gives the agent replacement instructions",
+		anchors: []string{"from now on", "henceforth"},
+		re:      ph(`|\b(?:from_now_on|henceforth),?_you_(?:must|will|shall|are_to)_(?:always_|never_|only_)?(?:ignore|obey|follow_only|respond_only|reply_only)`),
+		after:   260,
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:     "addresses the model that reads it, over the user's head",
-		anchors: []string{"if", "important", "urgent", "critical", "priority", "attention"},
+		anchors: []string{"if you", "important note", "important message", "important instruction", "important notice", "urgent note", "urgent message", "urgent instruction", "urgent notice", "critical note", "critical message", "critical instruction", "critical notice", "priority note", "priority message", "priority instruction", "priority notice", "attention ai", "attention llm", "attention assistant", "attention agent", "attention model"},
 		re: ph(`\bif_you_(?:are|'re)_an?_(?:ai|llm|large_language_model|language_model|ai_assistant|ai_agent|chatbot|automated_agent)\b[^\n]{0,80}(?:ignore|do_not|don'?t|you_must|must|instead|send|run|execute)` +
 			`|\b(?:important|urgent|critical|priority)_(?:note|message|instructions?|notice)_(?:to|for)_(?:the_|any_|all_)?(?:ai|llm|assistant|agent|model|language_model)s?\b` +
 			`|\battention_(?:ai|llm|assistant|agent|model)s?\b`),
@@ -131,7 +159,7 @@ func suppressionDetectors() []detector {
 	return []detector{{
 		rule: RuleSuppression, prose: true, sev: SeverityError,
 		msg:     "tells the agent to keep something from the user",
-		anchors: []string{"do", "don", "never", "must", "should", "may", "cannot", "can", "will", "won", "you"},
+		anchors: []string{"do not", "don't", "dont", "never", "must not", "should not", "shouldn't", "may not", "cannot", "can't", "will not", "won't", "you must not", "you should not"},
 		re: ph(`\b` + neg + `_(?:(?:ever|tell_or_show|show_or_tell)_)?(?:tell|inform|notify|alert|mention|reveal|disclose|report|explain|admit|warn)_(?:(?:this|it|that|anything|them|any_of_this|about_(?:this|it|that|these_\w+|the_\w+))_)?(?:to_)?` + who + `(?:_(to|know|about|that|what|how|why))?` +
 			`|\b` + neg + `_let_` + who + `_(know|find_out|see_(?:this|that|it))` +
 			`|\b` + neg + `_(?:mention|reveal|disclose|report)_(?:[\w.'-]+_){0,5}?(?:to|with)_` + who),
@@ -146,29 +174,38 @@ func suppressionDetectors() []detector {
 			}
 			return verdict{SeverityError, "tells the agent to keep something from the user", ""}
 		},
+		after: 260,
 	}, {
 		rule: RuleSuppression, prose: true, sev: SeverityError,
 		msg:     "acts behind the user's back",
-		anchors: []string{"without", "hide", "conceal", "keep", "the", "your", "this", "user", "human", "operator", "owner", "person", "customer", "requester", "developer"},
+		anchors: []string{"without", "hide", "conceal", "keep"},
 		re: ph(`\bwithout_(?:the_)?(?:users?|human|operator|owner)(?:'s)?_(?:knowing|noticing|seeing|knowledge|awareness|being_aware)` +
 			`|\bwithout_(?:ever_)?(?:telling|informing|notifying|alerting|mentioning_it_to|letting)_` + who +
-			`|\b(?:hide|conceal|keep)_(?:this|it|these|that|them|everything|the_\w+|all_\w+|your_\w+|any_\w+)_(?:\w+_)?(?:hidden_|secret_|private_)?from_` + who +
-			`|\b` + who + `_(?:must|should|will|need|needs)_(?:not|never)_(?:know|find_out|learn|be_(?:told|informed|aware|notified))\b`),
+			`|\b(?:hide|conceal|keep)_(?:this|it|these|that|them|everything|the_\w+|all_\w+|your_\w+|any_\w+)_(?:\w+_)?(?:hidden_|secret_|private_)?from_` + who),
+		after: 260,
+	}, {
+		rule: RuleSuppression, prose: true, sev: SeverityError,
+		msg:    "acts behind the user's back",
+		window: true, anchors: []string{"not know", "never know", "not find out", "never find out", "not be told", "never be told", "not be aware", "never be aware", "not be informed", "never be informed", "not be notified", "not learn", "never learn"},
+		re:     ph(`\b` + who + `_(?:must|should|will|need|needs)_(?:not|never)_(?:know|find_out|learn|be_(?:told|informed|aware|notified))\b`),
+		before: 80, after: 40,
 	}, {
 		rule: RuleSuppression, prose: true, sev: SeverityError,
 		msg:     "sends data without a trace",
 		anchors: []string{"silently", "quietly", "covertly", "secretly", "stealthily", "discreetly", "invisibly"},
 		re:      ph(`\b(?:silently|quietly|covertly|secretly|stealthily|discreetly|invisibly)_(?:and_\w+_)?(?:\w+_)?(?:send|sends|upload|uploads|post|posts|transmit|exfiltrate|forward|forwards|collect|collects|harvest|sync|beacon|email|leak|copy_(?:\w+_)?to)\b`),
+		after:   260,
 	}, {
 		rule: RuleSuppression, prose: true, sev: SeverityWarning,
 		msg:     "acts without a trace",
 		anchors: []string{"silently", "covertly", "secretly", "stealthily", "in the background"},
 		re: ph(`\b(?:silently|covertly|secretly|stealthily)_(?:\w+_)?(?:install|download|execute|run|fetch|modify|delete|add|append|write|overwrite|replace|disable)\b` +
 			`|\bin_the_background_without_(?:\w+_){0,3}(?:notice|noticing|knowing|telling|asking)`),
+		after: 260,
 	}, {
 		rule: RuleSuppression, prose: true, sev: SeverityWarning,
 		msg:     "hides its actions from the output the user reads",
-		anchors: []string{"do", "don", "never", "must", "should", "may", "cannot", "can", "will", "won", "you"},
+		anchors: []string{"do not", "don't", "dont", "never", "must not", "should not", "shouldn't", "may not", "cannot", "can't", "will not", "won't", "you must not", "you should not"},
 		re:      ph(`\b` + neg + `_(?:show|display|print|echo|output|log|reveal|mention)_(?:this_|these_|the_|any_)(?:\w+_)?(?:commands?|steps?|instructions?|actions?|requests?|urls?|network_calls?|uploads?)_(?:to_` + who + `|in_(?:the_|your_)?(?:output|response|reply|chat|summary|answer))`),
 	}}
 }
@@ -177,11 +214,12 @@ func consentDetectors() []detector {
 	return []detector{{
 		rule: RuleConsentBypass, prose: true, sev: SeverityWarning,
 		msg:     "acts without the user's consent",
-		anchors: []string{"without", "assume", "treat", "skip", "do", "don", "never", "must", "should", "may", "cannot", "can", "will", "won", "you"},
+		anchors: []string{"without", "assume", "treat it", "skip", "do not", "don't", "dont", "never", "must not", "should not", "shouldn't", "may not", "cannot", "can't", "will not", "won't", "you must not", "you should not"},
 		re: ph(`\bwithout_(?:first_)?(?:asking|requesting|seeking|waiting_for|prompting|requiring|needing|getting|obtaining)_(?:for_)?(?:the_)?(?:users?'?s?_|their_|any_|explicit_|prior_|human_)?(?:permission|confirmation|approval|consent|authori[sz]ation)` +
 			`|\b` + neg + `_(?:ever_)?(?:ask|request|seek|wait_for|prompt|require|need)_(?:the_user_|users_|for_)*(?:\w+_)?(?:permission|confirmation|approval|consent|authori[sz]ation)` +
 			`|\b(?:assume|treat_it_as)_(?:that_)?(?:the_user_)?(?:has_)?(?:already_)?(?:approved|consented|confirmed|granted_permission)` +
 			`|\bskip_(?:all_|any_|the_)?(?:confirmation|permission|approval|consent)_(?:prompts?|checks?|dialogs?|steps?|requests?)`),
+		after: 260,
 	}, {
 		rule: RuleConsentBypass, sev: SeverityWarning,
 		msg:     "turns off the agent's permission checks",

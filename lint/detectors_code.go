@@ -20,20 +20,30 @@ func exfiltrationDetectors() []detector {
 	return []detector{{
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "sends a credential file over the network",
-		anchors: []string{"cat", "base64", "gzip", "tar", "zip", "xxd", "gpg", "head", "tail", "type", "get-content", "gc", "openssl", "curl", "wget", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "scp", "rsync", "nc", "ncat", "netcat"},
-		re: mustCompile(`\b(?:cat|base64|gzip|tar|zip|xxd|gpg|head|tail|type|get-content|gc|openssl)\b[^|\n;]{0,200}?` + secretFile + `[^|\n]{0,200}\|\s*(?:\S+\s+){0,6}?` + sink +
-			`|\b(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]{0,300}?(?:\s-d|\s--data(?:-binary|-raw|-urlencode|-ascii)?|\s-f|\s--form|\s-t|\s--upload-file|\s--post-file|\s--body-file|\s-infile|\s-body|\s@)[\s=]*['"]?(?:[\w-]+=)?@?[^\s'"]{0,80}?` + secretFile +
-			`|\b(?:scp|rsync)\b[^\n]{0,120}?` + secretFile + `[^\n]{0,120}?\s[\w.-]+@[\w.-]+:` +
-			`|\b(?:curl|wget|nc|ncat|netcat|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?\$\(\s*(?:cat|base64|gzip|tar|type|get-content)\b[^)\n]{0,120}?` + secretFile),
+		anchors: []string{"curl", "wget", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "nc ", "ncat", "netcat"},
+		re: mustCompile(`\b(?:curl|wget|invoke-webrequest|invoke-restmethod|iwr|irm)\b[^\n]{0,300}?(?:\s-d|\s--data(?:-binary|-raw|-urlencode|-ascii)?|\s-f|\s--form|\s-t|\s--upload-file|\s--post-file|\s--body-file|\s-infile|\s-body|\s@)[\s=]*['"]?(?:[\w-]+=)?@?[^\s'"]{0,80}?` + secretOrEnv +
+			`|\b(?:curl|wget|nc|ncat|netcat|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?\$\(\s*(?:cat|base64|gzip|tar|type|get-content)\b[^)\n]{0,120}?` + secretOrEnv),
+	}, {
+		rule: RuleExfiltration, sev: SeverityError,
+		msg:    "sends a credential file over the network",
+		window: true, anchors: []string{"/.ssh/", "~/.ssh", "$home/.ssh", ".ssh/id_", ".aws/credentials", ".config/gcloud", ".azure/", ".kube/config", ".docker/config", ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".gnupg", ".password-store", "/etc/shadow", "_history", ".clawdbot/", ".openclaw/", ".claude/.credentials", ".codex/auth", "gh/hosts.yml", "login data", "logins.json", "key3.db", "key4.db", "cookies.sqlite", "wallet.dat", ".solana/id.json", "keystore/utc--", ".electrum/wallets", "exodus.wallet", ".env |", ".env|"},
+		re: mustCompile(`\b(?:cat|base64|gzip|tar|zip|xxd|gpg|head|tail|type|get-content|gc|openssl)\b[^|\n;]{0,200}?` + secretOrEnv + `[^|\n]{0,200}\|\s*(?:\S+\s+){0,6}?` + sink +
+			`|\b(?:scp|rsync)\b[^\n]{0,120}?` + secretOrEnv + `[^\n]{0,120}?\s[\w.-]+@[\w.-]+:`),
+		before: 240, after: 320,
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "sends the environment, where tokens live, over the network",
-		anchors: []string{"env", "printenv", "export", "set", "get-childitem", "gci", "dir", "ls", "curl", "wget", "nc", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "requests", "httpx", "session", "client", "urllib", "aiohttp", "http", "urlopen", "request", "json.stringify", "fetch", "axios.post", ".post", "sendbeacon"},
+		anchors: []string{"env |", "env|", "printenv", "export -p", "set |", "get-childitem env:", "gci env:", "dir env:", "ls env:", "curl", "wget", "nc ", "iwr", "irm", "invoke-webrequest", "invoke-restmethod"},
 		re: mustCompile(`\b(?:env|printenv|export\s+-p|set|get-childitem\s+env:|gci\s+env:|dir\s+env:|ls\s+env:)\s*\|\s*(?:\S+\s+){0,6}?` + sink +
-			`|\b(?:curl|wget|nc|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?(?:\$\(\s*(?:env|printenv|export\s+-p)\s*[|)]|\x60\s*(?:env|printenv)\s*[|\x60]|\$env:\*|\(get-childitem\s+env:)` +
-			`|(?:requests|httpx|session|client|urllib3?|aiohttp|http|urlopen|request)\S{0,30}\.?(?:post|put|patch|request|urlopen|fetch|send)\s*\([^\n]{0,300}?(?:\bos\.environ\b(?:\.copy\(\))?\s*[,)}]|dict\(\s*os\.environ\s*\)|\*\*os\.environ|os\.environ\.items\(\))` +
+			`|\b(?:curl|wget|nc|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?(?:\$\(\s*(?:env|printenv|export\s+-p)\s*[|)]|\x60\s*(?:env|printenv)\s*[|\x60]|\$env:\*|\(get-childitem\s+env:)`),
+	}, {
+		rule: RuleExfiltration, sev: SeverityError,
+		msg:    "sends the environment, where tokens live, over the network",
+		window: true, anchors: []string{"os.environ", "json.stringify(process.env", "json.stringify( process.env"},
+		re: mustCompile(`(?:requests|httpx|session|client|urllib3?|aiohttp|http|urlopen|request)\S{0,30}\.?(?:post|put|patch|request|urlopen|fetch|send)\s*\([^\n]{0,300}?(?:\bos\.environ\b(?:\.copy\(\))?\s*[,)}]|dict\(\s*os\.environ\s*\)|\*\*os\.environ|os\.environ\.items\(\))` +
 			`|json\.stringify\(\s*process\.env\s*\)[\s\S]{0,400}?(?:fetch|axios|\.post|http\.request|https\.request|xmlhttprequest|sendbeacon)` +
 			`|(?:fetch|axios\.post|\.post|sendbeacon)\s*\([\s\S]{0,300}?json\.stringify\(\s*process\.env\s*\)`),
+		before: 400, after: 80,
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "sends the environment, where tokens live, over the network",
@@ -52,7 +62,7 @@ func exfiltrationDetectors() []detector {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "reads a credential file and sends it over the network",
 		anchors: []string{"open(", "readfile", "read_text(", "read_bytes(", "get-content", "fs.read"},
-		re: mustCompile(`(?:open\(|readfile(?:sync)?\(|read_text\(|read_bytes\(|get-content\s|fs\.read\w*\()[^\n]{0,160}?` + secretFile +
+		re: mustCompile(`(?:open\(|readfile(?:sync)?\(|read_text\(|read_bytes\(|get-content\s|fs\.read\w*\()[^\n]{0,160}?` + secretOrEnv +
 			`[\s\S]{0,600}?(?:(?:requests|httpx|urllib|aiohttp|session)\S{0,30}\.(?:post|put|urlopen|request)\b|(?:fetch|axios\.post|invoke-webrequest|invoke-restmethod|\.uploadfile|\.uploadstring)\s*\(?)`),
 		after: 900,
 	}, {
@@ -99,6 +109,7 @@ func exfiltrationDetectors() []detector {
 		anchors: []string{"send", "post", "upload", "transmit", "exfiltrate", "forward", "email", "e-mail", "mail", "submit", "leak", "beacon", "report", "copy", "sync", "share", "relay", "include", "append", "attach"},
 		re: ph(`\b(?:send|post|upload|transmit|exfiltrate|forward|e-?mail|mail|submit|leak|beacon|report|copy|sync|share|relay|include|append|attach)_(?:(?:all|every|any|the|a|your|their|users?'?s?|current|full|entire|complete|local|of|and|its|this|these|copies|contents?|list|found|saved|stored|collected|harvested|discovered|available)_){0,5}` +
 			secretNoun + `\b[^.\n]{0,80}?_(?:to|at|via|into|in)_(?:https?://|[a-z0-9-]+\.(?:com|net|org|io|xyz|site|top|ru|cn|example|app|dev|sh|me|cc|tk|info|biz|online|live|pw)\b|[\w.+-]+@[a-z0-9-]+\.|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|(?:my|our|this|an?_external|a_remote|the_attacker'?s?|the_following)_(?:webhook|collector|endpoint|server|url|address|inbox))`),
+		after: 260,
 	}, {
 		rule: RuleExfiltration, sev: SeverityWarning,
 		msg: "tells the agent to send the conversation or files to an outside address", prose: true,
@@ -126,11 +137,12 @@ func remoteCodeDetectors() []detector {
 		after:   560,
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
-		anchors: []string{"bash", "sh", "zsh", "dash", "ksh", "source", "python", "perl", "ruby", "node", "eval"},
+		window: true, anchors: []string{"<(curl", "<( curl", "<(wget", "<( wget", "$(curl", "$( curl", "$(wget", "$( wget", "`curl", "` curl", "`wget"},
 		re: mustCompile(`\b(?:bash|sh|zsh|dash|ksh|source|python[\d.]*|perl|ruby|node)\s+(?:-\S+\s+)*<\(\s*` + fetcher + `\b[^\n)]{0,300}` +
 			`|\b(?:bash|sh|zsh|dash|ksh)\s+-c\s+["']?(?:\$\(|\x60)\s*` + fetcher + `\b[^\n)]{0,300}` +
 			`|\beval\s*["'(]?\s*"?(?:\$\(|\x60)\s*` + fetcher + `\b[^\n)]{0,300}`),
 		refine: byHost("runs a download in a shell"),
+		before: 80, after: 400,
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
 		anchors: []string{"iex", "invoke-expression", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "downloadstring", "downloaddata"},
@@ -140,7 +152,7 @@ func remoteCodeDetectors() []detector {
 		refine: byHost("runs a download in a shell"),
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
-		anchors: []string{"exec", "eval", "new"},
+		anchors: []string{"exec", "eval", "new function"},
 		re: mustCompile(`\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get|urllib2\.urlopen)\s*\([^\n]{0,200}?\)\s*\.\s*(?:read\(\)|text|content)` +
 			`|\beval\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\([^\n]{0,300}` +
 			`|\bnew\s+function\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\([^\n]{0,300}`),
@@ -160,7 +172,7 @@ func remoteCodeDetectors() []detector {
 	}, {
 		rule: RuleRemoteCode, sev: SeverityWarning,
 		msg:     "unpacks a password-protected archive, which hides its content from scanners",
-		anchors: []string{"unzip", "7z", "unrar", "rar", ".zip", ".rar", ".7z", "archive", "zip", "pass", "pwd"},
+		anchors: []string{"unzip", "7z ", "7za ", "7zz ", "unrar", "rar ", ".zip", ".rar", ".7z", "archive", "zip file", "password", "passcode", "pass:", "pass=", "pass =", "pass is", "pass `", "pass \"", "pass '", "pwd:", "pwd=", "pwd ="},
 		re: mustCompile(`\b(?:unzip|7z|7za|7zz|unrar|rar)\b[^\n]{0,100}?\s-p\s*\S{3,}` +
 			`|(?:\.zip|\.rar|\.7z|archive|zip\s+file)[^\n]{0,200}?(?:\n[^\n]{0,200}?)?\b(?:password|passcode|pass|pwd)\b` + pass +
 			`|\b(?:password|passcode|pass|pwd)\b` + pass + `[^\n]{0,200}?(?:\n[^\n]{0,200}?)?(?:extract|unzip|unpack|\.zip|\.rar|\.7z)`),
@@ -175,17 +187,22 @@ func remoteCodeDetectors() []detector {
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
 		msg:     "decodes a payload and runs it",
-		anchors: []string{"base64", "xxd", "openssl", "uudecode", "rev", "gunzip", "zcat", "gzip", "bash", "sh", "zsh", "eval"},
+		anchors: []string{"base64", "xxd", "openssl", "uudecode", "rev |", "rev|", "gunzip", "zcat", "gzip"},
 		re: mustCompile(`\bbase64\s+(?:-\w+\s+)*(?:-d|--decode|-di|-id)\b[^\n|]{0,100}\|\s*` + shell + `\b` +
-			`|\b(?:xxd\s+(?:-r\s+-p|-p\s+-r|-rp|-pr|-r)|openssl\s+(?:base64|enc\s+-base64|enc\s+-a)\s+-d|uudecode|rev|gunzip|zcat|gzip\s+-d|gzip\s+-dc)\b[^\n|]{0,60}\|\s*` + shell + `\b` +
-			`|\b(?:bash|sh|zsh)\s+-c\s+["']?\$\([^)\n]{0,400}?base64\s+(?:-\w+\s+)*(?:-d|--decode)` +
+			`|\b(?:xxd\s+(?:-r\s+-p|-p\s+-r|-rp|-pr|-r)|openssl\s+(?:base64|enc\s+-base64|enc\s+-a)\s+-d|uudecode|rev|gunzip|zcat|gzip\s+-d|gzip\s+-dc)\b[^\n|]{0,60}\|\s*` + shell + `\b`),
+		after: 400,
+	}, {
+		rule: RuleRemoteCode, sev: SeverityError,
+		msg:    "decodes a payload and runs it",
+		window: true, anchors: []string{"base64 -d", "base64 --decode", "base64 -i -d", "base64 -di"},
+		re: mustCompile(`\b(?:bash|sh|zsh)\s+-c\s+["']?\$\([^)\n]{0,400}?base64\s+(?:-\w+\s+)*(?:-d|--decode)` +
 			`|\beval\s+["']?\$\([^)\n]{0,400}?base64\s+(?:-\w+\s+)*(?:-d|--decode)` +
 			`|\b(?:bash|sh|zsh)\s+<<<\s*["']?\$\([^)\n]{0,400}?base64\s+(?:-\w+\s+)*(?:-d|--decode)`),
-		after: 800,
+		before: 420, after: 320,
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
 		msg:     "decodes a payload and runs it",
-		anchors: []string{"exec", "eval", "new", "assert", "[convert]", "[system.convert]", "iex", "invoke-expression"},
+		anchors: []string{"exec", "eval", "new function", "assert", "[convert]", "[system.convert]", "iex", "invoke-expression"},
 		re: mustCompile(`\b(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?(?:base64\.\w*decode|codecs\.decode|zlib\.decompress|marshal\.loads|bytes\.fromhex|binascii\.\w+|__import__\(\s*['"](?:base64|zlib|codecs|marshal|binascii)['"]\s*\)|bz2\.decompress|lzma\.decompress|gzip\.decompress|['"]{2}\.join\(\s*(?:map\(\s*)?chr)` +
 			`|\beval\s*\(\s*(?:atob|buffer\.from|unescape|decodeuricomponent|string\.fromcharcode|base64_decode|gzinflate|gzuncompress|str_rot13|hex2bin|base64\.decode64)\s*\(` +
 			`|\bnew\s+function\s*\(\s*(?:atob|buffer\.from)\s*\(|\bassert\s*\(\s*base64_decode\s*\(` +
@@ -199,7 +216,7 @@ func remoteCodeDetectors() []detector {
 	}, {
 		rule: RuleRemoteCode, sev: SeverityError,
 		msg:     "opens a reverse shell: it hands a shell on this machine to a remote host",
-		anchors: []string{"/dev/tcp/", "/dev/udp/", "nc", "ncat", "netcat", "mkfifo", "socat", "pty.spawn", "os.dup2", "fsockopen", "tcpsocket", "new-object", "telnet", "use socket"},
+		anchors: []string{"/dev/tcp/", "/dev/udp/", "nc ", "ncat", "netcat", "mkfifo", "socat", "pty.spawn", "os.dup2", "fsockopen", "tcpsocket", "new-object", "telnet", "use socket"},
 		re: mustCompile(`/dev/(?:tcp|udp)/[\w.$-]+/[\d$]+` +
 			`|\b(?:nc|ncat|netcat|nc\.traditional)\b[^\n|;]{0,80}?\s-(?:e|c)\s*['"]?(?:/bin/|/usr/bin/)?(?:ba|z|da)?sh\b` +
 			`|\bmkfifo\s+\S+[^\n]{0,160}?\b(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b` +
@@ -232,16 +249,17 @@ func credentialDetectors() []detector {
 			}
 			return verdict{SeverityWarning, "reads a file of stored credentials", ""}
 		},
+		before: 120, after: 120,
 	}, {
 		rule: RuleCredentialAccess, sev: SeverityError,
 		msg:     "dumps the keychain or the system's credential store",
-		anchors: []string{"security", "sekurlsa", "mimikatz", "lsass", "procdump", "lazagne", "vaultcmd", "chainbreaker"},
-		re:      mustCompile(`\bsecurity\s+dump-keychain\b|sekurlsa::|\bmimikatz\b|\blsass(?:\.exe|\.dmp)\b|procdump[^\n]{0,40}lsass|\blazagne\b|\bvaultcmd\s+/list|\bchainbreaker\b`),
+		anchors: []string{"dump-keychain", "sekurlsa", "mimikatz", "lsass", "procdump", "lazagne", "vaultcmd", "chainbreaker"},
+		re:      mustCompile(`dump-keychain\b|sekurlsa::|\bmimikatz\b|\blsass(?:\.exe|\.dmp)\b|procdump[^\n]{0,40}lsass|\blazagne\b|\bvaultcmd\s+/list|\bchainbreaker\b`),
 	}, {
 		rule: RuleCredentialAccess, sev: SeverityWarning,
 		msg:     "reads a password from the keychain",
-		anchors: []string{"security"},
-		re:      mustCompile(`\bsecurity\s+find-(?:generic|internet)-password\b[^\n]{0,200}`),
+		anchors: []string{"find-generic-password", "find-internet-password"},
+		re:      mustCompile(`find-(?:generic|internet)-password\b[^\n]{0,200}`),
 	}, {
 		rule: RuleCredentialAccess, sev: SeverityWarning,
 		msg: "tells the agent to collect credentials", prose: true,
@@ -259,10 +277,12 @@ func persistenceDetectors() []detector {
 		re: mustCompile(`\|\s*crontab\s+-(?:\s|$)|\bcrontab\s+-l\b[^\n]{0,200}\|\s*crontab\b|>>?\s*/etc/cron\S*` +
 			`|\blaunchctl\s+(?:load|bootstrap|submit)\b|(?:>|cp\s[^\n]{0,100}|tee\s[^\n]{0,20})\s*~?/?(?:library|\$home/library)/launch(?:agents|daemons)/` +
 			`|\bschtasks(?:\.exe)?\s+/create\b|currentversion[\\/]+run(?:once)?\b`),
+		before: 240, after: 240,
 	}, {
 		rule: RulePersistence, sev: SeverityWarning,
 		msg:    "adds a command that fetches code to a shell's start-up file",
-		window: true, anchors: []string{"bashrc", "zshrc", "profile", "zshenv"},
-		re: mustCompile(`\b(?:curl|wget|nc|ncat|base64\s+-d|/dev/tcp)\b[^\n]{0,300}?>>\s*(?:~|\$home|\$\{home\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b`),
+		window: true, anchors: []string{".bashrc", ".zshrc", ".bash_profile", ".profile", ".zprofile", ".zshenv"},
+		re:     mustCompile(`\b(?:curl|wget|nc|ncat|base64\s+-d|/dev/tcp)\b[^\n]{0,300}?>>\s*(?:~|\$home|\$\{home\})/\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b`),
+		before: 320, after: 40,
 	}}
 }

@@ -130,7 +130,7 @@ func (j *Judge) file(p string, data []byte, about bool) []Finding {
 func aboutAttacks(skillMD []byte) bool {
 	head := newText(string(skillMD[:min(len(skillMD), 1024)])).fold
 	for _, w := range securityTopics() {
-		if i := strings.Index(head, w); i >= 0 && wordStart([]byte(head), i) {
+		if i := bytes.Index(head, []byte(w)); i >= 0 && wordStart(head, i) {
 			return true
 		}
 	}
@@ -210,7 +210,7 @@ type span struct {
 
 func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
 	t := newText(raw)
-	s := &scan{j: j, path: p, t: t, fold: []byte(t.fold), hash: hash, depth: depth, aboutAttacks: about}
+	s := &scan{j: j, path: p, t: t, fold: t.fold, hash: hash, depth: depth, aboutAttacks: about}
 	s.hiddenUnicode()
 	s.detect()
 	s.knownSecrets()
@@ -342,7 +342,9 @@ func (s *scan) detect() {
 	}
 	for _, h := range hits {
 		for _, target := range s.j.targets[h.PatternID] {
-			before, after := 320, 640
+			// Secret rules' expressions reach a little before their
+			// keyword and a token's length after it.
+			before, after, lines := 64, 256, false
 			if target < nd {
 				d := &s.j.dets[target]
 				if !d.window {
@@ -354,8 +356,15 @@ func (s *scan) detect() {
 					continue
 				}
 				before, after = d.reach()
+				lines = d.lines
 			}
-			lo, hi := s.window(h.Start-before, h.End+after)
+			if target >= nd && !wordStart(s.fold, h.Start) {
+				continue // a keyword inside a word starts no token
+			}
+			lo, hi := max(h.Start-before, 0), min(h.End+after, len(s.fold))
+			if lines {
+				lo, hi = s.window(lo, hi)
+			}
 			w := &cur[target]
 			switch {
 			case w[0] < 0:

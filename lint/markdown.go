@@ -77,6 +77,18 @@ var (
 	maxHiddenBody = 8192
 )
 
+// hidingWord reports whether an opening tag holds a word by which an
+// element is hidden.
+func hidingWord(tag string) bool {
+	t := strings.ToLower(tag)
+	for _, w := range []string{"hidden", "display", "visibility", "font-size", "opacity", "color", "height"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // hiddenRanges lists the hidden ranges of the file, in order.
 func (s *scan) hiddenRanges() []hidden {
 	raw := s.t.raw
@@ -96,19 +108,60 @@ func (s *scan) hiddenRanges() []hidden {
 		hs = append(hs, hidden{start, end, "an HTML comment"})
 		i = end
 	}
-	for _, m := range refComment.FindAllStringIndex(raw, -1) {
-		hs = append(hs, hidden{m[0], m[1], "a link reference definition used as a comment"})
-	}
-	if strings.Contains(raw, "<") {
-		for _, m := range hiddenOpen.FindAllStringSubmatchIndex(raw, -1) {
-			name := strings.ToLower(raw[m[2]:m[3]])
-			close := strings.Index(strings.ToLower(raw[m[1]:min(m[1]+maxHiddenBody, len(raw))]), "</"+name)
-			end := min(m[1]+maxHiddenBody, len(raw))
-			if close >= 0 {
-				end = m[1] + close
-			}
-			hs = append(hs, hidden{m[0], end, "an element hidden by its attributes"})
+	// A link reference definition holds "]:" on its line: only such lines
+	// are matched.
+	for i := 0; ; {
+		k := strings.Index(raw[i:], "]:")
+		if k < 0 {
+			break
 		}
+		ls := strings.LastIndexByte(raw[:i+k], '\n') + 1
+		le := strings.IndexByte(raw[i+k:], '\n')
+		if le < 0 {
+			le = len(raw)
+		} else {
+			le += i + k
+		}
+		if m := refComment.FindStringIndex(raw[ls:le]); m != nil {
+			hs = append(hs, hidden{ls + m[0], ls + m[1], "a link reference definition used as a comment"})
+		}
+		i = le
+		if i >= len(raw) {
+			break
+		}
+	}
+	// Each opening tag is read once, and matched only when it names a
+	// way of hiding.
+	for i := 0; ; {
+		k := strings.IndexByte(raw[i:], '<')
+		if k < 0 {
+			break
+		}
+		start := i + k
+		i = start + 1
+		if i >= len(raw) || !('a' <= raw[i]|0x20 && raw[i]|0x20 <= 'z') {
+			continue
+		}
+		gt := strings.IndexByte(raw[i:min(i+800, len(raw))], '>')
+		if gt < 0 {
+			continue
+		}
+		tag := raw[start : i+gt+1]
+		if !hidingWord(tag) {
+			continue
+		}
+		m := hiddenOpen.FindStringSubmatchIndex(tag)
+		if m == nil {
+			continue
+		}
+		name := strings.ToLower(tag[m[2]:m[3]])
+		bodyStart := start + len(tag)
+		limit := min(bodyStart+maxHiddenBody, len(raw))
+		end := limit
+		if c := strings.Index(strings.ToLower(raw[bodyStart:limit]), "</"+name); c >= 0 {
+			end = bodyStart + c
+		}
+		hs = append(hs, hidden{start, end, "an element hidden by its attributes"})
 	}
 	return hs
 }

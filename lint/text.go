@@ -16,7 +16,7 @@ import (
 // fold; findings point into raw.
 type text struct {
 	raw  string
-	fold string
+	fold []byte
 	// offs[i] is the offset in raw of the byte fold[i] came from; nil
 	// when the two align byte for byte.
 	offs  []int32
@@ -42,7 +42,7 @@ func newText(raw string) *text {
 			b[i] = c
 		}
 		blankContinuations(b)
-		t.fold = string(b)
+		t.fold = b
 		return t
 	}
 	b := make([]byte, 0, len(raw))
@@ -68,7 +68,7 @@ func newText(raw string) *text {
 		i += n
 	}
 	blankContinuations(b)
-	t.fold, t.offs = string(b), offs
+	t.fold, t.offs = b, offs
 	return t
 }
 
