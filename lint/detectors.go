@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -14,6 +15,7 @@ type detector struct {
 	msg     string
 	anchors []string
 	re      *regexp.Regexp
+	pre     *regexp.Regexp // prefix, compiled
 	// refine, when set, judges a match (its submatch offsets in fold):
 	// a severity of 0 drops it.
 	refine func(s *scan, m []int) verdict
@@ -24,6 +26,12 @@ type detector struct {
 	// agent runs rather than reads, or quoted as a mention, such words
 	// are data and the finding is lowered.
 	prose bool
+	// prefix, when set, must match the text of the line just before the
+	// anchor; the match then starts where the prefix does.
+	prefix string
+	// need lists words of which one must follow the anchor within reach
+	// for the expression to be tried: a cheap test before a costly one.
+	need []string
 	// window marks an expression that does not start with its anchor:
 	// it runs over the text around the anchors rather than at them.
 	window bool
@@ -66,13 +74,13 @@ func ph(expr string) *regexp.Regexp {
 const (
 	neg = `(?:do_not|don'?t|dont|never|must_not|should_not|shouldn'?t|may_not|cannot|can'?t|will_not|won'?t|you_must_not|you_should_not)`
 	// who is the person a skill works for.
-	who = `(?:the_|your_|this_)?(?:users?|human|operator|owner|person|customer|requester|developer)(?:'s)?`
+	who = `(?:the_|your_|this_)?(?:users?|human|operator|owner)(?:'s)?`
 	// fetcher is a command that downloads.
 	fetcher = `(?:curl|wget|fetch|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod|http|https|xh)`
 	// shell is an interpreter that runs what it reads.
 	shell = `(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr/bin/env\s+)?(?:/bin/|/usr/bin/|/usr/local/bin/)?(?:bash|sh|zsh|dash|ksh|fish|python[\d.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell|osascript|source)`
 	// secretFile is a file of stored credentials.
-	secretFile = `(?:\.ssh/(?:id_[a-z0-9]+\b(?:[^.]|$)|identity\b)|\.aws/credentials|\.config/gcloud/(?:credentials|application_default|access_tokens|legacy_credentials)|\.azure/(?:accesstokens|msal_token)|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.gnupg/|\.password-store|/etc/shadow|\.bash_history|\.zsh_history|\.clawdbot/|\.openclaw/(?:credentials|\.env|openclaw\.json)|\.claude/\.credentials|\.codex/auth\.json|\.config/gh/hosts\.yml|login\s*data|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|\.solana/id\.json|keystore/utc--|\.electrum/wallets|exodus\.wallet)`
+	secretFile = `(?:\.ssh/(?:id_[a-z0-9]+\b(?:[^.]|$)|identity\b)|\.aws/credentials|\.config/gcloud/(?:credentials|application_default|access_tokens|legacy_credentials)|\.azure/(?:accesstokens|msal_token)|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.gnupg/|\.password-store|/etc/shadow|\.bash_history|\.zsh_history|\.clawdbot/|\.openclaw/(?:credentials|\.env|openclaw\.json)|\.claude/\.credentials|\.codex/auth\.json|\.config/gh/hosts\.yml|login[\\\s]*data|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|\.solana/id\.json|keystore/utc--|\.electrum/wallets|exodus\.wallet)`
 	// secretOrEnv is secretFile or a .env file, whose reading is ordinary
 	// but whose sending is not.
 	secretOrEnv = `(?:` + secretFile + `|\.env(?:\.local|\.production)?\b)`
@@ -154,6 +162,24 @@ func overrideDetectors() []detector {
 	}}
 }
 
+// notNegated drops a match that a negation just before it turns around
+// ("never silently overwrite"), and reports the others with msg.
+func notNegated(msg string) func(s *scan, m []int) verdict {
+	return func(s *scan, m []int) verdict {
+		before := s.fold[max(m[0]-16, 0):m[0]]
+		for _, w := range []string{"never ", "not ", "n't ", "no ", "without "} {
+			if bytes.HasSuffix(bytes.TrimRight(before, " *_"), []byte(strings.TrimSpace(w))) {
+				return verdict{}
+			}
+		}
+		sev := SeverityError
+		if msg == "acts without a trace" {
+			sev = SeverityWarning
+		}
+		return verdict{sev, msg, ""}
+	}
+}
+
 func suppressionDetectors() []detector {
 	unlessAsked := ph(`^[^.\n]{0,30}?\b(?:unless|until)_(?:they_|the_user_|explicitly_|you_are_)?(?:ask|asked|request|requested|want)`)
 	return []detector{{
@@ -195,13 +221,15 @@ func suppressionDetectors() []detector {
 		anchors: []string{"silently", "quietly", "covertly", "secretly", "stealthily", "discreetly", "invisibly"},
 		re:      ph(`\b(?:silently|quietly|covertly|secretly|stealthily|discreetly|invisibly)_(?:and_\w+_)?(?:\w+_)?(?:send|sends|upload|uploads|post|posts|transmit|exfiltrate|forward|forwards|collect|collects|harvest|sync|beacon|email|leak|copy_(?:\w+_)?to)\b`),
 		after:   260,
+		refine:  notNegated("sends data without a trace"),
 	}, {
 		rule: RuleSuppression, prose: true, sev: SeverityWarning,
 		msg:     "acts without a trace",
 		anchors: []string{"silently", "covertly", "secretly", "stealthily", "in the background"},
 		re: ph(`\b(?:silently|covertly|secretly|stealthily)_(?:\w+_)?(?:install|download|execute|run|fetch|modify|delete|add|append|write|overwrite|replace|disable)\b` +
 			`|\bin_the_background_without_(?:\w+_){0,3}(?:notice|noticing|knowing|telling|asking)`),
-		after: 260,
+		after:  260,
+		refine: notNegated("acts without a trace"),
 	}, {
 		rule: RuleSuppression, prose: true, sev: SeverityWarning,
 		msg:     "hides its actions from the output the user reads",

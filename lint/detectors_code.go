@@ -6,6 +6,7 @@ import (
 )
 
 func exfiltrationDetectors() []detector {
+	secretAnchors := append(credentialAnchors(), ".env |", ".env|")
 	environAssigned := mustCompile(`=\s*(?:dict\(\s*|json\.dumps\(\s*(?:dict\(\s*)?|str\(\s*)?$`)
 	// catchers collect whatever is sent to them, made for testing
 	// webhooks and out-of-band exploits; tunnels publish a machine's port
@@ -25,11 +26,18 @@ func exfiltrationDetectors() []detector {
 			`|\b(?:curl|wget|nc|ncat|netcat|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?\$\(\s*(?:cat|base64|gzip|tar|type|get-content)\b[^)\n]{0,120}?` + secretOrEnv),
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
-		msg:    "sends a credential file over the network",
-		window: true, anchors: []string{"/.ssh/", "~/.ssh", "$home/.ssh", ".ssh/id_", ".aws/credentials", ".config/gcloud", ".azure/", ".kube/config", ".docker/config", ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".gnupg", ".password-store", "/etc/shadow", "_history", ".clawdbot/", ".openclaw/", ".claude/.credentials", ".codex/auth", "gh/hosts.yml", "login data", "logins.json", "key3.db", "key4.db", "cookies.sqlite", "wallet.dat", ".solana/id.json", "keystore/utc--", ".electrum/wallets", "exodus.wallet", ".env |", ".env|"},
-		re: mustCompile(`\b(?:cat|base64|gzip|tar|zip|xxd|gpg|head|tail|type|get-content|gc|openssl)\b[^|\n;]{0,200}?` + secretOrEnv + `[^|\n]{0,200}\|\s*(?:\S+\s+){0,6}?` + sink +
-			`|\b(?:scp|rsync)\b[^\n]{0,120}?` + secretOrEnv + `[^\n]{0,120}?\s[\w.-]+@[\w.-]+:`),
-		before: 240, after: 320,
+		msg:     "sends a credential file over the network",
+		anchors: secretAnchors,
+		prefix:  `\b(?:cat|base64|gzip|tar|zip|xxd|gpg|head|tail|type|get-content|gc|openssl)\b[^|\n;]{0,200}?`,
+		re:      mustCompile(secretOrEnv + `[^|\n]{0,200}\|\s*(?:\S+\s+){0,6}?` + sink),
+		after:   320,
+	}, {
+		rule: RuleExfiltration, sev: SeverityError,
+		msg:     "copies a credential file to another machine",
+		anchors: secretAnchors,
+		prefix:  `\b(?:scp|rsync)\b[^\n]{0,120}?`,
+		re:      mustCompile(secretOrEnv + `[^\n]{0,120}?\s[\w.-]+@[\w.-]+:`),
+		after:   240,
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "sends the environment, where tokens live, over the network",
@@ -38,12 +46,24 @@ func exfiltrationDetectors() []detector {
 			`|\b(?:curl|wget|nc|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n]{0,300}?(?:\$\(\s*(?:env|printenv|export\s+-p)\s*[|)]|\x60\s*(?:env|printenv)\s*[|\x60]|\$env:\*|\(get-childitem\s+env:)`),
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
-		msg:    "sends the environment, where tokens live, over the network",
-		window: true, anchors: []string{"os.environ", "json.stringify(process.env", "json.stringify( process.env"},
-		re: mustCompile(`(?:requests|httpx|session|client|urllib3?|aiohttp|http|urlopen|request)\S{0,30}\.?(?:post|put|patch|request|urlopen|fetch|send)\s*\([^\n]{0,300}?(?:\bos\.environ\b(?:\.copy\(\))?\s*[,)}]|dict\(\s*os\.environ\s*\)|\*\*os\.environ|os\.environ\.items\(\))` +
-			`|json\.stringify\(\s*process\.env\s*\)[\s\S]{0,400}?(?:fetch|axios|\.post|http\.request|https\.request|xmlhttprequest|sendbeacon)` +
-			`|(?:fetch|axios\.post|\.post|sendbeacon)\s*\([\s\S]{0,300}?json\.stringify\(\s*process\.env\s*\)`),
-		before: 400, after: 80,
+		msg:     "sends the environment, where tokens live, over the network",
+		anchors: []string{"os.environ"},
+		prefix:  `(?:requests|httpx|session|client|urllib3?|aiohttp|http|urlopen|request)\S{0,30}\.?(?:post|put|patch|request|urlopen|fetch|send)\s*\([^\n]{0,300}?(?:dict\(\s*|\*\*)?`,
+		re:      mustCompile(`os\.environ(?:\.copy\(\)|\.items\(\))?\s*\)?\s*[,)}]`),
+		after:   40,
+	}, {
+		rule: RuleExfiltration, sev: SeverityError,
+		msg:     "sends the environment, where tokens live, over the network",
+		anchors: []string{"json.stringify(process.env", "json.stringify( process.env"},
+		re:      mustCompile(`json\.stringify\(\s*process\.env\s*\)[\s\S]{0,400}?(?:fetch|axios|\.post|http\.request|https\.request|xmlhttprequest|sendbeacon)`),
+		after:   480,
+	}, {
+		rule: RuleExfiltration, sev: SeverityError,
+		msg:     "sends the environment, where tokens live, over the network",
+		anchors: []string{"json.stringify(process.env", "json.stringify( process.env"},
+		prefix:  `(?:fetch|axios\.post|\.post|sendbeacon)\s*\([^\n]{0,300}?`,
+		re:      mustCompile(`json\.stringify\(\s*process\.env\s*\)`),
+		after:   60,
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "sends the environment, where tokens live, over the network",
@@ -106,13 +126,15 @@ func exfiltrationDetectors() []detector {
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg: "tells the agent to send credentials to an outside address", prose: true,
+		need:    []string{"secret", "credential", "key", "token", "password", "passphrase", "env", "cookie", "wallet", "seed", "mnemonic", "recovery", "keychain"},
 		anchors: []string{"send", "post", "upload", "transmit", "exfiltrate", "forward", "email", "e-mail", "mail", "submit", "leak", "beacon", "report", "copy", "sync", "share", "relay", "include", "append", "attach"},
 		re: ph(`\b(?:send|post|upload|transmit|exfiltrate|forward|e-?mail|mail|submit|leak|beacon|report|copy|sync|share|relay|include|append|attach)_(?:(?:all|every|any|the|a|your|their|users?'?s?|current|full|entire|complete|local|of|and|its|this|these|copies|contents?|list|found|saved|stored|collected|harvested|discovered|available)_){0,5}` +
-			secretNoun + `\b[^.\n]{0,80}?_(?:to|at|via|into|in)_(?:https?://|[a-z0-9-]+\.(?:com|net|org|io|xyz|site|top|ru|cn|example|app|dev|sh|me|cc|tk|info|biz|online|live|pw)\b|[\w.+-]+@[a-z0-9-]+\.|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|(?:my|our|this|an?_external|a_remote|the_attacker'?s?|the_following)_(?:webhook|collector|endpoint|server|url|address|inbox))`),
+			secretNoun + `\b[^.\n]{0,80}?_(?:to|at|via|into|in)_(?:https?://|[\w.+-]+@[a-z0-9-]+\.|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|(?:my|our|this|an?_external|a_remote|the_attacker'?s?|the_following)_(?:webhook|collector|endpoint|url|inbox))`),
 		after: 260,
 	}, {
 		rule: RuleExfiltration, sev: SeverityWarning,
 		msg: "tells the agent to send the conversation or files to an outside address", prose: true,
+		need:    []string{"conversation", "chat", "message", "memory", "context", "file", "document", "source", "codebase", "history", "prompt", "personal"},
 		anchors: []string{"send", "post", "upload", "transmit", "exfiltrate", "forward", "email", "e-mail", "mail", "submit", "leak", "beacon", "sync", "share", "relay", "append"},
 		re: ph(`\b(?:send|post|upload|transmit|exfiltrate|forward|e-?mail|mail|submit|leak|beacon|sync|share|relay|append)_(?:(?:all|every|any|the|a|your|their|users?'?s?|current|full|entire|complete|local|of|and|its|this|these|copies|contents?|list|private|personal)_){0,5}` +
 			`(?:conversations?|chat_(?:history|logs?|transcripts?)|messages|memory|context|files|documents|source_code|codebase|history|prompts?|system_prompt|personal_(?:data|information))\b[^.\n]{0,60}?_(?:to|at|via)_(?:https?://|[\w.+-]+@[a-z0-9-]+\.|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})`),
@@ -231,14 +253,21 @@ func remoteCodeDetectors() []detector {
 	}}
 }
 
+// credentialAnchors are the starts of the alternatives of secretFile.
+func credentialAnchors() []string {
+	return []string{".ssh/", ".aws/credentials", ".config/gcloud/", ".azure/", ".kube/config", ".docker/config.json", ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".gnupg/", ".password-store", "/etc/shadow", ".bash_history", ".zsh_history", ".clawdbot/", ".openclaw/", ".claude/.credentials", ".codex/auth.json", ".config/gh/hosts.yml", "login data", "login\\ data", "logindata", "logins.json", "key3.db", "key4.db", "cookies.sqlite", "wallet.dat", ".solana/id.json", "keystore/utc--", ".electrum/wallets", "exodus.wallet"}
+}
+
 func credentialDetectors() []detector {
 	browserStore := mustCompile(`login\s*data|logins\.json|key[34]\.db`)
 	walletFile := mustCompile(`wallet\.dat|keystore/utc--|\.electrum/wallets|exodus\.wallet`)
 	return []detector{{
 		rule: RuleCredentialAccess, sev: SeverityWarning,
-		msg:    "reads a file of stored credentials",
-		window: true, anchors: []string{".ssh/", ".aws/", "gcloud", ".azure", ".kube", ".docker", ".npmrc", ".pypirc", ".netrc", ".git-credentials", ".gnupg", ".password-store", "shadow", "_history", ".clawdbot", ".openclaw", ".claude/", ".codex/", "gh/hosts", "login data", "logindata", "logins.json", "key3.db", "key4.db", "cookies.sqlite", "wallet", ".solana", "keystore", ".electrum"},
-		re: mustCompile(`\b(?:cat|less|more|head|tail|type|get-content|gc|cp|copy|copy-item|mv|scp|rsync|tar|zip|7z|base64|xxd|strings|sqlite3|grep|open|readfile(?:sync)?|read_text|read_bytes|fs\.read\w*|shutil\.copy\w*|find)\b[\s(]+[^|\n;]{0,100}?` + secretFile),
+		msg:     "reads a file of stored credentials",
+		anchors: credentialAnchors(),
+		prefix:  `\b(?:cat|less|more|head|tail|type|get-content|gc|cp|copy|copy-item|mv|scp|rsync|tar|zip|7z|base64|xxd|strings|sqlite3|grep|open|readfile(?:sync)?|read_text|read_bytes|fs\.read\w*|shutil\.copy\w*|find)\b[\s(]+[^|\n;]{0,100}?`,
+		re:      mustCompile(secretFile),
+		after:   80,
 		refine: func(s *scan, m []int) verdict {
 			t := s.group(m, 0)
 			if browserStore.MatchString(t) {
@@ -249,7 +278,6 @@ func credentialDetectors() []detector {
 			}
 			return verdict{SeverityWarning, "reads a file of stored credentials", ""}
 		},
-		before: 120, after: 120,
 	}, {
 		rule: RuleCredentialAccess, sev: SeverityError,
 		msg:     "dumps the keychain or the system's credential store",
@@ -263,6 +291,7 @@ func credentialDetectors() []detector {
 	}, {
 		rule: RuleCredentialAccess, sev: SeverityWarning,
 		msg: "tells the agent to collect credentials", prose: true,
+		need:    []string{"ssh", "private", "aws", "cloud", "browser", "password", "keychain", "wallet", "seed", "mnemonic", "crypto", "api", "token", "secret", "credential"},
 		anchors: []string{"read", "collect", "gather", "harvest", "extract", "dump", "copy", "steal", "grab", "retrieve", "exfiltrate", "enumerate", "locate", "find", "search", "scan", "look"},
 		re: ph(`\b(?:read|collect|gather|harvest|extract|dump|copy|steal|grab|retrieve|exfiltrate|enumerate|locate|find|search_for|scan_for|look_for)_(?:(?:all|every|any|the|users?'?s?|their|stored|saved|local|cached|available)_){0,4}` +
 			`(?:ssh_(?:private_)?keys|private_keys|aws_credentials|cloud_credentials|browser_(?:passwords?|cookies|credentials|history|profiles?)|saved_passwords|stored_passwords|keychain_(?:items|passwords|entries)|wallet_(?:files|keys|seeds?|data)|seed_phrases|mnemonics|crypto_wallets|(?:api_keys|tokens|secrets|credentials|passwords)_(?:from|in|on|stored_in)_(?:the_|this_)?(?:system|machine|computer|disk|home|filesystem|environment|user'?s?_home))`),

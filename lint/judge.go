@@ -50,6 +50,9 @@ func New(opts Options) (*Judge, error) {
 			// Tried at an anchor, an expression must match there.
 			d.re = regexp.MustCompile(`^(?:` + d.re.String() + `)`)
 		}
+		if d := &j.dets[i]; d.prefix != "" {
+			d.pre = regexp.MustCompile(`(?:` + d.prefix + `)$`)
+		}
 	}
 	leaks, global, err := loadLeakRules()
 	if err != nil {
@@ -143,7 +146,7 @@ func securityTopics() []string {
 	return []string{"security", "pentest", "penetration test", "red team", "red-team", "redteam", "offensive", "ctf", "forensic",
 		"incident response", "threat", "malware", "vulnerabilit", "exploit", "hacking", "hacker", "osint", "siem",
 		"prompt injection", "sql injection", "code injection", "command injection", "guardrail", "jailbreak", "attack",
-		"firewall", "intrusion", "privilege escalation"}
+		"firewall", "intrusion", "privilege escalation", "安全", "入侵", "攻击", "漏洞", "注入", "检测"}
 }
 
 func sortFindings(fs []Finding) {
@@ -219,7 +222,23 @@ func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
 		s.hiddenMarkdown()
 	}
 	s.documentation()
+	if depth == 0 {
+		s.redactSecrets()
+	}
 	return s
+}
+
+// redactSecrets keeps the process's secrets out of what findings show,
+// however a match or decoded text spells them.
+func (s *scan) redactSecrets() {
+	for i := range s.out {
+		f := &s.out[i]
+		for _, k := range s.j.secrets {
+			f.Match = k.r.Redact(f.Match)
+			f.Decoded = k.r.Redact(f.Decoded)
+			f.Message = k.r.Redact(f.Message)
+		}
+	}
 }
 
 func isMarkup(p string) bool {
@@ -358,8 +377,8 @@ func (s *scan) detect() {
 				before, after = d.reach()
 				lines = d.lines
 			}
-			if target >= nd && !wordStart(s.fold, h.Start) {
-				continue // a keyword inside a word starts no token
+			if target >= nd && (!wordStart(s.fold, h.Start) || s.j.leaks[target-nd].assigned && !assignmentAfter(s.fold, h.End)) {
+				continue // a keyword inside a word, or with no value given it
 			}
 			lo, hi := max(h.Start-before, 0), min(h.End+after, len(s.fold))
 			if lines {
@@ -383,6 +402,12 @@ func (s *scan) detect() {
 	}
 }
 
+// assignmentAfter reports whether an assignment (=, :, =>, a comma)
+// follows fold[i] within the reach of gitleaks' assignment rules.
+func assignmentAfter(fold []byte, i int) bool {
+	return bytes.ContainsAny(fold[i:min(i+48, len(fold))], "=:>,")
+}
+
 // wordStart reports whether fold[i] starts a word: an anchor inside a
 // longer word ("let" in "delete") is no occurrence.
 func wordStart(fold []byte, i int) bool {
@@ -400,7 +425,23 @@ func isWordByte(c byte) bool {
 // match ends, or 0.
 func (s *scan) tryAt(d *detector, i int) int {
 	_, after := d.reach()
-	m := d.re.FindSubmatchIndex(s.fold[i:min(i+after, len(s.fold))])
+	end := min(i+after, len(s.fold))
+	if len(d.need) > 0 && !containsAny(s.fold[i:min(i+160, end)], d.need) {
+		return 0
+	}
+	start := i
+	if d.pre != nil {
+		lo := max(i-240, 0)
+		if nl := bytes.LastIndexByte(s.fold[lo:i], '\n'); nl >= 0 {
+			lo += nl + 1
+		}
+		pm := d.pre.FindIndex(s.fold[lo:i])
+		if pm == nil {
+			return 0
+		}
+		start = lo + pm[0]
+	}
+	m := d.re.FindSubmatchIndex(s.fold[i:end])
 	if m == nil {
 		return 0
 	}
@@ -409,8 +450,18 @@ func (s *scan) tryAt(d *detector, i int) int {
 			m[k] += i
 		}
 	}
+	m[0] = start
 	s.report(d, m)
 	return m[1]
+}
+
+func containsAny(b []byte, words []string) bool {
+	for _, w := range words {
+		if bytes.Contains(b, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *scan) runDetector(d *detector, lo, hi int) {
@@ -482,6 +533,9 @@ func (s *scan) hiddenUnicode() {
 		case r.Main() == visible.KindSoftHyphen || r.Main() == visible.KindSeparator:
 			sev = SeverityNote
 		}
+		if s.aboutAttacks && r.Decoded == "" && !r.Has(visible.KindTag) {
+			sev = sev.lower() // a security skill's sample of what hides text
+		}
 		msg := fmt.Sprintf("%d %s no one can see", r.Count, what)
 		if r.Decoded != "" {
 			msg = fmt.Sprintf("%d %s no one can see spell %q", r.Count, what, shorten(r.Decoded, 80))
@@ -528,7 +582,7 @@ func (s *scan) judgeDecoded(decoded string) string {
 // by the name of its variable.
 func (s *scan) knownSecrets() {
 	for _, k := range s.j.secrets {
-		if off, ok := k.find(s.t.raw); ok {
+		if off, ok := k.find(s.t.raw, s.fold); ok {
 			line, col := s.t.pos(off)
 			s.out = append(s.out, Finding{
 				Rule: RuleKnownSecret, Severity: SeverityError, Path: s.path, Line: line, Col: col,

@@ -77,6 +77,50 @@ var (
 	maxHiddenBody = 8192
 )
 
+// fencedBlocks lists the fenced code blocks of markdown, as offsets.
+func fencedBlocks(raw string) [][2]int {
+	var out [][2]int
+	open, marker := -1, ""
+	for off := 0; off < len(raw); {
+		end := strings.IndexByte(raw[off:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += off
+		}
+		line := strings.TrimLeft(raw[off:end], " ")
+		for _, m := range []string{"```", "~~~"} {
+			if !strings.HasPrefix(line, m) {
+				continue
+			}
+			switch {
+			case open < 0:
+				open, marker = off, m
+			case m == marker:
+				out = append(out, [2]int{open, end})
+				open = -1
+			}
+		}
+		off = end + 1
+	}
+	if open >= 0 {
+		out = append(out, [2]int{open, len(raw)})
+	}
+	return out
+}
+
+// inCode reports whether raw[i] lies in a fenced code block or in a code
+// span of its line.
+func inCode(raw string, i int, fences [][2]int) bool {
+	for _, f := range fences {
+		if f[0] <= i && i < f[1] {
+			return true
+		}
+	}
+	ls := strings.LastIndexByte(raw[:i], '\n') + 1
+	return strings.Count(raw[ls:i], "`")%2 == 1
+}
+
 // hidingWord reports whether an opening tag holds a word by which an
 // element is hidden.
 func hidingWord(tag string) bool {
@@ -93,12 +137,17 @@ func hidingWord(tag string) bool {
 func (s *scan) hiddenRanges() []hidden {
 	raw := s.t.raw
 	var hs []hidden
+	fences := fencedBlocks(raw)
 	for i := 0; ; {
 		k := strings.Index(raw[i:], "<!--")
 		if k < 0 {
 			break
 		}
 		start := i + k
+		if inCode(raw, start, fences) {
+			i = start + 4
+			continue // shown as code, hiding nothing
+		}
 		end := strings.Index(raw[start+4:], "-->")
 		if end < 0 {
 			end = len(raw)
@@ -223,5 +272,5 @@ func (s *scan) heading(i int) []byte {
 
 var (
 	docWords = ph(`\b(?:detect\w*|red-?_?team\w*|pen(?:etration)?-?_?test\w*|attack\w*|malicious|malware|threats?|indicators?_of_compromise|iocs?|exploit\w*|vulnerab\w*|injections?|adversar\w*|suspicious|phishing|dangerous|blocklist|denylist|deny_list|block_list|honeypot|yara|scanner|never_(?:run|execute|paste)|(?:do_not|don'?t)_(?:run|execute|paste|follow|obey)|security_(?:review|research|test\w*|scan\w*|check\w*|guide|rules?|audit\w*)|jailbreak(?:s|ing)?_(?:attempts?|examples?|techniques?|prompts?|patterns?)|red_flags?|warning_signs?|avoid\w*)\b`)
-	docPath  = regexp.MustCompile(`(?:^|[/_.-])(?:tests?|fixtures?|samples?|iocs?|threats?|attacks?|detect\w*|patterns?|signatures?|yara|malicious|payloads?|injections?|security|audit\w*|scan\w*|red-?team\w*|blocklist|denylist|rules?)(?:$|[/_.-])`)
+	docPath  = regexp.MustCompile(`(?:^|[/_.-])(?:tests?|fixtures?|samples?|iocs?|threats?|attacks?|detect\w*|patterns?|signatures?|yara|malicious|payloads?|injections?|security|audit\w*|scan\w*|red-?team\w*|blocklist|denylist|rules?|definitions?)(?:$|[/_.-])`)
 )

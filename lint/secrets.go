@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"bytes"
+	"encoding/base64"
 	"fmt"
 	"math"
 	"regexp"
@@ -19,6 +21,9 @@ type leakRule struct {
 	entropy     float64
 	keywords    []string
 	allow       []*config.Allowlist
+	// assigned marks a rule that finds a value assigned to a name near
+	// its keyword ("linear_secret = x"): no assignment, no match.
+	assigned bool
 }
 
 // leakGlobal holds gitleaks' allowlists that apply to every rule.
@@ -85,6 +90,7 @@ func loadLeakRules() ([]leakRule, leakGlobal, error) {
 		out = append(out, leakRule{
 			id: id, desc: r.Description, re: r.Regex, secretGroup: r.SecretGroup,
 			entropy: r.Entropy, keywords: r.Keywords, allow: r.Allowlists,
+			assigned: strings.Contains(r.Regex.String(), ":{1,3}="),
 		})
 	}
 	return out, leakGlobal{allow: cfg.Allowlists}, nil
@@ -198,7 +204,7 @@ func lineAt(s string, i int) string {
 // so (example, your, xxxx, redacted...), or it repeats one character.
 func placeholder(secret string) bool {
 	l := strings.ToLower(secret)
-	for _, w := range []string{"example", "xxxx", "your", "placeholder", "dummy", "sample", "fake", "redacted", "changeme", "replace", "<", ">", "{", "}", "...", "…", "****", "0000000", "1234567", "abcdef", "test"} {
+	for _, w := range []string{"example", "xxxx", "your", "placeholder", "dummy", "sample", "fake", "redacted", "changeme", "replace", "<", ">", "{", "}", "...", "…", "****", "0000000", "1234567", "abcdef", "abc123", "test"} {
 		if strings.Contains(l, w) {
 			return true
 		}
@@ -252,19 +258,55 @@ type knownSecret struct {
 	name string
 	r    *redact.Redactor
 	v    string
+	// marks are spellings of which any text holding the secret holds one:
+	// its longest run of letters and digits in lower case (case and
+	// separators may change, not a run), and pieces of its base64.
+	marks []string
 }
 
 func newKnownSecret(name, v string) knownSecret {
-	return knownSecret{name: name, r: redact.New(v), v: v}
+	k := knownSecret{name: name, r: redact.New(v), v: v}
+	run, best := "", ""
+	for _, c := range strings.ToLower(v) + " " {
+		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+			run += string(c)
+			continue
+		}
+		if len(run) > len(best) {
+			best = run
+		}
+		run = ""
+	}
+	if len(best) >= 4 {
+		k.marks = append(k.marks, best)
+	}
+	// A cut leaves the secret's start.
+	var start []rune
+	for _, c := range strings.ToLower(v) {
+		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+			start = append(start, c)
+		}
+	}
+	if len(start) >= 8 {
+		k.marks = append(k.marks, string(start[:8]))
+	}
+	for off := 0; off < 3 && off < len(v); off++ {
+		enc := base64.StdEncoding.EncodeToString([]byte(v[off:]))
+		if len(enc) > 12 {
+			k.marks = append(k.marks, enc[4:len(enc)-8])
+		}
+	}
+	return k
 }
 
 // find reports whether s holds the secret, and where: the offset of its
-// plain spelling, or of the first line that holds another spelling.
-func (k knownSecret) find(s string) (int, bool) {
+// plain spelling, or of the first line that holds another spelling. fold
+// is s folded to lower case.
+func (k knownSecret) find(s string, fold []byte) (int, bool) {
 	if i := strings.Index(s, k.v); i >= 0 && len(k.v) >= redact.ShortSecret {
 		return i, true
 	}
-	if !k.r.Holds(s) {
+	if !k.maybeIn(s, fold) || !k.r.Holds(s) {
 		return 0, false
 	}
 	off := 0
@@ -275,4 +317,19 @@ func (k knownSecret) find(s string) (int, bool) {
 		off += len(line)
 	}
 	return 0, true
+}
+
+// maybeIn is a quick test that s may hold the secret: a mark (folded
+// text holds the lower-case ones, s the base64 ones), or an escape that
+// could spell letters.
+func (k knownSecret) maybeIn(s string, fold []byte) bool {
+	if len(k.marks) == 0 {
+		return true
+	}
+	for _, m := range k.marks {
+		if bytes.Contains(fold, []byte(m)) || strings.Contains(s, m) {
+			return true
+		}
+	}
+	return bytes.Contains(fold, []byte(`\u00`)) || bytes.Contains(fold, []byte("&#")) || bytes.Contains(fold, []byte("%25"))
 }
