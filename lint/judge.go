@@ -198,8 +198,11 @@ type scan struct {
 	// aboutAttacks says the skill presents itself as security work:
 	// what it finds that documentation may explain is lowered.
 	aboutAttacks bool
-	out          []Finding
-	spans        []span // of out, in fold
+	// work counts the bytes expressions were run over, decoded text's
+	// included: what a test of linearity measures.
+	work  int
+	out   []Finding
+	spans []span // of out, in fold
 }
 
 // A span is where a finding lies in fold, and what may change its
@@ -435,12 +438,14 @@ func (s *scan) tryAt(d *detector, i int) int {
 		if nl := bytes.LastIndexByte(s.fold[lo:i], '\n'); nl >= 0 {
 			lo += nl + 1
 		}
+		s.work += i - lo
 		pm := d.pre.FindIndex(s.fold[lo:i])
 		if pm == nil {
 			return 0
 		}
 		start = lo + pm[0]
 	}
+	s.work += end - i
 	m := d.re.FindSubmatchIndex(s.fold[i:end])
 	if m == nil {
 		return 0
@@ -465,6 +470,7 @@ func containsAny(b []byte, words []string) bool {
 }
 
 func (s *scan) runDetector(d *detector, lo, hi int) {
+	s.work += hi - lo
 	for _, m := range d.re.FindAllSubmatchIndex(s.fold[lo:hi], -1) {
 		for k := range m {
 			if m[k] >= 0 {
@@ -565,6 +571,7 @@ func (s *scan) judgeDecoded(decoded string) string {
 		return ""
 	}
 	inner := s.j.scan(s.path, decoded, s.hash, s.depth+1, s.aboutAttacks)
+	s.work += inner.work
 	var best *Finding
 	for i := range inner.out {
 		f := &inner.out[i]

@@ -109,16 +109,32 @@ func fencedBlocks(raw string) [][2]int {
 	return out
 }
 
-// inCode reports whether raw[i] lies in a fenced code block or in a code
-// span of its line.
-func inCode(raw string, i int, fences [][2]int) bool {
-	for _, f := range fences {
-		if f[0] <= i && i < f[1] {
-			return true
-		}
+// A codeIndex tells whether offsets of raw, asked in increasing order,
+// lie in code: a fenced block, or a code span of their line. It walks the
+// text once, however many offsets are asked.
+type codeIndex struct {
+	raw    string
+	fences [][2]int
+	fi     int // the first fence that may still hold an offset
+	pos    int // the last offset, up to which ticks counts
+	ticks  int // backticks from the start of pos's line to pos
+	work   *int
+}
+
+func (c *codeIndex) in(i int) bool {
+	for c.fi < len(c.fences) && c.fences[c.fi][1] <= i {
+		c.fi++
 	}
-	ls := strings.LastIndexByte(raw[:i], '\n') + 1
-	return strings.Count(raw[ls:i], "`")%2 == 1
+	if c.fi < len(c.fences) && c.fences[c.fi][0] <= i {
+		return true
+	}
+	*c.work += i - c.pos
+	if nl := strings.LastIndexByte(c.raw[c.pos:i], '\n'); nl >= 0 {
+		c.pos, c.ticks = c.pos+nl+1, 0
+	}
+	c.ticks += strings.Count(c.raw[c.pos:i], "`")
+	c.pos = i
+	return c.ticks%2 == 1
 }
 
 // hidingWord reports whether an opening tag holds a word by which an
@@ -137,14 +153,14 @@ func hidingWord(tag string) bool {
 func (s *scan) hiddenRanges() []hidden {
 	raw := s.t.raw
 	var hs []hidden
-	fences := fencedBlocks(raw)
+	code := &codeIndex{raw: raw, fences: fencedBlocks(raw), work: &s.work}
 	for i := 0; ; {
 		k := strings.Index(raw[i:], "<!--")
 		if k < 0 {
 			break
 		}
 		start := i + k
-		if inCode(raw, start, fences) {
+		if code.in(start) {
 			i = start + 4
 			continue // shown as code, hiding nothing
 		}
@@ -211,6 +227,8 @@ func (s *scan) hiddenRanges() []hidden {
 			end = bodyStart + c
 		}
 		hs = append(hs, hidden{start, end, "an element hidden by its attributes"})
+		s.work += end - bodyStart
+		i = max(i, end) // hidden bodies do not overlap, so each byte is read once
 	}
 	return hs
 }

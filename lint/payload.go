@@ -134,6 +134,7 @@ func (s *scan) judgePayload(i, j int, decoded, how string) {
 		return
 	}
 	inner := s.j.scan(s.path, decoded, s.hash, s.depth+1, s.aboutAttacks)
+	s.work += inner.work
 	var best *Finding
 	for k := range inner.out {
 		f := &inner.out[k]
@@ -182,6 +183,7 @@ func charCodeDetectors() []detector {
 				return verdict{}
 			}
 			inner := s.j.scan(s.path, text, s.hash, s.depth+1, s.aboutAttacks)
+			s.work += inner.work
 			best := Severity(0)
 			msg := ""
 			for _, f := range inner.out {

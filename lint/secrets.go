@@ -101,6 +101,7 @@ func loadLeakRules() ([]leakRule, leakGlobal, error) {
 func (s *scan) runLeak(l *leakRule, lo, hi int) {
 	rlo, rhi := s.t.rawOff(lo), s.t.rawEnd(hi)
 	raw := s.t.raw[rlo:rhi]
+	s.work += len(raw)
 	for _, m := range l.re.FindAllStringSubmatchIndex(raw, -1) {
 		match := strings.Trim(raw[m[0]:m[1]], "\n")
 		secret := match
