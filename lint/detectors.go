@@ -65,8 +65,22 @@ type verdict struct {
 // the marks of emphasis, code and quotes that may wrap a word.
 const sep = `[\s*_~\x60>"']+`
 
-// ph compiles a phrase, in which "_" stands for sep.
+// ph compiles a phrase, in which "_" stands for sep. A "_" inside a
+// character class would be replaced too, so none may stand there.
 func ph(expr string) *regexp.Regexp {
+	depth := 0
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; {
+		case c == '\\':
+			i++
+		case c == '[':
+			depth++
+		case c == ']' && depth > 0:
+			depth--
+		case c == '_' && depth > 0:
+			panic("lint: a phrase's character class holds _: " + expr)
+		}
+	}
 	return mustCompile(strings.ReplaceAll(expr, "_", sep))
 }
 
@@ -139,7 +153,7 @@ func overrideDetectors() []detector {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:    "gives the agent replacement instructions",
 		window: true, lines: true, anchors: []string{"instructions:", "instruction:", "instructions :"},
-		re: ph(`(?m:^[\s>#*_]*(?:new|updated|revised|real|actual|true|hidden|secret)_(?:system_)?instructions?\s*:)`),
+		re: ph(`(?m:^[\s>#*]*(?:new|updated|revised|real|actual|true|hidden|secret)_(?:system_)?instructions?\s*:)`),
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:    "gives the agent replacement instructions",

@@ -132,6 +132,13 @@ func exfiltrationDetectors() []detector {
 			secretNoun + `\b[^.\n]{0,80}?_(?:to|at|via|into|in)_(?:https?://|[\w.+-]+@[a-z0-9-]+\.|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|(?:my|our|this|an?_external|a_remote|the_attacker'?s?|the_following)_(?:webhook|collector|endpoint|url|inbox))`),
 		after: 260,
 	}, {
+		rule: RuleExfiltration, sev: SeverityError,
+		msg: "tells the agent to send a credential file to an outside address", prose: true,
+		need:    []string{".ssh", ".aws", ".env", "credentials", "id_rsa", "id_ed25519", "wallet", "keychain", ".npmrc", ".netrc", ".kube", "history", "login data"},
+		anchors: []string{"send", "post", "upload", "transmit", "exfiltrate", "forward", "email", "e-mail", "mail", "submit", "leak", "beacon", "copy", "sync", "share", "relay", "attach"},
+		re: ph(`\b(?:send|post|upload|transmit|exfiltrate|forward|e-?mail|mail|submit|leak|beacon|copy|sync|share|relay|attach)\b[^.\n]{0,60}?` + secretOrEnv +
+			`[^.\n]{0,40}?_(?:to|at|via|into)_(?:https?://|[\w.+-]+@[a-z0-9-]+\.|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})`),
+		after: 260}, {
 		rule: RuleExfiltration, sev: SeverityWarning,
 		msg: "tells the agent to send the conversation or files to an outside address", prose: true,
 		need:    []string{"conversation", "chat", "message", "memory", "context", "file", "document", "source", "codebase", "history", "prompt", "personal"},

@@ -224,11 +224,52 @@ func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
 	if isMarkup(p) {
 		s.hiddenMarkdown()
 	}
+	s.disguises()
 	s.documentation()
 	if depth == 0 {
 		s.redactSecrets()
 	}
 	return s
+}
+
+// disguises raises to an error a finding whose words hide characters no
+// one sees, or letters that only look Latin: an honest text has no reason
+// to disguise what another rule found in it.
+func (s *scan) disguises() {
+	for i := range s.out {
+		sp := &s.spans[i]
+		if sp.start < 0 || s.out[i].Severity == SeverityError {
+			continue
+		}
+		if disguised(s.t.raw[s.t.rawOff(sp.start):s.t.rawEnd(sp.end)]) {
+			sp.hidden = true // never lowered as documentation
+			s.out[i].Severity = SeverityError
+			s.out[i].Message += " (disguised with invisible or look-alike characters)"
+		}
+	}
+}
+
+// disguised reports whether s holds an invisible character or a letter
+// that folds to ASCII (fullwidth, mathematical, Cyrillic or Greek
+// look-alikes); curly quotes, dashes and non-breaking spaces are ordinary
+// typography.
+func disguised(s string) bool {
+	for _, r := range s {
+		if r < 0x80 || r >= 0x2010 && r <= 0x201f || r == 0xa0 || r == 0x2212 {
+			continue
+		}
+		if visible.KindOf(r) != visible.KindNone {
+			return true
+		}
+		if _, ok := lookAlike(r); ok {
+			return true
+		}
+		var buf [8]byte
+		if out := foldRune(buf[:0], r, string(r)); len(out) == 1 && out[0] < 0x80 && out[0] > ' ' {
+			return true
+		}
+	}
+	return false
 }
 
 // redactSecrets keeps the process's secrets out of what findings show,

@@ -40,7 +40,12 @@ func (s *scan) hiddenMarkdown() {
 		case inside:
 			s.addRaw(RuleHiddenMarkdown, SeverityError, h.start, h.end, "", fmt.Sprintf("%s holds text that another rule finds, which no reader of the page sees", h.what))
 		case instructionLike.Match(s.fold[fs:fe]):
-			s.addRaw(RuleHiddenMarkdown, SeverityWarning, h.start, h.end, "", fmt.Sprintf("%s holds instructions that no reader of the page sees", h.what))
+			sev := SeverityWarning
+			if agentDirected.Match(s.fold[fs:fe]) {
+				sev = SeverityError // orders for the agent, where no reviewer reads them
+			}
+			s.work += fe - fs
+			s.addRaw(RuleHiddenMarkdown, sev, h.start, h.end, "", fmt.Sprintf("%s holds instructions that no reader of the page sees", h.what))
 		}
 	}
 }
@@ -65,11 +70,16 @@ func (s *scan) rawStart(i int) int {
 	return len(s.t.raw)
 }
 
-// instructionLike finds text addressed to the agent: a model or "you"
-// told what it must do, or a line opening on an order.
+// instructionLike finds orders in text: a model or "you" told what it
+// must do, or a sentence opening on a verb of action.
 var instructionLike = ph(`\b(?:you|assistant|agent|ai|model|llm|claude|gpt|chatgpt|copilot)\b[^.\n]{0,40}\b(?:must|should|shall|are_to|need_to|have_to)\b` +
-	`|(?m:^[\s>*_-]*(?:always|never|ignore|disregard|execute|send|upload|exfiltrate|curl|wget|do_not|don'?t|make_sure_to)\b)` +
+	`|(?:^|[\n.!:>]|<!--|\()[\s>*-]*(?:(?:also|then|and|please|first|now|next|finally),?_)?(?:always|never|ignore|disregard|execute|run|send|upload|exfiltrate|e-?mail|forward|post|copy|read|open|fetch|download|install|delete|remove|include|append|reply|respond|tell|say|output|print|write|visit|navigate|curl|wget|do_not|don'?t|make_sure_to)\b` +
 	`|\b(?:instructions?_for_(?:the_)?(?:ai|assistant|agent|model)|system_prompt|system:)`)
+
+// agentDirected finds text that speaks to the agent or of the user it
+// works for: an order hidden there is meant for the model, not for a
+// maintainer.
+var agentDirected = ph(`\b(?:you|your|assistant|agent|ai|model|llm|claude|gpt|chatgpt|copilot|users?(?:'s)?|the_user(?:'s)?)\b`)
 
 var (
 	refComment    = regexp.MustCompile(`(?m)^ {0,3}\[(?://|#|comment|_|\s*)\]:\s*(?:#|<>|\S*)\s*(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))[ \t]*$`)
@@ -249,7 +259,7 @@ func (s *scan) documentation() {
 		switch {
 		case sp.prose && (code || s.quoted(sp.start, sp.end)):
 			note = docQuoted
-		case s.aboutAttacks || pathDoc || docWords.Match(s.around(sp.start, sp.end, 400)) || docWords.Match(s.heading(sp.start)):
+		case s.aboutAttacks || pathDoc || docWordsIn(s.around(sp.start, sp.end, 400)) || docWordsIn(s.heading(sp.start)):
 			note = docNote
 		default:
 			continue
@@ -267,6 +277,36 @@ func (s *scan) quoted(start, end int) bool {
 		return false
 	}
 	return bytes.ContainsAny(s.fold[end:min(end+120, len(s.fold))], "\"')\x60")
+}
+
+// docWords are the stems of words that mark text as documentation about
+// attacks: what to detect, what is malicious, what never to run.
+func docWords() []string {
+	return []string{"detect", "red team", "red-team", "redteam", "pentest", "penetration test", "attack", "malicious", "malware",
+		"threat", "indicators of compromise", "ioc", "exploit", "vulnerab", "injection", "adversar", "suspicious", "phishing",
+		"dangerous", "blocklist", "denylist", "deny list", "block list", "honeypot", "yara", "scanner", "never run", "never execute",
+		"never paste", "do not run", "do not execute", "do not paste", "do not follow", "do not obey", "don't run", "don't execute",
+		"don't paste", "don't follow", "don't obey", "security review", "security research", "security test", "security scan",
+		"security check", "security guide", "security rule", "security audit", "jailbreak attempt", "jailbreak example",
+		"jailbreak technique", "jailbreak prompt", "jailbreak pattern", "red flag", "warning sign", "avoid"}
+}
+
+// docWordsIn reports whether b holds one of docWords at the start of a
+// word.
+func docWordsIn(b []byte) bool {
+	for _, w := range docWords() {
+		for off := 0; ; {
+			k := bytes.Index(b[off:], []byte(w))
+			if k < 0 {
+				break
+			}
+			if wordStart(b, off+k) {
+				return true
+			}
+			off += k + 1
+		}
+	}
+	return false
 }
 
 const (
@@ -289,6 +329,5 @@ func (s *scan) heading(i int) []byte {
 }
 
 var (
-	docWords = ph(`\b(?:detect\w*|red-?_?team\w*|pen(?:etration)?-?_?test\w*|attack\w*|malicious|malware|threats?|indicators?_of_compromise|iocs?|exploit\w*|vulnerab\w*|injections?|adversar\w*|suspicious|phishing|dangerous|blocklist|denylist|deny_list|block_list|honeypot|yara|scanner|never_(?:run|execute|paste)|(?:do_not|don'?t)_(?:run|execute|paste|follow|obey)|security_(?:review|research|test\w*|scan\w*|check\w*|guide|rules?|audit\w*)|jailbreak(?:s|ing)?_(?:attempts?|examples?|techniques?|prompts?|patterns?)|red_flags?|warning_signs?|avoid\w*)\b`)
-	docPath  = regexp.MustCompile(`(?:^|[/_.-])(?:tests?|fixtures?|samples?|iocs?|threats?|attacks?|detect\w*|patterns?|signatures?|yara|malicious|payloads?|injections?|security|audit\w*|scan\w*|red-?team\w*|blocklist|denylist|rules?|definitions?)(?:$|[/_.-])`)
+	docPath = regexp.MustCompile(`(?:^|[/_.-])(?:tests?|fixtures?|samples?|iocs?|threats?|attacks?|detect\w*|patterns?|signatures?|yara|malicious|payloads?|injections?|security|audit\w*|scan\w*|red-?team\w*|blocklist|denylist|rules?|definitions?)(?:$|[/_.-])`)
 )
