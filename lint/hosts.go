@@ -52,7 +52,10 @@ func pasteHosts() []string {
 		"trycloudflare.com", "webhook.site", "pipedream.net", "setup-service.com", "dropbox.com/s/", "dl.dropboxusercontent.com"}
 }
 
-var urlPattern = regexp.MustCompile(`\b(?:https?|ftp)://[^\s'"<>()|;\x60]+`)
+var (
+	urlPattern = regexp.MustCompile(`\b(?:https?|ftp)://[^\s'"<>()|;\x60]+`)
+	bareHost   = regexp.MustCompile(`\b(?:curl|wget)\s+(?:-\S+\s+)*["']?((?:[a-z0-9-]+\.)+(?:com|net|org|io|xyz|site|top|ru|cn|example|app|dev|me|cc|tk|info|biz|online|live|pw|co|us|uk|de|fr|in)(?::\d+)?(?:/[^\s'"|;]*)?)(?:[\s'"|;]|$)`)
+)
 
 // hostSeverity judges the downloads of a command that runs what it
 // fetches: none when every one is a known installer, an error when one
@@ -61,6 +64,12 @@ var urlPattern = regexp.MustCompile(`\b(?:https?|ftp)://[^\s'"<>()|;\x60]+`)
 // does ("pipes a download into a shell").
 func hostSeverity(cmd, what string) verdict {
 	urls := urlPattern.FindAllString(cmd, -1)
+	if len(urls) == 0 {
+		// curl and wget take a bare host name as plain http.
+		if m := bareHost.FindStringSubmatch(cmd); m != nil {
+			urls = []string{"http://" + m[1]}
+		}
+	}
 	if len(urls) == 0 {
 		return verdict{SeverityWarning, what + ", from an address made elsewhere", ""}
 	}
@@ -112,7 +121,29 @@ func urlRisk(u string) (Severity, string) {
 	if strings.HasPrefix(u, "http://") {
 		return SeverityError, "plain http, which anyone on the way can change"
 	}
+	if hostileName(host) {
+		return SeverityError, "a host whose name announces hostile intent"
+	}
 	return SeverityWarning, "not a known installer"
+}
+
+// hostileName reports whether a host name says what it is for: evil,
+// attacker, exfil, c2, stealer... Real services are not named so; test
+// payloads and command-and-control servers are.
+func hostileName(host string) bool {
+	for _, label := range strings.FieldsFunc(host, func(r rune) bool { return r == '.' || r == '-' }) {
+		switch label {
+		case "evil", "attacker", "attack", "malicious", "malware", "exfil", "exfiltrate", "exfiltration", "c2", "cnc", "payload",
+			"payloads", "backdoor", "stealer", "phish", "phishing", "pwn", "pwned", "hacker", "evilcorp", "badguy":
+			return true
+		}
+		for _, stem := range []string{"evil", "attacker", "malicious", "exfil", "stealer", "backdoor"} {
+			if strings.HasPrefix(label, stem) || strings.HasSuffix(label, stem) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hostOf is the host name of the URL (or bare host) u, lower-cased.

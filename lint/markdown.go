@@ -41,8 +41,8 @@ func (s *scan) hiddenMarkdown() {
 			s.addRaw(RuleHiddenMarkdown, SeverityError, h.start, h.end, "", fmt.Sprintf("%s holds text that another rule finds, which no reader of the page sees", h.what))
 		case instructionLike.Match(s.fold[fs:fe]):
 			sev := SeverityWarning
-			if agentDirected.Match(s.fold[fs:fe]) {
-				sev = SeverityError // orders for the agent, where no reviewer reads them
+			if agentDirected.Match(s.fold[fs:fe]) && sendsAway.Match(s.fold[fs:fe]) {
+				sev = SeverityError // orders to send something away, where no reviewer reads them
 			}
 			s.work += fe - fs
 			s.addRaw(RuleHiddenMarkdown, sev, h.start, h.end, "", fmt.Sprintf("%s holds instructions that no reader of the page sees", h.what))
@@ -76,6 +76,10 @@ var instructionLike = ph(`\b(?:you|assistant|agent|ai|model|llm|claude|gpt|chatg
 	`|(?:^|[\n.!:>]|<!--|\()[\s>*-]*(?:(?:also|then|and|please|first|now|next|finally),?_)?(?:always|never|ignore|disregard|execute|run|send|upload|exfiltrate|e-?mail|forward|post|copy|read|open|fetch|download|install|delete|remove|include|append|reply|respond|tell|say|output|print|write|visit|navigate|curl|wget|do_not|don'?t|make_sure_to)\b` +
 	`|\b(?:instructions?_for_(?:the_)?(?:ai|assistant|agent|model)|system_prompt|system:)`)
 
+// sendsAway finds an order to send, mail or fetch something with an
+// address: what templates' comments for the agent do not hold.
+var sendsAway = mustCompile(`\b(?:send|upload|e-?mail|forward|post|exfiltrate|transmit|leak|curl|wget)\b[^\n]{0,200}?(?:https?://|[\w.+-]+@[a-z0-9-]+\.[a-z]|\b[a-z0-9-]+\.(?:com|net|org|io|example|xyz|ru|cn|site|top|app|dev)\b)`)
+
 // agentDirected finds text that speaks to the agent or of the user it
 // works for: an order hidden there is meant for the model, not for a
 // maintainer.
@@ -83,7 +87,7 @@ var agentDirected = ph(`\b(?:you|your|assistant|agent|ai|model|llm|claude|gpt|ch
 
 var (
 	refComment    = regexp.MustCompile(`(?m)^ {0,3}\[(?://|#|comment|_|\s*)\]:\s*(?:#|<>|\S*)\s*(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))[ \t]*$`)
-	hiddenOpen    = regexp.MustCompile(`(?i)<([a-z][a-z0-9]*)\b[^>]{0,400}?(?:\shidden\b|\saria-hidden\s*=\s*["']?true|style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|em|rem|pt)?\s*[;"']|opacity\s*:\s*0(?:\.0*)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b|height\s*:\s*0(?:px)?\s*;[^"']*overflow\s*:\s*hidden))[^>]{0,400}>`)
+	hiddenOpen    = regexp.MustCompile(`(?i)<([a-z][a-z0-9]*)\b[^>]{0,400}?(?:\shidden\b|style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|em|rem|pt)?\s*[;"']|opacity\s*:\s*0(?:\.0*)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b|height\s*:\s*0(?:px)?\s*;[^"']*overflow\s*:\s*hidden))[^>]{0,400}>`)
 	maxHiddenBody = 8192
 )
 
@@ -132,6 +136,9 @@ type codeIndex struct {
 }
 
 func (c *codeIndex) in(i int) bool {
+	if i < c.pos {
+		c.fi, c.pos, c.ticks = 0, 0, 0 // asked out of order: start again
+	}
 	for c.fi < len(c.fences) && c.fences[c.fi][1] <= i {
 		c.fi++
 	}
@@ -207,6 +214,7 @@ func (s *scan) hiddenRanges() []hidden {
 	}
 	// Each opening tag is read once, and matched only when it names a
 	// way of hiding.
+	code = &codeIndex{raw: raw, fences: code.fences, work: &s.work}
 	for i := 0; ; {
 		k := strings.IndexByte(raw[i:], '<')
 		if k < 0 {
@@ -222,8 +230,8 @@ func (s *scan) hiddenRanges() []hidden {
 			continue
 		}
 		tag := raw[start : i+gt+1]
-		if !hidingWord(tag) {
-			continue
+		if !hidingWord(tag) || strings.HasSuffix(tag, "/>") || code.in(start) {
+			continue // no body, or shown as code
 		}
 		m := hiddenOpen.FindStringSubmatchIndex(tag)
 		if m == nil {
