@@ -149,6 +149,9 @@ func exfiltrationDetectors() []detector {
 }
 
 func remoteCodeDetectors() []detector {
+	// toRun finds words that have someone run what a link holds, in
+	// English and Chinese (as the campaigns wrote them).
+	toRun := mustCompile(`terminal|\bpaste\s+(?:it\s+|this\s+|the\s+\w+\s+)?in(?:to)?\b|\brun\b|execute|\bshell\b|终端|粘贴到|运行|执行`)
 	// pass is a password given in the text: "password: x", "pass=x",
 	// "password is x", "the password `x`".
 	pass := `(?:\s*(?:is\s+|:|=)\s*[\x60'"*]*|\s+[\x60'"*]+)[\w!@#$%^&*.-]{3,}`
@@ -199,6 +202,19 @@ func remoteCodeDetectors() []detector {
 		},
 		after: 1600,
 	}, {
+		rule: RuleRemoteCode, sev: SeverityWarning,
+		anchors: []string{"glot.io/", "pastebin.com/", "paste.ee/", "hastebin.com/", "rentry.co/", "rentry.org/", "transfer.sh/", "0x0.st/", "temp.sh/",
+			"catbox.moe/", "gofile.io/", "pixeldrain.com/", "bit.ly/", "tinyurl.com/", "is.gd/", "cutt.ly/", "rb.gy/", "shorturl.at/", "paste.rs/",
+			"dpaste.", "termbin.com/", "ix.io/", "sprunge.us/", "controlc.com/", "justpaste.it/", "privatebin.", "setup-service.com"},
+		re: mustCompile(`[a-z0-9.-]+(?:/\S*)?`),
+		refine: func(s *scan, m []int) verdict {
+			host := hostOf(s.group(m, 0))
+			if toRun.Match(s.fold[max(m[0]-300, 0):m[0]]) || toRun.Match(s.fold[m[1]:min(m[1]+300, len(s.fold))]) {
+				return verdict{SeverityError, fmt.Sprintf("points to a script on %s, a paste or link-shortening site, to run: nobody's release, and it can change at any time", host), ""}
+			}
+			return verdict{SeverityWarning, fmt.Sprintf("links to %s, a paste or link-shortening site whose content can change at any time", host), ""}
+		},
+		after: 200}, {
 		rule: RuleRemoteCode, sev: SeverityWarning,
 		msg:     "unpacks a password-protected archive, which hides its content from scanners",
 		anchors: []string{"unzip", "7z ", "7za ", "7zz ", "unrar", "rar ", ".zip", ".rar", ".7z", "archive", "zip file", "password", "passcode", "pass:", "pass=", "pass =", "pass is", "pass `", "pass \"", "pass '", "pwd:", "pwd=", "pwd ="},
