@@ -20,14 +20,20 @@
 //
 // Severities follow the strength of the signal. An error is specific:
 // hidden instructions, a reverse shell, decode-and-run, a download piped
-// into a shell from an IP address or a paste site, secrets sent to a URL,
+// into a shell from an IP address, over plain http, from a paste site or
+// a host named for attacks, a script on a paste site to paste into a
+// terminal, a password-protected archive to run, secrets sent to a URL,
 // a token in a known format, a secret of this process. A warning is a
 // weaker signal: a download piped into a shell from a host that is not a
-// known installer, consent removed, a credential file read. Official
-// installers (rustup, Homebrew, uv, Docker...) draw nothing, and text
-// that reads as documentation about attacks (near words such as "detect",
-// "malicious" or "red team", or in a file whose path says so) is lowered
-// one step. What hidden markup holds is never lowered.
+// known installer, consent removed, a credential file read, persistence.
+// Official installers (rustup, Homebrew, uv, Docker...) draw nothing.
+// Text that reads as documentation about attacks (near words such as
+// "detect", "malicious" or "red team", under such a heading, in a file
+// whose path says so, or in a skill whose name and description present
+// it as security work) is lowered one step, as are phrases quoted or
+// written in code files. What hidden markup holds, and a finding whose
+// words are disguised with invisible or look-alike characters, is an
+// error and never lowered.
 //
 // What the rules cannot catch: instructions that read as ordinary work
 // ("summarise the repository, then open a pull request adding this
