@@ -2,6 +2,8 @@ package fsrepo
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -194,4 +196,52 @@ func fmtSkipped(s []SkippedRef) string {
 		fmt.Fprintf(&b, "\t%d %q: %s\n", r.Line, r.Text, r.Reason)
 	}
 	return b.String()
+}
+
+// BenchmarkFindReferencesRealSkills finds the references of real skills'
+// instructions: those of testdata/skillmd-roundtrip, and with
+// SKILLSYNC_SKILLMD_CORPUS set (see the README there) every file under
+// that folder whose name ends in SKILL.md.
+func BenchmarkFindReferencesRealSkills(b *testing.B) {
+	corpora := map[string][]string{}
+	for name, data := range roundTripFiles(b) {
+		sk, _ := ParseSkillMD(name, data)
+		corpora["testdata"] = append(corpora["testdata"], sk.Instructions)
+	}
+	if root := os.Getenv("SKILLSYNC_SKILLMD_CORPUS"); root != "" {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, SkillFile) {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sk, _ := ParseSkillMD(SkillFile, data)
+			corpora["corpus"] = append(corpora["corpus"], sk.Instructions)
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, name := range []string{"testdata", "corpus"} {
+		texts := corpora[name]
+		if len(texts) == 0 {
+			continue
+		}
+		size := 0
+		for _, s := range texts {
+			size += len(s)
+		}
+		b.Run(fmt.Sprintf("%s/skills=%d", name, len(texts)), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, s := range texts {
+					FindReferences(s, "my-skill")
+				}
+			}
+		})
+	}
 }

@@ -15,7 +15,7 @@ import (
 // roundTripFiles are the SKILL.md files of testdata/skillmd-roundtrip:
 // real ones from public skill collections (see the README there) and our
 // own, one for each way of writing a frontmatter.
-func roundTripFiles(t *testing.T) map[string][]byte {
+func roundTripFiles(t testing.TB) map[string][]byte {
 	t.Helper()
 	paths, err := filepath.Glob("testdata/skillmd-roundtrip/*.md")
 	if err != nil {
