@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +15,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/memory"
 	"github.com/skillsync/skillsync/internal/gittest"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
 // Hostile repositories: inputs shaped so that work which rescans what it
@@ -115,120 +117,65 @@ func backtickRuns(n int) string {
 	return b.String()
 }
 
-// TestCodeSpansOnePass: a run of backticks opens a code span up to the
-// next run of the same length; one that none closes is text. Each such
-// run was followed by a search to the end of the text: runs of 1 to n
-// backticks cost n times the text, and 32 MiB of instructions from the
-// space would take minutes. The runs are indexed in one pass.
-func TestCodeSpansOnePass(t *testing.T) {
-	s := backtickRuns(800) // 321 KB
-	var c spanCutter
-	out, spans := c.cut(s)
-	if out != s || len(spans) != 0 {
-		t.Fatalf("runs of distinct lengths make %d code spans", len(spans))
-	}
-	if c.examined > 2*len(s) {
-		t.Errorf("examined %d bytes of a text of %d to find its code spans", c.examined, len(s))
-	}
+// hostileMarkdown are texts of n bytes on which goldmark's time, were it
+// not bounded, would grow with the square of n or faster.
+var hostileMarkdown = []struct {
+	name string
+	text func(n int) string
+}{
+	{"link-openers", repeated("[a](")}, // each '(' reads the rest of its line
+	{"link-openers-lines", repeated("[a](\n")},
+	{"angle-destinations", repeated("[a](<")},
+	{"definitions", repeated("[a]: b\n")}, // in one paragraph
+	{"html-comments", repeated("a <!--a\n")},
+	{"block-quotes", func(n int) string { return strings.Repeat(">", n-2) + "x\n" }},
+	{"lists", func(n int) string { return strings.Repeat("- ", n/2-1) + "x\n" }},
+	{"backtick-runs", func(n int) string { return backtickRuns(int(math.Sqrt(float64(2 * n)))) }},
 }
 
-// TestLineCounterCountsOnce: the words of a code block are given their
-// lines by counting the line breaks between one word and the next, not
-// from the top of the block for each, which cost the square of its size.
-func TestLineCounterCountsOnce(t *testing.T) {
-	text := strings.Repeat("word\n", 10000)
-	c := lineCounter{text: text, first: 7}
-	for i := range 10000 {
-		if got := c.lineOf(5 * i); got != 7+i {
-			t.Fatalf("lineOf(%d) = %d, want %d", 5*i, got, 7+i)
-		}
-	}
-	if c.counted > len(text) {
-		t.Errorf("counted %d bytes of a text of %d", c.counted, len(text))
-	}
-	if got := c.lineOf(5); got != 8 {
-		t.Errorf("lineOf(5) after the end = %d, want 8", got)
-	}
+// repeated is s repeated to n bytes.
+func repeated(s string) func(n int) string {
+	return func(n int) string { return strings.Repeat(s, n/len(s)+1)[:n] }
 }
 
-// cutCodeSpansByScan is cutCodeSpans as it was, searching from each run
-// of backticks for the next of its length: the oracle of the one pass.
-func cutCodeSpansByScan(s string) (string, []codeText) {
-	var out strings.Builder
-	var spans []codeText
-	line := 1
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			if s[i] == '\n' {
-				line++
+// TestMarkdownBounded: whatever the text, goldmark is given no paragraph
+// over maxParagraphBytes, no line of one over maxLineBytes, and no block
+// quote or list inside maxNesting others, the bounds within which its time
+// grows with the text (BenchmarkReferencesHostile shows it).
+func TestMarkdownBounded(t *testing.T) {
+	for _, s := range hostileMarkdown {
+		src := []byte(s.text(maxMarkdownBytes))
+		deepest, widest, longest := 0, 0, 0
+		_ = ast.Walk(markdown().Parse(text.NewReader(src)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering || n.Type() != ast.TypeBlock {
+				return ast.WalkContinue, nil
 			}
-			out.WriteByte(s[i])
-			i++
-			continue
-		}
-		n := 0
-		for i+n < len(s) && s[i+n] == '`' {
-			n++
-		}
-		j, closed := i+n, -1
-		for j < len(s) {
-			if s[j] != '`' {
-				j++
-				continue
+			depth := 0
+			for p := n.Parent(); p != nil; p = p.Parent() {
+				depth++
 			}
-			m := 0
-			for j+m < len(s) && s[j+m] == '`' {
-				m++
+			deepest = max(deepest, depth)
+			if n.Kind() == ast.KindParagraph || n.Kind() == ast.KindTextBlock {
+				size := 0
+				for i := range n.Lines().Len() {
+					seg := n.Lines().At(i)
+					size, longest = size+seg.Len(), max(longest, seg.Len())
+				}
+				widest = max(widest, size)
 			}
-			if m == n {
-				closed = j
-				break
-			}
-			j += m
-		}
-		if closed < 0 {
-			out.WriteString(s[i : i+n])
-			i += n
-			continue
-		}
-		spans = append(spans, codeText{s[i+n : closed], line})
-		for k := i; k < closed+n; k++ {
-			if s[k] == '\n' {
-				out.WriteByte('\n')
-				line++
-			} else {
-				out.WriteByte(' ')
-			}
-		}
-		i = closed + n
-	}
-	return out.String(), spans
-}
-
-// TestCodeSpansAsScanned holds the one pass to the search it replaced, on
-// every text of up to 7 characters of backticks, letters and line breaks.
-func TestCodeSpansAsScanned(t *testing.T) {
-	alphabet := "`x\n"
-	var texts func(prefix string, n int)
-	texts = func(prefix string, n int) {
-		got, gotSpans := cutCodeSpans(prefix)
-		want, wantSpans := cutCodeSpansByScan(prefix)
-		if got != want || !slices.Equal(gotSpans, wantSpans) {
-			t.Fatalf("cutCodeSpans(%q) = %q, %v; by scan %q, %v", prefix, got, gotSpans, want, wantSpans)
-		}
-		if n == 0 {
-			return
-		}
-		for _, c := range alphabet {
-			texts(prefix+string(c), n-1)
+			return ast.WalkContinue, nil
+		})
+		if deepest > maxNesting+2 || widest > maxParagraphBytes || longest > maxLineBytes {
+			t.Errorf("%s: blocks nested %d deep, a paragraph of %d bytes, a line of %d; want at most %d, %d, %d",
+				s.name, deepest, widest, longest, maxNesting+2, maxParagraphBytes, maxLineBytes)
 		}
 	}
-	texts("", 7)
 }
 
 // BenchmarkReferencesHostile finds the references of instructions such
 // as pull reads from the space, up to the client's 32 MiB: a code block
-// of n one-word lines, and n runs of backticks that close no code span.
+// of n one-word lines, n runs of backticks that close no code span, and
+// 1 MiB of each of hostileMarkdown.
 func BenchmarkReferencesHostile(b *testing.B) {
 	shapes := []struct {
 		name string
@@ -237,6 +184,13 @@ func BenchmarkReferencesHostile(b *testing.B) {
 	}{
 		{"code-lines", 128000, func(n int) string { return "```\n" + strings.Repeat("a\n", n) + "```\n" }},
 		{"backtick-runs", 800, backtickRuns},
+	}
+	for _, s := range hostileMarkdown {
+		shapes = append(shapes, struct {
+			name string
+			n    int
+			text func(n int) string
+		}{s.name, 1 << 20, s.text})
 	}
 	for _, s := range shapes {
 		for _, k := range []int{1, 2, 4, 8} {

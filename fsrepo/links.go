@@ -1,52 +1,23 @@
 package fsrepo
 
 import (
+	"bytes"
 	"iter"
 	"net/url"
 	"path"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/spec"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
-
-// LinkedFiles returns the supporting files that instructions refer to by a
-// path relative to the skill folder, sorted and without duplicates: the
-// files that `skillsync pull` reads through the files endpoint, since the
-// API cannot list a skill's folder.
-//
-// A reference is:
-//   - the destination of a markdown link or image, [x](path) or ![x](path),
-//     or of a reference definition, [x]: path (with a title or nothing
-//     after it; a GFM footnote, [^1]: text, is none). The author marked it
-//     as a link, so any path counts, with or without an extension. A
-//     #fragment is dropped; a leading "./" too.
-//   - a word of an inline code span or of a fenced code block that looks
-//     like a file: it has an extension (a dot and 1 to 10 letters or
-//     digits, one at least a letter), and either a '/' (scripts/extract.py)
-//     or, alone, an extension of a common text format (reference.md,
-//     forms.json): code mentions json.loads and os.path too, which are no
-//     files. Code is cut into words at white space and at the quotes and
-//     brackets around paths in programs, open('assets/data.json') or
-//     [x](references/c.md); a line and column after a path
-//     (src/app.py:42:8) are dropped, as are the dots ending a sentence.
-//
-// Never returned: URLs (anything with a scheme: http:, mailto:, C:),
-// anchors (#...), absolute paths, paths with a query string, paths with a
-// '.' or '..' segment, SKILL.md itself, and any path the files endpoint
-// would refuse ([spec.CheckFilePath]). [FindReferences] lists, with why,
-// every such path that is not read.
-func LinkedFiles(instructions string) []string {
-	refs := ReferencedFiles(instructions, "")
-	out := make([]string, len(refs))
-	for i, r := range refs {
-		out[i] = r.Path
-	}
-	return out
-}
 
 // A FileRef is a supporting file that instructions refer to.
 type FileRef struct {
@@ -97,13 +68,37 @@ type References struct {
 	Skipped []SkippedRef
 }
 
-// ReferencedFiles is [LinkedFiles] with each reference's kind, sorted by
-// path. Besides links and code it reads prose words that look like files
-// of the skill: with a '/' and an extension of a text format
-// (references/workflows.md), or bare with the extension of a document
-// (REFERENCE.md, forms.json); "Node.js" is no file. When slug is given, a
-// path that may name the skill's own folder (".claude/skills/SLUG/x.py",
-// "SLUG/x.py") gets the path relative to it as Alt.
+// ReferencedFiles returns the supporting files that instructions refer
+// to by a path relative to the skill folder, sorted by path, each once:
+// the files that `skillsync pull` reads through the files endpoint, since
+// the API cannot list a skill's folder. The instructions are read as
+// CommonMark, and a reference is:
+//   - the destination of a link or image, [x](path), ![x](path) or
+//     [x][ref], or of a link reference definition, [ref]: path (a GFM
+//     footnote, [^1]: text, is none). The author marked it as a link, so
+//     any path counts, with or without an extension. A #fragment is
+//     dropped; a leading "./" too.
+//   - a word of a code span, a code block or HTML that looks like a file:
+//     it has an extension (a dot and 1 to 10 letters or digits, one at
+//     least a letter), and either a '/' (scripts/extract.py) or, alone,
+//     an extension of a common text format (reference.md, forms.json):
+//     code mentions json.loads and os.path too, which are no files. Code
+//     is cut into words at white space and at the quotes and brackets
+//     around paths in programs, open('assets/data.json') or
+//     [x](references/c.md); a line and column after a path
+//     (src/app.py:42:8) are dropped, as are the dots ending a sentence.
+//   - a word of the other text that looks like a file: with a '/' and an
+//     extension of a text format (references/workflows.md), or bare with
+//     the extension of a document (REFERENCE.md, forms.json); "Node.js"
+//     is no file.
+//
+// Never returned: URLs (anything with a scheme: http:, mailto:, C:),
+// anchors (#...), absolute paths, paths with a query string, paths with a
+// '.' or '..' segment, SKILL.md itself, and any path the files endpoint
+// would refuse ([spec.CheckFilePath]). [FindReferences] lists, with why,
+// every such path that is not read. When slug is given, a path that may
+// name the skill's own folder (".claude/skills/SLUG/x.py", "SLUG/x.py")
+// gets the path relative to it as Alt.
 func ReferencedFiles(instructions, slug string) []FileRef {
 	return scanReferences(instructions, slug).files
 }
@@ -128,12 +123,16 @@ func FindReferences(instructions, slug string) References {
 
 // referenceScan is what scanReferences finds.
 type referenceScan struct {
+	text    string           // the instructions, with LF line ends
+	lineOf  func(at int) int // the line of an offset of text, from 1
 	slug    string
 	set     map[string]*FileRef
 	files   []FileRef
 	lines   map[string]int // the first line of each path of files
 	skipped []SkippedRef
 	skipSet map[[2]string]bool
+	// proseStart and proseStop bound the prose taken and not yet read.
+	proseStart, proseStop int
 }
 
 func (sc *referenceScan) add(p string, linked bool, line int) {
@@ -178,52 +177,18 @@ func (sc *referenceScan) take(text, p string, linked bool, line int) {
 	}
 }
 
+// scanReferences reads instructions as CommonMark (see [ReferencedFiles]).
 func scanReferences(instructions, slug string) referenceScan {
 	sc := referenceScan{slug: slug, set: map[string]*FileRef{}, lines: map[string]int{}, skipSet: map[[2]string]bool{}}
-	text := strings.ReplaceAll(instructions, "\r\n", "\n")
-	prose, code := splitFences(text)
-	prose, spans := cutCodeSpans(prose)
-	code = append(code, spans...)
-	proseLine := lineIndex(prose)
-
-	// Links: the author marked a path as one, with or without an
-	// extension. Their text is blanked for the prose words that follow.
-	words := []byte(prose)
-	for _, m := range inlineLink.FindAllStringSubmatchIndex(prose, -1) {
-		sc.link(prose[m[2]:m[3]], proseLine(m[2]))
-		for i := m[2]; i < m[3]; i++ {
-			words[i] = ' '
-		}
+	sc.text = strings.ReplaceAll(instructions, "\r\n", "\n")
+	sc.lineOf = lineIndex(sc.text)
+	md := []byte(sc.text)
+	if len(md) > maxMarkdownBytes {
+		md = md[:bytes.LastIndexByte(md[:maxMarkdownBytes], '\n')+1]
 	}
-	var defs [][]int
-	if strings.Contains(prose, "]:") { // the regexp, with no literal to look for, is slow to find none
-		defs = refDefinition.FindAllStringSubmatchIndex(prose, -1)
-	}
-	for _, m := range defs {
-		label, title := prose[m[2]:m[3]], ""
-		if m[6] >= 0 {
-			title = prose[m[6]:m[7]]
-		}
-		// "[^1]: GitHub Blog" is a footnote, and "[x]: a b" no
-		// definition: after the destination comes a title or nothing.
-		if strings.HasPrefix(label, "^") || (strings.TrimSpace(title) != "" && !isLinkTitle(strings.TrimSpace(title))) {
-			continue
-		}
-		sc.link(prose[m[4]:m[5]], proseLine(m[4]))
-		for i := m[4]; i < m[5]; i++ {
-			words[i] = ' '
-		}
-	}
-	for _, c := range code {
-		lines := lineCounter{text: c.text, first: c.line}
-		for w := range codeWords(c.text) {
-			sc.word(w.text, lines.lineOf(w.at), codeKind)
-		}
-	}
-	// Prose: "see REFERENCE.md", "read references/forms.md".
-	for w := range proseWords(string(words)) {
-		sc.word(w.text, proseLine(w.at), proseKind)
-	}
+	_ = ast.Walk(markdown().Parse(text.NewReader(md)), sc.visit)
+	sc.flushProse()
+	sc.code(len(md), len(sc.text))
 	sc.files = make([]FileRef, 0, len(sc.set))
 	for _, r := range sc.set {
 		sc.files = append(sc.files, *r)
@@ -232,9 +197,199 @@ func scanReferences(instructions, slug string) referenceScan {
 	return sc
 }
 
-// link takes the destination of a markdown link.
+// visit reads a node of the markdown: the destinations of links, images
+// and link reference definitions are links; the words of code spans,
+// code blocks and HTML are read as code, the rest of the text as prose.
+func (sc *referenceScan) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	switch n := n.(type) {
+	case *ast.Text:
+		if entering {
+			sc.prose(n.Segment.Start, n.Segment.Stop)
+		}
+		return ast.WalkContinue, nil
+	case *ast.Emphasis:
+		return ast.WalkContinue, nil // its markers stay in the words of the prose
+	case *ast.RawHTML:
+		if sc.bareTag(n.Segments) {
+			return ast.WalkContinue, nil // "<slug>" in a path stays in its word
+		}
+	}
+	sc.flushProse()
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	switch n := n.(type) {
+	// The destination of [x][ref] is taken where ref is defined.
+	case *ast.Link:
+		if n.Reference == nil {
+			sc.link(string(n.Destination), sc.lineOf(n.Pos()))
+		}
+	case *ast.Image:
+		if n.Reference == nil {
+			sc.link(string(n.Destination), sc.lineOf(n.Pos()))
+		}
+	case *ast.LinkReferenceDefinition:
+		if bytes.HasPrefix(n.Label, []byte("^")) {
+			// "[^1]: notes.md" is a footnote, no link: its text is prose.
+			sc.word(string(n.Destination), n.Pos(), proseKind)
+		} else {
+			sc.link(string(n.Destination), sc.lineOf(n.Pos()))
+		}
+	case *ast.AutoLink:
+		return ast.WalkSkipChildren, nil // a URL or an email address
+	case *ast.CodeSpan:
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			if t, ok := c.(*ast.Text); ok {
+				sc.code(t.Segment.Start, t.Segment.Stop)
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	case *ast.RawHTML:
+		sc.codeLines(n.Segments)
+	case *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock:
+		sc.codeLines(n.Lines())
+	}
+	return ast.WalkContinue, nil
+}
+
+// bareTag reports inline HTML with no white space, such as "<br>" or
+// "<slug>": a tag with no attributes, or a placeholder.
+func (sc *referenceScan) bareTag(segs *text.Segments) bool {
+	if segs.Len() != 1 {
+		return false
+	}
+	seg := segs.At(0)
+	return !strings.ContainsFunc(sc.text[seg.Start:seg.Stop], unicode.IsSpace)
+}
+
+// prose takes text[start:stop] as prose. Prose is read from the text,
+// from the first piece to the last before a node of another kind:
+// "scripts/__init__.py" is one word, though "__init__" parses as emphasis.
+func (sc *referenceScan) prose(start, stop int) {
+	if sc.proseStart == sc.proseStop {
+		sc.proseStart = start
+	}
+	sc.proseStop = max(stop, sc.proseStart)
+}
+
+// flushProse reads the words of the prose taken since the last call.
+func (sc *referenceScan) flushProse() {
+	for w := range proseWords(sc.text[sc.proseStart:sc.proseStop]) {
+		sc.word(w.text, sc.proseStart+w.at, proseKind)
+	}
+	sc.proseStart = sc.proseStop
+}
+
+// code takes the words of the code text[start:stop].
+func (sc *referenceScan) code(start, stop int) {
+	for w := range codeWords(sc.text[start:stop]) {
+		sc.word(w.text, start+w.at, codeKind)
+	}
+}
+
+func (sc *referenceScan) codeLines(lines *text.Segments) {
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		sc.code(seg.Start, seg.Stop)
+	}
+}
+
+// Bounds on the markdown that goldmark parses. Its time grows with the
+// square of a paragraph, a line or the nesting, or faster, for shapes no
+// author writes: runs of "[a](", thousands of definitions or unclosed
+// "<!--" in one paragraph, deep lists. Within the bounds it grows with
+// the text.
+const (
+	// maxMarkdownBytes is the most the service's instructions take in
+	// UTF-8; text past it is read as code, its links as mentions.
+	maxMarkdownBytes = 150_000
+	// maxParagraphBytes: a longer paragraph is parsed in pieces of lines.
+	maxParagraphBytes = 16 << 10
+	// maxLineBytes: a longer line of a paragraph is read as code.
+	maxLineBytes = 4 << 10
+	// maxNesting is the most block quotes and lists opened one in another.
+	maxNesting = 32
+)
+
+// markdown is goldmark's CommonMark parser, within the bounds above, less
+// headings, whose text is read as a paragraph's would be. It is made once:
+// parsing never changes it.
+var markdown = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(
+			util.Prioritized(parser.NewThematicBreakParser(), 200),
+			util.Prioritized(shallow{parser.NewListParser()}, 300),
+			util.Prioritized(parser.NewListItemParser(), 400),
+			util.Prioritized(parser.NewCodeBlockParser(), 500),
+			util.Prioritized(parser.NewFencedCodeBlockParser(), 700),
+			util.Prioritized(shallow{parser.NewBlockquoteParser()}, 800),
+			util.Prioritized(parser.NewHTMLBlockParser(), 900),
+			util.Prioritized(parser.NewParagraphParser(), 1000),
+		),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(
+			util.Prioritized(longParagraphs{}, 0), // before the definitions are read
+			util.Prioritized(parser.LinkReferenceParagraphTransformer, 100),
+		),
+	)
+})
+
+// shallow is the parser of a container block, which opens none inside
+// maxNesting others: the line is then text of the innermost.
+type shallow struct{ parser.BlockParser }
+
+func (s shallow) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	depth := 0
+	for n := parent; n != nil; n = n.Parent() {
+		if depth++; depth > maxNesting {
+			return nil, parser.NoChildren
+		}
+	}
+	return s.BlockParser.Open(parent, reader, pc)
+}
+
+// longParagraphs cuts a paragraph over maxParagraphBytes into paragraphs
+// of whole lines, and makes a line over maxLineBytes a code block, before
+// inlines are parsed. The paragraph given keeps the first lines.
+type longParagraphs struct{}
+
+func (longParagraphs) Transform(p *ast.Paragraph, _ text.Reader, _ parser.Context) {
+	lines, size, longest := *p.Lines(), 0, 0
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		size, longest = size+seg.Len(), max(longest, seg.Len())
+	}
+	if size <= maxParagraphBytes && longest <= maxLineBytes {
+		return
+	}
+	p.SetLines(text.NewSegments())
+	var last ast.Node = p
+	piece, size := p, 0
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		var n ast.Node
+		switch {
+		case seg.Len() > maxLineBytes:
+			code := ast.NewCodeBlock()
+			code.Lines().Append(seg)
+			n, piece = code, nil
+		case piece == nil || size+seg.Len() > maxParagraphBytes:
+			piece, size = ast.NewParagraph(), 0
+			n = piece
+		}
+		if n != nil {
+			p.Parent().InsertAfter(p.Parent(), last, n)
+			last = n
+		}
+		if piece != nil {
+			piece.Lines().Append(seg)
+			size += seg.Len()
+		}
+	}
+}
+
+// link takes the destination of a link, its angle brackets taken off.
 func (sc *referenceScan) link(dest string, line int) {
-	dest = strings.TrimSuffix(strings.TrimPrefix(dest, "<"), ">")
 	if dest == "" || strings.HasPrefix(dest, "#") || isURL(dest) {
 		return
 	}
@@ -252,14 +407,19 @@ func (sc *referenceScan) link(dest string, line int) {
 	sc.take(dest, p, true, line)
 }
 
-// word takes a word of code or prose that looks like a file (see
-// [ReferencedFiles]) as a path of the folder; a word that would, were it
-// a plain relative path, but is refused as one is skipped, with why.
-func (sc *referenceScan) word(w string, line int, kind wordKind) {
-	t := trimWord(w, kind.cut)
-	if !strings.Contains(t, ".") {
+// word takes a word of code or prose, at offset at of the text, that
+// looks like a file (see [ReferencedFiles]) as a path of the folder; a
+// word that would, were it a plain relative path, but is refused as one
+// is skipped, with why.
+func (sc *referenceScan) word(w string, at int, kind wordKind) {
+	if !strings.Contains(w, ".") {
 		return // no extension: no file, and most words are such
 	}
+	t := trimWord(w, kind.cut)
+	if !strings.Contains(t, ".") {
+		return
+	}
+	line := sc.lineOf(at)
 	if p, ok := kind.file(t); ok {
 		sc.take(t, p, false, line)
 		return
@@ -269,7 +429,7 @@ func (sc *referenceScan) word(w string, line int, kind wordKind) {
 	}
 	if m := lineSuffix.FindStringIndex(t); m != nil {
 		// "src/config.py:42:8" is src/config.py.
-		sc.word(t[:m[0]], line, kind)
+		sc.word(t[:m[0]], at, kind)
 		return
 	}
 	plain := strings.TrimLeft(t, "/~.")
@@ -349,20 +509,6 @@ func hasScheme(s string) bool {
 // plainPath takes off what leaves a folder, and writes '\' as '/'.
 var plainPath = strings.NewReplacer("../", "", "\\", "/", "/./", "/")
 
-// isLinkTitle reports a link title: "...", '...' or (...).
-func isLinkTitle(s string) bool {
-	if len(s) < 2 {
-		return false
-	}
-	switch s[0] {
-	case '"', '\'':
-		return s[len(s)-1] == s[0]
-	case '(':
-		return s[len(s)-1] == ')'
-	}
-	return false
-}
-
 // A textWord is a word and its offset in the text it is a word of.
 type textWord struct {
 	text string
@@ -420,39 +566,9 @@ func lineIndex(s string) func(at int) int {
 	}
 }
 
-// A lineCounter tells the lines of offsets of a text asked for in
-// increasing order, counting the line breaks from one to the next: each
-// byte is counted once, however many words the text holds, where counting
-// from the top for each word of a code block cost the square of its size.
-type lineCounter struct {
-	text    string
-	first   int // the line of the text's first byte
-	at      int // the offset counted to
-	line    int // its line, less first
-	counted int // bytes counted, all told
-}
-
-// lineOf is the line of offset at. An offset before the one asked last
-// is counted from the top.
-func (c *lineCounter) lineOf(at int) int {
-	if at < c.at {
-		c.at, c.line = 0, 0
-	}
-	c.line += strings.Count(c.text[c.at:at], "\n")
-	c.counted += at - c.at
-	c.at = at
-	return c.first + c.line
-}
-
 // docExts are the extensions by which a bare word of prose is taken for a
 // file: documents, not code (a bare "Node.js" is a name).
 var docExts = map[string]bool{"md": true, "markdown": true, "mdx": true, "txt": true, "json": true, "yaml": true, "yml": true, "csv": true}
-
-// prosePath turns a word of prose into a path of the skill folder, if it
-// looks like one (see [ReferencedFiles]).
-func prosePath(w string) (string, bool) {
-	return proseFile(trimWord(w, proseCut))
-}
 
 func proseFile(w string) (string, bool) {
 	p, ok := filePath(w)
@@ -478,15 +594,7 @@ var (
 )
 
 var (
-	// inlineLink matches the destination of [text](dest "title") and
-	// ![alt](dest), written bare or in angle brackets, followed by ")"
-	// or a title as CommonMark has it: [x](a b.md) is no link, and
-	// names no file "a".
-	inlineLink = regexp.MustCompile(`\]\(\s*(<[^<>\n]*>|[^\s()<>]+)(?:\s*\)|\s+["'(])`)
-	// refDefinition matches "[label]: dest" at the start of a line, and
-	// what follows dest on its line.
-	refDefinition = regexp.MustCompile(`(?m)^ {0,3}\[([^\]\n]+)\]:[ \t]*(<[^<>\n]*>|\S+)(.*)$`)
-	fileExt       = regexp.MustCompile(`^[^./][^/]*\.([A-Za-z0-9]{1,10})$`)
+	fileExt = regexp.MustCompile(`^[^./][^/]*\.([A-Za-z0-9]{1,10})$`)
 	// lineSuffix is the line and column a compiler or linter puts after
 	// a path: "src/config.py:42:8".
 	lineSuffix = regexp.MustCompile(`(:[0-9]+){1,2}$`)
@@ -510,12 +618,6 @@ func trimWord(w, cut string) string {
 		}
 		w = t
 	}
-}
-
-// codePath turns a word of code into a path of the skill folder, if it
-// looks like a file.
-func codePath(w string) (string, bool) {
-	return filePath(trimWord(w, codeCut))
 }
 
 // filePath turns a word, trimmed, into a path of the skill folder, if it
@@ -570,147 +672,4 @@ var textExts = map[string]bool{
 // does not serve.
 func IsBinaryPath(p string) bool {
 	return binaryExts[strings.ToLower(path.Ext(p))]
-}
-
-// A codeText is the text of a code block or span, and the line of the
-// instructions it begins on.
-type codeText struct {
-	text string
-	line int
-}
-
-// splitFences separates the fenced code blocks (``` or ~~~) of markdown
-// from the prose around them; an unclosed fence runs to the end. The
-// prose keeps a blank line for each line of a block, fences included, so
-// that its lines are those of s.
-func splitFences(s string) (prose string, code []codeText) {
-	var pb, cb strings.Builder
-	pb.Grow(len(s))
-	var fence string
-	start := 0 // the line of the block's first line
-	for i, line := range strings.SplitAfter(s, "\n") {
-		t := strings.TrimLeft(line, " ")
-		indent := len(line) - len(t)
-		blank := ""
-		if strings.HasSuffix(line, "\n") {
-			blank = "\n"
-		}
-		if fence == "" {
-			if f := fenceOf(t); f != "" && indent <= 3 && !(f[0] == '`' && strings.Contains(t[len(f):], "`")) {
-				fence, start = f, i+2
-				pb.WriteString(blank)
-				continue
-			}
-			pb.WriteString(line)
-			continue
-		}
-		pb.WriteString(blank)
-		if f := fenceOf(t); indent <= 3 && f != "" && f[0] == fence[0] && len(f) >= len(fence) &&
-			strings.TrimSpace(t[len(f):]) == "" {
-			code = append(code, codeText{cb.String(), start})
-			cb.Reset()
-			fence = ""
-			continue
-		}
-		cb.WriteString(line)
-	}
-	if fence != "" {
-		code = append(code, codeText{cb.String(), start})
-	}
-	return pb.String(), code
-}
-
-// fenceOf returns the run of three or more backticks or tildes that opens
-// line, or "".
-func fenceOf(line string) string {
-	if line == "" || (line[0] != '`' && line[0] != '~') {
-		return ""
-	}
-	n := 0
-	for n < len(line) && line[n] == line[0] {
-		n++
-	}
-	if n < 3 {
-		return ""
-	}
-	return line[:n]
-}
-
-// cutCodeSpans returns text with its inline code spans blanked out (so
-// that a link inside code is not a link), every offset kept, and the
-// contents of the spans.
-func cutCodeSpans(s string) (string, []codeText) {
-	var c spanCutter
-	return c.cut(s)
-}
-
-// A spanCutter cuts the code spans of a text (see [cutCodeSpans]): a run
-// of backticks opens a span up to the next run of the same length, and
-// is text when none follows. The runs are found in one pass, and each is
-// given the next of its length in another, so that the text is read once
-// however many runs nothing closes; a search to the end of the text for
-// each cost the square of its size.
-type spanCutter struct {
-	examined int // bytes read to find the spans, all told
-}
-
-// A backtickRun is a run of n backticks at offset at of a text.
-type backtickRun struct{ at, n int }
-
-func (c *spanCutter) cut(s string) (string, []codeText) {
-	var runs []backtickRun
-	for i := 0; i < len(s); {
-		j := i
-		for j < len(s) && s[j] == '`' {
-			j++
-		}
-		if j > i {
-			runs = append(runs, backtickRun{i, j - i})
-		} else {
-			j++
-		}
-		c.examined += j - i
-		i = j
-	}
-	if len(runs) == 0 {
-		return s, nil
-	}
-	// closing[r] is the next run of the length of run r, or -1.
-	closing := make([]int, len(runs))
-	nextOf := map[int]int{}
-	for r := len(runs) - 1; r >= 0; r-- {
-		next, ok := nextOf[runs[r].n]
-		if !ok {
-			next = -1
-		}
-		closing[r] = next
-		nextOf[runs[r].n] = r
-	}
-	var out strings.Builder
-	out.Grow(len(s))
-	var spans []codeText
-	line := 1
-	done := 0 // the offset of s written up to
-	for r := 0; r < len(runs); r++ {
-		cr := closing[r]
-		if cr < 0 {
-			continue // text, written with what follows
-		}
-		open, end := runs[r], runs[cr].at+runs[cr].n
-		out.WriteString(s[done:open.at])
-		line += strings.Count(s[done:open.at], "\n")
-		spans = append(spans, codeText{s[open.at+open.n : runs[cr].at], line})
-		// Blanked, but for its line breaks.
-		for k := open.at; k < end; k++ {
-			if s[k] == '\n' {
-				out.WriteByte('\n')
-				line++
-			} else {
-				out.WriteByte(' ')
-			}
-		}
-		done, r = end, cr
-	}
-	out.WriteString(s[done:])
-	return out.String(), spans
 }

@@ -3,12 +3,23 @@ package fsrepo
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 )
+
+// LinkedFiles is the paths of [ReferencedFiles].
+func LinkedFiles(instructions string) []string {
+	refs := ReferencedFiles(instructions, "")
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.Path
+	}
+	return out
+}
 
 func TestLinkedFiles(t *testing.T) {
 	for _, tc := range []struct {
@@ -24,6 +35,7 @@ func TestLinkedFiles(t *testing.T) {
 		{"dot slash stripped", "[a](./docs/a.md) `./scripts/run.sh`", []string{"docs/a.md", "scripts/run.sh"}},
 		{"fragment dropped", "[a](docs/a.md#usage)", []string{"docs/a.md"}},
 		{"reference definition", "[ref]: docs/ref.md\n  [other]: <other.md>\n", []string{"docs/ref.md", "other.md"}},
+		{"reference links", "See [the guide][g] and [notes].\n\n[g]: docs/guide.md\n[notes]: docs/notes.md\n", []string{"docs/guide.md", "docs/notes.md"}},
 		{"inline code path", "Run `scripts/extract.py` on the file.", []string{"scripts/extract.py"}},
 		{"inline code command", "Run `python scripts/extract.py --out=out/result.json input.pdf`.", []string{"out/result.json", "scripts/extract.py"}},
 		{"inline code lone text file", "Read `REFERENCE.md` and `forms.json`, not `pd.DataFrame` or `v1.2`.", []string{"REFERENCE.md", "forms.json"}},
@@ -55,6 +67,8 @@ func TestLinkedFiles(t *testing.T) {
 		{"unclosed span", "a ` b [x](x.md)", []string{"x.md"}},
 		{"prose paths", "For forms, see REFERENCE.md or read references/workflows.md. Built with Node.js, e.g. by hand.", []string{"REFERENCE.md", "references/workflows.md"}},
 		{"prose punctuation", "(See **FORMS.md**), then docs/setup.txt: done!", []string{"FORMS.md", "docs/setup.txt"}},
+		{"emphasis in and around paths", "Edit scripts/__init__.py, ***see FORMS.md*** and **_docs/x.md_**.", []string{"FORMS.md", "docs/x.md", "scripts/__init__.py"}},
+		{"headings", "# See REFERENCE.md\n\nSetext forms.md\n===\n", []string{"REFERENCE.md", "forms.md"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := LinkedFiles(tc.in)
@@ -105,6 +119,91 @@ func FuzzLinkedFiles(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReferencesAsCommonMark: instructions are read as CommonMark reads
+// them, where splitting fences and code spans by hand misread them.
+func TestReferencesAsCommonMark(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []FileRef
+	}{
+		{"a code span ends with its paragraph", "A stray ` here.\n\nSee [the guide](guide.md).\n\nAnd ` there.\n",
+			[]FileRef{{Path: "guide.md", Linked: true, Line: 3}}},
+		{"a link text in code, after a stray backtick", "A stray ` here.\n\nSee [`c.md`](c.md) and `d.py`.\n",
+			[]FileRef{{Path: "c.md", Linked: true, Line: 3}, {Path: "d.py", Line: 3}}},
+		{"a fenced block in a block quote", "> ~~~\n> [x](quoted/code.md)\n> ~~~\n",
+			[]FileRef{{Path: "quoted/code.md", Line: 2}}},
+		{"an indented code block", "Intro:\n\n    [x](indented/code.md)\n",
+			[]FileRef{{Path: "indented/code.md", Line: 3}}},
+		{"definitions in a quote, a list, over lines", "> [q]: quoted/def.md\n\n- [l]: listed/def.md\n\n[m]:\n  multi/line.md\n",
+			[]FileRef{{Path: "listed/def.md", Linked: true, Line: 3}, {Path: "multi/line.md", Linked: true, Line: 5}, {Path: "quoted/def.md", Linked: true, Line: 1}}},
+		{"a definition does not interrupt a paragraph", "Text\n[p]: para/def.md\n",
+			[]FileRef{{Path: "para/def.md", Line: 2}}},
+		{"escaped brackets are no link", "Escaped \\[x](esc/a.md) and [y\\](z)](esc/b.md)\n",
+			[]FileRef{{Path: "esc/b.md", Linked: true, Line: 1}}},
+		{"HTML attributes", "<img src=\"img/x.png\" alt=\"x\"> and <a href=\"docs/a.md\">a</a>\n\n<div>\n<a href='docs/block.md'>b</a>\n</div>\n",
+			[]FileRef{{Path: "docs/a.md", Line: 1}, {Path: "docs/block.md", Line: 4}, {Path: "img/x.png", Line: 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ReferencedFiles(tc.in, ""); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("ReferencedFiles(%q) =\n%+v, want\n%+v", tc.in, got, tc.want)
+			}
+		})
+	}
+	// A placeholder written as a tag stays in its path; an attribute is
+	// no part of one.
+	in := "Open .autoloop/<slug>/CONTRACT.md and <img src=\"img/x.png\">.\n"
+	want := []SkippedRef{
+		{".autoloop/<slug>/CONTRACT.md", 1, `a path the files endpoint cannot address: path ".autoloop/<slug>/CONTRACT.md" may contain only letters, digits, '_', '-', '.' and '/' (found '<')`},
+		{"img/x.png", 1, "a binary file, which the files endpoint does not serve"},
+	}
+	if got := FindReferences(in, "").Skipped; !reflect.DeepEqual(got, want) {
+		t.Errorf("Skipped:\n%s\nwant:\n%s", fmtSkipped(got), fmtSkipped(want))
+	}
+}
+
+// TestReferencesPastBounds: past the bounds within which the markdown is
+// parsed, references are still found, and links stay links but in a
+// line of more than maxLineBytes or past maxMarkdownBytes, where they are
+// mentions.
+func TestReferencesPastBounds(t *testing.T) {
+	var long strings.Builder // one paragraph of many lines
+	for i := 0; long.Len() <= 2*maxParagraphBytes; i++ {
+		fmt.Fprintf(&long, "Read [part %d](docs/p%d.md) with `scripts/s%d.py`.\n", i, i, i)
+	}
+	lines := strings.Count(long.String(), "\n")
+	got := ReferencedFiles(long.String(), "")
+	if len(got) != 2*lines {
+		t.Fatalf("%d references in %d lines, want %d", len(got), lines, 2*lines)
+	}
+	for _, r := range got {
+		var n int
+		if _, err := fmt.Sscanf(path.Base(r.Path)[1:], "%d", &n); err != nil || r.Line != n+1 || r.Linked != strings.HasPrefix(r.Path, "docs/") {
+			t.Fatalf("%+v", r)
+		}
+	}
+
+	deep := strings.Repeat("> ", 2*maxNesting) + "[x](deep.md)\n"
+	longLine := "[l](long/line.md) " + strings.Repeat("word ", maxLineBytes/5) + "\n"
+	past := strings.Repeat("Plain prose, with nothing to find in it.\n", maxMarkdownBytes/40)
+	past += "[x](past/link.md) and `past/code.py`\n"
+	for _, tc := range []struct {
+		name, in string
+		want     []FileRef
+	}{
+		{"nesting", deep, []FileRef{{Path: "deep.md", Linked: true, Line: 1}}},
+		{"a long line", "Intro.\n" + longLine + "[s](short.md)\n",
+			[]FileRef{{Path: "long/line.md", Line: 2}, {Path: "short.md", Linked: true, Line: 3}}},
+		{"past maxMarkdownBytes", past,
+			[]FileRef{{Path: "past/code.py", Line: maxMarkdownBytes/40 + 1}, {Path: "past/link.md", Line: maxMarkdownBytes/40 + 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ReferencedFiles(tc.in, ""); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("ReferencedFiles = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
 }
 
 // TestReferencedFiles: links are told from mentions, and paths that may
