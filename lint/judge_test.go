@@ -29,7 +29,9 @@ func TestKnownSecretNamedNeverShown(t *testing.T) {
 		fs := j.File("SKILL.md", []byte(text))
 		var got *Finding
 		for i := range fs {
-			if fs[i].Rule == RuleKnownSecret {
+			// Redaction covers honest echoes only: a base64 form is found
+			// by decoding the blob, so it is named by obfuscated-payload.
+			if fs[i].Rule == RuleKnownSecret || name == "base64" && fs[i].Rule == RuleObfuscatedPayload {
 				got = &fs[i]
 			}
 		}
@@ -41,7 +43,7 @@ func TestKnownSecretNamedNeverShown(t *testing.T) {
 			t.Errorf("%s: finding %v, want an error naming SKILLSYNC_TOKEN", name, got)
 		}
 		b, _ := json.Marshal(fs)
-		if redact.New(tok).Holds(string(b)) {
+		if redact.New(tok).Holds(string(b)) || strings.Contains(string(b), base64.StdEncoding.EncodeToString([]byte("u:" + tok))[:24]) {
 			t.Errorf("%s: findings show the secret: %s", name, b)
 		}
 	}

@@ -136,11 +136,13 @@ func (s *scan) judgePayload(i, j int, decoded, how string) {
 	inner := s.j.scan(s.path, decoded, s.hash, s.depth+1, s.aboutAttacks)
 	s.work += inner.work
 	var best *Finding
+	secret := false
 	for k := range inner.out {
 		f := &inner.out[k]
 		if best == nil || f.Severity > best.Severity {
 			best = f
 		}
+		secret = secret || f.Rule == RuleKnownSecret || f.Rule == RuleObfuscatedPayload && f.Match == encodedSecret
 	}
 	if best == nil || best.Severity < SeverityWarning {
 		return
@@ -148,7 +150,15 @@ func (s *scan) judgePayload(i, j int, decoded, how string) {
 	msg := fmt.Sprintf("%s text that decodes to what %s finds: %s", how, best.Rule, best.Message)
 	fs, fe := s.foldSpan(i, j)
 	s.add(RuleObfuscatedPayload, best.Severity, fs, fe, decoded, msg, span{doc: true})
+	if secret {
+		// The blob spells the secret in a form redaction does not know.
+		s.out[len(s.out)-1].Match = encodedSecret
+	}
 }
+
+// encodedSecret is what a finding shows of encoded text that holds a
+// secret of the process.
+const encodedSecret = "[REDACTED: encodes a secret]"
 
 // foldSpan is the span of fold that raw[i:j] became.
 func (s *scan) foldSpan(i, j int) (int, int) {
