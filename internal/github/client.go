@@ -244,12 +244,14 @@ func statusOf(r *http.Response) int {
 	return r.StatusCode
 }
 
+// actionsBot is the user that posts for the workflow's GITHUB_TOKEN.
+const actionsBot = "github-actions[bot]"
+
 // postedByUs reports whether u, the author of a comment or issue, is who
 // this client posts as, so that a marker quoted by someone else is never
 // taken for skillsync's. With a user's token that is the user GET /user
-// names. An app installation's token (GITHUB_TOKEN) cannot read /user: its
-// posts are by the app's bot user (github-actions[bot]), so any bot is
-// taken for it.
+// names. An app installation's token cannot read /user: GITHUB_TOKEN's
+// posts are by github-actions[bot], and no other bot's are taken for it.
 func (c *Client) postedByUs(ctx context.Context, u *gh.User) (bool, error) {
 	if c.self == nil {
 		me, _, err := c.gh.Users.Get(ctx, "")
@@ -263,8 +265,33 @@ func (c *Client) postedByUs(ctx context.Context, u *gh.User) (bool, error) {
 			return false, c.wrap(err, "", "", "finding whom the GitHub token belongs to")
 		}
 	}
-	if c.self.login != "" {
-		return strings.EqualFold(u.GetLogin(), c.self.login), nil
+	return strings.EqualFold(u.GetLogin(), c.self.poster()), nil
+}
+
+// poster is the login the identity posts as: GITHUB_TOKEN's bot when GET
+// /user did not name one.
+func (id *identity) poster() string {
+	if id.login == "" {
+		return actionsBot
 	}
-	return u.GetType() == "Bot", nil
+	return id.login
+}
+
+// wrapEdit is wrap for an edit of what ("comment 5", "issue #3"), by
+// author, that skillsync took for its own without knowing whom the token
+// posts as (GET /user refused). A token of another app than GITHUB_TOKEN
+// posts as that app's bot, and GitHub refuses it (403) an edit of
+// github-actions[bot]'s posts: the hint says so first.
+func (c *Client) wrapEdit(err error, perm permission, subject, op, what string, author *gh.User) error {
+	wrapped := c.wrap(err, perm, subject, op)
+	var e *Error
+	if c.self == nil || c.self.login != "" || !errors.As(wrapped, &e) || e.Status != http.StatusForbidden ||
+		strings.Contains(strings.ToLower(e.Message), "locked") {
+		return wrapped
+	}
+	e.Hint = fmt.Sprintf("%s is not skillsync's if this job's token is another app's than the workflow's GITHUB_TOKEN: "+
+		"skillsync takes what %s posts for its own when the token cannot read GET /user; delete %s, or its first line, "+
+		"and skillsync posts its own, or post with GITHUB_TOKEN; with GITHUB_TOKEN, add `permissions: { %s }` to the job",
+		what, author.GetLogin(), what, perm)
+	return e
 }

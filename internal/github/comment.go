@@ -67,7 +67,8 @@ func (c *Client) SyncPlanComment(ctx context.Context, pr int, pc PlanComment) (a
 		}
 		got, _, err := c.gh.Issues.UpdateComment(ctx, c.owner, c.repo, existing.GetID(), gh.IssueCommentRequest{Body: body})
 		if err != nil {
-			return "", "", c.wrap(err, pullRequestsWrite, prName(pr), "updating the plan comment on "+prName(pr))
+			return "", "", c.wrapEdit(err, pullRequestsWrite, prName(pr), "updating the plan comment on "+prName(pr),
+				fmt.Sprintf("comment %d", existing.GetID()), existing.GetUser())
 		}
 		return CommentUpdated, got.GetHTMLURL(), nil
 	}

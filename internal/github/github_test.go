@@ -271,6 +271,12 @@ func TestPlanCommentIsOurs(t *testing.T) {
 			want: 2,
 		},
 		{
+			name: "GITHUB_TOKEN: another app's comment is not ours",
+			comments: []*githubtest.Comment{
+				{ID: 1, Author: "other-app[bot]", Body: marker + "\nanother app's comment"},
+			},
+		},
+		{
 			name: "a user's token: only that user's comment is ours",
 			user: "ci-user",
 			comments: []*githubtest.Comment{
@@ -352,6 +358,46 @@ func TestDriftIssueIsOurs(t *testing.T) {
 	}
 	if len(issues) != 3 || issues[2].Body != marker+"\ndrift" {
 		t.Errorf("issues = %+v, want a drift issue of skillsync's own", issues)
+	}
+}
+
+// TestDriftIssueOfAnotherBot: under GITHUB_TOKEN, whose posts are by
+// github-actions[bot], another bot's issue starting with the marker is not
+// skillsync's: it is neither updated nor closed.
+func TestDriftIssueOfAnotherBot(t *testing.T) {
+	ctx := context.Background()
+	marker := github.DriftMarker("ab12", "")
+	f := githubtest.New(t)
+	theirs := marker + "\nanother app's issue"
+	f.AddIssue(githubtest.Issue{Author: "other-app[bot]", Title: "other", Body: theirs, State: "open", Labels: []string{github.DriftLabel}})
+	c := newClient(t, f)
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", "", true, "drift"); err != nil || action != github.DriftOpened {
+		t.Fatalf("drift: action %q err %v, want %q", action, err, github.DriftOpened)
+	}
+	if action, _, err := c.SyncDriftIssue(ctx, "ab12", "", false, ""); err != nil || action != github.DriftClosed {
+		t.Fatalf("in sync: action %q err %v, want %q", action, err, github.DriftClosed)
+	}
+	issues := f.Issues()
+	if issues[0].State != "open" || issues[0].Body != theirs {
+		t.Errorf("the other app's issue = %+v, want it untouched", issues[0])
+	}
+	if len(issues) != 2 || issues[1].State != "closed" || issues[1].Body != marker+"\ndrift" {
+		t.Errorf("issues = %+v, want skillsync's own opened, then closed", issues)
+	}
+}
+
+// TestPlanCommentNotOurs: a token that is another app's, not GITHUB_TOKEN,
+// cannot read GET /user either, and github-actions[bot]'s comment is then
+// taken for skillsync's; GitHub refusing to edit it is said to be that,
+// not a missing permission alone.
+func TestPlanCommentNotOurs(t *testing.T) {
+	f := githubtest.New(t)
+	f.SetApp("my-app[bot]")
+	f.AddIssue(githubtest.Issue{State: "open", PR: true})
+	f.AddComment(githubtest.Comment{ID: 5, Issue: 1, Author: "github-actions[bot]", Body: markerAB + "\nan older plan"})
+	_, _, err := upsert(newClient(t, f), context.Background(), 1, markerAB, "plan")
+	if err == nil || !strings.Contains(err.Error(), "comment 5 is not skillsync's") || !strings.Contains(err.Error(), "github-actions[bot]") {
+		t.Errorf("error %v, want it to say comment 5 (by github-actions[bot]) is not skillsync's", err)
 	}
 }
 

@@ -93,7 +93,8 @@ func (c *Client) SyncDriftIssue(ctx context.Context, space, target string, drift
 	if keep.GetBody() != body {
 		got, _, err := c.gh.Issues.Update(ctx, c.owner, c.repo, keep.GetNumber(), gh.UpdateIssueRequest{Body: &body})
 		if err != nil {
-			return "", "", c.wrap(err, issuesWrite, issueName(keep.GetNumber()), "updating drift "+issueName(keep.GetNumber()))
+			return "", "", c.wrapEdit(err, issuesWrite, issueName(keep.GetNumber()), "updating drift "+issueName(keep.GetNumber()),
+				issueName(keep.GetNumber()), keep.GetUser())
 		}
 		keep = got
 	}

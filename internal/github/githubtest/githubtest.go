@@ -73,8 +73,9 @@ type Server struct {
 	mu sync.Mutex
 	// user is the login of a user's token; empty for an app installation's
 	// token (GITHUB_TOKEN), which GET /user refuses and whose posts are by
-	// github-actions[bot].
+	// app.
 	user         string
+	app          string // the bot an app installation's token posts as
 	issues       []*Issue
 	comments     []*Comment
 	nextID       int64
@@ -88,7 +89,7 @@ type Server struct {
 // New starts a server holding no issue and no comment, closed when t ends.
 func New(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{nextID: 1000}
+	s := &Server{nextID: 1000, app: "github-actions[bot]"}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /user", s.getUser)
 	mux.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", s.listComments)
@@ -141,6 +142,15 @@ func (s *Server) SetUser(login string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.user = login
+}
+
+// SetApp makes the token an app installation's whose posts are by login,
+// such as "my-app[bot]" for a GitHub App's token; GET /user refuses it, as
+// it refuses GITHUB_TOKEN, whose posts are by github-actions[bot].
+func (s *Server) SetApp(login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.user, s.app = "", login
 }
 
 // RejectLabels makes the server answer an issue created with labels with
@@ -292,16 +302,21 @@ func page[T any](s *Server, w http.ResponseWriter, r *http.Request, items []T) {
 // token posts as when login is empty.
 func (s *Server) userJSON(login string) map[string]any {
 	if login == "" {
-		login = s.user
-	}
-	if login == "" {
-		login = "github-actions[bot]"
+		login = s.poster()
 	}
 	typ := "User"
 	if strings.HasSuffix(login, "[bot]") {
 		typ = "Bot"
 	}
 	return map[string]any{"login": login, "type": typ}
+}
+
+// poster is whom the token posts as; s.mu is held.
+func (s *Server) poster() string {
+	if s.user != "" {
+		return s.user
+	}
+	return s.app
 }
 
 // getUser answers GET /user: the user of a user's token, and for an app
@@ -399,6 +414,11 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
 	i := slices.IndexFunc(s.comments, func(c *Comment) bool { return c.ID == id })
 	if i < 0 {
 		writeError(w, http.StatusNotFound, notFound)
+		return
+	}
+	if a := s.comments[i].Author; a != "" && a != s.poster() {
+		// As GitHub answers an app's token for a comment it did not make.
+		writeError(w, http.StatusForbidden, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/issues/comments#update-an-issue-comment","status":"403"}`)
 		return
 	}
 	var req struct{ Body string }
