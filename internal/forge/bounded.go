@@ -12,7 +12,8 @@ import (
 // error bodies included. An answer whose Content-Length is over max is
 // refused before its body is read; one that runs past max without saying
 // its length fails at the first byte too many, with a
-// *[ResponseTooLargeError] naming host.
+// *[ResponseTooLargeError] naming host. A successful answer that is a web
+// page, not JSON, fails with a *[WebPageError].
 func Bound(next http.RoundTripper, host string, max int64) http.RoundTripper {
 	if next == nil {
 		next = http.DefaultTransport
@@ -37,6 +38,10 @@ func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, tooLarge
 	}
 	resp.Body = &boundedBody{rc: resp.Body, left: t.max, err: tooLarge}
+	if page := webPage(r, resp, t.host); page != nil {
+		resp.Body.Close()
+		return nil, page
+	}
 	return resp, nil
 }
 

@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -145,8 +146,17 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 		redir *origin.RedirectError
 		big   *forge.ResponseTooLargeError
 		pages *forge.TooManyPagesError
+		page  *forge.WebPageError
+		syn   *json.SyntaxError
+		typ   *json.UnmarshalTypeError
 	)
 	switch {
+	case errors.As(err, &page):
+		e.Message = page.Error()
+		e.Hint = fmt.Sprintf("GitHub's API at %s answered a web page: check GITHUB_API_URL (https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server) and any proxy or sign-in page between this machine and GitHub", c.api)
+	case errors.As(err, &syn) || errors.As(err, &typ):
+		e.Message = "GitHub's answer is not the JSON of its API: " + err.Error()
+		e.Hint = fmt.Sprintf("check GITHUB_API_URL (%s): it must be the REST API's root, https://api.github.com or https://HOST/api/v3, and any proxy between this machine and GitHub", c.api)
 	case errors.As(err, &redir):
 		e.Message = redir.Error()
 		e.Hint = fmt.Sprintf("GitHub's API at %s answered with a redirect elsewhere: check GITHUB_API_URL (https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server) and any proxy between this machine and GitHub", c.api)

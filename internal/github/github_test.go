@@ -695,6 +695,36 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 	}
 }
 
+// TestWebPageAnswer: an address that is not the API (a sign-in page, a
+// proxy's, the web site) answers a web page: the error says so, with the
+// page's title, and points at GITHUB_API_URL, not at the network.
+func TestWebPageAnswer(t *testing.T) {
+	for _, typ := range []string{"text/html; charset=utf-8", "application/json"} {
+		t.Run(typ, func(t *testing.T) {
+			f := githubtest.New(t)
+			f.AddIssue(githubtest.Issue{State: "open", PR: true})
+			f.Inject(func(*http.Request) *githubtest.Fault {
+				return &githubtest.Fault{Status: http.StatusOK, Header: http.Header{"Content-Type": {typ}},
+					Body: "\n<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Sign in to   your account</title></head><body>" + strings.Repeat("x", 5000) + "</body></html>"}
+			})
+			_, _, err := upsert(newClient(t, f), context.Background(), 1, markerAB, "plan")
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, want := range []string{"listing the comments of pull request #1", "web page", "Sign in to your account", "GITHUB_API_URL"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+			for _, bad := range []string{"did not answer", "invalid character"} {
+				if strings.Contains(err.Error(), bad) {
+					t.Errorf("error %q says %q", err, bad)
+				}
+			}
+		})
+	}
+}
+
 // TestUpsertPlanCommentNeedsMarker: a marker that would not find the
 // comment again (empty, visible, on several lines) is refused before any
 // request, rather than piling up comments.

@@ -232,6 +232,7 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 		redir  *origin.RedirectError
 		big    *forge.ResponseTooLargeError
 		pages  *forge.TooManyPagesError
+		page   *forge.WebPageError
 		syntax *json.SyntaxError
 		typ    *json.UnmarshalTypeError
 		resp   *gl.ErrorResponse
@@ -246,6 +247,9 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 	case errors.As(err, &pages):
 		e.Message = pages.Error()
 		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s) and any proxy between this machine and GitLab: GitLab's API ends its lists", c.api)
+	case errors.As(err, &page):
+		e.Message = page.Error()
+		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s): it must be the REST API's root, https://HOST/api/v4, not the web page of the project or a sign-in page", c.api)
 	case errors.As(err, &syntax) || errors.As(err, &typ):
 		e.Message = "GitLab's answer is not the JSON of its API: " + err.Error()
 		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s): it must be the REST API's root, https://HOST/api/v4, not the web page of the project or a login page", c.api)

@@ -139,7 +139,18 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 				})
 			},
 			call: note,
-			want: []string{"listing the notes of merge request !7: GitLab's answer is not the JSON of its API", "check CI_API_V4_URL", "https://HOST/api/v4"},
+			want: []string{"listing the notes of merge request !7: GitLab answered", "with a web page", `"<html>Sign in</html>"`, "check CI_API_V4_URL", "https://HOST/api/v4"},
+		},
+		{
+			name: "a sign-in page, with its title",
+			setup: func(f *gitlabtest.Server) {
+				f.Inject(func(r *http.Request) *gitlabtest.Fault {
+					return &gitlabtest.Fault{Status: 200, Header: http.Header{"Content-Type": {"text/html"}},
+						Body: "<!DOCTYPE html><html><head><title>Sign in · GitLab</title></head></html>"}
+				})
+			},
+			call: note,
+			want: []string{"GitLab answered", "with a web page (text/html)", "Sign in · GitLab", "check CI_API_V4_URL"},
 		},
 		{
 			name:  "GitLab down",
