@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -160,6 +161,9 @@ func (w *SkillWriter) add(p pendingSkill) {
 	case len(slug) > maxNameBytes:
 		w.problem(dir, tooLong("folder", slug))
 		return
+	case unportable(slug) != "":
+		w.problem(dir, unportable(slug))
+		return
 	}
 	for _, s := range w.skills {
 		if s.slug == slug {
@@ -193,7 +197,22 @@ func (w *SkillWriter) add(p pendingSkill) {
 		} else if why := longName(rel); why != "" {
 			w.problem(dir+"/"+rel, why)
 			ok = false
+		} else if why := unportable(rel); why != "" {
+			w.problem(dir+"/"+rel, why)
+			ok = false
+		} else if _, written := files[rel]; written && gitControlFile(rel) {
+			w.problem(dir+"/"+rel, gitControlReason)
+			ok = false
 		}
+	}
+	written := make([]string, 0, len(files))
+	for rel := range files {
+		written = append(written, rel)
+	}
+	sort.Strings(written)
+	for rel, twin := range caseTwins(written) {
+		w.problem(dir+"/"+rel, twin.reason(dir))
+		ok = false
 	}
 	if !ok {
 		return
@@ -337,6 +356,7 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 			refused.Unsafe = append(refused.Unsafe, *p)
 		}
 	}
+	listings := map[string][]string{} // folder: its names on disk, for diskTwin
 	for _, s := range w.skills {
 		res := SkillWritten{Slug: s.slug, Dir: path.Join(w.skillsDir, s.slug)}
 		rels := make([]string, 0, len(s.files))
@@ -348,6 +368,9 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 			data := s.files[rel]
 			full := path.Join(res.Dir, rel)
 			st, problem := inspect(w.root, full)
+			if problem == nil {
+				problem = diskTwin(w.root, full, listings)
+			}
 			if problem != nil {
 				unsafe(problem)
 				continue
@@ -528,6 +551,42 @@ func inspectPath(root, rel string, dir bool) (fileState, *PathProblem) {
 		}
 	}
 	return fileState{}, nil
+}
+
+// diskTwin returns the problem of the slash-separated path rel (relative
+// to root) when a folder or file on its way is not on disk by that name
+// but by one that differs only in case: a file system that ignores case
+// would write over it, and one that does not would hold both, which a
+// checkout on Windows or macOS cannot. listings caches each folder's names.
+func diskTwin(root, rel string, listings map[string][]string) *PathProblem {
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		parent := strings.Join(parts[:i], "/")
+		names, ok := listings[parent]
+		if !ok {
+			des, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(parent)))
+			if err != nil {
+				return nil // not there yet: nothing below it either
+			}
+			for _, de := range des {
+				names = append(names, de.Name())
+			}
+			listings[parent] = names
+		}
+		if slices.Contains(names, parts[i]) {
+			continue
+		}
+		want := foldName(parts[i])
+		for _, name := range names {
+			if foldName(name) == want {
+				at := strings.Join(parts[:i+1], "/")
+				return &PathProblem{Path: at, Reason: fmt.Sprintf("differs only in case from %s, already there: a checkout on Windows or macOS holds only one of them",
+					path.Join(parent, name))}
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 // lstatReason says why a path cannot be looked at.

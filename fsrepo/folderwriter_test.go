@@ -93,6 +93,25 @@ func TestSkillWriterRefusesUnsafePaths(t *testing.T) {
 		{name: "nested .GIT in a subfolder", slug: "s", files: with(map[string]string{"sub/.GIT/HEAD": "x"}), want: "skills/s/sub/.GIT/HEAD"},
 		{name: "nested .git with a trailing dot", slug: "s", files: with(map[string]string{".git./config": "x"}), want: "skills/s/.git./config"},
 		{name: "nested git short name", slug: "s", files: with(map[string]string{"git~1/config": "x"}), want: "skills/s/git~1/config"},
+		{name: "git's ignore file", slug: "s", files: with(map[string]string{".gitignore": "*\n"}), want: "skills/s/.gitignore"},
+		{name: "git's attributes in a subfolder, in another case", slug: "s", files: with(map[string]string{"docs/.GitAttributes": "*.md binary\n"}), want: "skills/s/docs/.GitAttributes"},
+		{name: "git's modules with a trailing dot", slug: "s", files: with(map[string]string{".gitmodules.": "x"}), want: "skills/s/.gitmodules."},
+		{name: "a .git file", slug: "s", files: with(map[string]string{"sub/.git": "gitdir: /tmp/x"}), want: "skills/s/sub/.git"},
+		{name: "a device name", slug: "s", files: with(map[string]string{"con.md": "x"}), want: "skills/s/con.md"},
+		{name: "a device name as a folder, in capitals", slug: "s", files: with(map[string]string{"AUX/a.md": "x"}), want: "skills/s/AUX/a.md"},
+		{name: "a numbered device name with two extensions", slug: "s", files: with(map[string]string{"Lpt9.tar.gz": "x"}), want: "skills/s/Lpt9.tar.gz"},
+		{name: "a device name as the slug", slug: "nul", files: skill, want: "skills/nul"},
+		{name: "a trailing dot", slug: "s", files: with(map[string]string{"notes.": "x"}), want: "skills/s/notes."},
+		{name: "names that differ in case only", slug: "s", files: with(map[string]string{"skill.md": "x"}), want: "skills/s/skill.md"},
+		{name: "folders that differ in case only", slug: "s", files: with(map[string]string{"Docs/a.md": "x", "docs/b.md": "y"}), want: "skills/s/docs/b.md"},
+		{name: "a file on disk that differs in case only", slug: "s", files: with(map[string]string{"readme.md": "x"}), want: "skills/s/readme.md",
+			setup: func(t *testing.T, base, root string) {
+				writeTestFile(t, filepath.Join(root, "skills", "s", "README.md"), "local")
+			}},
+		{name: "a skill folder on disk that differs in case only", slug: "pdf", files: skill, want: "skills/pdf",
+			setup: func(t *testing.T, base, root string) {
+				writeTestFile(t, filepath.Join(root, "skills", "PDF", "SKILL.md"), "local")
+			}},
 		{name: "file and folder clash", slug: "s", files: with(map[string]string{"docs": "x", "docs/a.md": "y"}), want: "skills/s/docs/a.md"},
 		{name: "slug too long for a folder name", slug: strings.Repeat("s", 256), files: skill, want: "skills/" + strings.Repeat("s", 256)},
 		{name: "file name too long", slug: "s", files: with(map[string]string{strings.Repeat("f", 253) + ".md": "x"}), want: "skills/s/" + strings.Repeat("f", 253) + ".md"},

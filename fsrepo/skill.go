@@ -65,6 +65,25 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnosti
 			"folder name %q is not a URL-safe slug: use letters, digits, '-', '.', '_' or '~'", f.slug)
 	}
 
+	// A checkout on Windows or macOS must hold every name as written.
+	const portHint = "rename it: git for Windows refuses to check out such a name, and a checkout on Windows or macOS holds one of two names that differ only in case"
+	if why := unportable(f.slug); why != "" {
+		errf(dir, "path-unportable", portHint, "%s", why)
+	}
+	rels := make([]string, len(f.entries))
+	for i, e := range f.entries {
+		rels[i] = e.rel
+	}
+	sort.Strings(rels)
+	twins := caseTwins(rels)
+	for _, rel := range rels {
+		if why := unportable(rel); why != "" {
+			errf(path.Join(dir, rel), "path-unportable", portHint, "%s", why)
+		} else if twin, ok := twins[rel]; ok {
+			errf(path.Join(dir, rel), "path-unportable", portHint, "%s", twin.reason(""))
+		}
+	}
+
 	byRel := make(map[string]*entry, len(f.entries))
 	for i := range f.entries {
 		byRel[f.entries[i].rel] = &f.entries[i]

@@ -63,6 +63,31 @@ func TestPull(t *testing.T) {
 	}
 }
 
+// TestPullGitControlFile: a space's file linked as .gitignore (whose "*"
+// would leave the skill out of git) or .gitattributes is never written:
+// pull refuses, naming it, and writes nothing.
+func TestPullGitControlFile(t *testing.T) {
+	svc := newFakeService("ab12")
+	sk := svc.add("guide", "See [ignored](.gitignore) and [attributes](docs/.gitattributes).\n", true)
+	svc.files[sk.ID] = map[string]string{".gitignore": "*\n", "docs/.gitattributes": "*.md binary\n"}
+	o := pullOptions(t)
+	_, err := Pull(t.Context(), svc, "ab12", o)
+	var re *fsrepo.RefusedError
+	if !errors.As(err, &re) {
+		t.Fatalf("Pull: %v, want a refusal", err)
+	}
+	var got []string
+	for _, p := range re.Unsafe {
+		got = append(got, p.Path)
+	}
+	if want := []string{"skills/guide/.gitignore", "skills/guide/docs/.gitattributes"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("refused %q, want %q", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(o.Root, "skills")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("pull wrote the skills folder: %v", err)
+	}
+}
+
 func TestPullSlugErrors(t *testing.T) {
 	svc := newFakeService("ab12")
 	svc.add("a", "x\n", true)

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/skillsync/skillsync/fsrepo"
 )
@@ -241,6 +244,49 @@ func TestAddRefusesAnInvalidSkill(t *testing.T) {
 	}
 	if _, ok := lockOf(t, root).Entry("bad"); !ok {
 		t.Fatal("forced, the skill is not in the lock")
+	}
+}
+
+// TestAddRefusesWhatACheckoutCannotHold: an upstream's git control files
+// (a .gitattributes that makes git show SKILL.md as binary, a .gitignore)
+// are never written into the repository, nor names a checkout on Windows
+// or macOS cannot hold: add refuses, naming each, and writes nothing.
+func TestAddRefusesWhatACheckoutCannotHold(t *testing.T) {
+	up := newUpstream(t)
+	up.write(map[string]string{"pdf/SKILL.md": pdfSkill, "pdf/.gitattributes": "SKILL.md binary\n", "pdf/docs/.gitignore": "secret.txt\n"})
+	up.commit("control files")
+	root := newRoot(t)
+	before := snapshot(t, root)
+	_, err := Add(context.Background(), root, AddOptions{Source: up.dir, Path: "pdf"})
+	var re *fsrepo.RefusedError
+	if !errors.As(err, &re) || len(re.Unsafe) != 2 || re.Unsafe[0].Path != "skills/pdf/.gitattributes" || re.Unsafe[1].Path != "skills/pdf/docs/.gitignore" {
+		t.Errorf("Add = %v, want .gitattributes and docs/.gitignore refused", err)
+	}
+
+	// go-git's worktree refuses to commit such names: the tree is made
+	// by hand, at skills/bomb.
+	up.commitTree(func(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree {
+		return object.Tree{Entries: []object.TreeEntry{
+			{Name: "con.md", Mode: filemode.Regular, Hash: blob("x\n")},
+			{Name: "skill.md", Mode: filemode.Regular, Hash: blob("y\n")},
+		}}
+	})
+	added, err := Add(context.Background(), root, AddOptions{Source: up.dir, Path: "skills/bomb", As: "pdf"})
+	var got []string
+	if added != nil {
+		for _, d := range added.Diagnostics {
+			got = append(got, d.Path+" "+d.Code)
+		}
+	}
+	if want := []string{"skills/pdf/con.md path-unportable", "skills/pdf/skill.md path-unportable"}; !errors.Is(err, ErrInvalidSkill) || !reflect.DeepEqual(got, want) {
+		t.Errorf("Add = %v with %q, want %q", err, got, want)
+	}
+	_, err = Add(context.Background(), root, AddOptions{Source: up.dir, Path: "skills/bomb", As: "pdf", Force: true})
+	if !errors.As(err, &re) || len(re.Unsafe) != 2 || re.Unsafe[0].Path != "skills/pdf/con.md" || re.Unsafe[1].Path != "skills/pdf/skill.md" {
+		t.Errorf("forced, Add = %v, want con.md and skill.md refused", err)
+	}
+	if after := snapshot(t, root); !reflect.DeepEqual(before, after) {
+		t.Error("files written")
 	}
 }
 

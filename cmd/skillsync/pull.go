@@ -255,7 +255,7 @@ func reportPull(ui *ui, space string, rep *reconcile.PullReport, err error, form
 	case errors.As(err, &refused):
 		var hints []string
 		if len(refused.Unsafe) > 0 {
-			hints = append(hints, "pull never writes outside the skills folder nor through a symlink: replace a symlink named above with a real folder or remove it, or pull only the other skills by naming their slugs")
+			hints = append(hints, "pull never writes outside the skills folder nor through a symlink, nor git's own files or names a Windows or macOS checkout cannot hold: replace a symlink named above with a real folder or remove it, or pull only the other skills by naming their slugs")
 		}
 		if len(refused.Modified) > 0 {
 			hints = append(hints, "commit or stash those changes first, or pass --force to overwrite them")
