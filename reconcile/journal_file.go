@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // StateDir is the folder of a repository where skillsync keeps what it
@@ -36,7 +39,8 @@ var ErrStateDirLink = errors.New("is a symbolic link")
 
 // OpenJournal opens path for appending, creating it and its parent folders.
 // When path lies inside a [StateDir] folder, that folder gets a .gitignore
-// of "*" if it has none.
+// of "*" if it has none; one there that does not ignore the journal gets
+// a line that does.
 //
 // Inside a StateDir folder, nothing is written through a symbolic link: a
 // .skillsync committed as a link, even one pointing inside the repository,
@@ -52,7 +56,7 @@ func OpenJournal(path string) (*Journal, error) {
 		return nil, fmt.Errorf("creating journal folder: %w", err)
 	}
 	if state != "" {
-		if err := ignoreStateDir(state); err != nil {
+		if err := ignoreStateDir(state, path); err != nil {
 			return nil, err
 		}
 	}
@@ -143,13 +147,20 @@ func checkStateDir(path string) (string, error) {
 	return state, nil
 }
 
-// ignoreStateDir writes state/.gitignore, unless there is one.
-func ignoreStateDir(state string) error {
+// maxGitignoreBytes is the most read of a .skillsync/.gitignore: a real
+// one is a few lines.
+const maxGitignoreBytes = 1 << 20
+
+// ignoreStateDir writes state/.gitignore, ignoring all, unless there is
+// one; one there that does not ignore the journal at path keeps its lines
+// and gets one that does. A journal holds every text apply replaced: it is
+// never to be committed, and apply goes on rather than fail for it.
+func ignoreStateDir(state, path string) error {
 	gi := filepath.Join(state, ".gitignore")
 	// O_EXCL: an existing file is kept, and no link is followed.
 	f, err := os.OpenFile(gi, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return nil
+		return ignoreJournal(gi, state, path)
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", gi, err)
@@ -162,6 +173,51 @@ func ignoreStateDir(state string) error {
 		return fmt.Errorf("writing %s: %w", gi, err)
 	}
 	return nil
+}
+
+// ignoreJournal adds to gi, the .gitignore of state, a line that ignores
+// the journal at path, unless a line of it does: the journal's folder in
+// state (journal/ for apply's own), or the journal itself.
+func ignoreJournal(gi, state, path string) error {
+	rel, err := filepath.Rel(state, path)
+	if err != nil {
+		return nil // not below state: checkStateDir found it above path
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	f, err := os.OpenFile(gi, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", gi, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxGitignoreBytes+1))
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", gi, err)
+	}
+	if len(data) > maxGitignoreBytes {
+		return fmt.Errorf("%s is more than %d bytes, which skillsync does not read: make it ignore the journals (a line '*' does)", gi, maxGitignoreBytes)
+	}
+	var patterns []gitignore.Pattern
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line != "" && !strings.HasPrefix(line, "#") {
+			patterns = append(patterns, gitignore.ParsePattern(line, nil))
+		}
+	}
+	if gitignore.NewMatcher(patterns).Match(parts, false) {
+		return nil
+	}
+	add := "/" + parts[0]
+	if len(parts) > 1 {
+		add += "/"
+	}
+	lead := ""
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		lead = "\n"
+	}
+	if _, err := f.WriteString(lead + "# added by skillsync: journals hold every text apply replaces, never committed\n" + add + "\n"); err != nil {
+		return fmt.Errorf("writing %s: %w", gi, err)
+	}
+	return f.Close()
 }
 
 // DefaultJournalPath is where apply journals by default:

@@ -3,6 +3,7 @@ package reconcile
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,5 +91,70 @@ func mkdir(t *testing.T, dir string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOpenJournalIgnoredByGit: a journal holds every text apply replaced,
+// so git must ignore it. A repository's own .skillsync/.gitignore that
+// does not is kept, with a line that ignores the journal added; one that
+// does is left as it is. git check-ignore is the judge.
+func TestOpenJournalIgnoredByGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	tests := []struct {
+		name      string
+		gitignore string // "" for none
+		journal   string // relative to .skillsync; "" for the default
+		added     string // what is added to it; "" for nothing
+	}{
+		{name: "none", added: ""},
+		{name: "one that ignores something else", gitignore: "cache/\n", added: "/journal/"},
+		{name: "an empty one", gitignore: "\n", added: "/journal/"},
+		{name: "one that takes the journals back", gitignore: "*\n!journal/\n!journal/*\n", added: "/journal/"},
+		{name: "one without a final newline", gitignore: "notes.txt", added: "/journal/"},
+		{name: "one that ignores all", gitignore: "*\n"},
+		{name: "one that ignores the journal folder", gitignore: "journal/\n"},
+		{name: "a journal of its own", gitignore: "journal/\n", journal: "mine.jsonl", added: "/mine.jsonl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v %s", err, out)
+			}
+			gi := filepath.Join(root, StateDir, ".gitignore")
+			if tt.gitignore != "" {
+				mkdir(t, filepath.Join(root, StateDir))
+				if err := os.WriteFile(gi, []byte(tt.gitignore), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			path := DefaultJournalPath(root, time.Now())
+			if tt.journal != "" {
+				path = filepath.Join(root, StateDir, tt.journal)
+			}
+			j, err := OpenJournal(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j.Close()
+			cmd := exec.Command("git", "check-ignore", "-q", path)
+			cmd.Dir = root
+			if err := cmd.Run(); err != nil {
+				t.Errorf("git check-ignore %s: %v: the journal is not ignored", path, err)
+			}
+			data, err := os.ReadFile(gi)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tt.gitignore == "":
+			case tt.added == "" && string(data) != tt.gitignore:
+				t.Errorf(".gitignore = %q, want it left as %q", data, tt.gitignore)
+			case tt.added != "" && (!strings.HasPrefix(string(data), tt.gitignore) || !strings.HasSuffix(string(data), "\n"+tt.added+"\n")):
+				t.Errorf(".gitignore = %q, want %q kept and %q added", data, tt.gitignore, tt.added)
+			}
+		})
 	}
 }
