@@ -3,6 +3,7 @@ package fsrepo
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,11 +24,21 @@ var ErrConfigNotEditable = errors.New("skillsync.yaml cannot be edited by skills
 // there, or adds its line (and the enabled: key) below the target's
 // others; every other byte, comments and order included, stays. The file
 // is replaced atomically, and only with what skillsync would read back.
+// A skillsync.yaml that is a symlink stays one: the file it points to is
+// edited when it is in the repository, and refused otherwise.
 func SetTargetEnabled(root, target string, states map[string]bool) error {
 	if len(states) == 0 {
 		return nil
 	}
 	name := filepath.Join(root, ConfigFile)
+	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if !resolvesInside(root, name) {
+			return fmt.Errorf("editing %s: it is a symlink to a file outside the repository, which is never written", ConfigFile)
+		}
+		if name, err = filepath.EvalSymlinks(name); err != nil {
+			return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		}
+	}
 	data, err := os.ReadFile(name)
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", ConfigFile, err)
@@ -43,7 +54,7 @@ func SetTargetEnabled(root, target string, states map[string]bool) error {
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", ConfigFile, err)
 	}
-	tmp, err := os.CreateTemp(root, ".skillsync-yaml-*")
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".skillsync-yaml-*")
 	if err != nil {
 		return fmt.Errorf("editing %s: %w", ConfigFile, err)
 	}

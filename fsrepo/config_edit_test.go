@@ -236,3 +236,43 @@ func FuzzSetTargetEnabled(f *testing.F) {
 		}
 	})
 }
+
+// TestSetTargetEnabledSymlinkedConfig: a skillsync.yaml that is a symlink
+// to a file of the repository stays a link, and the file it points to is
+// edited; one that points outside the repository (which ReadConfig never
+// reads) is refused, and nothing changes.
+func TestSetTargetEnabledSymlinkedConfig(t *testing.T) {
+	const in = "targets:\n  staging: {space: st01}\n  prod:\n    space: pr01\n"
+	const want = "targets:\n  staging: {space: st01}\n  prod:\n    space: pr01\n    enabled:\n      sql-style: false\n"
+	states := map[string]bool{"sql-style": false}
+
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "config", "skillsync.yaml"), in)
+	symlink(t, filepath.Join("config", "skillsync.yaml"), filepath.Join(root, ConfigFile))
+	if err := SetTargetEnabled(root, "prod", states); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, ConfigFile)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s is no longer a symlink: %v, %v", ConfigFile, fi, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "config", "skillsync.yaml")); string(got) != want {
+		t.Errorf("the file the link points to:\n%s\nwant:\n%s", got, want)
+	}
+	if es, _ := os.ReadDir(filepath.Join(root, "config")); len(es) != 1 {
+		t.Errorf("config folder holds %d files, want the one: %v", len(es), es)
+	}
+
+	root, outside := t.TempDir(), t.TempDir()
+	writeTestFile(t, filepath.Join(outside, "skillsync.yaml"), in)
+	symlink(t, filepath.Join(outside, "skillsync.yaml"), filepath.Join(root, ConfigFile))
+	err := SetTargetEnabled(root, "prod", states)
+	if err == nil || !strings.Contains(err.Error(), "symlink to a file outside the repository") {
+		t.Errorf("SetTargetEnabled = %v, want it refused", err)
+	}
+	if fi, err := os.Lstat(filepath.Join(root, ConfigFile)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s is no longer a symlink: %v, %v", ConfigFile, fi, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(outside, "skillsync.yaml")); string(got) != in {
+		t.Errorf("the file outside changed:\n%s", got)
+	}
+}
