@@ -1,6 +1,7 @@
 package fsrepo
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
@@ -66,10 +67,23 @@ func SkipsFile(p string) bool {
 	return skipFile(p)
 }
 
+// StoredText is data, the content of the file name, as git stores it when
+// a checkout wrote it with CRLF line endings (core.autocrlf, Git for
+// Windows' default): each CRLF made LF, as the loader reads SKILL.md. A
+// binary file (see [IsBinary]) is data as it is.
+func StoredText(name string, data []byte) []byte {
+	if !bytes.Contains(data, []byte("\r\n")) || isBinary(name, data) {
+		return data
+	}
+	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+}
+
 // folderHashOf is the [FolderHash] of a folder read by the loader, and
 // false when a file of it was not read (a SKILL.md too large to read):
-// then no hash can match.
-func folderHashOf(f *folder) (string, bool) {
+// then no hash can match. With stored, its text files are hashed as git
+// stores them (see [StoredText]), and false says that none differs so.
+func folderHashOf(f *folder, stored bool) (string, bool) {
+	changed := false
 	sums := make(map[string][sha256.Size]byte, len(f.entries))
 	for _, e := range f.entries {
 		switch {
@@ -83,9 +97,13 @@ func folderHashOf(f *folder) (string, bool) {
 				return "", false
 			}
 			sums[e.rel] = [sha256.Size]byte(b)
+		case stored:
+			data := StoredText(e.rel, e.data)
+			changed = changed || len(data) != len(e.data)
+			sums[e.rel] = sha256.Sum256(data)
 		default:
 			sums[e.rel] = sha256.Sum256(e.data)
 		}
 	}
-	return FolderHash(sums), true
+	return FolderHash(sums), !stored || changed
 }

@@ -405,8 +405,11 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) Diagnostics {
 		if f.isLink {
 			continue // an error of its own
 		}
-		if h, ok := folderHashOf(f); ok && h == e.Hash {
+		if h, ok := folderHashOf(f, false); ok && h == e.Hash {
 			continue
+		}
+		if h, ok := folderHashOf(f, true); ok && h == e.Hash {
+			continue // checked out with CRLF, as git for Windows does
 		}
 		ds = append(ds, Diagnostic{Path: dir, Severity: SeverityWarning, Code: "vendored-modified",
 			Message: fmt.Sprintf("modified locally since vendored from %s@%s", from, shortCommit(e.Commit)),

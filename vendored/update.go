@@ -153,6 +153,8 @@ func updateSkill(u *upstream, root string, cfg fsrepo.Config, e fsrepo.LockedSki
 	if err != nil {
 		return nil, err
 	}
+	raw := ours
+	ours, crlf := storedForm(ours, base, theirs)
 	m := mergeFolder(base, ours, theirs, force)
 	su.Files, su.Conflicts = m.changes, m.conflicts
 	if su.Files == nil {
@@ -167,12 +169,15 @@ func updateSkill(u *upstream, root string, cfg fsrepo.Config, e fsrepo.LockedSki
 	}
 	writes := map[string]fsrepo.FileData{}
 	for p, f := range m.files {
-		if o, ok := ours[p]; !ok || !bytes.Equal(o.data, f.data) || o.exec != f.exec {
+		if crlf[p] {
+			f.data = bytes.ReplaceAll(bytes.ReplaceAll(f.data, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+		}
+		if o, ok := raw[p]; !ok || !bytes.Equal(o.data, f.data) || o.exec != f.exec {
 			writes[p] = fsrepo.FileData{Data: f.data, Exec: f.exec}
 		}
 	}
 	var remove []string
-	for p := range ours {
+	for p := range raw {
 		if _, ok := m.files[p]; !ok {
 			remove = append(remove, p)
 		}
@@ -180,7 +185,7 @@ func updateSkill(u *upstream, root string, cfg fsrepo.Config, e fsrepo.LockedSki
 	// The local files as read are what the merge took for ours: one that
 	// changes before it is written over is refused, not lost.
 	opts := fsrepo.WriteOptions{Force: force, HeadBlob: func(rel string) ([]byte, bool) {
-		o, ok := ours[relTo(dir, rel)]
+		o, ok := raw[relTo(dir, rel)]
 		return o.data, ok
 	}}
 	if len(writes) > 0 || len(remove) > 0 {
@@ -195,6 +200,31 @@ func updateSkill(u *upstream, root string, cfg fsrepo.Config, e fsrepo.LockedSki
 		su.State = StateUnchanged // upstream moved on elsewhere
 	}
 	return &next, nil
+}
+
+// storedForm is ours with each text file that a checkout wrote with CRLF
+// line endings, where upstream's has none, as git stores it (see
+// [fsrepo.StoredText]), and the paths of those files, which are written
+// back with CRLF: git for Windows checks text files out so.
+func storedForm(ours, base, theirs map[string]file) (map[string]file, map[string]bool) {
+	out := make(map[string]file, len(ours))
+	crlf := map[string]bool{}
+	for p, o := range ours {
+		out[p] = o
+		lf := fsrepo.StoredText(p, o.data)
+		if len(lf) == len(o.data) {
+			continue
+		}
+		up, ok := base[p]
+		if !ok {
+			up, ok = theirs[p]
+		}
+		if ok && !bytes.Contains(up.data, []byte("\r\n")) {
+			out[p] = file{data: lf, exec: o.exec}
+			crlf[p] = true
+		}
+	}
+	return out, crlf
 }
 
 // relTo is rel, slash-separated and relative to the repository root,

@@ -180,6 +180,62 @@ func TestUpdateKeepsLocalEdits(t *testing.T) {
 	}
 }
 
+// TestCRLFCheckout: git for Windows checks text files out with CRLF line
+// endings (core.autocrlf) and stores them with LF, as upstream does. Such
+// a vendored folder is not modified locally, and an update merges
+// upstream's changes line by line, writing them with CRLF; a binary file
+// is compared byte for byte.
+func TestCRLFCheckout(t *testing.T) {
+	ctx := context.Background()
+	up := pdfUpstream(t)
+	up.write(map[string]string{"skills/pdf/logo.png": "\x89PNG\r\n\x1a\n\x00\x00"})
+	up.commit("a logo")
+	root := newRoot(t)
+	if _, err := Add(ctx, root, AddOptions{Source: up.dir, Path: "skills/pdf"}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "skills", "pdf")
+	crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+	for _, p := range []string{"SKILL.md", "forms.md", "scripts/fill.py"} {
+		name := filepath.Join(dir, filepath.FromSlash(p))
+		writeFile(t, name, crlf(readFile(t, name)))
+	}
+	os.Chmod(filepath.Join(dir, "scripts", "fill.py"), 0o755)
+	if ds := vendoredDiagnostics(t, root); len(ds) != 0 {
+		t.Errorf("validate of a CRLF checkout: %v, want nothing", ds)
+	}
+
+	// A line edited here too, all in CRLF.
+	local := crlf(strings.Replace(pdfSkill, "Line one.", "Line one, as we like it.", 1))
+	writeFile(t, filepath.Join(dir, "SKILL.md"), local)
+	up.write(map[string]string{
+		"skills/pdf/SKILL.md": strings.Replace(pdfSkill, "Line twelve.", "Line twelve, fixed upstream.", 1),
+		"skills/pdf/forms.md": "# Forms\n\nFill them in.\n",
+	})
+	tip := up.commit("upstream moves")
+	rep, err := Update(ctx, root, UpdateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	su := rep.Skills[0]
+	if su.State != StateUpdated || su.To != tip || len(su.Conflicts) != 0 {
+		t.Fatalf("update: %+v", su)
+	}
+	if want := []FileChange{{"SKILL.md", ChangeMerged}, {"forms.md", ChangeUpdated}}; !reflect.DeepEqual(su.Files, want) {
+		t.Errorf("files %+v, want %+v", su.Files, want)
+	}
+	want := crlf(strings.Replace(strings.Replace(pdfSkill, "Line one.", "Line one, as we like it.", 1), "Line twelve.", "Line twelve, fixed upstream.", 1))
+	if got := readFile(t, filepath.Join(dir, "SKILL.md")); got != want {
+		t.Errorf("SKILL.md:\n%q\nwant:\n%q", got, want)
+	}
+	if got := readFile(t, filepath.Join(dir, "forms.md")); got != "# Forms\r\n\r\nFill them in.\r\n" {
+		t.Errorf("forms.md = %q, want upstream's in CRLF", got)
+	}
+	if got := readFile(t, filepath.Join(dir, "scripts", "fill.py")); got != "print('fill')\r\n" {
+		t.Errorf("fill.py = %q, want it untouched", got)
+	}
+}
+
 func TestUpdateConflictWritesNothing(t *testing.T) {
 	ctx := context.Background()
 	up := pdfUpstream(t)
