@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -98,16 +102,28 @@ func selectEntries(lock fsrepo.Lock, slugs []string) ([]fsrepo.LockedSkill, erro
 }
 
 // eachMoved asks the upstream of each source of entries, once, which
-// commit each entry's ref names now. An entry at its locked commit is
+// commit each entry's ref names now. An entry whose folder in skillsDir
+// is gone is failed, as validate fails it; one at its locked commit is
 // current; for the others the source fetches those commits (with the
 // locked ones, when bases is true, for a merge) and each is called, with
 // the upstream, the entry's index and where its ref is now. An entry that
 // cannot be checked is failed; the error returned is the context's.
-func eachMoved(ctx context.Context, root string, entries []fsrepo.LockedSkill, bases bool,
+func eachMoved(ctx context.Context, root, skillsDir string, entries []fsrepo.LockedSkill, bases bool,
 	current func(i int), fail func(i int, err error), each func(u *upstream, i int, t *target)) error {
-	for _, group := range bySource(entries) {
+	for _, all := range bySource(entries) {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		var group []int
+		for _, i := range all {
+			if err := folderGone(root, skillsDir, entries[i]); err != nil {
+				fail(i, err)
+			} else {
+				group = append(group, i)
+			}
+		}
+		if len(group) == 0 {
+			continue
 		}
 		src, err := sourceOf(entries[group[0]].Source, root)
 		var u *upstream
@@ -157,6 +173,25 @@ func eachMoved(ctx context.Context, root string, entries []fsrepo.LockedSkill, b
 	return nil
 }
 
+// folderGone is the error of a vendored skill e whose folder in skillsDir
+// is not there, or nil.
+func folderGone(root, skillsDir string, e fsrepo.LockedSkill) error {
+	dir := path.Join(skillsDir, e.Slug)
+	if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(dir))); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	from := e.Source
+	if e.Path != "" {
+		from += " (" + e.Path + ")"
+	}
+	lines := fmt.Sprintf("line %d", e.Line)
+	if e.Lines > 1 {
+		lines = fmt.Sprintf("lines %d-%d", e.Line, e.Line+e.Lines-1)
+	}
+	return fmt.Errorf("skill %q vendored from %s has no folder: %s is gone; restore it (git checkout -- %s), or delete its entry (%s) from %s",
+		e.Slug, from, dir, dir, lines, fsrepo.LockFile)
+}
+
 // bySource groups entries by source, each source once, in the order of
 // their first entry.
 func bySource(entries []fsrepo.LockedSkill) [][]int {
@@ -181,6 +216,10 @@ func bySource(entries []fsrepo.LockedSkill) [][]int {
 // for those commits at depth 1. A skill that cannot be checked is in the
 // report with its error; the error returned is for the lock and slugs.
 func Outdated(ctx context.Context, root string, slugs []string) (*Report, error) {
+	cfg, err := fsrepo.ReadConfig(root)
+	if err != nil {
+		return nil, err
+	}
 	lock, err := readLock(root)
 	if err != nil {
 		return nil, err
@@ -199,7 +238,7 @@ func Outdated(ctx context.Context, root string, slugs []string) (*Report, error)
 	current := func(i int) {
 		rep.Skills[i].State, rep.Skills[i].Latest = StateCurrent, entries[i].Commit
 	}
-	err = eachMoved(ctx, root, entries, false, current, fail, func(u *upstream, i int, t *target) {
+	err = eachMoved(ctx, root, cfg.SkillsDir, entries, false, current, fail, func(u *upstream, i int, t *target) {
 		st := &rep.Skills[i]
 		st.Latest = t.commit.String()
 		if st.Latest == entries[i].Commit {

@@ -91,7 +91,7 @@ func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport
 	current := func(i int) {
 		rep.Skills[i].State, rep.Skills[i].To = StateCurrent, entries[i].Commit
 	}
-	err = eachMoved(ctx, root, entries, true, current, fail, func(u *upstream, i int, t *target) {
+	err = eachMoved(ctx, root, cfg.SkillsDir, entries, true, current, fail, func(u *upstream, i int, t *target) {
 		e, err := updateSkill(u, root, cfg, entries[i], t.commit, opts.Force, &rep.Skills[i])
 		if err != nil {
 			fail(i, err)
@@ -148,7 +148,7 @@ func updateSkill(u *upstream, root string, cfg fsrepo.Config, e fsrepo.LockedSki
 	next.Commit, next.Hash = su.To, hashOf(theirs)
 	ours, err := readLocalFolder(root, dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s is gone: restore it (git checkout -- %s), or delete its entry from %s", dir, dir, fsrepo.LockFile)
+		return nil, folderGone(root, cfg.SkillsDir, e)
 	}
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -233,6 +234,53 @@ func TestCRLFCheckout(t *testing.T) {
 	}
 	if got := readFile(t, filepath.Join(dir, "scripts", "fill.py")); got != "print('fill')\r\n" {
 		t.Errorf("fill.py = %q, want it untouched", got)
+	}
+}
+
+// TestFolderGone: a vendored skill whose folder is gone is an error of
+// outdated and update, as of validate, whether upstream moved or not, with
+// how to restore it or stop vendoring it; never "current".
+func TestFolderGone(t *testing.T) {
+	ctx := context.Background()
+	up := pdfUpstream(t)
+	root := newRoot(t)
+	if _, err := Add(ctx, root, AddOptions{Source: up.dir, Path: "skills/pdf"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Add(ctx, root, AddOptions{Source: up.dir, Path: "skills/docx"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "skills", "pdf")); err != nil {
+		t.Fatal(err)
+	}
+	const want = `skill "pdf" vendored from %s (skills/pdf) has no folder: skills/pdf is gone; restore it (git checkout -- skills/pdf), or delete its entry (lines %d-%d) from skillsync.lock`
+	e, _ := lockOf(t, root).Entry("pdf")
+	msg := fmt.Sprintf(want, up.dir, e.Line, e.Line+e.Lines-1)
+	for _, moved := range []bool{false, true} {
+		if moved {
+			up.write(map[string]string{"skills/pdf/forms.md": "# Forms\n\nnew\n"})
+			up.commit("upstream moves")
+		}
+		rep, err := Outdated(ctx, root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := rep.Skills[1]; st.Slug != "pdf" || st.State != StateError || st.Error != msg || !rep.Failed() {
+			t.Errorf("moved %t: outdated %+v, want the error %q", moved, st, msg)
+		}
+		if st := rep.Skills[0]; st.Slug != "docx" || st.State == StateError {
+			t.Errorf("moved %t: outdated %+v, want docx checked", moved, st)
+		}
+		urep, err := Update(ctx, root, UpdateOptions{Slugs: []string{"pdf"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if su := urep.Skills[0]; su.State != StateError || su.Error != msg || !urep.Failed() {
+			t.Errorf("moved %t: update %+v, want the error %q", moved, su, msg)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "skills", "pdf")); !os.IsNotExist(err) {
+		t.Errorf("update wrote the folder: %v", err)
 	}
 }
 
