@@ -113,6 +113,7 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer u.close()
 	if !src.Remote() {
 		// A folder inside a repository: the repository is the source,
 		// the folder the path in it.

@@ -169,6 +169,7 @@ func eachMoved(ctx context.Context, root, skillsDir string, entries []fsrepo.Loc
 				each(u, i, t)
 			}
 		}
+		u.close()
 	}
 	return nil
 }

@@ -37,10 +37,12 @@ const MaxFolderBytes = 256 << 20
 
 // upstream is a source repository opened for reading: a local one
 // directly; a remote one through the references it advertises and, once
-// fetched, an in-memory copy of the commits asked for, at depth 1.
+// fetched, a copy of the commits asked for, at depth 1, in a temporary
+// folder that close removes.
 type upstream struct {
-	src  Source
-	repo *git.Repository // local: the repository; remote: what was fetched (nil before)
+	src   Source
+	repo  *git.Repository // local: the repository; remote: what was fetched (nil before)
+	store *fetchStore     // remote: where repo is kept (nil before)
 
 	refs map[plumbing.ReferenceName]plumbing.Hash // remote: advertised, tags peeled to commits
 	head plumbing.ReferenceName                   // remote: the branch HEAD names
@@ -123,7 +125,10 @@ func branchRank(name string) string {
 }
 
 func remoteError(src Source, err error) error {
+	var limit *fetchLimitError
 	switch {
+	case errors.As(err, &limit):
+		return limit
 	case errors.Is(err, transport.ErrRepositoryNotFound):
 		return fmt.Errorf("no git repository at %s", src)
 	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
@@ -254,20 +259,22 @@ func (u *upstream) fetch(ctx context.Context, targets []*target, commits []plumb
 	for _, c := range commits {
 		add(c.String() + ":" + commitRef(c).String())
 	}
-	r, err := u.fetchSpecs(ctx, specs, 1)
-	if err != nil && len(specs) > byID {
+	r, store, err := u.fetchSpecs(ctx, specs, 1)
+	var limit *fetchLimitError
+	if err != nil && len(specs) > byID && !errors.As(err, &limit) {
 		// Not every server gives a commit by its id: the history of
 		// the references holds the locked commits, unless rewritten.
 		full := append([]config.RefSpec(nil), specs[:byID]...)
 		if len(full) == 0 {
 			full = []config.RefSpec{"+refs/heads/*:refs/skillsync/refs/heads/*"}
 		}
-		r, err = u.fetchSpecs(ctx, full, 0)
+		r, store, err = u.fetchSpecs(ctx, full, 0)
 	}
 	if err != nil {
 		return remoteError(u.src, err)
 	}
-	u.repo = r
+	u.close()
+	u.repo, u.store = r, store
 	for _, t := range targets {
 		if t.name == "" {
 			continue
@@ -283,20 +290,34 @@ func (u *upstream) fetch(ctx context.Context, targets []*target, commits []plumb
 	return nil
 }
 
-func (u *upstream) fetchSpecs(ctx context.Context, specs []config.RefSpec, depth int) (*git.Repository, error) {
-	r, err := git.Init(memory.NewStorage(), nil)
+// fetchSpecs fetches specs at depth into a new store (see fetchStore),
+// which it removes when it fails.
+func (u *upstream) fetchSpecs(ctx context.Context, specs []config.RefSpec, depth int) (*git.Repository, *fetchStore, error) {
+	store, err := newFetchStore(u.src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rem, err := r.CreateRemoteAnonymous(&config.RemoteConfig{Name: "anonymous", URLs: []string{u.src.url}})
-	if err != nil {
-		return nil, err
+	r, err := git.Init(store, nil)
+	if err == nil {
+		var rem *git.Remote
+		rem, err = r.CreateRemoteAnonymous(&config.RemoteConfig{Name: "anonymous", URLs: []string{u.src.url}})
+		if err == nil {
+			err = rem.FetchContext(ctx, &git.FetchOptions{RemoteName: "anonymous", RefSpecs: specs, Depth: depth, Tags: git.NoTags})
+		}
 	}
-	err = rem.FetchContext(ctx, &git.FetchOptions{RemoteName: "anonymous", RefSpecs: specs, Depth: depth, Tags: git.NoTags})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return nil, err
+		store.Remove()
+		return nil, nil, err
 	}
-	return r, nil
+	return r, store, nil
+}
+
+// close removes what was fetched of a remote source; u is not read after.
+func (u *upstream) close() {
+	if u.store != nil {
+		u.store.Remove()
+		u.store = nil
+	}
 }
 
 func fetchedRef(name plumbing.ReferenceName) plumbing.ReferenceName {
