@@ -1,0 +1,227 @@
+package notify
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/internal/redact"
+	"github.com/skillsync/skillsync/internal/redact/redacttest"
+)
+
+// token is a space's token as the process knows it.
+const token = "sk-live-Zm9vYmFy/c2VjcmV0+sntl_7Qx"
+
+// TestTokenNeverSent: a token in a skill's name, a target, the summary
+// (as an error body echoes it: JSON-escaped, percent-encoded, cut by an
+// excerpt) or a link reaches no receiver in any spelling; the rest of
+// the event does.
+func TestTokenNeverSent(t *testing.T) {
+	ev := Event{
+		Kind:    ApplyFailed,
+		Target:  "prod-" + token,
+		Space:   "pr01",
+		BaseURL: "https://tenant.example.com",
+		Skills:  []string{"sql-style", "leak-" + token, "x" + redacttest.Spellings["percent upper"](token)},
+		Summary: `PATCH sql-style: 401 {"error":"bad token ` + redacttest.Spellings["json u lower"](token) + `"}` +
+			"\nsent " + token[:20] + "…",
+		Links: Links{Run: "https://ci.example.com/run/1?t=" + token, Issue: "https://github.com/acme/skills/issues/7"},
+	}
+	for _, kind := range []string{Slack, Teams, Webhook} {
+		t.Run(kind, func(t *testing.T) {
+			secrets := &redact.Set{}
+			secrets.Add("SKILLSYNC_TOKEN", token)
+			rc := newReceiver(t)
+			s := oneDestination(t, kind, rc.hookURL(), nil, secrets, Options{})
+			if w := s.Send(t.Context(), ev); len(w) > 0 {
+				t.Fatal(w)
+			}
+			body := string(rc.deliveries()[0].body)
+			if leak := redacttest.Leak(body, token); leak != "" {
+				t.Errorf("the token reached the receiver as %s:\n%s", leak, body)
+			}
+			var decoded any
+			if err := json.Unmarshal([]byte(body), &decoded); err != nil {
+				t.Fatalf("not JSON once redacted: %v", err)
+			}
+			flat, _ := json.Marshal(decoded)
+			if leak := redacttest.Leak(string(flat), token); leak != "" {
+				t.Errorf("the decoded body holds the token as %s", leak)
+			}
+			// Teams escapes punctuation with a backslash, \\ in JSON.
+			unescaped := strings.ReplaceAll(body, `\\`, "")
+			for _, want := range []string{"sql-style", "pr01", "[REDACTED]", "issues/7"} {
+				if !strings.Contains(unescaped, want) {
+					t.Errorf("the body lacks %q:\n%s", want, body)
+				}
+			}
+			if strings.Contains(body, "ci.example.com") {
+				t.Errorf("a link that held the token was sent:\n%s", body)
+			}
+		})
+	}
+}
+
+// TestSecretsKeptOutOfWarnings: a receiver's answer that echoes the
+// token, the webhook's URL or its path is shown in the warning redacted;
+// the URL and signing secret are added to the set for all other output.
+func TestSecretsKeptOutOfWarnings(t *testing.T) {
+	secrets := &redact.Set{}
+	secrets.Add("SKILLSYNC_TOKEN", token)
+	var url string
+	rc := newReceiver(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write([]byte("no hook at " + r.URL.Path + " nor " + url + " for " + token))
+	})
+	url = rc.hookURL()
+	s := oneDestination(t, Webhook, url, nil, secrets, Options{})
+	w := s.Send(t.Context(), Event{Kind: ApplyFailed})
+	if len(w) != 1 {
+		t.Fatalf("warnings %v, want 1", w)
+	}
+	msg := w[0].String()
+	for name, secret := range map[string]string{"token": token, "URL's path": hookPath} {
+		if leak := redacttest.Leak(msg, secret); leak != "" {
+			t.Errorf("the warning shows the %s as %s: %s", name, leak, msg)
+		}
+	}
+	if strings.Contains(msg, url) {
+		t.Errorf("the warning shows the URL: %s", msg)
+	}
+	if !strings.Contains(msg, "answered 400 Bad Request: no hook at [REDACTED]") {
+		t.Errorf("warning: %s", msg)
+	}
+	got := secrets.Found("url " + url + " secret " + testSecret)
+	if !slices.Contains(got, "SKILLSYNC_NOTIFY_DEST") || !slices.Contains(got, "SKILLSYNC_NOTIFY_DEST_SECRET") {
+		t.Errorf("the set finds %v in a text with the URL and the secret, want both", got)
+	}
+}
+
+// TestHostileTextEscaped: what the repository or the space wrote can
+// neither mention nor link in Slack, nor format in Teams; the links
+// skillsync adds still work.
+func TestHostileTextEscaped(t *testing.T) {
+	ev := readEvent(t, filepath.Join("testdata", "events", "apply-failed-hostile.json"))
+	ev = ev.redacted(&redact.Set{})
+	slack, err := slackBody(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg slackMessage
+	if err := json.Unmarshal(slack, &msg); err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{msg.Text}
+	for _, b := range msg.Blocks {
+		if b.Text != nil {
+			texts = append(texts, b.Text.Text)
+		}
+		for _, f := range b.Fields {
+			texts = append(texts, f.Text)
+			if !f.Verbatim {
+				t.Errorf("a field is not verbatim: %q", f.Text)
+			}
+		}
+		if b.Type == "context" {
+			for _, e := range b.Elements {
+				if e.Text != "<https://ci.example.com/run/1|CI run>" {
+					t.Errorf("link %q", e.Text)
+				}
+			}
+		}
+	}
+	for _, s := range texts {
+		if strings.ContainsAny(s, "<>") {
+			t.Errorf("Slack would parse %q", s)
+		}
+	}
+	if !strings.Contains(string(slack), "&lt;!channel&gt;") || !strings.Contains(string(slack), `\u202e`) {
+		t.Errorf("Slack body:\n%s", slack)
+	}
+
+	teams, err := teamsBody(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var card teamsMessage
+	if err := json.Unmarshal(teams, &card); err != nil {
+		t.Fatal(err)
+	}
+	all := ""
+	for _, b := range card.Attachments[0].Content.Body {
+		all += b.Text + "\n"
+	}
+	for _, raw := range []string{"[click](", "<!here>", "*bold*", "_it_", "\n- item", "\n# heading", "https://evil"} {
+		if strings.Contains(all, raw) {
+			t.Errorf("Teams would read %q as markdown:\n%s", raw, all)
+		}
+	}
+	if a := card.Attachments[0].Content.Actions; len(a) != 1 || a[0].URL != "https://ci.example.com/run/1" {
+		t.Errorf("actions %+v: want only the run (the other links are not plain)", a)
+	}
+}
+
+// TestLongTextCut: a summary of characters that escape long is cut within
+// Slack's limit of a section, without splitting an escape.
+func TestLongTextCut(t *testing.T) {
+	ev := Event{Kind: PlanError, Summary: strings.Repeat("&<", 2000)}.redacted(&redact.Set{})
+	if n := utf8.RuneCountInString(ev.Summary); n != maxSummary {
+		t.Errorf("summary of %d characters, want %d", n, maxSummary)
+	}
+	body, err := slackBody(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg slackMessage
+	if err := json.Unmarshal(body, &msg); err != nil {
+		t.Fatal(err)
+	}
+	text := msg.Blocks[1].Text.Text
+	if n := utf8.RuneCountInString(text); n > slackSectionMax || n < slackSectionMax-5 {
+		t.Errorf("section text of %d characters, want at most and near %d", n, slackSectionMax)
+	}
+	if rest := strings.NewReplacer("&amp;", "", "&lt;", "").Replace(strings.TrimSuffix(text, "…")); rest != "" {
+		t.Errorf("an escape was split: %q left", rest)
+	}
+	if got := escapeCut("abc", 3, func(rune) string { return "" }); got != "abc" {
+		t.Errorf("escapeCut of a text that fits = %q", got)
+	}
+	if got := escapeCut("abcd", 3, func(rune) string { return "" }); got != "ab…" {
+		t.Errorf("escapeCut of a text one too long = %q", got)
+	}
+}
+
+// TestLinksFromEnv: the run and the pull request come from GitHub's
+// variables, else GitLab's; malformed ones give no link.
+func TestLinksFromEnv(t *testing.T) {
+	dir := t.TempDir()
+	eventPath := filepath.Join(dir, "event.json")
+	if err := os.WriteFile(eventPath, []byte(`{"pull_request":{"number":42}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		want Links
+	}{
+		{"local", nil, Links{}},
+		{"GitHub push", map[string]string{"GITHUB_REPOSITORY": "acme/skills", "GITHUB_RUN_ID": "99"},
+			Links{Run: "https://github.com/acme/skills/actions/runs/99"}},
+		{"GitHub Enterprise pull request", map[string]string{"GITHUB_SERVER_URL": "https://ghe.example.com", "GITHUB_REPOSITORY": "acme/skills", "GITHUB_RUN_ID": "99", "GITHUB_EVENT_PATH": eventPath},
+			Links{Run: "https://ghe.example.com/acme/skills/actions/runs/99", PullRequest: "https://ghe.example.com/acme/skills/pull/42"}},
+		{"GitHub malformed", map[string]string{"GITHUB_REPOSITORY": "acme/skills", "GITHUB_RUN_ID": "99<script>"}, Links{}},
+		{"GitLab merge request", map[string]string{"CI_JOB_URL": "https://gitlab.example.com/acme/skills/-/jobs/7", "CI_PROJECT_URL": "https://gitlab.example.com/acme/skills", "CI_MERGE_REQUEST_IID": "5"},
+			Links{Run: "https://gitlab.example.com/acme/skills/-/jobs/7", PullRequest: "https://gitlab.example.com/acme/skills/-/merge_requests/5"}},
+		{"GitLab pipeline", map[string]string{"CI_PIPELINE_URL": "https://gitlab.com/acme/skills/-/pipelines/8"},
+			Links{Run: "https://gitlab.com/acme/skills/-/pipelines/8"}},
+	} {
+		if got := LinksFromEnv(env(tc.vars)); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
