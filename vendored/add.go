@@ -37,6 +37,8 @@ type AddOptions struct {
 	As string
 	// Force writes a skill that has validation errors.
 	Force bool
+	// Auth gives a remote source's host its token, if any.
+	Auth Auth
 }
 
 // Added is a skill [Add] vendored.
@@ -109,7 +111,7 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := openUpstream(ctx, src)
+	u, err := openUpstream(ctx, src, opts.Auth)
 	if err != nil {
 		return nil, err
 	}

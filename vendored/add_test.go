@@ -102,7 +102,7 @@ func TestAddRelativeSourceIsRelativeToTheRoot(t *testing.T) {
 		t.Fatalf("lock entry %+v: want the repository, relative to the root, and the folder in it", e)
 	}
 	// Outdated finds it again from the lock.
-	rep, err := Outdated(context.Background(), root, nil)
+	rep, err := Outdated(context.Background(), root, OutdatedOptions{})
 	if err != nil || rep.Skills[0].State != StateCurrent {
 		t.Fatalf("outdated: %+v, %v", rep, err)
 	}

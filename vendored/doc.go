@@ -8,9 +8,10 @@
 //
 // Sources are read with go-git and no git binary: an https URL is fetched
 // at depth 1 into a temporary folder, removed afterwards, each object's
-// size checked as the pack is read (see [MaxFetchBytes]); a local path is
-// opened where it is. This is the
-// one package of skillsync's repository side that reaches the network,
-// which is why it is not part of fsrepo: fsrepo reads skillsync.lock and
-// checks the vendored folders against it (validate), offline.
+// size checked as the pack is read (see [MaxFetchBytes]), with the token
+// that [Auth] finds for its host, if any; a local path is opened where it
+// is. This is the one package of skillsync's repository side that reaches
+// the network, which is why it is not part of fsrepo: fsrepo reads
+// skillsync.lock and checks the vendored folders against it (validate),
+// offline.
 package vendored

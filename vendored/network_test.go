@@ -139,7 +139,7 @@ func TestFetchBounded(t *testing.T) {
 	}
 	gitCLI(t, filepath.Join(dir, "up"), "branch", "-q", "-f", "v1", after)
 	var rep *Report
-	alloc = allocated(func() { rep, err = Outdated(context.Background(), root, nil) })
+	alloc = allocated(func() { rep, err = Outdated(context.Background(), root, OutdatedOptions{}) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func selectEntries(lock fsrepo.Lock, slugs []string) ([]fsrepo.LockedSkill, erro
 // locked ones, when bases is true, for a merge) and each is called, with
 // the upstream, the entry's index and where its ref is now. An entry that
 // cannot be checked is failed; the error returned is the context's.
-func eachMoved(ctx context.Context, root, skillsDir string, entries []fsrepo.LockedSkill, bases bool,
+func eachMoved(ctx context.Context, root, skillsDir string, entries []fsrepo.LockedSkill, bases bool, auth Auth,
 	current func(i int), fail func(i int, err error), each func(u *upstream, i int, t *target)) error {
 	for _, all := range bySource(entries) {
 		if err := ctx.Err(); err != nil {
@@ -128,7 +128,7 @@ func eachMoved(ctx context.Context, root, skillsDir string, entries []fsrepo.Loc
 		src, err := sourceOf(entries[group[0]].Source, root)
 		var u *upstream
 		if err == nil {
-			u, err = openUpstream(ctx, src)
+			u, err = openUpstream(ctx, src, auth)
 		}
 		if err != nil {
 			for _, i := range group {
@@ -210,13 +210,22 @@ func bySource(entries []fsrepo.LockedSkill) [][]int {
 	return groups
 }
 
-// Outdated checks the vendored skills of slugs (all when empty) against
-// their upstreams: a skill is outdated when the commit its ref names now
-// holds another folder than the one vendored. Each source is asked once;
-// a remote one for its references, then, for the skills whose ref moved,
-// for those commits at depth 1. A skill that cannot be checked is in the
-// report with its error; the error returned is for the lock and slugs.
-func Outdated(ctx context.Context, root string, slugs []string) (*Report, error) {
+// OutdatedOptions say what [Outdated] checks.
+type OutdatedOptions struct {
+	// Slugs are the skills to check; all the lock holds when empty.
+	Slugs []string
+	// Auth gives each remote source's host its token, if any.
+	Auth Auth
+}
+
+// Outdated checks the vendored skills of opts.Slugs (all when empty)
+// against their upstreams: a skill is outdated when the commit its ref
+// names now holds another folder than the one vendored. Each source is
+// asked once; a remote one for its references, then, for the skills whose
+// ref moved, for those commits at depth 1. A skill that cannot be checked
+// is in the report with its error; the error returned is for the lock and
+// slugs.
+func Outdated(ctx context.Context, root string, opts OutdatedOptions) (*Report, error) {
 	cfg, err := fsrepo.ReadConfig(root)
 	if err != nil {
 		return nil, err
@@ -225,7 +234,7 @@ func Outdated(ctx context.Context, root string, slugs []string) (*Report, error)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := selectEntries(lock, slugs)
+	entries, err := selectEntries(lock, opts.Slugs)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +248,7 @@ func Outdated(ctx context.Context, root string, slugs []string) (*Report, error)
 	current := func(i int) {
 		rep.Skills[i].State, rep.Skills[i].Latest = StateCurrent, entries[i].Commit
 	}
-	err = eachMoved(ctx, root, cfg.SkillsDir, entries, false, current, fail, func(u *upstream, i int, t *target) {
+	err = eachMoved(ctx, root, cfg.SkillsDir, entries, false, opts.Auth, current, fail, func(u *upstream, i int, t *target) {
 		st := &rep.Skills[i]
 		st.Latest = t.commit.String()
 		if st.Latest == entries[i].Commit {

@@ -50,7 +50,7 @@ func TestVendorRealRepository(t *testing.T) {
 	if got := "sha256:" + strings.Fields(string(out))[0]; got != added.Skill.Hash {
 		t.Fatalf("coreutils: %s, lock: %s", got, added.Skill.Hash)
 	}
-	rep, err := Outdated(context.Background(), root, nil)
+	rep, err := Outdated(context.Background(), root, OutdatedOptions{})
 	if err != nil || rep.Outdated() || rep.Failed() {
 		t.Fatalf("outdated: %+v, %v", rep, err)
 	}

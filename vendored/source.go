@@ -108,7 +108,11 @@ func parseURL(raw string) (Source, error) {
 	case scheme != "https" && scheme != "http":
 		return Source{}, fmt.Errorf("source %q: skillsync reads git repositories over https (or from a local path), not %s", s, scheme)
 	case u.User != nil:
-		return Source{}, fmt.Errorf("source %q holds credentials, which would be written to %s: give the URL without them", redactURL(u), "skillsync.lock")
+		err := fmt.Errorf("source %q holds credentials, which would be written to %s: give the URL without them", redactURL(u), "skillsync.lock")
+		if host, ok := hostVariable(originOf(u)); ok {
+			err = fmt.Errorf("%w, and set %s%s instead", err, TokenPrefix, host)
+		}
+		return Source{}, err
 	case u.Host == "" || u.Hostname() == "":
 		return Source{}, fmt.Errorf("source %q has no host", s)
 	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:

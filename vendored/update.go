@@ -20,6 +20,8 @@ type UpdateOptions struct {
 	// Force writes a skill whose files conflict, taking upstream's
 	// version of each conflicted file.
 	Force bool
+	// Auth gives each remote source's host its token, if any.
+	Auth Auth
 }
 
 // SkillUpdate is what [Update] did to one vendored skill.
@@ -91,7 +93,7 @@ func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport
 	current := func(i int) {
 		rep.Skills[i].State, rep.Skills[i].To = StateCurrent, entries[i].Commit
 	}
-	err = eachMoved(ctx, root, cfg.SkillsDir, entries, true, current, fail, func(u *upstream, i int, t *target) {
+	err = eachMoved(ctx, root, cfg.SkillsDir, entries, true, opts.Auth, current, fail, func(u *upstream, i int, t *target) {
 		e, err := updateSkill(u, root, cfg, entries[i], t.commit, opts.Force, &rep.Skills[i])
 		if err != nil {
 			fail(i, err)

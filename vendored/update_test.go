@@ -35,7 +35,7 @@ func TestOutdated(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rep, err := Outdated(ctx, root, nil)
+	rep, err := Outdated(ctx, root, OutdatedOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestOutdated(t *testing.T) {
 	// Upstream changes pdf, leaves docx be, removes xlsx.
 	up.write(map[string]string{"skills/pdf/forms.md": "# Forms, v2\n", "skills/xlsx/SKILL.md": "", "README.md": "moved\n"})
 	tip := up.commit("v2")
-	rep, err = Outdated(ctx, root, nil)
+	rep, err = Outdated(ctx, root, OutdatedOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,16 +84,16 @@ func TestOutdated(t *testing.T) {
 	}
 
 	// One skill only; an unknown one is an error.
-	if rep, err := Outdated(ctx, root, []string{"docx"}); err != nil || len(rep.Skills) != 1 || rep.Outdated() {
+	if rep, err := Outdated(ctx, root, OutdatedOptions{Slugs: []string{"docx"}}); err != nil || len(rep.Skills) != 1 || rep.Outdated() {
 		t.Errorf("outdated docx: %+v, %v", rep, err)
 	}
-	if _, err := Outdated(ctx, root, []string{"nope"}); err == nil || !strings.Contains(err.Error(), `"nope" is not vendored`) {
+	if _, err := Outdated(ctx, root, OutdatedOptions{Slugs: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `"nope" is not vendored`) {
 		t.Errorf("outdated nope: %v", err)
 	}
 
 	// A source that is gone is an error of its skills, not of the others.
 	os.RemoveAll(up.dir)
-	rep, err = Outdated(ctx, root, nil)
+	rep, err = Outdated(ctx, root, OutdatedOptions{})
 	if err != nil || !rep.Failed() || rep.Skills[0].State != StateError || !strings.Contains(rep.Skills[0].Error, "is not a git repository") {
 		t.Fatalf("a source gone: %+v, %v", rep, err)
 	}
@@ -261,7 +261,7 @@ func TestFolderGone(t *testing.T) {
 			up.write(map[string]string{"skills/pdf/forms.md": "# Forms\n\nnew\n"})
 			up.commit("upstream moves")
 		}
-		rep, err := Outdated(ctx, root, nil)
+		rep, err := Outdated(ctx, root, OutdatedOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

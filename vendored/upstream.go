@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -41,6 +42,7 @@ const MaxFolderBytes = 256 << 20
 // folder that close removes.
 type upstream struct {
 	src   Source
+	acc   access          // remote: the token its host gets, if any
 	repo  *git.Repository // local: the repository; remote: what was fetched (nil before)
 	store *fetchStore     // remote: where repo is kept (nil before)
 
@@ -48,7 +50,7 @@ type upstream struct {
 	head plumbing.ReferenceName                   // remote: the branch HEAD names
 }
 
-func openUpstream(ctx context.Context, src Source) (*upstream, error) {
+func openUpstream(ctx context.Context, src Source, auth Auth) (*upstream, error) {
 	u := &upstream{src: src}
 	if !src.Remote() {
 		// A bare repository (a mirror) is opened where it is; go-git's
@@ -64,10 +66,15 @@ func openUpstream(ctx context.Context, src Source) (*upstream, error) {
 		u.repo = r
 		return u, nil
 	}
+	u.acc = auth.access(src)
 	rem := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{src.url}})
-	refs, err := rem.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled})
+	opts := &git.ListOptions{PeelingOption: git.AppendPeeled}
+	if a := u.acc.transportAuth(); a != nil {
+		opts.Auth = a
+	}
+	refs, err := rem.ListContext(ctx, opts)
 	if err != nil {
-		return nil, remoteError(src, err)
+		return nil, u.remoteError(err)
 	}
 	u.refs = map[plumbing.ReferenceName]plumbing.Hash{}
 	var headTarget plumbing.ReferenceName
@@ -124,19 +131,31 @@ func branchRank(name string) string {
 	return "2" + name
 }
 
-func remoteError(src Source, err error) error {
+// remoteError is the error of a request to a remote source: what the
+// server said is dropped for an answer about access, which names the
+// variables of the host's token, and hidden of the token otherwise.
+func (u *upstream) remoteError(err error) error {
 	var limit *fetchLimitError
+	status := 0
 	switch {
 	case errors.As(err, &limit):
 		return limit
 	case errors.Is(err, transport.ErrRepositoryNotFound):
-		return fmt.Errorf("no git repository at %s", src)
-	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
-		return fmt.Errorf("%s asks for credentials: skillsync vendors from public repositories, or from a local clone (give its path)", src)
+		status = http.StatusNotFound
+	case errors.Is(err, transport.ErrAuthenticationRequired):
+		status = http.StatusUnauthorized
+	case errors.Is(err, transport.ErrAuthorizationFailed):
+		status = http.StatusForbidden
 	case errors.Is(err, transport.ErrEmptyRemoteRepository):
-		return fmt.Errorf("the repository at %s is empty", src)
+		return fmt.Errorf("the repository at %s is empty", u.src)
+	default:
+		return u.acc.hide(fmt.Errorf("reading %s: %w", u.src, err))
 	}
-	return fmt.Errorf("reading %s: %w", src, err)
+	e := &AuthError{Source: u.src.String(), Status: status, Variables: u.acc.variables}
+	if c := u.acc.cred; c != nil {
+		e.Sent, e.User = c.variable, c.user
+	}
+	return e
 }
 
 // A target is what a ref resolves to: a commit, and the reference that
@@ -271,7 +290,7 @@ func (u *upstream) fetch(ctx context.Context, targets []*target, commits []plumb
 		r, store, err = u.fetchSpecs(ctx, full, 0)
 	}
 	if err != nil {
-		return remoteError(u.src, err)
+		return u.remoteError(err)
 	}
 	u.close()
 	u.repo, u.store = r, store
@@ -302,7 +321,11 @@ func (u *upstream) fetchSpecs(ctx context.Context, specs []config.RefSpec, depth
 		var rem *git.Remote
 		rem, err = r.CreateRemoteAnonymous(&config.RemoteConfig{Name: "anonymous", URLs: []string{u.src.url}})
 		if err == nil {
-			err = rem.FetchContext(ctx, &git.FetchOptions{RemoteName: "anonymous", RefSpecs: specs, Depth: depth, Tags: git.NoTags})
+			opts := &git.FetchOptions{RemoteName: "anonymous", RefSpecs: specs, Depth: depth, Tags: git.NoTags}
+			if a := u.acc.transportAuth(); a != nil {
+				opts.Auth = a
+			}
+			err = rem.FetchContext(ctx, opts)
 		}
 	}
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {

@@ -87,7 +87,7 @@ func run(ctx context.Context, args []string, p process) (code int) {
 	// repository's diagnostics before the space's token is read for the
 	// first request; a short value (GITHUB_TOKEN=true) must not redact
 	// every "true" of a JSON plan, and is registered once a call uses it.
-	for _, k := range []string{envToken, "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN"} {
+	for _, k := range []string{envToken, "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN", "CI_JOB_TOKEN"} {
 		if tok := strings.TrimSpace(p.getenv(k)); len(tok) >= redact.ShortSecret {
 			ui.addSecret(k, tok)
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
+	"github.com/skillsync/skillsync/vendored"
 )
 
 // Settings are resolved here, and only here: each from its flag, else its
@@ -371,6 +372,13 @@ func registerTokens(secrets *redact.Set, cfg fsrepo.Config, getenv func(string) 
 			add(tokenFileName(tokenFile), string(b))
 		}
 	}
+}
+
+// gitAuth gives the hosts of vendoring's git sources their tokens, from
+// the environment; each token is a secret, under its variable's name,
+// before it is first sent.
+func gitAuth(e *env) vendored.Auth {
+	return vendored.Auth{Getenv: e.getenv, Using: e.ui.addSecret}
 }
 
 // readToken reads t's bearer token, from its file, else its variable, and

@@ -228,7 +228,7 @@ func runVendorAdd(ctx context.Context, e *env, o vendorAddOptions) error {
 	if err != nil {
 		return err
 	}
-	added, err := vendored.Add(ctx, root, vendored.AddOptions{Source: o.source, Path: o.path, Ref: o.ref, As: o.as, Force: o.force})
+	added, err := vendored.Add(ctx, root, vendored.AddOptions{Source: o.source, Path: o.path, Ref: o.ref, As: o.as, Force: o.force, Auth: gitAuth(e)})
 	if errors.Is(err, vendored.ErrInvalidSkill) {
 		writeDiagnostics(ui, added.Diagnostics)
 		errs, _ := countDiagnostics(added.Diagnostics)
@@ -261,7 +261,7 @@ func runVendorOutdated(ctx context.Context, e *env, o vendorOutdatedOptions) err
 	if err != nil {
 		return err
 	}
-	rep, err := vendored.Outdated(ctx, root, o.slugs)
+	rep, err := vendored.Outdated(ctx, root, vendored.OutdatedOptions{Slugs: o.slugs, Auth: gitAuth(e)})
 	if err != nil {
 		return vendorError(ui, err, "")
 	}
@@ -299,7 +299,7 @@ func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: o.slugs, Force: o.force})
+	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: o.slugs, Force: o.force, Auth: gitAuth(e)})
 	if rep != nil {
 		if o.format == "json" {
 			if jerr := writeJSON(ui, rep); jerr != nil && err == nil {

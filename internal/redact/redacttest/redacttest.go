@@ -5,6 +5,9 @@ package redacttest
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -57,6 +60,29 @@ func Leak(out, tok string) string {
 		}
 	}
 	return ""
+}
+
+// LeakInFiles returns a description of the first file under root that
+// holds a run of one of tokens (see [Leak]), or "".
+func LeakInFiles(root string, tokens ...string) (string, error) {
+	var found string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, tok := range tokens {
+			if l := Leak(string(b), tok); l != "" {
+				found = p + " holds " + l
+				return fs.SkipAll
+			}
+		}
+		return nil
+	})
+	return found, err
 }
 
 func isAlnum(c byte) bool {
