@@ -26,6 +26,13 @@ copied, and a hash of the folder's files that find, sort and sha256sum
 recompute (see the README). validate warns when a vendored folder differs
 from its lock, and fails when the lock names a folder that is gone.
 
+A private https source takes a token from the environment, sent to its
+host only and never written: SKILLSYNC_GIT_TOKEN_<HOST>, HOST the source's
+host in upper case with "." as "_", "-" as "__", and "_PORT" for a port
+other than the default (git.example.com:8443 is GIT_EXAMPLE_COM_8443);
+else GITHUB_TOKEN on GitHub's host, GITLAB_TOKEN or CI_JOB_TOKEN on
+GitLab's. SKILLSYNC_GIT_USER_<HOST> sets the user name sent with it.
+
 Examples:
    skillsync vendor add https://github.com/anthropics/skills --path skills/pdf
    skillsync vendor outdated
