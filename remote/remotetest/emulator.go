@@ -23,6 +23,7 @@ import (
 // raced past.
 type Emulator struct {
 	mu        sync.Mutex
+	saveMu    sync.Mutex // one SaveState at a time
 	spaces    map[string]*space
 	tokens    map[string]token
 	clock     clock
@@ -205,6 +206,38 @@ func (e *Emulator) RemoveToken(tok string) {
 	delete(e.tokens, tok)
 }
 
+// TokenInfo describes a token the emulator accepts.
+type TokenInfo struct {
+	Token      string
+	Permission Permission
+	// Spaces are the spaces the token may reach, sorted; nil for every
+	// space.
+	Spaces []string
+}
+
+// Tokens returns the tokens the emulator accepts, sorted.
+func (e *Emulator) Tokens() []TokenInfo {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []TokenInfo
+	for _, tok := range slices.Sorted(maps.Keys(e.tokens)) {
+		t := e.tokens[tok]
+		info := TokenInfo{Token: tok, Permission: t.perm}
+		if t.spaces != nil {
+			info.Spaces = slices.Sorted(maps.Keys(t.spaces))
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// SpaceIDs returns the ids of the emulator's spaces, sorted.
+func (e *Emulator) SpaceIDs() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Sorted(maps.Keys(e.spaces))
+}
+
 func (e *Emulator) mustSpace(op, spaceID string) *space {
 	sp, ok := e.spaces[spaceID]
 	if !ok {
@@ -219,29 +252,47 @@ func (e *Emulator) mustSpace(op, spaceID string) *space {
 // skill the service could not hold (the field table's rules, as for a
 // seed).
 func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
+	sk, err := e.addSkill(spaceID, s)
+	if err != nil {
+		panic("remotetest: AddSkill: " + err.Error())
+	}
+	return sk
+}
+
+// addSkill is [Emulator.AddSkill] returning its error, for the app.
+func (e *Emulator) addSkill(spaceID string, s SkillSeed) (remote.Skill, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp := e.mustSpace("AddSkill", spaceID)
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return remote.Skill{}, fmt.Errorf("unknown space %q (call AddSpace first)", spaceID)
+	}
+	return e.addSkillLocked(sp, s)
+}
+
+// addSkillLocked adds a skill to sp; e.mu is held.
+func (e *Emulator) addSkillLocked(sp *space, s SkillSeed) (remote.Skill, error) {
+	spaceID := sp.ID
 	s = s.clone()
 	if s.Slug == "" {
 		s.Slug = uniqueSlug(sp, slugify(s.Name))
 	}
 	for _, o := range sp.skills {
 		if o.Slug == s.Slug {
-			panic(fmt.Sprintf("remotetest: AddSkill: space %s already has slug %q", spaceID, s.Slug))
+			return remote.Skill{}, fmt.Errorf("space %s already has slug %q", spaceID, s.Slug)
 		}
 	}
 	if s.ID == "" {
 		s.ID = nameUUID(spaceID, "skill", s.Slug)
 	}
 	if err := spec.CheckUUID("id", s.ID); err != nil {
-		panic("remotetest: AddSkill: " + err.Error())
+		return remote.Skill{}, err
 	}
 	if _, dup := sp.skills[s.ID]; dup {
-		panic(fmt.Sprintf("remotetest: AddSkill: space %s already has skill %s", spaceID, s.ID))
+		return remote.Skill{}, fmt.Errorf("space %s already has skill %s", spaceID, s.ID)
 	}
 	if err := checkSeedSkill(s); err != nil {
-		panic("remotetest: AddSkill: " + err.Error())
+		return remote.Skill{}, err
 	}
 	if s.Source == "" {
 		s.Source = remote.SourceManual
@@ -251,7 +302,7 @@ func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
 	sp.skills[s.ID] = sk
 	sp.sorted = nil
 	e.observeActive(spaceID)
-	return sk.view(true)
+	return sk.view(true), nil
 }
 
 // EditSkill changes a skill the way an edit in the end-user app would: f
@@ -260,15 +311,33 @@ func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
 // changes nothing. The 40-active limit is not applied: the app may well
 // count differently. It panics on an unknown space or skill.
 func (e *Emulator) EditSkill(spaceID, skillID string, f func(*SkillSeed)) {
+	err := e.editSkill(spaceID, skillID, func(_ *space, s *SkillSeed) error {
+		f(s)
+		return nil
+	})
+	if err != nil {
+		panic("remotetest: EditSkill: " + err.Error())
+	}
+}
+
+// editSkill is [Emulator.EditSkill] for the app: f also sees the space,
+// under the emulator's lock, and an error from it leaves the skill as it
+// was.
+func (e *Emulator) editSkill(spaceID, skillID string, f func(*space, *SkillSeed) error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp := e.mustSpace("EditSkill", spaceID)
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return fmt.Errorf("unknown space %q (call AddSpace first)", spaceID)
+	}
 	sk, ok := sp.skills[skillID]
 	if !ok {
-		panic(fmt.Sprintf("remotetest: EditSkill: space %s has no skill %s", spaceID, skillID))
+		return fmt.Errorf("space %s has no skill %s", spaceID, skillID)
 	}
 	c := sk.SkillSeed.clone()
-	f(&c)
+	if err := f(sp, &c); err != nil {
+		return err
+	}
 	c.ID, c.Slug = sk.ID, sk.Slug
 	if c.Source == "" {
 		c.Source = remote.SourceManual
@@ -277,6 +346,7 @@ func (e *Emulator) EditSkill(spaceID, skillID string, f func(*SkillSeed)) {
 	sk.updatedAt = e.clock.tick()
 	sp.sorted = nil
 	e.observeActive(spaceID)
+	return nil
 }
 
 // DeleteSkill removes a skill and its files, as deleting it in the app
@@ -375,33 +445,48 @@ func (e *Emulator) SkillFiles(spaceID, skillID string) map[string]string {
 // true, the published version stands for one the emulator does not hold:
 // the flag stays set through edits until a publish.
 func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
+	a, err := e.addAgent(spaceID, a)
+	if err != nil {
+		panic("remotetest: AddAgent: " + err.Error())
+	}
+	return a
+}
+
+// addAgent is [Emulator.AddAgent] returning its error, for the app.
+func (e *Emulator) addAgent(spaceID string, a remote.Agent) (remote.Agent, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp := e.mustSpace("AddAgent", spaceID)
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return remote.Agent{}, fmt.Errorf("unknown space %q (call AddSpace first)", spaceID)
+	}
 	a = cloneAgent(a)
 	if a.ID == "" {
 		a.ID = nameUUID(spaceID, "agent", fmt.Sprint(len(sp.agents)), a.Name)
 	}
 	if err := spec.CheckUUID("id", a.ID); err != nil {
-		panic("remotetest: AddAgent: " + err.Error())
+		return remote.Agent{}, err
 	}
 	if err := checkAgent(a); err != nil {
-		panic("remotetest: AddAgent: " + err.Error())
+		return remote.Agent{}, err
 	}
 	if _, dup := sp.agents[a.ID]; dup {
-		panic(fmt.Sprintf("remotetest: AddAgent: space %s already has agent %s", spaceID, a.ID))
+		return remote.Agent{}, fmt.Errorf("space %s already has agent %s", spaceID, a.ID)
 	}
 	a.SpaceID = spaceID
+	created, updated, err := agentTimes(a)
+	if err != nil {
+		return remote.Agent{}, err
+	}
 	now := e.clock.tick()
-	created, updated := now, now
-	if a.CreatedAt != "" {
-		created = mustParseTime("AddAgent", a.CreatedAt)
-		e.clock.observe(created)
+	if created.IsZero() {
+		created = now
 	}
-	if a.UpdatedAt != "" {
-		updated = mustParseTime("AddAgent", a.UpdatedAt)
-		e.clock.observe(updated)
+	if updated.IsZero() {
+		updated = now
 	}
+	e.clock.observe(created)
+	e.clock.observe(updated)
 	a.CreatedAt, a.UpdatedAt = formatTime(created), formatTime(updated)
 	normaliseAgent(&a)
 	ag := &agent{draft: a, updatedAt: updated}
@@ -413,7 +498,24 @@ func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
 		ag.publishedUnseen = a.HasUnpublishedChanges
 	}
 	sp.agents[a.ID] = ag
-	return cloneAgent(ag.draft)
+	return cloneAgent(ag.draft), nil
+}
+
+// agentTimes parses the timestamps an agent is given; zero when empty.
+func agentTimes(a remote.Agent) (created, updated time.Time, err error) {
+	for _, f := range []struct {
+		t    *time.Time
+		name string
+		s    string
+	}{{&created, "createdAt", a.CreatedAt}, {&updated, "updatedAt", a.UpdatedAt}} {
+		if f.s == "" {
+			continue
+		}
+		if *f.t, err = time.Parse(time.RFC3339Nano, f.s); err != nil {
+			return time.Time{}, time.Time{}, fmt.Errorf("%s %q is not RFC 3339", f.name, f.s)
+		}
+	}
+	return created, updated, nil
 }
 
 // EditAgent changes an agent's draft the way the app's editor would: f
@@ -423,24 +525,42 @@ func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
 // spec defines it: an edit that puts the draft back as published clears
 // it. It panics on an unknown agent.
 func (e *Emulator) EditAgent(spaceID, agentID string, f func(*remote.Agent)) {
+	err := e.editAgent(spaceID, agentID, func(a *remote.Agent) error {
+		f(a)
+		return nil
+	})
+	if err != nil {
+		panic("remotetest: EditAgent: " + err.Error())
+	}
+}
+
+// editAgent is [Emulator.EditAgent] for the app: an error from f, or a
+// draft that breaks the agent table, leaves the agent as it was.
+func (e *Emulator) editAgent(spaceID, agentID string, f func(*remote.Agent) error) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp := e.mustSpace("EditAgent", spaceID)
+	sp, ok := e.spaces[spaceID]
+	if !ok {
+		return fmt.Errorf("unknown space %q (call AddSpace first)", spaceID)
+	}
 	ag, ok := sp.agents[agentID]
 	if !ok {
-		panic(fmt.Sprintf("remotetest: EditAgent: space %s has no agent %s", spaceID, agentID))
+		return fmt.Errorf("space %s has no agent %s", spaceID, agentID)
 	}
 	c := cloneAgent(ag.draft)
-	f(&c)
+	if err := f(&c); err != nil {
+		return err
+	}
 	c.ID, c.SpaceID, c.CreatedAt, c.Published = ag.draft.ID, ag.draft.SpaceID, ag.draft.CreatedAt, ag.draft.Published
 	if err := checkAgent(c); err != nil {
-		panic("remotetest: EditAgent: " + err.Error())
+		return err
 	}
 	normaliseAgent(&c)
 	c.HasUnpublishedChanges = ag.published == nil || ag.publishedUnseen || !sameAgentContent(c, *ag.published)
 	ag.updatedAt = e.clock.tick()
 	c.UpdatedAt = formatTime(ag.updatedAt)
 	ag.draft = c
+	return nil
 }
 
 // sameAgentContent reports whether two versions of an agent hold the same
@@ -850,11 +970,3 @@ func (c *clock) observe(t time.Time) {
 const timeLayout = "2006-01-02T15:04:05.000Z"
 
 func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
-
-func mustParseTime(op, s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(fmt.Sprintf("remotetest: %s: timestamp %q is not RFC 3339", op, s))
-	}
-	return t
-}

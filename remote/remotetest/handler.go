@@ -380,14 +380,26 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 // publish copies an agent's draft over its published version; e.mu is
 // held.
 func (e *Emulator) publish(w http.ResponseWriter, ag *agent) {
-	if ag.draft.Published && !ag.draft.HasUnpublishedChanges {
-		writeJSON(w, http.StatusOK, ag.draft) // nothing to publish
+	if err := e.publishDraft(ag); err != nil {
+		writeError(w, http.StatusUnprocessableEntity, CodeEmbedWhitelist, err.Error())
 		return
 	}
+	writeJSON(w, http.StatusOK, ag.draft)
+}
+
+// errEmbedWhitelist refuses to publish an embeddable draft that no domain
+// may embed.
+var errEmbedWhitelist = errors.New("the draft has embedEnabled true and an empty embedOptions.domainWhitelist")
+
+// publishDraft is a publish, for the API and the app alike: nothing when
+// there is nothing to publish, else the draft copied over the published
+// version; e.mu is held.
+func (e *Emulator) publishDraft(ag *agent) error {
+	if ag.draft.Published && !ag.draft.HasUnpublishedChanges {
+		return nil
+	}
 	if ag.draft.EmbedEnabled && len(ag.draft.EmbedOptions.DomainWhitelist) == 0 {
-		writeError(w, http.StatusUnprocessableEntity, CodeEmbedWhitelist,
-			"the draft has embedEnabled true and an empty embedOptions.domainWhitelist")
-		return
+		return errEmbedWhitelist
 	}
 	ag.updatedAt = e.clock.tick()
 	ag.draft.Published = true
@@ -396,7 +408,7 @@ func (e *Emulator) publish(w http.ResponseWriter, ag *agent) {
 	p := cloneAgent(ag.draft)
 	ag.published = &p
 	ag.publishedUnseen = false
-	writeJSON(w, http.StatusOK, ag.draft)
+	return nil
 }
 
 func (e *Emulator) authenticate(r *http.Request) (token, bool) {

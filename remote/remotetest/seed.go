@@ -84,14 +84,9 @@ func (e *Emulator) LoadSeedFS(fsys fs.FS, dir string) error {
 		if t.Token == "" {
 			return fmt.Errorf("seed %s: token %d is empty", cfgPath, i+1)
 		}
-		var perm Permission
-		switch t.Permission {
-		case "", "read-write":
-			perm = ReadWrite
-		case "read-only":
-			perm = ReadOnly
-		default:
-			return fmt.Errorf("seed %s: token %d: permission %q is neither read-write nor read-only", cfgPath, i+1, t.Permission)
+		perm, err := parsePermission(t.Permission)
+		if err != nil {
+			return fmt.Errorf("seed %s: token %d: %w", cfgPath, i+1, err)
 		}
 		e.AddToken(t.Token, perm, t.Spaces...)
 	}

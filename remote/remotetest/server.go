@@ -23,6 +23,11 @@ type Server struct {
 // free port. Any other address is refused: the emulator accepts any token
 // it was given and must not be reachable from another machine.
 func (e *Emulator) Start(addr string) (*Server, error) {
+	return serve(addr, e)
+}
+
+// serve serves h on the loopback address addr, as [Emulator.Start] says.
+func serve(addr string, h http.Handler) (*Server, error) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -39,7 +44,7 @@ func (e *Emulator) Start(addr string) (*Server, error) {
 	}
 	s := &Server{
 		URL: "http://" + ln.Addr().String(),
-		srv: &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second},
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second},
 		ln:  ln,
 	}
 	go s.srv.Serve(ln)
