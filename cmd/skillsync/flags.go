@@ -41,6 +41,7 @@ const (
 	flagAddr       stringFlag = "addr"
 	flagSeed       stringFlag = "seed"
 	flagToken      stringFlag = "token"
+	flagState      stringFlag = "state"
 
 	flagTarget stringsFlag = "target"
 
