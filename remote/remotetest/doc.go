@@ -15,7 +15,10 @@
 // [New] returns an empty [Emulator]; [Emulator.AddSpace], [Emulator.AddToken],
 // [Emulator.AddSkill], [Emulator.AddAgent] and [Emulator.AddAsset] fill it,
 // or [Emulator.LoadSeed] reads a seed directory. [Emulator.Start] serves it
-// on loopback, [NewServer] does so for one test. [Emulator.EditSkill] and
+// on loopback, [NewServer] does so for one test. [NewApp] adds the app, a
+// web page standing in for the service's app, served with the API by
+// [App.Start]. [Emulator.SaveState] and [Emulator.LoadState] keep the
+// whole emulator in a file across restarts. [Emulator.EditSkill] and
 // [Emulator.EditAgent] simulate edits made in the app behind the tool's
 // back; [Emulator.SetFaults] injects latency, errors, rate limits and
 // dropped connections; [Emulator.Requests] and [Emulator.MaxActiveSeen]
@@ -129,9 +132,30 @@
 //   - HEAD, OPTIONS and any method an endpoint does not list are 405; a
 //     trailing slash or any other path is 404.
 //
+// # The app
+//
+// The spec has no endpoint to create a skill or an agent, nor says how the
+// service's app edits them; [App] does so as plainly as an app may:
+//
+//   - A skill is created with a new random id, source manual, and the slug
+//     [SkillSeed] describes; enabled, unless the space has 40 active skills
+//     already, when it is created disabled. Its name, description and
+//     instructions obey the update endpoint's rules, ASCII names included.
+//   - Enabling a skill at 40 active is refused, as the API's enable is.
+//   - Saving a form changes only the fields that differ from the page as
+//     shown, through [Emulator.EditSkill]'s rules (updatedAt moves); a form
+//     with no difference writes nothing. Text areas' CRLF line ends are
+//     stored as LF.
+//   - Supporting text files are added, changed and deleted; SKILL.md is
+//     not one of them. In a space whose skills feature is disabled nothing
+//     about skills can be changed.
+//   - An agent is created as a never published draft with a random id; its
+//     draft is edited through [Emulator.EditAgent]'s rules, and published as
+//     the publish endpoint does.
+//
 // # Seed directory
 //
-// [Emulator.LoadSeed] and [Emulator.LoadSeedFS] read:
+// [Emulator.LoadSeed] and [Emulator.LoadSeedFS] read a seed directory:
 //
 //	DIR/emulator.yaml                        optional: spaces and tokens
 //	DIR/<spaceId>/skills/<slug>/SKILL.md     one folder per skill, named by slug
@@ -139,28 +163,8 @@
 //	DIR/<spaceId>/agents/<any>.json          one remote.Agent (draft) per file
 //	DIR/<spaceId>/assets/<assetId>.json      one asset record per file, served whole
 //
-// emulator.yaml (unknown keys are an error):
-//
-//	spaces:
-//	  - id: ab12
-//	    skillsFeatureDisabled: false
-//	    builtinActive: 2
-//	tokens:
-//	  - token: demo-token
-//	    permission: read-write    # or read-only
-//	    spaces: [ab12]            # optional; every space when absent
-//
-// Every folder of DIR is a space (created with default settings when
-// emulator.yaml does not list it): one seed serves the several spaces of
-// a skillsync.yaml with targets (staging and production, say), each with
-// its own skills, agents and assets, and tokens limited to some of them
-// stand for each target's tokenEnv. The SKILL.md frontmatter holds name and
-// description, and optionally enabled (default true), id (default derived
-// from space and slug), source, sourceUrl, builtin and unreadable; other
-// keys are ignored; the body is the instructions, byte for byte. Each
-// skill must satisfy the field table of the spec (name, description and
-// instructions rules, a URL-safe folder name, a known source, sourceUrl
-// only with source github), or the seed is refused. Skills
-// are added in slug order, so the last slug is the most recently updated.
-// testdata/emulator/example at the root of the module is an example.
+// docs/emulator.md at the root of the module documents the seed, its
+// emulator.yaml and the keys of a seeded SKILL.md, and the state file;
+// testdata/emulator/example is an example seed. A seed that breaks the
+// field table of the spec is refused.
 package remotetest
