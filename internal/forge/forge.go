@@ -1,6 +1,12 @@
 // Package forge holds what the clients of the code hosts that skillsync
 // posts plans to (GitHub, GitLab) share: the error of an answer, which a
-// caller branches on by its status and a person acts on by its hint.
+// caller branches on by its status and a person acts on by its hint; and
+// the [Proposal], a change carried as one commit on a branch of its own
+// and one pull (merge) request, which drift --pr and vendor update --pr
+// make. [Changes] turns a proposal's files into the edits of the base
+// commit and the id of the tree they make, reading only the folders that
+// hold them, so that a host's client can tell that its branch already
+// holds the proposal without writing anything.
 package forge
 
 import (
