@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	gh "github.com/google/go-github/v92/github"
+	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/mdcut"
 )
 
@@ -52,8 +53,8 @@ func (c *Client) SyncPlanComment(ctx context.Context, pr int, pc PlanComment) (a
 		return "", "", fmt.Errorf("no pull request to comment on (got number %d): plan comments are for pull_request events", pr)
 	}
 	marker := pc.Marker
-	if !strings.HasPrefix(marker, "<!--") || !strings.HasSuffix(marker, "-->") || strings.ContainsAny(marker, "\r\n") {
-		return "", "", fmt.Errorf("the plan comment's marker %q is not a hidden HTML comment on one line", marker)
+	if err := forge.CheckMarker("plan comment", marker); err != nil {
+		return "", "", err
 	}
 	body := c.fitBody(withMarker(marker, pc.Markdown), "plan")
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	gl "gitlab.com/gitlab-org/api/client-go"
+
+	"github.com/skillsync/skillsync/internal/forge"
 )
 
 // DriftLabel is put on drift issues; GitLab makes the label when the
@@ -79,7 +81,7 @@ func SpaceDrift(space string, drift bool, markdown string) DriftIssue {
 // superseded.
 func (c *Client) SyncDriftIssue(ctx context.Context, di DriftIssue) (action, url string, err error) {
 	marker := di.Marker
-	if err := checkMarker("drift issue", marker); err != nil {
+	if err := forge.CheckMarker("drift issue", marker); err != nil {
 		return "", "", err
 	}
 	if di.Drift && strings.TrimSpace(di.Title) == "" {

@@ -7,6 +7,7 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
+	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/mdcut"
 )
 
@@ -55,7 +56,7 @@ func (c *Client) SyncPlanNote(ctx context.Context, mr int64, pn PlanNote) (actio
 		return "", "", fmt.Errorf("no merge request to comment on (got !%d): plan notes are for merge request pipelines", mr)
 	}
 	marker := pn.Marker
-	if err := checkMarker("plan note", marker); err != nil {
+	if err := forge.CheckMarker("plan note", marker); err != nil {
 		return "", "", err
 	}
 	body := c.fitBody(withMarker(marker, pn.Markdown), "plan")
@@ -124,15 +125,6 @@ func (c *Client) noteURL(mr, id int64) string {
 		return ""
 	}
 	return fmt.Sprintf("%s/-/merge_requests/%d#note_%d", c.projectURL, mr, id)
-}
-
-// checkMarker refuses a marker that is not a hidden HTML comment on one
-// line: it would show, or not be found again.
-func checkMarker(what, marker string) error {
-	if !strings.HasPrefix(marker, "<!--") || !strings.HasSuffix(marker, "-->") || strings.ContainsAny(marker, "\r\n") {
-		return fmt.Errorf("the %s's marker %q is not a hidden HTML comment on one line", what, marker)
-	}
-	return nil
 }
 
 // startsWith reports whether the first line of body is marker, so that
