@@ -128,6 +128,9 @@ type permission string
 const (
 	pullRequestsWrite permission = "pull-requests: write"
 	issuesWrite       permission = "issues: write"
+	// proposalWrite is what a proposal needs: pushing a branch, and
+	// opening a pull request from it.
+	proposalWrite permission = "contents: write, pull-requests: write"
 )
 
 // wrap turns what go-github returned into an *Error whose message says what
@@ -191,6 +194,16 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 		case http.StatusForbidden:
 			if strings.Contains(strings.ToLower(e.Message), "locked") {
 				e.Hint = "the conversation is locked: unlock it, or turn the comment off"
+				break
+			}
+			if strings.Contains(e.Message, "not permitted to create or approve pull requests") {
+				e.Hint = "turn on \"Allow GitHub Actions to create and approve pull requests\" in the repository's Settings > Actions > General > Workflow permissions " +
+					"(an organization's or enterprise's setting may hold it off), or open pull requests with a GitHub App's token"
+				break
+			}
+			if perm == proposalWrite {
+				e.Hint = "the workflow's GITHUB_TOKEN lacks the contents: write or the pull-requests: write permission: add `permissions: { contents: write, pull-requests: write }` to the job " +
+					"(a token of another kind needs write access to the repository's contents and pull requests)"
 				break
 			}
 			e.Hint = fmt.Sprintf("the workflow's GITHUB_TOKEN lacks the %q permission: add `permissions: { %s }` to the job", perm, perm)

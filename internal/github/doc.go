@@ -12,7 +12,10 @@
 // every push; a plan with no changes starts no comment, and turns one that
 // is there into a few lines saying so. [Client.SyncDriftIssue] keeps one
 // open issue per space while the space has drifted from git and closes it
-// once it is back in sync.
+// once it is back in sync. [Client.Propose] carries a [forge.Proposal]
+// as one commit on a branch of its own (through the git data API) and one
+// pull request, opened or edited, found again by its marker and author as
+// the comment is; [Client.Withdraw] closes it and deletes the branch.
 // [AppendStepSummary] and [Annotation] need no API at all: they write to
 // the files and the log that the runner reads.
 //

@@ -1,12 +1,19 @@
 // Package githubtest is a fake of the few endpoints of GitHub's REST API
 // that package github calls (the comments of a pull request, the issues of
-// a repository, GET /user), served on loopback by a real HTTP server, so
+// a repository, GET /user, the git data API of blobs, trees, commits and
+// refs, and pull requests), served on loopback by a real HTTP server, so
 // that the tests of package github and of the CLI talk to it as to GitHub,
 // through go-github and net/http. It is strict where GitHub is: a bearer
 // token ([Token]), the repository in the path ([Owner]/[Repo]), offset
 // pagination with Link headers (30 a page unless per_page says up to 100),
 // newest first unless asked otherwise, the 65,536-character limit on
-// bodies, and who may read GET /user. It records every request, and
+// bodies and 256 on titles, who may read GET /user, git objects with the
+// ids git gives them (see forgetest), a ref update that is not a fast
+// forward only with force, protected branches ([Server.Protect]), one open
+// pull request per head and base, none with no commits, the repository
+// setting that lets GITHUB_TOKEN open pull requests
+// ([Server.AllowActionsPullRequests], off as on a new repository), and a
+// deleted branch closing its pull requests. It records every request, and
 // answers in GitHub's place with a [Fault] (an error, a redirect) when a
 // test asks it to.
 package githubtest
@@ -23,6 +30,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/internal/forge/forgetest"
 )
 
 // The token the server accepts, and the one repository it holds.
@@ -43,6 +52,9 @@ type Issue struct {
 	StateReason string
 	Labels      []string
 	PR          bool
+	// Head and Base are a pull request's branches; HeadOwner owns the
+	// repository of Head, empty for [Owner] (another for a fork's).
+	Head, Base, HeadOwner string
 }
 
 // A Comment is a comment on an issue or a pull request.
@@ -81,7 +93,11 @@ type Server struct {
 	nextID       int64
 	requests     []string // "METHOD /path?query" of every request, in order
 	fault        func(r *http.Request) *Fault
+	hook         func(r *http.Request)
 	rejectLabels bool
+	git          *forgetest.Repo
+	protected    map[string]bool // branches
+	actionsPRs   bool            // GITHUB_TOKEN may open pull requests
 
 	srv *httptest.Server
 }
@@ -89,7 +105,7 @@ type Server struct {
 // New starts a server holding no issue and no comment, closed when t ends.
 func New(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{nextID: 1000, app: "github-actions[bot]"}
+	s := &Server{nextID: 1000, app: "github-actions[bot]", git: forgetest.NewRepo(), protected: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /user", s.getUser)
 	mux.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", s.listComments)
@@ -98,7 +114,15 @@ func New(t testing.TB) *Server {
 	mux.HandleFunc("GET /repos/{owner}/{repo}/issues", s.listIssues)
 	mux.HandleFunc("POST /repos/{owner}/{repo}/issues", s.createIssue)
 	mux.HandleFunc("PATCH /repos/{owner}/{repo}/issues/{number}", s.updateIssue)
+	s.routeGit(mux)
+	s.routePulls(mux)
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		hook := s.hook
+		s.mu.Unlock()
+		if hook != nil {
+			hook(r)
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI())
@@ -167,6 +191,37 @@ func (s *Server) Inject(fn func(r *http.Request) *Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fault = fn
+}
+
+// OnRequest makes the server call fn with each request before serving
+// it, outside its lock, so that fn may change the server as someone else
+// would between two requests (push to a branch); nil removes it. fn must
+// not read the request's body.
+func (s *Server) OnRequest(fn func(r *http.Request)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hook = fn
+}
+
+// Git is the repository's git data: seed it with Git().CommitFiles, read
+// what a client wrote with Git().Branch and Git().Files.
+func (s *Server) Git() *forgetest.Repo { return s.git }
+
+// Protect makes branch protected: GitHub refuses to create, move or
+// delete it through the git data API.
+func (s *Server) Protect(branch string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.protected[branch] = true
+}
+
+// AllowActionsPullRequests turns on the repository's setting "Allow
+// GitHub Actions to create and approve pull requests", off by default:
+// without it GITHUB_TOKEN (github-actions[bot]) may not open one.
+func (s *Server) AllowActionsPullRequests() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.actionsPRs = true
 }
 
 // FailAll makes the server answer every request with status and body; a
