@@ -211,8 +211,10 @@ const host = "GitLab"
 type access string
 
 const (
-	notesWrite  access = "comment on merge requests"
-	issuesWrite access = "open, edit and close issues"
+	notesWrite         access = "comment on merge requests"
+	issuesWrite        access = "open, edit and close issues"
+	mergeRequestsWrite access = "open, edit and close merge requests"
+	pushWrite          access = "read and push branches"
 )
 
 // maxMessageChars is the most of GitLab's explanation an error repeats.
@@ -267,7 +269,11 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 		case e.Status == http.StatusForbidden && acc == "":
 			e.Hint = "the GitLab token may not read whom it belongs to: set GITLAB_TOKEN to a project or group access token with the api scope (CI_JOB_TOKEN cannot post)"
 		case e.Status == http.StatusForbidden:
-			e.Hint = fmt.Sprintf("the GitLab token may not %s in project %s: give the access token the Reporter role or higher", acc, c.project)
+			role := "Reporter"
+			if acc == mergeRequestsWrite || acc == pushWrite {
+				role = "Developer"
+			}
+			e.Hint = fmt.Sprintf("the GitLab token may not %s in project %s: give the access token the %s role or higher", acc, c.project, role)
 			if acc == notesWrite {
 				e.Hint += " (a locked merge request takes no notes)"
 			}

@@ -15,6 +15,12 @@
 // [DriftLabel], while the space has drifted from git, and closes it once
 // it is back in sync. The caller owns the markers: one that names a
 // target of a space too is a note or an issue of its own.
+// [Client.Propose] carries a [forge.Proposal] as one commit on a branch
+// of its own (the commits API's actions, started from the base and
+// forced) and one merge request, opened or edited, found again by its
+// marker and author; [Client.Withdraw] closes it and deletes the branch.
+// Proposals need the token's Developer role or higher, and leave to push
+// to a protected branch that matches the head branch.
 //
 // The token must be a project or group access token with the api scope
 // and the Reporter role or higher, kept in a masked CI/CD variable named

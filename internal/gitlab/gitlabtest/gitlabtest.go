@@ -1,8 +1,9 @@
 // Package gitlabtest is a fake of the few endpoints of GitLab's REST API
 // that package gitlab calls (the notes of a merge request, the issues of
-// a project and their notes, GET /user), served on loopback by a real
-// HTTP server, so that the tests of package gitlab and of the CLI talk to
-// it as to GitLab, through client-go and net/http. It is strict where
+// a project and their notes, GET /user, the branches, tree and commits of
+// the repository, and merge requests), served on loopback by a real HTTP
+// server, so that the tests of package gitlab and of the CLI talk to it
+// as to GitLab, through client-go and net/http. It is strict where
 // GitLab is: the PRIVATE-TOKEN header ([Token]), the project in the path
 // by id ([ProjectID]) or URL-encoded path ([ProjectPath]), offset
 // pagination with X-Next-Page and Link headers (20 a page unless per_page
@@ -10,9 +11,14 @@
 // state, labels, author_id and search (in title and description, or as
 // in= says; a plain substring here, where GitLab matches words), the
 // 1,000,000-character limit of a note, only a note's author may edit it,
-// and a token without the api scope may only read. It records every
-// request, and answers in GitLab's place with a [Fault] (an error, a
-// redirect) when a test asks it to.
+// a token without the api scope may only read, git objects with the ids
+// git gives them (see forgetest), a commit's actions as strict as
+// GitLab's (create only what is not there, update, delete and chmod only
+// what is), a branch that exists moved only with force, protected
+// branches ([Server.Protect]), titles of at most 255 characters, and one
+// open merge request per source branch. It records every request, and
+// answers in GitLab's place with a [Fault] (an error, a redirect) when a
+// test asks it to.
 package gitlabtest
 
 import (
@@ -26,6 +32,8 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/internal/forge/forgetest"
 )
 
 // The token the server accepts, whom it belongs to, and the one project
@@ -60,6 +68,18 @@ type Note struct {
 	System   bool // GitLab's own ("added 1 commit")
 }
 
+// A MergeRequest is a merge request into the project.
+type MergeRequest struct {
+	IID                        int64
+	AuthorID                   int64 // 0 for whom the token posts as
+	SourceBranch, TargetBranch string
+	// SourceProjectID is the project of SourceBranch, 0 for this one (a
+	// fork's otherwise).
+	SourceProjectID    int64
+	Title, Description string
+	State              string // "opened", "closed" or "merged"
+}
+
 // A Fault is what the server answers in GitLab's place: a status (an
 // error, or a redirect with a Location header), headers and a body.
 type Fault struct {
@@ -91,15 +111,18 @@ type Server struct {
 	// URL is the root of the API (…/api/v4), for CI_API_V4_URL.
 	URL string
 
-	mu       sync.Mutex
-	mrs      []int64 // iids of the merge requests
-	issues   []*Issue
-	notes    []*Note
-	nextID   int64
-	readOnly bool // the token has read_api, not api
-	paging   Paging
-	requests []string // "METHOD /path?query" of every request, in order
-	fault    func(r *http.Request) *Fault
+	mu        sync.Mutex
+	mrs       []*MergeRequest
+	git       *forgetest.Repo
+	protected map[string]bool // branches
+	hook      func(r *http.Request)
+	issues    []*Issue
+	notes     []*Note
+	nextID    int64
+	readOnly  bool // the token has read_api, not api
+	paging    Paging
+	requests  []string // "METHOD /path?query" of every request, in order
+	fault     func(r *http.Request) *Fault
 
 	srv *httptest.Server
 }
@@ -108,7 +131,7 @@ type Server struct {
 // when t ends.
 func New(t testing.TB) *Server {
 	t.Helper()
-	s := &Server{nextID: 5000}
+	s := &Server{nextID: 5000, git: forgetest.NewRepo(), protected: map[string]bool{}}
 	mux := http.NewServeMux()
 	const p = "/api/v4/projects/{id}"
 	mux.HandleFunc("GET /api/v4/user", s.getUser)
@@ -119,10 +142,17 @@ func New(t testing.TB) *Server {
 	mux.HandleFunc("POST "+p+"/issues", s.createIssue)
 	mux.HandleFunc("PUT "+p+"/issues/{iid}", s.updateIssue)
 	mux.HandleFunc("POST "+p+"/issues/{iid}/notes", s.createNote)
+	s.routeRepository(mux, p)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, `{"error":"404 Not Found"}`)
 	})
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		hook := s.hook
+		s.mu.Unlock()
+		if hook != nil {
+			hook(r)
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI())
@@ -191,11 +221,59 @@ func (s *Server) FailAll(status int, body string) {
 	s.Inject(func(*http.Request) *Fault { return &Fault{Status: status, Body: body} })
 }
 
-// AddMergeRequest opens merge request iid.
+// AddMergeRequest opens merge request iid, of no branch in particular.
 func (s *Server) AddMergeRequest(iid int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.mrs = append(s.mrs, iid)
+	s.mrs = append(s.mrs, &MergeRequest{IID: iid, State: "opened"})
+}
+
+// OpenMergeRequest adds mr as it is, under the next free iid when it has
+// none, which it returns; an empty state is "opened".
+func (s *Server) OpenMergeRequest(mr MergeRequest) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if mr.IID == 0 {
+		mr.IID = s.nextMRIID()
+	}
+	if mr.State == "" {
+		mr.State = "opened"
+	}
+	s.mrs = append(s.mrs, &mr)
+	return mr.IID
+}
+
+// MergeRequests returns the merge requests, in the order they were made.
+func (s *Server) MergeRequests() []MergeRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]MergeRequest, 0, len(s.mrs))
+	for _, mr := range s.mrs {
+		out = append(out, *mr)
+	}
+	return out
+}
+
+// Git is the repository: seed it with Git().CommitFiles, read what a
+// client wrote with Git().Branch and Git().Files.
+func (s *Server) Git() *forgetest.Repo { return s.git }
+
+// Protect makes branch protected with no one allowed to push: GitLab
+// refuses a commit to it.
+func (s *Server) Protect(branch string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.protected[branch] = true
+}
+
+// OnRequest makes the server call fn with each request before serving
+// it, outside its lock, so that fn may change the server as someone else
+// would between two requests (push to a branch); nil removes it. fn must
+// not read the request's body.
+func (s *Server) OnRequest(fn func(r *http.Request)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hook = fn
 }
 
 // AddIssue files an issue under the next free iid, which it returns; an
@@ -364,7 +442,7 @@ func noteJSON(n *Note) map[string]any {
 	}
 }
 
-func (s *Server) hasMR(iid int64) bool { return slices.Contains(s.mrs, iid) }
+func (s *Server) hasMR(iid int64) bool { return s.mr(iid) != nil }
 
 func (s *Server) issue(iid int64) *Issue {
 	for _, is := range s.issues {
@@ -602,16 +680,26 @@ func (s *Server) updateIssue(w http.ResponseWriter, r *http.Request) {
 	if req.Description != nil {
 		is.Description = *req.Description
 	}
-	if req.StateEvent != nil {
-		switch *req.StateEvent {
-		case "close":
-			is.State = "closed"
-		case "reopen":
-			is.State = "opened"
-		default:
-			writeError(w, http.StatusBadRequest, `{"error":"state_event does not have a valid value"}`)
-			return
-		}
+	if !stateEvent(w, req.StateEvent, &is.State) {
+		return
 	}
 	writeJSON(w, http.StatusOK, issueJSON(is))
+}
+
+// stateEvent makes *state what event ("close", "reopen"; nil for none)
+// makes it, answering GitLab's 400 for another event.
+func stateEvent(w http.ResponseWriter, event *string, state *string) bool {
+	if event == nil {
+		return true
+	}
+	switch *event {
+	case "close":
+		*state = "closed"
+	case "reopen":
+		*state = "opened"
+	default:
+		writeError(w, http.StatusBadRequest, `{"error":"state_event does not have a valid value"}`)
+		return false
+	}
+	return true
 }
