@@ -5,15 +5,31 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/skillsync/skillsync/internal/frontmatter"
 )
 
+// benchSkills is the size of the repositories the load benchmarks read.
+const benchSkills = 10000
+
 // BenchmarkLoad10000 loads and validates a working tree of 10,000 skills,
-// each with a 5 KB body and two supporting files. The target is under 2 s
-// and 300 MB on a 2-core machine; peak-RSS-MB is the whole process's.
-func BenchmarkLoad10000(b *testing.B) { benchLoad10000(b, "space: ab12\n") }
+// each with a 5 KB body and two supporting files, outside git. The target
+// is under 2 s and 300 MB on a 2-core machine; peak-RSS-MB is the whole
+// process's.
+func BenchmarkLoad10000(b *testing.B) {
+	root := b.TempDir()
+	writeBenchSkills(b, root, "space: ab12\n", benchSkills)
+	benchLoad(b, root, false)
+}
 
 // BenchmarkLoad10000Lint is BenchmarkLoad10000 with every lint rule on, at
 // warning: what the rules cost.
@@ -22,15 +38,70 @@ func BenchmarkLoad10000Lint(b *testing.B) {
 	for _, r := range Rules {
 		cfg += "    " + r.Code + ": warning\n"
 	}
-	benchLoad10000(b, cfg)
+	root := b.TempDir()
+	writeBenchSkills(b, root, cfg, benchSkills)
+	benchLoad(b, root, false)
 }
 
-func benchLoad10000(b *testing.B, config string) {
+// BenchmarkValidate10000 is what validate does in CI: Load of the working
+// tree of a commit of 10,000 skills, with the lint rules on by default and
+// the check that the skills folder is as committed. Its figure over
+// BenchmarkValidateFloor10000's is the overhead of the load.
+func BenchmarkValidate10000(b *testing.B) {
 	root := b.TempDir()
+	writeBenchSkills(b, root, "space: ab12\n", benchSkills)
+	gitRun(b, root, "init", "-q", "-b", "main")
+	gitRun(b, root, "add", "-A")
+	gitRun(b, root, "commit", "-q", "-m", "skills")
+	gitRun(b, root, "repack", "-a", "-d", "-q") // objects in a pack, as in a clone
+	benchLoad(b, root, true)
+}
+
+// BenchmarkValidateFloor10000 is the least any validate of the files of
+// BenchmarkValidate10000 does: read each SKILL.md, cut its frontmatter and
+// decode the YAML with yaml.v3, on one goroutine a CPU (at least 4, as
+// Load), and nothing else.
+func BenchmarkValidateFloor10000(b *testing.B) {
+	root := b.TempDir()
+	writeBenchSkills(b, root, "space: ab12\n", benchSkills)
+	dir := filepath.Join(root, "skills")
+	b.ReportAllocs()
+	cpu := cpuTime(b)
+	for b.Loop() {
+		des, err := os.ReadDir(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var g errgroup.Group
+		var next atomic.Int64
+		for range max(runtime.GOMAXPROCS(0), 4) {
+			g.Go(func() error {
+				for i := next.Add(1) - 1; i < int64(len(des)); i = next.Add(1) - 1 {
+					data, err := os.ReadFile(filepath.Join(dir, des[i].Name(), SkillFile))
+					if err != nil {
+						return err
+					}
+					var doc yaml.Node
+					if err := yaml.Unmarshal(frontmatter.Parse(data).Block, &doc); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
+}
+
+// writeBenchSkills writes skillsync.yaml holding config and n skills under
+// root, each with a 5 KB body and two supporting files.
+func writeBenchSkills(b *testing.B, root, config string, n int) {
 	if err := os.WriteFile(filepath.Join(root, ConfigFile), []byte(config), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	const n = 10000
 	line := strings.Repeat("Follow the steps below carefully. ", 2) + "\n" // 69 bytes
 	body := strings.Repeat(line, 5*1024/len(line))
 	script := []byte(strings.Repeat("echo step\n", 100))
@@ -48,23 +119,43 @@ func benchLoad10000(b *testing.B, config string) {
 			}
 		}
 	}
+}
+
+// benchLoad loads the working tree at root, which must be valid, and
+// committed when inGit.
+func benchLoad(b *testing.B, root string, inGit bool) {
 	ctx := context.Background()
 	b.ReportAllocs()
-	b.ResetTimer()
+	cpu := cpuTime(b)
 	for b.Loop() {
 		repo, ds, err := Load(ctx, root, LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(repo.Skills) != n || ds.HasErrors() {
+		if len(repo.Skills) != benchSkills || ds.HasErrors() {
 			b.Fatalf("%d skills, %d diagnostics: %v", len(repo.Skills), len(ds), ds[:min(3, len(ds))])
 		}
+		if inGit && (repo.Commit == "" || repo.Dirty) {
+			b.Fatalf("commit %q, dirty %t: want a clean checkout", repo.Commit, repo.Dirty)
+		}
 	}
+	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
 		b.ReportMetric(float64(ru.Maxrss)/1024, "peak-RSS-MB") // Maxrss is in KB on Linux
 	}
-	b.ReportMetric(n, "skills/op")
+	b.ReportMetric(benchSkills, "skills/op")
+}
+
+// cpuTime is the CPU time the process has used, in user and system mode:
+// on a machine shared with other work, a steadier measure than the time
+// elapsed.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkReferencedFiles finds the references of a 5 KB body of prose,

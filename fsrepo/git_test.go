@@ -58,8 +58,13 @@ func gitOutput(t testing.TB, dir string, args ...string) string {
 		t.Skip("git not installed")
 	}
 	// A git that waits for input (a credential helper, an editor) fails
-	// the test instead of hanging the suite.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	// the test instead of hanging the suite; a benchmark's repository of
+	// thousands of files may take longer to commit.
+	timeout := time.Minute
+	if _, ok := t.(*testing.B); ok {
+		timeout = 10 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Stdin = nil
