@@ -49,7 +49,7 @@ func Canonical(s string) string {
 // plans no change and, changed, applies.
 func InstructionsToSend(s string) string {
 	c := Canonical(s)
-	if strings.HasSuffix(c, "\n") && UTF16Len(c) > MaxInstructionsLen {
+	if strings.HasSuffix(c, "\n") && len(c) > MaxInstructionsLen && UTF16Len(c) > MaxInstructionsLen {
 		return c[:len(c)-1]
 	}
 	return c

@@ -80,3 +80,24 @@ func TestCanonicalCRCRLF(t *testing.T) {
 		t.Errorf("a lone CR must stay: got %q", got)
 	}
 }
+
+// TestCheckInstructions: the limit counts UTF-16 code units, not bytes: a
+// text of many bytes but few code units passes, one code unit over fails.
+func TestCheckInstructions(t *testing.T) {
+	emoji := strings.Repeat("😀", MaxInstructionsLen/2) // 4 bytes and 2 code units each
+	for _, tc := range []struct {
+		name string
+		in   string
+		ok   bool
+	}{
+		{"at the limit in ASCII", strings.Repeat("a", MaxInstructionsLen), true},
+		{"one over in ASCII", strings.Repeat("a", MaxInstructionsLen+1), false},
+		{"at the limit, twice as many bytes", emoji, true},
+		{"one code unit over", emoji + "a", false},
+		{"accented, under", strings.Repeat("é", MaxInstructionsLen-1), true},
+	} {
+		if err := CheckInstructions(tc.in); (err == nil) != tc.ok {
+			t.Errorf("%s: CheckInstructions = %v, want ok %t", tc.name, err, tc.ok)
+		}
+	}
+}

@@ -165,6 +165,9 @@ func CheckDescription(d string) error {
 // CheckInstructions checks a SKILL.md body: at most 50000 characters, counted
 // in UTF-16 code units.
 func CheckInstructions(s string) error {
+	if len(s) <= MaxInstructionsLen {
+		return nil // no text has more UTF-16 code units than UTF-8 bytes
+	}
 	if n := UTF16Len(s); n > MaxInstructionsLen {
 		return ruleError("instructions", "", fmt.Sprintf("must be at most %d characters (UTF-16 code units) long (got %d)", MaxInstructionsLen, n))
 	}
