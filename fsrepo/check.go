@@ -33,7 +33,10 @@ func CheckFolder(cfg Config, slug string, files map[string][]byte) (*Skill, Diag
 		}
 		f.entries = append(f.entries, e)
 	}
-	skills, ds := buildSkills(context.Background(), cfg.SkillsDir, cfg.Lint, []*folder{f})
+	skills, ds, err := buildSkills(context.Background(), cfg.SkillsDir, cfg.Lint, []*folder{f})
+	if err != nil {
+		return nil, nil, err
+	}
 	if len(skills) == 0 {
 		return nil, ds, nil
 	}

@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 
@@ -315,22 +317,25 @@ func TestMissingSkillsDir(t *testing.T) {
 	}
 }
 
-// TestParallelRaisesAPanicInTheCaller: a panic in a worker, which Go would
-// turn into the end of the process with exit code 2 (skillsync's
-// "changes"), is raised again in the goroutine that called parallel, where
-// the command line recovers it; no item is left half done in silence.
-func TestParallelRaisesAPanicInTheCaller(t *testing.T) {
-	var got any
-	func() {
-		defer func() { got = recover() }()
-		parallel(context.Background(), 100, func(i int) {
-			if i == 42 {
-				panic("planted bug")
-			}
-		})
-	}()
+// TestParallelReturnsAPanic: a panic in a worker, which Go would turn
+// into the end of the process with exit code 2 (skillsync's "changes"),
+// is the error of parallel, which the command line reports as a bug; the
+// calls not yet started are not made.
+func TestParallelReturnsAPanic(t *testing.T) {
+	var calls atomic.Int32
+	err := parallel(context.Background(), 10000, func(i int) error {
+		calls.Add(1)
+		if i == 42 {
+			panic("planted bug")
+		}
+		time.Sleep(time.Millisecond) // all calls take 10 s together
+		return nil
+	})
 	var be *bug.Error
-	if err, ok := got.(error); !ok || !errors.As(err, &be) || be.Value != "planted bug" {
-		t.Fatalf("the caller recovered %v (%T), want the worker's panic as a *bug.Error", got, got)
+	if !errors.As(err, &be) || be.Value != "planted bug" {
+		t.Fatalf("parallel returned %v (%T), want the worker's panic as a *bug.Error", err, err)
+	}
+	if n := calls.Load(); n > 1000 {
+		t.Errorf("%d calls were made, most of them after the panic", n)
 	}
 }

@@ -290,7 +290,10 @@ func TestSameNameLinear(t *testing.T) {
 		7: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md, skills/same-00003/SKILL.md, skills/same-00004/SKILL.md, skills/same-00005/SKILL.md and 1 other skill`,
 		9: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md, skills/same-00003/SKILL.md, skills/same-00004/SKILL.md, skills/same-00005/SKILL.md and 3 other skills`,
 	} {
-		_, ds := buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n))
+		_, ds, err := buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n))
+		if err != nil {
+			t.Fatal(err)
+		}
 		var dups []string
 		for _, d := range ds {
 			if d.Code == "name-duplicate" {

@@ -17,7 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/go-git/go-git/v5"
@@ -26,6 +26,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/skillsync/skillsync/internal/bug"
 )
@@ -220,7 +221,6 @@ type folder struct {
 	isLink  bool // the folder itself is a symlink (never followed)
 	entries []entry
 	hashes  map[string][sha1.Size]byte // git blob hashes by path relative to the skills folder, when asked for
-	err     error
 }
 
 // skipFile reports files that operating systems leave behind; they are
@@ -288,20 +288,14 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 			topHashes[name] = [sha1.Size]byte(h.Sum(nil))
 		}
 	}
-	err = parallel(ctx, len(folders), func(i int) {
-		f := folders[i]
-		if f.isLink {
-			return
+	err = parallel(ctx, len(folders), func(i int) error {
+		if f := folders[i]; !f.isLink {
+			return readFolder(filepath.Join(dir, f.slug), f, hashing)
 		}
-		f.err = readFolder(filepath.Join(dir, f.slug), f, hashing)
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err
-	}
-	for _, f := range folders {
-		if f.err != nil {
-			return nil, nil, f.err
-		}
 	}
 	lock, lds, err := ReadLock(root)
 	if err != nil {
@@ -310,7 +304,10 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 	if len(lds) == 0 {
 		lds = checkVendored(cfg.SkillsDir, lock, folders)
 	}
-	skills, ds := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
+	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
+	if err != nil {
+		return nil, nil, err
+	}
 	ds = append(ds, lds...)
 	ds.Sort()
 	repo.Skills = skills
@@ -604,7 +601,10 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 	if err != nil {
 		return nil, nil, err
 	}
-	skills, ds := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
+	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
+	if err != nil {
+		return nil, nil, err
+	}
 	ds = append(ds, lds...)
 	ds.Sort()
 	repo.Skills = skills
@@ -683,60 +683,32 @@ func missingSkillsDir(dir string) Diagnostic {
 		Hint:    "create it with one folder per skill, or set skillsDir in " + ConfigFile}
 }
 
-// parallel runs fn(0) ... fn(n-1) on as many goroutines as there are CPUs
-// (at least 4, as reading files waits on the disk), stopping early when ctx
-// is done. A panic in fn stops the calls not yet started and is raised
-// again, as a [*bug.Error], in the caller's goroutine once the others have
-// returned: Go would end the process with exit code 2 on a panic in a
-// worker, and the callers have no half-built result to use.
-func parallel(ctx context.Context, n int, fn func(i int)) error {
-	workers := max(runtime.GOMAXPROCS(0), 4)
-	if workers > n {
-		workers = n
-	}
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		crashed error // the first panic, a *bug.Error
-	)
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				mu.Lock()
-				stop := crashed != nil
-				mu.Unlock()
-				if stop {
-					continue
-				}
-				if err := bug.Call(func() error { fn(i); return nil }); err != nil {
-					mu.Lock()
-					if crashed == nil {
-						crashed = err
+// parallel calls fn(0) ... fn(n-1) on as many goroutines as there are
+// CPUs (at least 4, as reading files waits on the disk), and returns the
+// first error, after which no call starts. A panic in fn is that error,
+// as a [*bug.Error]: in a goroutine of its own, it would end the process
+// with exit code 2, which reads as changes. Each goroutine takes the
+// next index until none is left: a goroutine per call would grow a new
+// stack for each (the YAML parser's is deep).
+func parallel(ctx context.Context, n int, fn func(i int) error) error {
+	g, gctx := errgroup.WithContext(ctx)
+	var next atomic.Int64
+	for range min(max(runtime.GOMAXPROCS(0), 4), n) {
+		g.Go(func() error {
+			return bug.Call(func() error {
+				for i := int(next.Add(1) - 1); i < n && gctx.Err() == nil; i = int(next.Add(1) - 1) {
+					if err := fn(i); err != nil {
+						return err
 					}
-					mu.Unlock()
 				}
-			}
-		}()
+				return nil
+			})
+		})
 	}
-	var err error
-feed:
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
-		}
+	if err := g.Wait(); err != nil {
+		return err
 	}
-	close(next)
-	wg.Wait()
-	if crashed != nil {
-		panic(crashed)
-	}
-	return err
+	return ctx.Err()
 }
 
 // maxOthersNamed bounds the other skills of a name that the diagnostic of
@@ -766,8 +738,9 @@ func otherPaths(skills []Skill, idx []int, i int) string {
 }
 
 // buildSkills makes the skills of the folders, sorted by slug, and checks
-// the rules that span skills; lint sets the lint rules' levels.
-func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders []*folder) ([]Skill, Diagnostics) {
+// the rules that span skills; lint sets the lint rules' levels. The error
+// is ctx's, or a bug's.
+func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders []*folder) ([]Skill, Diagnostics, error) {
 	sort.Slice(folders, func(i, j int) bool { return folders[i].slug < folders[j].slug })
 	type result struct {
 		sk   *Skill
@@ -775,11 +748,15 @@ func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders
 		name nameInfo
 	}
 	results := make([]result, len(folders))
-	_ = parallel(ctx, len(folders), func(i int) {
+	err := parallel(ctx, len(folders), func(i int) error {
 		sk, ds, ni := buildSkill(skillsDir, lint, folders[i])
 		folders[i].entries = nil // let the contents go as soon as possible
 		results[i] = result{sk, ds, ni}
+		return nil
 	})
+	if err != nil {
+		return nil, nil, err
+	}
 	var skills []Skill
 	var names []nameInfo
 	var all Diagnostics
@@ -810,5 +787,5 @@ func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders
 		}
 	}
 	all.Sort()
-	return skills, all
+	return skills, all, nil
 }
