@@ -390,7 +390,10 @@ func readFolder(dir string, f *folder, hashing bool) error {
 // readContent), sized first. A file over limit, when limit is not
 // negative, is not read: e is large, and has only its size.
 func readWorkFile(name string, e *entry, gitHash hash.Hash, limit int64) (read bool, err error) {
-	f, err := os.Open(name)
+	// Reading a regular file ignores O_NONBLOCK; with it, os does not
+	// make the file non-blocking and back around registering it with
+	// the poller.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false, err
 	}
