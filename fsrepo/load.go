@@ -124,8 +124,8 @@ func openGit(dir string) (*git.Repository, string, error) {
 }
 
 // streamLargeObjects reopens r over the same files, reading objects over
-// maxKeptBytes as streams: go-git otherwise inflates every object it reads
-// whole into memory, and 3 MB of zeros in git are 3 GB inflated.
+// maxKeptBytes as streams, as go-git otherwise inflates every object it
+// reads whole into memory.
 func streamLargeObjects(r *git.Repository) (*git.Repository, error) {
 	st, ok := r.Storer.(*filesystem.Storage)
 	if !ok {
@@ -153,6 +153,7 @@ type entry struct {
 	size   int64
 	sha256 string // hex digest of a large file's content
 	head   []byte // the first bytes of a large file, to tell binary from text
+	exec   bool   // a file of the working tree that its owner may execute
 }
 
 // maxKeptBytes is the largest file whose content a load keeps: the larger
@@ -220,7 +221,11 @@ type folder struct {
 	slug    string
 	isLink  bool // the folder itself is a symlink (never followed)
 	entries []entry
-	hashes  map[string][sha1.Size]byte // git blob hashes by path relative to the skills folder, when asked for
+	// When the loader asks for them: the git ids of the folder's files
+	// by path in it, and the id of the tree git would commit of it, zero
+	// when it holds no file, as git keeps no empty folder.
+	ids  map[string]plumbing.Hash
+	tree plumbing.Hash
 }
 
 // skipFile reports files that operating systems leave behind; they are
@@ -244,7 +249,7 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 			Hint:    "make it a real folder of the repository, or set skillsDir in " + ConfigFile + " to the real one"}}
 		var err error
 		if gr != nil {
-			repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil)
+			repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil, nil)
 		}
 		return repo, ds, err
 	}
@@ -255,16 +260,16 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 		ds := Diagnostics{missingSkillsDir(cfg.SkillsDir)}
 		var gitErr error
 		if gr != nil {
-			repo.Commit, repo.Dirty, gitErr = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil)
+			repo.Commit, repo.Dirty, gitErr = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil, nil)
 		}
 		return repo, ds, gitErr
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading skills folder: %w", err)
 	}
-	hashing := gr != nil
+	inGit := gr != nil
 	var folders []*folder
-	topHashes := map[string][sha1.Size]byte{}
+	var top []object.TreeEntry // the entries of the skills folder, as git would commit them
 	for _, de := range des {
 		name := de.Name()
 		if strings.HasPrefix(name, ".") || skipFile(name) {
@@ -279,18 +284,18 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 				return nil, nil, err
 			}
 			folders = append(folders, &folder{slug: name, isLink: true})
-			topHashes[name] = blobHash([]byte(target))
-		case t.IsRegular() && hashing:
-			h := sha1.New()
-			if _, err := readWorkFile(filepath.Join(dir, name), &entry{rel: name}, h, -1); err != nil {
+			top = append(top, object.TreeEntry{Name: name, Mode: filemode.Symlink, Hash: blobHash([]byte(target))})
+		case t.IsRegular() && inGit:
+			h, e := sha1.New(), entry{rel: name}
+			if _, err := readWorkFile(filepath.Join(dir, name), &e, h, -1); err != nil {
 				return nil, nil, fmt.Errorf("reading skills folder: %w", err)
 			}
-			topHashes[name] = [sha1.Size]byte(h.Sum(nil))
+			top = append(top, object.TreeEntry{Name: name, Mode: gitMode(&e), Hash: plumbing.Hash(h.Sum(nil))})
 		}
 	}
 	err = parallel(ctx, len(folders), func(i int) error {
 		if f := folders[i]; !f.isLink {
-			return readFolder(filepath.Join(dir, f.slug), f, hashing)
+			return readFolder(filepath.Join(dir, f.slug), f, inGit)
 		}
 		return nil
 	})
@@ -311,13 +316,13 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 	ds = append(ds, lds...)
 	ds.Sort()
 	repo.Skills = skills
-	if gr != nil {
+	if inGit {
 		for _, f := range folders {
-			for p, h := range f.hashes {
-				topHashes[p] = h
+			if !f.tree.IsZero() {
+				top = append(top, object.TreeEntry{Name: f.slug, Mode: filemode.Dir, Hash: f.tree})
 			}
 		}
-		repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, topHashes)
+		repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, top, folders)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -325,65 +330,86 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 	return repo, ds, nil
 }
 
-// readFolder reads every file of a skill folder. Symlinks are read, never
+// readFolder reads every file of the skill folder dir into f, and when
+// inGit hashes them as git would commit them. Symlinks are read, never
 // followed: their target is the entry's data.
-func readFolder(dir string, f *folder, hashing bool) error {
-	if hashing {
-		f.hashes = map[string][sha1.Size]byte{}
+func readFolder(dir string, f *folder, inGit bool) error {
+	if inGit {
+		f.ids = map[string]plumbing.Hash{}
 	}
-	return filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("reading skill folder: %w", err)
+	var err error
+	f.tree, err = f.read(dir, "")
+	return err
+}
+
+// read reads the files of sub, a folder of the skill folder dir ("" or a
+// slash-separated path ending in "/"), and of its folders, and returns
+// the id of sub as a git tree when f.ids is kept.
+func (f *folder) read(dir, sub string) (plumbing.Hash, error) {
+	des, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(sub)))
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("reading skill folder: %w", err)
+	}
+	var tree []object.TreeEntry
+	for _, de := range des {
+		rel := sub + de.Name()
+		if de.IsDir() {
+			id, err := f.read(dir, rel+"/")
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			if !id.IsZero() {
+				tree = append(tree, object.TreeEntry{Name: de.Name(), Mode: filemode.Dir, Hash: id})
+			}
+			continue
 		}
-		if de.IsDir() || skipFile(de.Name()) {
-			return nil
+		if skipFile(de.Name()) {
+			continue
 		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		e := entry{rel: filepath.ToSlash(rel)}
-		var sum *[sha1.Size]byte // git's id of the file, when hashing
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		e := entry{rel: rel}
+		file := object.TreeEntry{Name: de.Name()} // as git would commit it, when f.ids is kept
 		switch t := de.Type(); {
 		case t&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
 			if err != nil {
-				return fmt.Errorf("reading skill folder: %w", err)
+				return plumbing.ZeroHash, fmt.Errorf("reading skill folder: %w", err)
 			}
 			e.link, e.data = true, []byte(filepath.ToSlash(target))
-			if hashing {
-				h := blobHash(e.data)
-				sum = &h
-			}
+			file.Mode, file.Hash = filemode.Symlink, blobHash(e.data)
 		case t.IsRegular():
 			var h hash.Hash
-			if hashing {
+			if f.ids != nil {
 				h = sha1.New()
 			}
 			// A SKILL.md over its limit is never read, not even hashed:
-			// the skill is an error whatever it holds (and the folder
-			// counts as changed from HEAD, which only a plan's header
-			// would show).
+			// the skill is an error whatever it holds. Its id stays the
+			// zero id, which no blob has: the folder counts as changed.
 			limit := int64(-1)
-			if e.rel == SkillFile {
+			if rel == SkillFile {
 				limit = MaxSkillMDBytes
 			}
 			read, err := readWorkFile(p, &e, h, limit)
 			if err != nil {
-				return fmt.Errorf("reading skill folder: %s: %w", p, err)
+				return plumbing.ZeroHash, fmt.Errorf("reading skill folder: %s: %w", p, err)
 			}
+			file.Mode = gitMode(&e)
 			if read && h != nil {
-				sum = (*[sha1.Size]byte)(h.Sum(nil))
+				file.Hash = plumbing.Hash(h.Sum(nil))
 			}
 		default:
-			return nil // sockets, devices: never part of a skill, and git cannot hold them
-		}
-		if sum != nil {
-			f.hashes[f.slug+"/"+e.rel] = *sum
+			continue // sockets, devices: never part of a skill, and git cannot hold them
 		}
 		f.entries = append(f.entries, e)
-		return nil
-	})
+		if f.ids != nil {
+			f.ids[rel] = file.Hash
+			tree = append(tree, file)
+		}
+	}
+	if len(tree) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	return hashTree(tree), nil
 }
 
 // readWorkFile reads the regular file name of the working tree into e (see
@@ -402,6 +428,7 @@ func readWorkFile(name string, e *entry, gitHash hash.Hash, limit int64) (read b
 	if err != nil {
 		return false, err
 	}
+	e.exec = fi.Mode()&0o100 != 0
 	if limit >= 0 && fi.Size() > limit {
 		e.large, e.size = true, fi.Size()
 		return false, nil
@@ -409,23 +436,34 @@ func readWorkFile(name string, e *entry, gitHash hash.Hash, limit int64) (read b
 	return true, readContent(f, fi.Size(), e, gitHash)
 }
 
+// gitMode is the mode git commits the regular file e of the working tree
+// with: it keeps the owner's execute bit only.
+func gitMode(e *entry) filemode.FileMode {
+	if e.exec {
+		return filemode.Executable
+	}
+	return filemode.Regular
+}
+
 // blobHash is the git object id of a blob holding data.
-func blobHash(data []byte) [sha1.Size]byte {
+func blobHash(data []byte) plumbing.Hash {
 	h := sha1.New()
 	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
 	h.Write(data)
-	var sum [sha1.Size]byte
+	var sum plumbing.Hash
 	h.Sum(sum[:0])
 	return sum
 }
 
-// dirtyAgainstHead compares the blob hashes of the working tree's skills
-// folder with those of HEAD's tree, rather than asking Worktree.Status,
-// which hashes the whole working tree and is slow on big ones.
-func dirtyAgainstHead(gr *git.Repository, prefix, skillsDir string, work map[string][sha1.Size]byte) (string, bool, error) {
+// dirtyAgainstHead reports whether the working tree's skills folder
+// differs from HEAD's in the content of a file that the loader reads. top
+// holds the entries of the folder as git would commit them, its skill
+// folders already hashed, and folders their files. Where top is what HEAD
+// holds, no tree of HEAD is read.
+func dirtyAgainstHead(gr *git.Repository, prefix, skillsDir string, top []object.TreeEntry, folders []*folder) (string, bool, error) {
 	head, err := gr.Head()
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return "", len(work) > 0, nil // no commit yet
+		return "", len(top) > 0, nil // no commit yet
 	}
 	if err != nil {
 		return "", false, fmt.Errorf("reading HEAD: %w", err)
@@ -435,12 +473,29 @@ func dirtyAgainstHead(gr *git.Repository, prefix, skillsDir string, work map[str
 		return "", false, fmt.Errorf("reading HEAD commit: %w", err)
 	}
 	id := commit.Hash.String()
-	tree, err := skillsTree(commit, prefix, skillsDir)
-	if err != nil {
-		return "", false, err
+	headID, ok, err := skillsTreeID(commit, prefix, skillsDir)
+	if err != nil || !ok {
+		return id, len(top) > 0, err
 	}
-	if tree == nil {
-		return id, len(work) > 0, nil
+	if hashTree(top) == headID {
+		return id, false, nil
+	}
+	// The trees differ; perhaps only in what the loader leaves out (a
+	// committed .DS_Store, a file's mode): compare the files it reads.
+	work := map[string]plumbing.Hash{}
+	for _, e := range top {
+		if e.Mode != filemode.Dir {
+			work[e.Name] = e.Hash
+		}
+	}
+	for _, f := range folders {
+		for rel, blob := range f.ids {
+			work[f.slug+"/"+rel] = blob
+		}
+	}
+	tree, err := object.GetTree(gr.Storer, headID)
+	if err != nil {
+		return "", false, fmt.Errorf("reading %s in commit %s: %w", skillsDir, id, err)
 	}
 	n := 0
 	w := NewTreeWalker(gr.Storer, tree)
@@ -456,8 +511,7 @@ func dirtyAgainstHead(gr *git.Repository, prefix, skillsDir string, work map[str
 		if !e.Mode.IsFile() || skipTreePath(name) {
 			continue
 		}
-		h, ok := work[name]
-		if !ok || h != [sha1.Size]byte(e.Hash) {
+		if blob, ok := work[name]; !ok || blob != e.Hash {
 			return id, true, nil
 		}
 		n++
@@ -471,25 +525,39 @@ func skipTreePath(p string) bool {
 	return strings.HasPrefix(p, ".") || skipFile(path.Base(p))
 }
 
-// skillsTree returns the tree of the skills folder in commit, or nil when
-// the commit has none.
-func skillsTree(commit *object.Commit, prefix, skillsDir string) (*object.Tree, error) {
+// skillsTreeID returns the id of the tree of the skills folder in commit,
+// and false when the commit has none.
+func skillsTreeID(commit *object.Commit, prefix, skillsDir string) (plumbing.Hash, bool, error) {
 	tree, err := commit.Tree()
 	if err != nil {
-		return nil, fmt.Errorf("reading commit %s: %w", commit.Hash, err)
+		return plumbing.ZeroHash, false, fmt.Errorf("reading commit %s: %w", commit.Hash, err)
 	}
 	p := path.Join(prefix, skillsDir)
 	if p == "." || p == "" {
-		return tree, nil
+		return tree.Hash, true, nil
 	}
-	sub, err := tree.Tree(p)
-	if errors.Is(err, object.ErrDirectoryNotFound) || errors.Is(err, plumbing.ErrObjectNotFound) {
-		return nil, nil
+	e, err := tree.FindEntry(p)
+	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+		return plumbing.ZeroHash, false, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s in commit %s: %w", p, commit.Hash, err)
+		return plumbing.ZeroHash, false, fmt.Errorf("reading %s in commit %s: %w", p, commit.Hash, err)
 	}
-	return sub, nil
+	return e.Hash, e.Mode == filemode.Dir, nil
+}
+
+// skillsTree returns the tree of the skills folder in commit, or nil when
+// the commit has none.
+func skillsTree(gr *git.Repository, commit *object.Commit, prefix, skillsDir string) (*object.Tree, error) {
+	id, ok, err := skillsTreeID(commit, prefix, skillsDir)
+	if err != nil || !ok {
+		return nil, err
+	}
+	tree, err := object.GetTree(gr.Storer, id)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s in commit %s: %w", path.Join(prefix, skillsDir), commit.Hash, err)
+	}
+	return tree, nil
 }
 
 func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, ref string) (*Repo, Diagnostics, error) {
@@ -527,7 +595,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 		return nil, nil, err
 	}
 	repo := &Repo{Root: root, Config: cfg, Ref: ref, Commit: commit.Hash.String()}
-	st, err := skillsTree(commit, prefix, cfg.SkillsDir)
+	st, err := skillsTree(gr, commit, prefix, cfg.SkillsDir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -579,7 +647,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 		size := b.size
 		if !read {
 			// The size is in the object's header: a blob is measured
-			// before it is inflated, as a few megabytes can inflate to
+			// before it is inflated, as a small object may inflate to
 			// gigabytes.
 			if size, err = gr.Storer.EncodedObjectSize(e.Hash); err != nil {
 				return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
@@ -715,9 +783,8 @@ func parallel(ctx context.Context, n int, fn func(i int) error) error {
 }
 
 // maxOthersNamed bounds the other skills of a name that the diagnostic of
-// each names: every one of n skills of one name naming all the others
-// would be n² paths, gigabytes for the thousands of folders a repository
-// may hold.
+// each names, so that the diagnostics of n skills of one name grow as n,
+// not n².
 const maxOthersNamed = 5
 
 // otherPaths names the skills of idx but skills[i], up to maxOthersNamed

@@ -1,22 +1,27 @@
 package fsrepo
 
 import (
+	"cmp"
+	"crypto/sha1"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 // Bounds on a git tree that skillsync walks. Git stores a tree once
-// however many trees list it: ten trees of ten entries, each listing the
-// next, hold 10^10 files in a few kilobytes, and a walk of them would
-// never end. A tree within these bounds is read in bounded time, whatever
-// the objects behind it.
+// however many trees list it, so a tree of a few kilobytes may list more
+// files than any walk ends. A tree within these bounds is read in bounded
+// time, whatever the objects behind it.
 const (
-	// MaxTreeEntries is the most files and folders walked in one tree:
-	// five times those of a repository of 10,000 skills of three files.
+	// MaxTreeEntries is the most files and folders walked in one tree,
+	// well above what the largest repository of the model holds.
 	MaxTreeEntries = 200_000
 	// MaxTreePathBytes is the longest path walked: the longest a file
 	// system takes (PATH_MAX), which a checkout of the tree would need.
@@ -100,4 +105,45 @@ func (c *treeCache) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumb
 		c.trees[h] = o
 	}
 	return o, err
+}
+
+// hashTree is the id of the git tree of entries, which it sorts: the
+// SHA-1 of "tree <size>\x00" and each entry as its octal mode, a space,
+// its name, a NUL and its id.
+func hashTree(entries []object.TreeEntry) plumbing.Hash {
+	slices.SortFunc(entries, gitOrder)
+	var body []byte
+	for _, e := range entries {
+		body = strconv.AppendUint(body, uint64(e.Mode), 8)
+		body = append(body, ' ')
+		body = append(body, e.Name...)
+		body = append(body, 0)
+		body = append(body, e.Hash[:]...)
+	}
+	h := sha1.New()
+	h.Write([]byte("tree " + strconv.Itoa(len(body)) + "\x00"))
+	h.Write(body)
+	return plumbing.Hash(h.Sum(nil))
+}
+
+// gitOrder orders the entries of a tree as git does: by name, byte by
+// byte, a folder's name ending in a slash.
+func gitOrder(a, b object.TreeEntry) int {
+	n := min(len(a.Name), len(b.Name))
+	if c := strings.Compare(a.Name[:n], b.Name[:n]); c != 0 {
+		return c
+	}
+	return cmp.Compare(nameAfter(a, n), nameAfter(b, n))
+}
+
+// nameAfter is what follows the first n bytes of e's name in gitOrder:
+// the next byte, else a folder's slash, else nothing (-1).
+func nameAfter(e object.TreeEntry, n int) int {
+	switch {
+	case n < len(e.Name):
+		return int(e.Name[n])
+	case e.Mode == filemode.Dir:
+		return '/'
+	}
+	return -1
 }
