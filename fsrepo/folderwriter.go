@@ -719,7 +719,7 @@ func gitHead(root string) (func(string) (plumbing.Hash, bool), error) {
 	if err != nil {
 		return nil, err
 	}
-	gr, prefix, err := openGit(abs)
+	gr, prefix, err := openGit(abs, false)
 	if err != nil || gr == nil {
 		return none, err
 	}

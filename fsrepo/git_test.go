@@ -255,3 +255,33 @@ func TestLoadLinkedWorktree(t *testing.T) {
 		t.Errorf("skills differ: %+v\n%+v", work.Skills, rev.Skills)
 	}
 }
+
+// TestLoadClosesGitFiles: the files of git's packs, kept open while a
+// revision or the dirty check reads them, are closed when Load returns.
+func TestLoadClosesGitFiles(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd to list open files")
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	gitRun(t, committedRepo(t), "clone", "-q", "--no-local", ".", clone)
+	writeTest(t, clone, "skills/pdf/x.md", "B\n") // dirty: HEAD's trees are read
+	for _, ref := range []string{"", "HEAD"} {
+		repo, _, err := Load(context.Background(), clone, LoadOptions{Ref: ref})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(repo.Skills) == 0 || repo.Dirty != (ref == "") {
+			t.Fatalf("ref %q: %d skills, dirty %t", ref, len(repo.Skills), repo.Dirty)
+		}
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range fds {
+			name, _ := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+			if strings.HasPrefix(name, filepath.Join(clone, ".git")) {
+				t.Errorf("ref %q: %s is still open after Load", ref, name)
+			}
+		}
+	}
+}

@@ -74,9 +74,12 @@ func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, Diagnostic
 	if err != nil {
 		return nil, nil, err
 	}
-	gr, top, err := openGit(abs)
+	gr, top, err := openGit(abs, true)
 	if err != nil {
 		return nil, nil, err
+	}
+	if gr != nil {
+		defer closeGit(gr)
 	}
 	if opts.Ref != "" {
 		if gr == nil {
@@ -93,7 +96,9 @@ func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, Diagnostic
 
 // openGit opens the git repository holding dir, if any, and returns the
 // path of dir inside its working tree ("" at the top), slash-separated.
-func openGit(dir string) (*git.Repository, string, error) {
+// With keep, the files of git's packs stay open once read, until
+// closeGit; go-git otherwise opens a pack again for every object.
+func openGit(dir string, keep bool) (*git.Repository, string, error) {
 	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, "", nil
@@ -101,7 +106,7 @@ func openGit(dir string) (*git.Repository, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("opening git repository at %s: %w", dir, err)
 	}
-	if r, err = streamLargeObjects(r); err != nil {
+	if r, err = reopen(r, keep); err != nil {
 		return nil, "", fmt.Errorf("opening git repository at %s: %w", dir, err)
 	}
 	wt, err := r.Worktree()
@@ -123,21 +128,28 @@ func openGit(dir string) (*git.Repository, string, error) {
 	return r, filepath.ToSlash(rel), nil
 }
 
-// streamLargeObjects reopens r over the same files, reading objects over
-// maxKeptBytes as streams, as go-git otherwise inflates every object it
-// reads whole into memory.
-func streamLargeObjects(r *git.Repository) (*git.Repository, error) {
+// reopen reopens r over the same files, reading objects over maxKeptBytes
+// as streams, as go-git otherwise inflates every object it reads whole
+// into memory. keep is openGit's.
+func reopen(r *git.Repository, keep bool) (*git.Repository, error) {
 	st, ok := r.Storer.(*filesystem.Storage)
 	if !ok {
 		return r, nil
 	}
 	s := filesystem.NewStorageWithOptions(st.Filesystem(), cache.NewObjectLRUDefault(),
-		filesystem.Options{LargeObjectThreshold: maxKeptBytes})
+		filesystem.Options{LargeObjectThreshold: maxKeptBytes, KeepDescriptors: keep})
 	wt, err := r.Worktree()
 	if err != nil {
 		return git.Open(s, nil) // bare
 	}
 	return git.Open(s, wt.Filesystem)
+}
+
+// closeGit closes the files that the storage of r keeps open.
+func closeGit(r *git.Repository) {
+	if st, ok := r.Storer.(*filesystem.Storage); ok {
+		st.Close() // files only read: closing them cannot lose data
+	}
 }
 
 // An entry is a file of a skill folder, read from the working tree or a
