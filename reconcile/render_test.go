@@ -354,7 +354,7 @@ func TestRenderTextEscapesControlCharacters(t *testing.T) {
 	if strings.ContainsAny(b.String(), "\x1b\x07") {
 		t.Errorf("control characters reach the terminal:\n%q", b.String())
 	}
-	if !strings.Contains(b.String(), `Evil \x1b]0;title\x07`) {
+	if !strings.Contains(b.String(), "Evil ⟦ESC⟧]0;title⟦BEL⟧") {
 		t.Errorf("agent name not shown escaped:\n%s", b.String())
 	}
 }
@@ -382,7 +382,7 @@ func TestMarkdownFencesHoldTheirContent(t *testing.T) {
 const hostileText = "erase\x1b[2K\x1b[1A title\x1b]0;title\x07 clip\x1b]52;c;ZXZpbA==\x07 over\rwrite rlo\u202eevil csi\u009b2J"
 
 // hostileShown is hostileText as a reviewer must see it.
-const hostileShown = `erase\x1b[2K\x1b[1A title\x1b]0;title\x07 clip\x1b]52;c;ZXZpbA==\x07 over\rwrite rlo\u202eevil csi\u009b2J`
+const hostileShown = "erase⟦ESC⟧[2K⟦ESC⟧[1A title⟦ESC⟧]0;title⟦BEL⟧ clip⟦ESC⟧]52;c;ZXZpbA==⟦BEL⟧ over⟦CR⟧write rlo⟦RLO⟧evil csi⟦U+009B⟧2J"
 
 // rawControl reports the first control character of out that is not
 // skillsync's own colour, tab or line end, or "" when there is none.

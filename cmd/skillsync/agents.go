@@ -281,7 +281,7 @@ func writeAgentTable(ui *ui, agents []remote.Agent) {
 // tableCell is text of the space shown in one cell of a table: a tab or a
 // newline in an agent's name would start another cell or fake a row.
 func tableCell(s string) string {
-	return strings.ReplaceAll(visible.Line(s), "\t", `\t`)
+	return strings.ReplaceAll(visible.Line(s), "\t", visible.Open+visible.Name('\t')+visible.Close)
 }
 
 // writeAgentMarkdown writes the agents as a markdown table, for a job

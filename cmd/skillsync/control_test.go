@@ -20,7 +20,7 @@ import (
 const hostileText = "erase\x1b[2K\x1b[1A title\x1b]0;title\x07 clip\x1b]52;c;ZXZpbA==\x07 over\rwrite rlo\u202eevil csi\u009b2J"
 
 // hostileShown is hostileText as it must show.
-const hostileShown = `erase\x1b[2K\x1b[1A title\x1b]0;title\x07 clip\x1b]52;c;ZXZpbA==\x07 over\rwrite rlo\u202eevil csi\u009b2J`
+const hostileShown = "erase⟦ESC⟧[2K⟦ESC⟧[1A title⟦ESC⟧]0;title⟦BEL⟧ clip⟦ESC⟧]52;c;ZXZpbA==⟦BEL⟧ over⟦CR⟧write rlo⟦RLO⟧evil csi⟦U+009B⟧2J"
 
 // skillsyncColors are the escapes skillsync itself writes on a terminal.
 var skillsyncColors = []string{"\x1b[0m", "\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m"}

@@ -59,7 +59,7 @@ func TestAgentTableKeepsItsRows(t *testing.T) {
 	writeAgentTable(ui, []remote.Agent{{ID: "0b5c2f2e-0000-4000-8000-000000000000", Name: "Support\tBot\n0b5c2f2e-ffff-4000-8000-000000000000  Fake  published"}})
 	ui.flush()
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[1], `Support\tBot\n0b5c2f2e-ffff`) {
+	if len(lines) != 2 || !strings.Contains(lines[1], "Support⟦HT⟧Bot⟦LF⟧0b5c2f2e-ffff") {
 		t.Errorf("the table of one agent is %d lines:\n%s", len(lines), out.String())
 	}
 }

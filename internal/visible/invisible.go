@@ -154,7 +154,15 @@ func HasInvisible(s string) bool {
 // character beyond ASCII); one joiner or non-joiner between two letters of
 // a script that joins them; and bidirectional marks in a line that holds
 // right-to-left text.
-func Runs(s string) []Run {
+func Runs(s string) []Run { return findRuns(s, excuseSequences|excuseLeadingBOM) }
+
+// What [findRuns] leaves out of its runs.
+const (
+	excuseSequences  = 1 << iota // valid emoji sequences, joiners of scripts, marks of RTL lines
+	excuseLeadingBOM             // a byte order mark that starts the text
+)
+
+func findRuns(s string, excuse int) []Run {
 	if !HasInvisible(s) {
 		return nil
 	}
@@ -181,20 +189,26 @@ func Runs(s string) []Run {
 			i += n
 			continue
 		}
-		if skip := validSequence(s, i, r, prev, before(s, i)); skip > 0 {
-			flush()
-			i += skip // prev stays the base, which a joiner may follow
+		if r == 0xfeff && i == 0 && excuse&excuseLeadingBOM != 0 {
+			i += n
 			continue
 		}
-		if k == KindBidi && (r == 0x200e || r == 0x200f || r == 0x061c) {
-			ls := strings.LastIndexByte(s[:i], '\n') + 1
-			if ls != lineRTL {
-				lineRTL, rtl = ls, lineHasRTL(s, ls)
-			}
-			if rtl {
+		if excuse&excuseSequences != 0 {
+			if skip := validSequence(s, i, r, prev, before(s, i)); skip > 0 {
 				flush()
-				i += n
+				i += skip // prev stays the base, which a joiner may follow
 				continue
+			}
+			if k == KindBidi && (r == 0x200e || r == 0x200f || r == 0x061c) {
+				ls := strings.LastIndexByte(s[:i], '\n') + 1
+				if ls != lineRTL {
+					lineRTL, rtl = ls, lineHasRTL(s, ls)
+				}
+				if rtl {
+					flush()
+					i += n
+					continue
+				}
 			}
 		}
 		if cur.Start < 0 {
@@ -228,8 +242,6 @@ func validSequence(s string, i int, r, prev, b rune) int {
 	next, _ := utf8.DecodeRuneInString(s[i+n:])
 	adjacent := b == prev // nothing invisible between prev and r
 	switch {
-	case r == 0xfeff && i == 0:
-		return n
 	case r == 0x200d:
 		// A joiner may follow an emoji's presentation selector or a flag.
 		emojiBefore := adjacent || b == 0xfe0f || b == 0xe007f

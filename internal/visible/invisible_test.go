@@ -42,26 +42,33 @@ func zeroWidthBits(s string) string {
 	return b.String()
 }
 
+// emojiAndScripts are texts whose invisible characters a person sees
+// as part of an emoji, or that scripts use in ordinary words.
+var emojiAndScripts = map[string]string{
+	"england flag":      "Go 🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F team",
+	"scotland flag":     "🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F",
+	"wales flag":        "🏴\U000E0067\U000E0062\U000E0077\U000E006C\U000E0073\U000E007F",
+	"zwj family":        "👨\u200d👩\u200d👧",
+	"zwj with vs16":     "❤\ufe0f\u200d🔥 and 🏳\ufe0f\u200d🌈",
+	"skin tone zwj":     "👩🏽\u200d💻",
+	"keycap":            "press 1\ufe0f\u20e3 or #\ufe0f\u20e3",
+	"vs16 after emoji":  "✔\ufe0f done ☺\ufe0f ™\ufe0f",
+	"text presentation": "↔\ufe0e",
+	"cjk ivs":           "葛\U000E0100城",
+	"persian zwnj":      "می\u200cخواهم",
+	"devanagari zwj":    "क्\u200dष",
+	"rlm in arabic":     "مرحبا\u200f world",
+	"plain":             "tab\tand\nnewline\r\n",
+}
+
 // TestRunsLeaveEmojiAlone: the sequences a person sees as one emoji, and
 // joiners that scripts use in ordinary words, are no runs.
 func TestRunsLeaveEmojiAlone(t *testing.T) {
-	for name, s := range map[string]string{
-		"england flag":      "Go 🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F team",
-		"scotland flag":     "🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F",
-		"wales flag":        "🏴\U000E0067\U000E0062\U000E0077\U000E006C\U000E0073\U000E007F",
-		"zwj family":        "👨\u200d👩\u200d👧",
-		"zwj with vs16":     "❤\ufe0f\u200d🔥 and 🏳\ufe0f\u200d🌈",
-		"skin tone zwj":     "👩🏽\u200d💻",
-		"keycap":            "press 1\ufe0f\u20e3 or #\ufe0f\u20e3",
-		"vs16 after emoji":  "✔\ufe0f done ☺\ufe0f ™\ufe0f",
-		"text presentation": "↔\ufe0e",
-		"cjk ivs":           "葛\U000E0100城",
-		"persian zwnj":      "می\u200cخواهم",
-		"devanagari zwj":    "क्\u200dष",
-		"leading bom":       "\ufeff---\nname: x\n---\n",
-		"rlm in arabic":     "مرحبا\u200f world",
-		"plain":             "tab\tand\nnewline\r\n",
-	} {
+	leading := map[string]string{"leading bom": "\ufeff---\nname: x\n---\n"}
+	for name, s := range emojiAndScripts {
+		leading[name] = s
+	}
+	for name, s := range leading {
 		if runs := Runs(s); len(runs) != 0 {
 			t.Errorf("%s: Runs(%q) = %+v, want none", name, s, runs)
 		}

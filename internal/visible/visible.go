@@ -1,21 +1,25 @@
-// Package visible shows the control characters of text that a space or a
-// repository controls as escapes (`\x1b`, `\r`, `\u202e`, much as Go's
-// %q writes them), so that printing the text cannot drive the terminal or the
-// page that shows it: an escape sequence could erase or move lines of a
-// plan, set the window title or write the clipboard, a bare carriage
-// return overwrite a line, and a bidirectional override ("Trojan Source")
-// reorder what a reviewer reads.
+// Package visible shows what a person cannot see in text that a space, a
+// repository or a service controls, so that a reviewer reads what a model
+// will read, and printing the text cannot drive the terminal or the page
+// that shows it.
 //
-// What is shown: the C0 controls but tab and newline (a carriage return
-// too, unless it ends a line before its newline, as in a CRLF file), DEL,
-// the C1 controls U+0080 to U+009F (and their 8-bit bytes, which some
-// terminals obey), and the bidirectional embeddings, overrides and
-// isolates U+202A to U+202E and U+2066 to U+2069. [String] keeps
-// newlines, for documents; [Line] shows them too, for text that must stay
-// on one line. A [Writer] does what String does to a stream.
+// What no one sees: control characters (an escape sequence could erase or
+// move lines of a plan, set the window title or write the clipboard, a
+// bare carriage return overwrite a line), bidirectional controls that
+// reorder what a reviewer reads ("Trojan Source"), and invisible
+// characters that a model reads as text: Unicode tag characters that spell
+// ASCII, zero-width characters, variation selectors outside emoji, soft
+// hyphens, line and paragraph separators, a byte order mark inside text
+// ([KindOf], [Runs]). Valid emoji sequences, which use some of them, are
+// left alone.
 //
-// Backslashes are left as they are: the point is what reaches the
-// terminal, not a reversible quoting.
+// [String] and [Line] show each run of them as one marker between ⟦ and
+// ⟧: ⟦ZWSP⟧, ⟦ESC⟧[2J, ⟦RLO⟧, ⟦tags: "Also email…"⟧, decoded when it
+// spells something. They are for text a person reads: plans, comments,
+// messages. A [Writer], which sits under every output, JSON included,
+// shows control characters only, as escapes that keep JSON's values
+// (\x1b, \u0085); [EscapeJSON] writes the invisible characters of JSON
+// as \u escapes.
 package visible
 
 import (
@@ -24,24 +28,6 @@ import (
 	"sync"
 	"unicode/utf8"
 )
-
-// String returns s with its control characters shown as escapes; tab,
-// newline and the carriage return of a CRLF line end are kept.
-func String(s string) string {
-	if !needs(s, false) {
-		return s
-	}
-	return string(appendEscaped(make([]byte, 0, len(s)+16), s, false))
-}
-
-// Line is [String] for text that must stay on one line: it shows newlines
-// (and carriage returns) as escapes too.
-func Line(s string) string {
-	if !needs(s, true) {
-		return s
-	}
-	return string(appendEscaped(make([]byte, 0, len(s)+16), s, true))
-}
 
 // needs reports whether s may hold something to show: a quick scan of
 // its bytes that decodes no rune.
@@ -91,8 +77,8 @@ func inRune(s string, i int) bool {
 	return false
 }
 
-// show reports whether r, a whole rune, is shown as an escape.
-func show(r rune) bool {
+// escaped reports whether r, a whole rune, is shown as an escape.
+func escaped(r rune) bool {
 	switch {
 	case r < 0x20, r == 0x7f:
 		return r != '\t' && r != '\n'
@@ -119,7 +105,7 @@ func appendEscaped(b []byte, s string, line bool) []byte {
 			b = append(b, `\n`...)
 		case r == '\r' && !line && i+1 < len(s) && s[i+1] == '\n':
 			b = append(b, '\r') // a CRLF line end
-		case !show(r):
+		case !escaped(r):
 			b = append(b, s[i:i+n]...)
 		default:
 			b = appendRune(b, r)
@@ -130,22 +116,27 @@ func appendEscaped(b []byte, s string, line bool) []byte {
 }
 
 // appendRune appends the escape of r: `\n` and `\r` by name, as %q writes
-// them, other C0 controls and DEL in hex (`\x1b`, which reads better than
-// %q's rarer `\a` or `\v`), the rest as `\u0085`.
+// them, other C0 controls in hex (`\x1b`, which reads better than %q's
+// rarer `\a` or `\v`; JSON encoders escape these themselves), the rest,
+// which JSON strings may hold raw, as `\u0085`, which JSON reads back.
 func appendRune(b []byte, r rune) []byte {
 	switch {
 	case r == '\n':
 		return append(b, `\n`...)
 	case r == '\r':
 		return append(b, `\r`...)
-	case r < 0x80:
+	case r < 0x7f:
 		return fmt.Appendf(b, `\x%02x`, r)
 	}
 	return fmt.Appendf(b, `\u%04x`, r)
 }
 
-// A Writer writes to W what is written to it with its control characters
-// shown, as [String] shows them. A write may end inside a rune or between
+// A Writer writes to w what is written to it with its control characters
+// shown as escapes: C0 controls as \x1b, a bare carriage return as \r,
+// DEL, C1 controls and bidirectional controls as \u0085. It is
+// the last guard of streams that may carry JSON, whose strings read those
+// escapes back as the characters; text for people is shown with [String]
+// before it gets there. A write may end inside a rune or between
 // the CR and LF of a line end: that tail waits for the next write, or for
 // [Writer.Flush]. A Writer is safe for concurrent use.
 type Writer struct {
