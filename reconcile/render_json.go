@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // ErrFormatVersion is returned (wrapped) by [DecodePlan] for a plan written
@@ -20,7 +22,9 @@ var ErrFormatVersion = errors.New("unsupported plan format_version")
 // rewritten skills never stands whole in memory, and each write to w is
 // of whole lines (a filter of w may then look at a line at a time). The
 // bytes are those of a [json.Encoder] with two spaces of indent and no
-// HTML escaping, encoding the whole plan at once.
+// HTML escaping, encoding the whole plan at once, but for the characters
+// no one can see, written as \u escapes ([visible.EscapeJSON]): every
+// value stays as it is for machines, and a person sees them.
 func RenderJSON(w io.Writer, p *Plan) error {
 	lw := newLineWriter(w)
 	if err := writePlanObject(lw, p, "", func(cp *Plan) any { return cp }); err != nil {
@@ -98,7 +102,9 @@ func writeJSONArray(lw *lineWriter, indent string, n int, elem func(i int) any) 
 }
 
 // encodeIndented encodes v as RenderJSON does, as if at an indent of
-// prefix, with the newline an Encoder ends with.
+// prefix, with the newline an Encoder ends with. What no one can see is
+// written as \u escapes, which a person reading the JSON sees and a
+// parser reads back as it was.
 func encodeIndented(v any, prefix string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -107,7 +113,7 @@ func encodeIndented(v any, prefix string) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encoding plan: %w", err)
 	}
-	return buf.Bytes(), nil
+	return visible.EscapeJSON(buf.Bytes()), nil
 }
 
 // changeJSON is the JSON form of a [Change]: its fields in their order,
@@ -141,7 +147,7 @@ func (c Change) MarshalJSON() ([]byte, error) {
 	if err := enc.Encode(c.jsonForm()); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return visible.EscapeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // jsonForm is c as JSON shows it, its diff made.

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/visible"
@@ -340,7 +339,7 @@ func (m *mdWriter) plan(p *Plan) {
 	for _, f := range p.Files {
 		if f.Diff != "" {
 			blocks = append(blocks, mdBlock{
-				head: "<details><summary>File <code>" + html.EscapeString(fileName(f)) + "</code>: differs from the space (not syncable)</summary>\n\n",
+				head: "<details><summary>File <code>" + htmlText(fileName(f)) + "</code>: differs from the space (not syncable)</summary>\n\n",
 				diff: f.Diff,
 			})
 		}
@@ -394,18 +393,18 @@ type mdBlock struct {
 // mdTail closes a block.
 const mdTail = "</details>\n\n"
 
-// diffText is the diff of b, made the first time, shown visibly as [add]
-// will write it, so that it is sized as written.
+// diffText is the diff of b, made the first time, shown as a reviewer
+// must read it ([shownDiff]), so that it is sized as written.
 func (b *mdBlock) diffText() string {
 	switch {
 	case b.script != nil:
-		return visible.String(b.script.text())
+		return shownDiff(b.script.text())
 	case b.change != nil:
 		var d string
 		b.script, d = newDiffScript(b.change.diffInput())
-		return visible.String(d)
+		return shownDiff(d)
 	}
-	return visible.String(b.diff)
+	return shownDiff(b.diff)
 }
 
 // size is the length of b written whole, with diff its diff.
@@ -524,12 +523,12 @@ func changeBlock(c *Change) mdBlock {
 		acts[i] = string(a)
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "<details><summary><code>%s %s</code>: %s</summary>\n\n", sym, html.EscapeString(c.Slug), strings.Join(acts, ", "))
+	fmt.Fprintf(&sb, "<details><summary><code>%s %s</code>: %s</summary>\n\n", sym, htmlText(c.Slug), strings.Join(acts, ", "))
 	if c.Changes(FieldName) {
-		fmt.Fprintf(&sb, "- name: %s → %s\n", codeSpan(strconv.Quote(c.Before.Name)), codeSpan(strconv.Quote(c.After.Name)))
+		fmt.Fprintf(&sb, "- name: %s → %s%s\n", codeSpan(quote(c.Before.Name)), codeSpan(quote(c.After.Name)), invisibleNote(c.Before.Name, c.After.Name))
 	}
 	if c.Changes(FieldDescription) {
-		fmt.Fprintf(&sb, "- description: %s → %s\n", codeSpan(strconv.Quote(c.Before.Description)), codeSpan(strconv.Quote(c.After.Description)))
+		fmt.Fprintf(&sb, "- description: %s → %s%s\n", codeSpan(quote(c.Before.Description)), codeSpan(quote(c.After.Description)), invisibleNote(c.Before.Description, c.After.Description))
 	}
 	if c.Changes(FieldEnabled) {
 		fmt.Fprintf(&sb, "- enabled: `%t` → `%t`\n", c.Before.Enabled, c.After.Enabled)
@@ -541,15 +540,22 @@ func changeBlock(c *Change) mdBlock {
 		sb.WriteString("- used by agents: " + cell(agentNames(c.Agents)) + "\n")
 	}
 	if c.Changes(FieldInstructions) {
-		if c.Before.Instructions == nil {
+		switch ch, only := c.invisibleInstructions(); {
+		case c.Before.Instructions == nil:
 			sb.WriteString("- instructions: null in the space (its SKILL.md could not be read), rewritten as below\n")
-		} else {
+		case only:
+			sb.WriteString("- instructions: " + ch.describe(codeSpan) + ", as below\n")
+		default:
 			sb.WriteString("- instructions: as below\n")
 		}
 	}
 	sb.WriteString("\n")
 	return mdBlock{head: sb.String(), change: c}
 }
+
+// htmlText is s as the text of an HTML element, what it holds that no
+// one can see shown.
+func htmlText(s string) string { return html.EscapeString(visible.Line(s)) }
 
 // fenceFor returns a code fence longer than any run of backticks in s, so
 // that no line of s can close it.
@@ -567,11 +573,24 @@ func fenceFor(s string) string {
 }
 
 // fieldsCell lists the fields of a change, marking those the pull request
-// did not change (see [Change.DriftFields]).
+// did not change (see [Change.DriftFields]) and those in which only
+// invisible characters change.
 func fieldsCell(c *Change) string {
 	fs := make([]string, len(c.Fields))
 	for i, f := range c.Fields {
 		fs[i] = f
+		var only bool
+		switch f {
+		case FieldName:
+			_, only = onlyInvisible(c.Before.Name, c.After.Name)
+		case FieldDescription:
+			_, only = onlyInvisible(c.Before.Description, c.After.Description)
+		case FieldInstructions:
+			_, only = c.invisibleInstructions()
+		}
+		if only {
+			fs[i] += " (invisible characters only)"
+		}
 		if slices.Contains(c.DriftFields, f) {
 			fs[i] += " (drift)"
 		}
@@ -583,9 +602,10 @@ func fieldsCell(c *Change) string {
 // out of, for other markdown reports of skillsync.
 func CodeSpan(s string) string { return codeSpan(s) }
 
-// codeSpan returns s as an inline code span that s cannot break out of.
+// codeSpan returns s as an inline code span that s cannot break out of,
+// what it holds that no one can see shown (see package visible).
 func codeSpan(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = visible.Line(s)
 	longest, run := 0, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {
@@ -605,7 +625,7 @@ func codeSpan(s string) string {
 // cell makes s safe inside a table cell or a list item: one line, no pipe
 // that would split the cell, no raw HTML.
 func cell(s string) string {
-	s = strings.ReplaceAll(s, "\n", " ")
+	s = visible.Line(strings.ReplaceAll(s, "\n", " "))
 	s = strings.ReplaceAll(s, "|", `\|`)
 	s = strings.ReplaceAll(s, "<", "&lt;")
 	return s

@@ -364,7 +364,7 @@ func TestMarkdownFencesHoldTheirContent(t *testing.T) {
 		{"plain", "```", "`plain`"},
 		{"a ``` b", "````", "```` a ``` b ````"},
 		{"`x`", "```", "`` `x` ``"},
-		{"line\nbreak", "```", "`line break`"},
+		{"line\nbreak", "```", "`line⟦LF⟧break`"},
 	} {
 		if got := fenceFor(tc.in); got != tc.fence {
 			t.Errorf("fenceFor(%q) = %q, want %q", tc.in, got, tc.fence)

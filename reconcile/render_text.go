@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/visible"
@@ -185,18 +184,21 @@ func (t *textWriter) change(c *Change) {
 	}
 	t.spans(2, span{color: col, text: sym}, span{text: " "}, span{color: ansiBold, text: c.Slug}, span{text: "  (" + strings.Join(notes, ", ") + ")"})
 	if c.Changes(FieldName) {
-		t.line(6, fmt.Sprintf("name: %s -> %s", strconv.Quote(c.Before.Name), strconv.Quote(c.After.Name)))
+		t.line(6, fmt.Sprintf("name: %s -> %s%s", quote(c.Before.Name), quote(c.After.Name), invisibleNote(c.Before.Name, c.After.Name)))
 	}
 	if c.Changes(FieldDescription) {
-		t.line(6, fmt.Sprintf("description: %s -> %s", strconv.Quote(c.Before.Description), strconv.Quote(c.After.Description)))
+		t.line(6, fmt.Sprintf("description: %s -> %s%s", quote(c.Before.Description), quote(c.After.Description), invisibleNote(c.Before.Description, c.After.Description)))
 	}
 	if c.Changes(FieldEnabled) {
 		t.line(6, fmt.Sprintf("enabled: %t -> %t", c.Before.Enabled, c.After.Enabled))
 	}
 	if c.Changes(FieldInstructions) {
-		if c.Before.Instructions == nil {
+		switch ch, only := c.invisibleInstructions(); {
+		case c.Before.Instructions == nil:
 			t.line(6, "instructions: (null in the space) ->")
-		} else {
+		case only:
+			t.line(6, "instructions: "+ch.describe(func(m string) string { return m }))
+		default:
 			t.line(6, "instructions:")
 		}
 		t.diff(8, c.Diff())
@@ -210,9 +212,10 @@ func (t *textWriter) change(c *Change) {
 	t.b.WriteByte('\n')
 }
 
-// diff writes a unified diff indented, coloured line by line.
+// diff writes a unified diff indented, coloured line by line, shown as a
+// reviewer must read it (see [shownDiff]).
 func (t *textWriter) diff(indent int, d string) {
-	for _, l := range splitLines(d) {
+	for _, l := range splitLines(shownDiff(d)) {
 		l = strings.TrimSuffix(l, "\n")
 		col := ""
 		switch {

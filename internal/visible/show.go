@@ -47,17 +47,20 @@ func Line(s string) string { return show(s, showLines) }
 func Every(s string) string { return show(s, showLines|showEvery) }
 
 // Strip returns s without the characters that [KindOf] finds invisible:
-// the text a person sees.
+// the text a person sees. Bytes that are not UTF-8 are kept.
 func Strip(s string) string {
 	if !HasInvisible(s) {
 		return s
 	}
-	return strings.Map(func(r rune) rune {
-		if KindOf(r) != KindNone {
-			return -1
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if KindOf(r) == KindNone {
+			b = append(b, s[i:i+n]...)
 		}
-		return r
-	}, s)
+		i += n
+	}
+	return string(b)
 }
 
 // Hidden returns the marker of each run of invisible characters of s, in

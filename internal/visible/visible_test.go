@@ -93,8 +93,8 @@ func TestEveryShowsEmojiToo(t *testing.T) {
 }
 
 func TestStrip(t *testing.T) {
-	in := "Say\u200b hello" + tags("evil") + " ✔\ufe0f\x1b\n"
-	if got, want := Strip(in), "Say hello ✔\n"; got != want {
+	in := "Say\u200b hello" + tags("evil") + " ✔\ufe0f\x1b\n\xff"
+	if got, want := Strip(in), "Say hello ✔\n\xff"; got != want {
 		t.Errorf("Strip(%q) = %q, want %q", in, got, want)
 	}
 }
