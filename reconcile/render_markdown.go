@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -180,9 +181,9 @@ func RenderFailureMarkdown(w io.Writer, space, target, message, hint string, pro
 	m := newMDWriter(max, o)
 	m.must(MarkdownMarker(space, target) + "\n")
 	m.must("### " + title(o.Title) + " for " + whereMarkdown(space, target) + "\n\n")
-	m.must("> [!CAUTION]\n> **No plan could be made:** " + cell(message) + "\n")
+	m.must("> [!CAUTION]\n> **No plan could be made:** " + mdText(message) + "\n")
 	if hint != "" {
-		m.must(">\n> " + cell(hint) + "\n")
+		m.must(">\n> " + mdText(hint) + "\n")
 	}
 	m.must("\n")
 	items := make([]string, len(problems))
@@ -293,7 +294,7 @@ func (m *mdWriter) plan(p *Plan) {
 				acts = append(acts, "(unmanaged)")
 			}
 			rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(c.Slug)),
-				strings.Join(acts, ", "), fieldsCell(c), cell(agentNames(c.Agents)))
+				strings.Join(acts, ", "), fieldsCell(c), cell(agentSpans(c.Agents)))
 		}
 		m.list(rows, "skills")
 		m.must("\n")
@@ -306,18 +307,18 @@ func (m *mdWriter) plan(p *Plan) {
 	for _, s := range p.Missing {
 		item := fmt.Sprintf("- %s: no skill %s in the space (%s)", codeSpan(s.Path), codeSpan(s.Slug), s.Severity)
 		if s.Todo != "" {
-			item += ": " + cell(s.Todo)
+			item += ": " + mdText(s.Todo)
 		}
 		items = append(items, item+"\n")
 	}
 	for _, f := range p.Files {
-		items = append(items, fmt.Sprintf("- %s: %s\n", codeSpan(fileName(f)), cell(f.Detail)))
+		items = append(items, fmt.Sprintf("- %s: %s\n", codeSpan(fileName(f)), mdText(f.Detail)))
 	}
 	m.section("**Not possible through the API**, which cannot create skills or write files; make these changes in the app:\n\n", items, "\n", "items")
 
 	items = nil
 	for _, a := range p.Publish {
-		items = append(items, fmt.Sprintf("- %s (%s): %s\n", cell(a.Name), codeSpan(a.ID), publishReason(a)))
+		items = append(items, fmt.Sprintf("- %s (%s): %s\n", codeSpan(a.Name), codeSpan(a.ID), publishReason(a)))
 	}
 	m.section("**Agents to publish:**\n\n", items, "\n", "agents")
 
@@ -370,9 +371,9 @@ func (m *mdWriter) note(n int, what string) {
 func (m *mdWriter) problems(title string, ps []Problem) {
 	items := make([]string, len(ps))
 	for i, pr := range ps {
-		s := "- " + cell(pr.Message)
+		s := "- " + mdText(pr.Message)
 		if pr.Hint != "" {
-			s += " (hint: " + cell(pr.Hint) + ")"
+			s += " (hint: " + mdText(pr.Hint) + ")"
 		}
 		items[i] = s + "\n"
 	}
@@ -537,7 +538,7 @@ func changeBlock(c *Change) mdBlock {
 		sb.WriteString("- not in the repository (unmanaged: disable)\n")
 	}
 	if len(c.Agents) > 0 {
-		sb.WriteString("- used by agents: " + cell(agentNames(c.Agents)) + "\n")
+		sb.WriteString("- used by agents: " + agentSpans(c.Agents) + "\n")
 	}
 	if c.Changes(FieldInstructions) {
 		switch ch, only := c.invisibleInstructions(); {
@@ -622,11 +623,160 @@ func codeSpan(s string) string {
 	return ticks + s + ticks
 }
 
-// cell makes s safe inside a table cell or a list item: one line, no pipe
-// that would split the cell, no raw HTML.
-func cell(s string) string {
-	s = visible.Line(strings.ReplaceAll(s, "\n", " "))
-	s = strings.ReplaceAll(s, "|", `\|`)
-	s = strings.ReplaceAll(s, "<", "&lt;")
-	return s
+// cell makes md, markdown on one line, safe inside a table cell: no pipe
+// splits it, not even within a code span.
+func cell(md string) string { return strings.ReplaceAll(md, "|", `\|`) }
+
+// agentSpans names agents in code spans, for a table cell or a list item.
+func agentSpans(refs []AgentRef) string {
+	names := make([]string, len(refs))
+	for i, a := range refs {
+		names[i] = codeSpan(a.Name)
+	}
+	return strings.Join(names, ", ")
 }
+
+// MarkdownText returns s, text that the repository, the space or the
+// service may hold, as markdown that shows it (see mdText), for other
+// markdown reports of skillsync.
+func MarkdownText(s string) string { return mdText(s) }
+
+// mdText returns s as markdown on one line that shows it as it reads, for
+// a list item or a paragraph (a table cell needs [cell] too). Its plain
+// words stay as they are; a word that markdown, GitHub or GitLab could
+// take for markup, a link, an address, a mention or a reference (#12,
+// GH-12, !12, @user, ~label) goes in a code span, which they show as it
+// is; so do a quoted text holding one, and runs of such words with the
+// few plain words between them. A code span of s stays one. What no one
+// can see is shown (see package visible).
+func mdText(s string) string {
+	s = visible.Line(strings.ReplaceAll(s, "\n", " "))
+	type token struct {
+		space, text string // the spaces before it, and it
+		code, plain bool   // a code span of s (text is its content); a plain word
+	}
+	var toks []token
+	space := ""
+	for i := 0; i < len(s); {
+		if s[i] == ' ' {
+			j := i
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			space, i = s[i:j], j
+			continue
+		}
+		text, end := mdToken(s, i)
+		t := token{space: space, text: text}
+		switch {
+		case s[i] == '`' && end-i > 2 && text == s[i+1:end-1]:
+			// A span stays one where nothing but a space or punctuation
+			// touches it: else its backticks would run into another's.
+			t.code = (space != "" || i == 0) && (end == len(s) || strings.IndexByte(" ,.;:)?!", s[end]) >= 0)
+			if !t.code {
+				t.text = s[i:end]
+			}
+		default:
+			t.plain = plainWord(text, len(toks) == 0)
+		}
+		toks = append(toks, t)
+		space, i = "", end
+	}
+	// A plain word or two between words bound for code spans joins them.
+	for i := range toks {
+		if !toks[i].plain {
+			continue
+		}
+		j := i
+		for j < len(toks) && j < i+2 && toks[j].plain {
+			j++
+		}
+		if i > 0 && !toks[i-1].plain && !toks[i-1].code && j < len(toks) && !toks[j].plain && !toks[j].code {
+			for k := i; k < j; k++ {
+				toks[k].plain = false
+			}
+		}
+	}
+	var b, run strings.Builder // run gathers the words of one code span
+	flush := func() {
+		if run.Len() > 0 {
+			b.WriteString(codeSpan(run.String()))
+			run.Reset()
+		}
+	}
+	for _, t := range toks {
+		switch {
+		case t.code:
+			flush()
+			b.WriteString(t.space + codeSpan(t.text))
+		case t.plain:
+			flush()
+			b.WriteString(t.space + t.text)
+		case run.Len() > 0:
+			run.WriteString(t.space + t.text)
+		default:
+			b.WriteString(t.space)
+			run.WriteString(t.text)
+		}
+	}
+	flush()
+	return b.String()
+}
+
+// mdToken is the token of s that starts at i, and where it ends: a code
+// span (`...`, its content returned), a quoted text ("...", escapes
+// within it skipped), or a word, up to a space, a backtick or a quote.
+func mdToken(s string, i int) (string, int) {
+	switch s[i] {
+	case '`':
+		if j := strings.IndexByte(s[i+1:], '`'); j > 0 {
+			return s[i+1 : i+1+j], i + j + 2
+		}
+		return "`", i + 1
+	case '"':
+		for j := i + 1; j < len(s); j++ {
+			switch s[j] {
+			case '\\':
+				j++
+			case '"':
+				return s[i : j+1], j + 1
+			}
+		}
+	}
+	j := i + 1
+	for j < len(s) && s[j] != ' ' && s[j] != '`' && s[j] != '"' {
+		j++
+	}
+	return s[i:j], j
+}
+
+// plainWord reports whether w shows as it is in markdown, on GitHub and on
+// GitLab: no markup, address, mention or reference in it. A first word
+// must not read as the marker of a list either.
+func plainWord(w string, first bool) bool {
+	lower := strings.ToLower(w)
+	if strings.Contains(w, "://") || strings.Contains(lower, "www.") || ghRef.MatchString(lower) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 0x80, 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte(` ,.;:'"()?/-`, c) >= 0: // a quoted text has spaces
+		case (c == '!' || c == '%') && i == len(w)-1:
+		default:
+			return false
+		}
+	}
+	if strings.Trim(w, "-") == "" {
+		return false // a thematic break, or a list's marker
+	}
+	return !first || !listMarker.MatchString(w)
+}
+
+var (
+	// ghRef matches GitHub's reference to an issue, GH-12.
+	ghRef = regexp.MustCompile(`(^|[^a-z0-9])gh-[0-9]`)
+	// listMarker matches the marker of an ordered list, 1. or 1).
+	listMarker = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
+)

@@ -28,7 +28,7 @@ func RenderResultMarkdown(w io.Writer, r *Result, o MarkdownOptions) error {
 	m.must("**" + ResultLine(r) + "**\n\n")
 	switch {
 	case r.JournalError != "":
-		m.must("> [!CAUTION]\n> Writing the journal failed, so apply stopped: " + cell(r.JournalError) + "\n\n")
+		m.must("> [!CAUTION]\n> Writing the journal failed, so apply stopped: " + mdText(r.JournalError) + "\n\n")
 	case r.Interrupted:
 		m.must("> [!WARNING]\n> Apply was interrupted: the steps not started were skipped. Run apply again to finish.\n\n")
 	case r.Failed():
@@ -48,7 +48,7 @@ func RenderResultMarkdown(w io.Writer, r *Result, o MarkdownOptions) error {
 			sym = "–"
 		}
 		reason := strings.TrimSpace(s.Reason + " " + s.Mismatch)
-		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(s.Slug)), s.Action, s.Outcome, cell(reason))
+		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(s.Slug)), s.Action, s.Outcome, cell(mdText(reason)))
 	}
 	for i, row := range rows {
 		if !m.add(row) {

@@ -21,7 +21,7 @@ func TestRenderResultMarkdown(t *testing.T) {
 		"> [!CAUTION]\n> The space does not match the plan: see the failed and skipped steps below, then plan again.\n\n" +
 		"| | Skill | Action | Outcome | Reason |\n|:-:|---|---|---|---|\n" +
 		"| ✓ | `a` | disable | applied |  |\n" +
-		"| ✗ | `b\\|c` | update | failed | 409 Conflict: a \\| b &lt;script> instructions differ |\n" +
+		"| ✗ | `b\\|c` | update | failed | 409 Conflict: a `\\| b <script>` instructions differ |\n" +
 		"| – | `d` | enable | skipped | the disable of b failed |\n"
 	if got := b.String(); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

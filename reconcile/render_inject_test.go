@@ -1,0 +1,179 @@
+package reconcile
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/mdtest"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// injections are texts of the repository, the space or the service that
+// would render as markdown: a link, bold "No changes.", a mention, an
+// image, an issue reference and a bare address (the attack of issue 23);
+// then what breaks a table, a fence or <details>, HTML, an entity, the
+// references of GitHub and GitLab, math, emphasis and new lines.
+var injections = []string{
+	"[Approve and merge](https://evil.example/x) **No changes.** @octocat <img src=x> #1 https://evil.example",
+	"a | b ``` </details> <!-- x --> ![img](https://evil.example/i.png) &amp; GH-12 !12 ~label %m $x$ www.evil.example user@evil.example _em_ ~~s~~ \\ `code`\n# Heading\n- item\n\n| t |\n1. one",
+}
+
+// exposedWords are what no text outside code may hold once an injection is
+// rendered: GitHub or GitLab would link, mention or decode them. The tags
+// it holds are counted by the shape of the document.
+var exposedWords = []string{"@octocat", "#1", "evil.example", "GH-12", "!12", "~label", "%m", "&amp;", "<img", "user@"}
+
+// benign stands for an injection, to render a plan of the same shape.
+const benign = "harmless"
+
+// frontmatterProblems are the warnings and errors that validate finds in a
+// SKILL.md whose frontmatter has a key named key, as plan shows them.
+func frontmatterProblems(t *testing.T, key string) (warnings []Problem, errors []string) {
+	t.Helper()
+	root := t.TempDir()
+	write := func(name, content string) {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("skillsync.yaml", "space: ab12\nlint:\n  rules:\n    frontmatter-key-unknown: warning\n")
+	write("skills/a/SKILL.md", fmt.Sprintf("---\nname: a\ndescription: Use for a.\n%q: yes\n---\n\nDo a.\n", key))
+	write("skills/b/SKILL.md", fmt.Sprintf("---\nname: b\ndescription: Use for b.\n%q: yes\n%q: no\n---\n\nDo b.\n", key, key))
+	_, diags, err := fsrepo.Load(context.Background(), root, fsrepo.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range diags {
+		if d.Severity == fsrepo.SeverityWarning {
+			warnings = append(warnings, Problem{Code: d.Code, Message: d.Location() + ": " + d.Message, Hint: d.Hint, Path: d.Path, Line: d.Line})
+		} else {
+			errors = append(errors, d.String())
+		}
+	}
+	if len(warnings) == 0 || len(errors) == 0 {
+		t.Fatalf("the frontmatter key %q gives no warning or no error: %v", key, diags)
+	}
+	return warnings, errors
+}
+
+// injectedPlan is a plan that shows x as a skill's name in the space and
+// in the repository, an agent's name, the name of agents.publish, a
+// supporting file's path, a missing skill's path, the slug of an
+// unmanaged skill, and a frontmatter key.
+func injectedPlan(t *testing.T, x string) *Plan {
+	desired := repo(
+		local("a", disabled),
+		local("b", withFiles(textFile("notes/"+x+".md", "new\n"))),
+		local("m", func(s *fsrepo.Skill) { s.Name, s.Path = x, "skills/m/"+x }),
+	)
+	lv := &Live{Space: "ab12",
+		Skills: []remote.Skill{live("a"), live("b", func(s *remote.Skill) { s.Name = x }), live(x, func(s *remote.Skill) { s.ID = "id-unmanaged" })},
+		Files:  map[string]map[string]*string{id("b"): {"notes/" + x + ".md": ptr("old\n")}},
+		Agents: []remote.Agent{{ID: "11111111-1111-4111-8111-111111111111", Name: x, SkillIDs: []string{id("a")}}},
+	}
+	p := Compute(desired, lv, Policy{Missing: fsrepo.MissingWarn, PublishAgents: []string{x}})
+	warnings, _ := frontmatterProblems(t, x)
+	p.Warnings = append(p.Warnings, warnings...)
+	return p
+}
+
+// checkInert fails when hostile, a document rendered from an injection,
+// differs in shape from good, the same rendered from benign text, or shows
+// outside code what a host would link.
+func checkInert(t *testing.T, what, hostile, good string) {
+	t.Helper()
+	hs, gs := mdtest.Shape(hostile), mdtest.Shape(good)
+	if !maps.Equal(hs, gs) {
+		var diff []string
+		for _, k := range slices.Sorted(maps.Keys(hs)) {
+			if hs[k] != gs[k] {
+				diff = append(diff, fmt.Sprintf("%s: %d, not %d", k, hs[k], gs[k]))
+			}
+		}
+		for k := range gs {
+			if _, ok := hs[k]; !ok {
+				diff = append(diff, fmt.Sprintf("%s: 0, not %d", k, gs[k]))
+			}
+		}
+		t.Errorf("%s: the injection changes the document: %s\n%s", what, strings.Join(diff, "; "), hostile)
+	}
+	if exposed := mdtest.Exposed(hostile, exposedWords...); len(exposed) > 0 {
+		t.Errorf("%s: outside code, a host would link or decode %q\n%s", what, exposed, hostile)
+	}
+}
+
+// TestMarkdownShowsInjectionsAsText: text of the repository, the space or
+// the service that holds markdown lands in the comment as code or escaped:
+// no link, image, emphasis, raw HTML, autolink, heading, broken table or
+// fence, and no mention or reference outside code.
+func TestMarkdownShowsInjectionsAsText(t *testing.T) {
+	render := func(p *Plan, o MarkdownOptions) string {
+		var b bytes.Buffer
+		if err := RenderMarkdown(&b, p, o); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for i, x := range injections {
+		hostile, good := injectedPlan(t, x), injectedPlan(t, benign)
+		for _, o := range []MarkdownOptions{{}, {Title: "skillsync drift", Host: "GitLab", MaxLen: 1_000_000}} {
+			md := render(hostile, o)
+			checkInert(t, fmt.Sprintf("plan %d %+v", i, o), md, render(good, o))
+			if !strings.HasPrefix(md, MarkdownMarker("ab12", "")+"\n") || len(md) > DefaultMarkdownMaxLen {
+				t.Errorf("plan %d: %d bytes, not starting with the marker", i, len(md))
+			}
+			if !strings.Contains(md, "<details>") || !strings.Contains(md, "```diff\n") {
+				t.Errorf("plan %d: no <details> with a diff block:\n%s", i, md)
+			}
+		}
+	}
+}
+
+// TestFailureMarkdownShowsInjectionsAsText: the service's error text, its
+// hint and validation errors quoting a frontmatter key, in the comment
+// that says no plan could be made.
+func TestFailureMarkdownShowsInjectionsAsText(t *testing.T) {
+	render := func(x string) string {
+		_, errs := frontmatterProblems(t, x)
+		var b bytes.Buffer
+		msg := "reading space ab12: 400 Bad Request: " + x
+		if err := RenderFailureMarkdown(&b, "ab12", "prod", msg, "the service says: "+x, append(errs, x), MarkdownOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for i, x := range injections {
+		checkInert(t, fmt.Sprintf("failure %d", i), render(x), render(benign))
+	}
+}
+
+// TestResultMarkdownShowsInjectionsAsText: a skill's slug and the
+// service's answer in the job summary of an apply.
+func TestResultMarkdownShowsInjectionsAsText(t *testing.T) {
+	render := func(x string) string {
+		r := &Result{Space: "ab12", JournalError: "writing " + x + ": disk full", Steps: []StepResult{
+			{Slug: x, ID: "id-x", Action: ActionUpdate, Outcome: OutcomeFailed, Reason: "409 Conflict: " + x, Mismatch: x},
+			{Slug: "b", ID: "id-b", Action: ActionEnable, Outcome: OutcomeSkipped, Reason: x},
+		}}
+		var b bytes.Buffer
+		if err := RenderResultMarkdown(&b, r, MarkdownOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for i, x := range injections {
+		checkInert(t, fmt.Sprintf("result %d", i), render(x), render(benign))
+	}
+}
