@@ -291,10 +291,12 @@ func writeAgentMarkdown(ui *ui, agents []remote.Agent) {
 		fprintf(ui.stdout, "No agents.\n")
 		return
 	}
-	cell := strings.NewReplacer("|", `\|`, "<", "&lt;", "\n", " ")
+	// Names and ids of the space go in code spans, whose pipes alone a
+	// table needs escaped.
+	cell := func(s string) string { return strings.ReplaceAll(reconcile.CodeSpan(s), "|", `\|`) }
 	fprintf(ui.stdout, "| Name | ID | State | Skills | Embed |\n|---|---|---|--:|---|\n")
 	for _, a := range agents {
-		fprintf(ui.stdout, "| %s | %s | %s | %d | %s |\n", cell.Replace(a.Name), cell.Replace(reconcile.CodeSpan(a.ID)), agentState(a), len(a.SkillIDs), agentEmbed(a))
+		fprintf(ui.stdout, "| %s | %s | %s | %d | %s |\n", cell(a.Name), cell(a.ID), agentState(a), len(a.SkillIDs), agentEmbed(a))
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
@@ -469,10 +471,17 @@ func applyFailed(res *reconcile.Result) error {
 	return withHint(err, "see the steps above; run 'skillsync plan' to see what is left to do")
 }
 
+// writeJSON writes v as indented JSON, what no one can see in it as \u
+// escapes: its values stay as they are for machines, and a person sees them.
 func writeJSON(ui *ui, v any) error {
-	enc := json.NewEncoder(ui.stdout)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := ui.stdout.Write(visible.EscapeJSON(b.Bytes()))
+	return err
 }
 
 // writeResult prints one line per step and a closing count.
@@ -481,15 +490,15 @@ func writeResult(ui *ui, res *reconcile.Result) {
 	for _, s := range res.Steps {
 		switch s.Outcome {
 		case reconcile.OutcomeApplied:
-			fprintf(ui.stdout, "  ok      %s: %s\n", s.Slug, s.Action)
+			fprintf(ui.stdout, "  ok      %s: %s\n", visible.Line(s.Slug), s.Action)
 		case reconcile.OutcomeFailed:
 			reason := s.Reason
 			if s.Mismatch != "" {
 				reason = strings.TrimSpace(reason + " " + s.Mismatch)
 			}
-			fprintf(ui.stdout, "  FAILED  %s: %s: %s\n", s.Slug, s.Action, reason)
+			fprintf(ui.stdout, "  FAILED  %s: %s: %s\n", visible.Line(s.Slug), s.Action, visible.Line(reason))
 		default:
-			fprintf(ui.stdout, "  skipped %s: %s: %s\n", s.Slug, s.Action, s.Reason)
+			fprintf(ui.stdout, "  skipped %s: %s: %s\n", visible.Line(s.Slug), s.Action, visible.Line(s.Reason))
 		}
 	}
 	fprintf(ui.stdout, "\n%s\n", reconcile.ResultLine(res))

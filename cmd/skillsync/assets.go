@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/skillsync/skillsync/internal/visible"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -55,8 +57,9 @@ func runAssetsGet(ctx context.Context, e *env, o agentsOptions, id, format strin
 		return fmt.Errorf("reading asset: %w", err)
 	}
 	if format == "json" {
-		// The record as served, whatever whitespace ends it, then one newline.
-		fprintf(e.ui.stdout, "%s\n", bytes.TrimRight(a.Raw, " \t\r\n"))
+		// The record as served, whatever whitespace ends it, then one
+		// newline; what no one can see in it as \u escapes.
+		fprintf(e.ui.stdout, "%s\n", visible.EscapeJSON(bytes.TrimRight(a.Raw, " \t\r\n")))
 		return nil
 	}
 	fprintf(e.ui.stdout, "id:               %s\nname:             %s\nMIME type:        %s\nprocessing state: %s\n",
@@ -64,9 +67,10 @@ func runAssetsGet(ctx context.Context, e *env, o agentsOptions, id, format strin
 	return nil
 }
 
+// orDash is s as a field of the text format shows it, "-" when empty.
 func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return visible.Line(s)
 }

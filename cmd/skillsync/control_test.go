@@ -93,7 +93,7 @@ func TestHostileTextShownVisibly(t *testing.T) {
 		}
 		// The client already blanks the C0 and C1 controls of a server's
 		// message; a bidi override it leaves must still show.
-		if args[0] == "apply" && !regexp.MustCompile(`409 Conflict: erase[^\n]*rlo\\u202eevil`).MatchString(stdout) {
+		if args[0] == "apply" && !regexp.MustCompile(`409 Conflict: erase[^\n]*rlo⟦RLO⟧evil`).MatchString(stdout) {
 			t.Errorf("apply: the server's error message is not shown escaped:\nstdout:\n%s\nstderr:\n%s", stdout, stderr)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
@@ -275,14 +276,14 @@ func reportPull(ui *ui, space string, rep *reconcile.PullReport, err error, form
 	for _, s := range rep.Skills {
 		switch s.Status {
 		case reconcile.PullSkipped:
-			fprintf(ui.stdout, "skipped   %s: %s\n", s.Dir, s.Reason)
+			fprintf(ui.stdout, "skipped   %s: %s\n", visible.Line(s.Dir), visible.Line(s.Reason))
 		case reconcile.PullWritten:
-			fprintf(ui.stdout, "wrote     %s (%s)\n", s.Dir, strings.Join(s.Files, ", "))
+			fprintf(ui.stdout, "wrote     %s (%s)\n", visible.Line(s.Dir), visible.Line(strings.Join(s.Files, ", ")))
 		default:
-			fprintf(ui.stdout, "unchanged %s\n", s.Dir)
+			fprintf(ui.stdout, "unchanged %s\n", visible.Line(s.Dir))
 		}
 		for _, n := range s.NotRead {
-			fprintf(ui.stdout, "          not read: %s (SKILL.md line %d): %s\n", n.Path, n.Line, n.Reason)
+			fprintf(ui.stdout, "          not read: %s (SKILL.md line %d): %s\n", visible.Line(n.Path), n.Line, visible.Line(n.Reason))
 		}
 	}
 	if rep.ConfigWritten {

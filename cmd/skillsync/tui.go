@@ -192,7 +192,7 @@ func (ui *ui) printStderr(prefix, format string, args ...any) {
 	ui.mu.Lock()
 	defer ui.mu.Unlock()
 	for _, line := range strings.Split(msg, "\n") {
-		fmt.Fprintf(ui.stderr, "skillsync: %s%s\n", prefix, line)
+		fmt.Fprintf(ui.stderr, "skillsync: %s%s\n", prefix, visible.Line(line))
 	}
 }
 
@@ -203,7 +203,7 @@ func (ui *ui) infof(format string, args ...any)    { ui.printStderr("", format, 
 
 // logf writes a raw line to stderr (debug logs, emulator request logs).
 func (ui *ui) logf(format string, args ...any) {
-	msg := ui.redact(fmt.Sprintf(format, args...))
+	msg := visible.String(ui.redact(fmt.Sprintf(format, args...)))
 	ui.mu.Lock()
 	defer ui.mu.Unlock()
 	fmt.Fprintln(ui.stderr, msg)

@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
@@ -66,12 +65,10 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 	dropEchoingHints(ui, repo, diags)
 	switch format {
 	case "json":
-		enc := json.NewEncoder(ui.stdout)
-		enc.SetIndent("", "  ")
 		if diags == nil {
 			diags = fsrepo.Diagnostics{}
 		}
-		if err := enc.Encode(diags); err != nil {
+		if err := writeJSON(ui, diags); err != nil {
 			return err
 		}
 	case "markdown":
@@ -97,7 +94,6 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 // writeDiagnosticsMarkdown writes the report of validate as markdown: the
 // counts in bold, then one list item a problem with its hint.
 func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
-	text := strings.NewReplacer("<", "&lt;", "\n", " ")
 	errs, warns := countDiagnostics(diags)
 	fprintf(ui.stdout, "### skillsync validate\n\n")
 	if errs == 0 {
@@ -109,9 +105,9 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
 		fprintf(ui.stdout, "\n")
 	}
 	for _, d := range diags {
-		fprintf(ui.stdout, "- **%s** %s: %s\n", d.Severity, reconcile.CodeSpan(d.Location()), text.Replace(d.Message))
+		fprintf(ui.stdout, "- **%s** %s: %s\n", d.Severity, reconcile.CodeSpan(d.Location()), reconcile.MarkdownText(d.Message))
 		if d.Hint != "" {
-			fprintf(ui.stdout, "  - hint: %s\n", text.Replace(d.Hint)) // a nested item: a bare indented line joins the one above
+			fprintf(ui.stdout, "  - hint: %s\n", reconcile.MarkdownText(d.Hint)) // a nested item: a bare indented line joins the one above
 		}
 	}
 }
@@ -119,9 +115,9 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
 // writeDiagnostics prints diagnostics with their hints.
 func writeDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
 	for _, d := range diags {
-		fprintf(ui.stdout, "%s\n", d)
+		fprintf(ui.stdout, "%s\n", visible.Line(d.String()))
 		if d.Hint != "" {
-			fprintf(ui.stdout, "\thint: %s\n", d.Hint)
+			fprintf(ui.stdout, "\thint: %s\n", visible.Line(d.Hint))
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // An Annotation is a message the runner shows on a line of a file of the
@@ -26,6 +28,9 @@ type Annotation struct {
 //
 // Data and property values are escaped as GitHub's toolkit does: % CR LF in
 // the message, and also : and , in properties, whose syntax they delimit.
+// Before that, what no one can see in them is shown (see package visible):
+// the file, title and message are text of the repository or the space,
+// which reviewers read on the pull request.
 func (a Annotation) String() string {
 	level := a.Level
 	switch level {
@@ -35,7 +40,7 @@ func (a Annotation) String() string {
 	}
 	var props []string
 	if a.File != "" {
-		props = append(props, "file="+escapeProperty(a.File))
+		props = append(props, "file="+escapeProperty(visible.String(a.File)))
 	}
 	if a.Line > 0 {
 		props = append(props, "line="+strconv.Itoa(a.Line))
@@ -44,7 +49,7 @@ func (a Annotation) String() string {
 		}
 	}
 	if a.Title != "" {
-		props = append(props, "title="+escapeProperty(a.Title))
+		props = append(props, "title="+escapeProperty(visible.String(a.Title)))
 	}
 	var b strings.Builder
 	b.WriteString("::")
@@ -54,7 +59,7 @@ func (a Annotation) String() string {
 		b.WriteString(strings.Join(props, ","))
 	}
 	b.WriteString("::")
-	b.WriteString(escapeData(a.Message))
+	b.WriteString(escapeData(visible.String(a.Message)))
 	return b.String()
 }
 

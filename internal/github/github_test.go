@@ -918,6 +918,10 @@ func TestAnnotation(t *testing.T) {
 		{github.Annotation{Level: "error", File: "dir,with:odd%chars\n.md", Line: 2, Col: 1, Message: "a: b, c"}, "::error file=dir%2Cwith%3Aodd%25chars%0A.md,line=2,col=1::a: b, c"},
 		{github.Annotation{Level: "debug", File: "f", Col: 5, Message: "m"}, "::notice file=f::m"},
 		{github.Annotation{Level: "warning", File: "skills/x", Title: "skillsync slug-mismatch, a: b", Message: "folder"}, "::warning file=skills/x,title=skillsync slug-mismatch%2C a%3A b::folder"},
+		// What no one can see is shown, in the file, the title and the
+		// message: the annotation on a pull request is read by reviewers.
+		{github.Annotation{Level: "error", File: "skills/a\u200b/SKILL.md", Title: "t\u202e", Message: "Say hello\U000E0048\U000E0069\nhint: \x1b[2J"},
+			"::error file=skills/a⟦ZWSP⟧/SKILL.md,title=t⟦RLO⟧::Say hello⟦tags: \"Hi\"⟧%0Ahint: ⟦ESC⟧[2J"},
 	}
 	for _, tt := range tests {
 		if got := tt.a.String(); got != tt.want {
