@@ -243,3 +243,25 @@ func TestPostsShowInjectionsAsText(t *testing.T) {
 		}
 	}
 }
+
+// TestReportsShowHiddenText: the paths of validate's diagnostics and of
+// what pull did not read show what no one can see in them.
+func TestReportsShowHiddenText(t *testing.T) {
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	if err := os.WriteFile(filepath.Join(dir, "skills", "release-notes", "no\u200bte.md"), []byte("notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ := runCLI(t, env, "validate", "--dir", dir)
+	if !strings.Contains(stdout, "skills/release-notes/no⟦ZWSP⟧te.md") || len(visible.Runs(stdout)) > 0 {
+		t.Errorf("validate does not show the zero-width space of a path:\n%s", stdout)
+	}
+
+	e, url, _ := pullEmulator(t)
+	e.AddSkill(pullSpace, remotetest.SkillSeed{Slug: "linked", Name: "Linked", Description: "Links a file.", Instructions: "See [the notes](no\u200bte.md).\n", Enabled: true})
+	env = pullEnv()
+	env["SKILLSYNC_BASE_URL"], env["SKILLSYNC_SPACE"] = url, pullSpace
+	if code, stdout, stderr := runCLI(t, env, "pull", "--dir", t.TempDir()); code != 0 || !strings.Contains(stdout, "not read: no⟦ZWSP⟧te.md") || len(visible.Runs(stdout)) > 0 {
+		t.Errorf("pull: exit %d, its report does not show the zero-width space of a path:\n%s\n%s", code, stdout, stderr)
+	}
+}
