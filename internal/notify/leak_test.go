@@ -140,7 +140,7 @@ func TestHostileTextEscaped(t *testing.T) {
 			t.Errorf("Slack would parse %q", s)
 		}
 	}
-	if !strings.Contains(string(slack), "&lt;!channel&gt;") || !strings.Contains(string(slack), `\u202e`) {
+	if !strings.Contains(string(slack), "&lt;!channel&gt;") || !strings.Contains(string(slack), "⟦RLO⟧") {
 		t.Errorf("Slack body:\n%s", slack)
 	}
 
