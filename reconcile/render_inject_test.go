@@ -20,10 +20,12 @@ import (
 // would render as markdown: a link, bold "No changes.", a mention, an
 // image, an issue reference and a bare address (the attack of issue 23);
 // then what breaks a table, a fence or <details>, HTML, an entity, the
-// references of GitHub and GitLab, math, emphasis and new lines.
+// references of GitHub and GitLab, math, emphasis and new lines; last,
+// text that would start a code block or a list where it begins an item.
 var injections = []string{
 	"[Approve and merge](https://evil.example/x) **No changes.** @octocat <img src=x> #1 https://evil.example",
 	"a | b ``` </details> <!-- x --> ![img](https://evil.example/i.png) &amp; GH-12 !12 ~label %m $x$ www.evil.example user@evil.example _em_ ~~s~~ \\ `code`\n# Heading\n- item\n\n| t |\n1. one",
+	"     1. indented past a list's marker, @octocat #1",
 }
 
 // exposedWords are what no text outside code may hold once an injection is
@@ -149,7 +151,7 @@ func TestFailureMarkdownShowsInjectionsAsText(t *testing.T) {
 		_, errs := frontmatterProblems(t, x)
 		var b bytes.Buffer
 		msg := "reading space ab12: 400 Bad Request: " + x
-		if err := RenderFailureMarkdown(&b, "ab12", "prod", msg, "the service says: "+x, append(errs, x), MarkdownOptions{}); err != nil {
+		if err := RenderFailureMarkdown(&b, "ab12", "prod", msg, x, append(errs, x), MarkdownOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()

@@ -650,7 +650,9 @@ func MarkdownText(s string) string { return mdText(s) }
 // few plain words between them. A code span of s stays one. What no one
 // can see is shown (see package visible).
 func mdText(s string) string {
-	s = visible.Line(strings.ReplaceAll(s, "\n", " "))
+	// Spaces that begin it could start a code block; those that end it,
+	// a line break.
+	s = strings.Trim(visible.Line(strings.ReplaceAll(s, "\n", " ")), " ")
 	type token struct {
 		space, text string // the spaces before it, and it
 		code, plain bool   // a code span of s (text is its content); a plain word
