@@ -135,11 +135,9 @@ type planner struct {
 	bySlug map[string][]remote.Skill // live skills, deduplicated by id
 	slugs  []string                  // keys of bySlug, sorted
 	// folded is the least slug of the space by its case folded
-	// ([fsrepo.FoldCase]): a folder missing from the space is looked up
-	// in it for the skill whose slug it misspells in case, where a search
-	// of every slug of the space for each such folder cost their product.
+	// ([fsrepo.FoldCase]), where a folder missing from the space looks
+	// for a slug it misspells in case.
 	folded  map[string]string
-	probes  int             // slugs of the space looked at for those of missing folders
 	managed map[string]bool // slugs the repository holds
 	matched int             // managed skills with exactly one remote twin
 }
@@ -242,7 +240,6 @@ func (c *planner) missing(ls fsrepo.Skill) {
 		sev, report = SeverityWarning, c.warnf
 	}
 	todo := missingTodo(ls.Slug, ls.Name)
-	c.probes++
 	if slug, ok := c.folded[fsrepo.FoldCase(ls.Slug)]; ok {
 		todo = fmt.Sprintf("the space has a skill with slug %q; slugs match case-sensitively, so rename the folder", slug)
 	}

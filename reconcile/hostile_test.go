@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/lineartest"
 	"github.com/skillsync/skillsync/remote"
 )
 
 // Hostile services: answers shaped so that work which searches what it
-// has read grows with the square of their size. The tests count the work
-// (or the allocations), never the time; the benchmarks show the time at
-// sizes n, 2n, 4n and 8n.
+// has read grows with the square of their size. The tests hold the work
+// (its CPU time, or its allocations) to linear growth; the benchmarks
+// show the time at sizes n, 2n, 4n and 8n.
 
 // sameSlug is a listing of n skills that share one slug, and one of them
 // listed twice.
@@ -35,14 +36,7 @@ func TestSharedSlugLinear(t *testing.T) {
 	if !errors.As(err, &shared) || len(shared.IDs["same"]) != 3 {
 		t.Fatalf("three skills of one slug, one listed twice: %v", err)
 	}
-	const n = 20000
-	ids := newSlugIDs(n)
-	for _, s := range sameSlug(n) {
-		ids.add(s.Slug, s.ID)
-	}
-	if len(ids.ids["same"]) != n || ids.probes > n+1 {
-		t.Errorf("%d ids of %d skills, in %d probes; want %d ids in at most %d probes", len(ids.ids["same"]), n+1, ids.probes, n, n+1)
-	}
+	lineartest.Time(t, 1000, func(n int) { selectSkills(sameSlug(n), nil, "ab12") })
 }
 
 // BenchmarkSelectSharedSlug selects, for pull, the skills of a listing of
@@ -60,16 +54,18 @@ func BenchmarkSelectSharedSlug(b *testing.B) {
 }
 
 // missingAgainst is a repository of n skills the space lacks, and a space
-// of n other skills, one of which differs from a folder only in case.
+// of n other skills, one of which differs from a folder only in case. All
+// slugs begin alike, so that comparing two reads most of them.
 func missingAgainst(n int) (*fsrepo.Repo, *Live) {
+	const prefix = "a-prefix-that-every-slug-of-the-repository-and-the-space-has-"
 	desired := &fsrepo.Repo{}
 	live := &Live{Space: "ab12"}
 	for i := range n {
-		desired.Skills = append(desired.Skills, fsrepo.Skill{Slug: fmt.Sprintf("local-%d", i), Name: "Local", Description: "A skill of the repository."})
-		live.Skills = append(live.Skills, remote.Skill{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Slug: fmt.Sprintf("remote-%d", i), Name: "Remote"})
+		desired.Skills = append(desired.Skills, fsrepo.Skill{Slug: fmt.Sprintf(prefix+"local-%d", i), Name: "Local", Description: "A skill of the repository."})
+		live.Skills = append(live.Skills, remote.Skill{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Slug: fmt.Sprintf(prefix+"remote-%d", i), Name: "Remote"})
 	}
-	live.Skills = append(live.Skills, remote.Skill{ID: "00000000-0000-4000-9000-000000000000", Slug: "Local-0"},
-		remote.Skill{ID: "00000000-0000-4000-9000-000000000001", Slug: "LOCAL-0"})
+	live.Skills = append(live.Skills, remote.Skill{ID: "00000000-0000-4000-9000-000000000000", Slug: prefix + "Local-0"},
+		remote.Skill{ID: "00000000-0000-4000-9000-000000000001", Slug: prefix + "LOCAL-0"})
 	return desired, live
 }
 
@@ -78,17 +74,16 @@ func missingAgainst(n int) (*fsrepo.Repo, *Live) {
 // searched every slug of the space: 8,000 folders against 8,000 skills
 // took 160 ms, growing with their product (a space may list 100,000).
 func TestMissingLooksUpCase(t *testing.T) {
-	const n = 4000
+	const n = 100
 	desired, live := missingAgainst(n)
-	c := planner{plan: &Plan{}, live: live, policy: Policy{Missing: fsrepo.MissingWarn}.withDefaults()}
-	c.index()
-	c.skills(desired)
-	if len(c.plan.Missing) != n || !strings.Contains(c.plan.Missing[0].Todo, `the space has a skill with slug "LOCAL-0"`) {
-		t.Fatalf("%d missing, the first %+v; want %d, the first told of LOCAL-0", len(c.plan.Missing), c.plan.Missing[0], n)
+	p := Compute(desired, live, Policy{Missing: fsrepo.MissingWarn})
+	if len(p.Missing) != n || !strings.Contains(p.Missing[0].Todo, `the space has a skill with slug "a-prefix-that-every-slug-of-the-repository-and-the-space-has-LOCAL-0"`) {
+		t.Fatalf("%d missing, the first %+v; want %d, the first told of LOCAL-0", len(p.Missing), p.Missing[0], n)
 	}
-	if c.probes > n {
-		t.Errorf("looked at %d slugs of the space for %d missing folders", c.probes, n)
-	}
+	lineartest.Time(t, 250, func(n int) {
+		desired, live := missingAgainst(n)
+		Compute(desired, live, Policy{Missing: fsrepo.MissingWarn})
+	})
 }
 
 // BenchmarkComputeMissing plans n folders the space lacks against a space

@@ -244,39 +244,15 @@ func (e *SharedSlugsError) Advice() string {
 // none), sorted by slug.
 func selectSkills(list []remote.Skill, slugs []string, space string) ([]remote.Skill, error) {
 	bySlug := make(map[string]remote.Skill, len(list))
-	ids := newSlugIDs(len(list))
+	ids := make(map[string][]string, len(list)) // by slug, in the order listed
+	seen := make(map[[2]string]bool, len(list)) // slug and id: a service may list a skill twice
 	for _, s := range list {
 		bySlug[s.Slug] = s
-		ids.add(s.Slug, s.ID)
+		if k := [2]string{s.Slug, s.ID}; !seen[k] {
+			seen[k] = true
+			ids[s.Slug] = append(ids[s.Slug], s.ID)
+		}
 	}
-	return pickSkills(bySlug, ids.ids, slugs, space)
-}
-
-// slugIDs gathers the ids of listed skills by slug, each once. A repeat
-// is told by one lookup: searching the ids of the slug for it cost the
-// square of a listing of 100,000 skills that share one slug, which a
-// service may send.
-type slugIDs struct {
-	ids    map[string][]string // by slug, in the order listed
-	seen   map[[2]string]bool  // slug and id
-	probes int                 // lookups made to tell repeats
-}
-
-func newSlugIDs(n int) *slugIDs {
-	return &slugIDs{ids: make(map[string][]string, n), seen: make(map[[2]string]bool, n)}
-}
-
-func (s *slugIDs) add(slug, id string) {
-	s.probes++
-	k := [2]string{slug, id}
-	if !s.seen[k] {
-		s.seen[k] = true
-		s.ids[slug] = append(s.ids[slug], id)
-	}
-}
-
-// pickSkills is selectSkills with the listed skills and their ids by slug.
-func pickSkills(bySlug map[string]remote.Skill, ids map[string][]string, slugs []string, space string) ([]remote.Skill, error) {
 	var out []remote.Skill
 	if len(slugs) == 0 {
 		for _, s := range bySlug {

@@ -116,18 +116,13 @@ type lineRedactingWriter struct {
 	ui  *ui
 	w   io.Writer
 	mu  sync.Mutex
-	buf []byte
-	// scanned counts the bytes looked at for a newline: only those of
-	// each write, as what is held back holds none. A table writer puts
-	// a line out a cell at a time, and a line of many cells (an agent's
-	// name full of tabs) looked at whole for each cost its square.
-	scanned int
+	buf []byte // what follows the last newline, which holds none
 }
 
 func (r *lineRedactingWriter) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.scanned += len(p)
+	// Only p is searched: a table writer puts a line out a cell at a time.
 	j := bytes.LastIndexByte(p, '\n')
 	held := len(r.buf)
 	r.buf = append(r.buf, p...)
