@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/memory"
 	"github.com/skillsync/skillsync/internal/gittest"
+	"github.com/skillsync/skillsync/internal/lineartest"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 )
@@ -22,23 +24,9 @@ import (
 // Hostile repositories: inputs shaped so that work which rescans what it
 // has read, or reports every pair of items, grows with the square of
 // their size. A repository is read in bounded time and memory only if
-// every such path is linear. The tests count allocations, which the same
-// input always makes alike, never the time; the benchmarks below show the
-// time, at sizes n, 2n, 4n and 8n.
-
-// linearAllocs fails t when run(4n) allocates more than 8 times what
-// run(n) does: work linear in n allocates about 4 times as much, work
-// quadratic in it 16 times.
-func linearAllocs(t *testing.T, n int, run func(n int)) {
-	t.Helper()
-	run(n) // compiles what is compiled once (regular expressions, ...)
-	small := allocated(func() { run(n) })
-	large := allocated(func() { run(4 * n) })
-	if large > 8*small {
-		t.Errorf("allocated %d KB for n=%d and %d KB for 4n: %.1f times as much, where linear work allocates about 4",
-			small>>10, n, large>>10, float64(large)/float64(small))
-	}
-}
+// every such path is linear. The tests hold the work (its allocations,
+// which the same input always makes alike, or its CPU time) to linear
+// growth; the benchmarks below show the time, at sizes n, 2n, 4n and 8n.
 
 // hostileSkillMD is a SKILL.md whose frontmatter holds n more keys, each
 // written as line(i).
@@ -68,7 +56,7 @@ func TestParseSkillMDBadValuesLinear(t *testing.T) {
 	if len(ds) != 3 || ds[0].Code != "frontmatter-yaml" || ds[2].Code != "frontmatter-yaml" {
 		t.Fatalf("diagnostics of three bad values: %v", ds)
 	}
-	linearAllocs(t, 1000, func(n int) {
+	lineartest.Allocs(t, 1000, func(n int) {
 		ParseSkillMD("skills/hostile/SKILL.md", hostileSkillMD(n, badValue))
 	})
 }
@@ -304,7 +292,7 @@ func TestSameNameLinear(t *testing.T) {
 			t.Errorf("%d skills of one name: %d warnings name-duplicate, the second %q; want %d, the second %q", n, len(dups), dups[1], n, want)
 		}
 	}
-	linearAllocs(t, 500, func(n int) { buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n)) })
+	lineartest.Allocs(t, 500, func(n int) { buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n)) })
 }
 
 // A hostileShape is an input of size n, made by make, which run reads.
@@ -374,9 +362,18 @@ func TestUnknownKeysOnePass(t *testing.T) {
 	if codes[RuleKeyUnknown] != n+1 || codes["frontmatter-key-typo"] != 0 {
 		t.Errorf("diagnostics by code: %v; want %d %s and no frontmatter-key-typo", codes, n+1, RuleKeyUnknown)
 	}
-	if l.passes > 1 {
-		t.Errorf("%d passes over the diagnostics to drop the typo warnings of %d keys", l.passes, n+1)
+
+	parsed := map[int]*skillParser{}
+	for _, n := range []int{1000, 16000} {
+		p := &skillParser{path: "skills/hostile/SKILL.md"}
+		p.parse(hostileSkillMD(n, plainKey))
+		parsed[n] = p
 	}
+	lineartest.Time(t, 1000, func(n int) {
+		p := parsed[n]
+		l := &linter{lc: LintConfig{Profile: ProfileAgentSkills}, path: p.path, ds: slices.Clone(p.ds)}
+		l.keys(p.keys)
+	})
 }
 
 // danglingLinks is a skill folder of n text files and n symlinks that
@@ -395,29 +392,32 @@ func danglingLinks(n int) *folder {
 // for one under the link's target, for each link: 8,000 links among
 // 8,000 files took 2.3 s. The folders are listed once.
 func TestDanglingLinksListFoldersOnce(t *testing.T) {
+	resolveAll := func(f *folder) map[string]int {
+		byRel := map[string]*entry{}
+		for i := range f.entries {
+			byRel[f.entries[i].rel] = &f.entries[i]
+		}
+		fe := &folderEntries{byRel: byRel}
+		codes := map[string]int{}
+		for _, e := range f.entries {
+			fe.resolve(e.rel, "skills/big", func(p, code, hint, format string, args ...any) { codes[code]++ })
+		}
+		return codes
+	}
 	f := danglingLinks(1000)
 	f.entries = append(f.entries, entry{rel: "to-docs", link: true, data: []byte("docs")},
 		entry{rel: "to-doc", link: true, data: []byte("doc")})
-	byRel := map[string]*entry{}
-	for i := range f.entries {
-		byRel[f.entries[i].rel] = &f.entries[i]
-	}
-	fe := &folderEntries{byRel: byRel}
-	codes := map[string]int{}
-	for _, e := range f.entries {
-		fe.resolve(e.rel, "skills/big", func(p, code, hint, format string, args ...any) { codes[code]++ })
-	}
-	if codes["symlink-dangling"] != 1001 || codes["symlink-folder"] != 1 {
+	if codes := resolveAll(f); codes["symlink-dangling"] != 1001 || codes["symlink-folder"] != 1 {
 		t.Errorf("errors by code: %v; want 1001 symlink-dangling and 1 symlink-folder", codes)
 	}
-	if fe.dirLists > 1 {
-		t.Errorf("listed the folders %d times for %d dangling links", fe.dirLists, 1002)
-	}
+	fe := &folderEntries{byRel: map[string]*entry{"docs/f1.md": {}}}
 	for p, want := range map[string]bool{"docs": true, "doc": false, "docs/f1.md": false, "": false, ".": false} {
 		if got := fe.isDir(p); got != want {
 			t.Errorf("isDir(%q) = %t, want %t", p, got, want)
 		}
 	}
+	folders := map[int]*folder{250: danglingLinks(250), 4000: danglingLinks(4000)}
+	lineartest.Time(t, 250, func(n int) { resolveAll(folders[n]) })
 }
 
 // namedFolders is a skill folder of n scripts, each in a folder that
@@ -434,13 +434,15 @@ func namedFolders(n int) *folder {
 	return &folder{slug: "big", entries: es}
 }
 
-// TestFolderIndexLinear: link-missing and file-unreferenced look paths up
-// in the folder's index. Each link to a missing file went through every
-// file for one of another case, each folder named and each script went
-// through every file for those it brings: 4,000 of each took 0.3 s and
-// 0.9 s, growing with their square.
-func TestFolderIndexLinear(t *testing.T) {
-	const n = 2000
+// indexedSkill is a skill whose SKILL.md links to n missing files and to
+// notes.md, and names n folders, each holding a script, beside Notes.md.
+type indexedSkill struct {
+	p     *skillParser
+	sk    Skill
+	paths []string
+}
+
+func newIndexedSkill(n int) indexedSkill {
 	var body strings.Builder
 	body.WriteString("---\nname: big\ndescription: Names many folders.\n---\n\n")
 	paths := []string{SkillFile, "Notes.md"}
@@ -451,13 +453,28 @@ func TestFolderIndexLinear(t *testing.T) {
 	fmt.Fprintf(&body, "Read [the notes](notes.md).\n")
 	p := &skillParser{path: "skills/big/SKILL.md"}
 	sk := p.parse([]byte(body.String()))
-	f := newFolderIndex(paths)
-	l := &linter{lc: LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}, path: p.path}
-	l.missingLinks(p, "big", f)
-	l.unreferenced(p, &sk, "big", "skills/big", f)
+	return indexedSkill{p, sk, paths}
+}
+
+// lint runs link-missing and file-unreferenced on the skill.
+func (s indexedSkill) lint() Diagnostics {
+	f := newFolderIndex(s.paths)
+	l := &linter{lc: LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}, path: s.p.path}
+	l.missingLinks(s.p, "big", f)
+	l.unreferenced(s.p, &s.sk, "big", "skills/big", f)
+	return l.ds
+}
+
+// TestFolderIndexLinear: link-missing and file-unreferenced look paths up
+// in the folder's index. Each link to a missing file went through every
+// file for one of another case, each folder named and each script went
+// through every file for those it brings: 4,000 of each took 0.3 s and
+// 0.9 s, growing with their square.
+func TestFolderIndexLinear(t *testing.T) {
+	const n = 2000
 	codes := map[string]int{}
 	hint := ""
-	for _, d := range l.ds {
+	for _, d := range newIndexedSkill(n).lint() {
 		codes[d.Code]++
 		if strings.Contains(d.Message, "notes.md") {
 			hint = d.Hint
@@ -467,9 +484,8 @@ func TestFolderIndexLinear(t *testing.T) {
 		t.Errorf("diagnostics by code: %v, the hint of notes.md %q; want %d %s (one of another case) and 1 %s (Notes.md)",
 			codes, hint, n+1, RuleLinkMissing, RuleFileUnreferenced)
 	}
-	if f.visited > 2*len(paths) {
-		t.Errorf("visited %d files of a folder of %d", f.visited, len(paths))
-	}
+	skills := map[int]indexedSkill{250: newIndexedSkill(250), 4000: newIndexedSkill(4000)}
+	lineartest.Time(t, 250, func(n int) { skills[n].lint() })
 }
 
 // TestFoldCase: names are equal folded exactly when strings.EqualFold

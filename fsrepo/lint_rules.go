@@ -66,10 +66,9 @@ func lintSkill(lc LintConfig, sk *Skill, p *skillParser, dir string, paths []str
 }
 
 type linter struct {
-	lc     LintConfig
-	path   string
-	ds     Diagnostics
-	passes int // over ds, to drop diagnostics other rules say better
+	lc   LintConfig
+	path string
+	ds   Diagnostics
 }
 
 func (l *linter) on(code string) bool { return l.lc.Level(code) != LevelOff }
@@ -211,7 +210,6 @@ func (l *linter) drop(code string, at map[[2]int]bool) {
 	if len(at) == 0 {
 		return
 	}
-	l.passes++
 	out := l.ds[:0]
 	for _, d := range l.ds {
 		if d.Path != l.path || d.Code != code || !at[[2]int{d.Line, d.Col}] {
@@ -316,9 +314,7 @@ func EstimateTokens(text string) int {
 
 // A folderIndex is the files of a skill folder, and the folders that
 // hold them. It lists the files of each folder and the names of all but
-// for case, so that no question about one path is answered by going
-// through every file: links times files, or files times files, is what a
-// hostile repository makes slow.
+// for case, so that no question about one path goes through every file.
 type folderIndex struct {
 	files   map[string]bool
 	folders map[string]bool
@@ -326,7 +322,6 @@ type folderIndex struct {
 	under   map[string][]string // files by every folder that holds them
 	top     []string            // the files of the skill folder itself, SKILL.md included
 	folded  map[string]string   // files and folders by their name folded ([FoldCase]); the least of those it fits
-	visited int                 // files visited to mark those of a folder (see [linter.unreferenced])
 }
 
 func newFolderIndex(paths []string) *folderIndex {
@@ -437,7 +432,6 @@ func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *fo
 				}
 				if f.folders[c] && !named[c] {
 					named[c] = true
-					f.visited += len(f.under[c])
 					for _, file := range f.under[c] {
 						mark(file)
 					}
@@ -498,7 +492,6 @@ func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *fo
 			if d == "." {
 				files = f.top
 			}
-			f.visited += len(files)
 			for _, file := range files {
 				if file != SkillFile && !isMarkdown(file) {
 					mark(file)

@@ -225,19 +225,16 @@ func supportingFile(rel, full string, e *entry, ds *Diagnostics) File {
 }
 
 // folderEntries are the entries of a skill folder by their path in it,
-// and the folders that hold them, listed the first time a symlink leads
-// to no file: a search of every entry for each such link cost links
-// times entries.
+// and the folders that hold them, listed once, the first time a symlink
+// leads to no file.
 type folderEntries struct {
-	byRel    map[string]*entry
-	dirs     map[string]bool // nil until listed
-	dirLists int             // times the folders were listed
+	byRel map[string]*entry
+	dirs  map[string]bool // nil until listed
 }
 
 // isDir reports whether p is a folder holding entries.
 func (fe *folderEntries) isDir(p string) bool {
 	if fe.dirs == nil {
-		fe.dirLists++
 		fe.dirs = map[string]bool{}
 		for rel := range fe.byRel {
 			// The folders of rel, deepest first, up to one listed

@@ -4,11 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/internal/lineartest"
 	"github.com/skillsync/skillsync/spec"
 )
 
 // TestSuggestNameLongInput: the suggestion for a huge invalid name still
-// fits the service's limit (it used to be computed in quadratic time).
+// fits the service's limit, and is cut to it at once, not a character at
+// a time, which cost the square of the name.
 func TestSuggestNameLongInput(t *testing.T) {
 	got := suggestName(strings.Repeat("ab_", 20000))
 	if n := spec.UTF16Len(got); n == 0 || n > spec.MaxNameLen {
@@ -17,6 +19,7 @@ func TestSuggestNameLongInput(t *testing.T) {
 	if err := spec.CheckName(got); err != nil {
 		t.Fatalf("suggestion %q is not a valid name: %v", got, err)
 	}
+	lineartest.Allocs(t, 2000, func(n int) { suggestName(strings.Repeat("ab_", n)) })
 }
 
 // TestNonASCIINameWarns: a name with non-ASCII letters passes the rule as

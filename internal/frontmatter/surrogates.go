@@ -177,7 +177,6 @@ type positions struct {
 	starts []int
 	// The position found last, from 1; line 0 when none.
 	line, col, at int
-	steps         int // characters walked, all told
 }
 
 // offset is the offset of line and column; false when b has no such
@@ -193,7 +192,6 @@ func (p *positions) offset(line, col int) (int, bool) {
 	for ; c < col && at < len(p.b); c++ {
 		_, size := utf8.DecodeRune(p.b[at:])
 		at += size
-		p.steps++
 	}
 	if c != col {
 		return 0, false

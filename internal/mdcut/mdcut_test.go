@@ -2,10 +2,11 @@ package mdcut
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/internal/lineartest"
 )
 
 func TestCut(t *testing.T) {
@@ -103,19 +104,7 @@ func TestCutLinear(t *testing.T) {
 	if got := cut(100); Runes(got) > 500 || !strings.HasSuffix(got, "</details>\n\n_cut_\n") || strings.Count(got, "<details>") != strings.Count(got, "</details>") {
 		t.Fatalf("cut of 100 <details> lines to 500 characters: %q", got)
 	}
-	allocs := func(n int) float64 { return testing.AllocsPerRun(1, func() { cut(n) }) }
-	var before, after runtime.MemStats
-	measure := func(n int) uint64 {
-		runtime.ReadMemStats(&before)
-		cut(n)
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	measure(2000)
-	if small, large := measure(2000), measure(8000); large > 8*small {
-		t.Errorf("allocated %d KB for 2,000 lines and %d KB for 8,000 (%.0f and %.0f allocations): %.1f times as much, where linear work allocates about 4",
-			small>>10, large>>10, allocs(2000), allocs(8000), float64(large)/float64(small))
-	}
+	lineartest.Allocs(t, 2000, func(n int) { cut(n) })
 }
 
 // BenchmarkCutDetails cuts a document of n <details> lines to half its
