@@ -63,6 +63,9 @@ func TestAddFromLocalRepository(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "already vendored") || !strings.Contains(err.Error(), "vendor update pdf") {
 		t.Errorf("second add: %v", err)
 	}
+	if after := snapshot(t, root); !reflect.DeepEqual(before, after) {
+		t.Error("a second add of a vendored skill wrote files")
+	}
 	// A folder of that name that is not vendored is kept too.
 	_, err = Add(ctx, root, AddOptions{Source: up.dir, Path: "skills/docx", As: "pdf-2"})
 	if err != nil {
