@@ -504,7 +504,7 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 	gitInit(t, root)
 	commitAll(t, root, "big files")
 	files := map[string][]byte{SkillFile: []byte(validMD), "reference.md": []byte("# Reference\n")}
-	write := func(files map[string][]byte) ([]SkillWritten, error, uint64) {
+	write := func(files map[string][]byte) ([]SkillWritten, uint64, error) {
 		w := NewSkillWriter(root, "skills", WriteOptions{})
 		w.Add("big", files)
 		var (
@@ -512,7 +512,7 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 			err error
 		)
 		n := allocated(func() { res, err = w.Write() })
-		return res, err, n
+		return res, n, err
 	}
 	const most = 16 << 20
 
@@ -526,7 +526,7 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 	if err := os.Truncate(md, mdSize+1); err != nil {
 		t.Fatal(err)
 	}
-	_, err, n := write(files)
+	_, n, err := write(files)
 	var refused *RefusedError
 	if !errors.As(err, &refused) || !reflect.DeepEqual(refused.Modified, []string{"skills/big/SKILL.md", "skills/big/reference.md"}) {
 		t.Errorf("Write over edited files: %v, want both refused as local work", err)
@@ -537,7 +537,7 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 
 	// As committed: overwritten.
 	setUp()
-	res, err, n := write(files)
+	res, n, err := write(files)
 	if err != nil || len(res) != 1 || !reflect.DeepEqual(res[0].Written, []string{SkillFile, "reference.md"}) {
 		t.Errorf("Write over committed files = %+v, %v; want both written", res, err)
 	}
@@ -554,7 +554,7 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFrom(t, ref, textLines(refSize))
-	res, err, n = write(map[string][]byte{SkillFile: []byte(validMD), "reference.md": big})
+	res, n, err = write(map[string][]byte{SkillFile: []byte(validMD), "reference.md": big})
 	if err != nil || len(res) != 1 || !reflect.DeepEqual(res[0].Unchanged, []string{SkillFile, "reference.md"}) {
 		t.Errorf("Write of what the files hold = %+v, %v; want both unchanged", res, err)
 	}

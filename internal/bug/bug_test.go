@@ -15,9 +15,9 @@ func TestCall(t *testing.T) {
 		t.Errorf("Call of a function that fails: %v, want its error", err)
 	}
 
+	set := func(m map[string]int) { m["x"] = 1 }
 	err := Call(func() error {
-		var m map[string]int
-		m["x"] = 1 // a runtime error: assignment to entry in nil map
+		set(nil) // a runtime error: assignment to entry in nil map
 		return nil
 	})
 	var e *Error
