@@ -20,6 +20,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -50,7 +51,7 @@ func newApplyEnv(t testing.TB, sp remotetest.Space) *applyEnv {
 	e.AddSpace(sp)
 	e.AddToken(envToken, remotetest.ReadWrite)
 	e.AddToken(envROToken, remotetest.ReadOnly)
-	env := &applyEnv{t: t, emu: e, srv: remotetest.NewServer(t, e)}
+	env := &applyEnv{t: t, emu: e, srv: testserver.New(t, e)}
 	env.client = env.clientWith(envToken)
 	return env
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -44,7 +45,7 @@ func newPerfEnv(tb testing.TB, n int, opts remote.Options) *perfEnv {
 	e := remotetest.New()
 	e.AddSpace(remotetest.Space{ID: benchSpace})
 	e.AddToken(benchToken, remotetest.ReadWrite)
-	srv := remotetest.NewServer(tb, e)
+	srv := testserver.New(tb, e)
 	opts.BaseURL, opts.Token = srv.URL, benchToken
 	c, err := remote.New(opts)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkPlanTargets(b *testing.B) {
 	const targets, n, par = 10, 300, 8
 	e := remotetest.New()
 	e.AddToken(benchToken, remotetest.ReadWrite)
-	srv := remotetest.NewServer(b, e)
+	srv := testserver.New(b, e)
 	type target struct {
 		space   string
 		client  *remote.Client

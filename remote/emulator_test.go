@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 )
 
 // TestAgainstEmulator runs the client against the emulator, the other
@@ -29,7 +30,7 @@ func TestAgainstEmulator(t *testing.T) {
 		ids = append(ids, s.ID)
 	}
 	e.SetFaults(remotetest.Faults{ErrorRate: 0.1, RateLimitRate: 0.1, DropRate: 0.05, RetryAfter: 2 * time.Second, Seed: 7})
-	srv := remotetest.NewServer(t, e)
+	srv := testserver.New(t, e)
 	// The waits between attempts are recorded, not slept through.
 	var (
 		mu                  sync.Mutex

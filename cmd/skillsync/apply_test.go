@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 )
 
 // TestApplyInterrupted checks the exit code of an interrupted apply, which
@@ -87,7 +88,7 @@ func TestApplyLeavesAnAppEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.AddToken(scriptToken, remotetest.ReadWrite)
-	srv := remotetest.NewServer(t, e)
+	srv := testserver.New(t, e)
 
 	// The first write is the disable of incident-postmortem; the edit of
 	// release-notes lands with it, after the plan read release-notes and

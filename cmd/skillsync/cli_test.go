@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/github/githubtest"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 )
 
 // testEnv holds the environment variables of a test's commands: run reads
@@ -47,7 +48,7 @@ func ciSetup(t *testing.T) (e *remotetest.Emulator, dir string, te testEnv) {
 		t.Fatal(err)
 	}
 	e.AddToken(scriptToken, remotetest.ReadWrite)
-	srv := remotetest.NewServer(t, e)
+	srv := testserver.New(t, e)
 	dir = filepath.Join(t.TempDir(), "repo")
 	if err := copyEmbedded(dir, "testdata/demo/repo"); err != nil {
 		t.Fatal(err)

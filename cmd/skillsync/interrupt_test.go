@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 )
 
 // testSpace is the demo space served on loopback with n more skills whose
@@ -33,7 +34,7 @@ func newTestSpace(t *testing.T, token string, n int) *testSpace {
 		t.Fatal(err)
 	}
 	e.AddToken(token, remotetest.ReadWrite)
-	srv := remotetest.NewServer(t, e)
+	srv := testserver.New(t, e)
 	repo := filepath.Join(t.TempDir(), "repo")
 	if err := copyEmbedded(repo, "testdata/demo/repo"); err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -71,7 +72,7 @@ func pullEmulator(t *testing.T) (e *remotetest.Emulator, url string, paths func(
 		seen = append(seen, r.URL.EscapedPath())
 		mu.Unlock()
 	})
-	srv := remotetest.NewServer(t, e)
+	srv := testserver.New(t, e)
 	return e, srv.URL, func() []string {
 		mu.Lock()
 		defer mu.Unlock()

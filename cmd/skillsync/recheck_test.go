@@ -9,6 +9,7 @@ import (
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 )
 
 // TestRecheckAfterConfirmation: an edit made in the app while apply waits
@@ -22,7 +23,7 @@ func TestRecheckAfterConfirmation(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.AddToken(scriptToken, remotetest.ReadWrite)
-	srv := remotetest.NewServer(t, e)
+	srv := testserver.New(t, e)
 	root := filepath.Join(t.TempDir(), "repo")
 	if err := copyEmbedded(root, "testdata/demo/repo"); err != nil {
 		t.Fatal(err)

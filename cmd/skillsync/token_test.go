@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 )
 
 // TestTokenNeverLeaks runs every command, succeeding and failing, with a
@@ -38,13 +39,13 @@ func TestTokenNeverLeaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	unknown.AddToken(other, remotetest.ReadWrite)
-	unknownURL := remotetest.NewServer(t, unknown).URL
+	unknownURL := testserver.New(t, unknown).URL
 	readOnly := remotetest.New()
 	if err := seedEmulator(readOnly, ""); err != nil {
 		t.Fatal(err)
 	}
 	readOnly.AddToken(sentinel, remotetest.ReadOnly)
-	readOnlyURL := remotetest.NewServer(t, readOnly).URL
+	readOnlyURL := testserver.New(t, readOnly).URL
 
 	// Services that echo the request's Authorization header back: in an
 	// error message, in an HTML page answered 200, in a redirect.
@@ -82,7 +83,7 @@ func TestTokenNeverLeaks(t *testing.T) {
 	if s, ok := leaky.SkillBySlug("demo", "sql-style"); ok {
 		leaky.EditSkill("demo", s.ID, func(sd *remotetest.SkillSeed) { sd.Description = "Use the token " + sentinel + " to connect." })
 	}
-	leakyURL := remotetest.NewServer(t, leaky).URL
+	leakyURL := testserver.New(t, leaky).URL
 	if err := os.Mkdir(filepath.Join(work, "leaky-pull"), 0o755); err != nil {
 		t.Fatal(err)
 	}

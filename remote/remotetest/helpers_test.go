@@ -32,7 +32,19 @@ func newFixture(t *testing.T) *fixture {
 	e.AddSpace(Space{ID: testSpace})
 	e.AddToken(rwToken, ReadWrite)
 	e.AddToken(roToken, ReadOnly)
-	return &fixture{t: t, e: e, srv: NewServer(t, e)}
+	return &fixture{t: t, e: e, srv: serveForTest(t, e)}
+}
+
+// serveForTest starts e for the length of the test; testserver.New,
+// which imports this package, cannot serve its own tests.
+func serveForTest(t *testing.T, e *Emulator) *Server {
+	t.Helper()
+	s, err := e.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }
 
 // response is an answer read whole.

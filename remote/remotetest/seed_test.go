@@ -17,7 +17,7 @@ func TestLoadSeedExample(t *testing.T) {
 	if err := e.LoadSeed(exampleSeed); err != nil {
 		t.Fatal(err)
 	}
-	f := &fixture{t: t, e: e, srv: NewServer(t, e)}
+	f := &fixture{t: t, e: e, srv: serveForTest(t, e)}
 	send := func(method, path, token string) response {
 		t.Helper()
 		return f.send(method, path, token, "", "")

@@ -37,7 +37,7 @@ func seeEverything(t *testing.T, e *Emulator) everything {
 		Agents: map[string]string{}, Published: map[string]string{},
 		Active: map[string]int{}, Answers: map[string]string{},
 	}
-	srv := NewServer(t, e)
+	srv := serveForTest(t, e)
 	get := func(path string) {
 		req, err := http.NewRequest(http.MethodGet, srv.URL+path, nil)
 		if err != nil {
