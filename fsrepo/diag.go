@@ -2,10 +2,8 @@ package fsrepo
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
-	"strings"
 )
 
 // Severity says whether a [Diagnostic] blocks (an error) or only warns.
@@ -111,21 +109,4 @@ func (ds Diagnostics) Sort() {
 		}
 		return a.Col < b.Col
 	})
-}
-
-// WriteText writes each diagnostic on its own line, followed by its hint on
-// an indented line ("\thint: ...") when it has one.
-func WriteText(w io.Writer, ds Diagnostics) error {
-	var b strings.Builder
-	for _, d := range ds {
-		b.WriteString(d.String())
-		b.WriteByte('\n')
-		if d.Hint != "" {
-			b.WriteString("\thint: ")
-			b.WriteString(d.Hint)
-			b.WriteByte('\n')
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }

@@ -14,7 +14,7 @@ const (
 	// MaxSavedPlanBytes is the largest saved plan (or JSON plan) read. A
 	// plan that changes 1,000 skills of 50,000 characters of instructions
 	// each, with their before, after and diff, comes to about 300 MB;
-	// [WriteSavedPlan] refuses to write a larger plan than this, so that
+	// [WriteSavedPlans] refuses to write a larger plan than this, so that
 	// every plan saved can be applied.
 	MaxSavedPlanBytes = 512 << 20
 	// MaxJournalBytes is the largest journal read (by restore) or

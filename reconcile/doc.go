@@ -10,8 +10,9 @@
 // drift ([SetOrigins]), drift's verdict ([Plan.Drift]), whether a plan may
 // be applied ([Plan.Validate]). A plan is rendered by separate functions
 // that decide nothing: [RenderText] for a terminal, [RenderMarkdown] for a
-// pull-request comment, [RenderJSON] for machines and saved plans, which
-// [DecodePlan] reads back.
+// pull-request comment, [RenderJSON] for machines; [WriteSavedPlans] saves
+// plans in the same JSON for a later apply, and [ReadSavedPlans] reads
+// them back.
 //
 // [Fetch], [Apply], [CheckStale] and [Pull] reach the space through a
 // [Service], an interface of the few calls they make, so that all of them

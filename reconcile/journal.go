@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/skillsync/skillsync/remote"
@@ -21,8 +20,8 @@ import (
 // A started line with no outcome line after it for the same space, skill
 // (or agent) and action means the request may have been applied: the
 // process ended while it was in flight (killed, or the machine went down),
-// and the service may or may not have made the change. [Unfinished] finds
-// such lines; its Before can restore what the change overwrote.
+// and the service may or may not have made the change. Its Before can
+// restore what the change overwrote.
 const OutcomeStarted Outcome = "started"
 
 // JournalEntry is one line of a journal. Every mutation [Apply] attempts
@@ -34,7 +33,7 @@ const OutcomeStarted Outcome = "started"
 // An update apply did not send, because the skill read right before it
 // had changed in the space since the plan, has one line of its own, with
 // outcome [OutcomeSkipped], the skill as read in Before and no Request:
-// it changed nothing, so [Unfinished] and [PlanRestore] pass over it.
+// it changed nothing, so [PlanRestore] passes over it.
 type JournalEntry struct {
 	// Time is when the line was written: just before the request for a
 	// started line, when the answer came for the others; RFC 3339 in UTC.
@@ -73,7 +72,7 @@ type JournalWriter interface {
 }
 
 // ReadJournal reads every entry of a journal, in file order: started lines
-// and outcome lines alike (see [OutcomeStarted]; [Unfinished] pairs them).
+// and outcome lines alike (see [OutcomeStarted]).
 // On a line that does not parse it returns the entries before it with an
 // error naming the line: a [*TornJournalError] when it is the last line (a
 // crash or a full disk cut its write short), which a reader may accept.
@@ -132,40 +131,3 @@ func (e *TornJournalError) Error() string {
 }
 
 func (e *TornJournalError) Unwrap() error { return e.Err }
-
-// Unfinished returns the started entries of es (in the order of
-// [ReadJournal]) that no outcome line follows: mutations whose request may
-// have been applied, the process having ended before their answer was
-// journaled. An outcome line closes the latest open started line of the
-// same space, id, slug and action, so a journal appended by several applies
-// pairs each apply's lines with each other.
-func Unfinished(es []JournalEntry) []JournalEntry {
-	type key struct {
-		space, id, slug string
-		action          Action
-	}
-	open := make(map[key][]int) // indexes into es of started lines, oldest first
-	for i, e := range es {
-		if e.Outcome == OutcomeSkipped {
-			continue // no request: nothing it could close
-		}
-		k := key{e.Space, e.ID, e.Slug, e.Action}
-		if e.Outcome == OutcomeStarted {
-			open[k] = append(open[k], i)
-			continue
-		}
-		if n := len(open[k]); n > 0 {
-			open[k] = open[k][:n-1]
-		}
-	}
-	var idx []int
-	for _, is := range open {
-		idx = append(idx, is...)
-	}
-	slices.Sort(idx)
-	var out []JournalEntry
-	for _, j := range idx {
-		out = append(out, es[j])
-	}
-	return out
-}

@@ -74,12 +74,12 @@ const (
 
 // Plan is what apply would do to a space to make it match a repository, and
 // what it cannot do. It is plain data: [Compute] makes it, the Render
-// functions show it, and it survives a JSON round trip ([RenderJSON],
-// [DecodePlan]) so a reviewed plan can be applied later. What can be
+// functions show it, and it survives a JSON round trip ([WriteSavedPlans],
+// [ReadSavedPlans]) so a reviewed plan can be applied later. What can be
 // made from it again is not held: the diff of a change's instructions is
 // made when it is shown ([Change.Diff]).
 //
-// Slices are never nil in a plan made by [Compute] or [DecodePlan], so the
+// Slices are never nil in a plan made by [Compute] or [ReadSavedPlans], so the
 // JSON form always has arrays, never null.
 type Plan struct {
 	FormatVersion string `json:"format_version"`
@@ -292,7 +292,7 @@ func (p *Plan) HasChanges() bool {
 // skill id or no action, an action or field this version does not know, a
 // change that both enables and disables, instructions set to null, a
 // publish with no agent id. [Compute] never makes such a plan; a saved plan
-// edited by hand may be one, and [DecodePlan] and [Apply] both refuse it
+// edited by hand may be one, and [ReadSavedPlans] and [Apply] both refuse it
 // with this one check, since apply must never guess what a plan asks for.
 func (p *Plan) Validate() error {
 	for _, c := range p.Changes {

@@ -11,12 +11,13 @@ import (
 	"github.com/skillsync/skillsync/internal/visible"
 )
 
-// ErrFormatVersion is returned (wrapped) by [DecodePlan] for a plan written
-// in a format this version cannot read.
+// ErrFormatVersion is returned (wrapped) by [ReadSavedPlans] for a plan
+// written in a format this version cannot read.
 var ErrFormatVersion = errors.New("unsupported plan format_version")
 
 // RenderJSON writes p as indented JSON, the schema of DESIGN.md with
-// format_version "1". [DecodePlan] reads it back.
+// format_version "1". A saved plan is the same document with two more keys
+// ([WriteSavedPlans]).
 //
 // It writes as it goes, a change at a time, so that a plan of a thousand
 // rewritten skills never stands whole in memory, and each write to w is
@@ -137,8 +138,8 @@ type changeJSON struct {
 }
 
 // MarshalJSON encodes c with its diff ([Change.Diff]) as "diff", which
-// [DecodePlan] ignores: a plan read back makes it again from before and
-// after.
+// [ReadSavedPlans] ignores: a plan read back makes it again from before
+// and after.
 func (c Change) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -158,53 +159,6 @@ func (c *Change) jsonForm() *changeJSON {
 		Unmanaged: c.Unmanaged, Origin: c.Origin, DriftFields: c.DriftFields,
 		UpdatedAt: c.UpdatedAt, LiveHash: c.LiveHash,
 	}
-}
-
-// DecodePlan reads a JSON plan, such as a saved plan. It accepts any
-// format_version of major version 1 (later minor versions only add fields,
-// which it ignores), and a document of format_version 2 that holds the
-// plan of one target; it rejects others with an error wrapping
-// [ErrFormatVersion] (and a document of several targets, which
-// [DecodePlans] reads). It also rejects actions and fields it does not
-// know, since apply must never guess what a plan asks for.
-//
-// It reads at most [MaxSavedPlanBytes], failing with a [*TooLargeError]
-// past that.
-func DecodePlan(r io.Reader) (*Plan, error) {
-	data, err := readPlan(r, "the plan", MaxSavedPlanBytes)
-	if err != nil {
-		return nil, err
-	}
-	plans, err := decodePlans(data)
-	if err != nil {
-		return nil, err
-	}
-	if len(plans) != 1 {
-		return nil, fmt.Errorf("decoding plan: the document holds the plans of %d targets; read it with DecodePlans", len(plans))
-	}
-	return plans[0], nil
-}
-
-// DecodePlans reads a JSON plan of format_version 1 (one plan) or 2 (the
-// plans of several targets, see [RenderTargetsJSON]) and returns its
-// plans, in their order. It checks each as [DecodePlan] does.
-func DecodePlans(r io.Reader) ([]*Plan, error) {
-	data, err := readPlan(r, "the plan", MaxSavedPlanBytes)
-	if err != nil {
-		return nil, err
-	}
-	return decodePlans(data)
-}
-
-// decodePlans is [DecodePlans] of a document read whole.
-func decodePlans(data []byte) ([]*Plan, error) {
-	var out []*Plan
-	err := eachPlan(data, func(raw []byte) error {
-		p, err := decodePlan(raw)
-		out = append(out, p)
-		return err
-	})
-	return out, err
 }
 
 // eachPlan calls fn with the plan of a document of format_version 1, or

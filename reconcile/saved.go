@@ -39,12 +39,6 @@ type savedFile struct {
 	*Plan
 }
 
-// WriteSavedPlan writes sp as indented JSON ([WriteSavedPlans] of one
-// plan).
-func WriteSavedPlan(w io.Writer, sp *SavedPlan) error {
-	return WriteSavedPlans(w, []*SavedPlan{sp})
-}
-
 // WriteSavedPlans writes the saved plans of the targets planned: one as
 // the JSON plan of [RenderJSON] with tool_version and base_url, several
 // as a document of format_version 2 ([FormatVersionTargets]) whose
@@ -59,10 +53,6 @@ func WriteSavedPlan(w io.Writer, sp *SavedPlan) error {
 // size for the error.
 func WriteSavedPlans(w io.Writer, sps []*SavedPlan) error {
 	return writeSavedPlans(w, sps, MaxSavedPlanBytes)
-}
-
-func writeSavedPlan(w io.Writer, sp *SavedPlan, max int64) error {
-	return writeSavedPlans(w, []*SavedPlan{sp}, max)
 }
 
 func writeSavedPlans(w io.Writer, sps []*SavedPlan, max int64) error {
@@ -125,19 +115,6 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// ReadSavedPlan reads a plan written by [WriteSavedPlan]: [ReadSavedPlans]
-// of a file that holds the plan of one target.
-func ReadSavedPlan(r io.Reader) (*SavedPlan, error) {
-	sps, err := ReadSavedPlans(r)
-	if err != nil {
-		return nil, err
-	}
-	if len(sps) != 1 {
-		return nil, fmt.Errorf("the saved plan holds the plans of %d targets", len(sps))
-	}
-	return sps[0], nil
-}
-
 // ReadSavedPlans reads the plans written by [WriteSavedPlans]. It rejects
 // a plan of another major format_version (wrapping [ErrFormatVersion]),
 // and a JSON plan that was not saved with `plan -out` (it has no base_url
@@ -145,14 +122,6 @@ func ReadSavedPlan(r io.Reader) (*SavedPlan, error) {
 // failing with a [*TooLargeError] past that.
 func ReadSavedPlans(r io.Reader) ([]*SavedPlan, error) {
 	return readSavedPlans(r, MaxSavedPlanBytes)
-}
-
-func readSavedPlan(r io.Reader, max int64) (*SavedPlan, error) {
-	sps, err := readSavedPlans(r, max)
-	if err != nil {
-		return nil, err
-	}
-	return sps[0], nil
 }
 
 func readSavedPlans(r io.Reader, max int64) ([]*SavedPlan, error) {

@@ -55,8 +55,8 @@ type targetsDoc struct {
 
 // RenderTargetsJSON writes the plans of several targets as one document
 // of format_version 2 ([FormatVersionTargets]): each plan as [RenderJSON]
-// writes it, in "targets", and their sum in "summary". [DecodePlans]
-// reads it back. Like RenderJSON it writes as it goes, a change at a
+// writes it, in "targets", and their sum in "summary". Like RenderJSON it
+// writes as it goes, a change at a
 // time, in writes of whole lines, and its bytes are those of an indenting
 // json.Encoder encoding the whole document at once.
 func RenderTargetsJSON(w io.Writer, plans []*Plan) error {

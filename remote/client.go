@@ -27,15 +27,13 @@ const (
 const maxIdleConnsPerHost = 64
 
 // Options configure a [Client]. Only BaseURL and Token are required.
-//
-// Printing an Options with any fmt verb shows the token as [REDACTED].
 type Options struct {
 	// BaseURL is the tenant's address, such as https://tenant.example.com.
 	// Plain http is accepted only for loopback hosts (127.0.0.0/8, ::1,
 	// localhost), where the emulator runs.
 	BaseURL string
 	// Token is the bearer token sent with every request. It never appears
-	// in an error, a RequestInfo or the printed form of Options or Client.
+	// in an error, a RequestInfo or the printed form of a Client.
 	Token string
 	// UserAgent defaults to DefaultUserAgent; callers pass
 	// "skillsync/"+version.

@@ -15,7 +15,7 @@ import (
 
 // An Error is a response of the service with a status other than 2xx (after
 // any retries). Callers branch on it with [IsNotFound], [IsConflict],
-// [IsForbidden], [IsUnauthorized] and [IsRateLimited], or with errors.As.
+// [IsForbidden] and [IsUnauthorized], or with errors.As.
 type Error struct {
 	StatusCode int
 	Method     string
@@ -55,10 +55,6 @@ func IsForbidden(err error) bool { return hasStatus(err, http.StatusForbidden) }
 // IsUnauthorized reports whether err is, or wraps, an [*Error] with status
 // 401: the token is missing, malformed or expired.
 func IsUnauthorized(err error) bool { return hasStatus(err, http.StatusUnauthorized) }
-
-// IsRateLimited reports whether err is, or wraps, an [*Error] with status
-// 429, which the client returns only once its retries are spent.
-func IsRateLimited(err error) bool { return hasStatus(err, http.StatusTooManyRequests) }
 
 func hasStatus(err error, code int) bool {
 	var e *Error

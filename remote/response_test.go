@@ -387,16 +387,10 @@ func TestTokenNeverShown(t *testing.T) {
 		shown = append(shown, err.Error(), fmt.Sprintf("%v %+v %#v", err, err, err))
 	}
 	shown = append(shown, infos...)
-	type holder struct {
-		Opts   Options
-		Client *Client
-	}
+	type holder struct{ Client *Client }
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%d", "%x", "%T"} {
-		shown = append(shown,
-			fmt.Sprintf(verb, opts), fmt.Sprintf(verb, &opts), fmt.Sprintf(verb, c), fmt.Sprintf(verb, *c),
-			fmt.Sprintf(verb, holder{opts, c}), fmt.Sprintf(verb, []Options{opts}))
+		shown = append(shown, fmt.Sprintf(verb, c), fmt.Sprintf(verb, *c), fmt.Sprintf(verb, holder{c}), fmt.Sprintf(verb, []*Client{c}))
 	}
-	shown = append(shown, opts.String(), opts.GoString())
 	if len(infos) != 8 {
 		t.Errorf("%d attempts recorded, want 4", len(infos)/2)
 	}
@@ -405,8 +399,8 @@ func TestTokenNeverShown(t *testing.T) {
 			t.Errorf("token shown in %q", s)
 		}
 	}
-	if !strings.Contains(fmt.Sprint(opts), srv.URL) || !strings.Contains(fmt.Sprint(opts), "[REDACTED]") {
-		t.Errorf("Options print as %v", opts)
+	if !strings.Contains(fmt.Sprint(c), srv.URL) || !strings.Contains(fmt.Sprint(c), "[REDACTED]") {
+		t.Errorf("a Client prints as %v", c)
 	}
 	if !strings.Contains(errs[0].Error(), "bad credentials: Bearer [REDACTED]") {
 		t.Errorf("error = %v, want the echoed token redacted", errs[0])

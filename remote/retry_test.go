@@ -498,3 +498,7 @@ func TestParseRetryAfter(t *testing.T) {
 		})
 	}
 }
+
+// IsRateLimited reports whether err is, or wraps, an [*Error] with status
+// 429, which the client returns only once its retries are spent.
+func IsRateLimited(err error) bool { return hasStatus(err, http.StatusTooManyRequests) }

@@ -1,6 +1,6 @@
 // The token never leaves the client but in the Authorization header of a
-// request to the base URL's origin: Options and Client print it as
-// [REDACTED], New refuses a malformed one without echoing it, and an answer
+// request to the base URL's origin: a Client prints it as [REDACTED], New
+// refuses a malformed one without echoing it, and an answer
 // that holds it is refused. Redirects that would carry it elsewhere are
 // refused in redirect.go; error bodies are redacted in errors.go.
 
@@ -16,23 +16,6 @@ import (
 
 	"github.com/skillsync/skillsync/internal/redact"
 )
-
-// String returns a description of o with the token redacted.
-func (o Options) String() string {
-	tok := ""
-	if o.Token != "" {
-		tok = "[REDACTED]"
-	}
-	return fmt.Sprintf("remote.Options{BaseURL:%q, Token:%s, UserAgent:%q, Timeout:%s, MaxAttempts:%d, MinBackoff:%s, MaxBackoff:%s, MaxBodyBytes:%d}",
-		o.BaseURL, tok, o.UserAgent, o.Timeout, o.MaxAttempts, o.MinBackoff, o.MaxBackoff, o.MaxBodyBytes)
-}
-
-// GoString is String, so that %#v redacts the token too.
-func (o Options) GoString() string { return o.String() }
-
-// Format prints [Options.String] for every verb, so that no verb (%d, %x,
-// %+v...) can reach the token through reflection.
-func (o Options) Format(f fmt.State, verb rune) { io.WriteString(f, o.String()) }
 
 // Format prints the client's base URL for every verb, never its token. It
 // has a value receiver so that a dereferenced Client is covered too.

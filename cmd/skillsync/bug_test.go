@@ -124,7 +124,7 @@ func TestPanicIsAnInternalError(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if un := reconcile.Unfinished(entries); len(un) != 0 {
+				if _, un := journalOutcomes(t, entries); len(un) != 0 {
 					t.Errorf("the journal leaves %d mutations without an outcome:\n%s", len(un), data)
 				}
 				updates := 0

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -115,10 +116,10 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 	}
 	// Requests in flight got their answers: every started line has its
 	// outcome line, and every outcome line its started line before it.
-	if un := reconcile.Unfinished(entries); len(un) != 0 {
+	outcomes, un := journalOutcomes(t, entries)
+	if len(un) != 0 {
 		t.Errorf("%d mutations started with no outcome after a SIGINT: %+v", len(un), un)
 	}
-	outcomes := journalOutcomes(t, entries)
 	patches := sp.emu.Requests()[remotetest.KeyUpdateSkill]
 	if len(outcomes) == 0 || len(outcomes) >= 63 {
 		t.Fatalf("journal has %d outcome lines: apply was not interrupted mid-way", len(outcomes))
@@ -157,25 +158,33 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 }
 
 // journalOutcomes returns the outcome lines of a journal, failing the test
-// for any that no started line of the same mutation precedes.
-func journalOutcomes(t *testing.T, entries []reconcile.JournalEntry) []reconcile.JournalEntry {
+// for one with no started line of its mutation before it, and the started
+// lines that no outcome line follows: mutations whose answer never came.
+func journalOutcomes(t *testing.T, entries []reconcile.JournalEntry) (outcomes, unanswered []reconcile.JournalEntry) {
 	t.Helper()
-	started := map[string]int{}
-	var out []reconcile.JournalEntry
+	open := map[string][]int{} // indexes of started lines, by mutation
 	for i, e := range entries {
 		k := e.Space + " " + e.ID + " " + string(e.Action)
 		if e.Outcome == reconcile.OutcomeStarted {
-			started[k]++
+			open[k] = append(open[k], i)
 			continue
 		}
-		if started[k] == 0 {
+		if n := len(open[k]); n == 0 {
 			t.Errorf("journal line %d: %s %s %s with no started line before it", i+1, e.Action, e.Slug, e.Outcome)
 		} else {
-			started[k]--
+			open[k] = open[k][:n-1]
 		}
-		out = append(out, e)
+		outcomes = append(outcomes, e)
 	}
-	return out
+	var left []int
+	for _, is := range open {
+		left = append(left, is...)
+	}
+	slices.Sort(left)
+	for _, i := range left {
+		unanswered = append(unanswered, entries[i])
+	}
+	return outcomes, unanswered
 }
 
 // TestApplyKilledMidRequest kills a real skillsync process (SIGKILL: no
@@ -232,7 +241,7 @@ func TestApplyKilledMidRequest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the journal of a killed apply does not parse: %v\n%s", err, data)
 	}
-	un := reconcile.Unfinished(entries)
+	_, un := journalOutcomes(t, entries)
 	if len(un) != 1 || !strings.Contains(path, un[0].ID) {
 		t.Fatalf("unfinished mutations = %+v, want the one held at the service (%s)\njournal:\n%s", un, path, data)
 	}

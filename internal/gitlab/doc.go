@@ -11,7 +11,7 @@
 // which the plan's renderer owns) and its author, and edited in place on
 // every push; a plan with no changes starts no note, and turns one that
 // is there into a few lines saying so. [Client.SyncDriftIssue] keeps one
-// open issue per marker ([SpaceDrift] makes a space's), labelled
+// open issue per marker, labelled
 // [DriftLabel], while the space has drifted from git, and closes it once
 // it is back in sync. The caller owns the markers: one that names a
 // target of a space too is a note or an issue of its own.

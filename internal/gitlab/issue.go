@@ -24,19 +24,12 @@ const (
 	DriftNone    = "none"
 )
 
-// DriftMarker is the hidden line that identifies the drift issue of a
-// space: the same on GitLab as on GitHub, so that the two never disagree
-// on what an issue is.
-func DriftMarker(space string) string {
-	return "<!-- skillsync:drift space=" + space + " -->"
-}
-
 // A DriftIssue is what [Client.SyncDriftIssue] makes of the drift of one
-// space, or of one target of it: [SpaceDrift] fills it for a space.
+// space, or of one target of it.
 type DriftIssue struct {
 	// Marker identifies the issue: a hidden HTML comment on one line,
-	// which the caller owns: DriftMarker(space) for a space, or one that
-	// names a target too (<!-- skillsync:drift space=X target=NAME -->).
+	// which the caller owns (<!-- skillsync:drift space=X -->, or one
+	// that names a target too: <!-- skillsync:drift space=X target=NAME -->).
 	// An issue is the marker's when the first line of its description is
 	// the marker, whole.
 	Marker string
@@ -51,18 +44,6 @@ type DriftIssue struct {
 	// InSync is the note left on the issue when it is closed, the space
 	// back in sync; "Back in sync with git." when empty.
 	InSync string
-}
-
-// SpaceDrift is the DriftIssue of space: its marker is DriftMarker(space)
-// and its title "skillsync: drift in space ID".
-func SpaceDrift(space string, drift bool, markdown string) DriftIssue {
-	return DriftIssue{
-		Marker:   DriftMarker(space),
-		Title:    "skillsync: drift in space " + space,
-		Drift:    drift,
-		Markdown: markdown,
-		InSync:   fmt.Sprintf("Space %s is back in sync with git.", space),
-	}
 }
 
 // SyncDriftIssue keeps one open issue per marker for as long as what it
