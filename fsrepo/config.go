@@ -3,7 +3,6 @@ package fsrepo
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -12,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
@@ -92,22 +92,24 @@ func ReadConfig(root string) (Config, error) {
 		return Config{}, fmt.Errorf("reading config: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > maxConfigBytes {
-		return Config{}, configTooLarge(fi.Size())
+	data, err := bounded.ReadAll(f, maxConfigBytes)
+	var tl *bounded.TooLargeError
+	if errors.As(err, &tl) {
+		return Config{}, configTooLarge(tl.Size)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
 	if err != nil {
 		return Config{}, fmt.Errorf("reading config: %w", err)
-	}
-	if len(data) > maxConfigBytes {
-		return Config{}, configTooLarge(int64(len(data)))
 	}
 	return parseConfig(ConfigFile, data)
 }
 
-// configTooLarge is the error of a skillsync.yaml over maxConfigBytes,
-// which is not read: a real one is a few hundred bytes.
+// configTooLarge is the error of a skillsync.yaml of size bytes (0 when
+// not known) over maxConfigBytes, which is not read: a real one is a few
+// hundred bytes.
 func configTooLarge(size int64) error {
+	if size == 0 {
+		return fmt.Errorf("%s is more than the %d bytes a config file may be; it is not read", ConfigFile, maxConfigBytes)
+	}
 	return fmt.Errorf("%s is %d bytes, more than the %d a config file may be; it is not read", ConfigFile, size, maxConfigBytes)
 }
 

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -16,6 +15,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/skillsync/skillsync/internal/bounded"
 )
 
 // LockFile is the file beside skillsync.yaml that records where each
@@ -120,12 +121,13 @@ func ReadLock(root string) (Lock, Diagnostics, error) {
 		return Lock{}, nil, fmt.Errorf("reading %s: %w", LockFile, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxLockBytes+1))
+	data, err := bounded.ReadAll(f, maxLockBytes)
+	var tl *bounded.TooLargeError
+	if errors.As(err, &tl) {
+		return Lock{}, Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
+	}
 	if err != nil {
 		return Lock{}, nil, fmt.Errorf("reading %s: %w", LockFile, err)
-	}
-	if len(data) > maxLockBytes {
-		return Lock{}, Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
 	}
 	l, ds := ParseLock(data)
 	return l, ds, nil

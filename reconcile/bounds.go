@@ -1,9 +1,11 @@
 package reconcile
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"io/fs"
+
+	"github.com/skillsync/skillsync/internal/bounded"
 )
 
 // Bounds on the files skillsync reads back: a saved plan, a journal, a
@@ -57,47 +59,18 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// boundedReader reads r, failing with a [*TooLargeError] once more than
-// max bytes came from it. A file (anything with a Stat method, such as an
-// *os.File) whose size is over max already fails at the first read,
-// without being read.
-type boundedReader struct {
-	r    io.Reader
-	what string
-	max  int64
-	n    int64 // bytes read
-	err  error // set once the bound is passed
-}
-
-func newBoundedReader(r io.Reader, what string, max int64) *boundedReader {
-	b := &boundedReader{r: r, what: what, max: max}
-	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
-			b.err = &TooLargeError{What: what, Size: fi.Size(), Max: max}
-		}
-	}
-	return b
-}
-
-func (b *boundedReader) Read(p []byte) (int, error) {
-	if b.err != nil {
-		return 0, b.err
-	}
-	// One byte past the bound tells a file of exactly max bytes from a
-	// larger one.
-	if room := b.max + 1 - b.n; int64(len(p)) > room {
-		p = p[:room]
-	}
-	n, err := b.r.Read(p)
-	b.n += int64(n)
-	if b.n > b.max {
-		b.err = &TooLargeError{What: b.what, Max: b.max}
-		return 0, b.err
-	}
-	return n, err
-}
-
 // readAllBounded reads the whole of r, which must hold at most max bytes.
 func readAllBounded(r io.Reader, what string, max int64) ([]byte, error) {
-	return io.ReadAll(newBoundedReader(r, what, max))
+	data, err := bounded.ReadAll(r, max)
+	return data, tooLarge(what, err)
+}
+
+// tooLarge names what err, when it is a [*bounded.TooLargeError], was;
+// it returns other errors as they are.
+func tooLarge(what string, err error) error {
+	var tl *bounded.TooLargeError
+	if errors.As(err, &tl) {
+		return &TooLargeError{What: what, Size: tl.Size, Max: tl.Limit}
+	}
+	return err
 }

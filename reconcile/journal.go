@@ -9,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -87,7 +88,7 @@ func readJournal(r io.Reader, max int64) ([]JournalEntry, error) {
 	var out []JournalEntry
 	var bad error // a line that is not an entry: torn if no whole line follows
 	badLine := 0
-	br := bufio.NewReader(newBoundedReader(r, "the journal", max))
+	br := bufio.NewReader(bounded.NewReader(r, max))
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -108,9 +109,9 @@ func readJournal(r io.Reader, max int64) ([]JournalEntry, error) {
 			}
 			return out, nil
 		}
-		var tl *TooLargeError
+		var tl *bounded.TooLargeError
 		if errors.As(err, &tl) {
-			return nil, err
+			return nil, tooLarge("the journal", err)
 		}
 		if err != nil {
 			return out, fmt.Errorf("reading journal: %w", err)

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/origin"
 )
 
@@ -79,15 +80,16 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 		res.err = tooLarge("%s %s: response body of %d bytes exceeds the limit of %d bytes", method, display, resp.ContentLength, maxBody)
 		return res
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	data, err := bounded.ReadAll(resp.Body, maxBody)
+	var tl *bounded.TooLargeError
+	if errors.As(err, &tl) {
+		res.err = tooLarge("%s %s: response body exceeds the limit of %d bytes", method, display, maxBody)
+		return res
+	}
 	if err != nil {
 		res2 := c.transportFailure(ctx, actx, method, display, err)
 		res2.status = res.status
 		return res2
-	}
-	if int64(len(data)) > maxBody {
-		res.err = tooLarge("%s %s: response body exceeds the limit of %d bytes", method, display, maxBody)
-		return res
 	}
 	if c.holdsToken(data) {
 		res.err = fmt.Errorf("%s %s: %w", method, display, ErrTokenInAnswer)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -15,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bounded"
 )
 
 // AddOptions say what [Add] vendors.
@@ -341,12 +341,13 @@ func readLocalFolder(root, dir string) (map[string]file, error) {
 			return err
 		}
 		defer f.Close()
-		data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+		data, err := bounded.ReadAll(f, MaxFileBytes)
+		var tl *bounded.TooLargeError
+		if errors.As(err, &tl) {
+			return fmt.Errorf("%s/%s is over the %d bytes a vendored file may be", dir, rel, MaxFileBytes)
+		}
 		if err != nil {
 			return err
-		}
-		if len(data) > MaxFileBytes {
-			return fmt.Errorf("%s/%s is over the %d bytes a vendored file may be", dir, rel, MaxFileBytes)
 		}
 		info, err := f.Stat()
 		if err != nil {

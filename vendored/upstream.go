@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/memory"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/bounded"
 )
 
 // MaxFileBytes is the largest file vendored: far larger than any file a
@@ -491,7 +492,7 @@ func (u *upstream) blob(h plumbing.Hash, name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: reading %s: %w", u.src, name, err)
 	}
 	defer r.Close()
-	data, err := io.ReadAll(io.LimitReader(r, size+1))
+	data, err := bounded.ReadAll(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading %s: %w", u.src, name, err)
 	}

@@ -1,9 +1,12 @@
 package forge
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/skillsync/skillsync/internal/bounded"
 )
 
 // Bound returns next (http.DefaultTransport when nil) made to read at
@@ -37,7 +40,7 @@ func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		resp.Body.Close()
 		return nil, tooLarge
 	}
-	resp.Body = &boundedBody{rc: resp.Body, left: t.max, err: tooLarge}
+	resp.Body = &boundedBody{r: bounded.NewReader(resp.Body, t.max), c: resp.Body, err: tooLarge}
 	if page := webPage(r, resp, t.host); page != nil {
 		resp.Body.Close()
 		return nil, page
@@ -60,31 +63,23 @@ func (e *ResponseTooLargeError) Error() string {
 	return fmt.Sprintf("%s's answer to %s %s is over %d bytes", e.Host, e.Method, e.Path, e.Max)
 }
 
+// boundedBody reads an answer's body, failing with err past its limit.
 type boundedBody struct {
-	rc   io.ReadCloser
-	left int64
-	err  error
+	r   io.Reader // of bounded.NewReader
+	c   io.Closer
+	err *ResponseTooLargeError
 }
 
 func (b *boundedBody) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		// At the limit: one more byte is one too many, EOF is fine.
-		var one [1]byte
-		n, err := b.rc.Read(one[:])
-		if n > 0 {
-			return 0, b.err
-		}
-		return 0, err
+	n, err := b.r.Read(p)
+	var tl *bounded.TooLargeError
+	if errors.As(err, &tl) {
+		return n, b.err
 	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.rc.Read(p)
-	b.left -= int64(n)
 	return n, err
 }
 
-func (b *boundedBody) Close() error { return b.rc.Close() }
+func (b *boundedBody) Close() error { return b.c.Close() }
 
 // A TooManyPagesError is a list whose host kept announcing a next page
 // past the most pages (of 100 items) a client reads.

@@ -2,13 +2,15 @@ package github
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/skillsync/skillsync/internal/bounded"
 )
 
 // DefaultAPIURL is the REST API of github.com; GitHub Enterprise Server
@@ -161,15 +163,13 @@ func readEvent(path string) ([]byte, error) {
 		return nil, fmt.Errorf("reading the event payload: %w", err)
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxEventBytes {
+	data, err := bounded.ReadAll(f, MaxEventBytes)
+	var tl *bounded.TooLargeError
+	if errors.As(err, &tl) {
 		return nil, tooLarge
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxEventBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading the event payload: %w", err)
-	}
-	if len(data) > MaxEventBytes {
-		return nil, tooLarge
 	}
 	return data, nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -482,12 +483,13 @@ func parseUint(s string) (int, bool) {
 // Content-Type of JSON with an empty body is refused as a JSON parser
 // would (Fastify's default, for one).
 func checkBody(r *http.Request, ep endpoint, update **remote.SkillUpdate) (int, string, error) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
+	body, err := bounded.ReadAll(r.Body, maxBodyBytes)
+	var tl *bounded.TooLargeError
+	if errors.As(err, &tl) {
+		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Errorf("body larger than %d bytes", maxBodyBytes)
+	}
 	if err != nil {
 		return http.StatusBadRequest, CodeInvalidRequest, fmt.Errorf("reading body: %v", err)
-	}
-	if len(body) > maxBodyBytes {
-		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Errorf("body larger than %d bytes", maxBodyBytes)
 	}
 	ct := r.Header.Get("Content-Type")
 	isJSON := false
