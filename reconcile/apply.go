@@ -13,6 +13,7 @@ import (
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
+	"golang.org/x/sync/errgroup"
 )
 
 // ActionPublish is the action of an apply step that publishes an agent of
@@ -322,38 +323,26 @@ func (a *applier) planEnables(disables, enables []*step) {
 }
 
 // runPhase runs the steps of one phase, at most Parallelism at once, and
-// waits for them all.
+// waits for them all. A step that starts once apply must stop is skipped,
+// so that no request starts after a bug, a journal failure or an interrupt.
 func (a *applier) runPhase(steps []*step) {
-	sem := make(chan struct{}, a.opts.Parallelism)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(a.opts.Parallelism)
 	for _, s := range steps {
 		if s.skipWhy != "" {
 			a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: s.skipWhy})
 			continue
 		}
-		acquired := false
-		select {
-		case sem <- struct{}{}:
-			acquired = true
-		case <-a.ctx.Done():
-		}
-		if why := a.stopReason(); why != "" {
-			if acquired {
-				<-sem
-			}
-			a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: why})
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := bug.Call(func() error { a.run(s); return nil }); err != nil {
+		g.Go(func() error {
+			if why := a.stopReason(); why != "" {
+				a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: why})
+			} else if err := bug.Call(func() error { a.run(s); return nil }); err != nil {
 				a.crashed(s, err)
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	g.Wait()
 }
 
 // stopReason says why no further request may start, or "".

@@ -322,11 +322,9 @@ func readPulled(ctx context.Context, c Service, space string, skills []remote.Sk
 		}
 		out[i] = &pulledSkill{Skill: s}
 		p := out[i]
-		g.Go(func() error {
-			return bug.Call(func() error {
-				defer progress.step()
-				return readPulledSkill(ctx, c, space, p)
-			})
+		bug.Go(g, func() error {
+			defer progress.step()
+			return readPulledSkill(ctx, c, space, p)
 		})
 	}
 	if err := g.Wait(); err != nil {

@@ -287,25 +287,23 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 		if gctx.Err() != nil {
 			break
 		}
-		g.Go(func() error {
-			return bug.Call(func() error {
-				ch := &p.Changes[i]
-				got, err := c.GetSkill(gctx, space, ch.ID)
-				if remote.IsNotFound(err) {
-					found[i] = fmt.Sprintf("%s: no longer in the space (deleted since the plan)", ch.Slug)
-					return nil
-				}
-				if err != nil {
-					return fmt.Errorf("reading skill %s: %w", ch.Slug, err)
-				}
-				if found[i] = skillMoved(ch, *got); found[i] == "" {
-					reread[i] = got
-				} else if isApplied(ch, *got) {
-					applied[i] = true
-					found[i] += ", to what the plan would make of it"
-				}
+		bug.Go(g, func() error {
+			ch := &p.Changes[i]
+			got, err := c.GetSkill(gctx, space, ch.ID)
+			if remote.IsNotFound(err) {
+				found[i] = fmt.Sprintf("%s: no longer in the space (deleted since the plan)", ch.Slug)
 				return nil
-			})
+			}
+			if err != nil {
+				return fmt.Errorf("reading skill %s: %w", ch.Slug, err)
+			}
+			if found[i] = skillMoved(ch, *got); found[i] == "" {
+				reread[i] = got
+			} else if isApplied(ch, *got) {
+				applied[i] = true
+				found[i] += ", to what the plan would make of it"
+			}
+			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {

@@ -2,18 +2,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
+	"golang.org/x/sync/errgroup"
 )
 
 // planningOptions are the settings of every command that plans: plan,
@@ -249,28 +248,23 @@ func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([
 	sum := newProgressSum(pr.update, len(ts))
 	budget := reconcile.NewBudget(o.conn.parallelism)
 	runs := make([]*planRun, len(ts))
-	var wg sync.WaitGroup
+	var g errgroup.Group // the budget bounds the requests of all targets
 	for i, t := range ts {
 		runs[i] = &planRun{root: root, repo: repo.ForTarget(t.Name), target: t}
-		wg.Go(func() {
-			err := bug.Call(func() error {
-				return planTarget(ctx, e, o, runs[i], diags, fetchShare{budget: budget, progress: sum.part(i)})
-			})
-			if err != nil {
+		bug.Go(&g, func() error {
+			if err := planTarget(ctx, e, o, runs[i], diags, fetchShare{budget: budget, progress: sum.part(i)}); err != nil {
 				runs[i].fail(err)
 			}
+			return nil
 		})
 	}
-	wg.Wait()
+	crash := g.Wait() // a *bug.Error
 	pr.done()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, r := range runs {
-		var crash *bug.Error
-		if errors.As(r.err, &crash) {
-			return nil, crash
-		}
+	if crash != nil {
+		return nil, crash
 	}
 	return runs, nil
 }

@@ -2,14 +2,16 @@
 // [Error]. Go ends the process with exit code 2 on a panic that no one
 // recovers, in any goroutine, and 2 is skillsync's "changes present" (plan
 // --detailed-exitcode, drift): a bug must read as an error instead. So each
-// goroutine skillsync starts runs its work through [Call] and hands the
-// error back to the goroutine waiting for it, up to the command line, which
-// reports an internal error and exits 1.
+// goroutine skillsync starts runs its work through [Call] (or [Go], for an
+// errgroup) and hands the error back to the goroutine waiting for it, up
+// to the command line, which reports an internal error and exits 1.
 package bug
 
 import (
 	"fmt"
 	"runtime/debug"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Error is a panic recovered: a bug in skillsync.
@@ -39,4 +41,9 @@ func Call(f func() error) (err error) {
 		}
 	}()
 	return f()
+}
+
+// Go runs f in g through [Call]: a panic in f is g's error.
+func Go(g *errgroup.Group, f func() error) {
+	g.Go(func() error { return Call(f) })
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"golang.org/x/sync/errgroup"
 )
 
 func TestCall(t *testing.T) {
@@ -35,5 +37,16 @@ func TestCall(t *testing.T) {
 	again := Call(func() error { panic(e) })
 	if again != e {
 		t.Errorf("an *Error raised again became %v", again)
+	}
+}
+
+// TestGo: a goroutine of an errgroup that panics is the group's error.
+func TestGo(t *testing.T) {
+	var g errgroup.Group
+	Go(&g, func() error { return nil })
+	Go(&g, func() error { panic("planted") })
+	var e *Error
+	if err := g.Wait(); !errors.As(err, &e) || e.Value != "planted" {
+		t.Errorf("Wait of a group whose goroutine panicked: %v (%T), want an *Error", err, err)
 	}
 }
