@@ -8,9 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/internal/lineartest"
 )
 
 // zeros reads as n zero bytes, holding none of them.
@@ -83,16 +84,6 @@ func writeFrom(t testing.TB, name string, r io.Reader) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// allocated returns the bytes fn allocates. fsrepo's tests do not run in
-// parallel, so what a load allocates is what its goroutines allocate.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 const validMD = "---\nname: Big\ndescription: Holds big files.\n---\n\n# Big\n"
@@ -168,7 +159,7 @@ func TestLoadLargeFiles(t *testing.T) {
 				ds   Diagnostics
 				err  error
 			)
-			n := allocated(func() { repo, ds, err = Load(ctx, root, LoadOptions{}) })
+			n := lineartest.Allocated(func() { repo, ds, err = Load(ctx, root, LoadOptions{}) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +215,7 @@ func TestLoadRevisionLargeBlobs(t *testing.T) {
 				ds   Diagnostics
 				err  error
 			)
-			n := allocated(func() { repo, ds, err = Load(ctx, root, LoadOptions{Ref: "HEAD"}) })
+			n := lineartest.Allocated(func() { repo, ds, err = Load(ctx, root, LoadOptions{Ref: "HEAD"}) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -250,7 +241,7 @@ func TestLoadLargeConfig(t *testing.T) {
 	gitInit(t, root)
 	commitAll(t, root, "big config")
 	var err error
-	n := allocated(func() { _, _, err = Load(context.Background(), root, LoadOptions{Ref: "HEAD"}) })
+	n := lineartest.Allocated(func() { _, _, err = Load(context.Background(), root, LoadOptions{Ref: "HEAD"}) })
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Load HEAD: %v, want %q", err, want)
 	}

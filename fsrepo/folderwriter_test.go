@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/skillsync/skillsync/internal/lineartest"
 )
 
 // snapshot records every path under dir: file contents, symlink targets
@@ -511,7 +512,7 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 			res []SkillWritten
 			err error
 		)
-		n := allocated(func() { res, err = w.Write() })
+		n := lineartest.Allocated(func() { res, err = w.Write() })
 		return res, n, err
 	}
 	const most = 16 << 20

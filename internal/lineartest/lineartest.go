@@ -49,15 +49,15 @@ func fastest(n int, run func(n int)) time.Duration {
 func Allocs(t testing.TB, n int, run func(n int)) {
 	t.Helper()
 	run(n) // compiles what is compiled once (regular expressions, ...)
-	small, large := allocated(func() { run(n) }), allocated(func() { run(4 * n) })
+	small, large := Allocated(func() { run(n) }), Allocated(func() { run(4 * n) })
 	if large > 8*small {
 		t.Errorf("allocated %d KB for n=%d and %d KB for 4n: %.1f times as much, where linear work allocates about 4",
 			small>>10, n, large>>10, float64(large)/float64(small))
 	}
 }
 
-// allocated is the bytes fn allocates.
-func allocated(fn func()) uint64 {
+// Allocated is the bytes fn allocates, its own if nothing else runs.
+func Allocated(fn func()) uint64 {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	fn()
