@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/skillsync/skillsync/internal/bounded"
 )
 
 // StateDir is the folder of a repository where skillsync keeps what it
@@ -189,12 +189,13 @@ func ignoreJournal(gi, state, path string) error {
 		return fmt.Errorf("reading %s: %w", gi, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxGitignoreBytes+1))
+	data, err := bounded.ReadAll(f, maxGitignoreBytes)
+	var tl *bounded.TooLargeError
+	if errors.As(err, &tl) {
+		return fmt.Errorf("%s is more than %d bytes, which skillsync does not read: make it ignore the journals (a line '*' does)", gi, maxGitignoreBytes)
+	}
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", gi, err)
-	}
-	if len(data) > maxGitignoreBytes {
-		return fmt.Errorf("%s is more than %d bytes, which skillsync does not read: make it ignore the journals (a line '*' does)", gi, maxGitignoreBytes)
 	}
 	var patterns []gitignore.Pattern
 	for _, line := range strings.Split(string(data), "\n") {
