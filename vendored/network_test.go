@@ -11,11 +11,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/skillsync/skillsync/internal/lineartest"
 )
 
 // gitCLI runs git in dir, failing t on an error.
@@ -86,16 +87,6 @@ func bombUpstream(t testing.TB, dir string, size int64) (before, after string) {
 	return before, after
 }
 
-// allocated returns the bytes fn allocates. vendored's tests do not run
-// in parallel, so what fn's goroutines allocate is what the process does.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestFetchBounded: a small upstream over http holding a large file of
 // zeros, even outside the folder vendored, was inflated in memory whole
 // by add and outdated (a 2 GiB file made them peak at 11.7 GB, and
@@ -123,7 +114,7 @@ func TestFetchBounded(t *testing.T) {
 
 	root := newRoot(t)
 	var err error
-	alloc := allocated(func() {
+	alloc := lineartest.Allocated(func() {
 		_, err = Add(context.Background(), root, AddOptions{Source: source, Path: "skills/pdf", Ref: after})
 	})
 	check("add", err, alloc)
@@ -139,7 +130,7 @@ func TestFetchBounded(t *testing.T) {
 	}
 	gitCLI(t, filepath.Join(dir, "up"), "branch", "-q", "-f", "v1", after)
 	var rep *Report
-	alloc = allocated(func() { rep, err = Outdated(context.Background(), root, OutdatedOptions{}) })
+	alloc = lineartest.Allocated(func() { rep, err = Outdated(context.Background(), root, OutdatedOptions{}) })
 	if err != nil {
 		t.Fatal(err)
 	}
