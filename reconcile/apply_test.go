@@ -3,7 +3,6 @@ package reconcile
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -838,25 +837,6 @@ func TestApplyAbandonsRequestsAfterTheGracePeriod(t *testing.T) {
 			t.Errorf("%d updates sent after the interrupt", n)
 		}
 	})
-}
-
-func TestResultJSON(t *testing.T) {
-	var empty bytes.Buffer
-	if err := json.NewEncoder(&empty).Encode(&Result{}); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(empty.String(), `"steps":[]`) || !strings.Contains(empty.String(), `"counts":{"applied":0,"failed":0,"skipped":0}`) {
-		t.Errorf("empty result = %s", empty.String())
-	}
-	r := Result{Steps: []StepResult{{Slug: "a", Action: ActionEnable, Outcome: OutcomeFailed, Reason: "409 Conflict: full", Status: 409}}}
-	data, err := json.Marshal(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back Result
-	if err := json.Unmarshal(data, &back); err != nil || !reflect.DeepEqual(back.Steps, r.Steps) {
-		t.Errorf("round trip: %+v, %v", back, err)
-	}
 }
 
 // TestUpdateMismatch: an update's answer differs from its request in the

@@ -103,11 +103,10 @@ func Compute(desired *fsrepo.Repo, live *Live, p Policy) *Plan {
 	}
 	p = p.withDefaults()
 	pl := &Plan{
-		FormatVersion: FormatVersion,
-		Space:         live.Space,
-		Commit:        desired.Commit,
-		Dirty:         desired.Dirty,
-		DesiredHash:   DesiredHash(desired),
+		Space:       live.Space,
+		Commit:      desired.Commit,
+		Dirty:       desired.Dirty,
+		DesiredHash: DesiredHash(desired),
 	}
 	if pl.Space == "" {
 		pl.Space = desired.Config.Space

@@ -10,22 +10,14 @@ import (
 // one saved plan at a time, bounds other than the files', and the
 // mutations of a journal whose answers never came.
 
-// DecodePlan reads a JSON plan, such as a saved plan. It accepts any
-// format_version of major version 1 (later minor versions only add fields,
-// which it ignores), and a document of format_version 2 that holds the
-// plan of one target; it rejects others with an error wrapping
-// [ErrFormatVersion] (and a document of several targets, which
-// [DecodePlans] reads). It also rejects actions and fields it does not
-// know, since apply must never guess what a plan asks for.
-//
-// It reads at most [MaxSavedPlanBytes], failing with a [*TooLargeError]
-// past that.
+// DecodePlan reads the JSON document of one target's plan ([RenderJSON]),
+// such as a saved plan. It accepts any format_version of this major
+// (later minor versions only add fields, which it ignores), and rejects
+// others with an error wrapping [ErrFormatVersion]. It also rejects
+// actions and fields it does not know, since apply must never guess what
+// a plan asks for.
 func DecodePlan(r io.Reader) (*Plan, error) {
-	data, err := readPlan(r, "the plan", MaxSavedPlanBytes)
-	if err != nil {
-		return nil, err
-	}
-	plans, err := decodePlans(data)
+	plans, err := DecodePlans(r)
 	if err != nil {
 		return nil, err
 	}
@@ -35,36 +27,34 @@ func DecodePlan(r io.Reader) (*Plan, error) {
 	return plans[0], nil
 }
 
-// DecodePlans reads a JSON plan of format_version 1 (one plan) or 2 (the
-// plans of several targets, see [RenderTargetsJSON]) and returns its
-// plans, in their order. It checks each as [DecodePlan] does.
+// DecodePlans reads the JSON document of the plans of any number of
+// targets and returns its plans, in their order, checked as DecodePlan
+// checks them. It reads at most [MaxSavedPlanBytes], failing with a
+// [*TooLargeError] past that.
 func DecodePlans(r io.Reader) ([]*Plan, error) {
 	data, err := readPlan(r, "the plan", MaxSavedPlanBytes)
 	if err != nil {
 		return nil, err
 	}
-	return decodePlans(data)
+	ts, err := decodeDocument(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Plan, len(ts))
+	for i := range ts {
+		out[i] = &ts[i].Plan
+	}
+	return out, nil
 }
 
-// decodePlans is [DecodePlans] of a document read whole.
-func decodePlans(data []byte) ([]*Plan, error) {
-	var out []*Plan
-	err := eachPlan(data, func(raw []byte) error {
-		p, err := decodePlan(raw)
-		out = append(out, p)
-		return err
-	})
-	return out, err
-}
-
-// WriteSavedPlan writes sp as indented JSON ([WriteSavedPlans] of one
-// plan).
+// WriteSavedPlan writes sp as the saved plan of one target, written by
+// skillsync v1 ([WriteSavedPlans]).
 func WriteSavedPlan(w io.Writer, sp *SavedPlan) error {
-	return WriteSavedPlans(w, []*SavedPlan{sp})
+	return WriteSavedPlans(w, "v1", []*SavedPlan{sp})
 }
 
 func writeSavedPlan(w io.Writer, sp *SavedPlan, max int64) error {
-	return writeSavedPlans(w, []*SavedPlan{sp}, max)
+	return writeSavedPlans(w, "v1", []*SavedPlan{sp}, max)
 }
 
 // ReadSavedPlan reads a plan written by [WriteSavedPlan]: [ReadSavedPlans]

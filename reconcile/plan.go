@@ -8,11 +8,6 @@ import (
 	"github.com/skillsync/skillsync/spec"
 )
 
-// FormatVersion is the format_version of the JSON plans this package writes.
-// A reader accepts any version with the same major number: minor versions
-// only add fields.
-const FormatVersion = "1"
-
 // An Action is one thing apply does to a skill.
 type Action string
 
@@ -80,12 +75,12 @@ const (
 // made when it is shown ([Change.Diff]).
 //
 // Slices are never nil in a plan made by [Compute] or [ReadSavedPlans], so the
-// JSON form always has arrays, never null.
+// JSON form always has arrays, never null. [RenderJSON] writes the fields
+// one by one, in this order: a field added here is added there too.
 type Plan struct {
-	FormatVersion string `json:"format_version"`
 	// Target is the name of the target of skillsync.yaml planned; "" for
 	// the one space of a skillsync.yaml without targets.
-	Target string `json:"target,omitempty"`
+	Target string `json:"target"`
 	Space  string `json:"space"`
 	Commit string `json:"commit"`          // the repository commit planned from; "" outside git
 	Dirty  bool   `json:"dirty,omitempty"` // the working tree differed from Commit
@@ -108,7 +103,7 @@ type Plan struct {
 //
 // A change does not hold the diff of its instructions: [Change.Diff] makes
 // it from Before and After when it is shown, and the JSON form carries it
-// as "diff", after "after" ([Change.MarshalJSON]). A plan of a thousand
+// as "diff", after "after" ([RenderJSON]). A plan of a thousand
 // rewritten skills would otherwise hold every instruction twice more, as
 // diff lines.
 type Change struct {

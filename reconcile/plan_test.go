@@ -45,14 +45,14 @@ func TestApplyRefusesWhatDecodePlanRefuses(t *testing.T) {
 		`[{"slug": "a", "id": "x", "actions": ["update"], "fields": ["instructions"]}]`,
 		`[{"slug": "a", "id": "x", "actions": ["enable", "disable"], "fields": ["enabled"]}]`,
 	} {
-		doc := `{"format_version": "1", "space": "ab12", "changes": ` + changes + `}`
-		_, decodeErr := DecodePlan(strings.NewReader(doc))
+		plan := `{"space": "ab12", "changes": ` + changes + `}`
+		_, decodeErr := DecodePlan(strings.NewReader(`{"format_version": "3", "targets": [` + plan + `]}`))
 		if decodeErr == nil {
 			t.Errorf("DecodePlan accepted %s", changes)
 			continue
 		}
 		var p Plan
-		if err := json.Unmarshal([]byte(doc), &p); err != nil {
+		if err := json.Unmarshal([]byte(plan), &p); err != nil {
 			t.Fatal(err)
 		}
 		svc := newFakeService("ab12")

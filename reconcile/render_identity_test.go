@@ -219,7 +219,7 @@ func TestRenderersOnEveryPlan(t *testing.T) {
 					}
 				}
 			}
-			back, err := DecodePlan(strings.NewReader(render(func(b *bytes.Buffer) error { return RenderJSON(b, p) })))
+			back, err := DecodePlan(strings.NewReader(render(func(b *bytes.Buffer) error { return RenderJSON(b, []*Plan{p}) })))
 			if err != nil {
 				t.Fatalf("json does not read back: %v", err)
 			}
@@ -283,15 +283,15 @@ func TestRenderersWriteWholeLinesAsTheyGo(t *testing.T) {
 		many   bool // large enough to take several writes
 	}{
 		{"text", func(w *writeLog) error { return RenderText(w, p, TextOptions{Color: true}) }, true},
-		{"json", func(w *writeLog) error { return RenderJSON(w, p) }, true},
+		{"json", func(w *writeLog) error { return RenderJSON(w, []*Plan{p}) }, true},
 		{"targets json", func(w *writeLog) error {
 			a, b := *p, *p
 			a.Target, b.Target = "staging", "prod"
-			return RenderTargetsJSON(w, []*Plan{&a, &b})
+			return RenderJSON(w, []*Plan{&a, &b})
 		}, true},
 		// plan -out of the largest plan must not hold it whole either.
 		{"saved", func(w *writeLog) error {
-			return WriteSavedPlan(w, &SavedPlan{ToolVersion: "v1", BaseURL: "https://t.example.com", Plan: p})
+			return WriteSavedPlan(w, &SavedPlan{BaseURL: "https://t.example.com", Plan: p})
 		}, true},
 		{"markdown", func(w *writeLog) error { return RenderMarkdown(w, p, MarkdownOptions{}) }, false},
 	} {
@@ -327,7 +327,7 @@ func TestRenderersReportWriteErrors(t *testing.T) {
 	broken := errors.New("broken pipe")
 	for name, render := range map[string]func(*writeLog) error{
 		"text":     func(w *writeLog) error { return RenderText(w, p, TextOptions{}) },
-		"json":     func(w *writeLog) error { return RenderJSON(w, p) },
+		"json":     func(w *writeLog) error { return RenderJSON(w, []*Plan{p}) },
 		"markdown": func(w *writeLog) error { return RenderMarkdown(w, p, MarkdownOptions{}) },
 	} {
 		w := &writeLog{fail: broken}
@@ -361,7 +361,7 @@ func TestDiffScriptWritesTheDiff(t *testing.T) {
 func TestDecodedPlanShowsTheDiffOfWhatApplySends(t *testing.T) {
 	p := reviewPlan()
 	var b bytes.Buffer
-	if err := RenderJSON(&b, p); err != nil {
+	if err := RenderJSON(&b, []*Plan{p}); err != nil {
 		t.Fatal(err)
 	}
 	const real = `+- correctness and security\n`

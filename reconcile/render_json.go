@@ -11,110 +11,176 @@ import (
 	"github.com/skillsync/skillsync/internal/visible"
 )
 
+// FormatVersion is the format_version of the JSON documents skillsync
+// writes of plans ([RenderJSON]), saved plans ([WriteSavedPlans]) and apply
+// results. A reader accepts any version with the same major number: minor
+// versions only add fields.
+const FormatVersion = "3"
+
 // ErrFormatVersion is returned (wrapped) by [ReadSavedPlans] for a plan
 // written in a format this version cannot read.
 var ErrFormatVersion = errors.New("unsupported plan format_version")
 
-// RenderJSON writes p as indented JSON, the schema of DESIGN.md with
-// format_version "1". A saved plan is the same document with two more keys
-// ([WriteSavedPlans]).
+// ErrEarlierFormat is returned (wrapped, with [ErrFormatVersion]) for a
+// plan that an earlier skillsync saved, in a format this one no longer
+// reads: planning again is what to do with it.
+var ErrEarlierFormat = errors.New("the plan was written by an earlier skillsync, in a format this one no longer reads")
+
+// RenderJSON writes the plans of the targets planned, one or several, as
+// one JSON document:
 //
-// It writes as it goes, a change at a time, so that a plan of a thousand
-// rewritten skills never stands whole in memory, and each write to w is
-// of whole lines (a filter of w may then look at a line at a time). The
-// bytes are those of a [json.Encoder] with two spaces of indent and no
-// HTML escaping, encoding the whole plan at once, but for the characters
-// no one can see, written as \u escapes ([visible.EscapeJSON]): every
-// value stays as it is for machines, and a person sees them.
-func RenderJSON(w io.Writer, p *Plan) error {
-	lw := newLineWriter(w)
-	if err := writePlanObject(lw, p, "", func(cp *Plan) any { return cp }); err != nil {
+//	{"format_version": "3", "summary": {...}, "targets": [PLAN, ...]}
+//
+// summary adds the plans up ([SummarizeTargets]); each PLAN has the fields
+// of [Plan], its target's name ("" for a skillsync.yaml without targets)
+// always among them, and each change its diff. A saved plan is the same
+// document with the keys [WriteSavedPlans] adds.
+//
+// The bytes are those a [json.Encoder] with two spaces of indent and no
+// HTML escaping writes of the whole, but that what no one can see is
+// written as \u escapes ([visible.EscapeJSON]): values stay as they are for
+// machines, and a person sees them. The document of a large plan is
+// larger than the plan, so it is written a change at a time, in writes of
+// whole lines.
+func RenderJSON(w io.Writer, plans []*Plan) error {
+	return writeDocument(w, plans, savedKeys{})
+}
+
+// savedKeys are the keys a saved plan adds to the document: the skillsync
+// that wrote it, and the service each plan was made against.
+type savedKeys struct {
+	toolVersion string
+	baseURLs    []string // by plan; nil for a document that is not saved
+}
+
+// writeDocument writes the document of plans, with the keys of sk.
+func writeDocument(w io.Writer, plans []*Plan, sk savedKeys) error {
+	j := newJSONWriter(w)
+	j.begin("", '{')
+	j.value("format_version", FormatVersion)
+	if sk.baseURLs != nil {
+		j.value("tool_version", sk.toolVersion)
+	}
+	j.value("summary", SummarizeTargets(plans))
+	j.begin("targets", '[')
+	for i, p := range plans {
+		cp := *p
+		cp.normalize()
+		j.begin("", '{')
+		j.value("target", cp.Target)
+		j.value("space", cp.Space)
+		if sk.baseURLs != nil {
+			j.value("base_url", sk.baseURLs[i])
+		}
+		j.value("commit", cp.Commit)
+		if cp.Dirty {
+			j.value("dirty", true)
+		}
+		j.value("desired_hash", cp.DesiredHash)
+		j.begin("changes", '[')
+		for k := range cp.Changes {
+			j.value("", cp.Changes[k].jsonForm())
+		}
+		j.end()
+		j.value("unmanaged", cp.Unmanaged)
+		j.value("missing", cp.Missing)
+		j.begin("files", '[')
+		for k := range cp.Files {
+			j.value("", &cp.Files[k])
+		}
+		j.end()
+		j.value("publish", cp.Publish)
+		j.value("errors", cp.Errors)
+		j.value("warnings", cp.Warnings)
+		j.value("summary", cp.Summary)
+		j.end()
+	}
+	j.end()
+	j.end()
+	return j.finish()
+}
+
+// A jsonWriter writes one JSON document a member at a time, as an indenting
+// json.Encoder writes the whole: each value is encoded when it is written,
+// so that only the largest holds memory while it is written.
+type jsonWriter struct {
+	lw     *lineWriter
+	buf    bytes.Buffer
+	enc    *json.Encoder // encodes into buf
+	indent string        // of the members of the innermost open container
+	open   []container
+	err    error // the first error of encoding
+}
+
+// A container is an object or an array being written.
+type container struct {
+	close byte // '}' or ']'
+	any   bool // a member was written
+}
+
+func newJSONWriter(w io.Writer) *jsonWriter {
+	j := &jsonWriter{lw: newLineWriter(w)}
+	j.enc = json.NewEncoder(&j.buf)
+	j.enc.SetEscapeHTML(false) // diffs hold "<" and "&"; keep them readable
+	return j
+}
+
+// member starts a member of the innermost open container: key for an
+// object's, "" for an array's.
+func (j *jsonWriter) member(key string) {
+	if n := len(j.open); n > 0 {
+		if j.open[n-1].any {
+			j.lw.WriteByte(',')
+		}
+		j.open[n-1].any = true
+		j.lw.WriteString("\n" + j.indent)
+	}
+	if key != "" {
+		j.lw.WriteString(`"` + key + `": `)
+	}
+}
+
+// begin opens an object ('{') or an array ('[') as the member key.
+func (j *jsonWriter) begin(key string, delim byte) {
+	j.member(key)
+	j.lw.WriteByte(delim)
+	j.open = append(j.open, container{close: delim + 2}) // '{'+2 is '}', '['+2 is ']'
+	j.indent += "  "
+}
+
+// end closes the innermost open container.
+func (j *jsonWriter) end() {
+	c := j.open[len(j.open)-1]
+	j.open = j.open[:len(j.open)-1]
+	j.indent = j.indent[:len(j.indent)-2]
+	if c.any {
+		j.lw.WriteString("\n" + j.indent)
+	}
+	j.lw.WriteByte(c.close)
+}
+
+// value writes v, encoded whole, as the member key.
+func (j *jsonWriter) value(key string, v any) {
+	if j.err != nil {
+		return
+	}
+	j.member(key)
+	j.buf.Reset()
+	j.enc.SetIndent(j.indent, "  ")
+	if err := j.enc.Encode(v); err != nil {
+		j.err = fmt.Errorf("encoding plan: %w", err)
+		return
+	}
+	j.lw.Write(visible.EscapeJSON(bytes.TrimSuffix(j.buf.Bytes(), []byte("\n"))))
+}
+
+// finish ends the document with a newline and writes what is left.
+func (j *jsonWriter) finish() error {
+	j.lw.WriteByte('\n')
+	if err := j.lw.Flush(); err != nil {
 		return err
 	}
-	lw.WriteByte('\n')
-	return lw.Flush()
-}
-
-// writePlanObject writes p as the JSON object skel gives of it (the plan
-// itself, or the plan with more keys), as an indenting json.Encoder would
-// at an indent of prefix, but for the last newline: its first line is
-// not indented, as it follows what the caller wrote. It writes as it
-// goes, a change at a time.
-func writePlanObject(lw *lineWriter, p *Plan, prefix string, skel func(*Plan) any) error {
-	cp := *p
-	cp.normalize()
-	// The plan without its two long arrays is small: encode it whole, then
-	// write it with the arrays streamed into their places.
-	changes, files := cp.Changes, cp.Files
-	cp.Changes, cp.Files = []Change{}, []FileIssue{}
-	rest, err := encodeIndented(skel(&cp), prefix)
-	if err != nil {
-		return err
-	}
-	rest = bytes.TrimSuffix(rest, []byte("\n"))
-	for _, a := range []struct {
-		key  string
-		n    int
-		elem func(i int) any
-	}{
-		{"changes", len(changes), func(i int) any { return changes[i].jsonForm() }},
-		{"files", len(files), func(i int) any { return &files[i] }},
-	} {
-		// A key of the object is the only thing at its indent after a
-		// newline: JSON strings hold no raw newline.
-		mark := []byte("\n" + prefix + "  \"" + a.key + "\": []")
-		at := bytes.Index(rest, mark)
-		if at < 0 {
-			return fmt.Errorf("encoding plan: no %q array in %s", a.key, rest)
-		}
-		at += len(mark) - len("[]")
-		lw.Write(rest[:at])
-		rest = rest[at+len("[]"):]
-		if err := writeJSONArray(lw, prefix+"  ", a.n, a.elem); err != nil {
-			return err
-		}
-	}
-	lw.Write(rest)
-	return nil
-}
-
-// writeJSONArray writes the n elements of an array whose key is at indent
-// as an indenting json.Encoder does, each encoded alone.
-func writeJSONArray(lw *lineWriter, indent string, n int, elem func(i int) any) error {
-	if n == 0 {
-		lw.WriteString("[]")
-		return nil
-	}
-	lw.WriteString("[\n")
-	for i := range n {
-		b, err := encodeIndented(elem(i), indent+"  ")
-		if err != nil {
-			return err
-		}
-		lw.WriteString(indent + "  ")
-		lw.Write(bytes.TrimSuffix(b, []byte("\n")))
-		if i < n-1 {
-			lw.WriteString(",")
-		}
-		lw.WriteString("\n")
-	}
-	lw.WriteString(indent + "]")
-	return nil
-}
-
-// encodeIndented encodes v as RenderJSON does, as if at an indent of
-// prefix, with the newline an Encoder ends with. What no one can see is
-// written as \u escapes, which a person reading the JSON sees and a
-// parser reads back as it was.
-func encodeIndented(v any, prefix string) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // diffs hold "<" and "&"; keep them readable
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, fmt.Errorf("encoding plan: %w", err)
-	}
-	return visible.EscapeJSON(buf.Bytes()), nil
+	return j.err
 }
 
 // changeJSON is the JSON form of a [Change]: its fields in their order,
@@ -137,20 +203,6 @@ type changeJSON struct {
 	LiveHash    string     `json:"live_hash"`
 }
 
-// MarshalJSON encodes c with its diff ([Change.Diff]) as "diff", which
-// [ReadSavedPlans] ignores: a plan read back makes it again from before
-// and after.
-func (c Change) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	// The caller's encoder escapes HTML, or not, as it was told.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(c.jsonForm()); err != nil {
-		return nil, err
-	}
-	return visible.EscapeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
-}
-
 // jsonForm is c as JSON shows it, its diff made.
 func (c *Change) jsonForm() *changeJSON {
 	return &changeJSON{
@@ -161,62 +213,67 @@ func (c *Change) jsonForm() *changeJSON {
 	}
 }
 
-// eachPlan calls fn with the plan of a document of format_version 1, or
-// with each plan of the targets of a document of format_version 2.
-func eachPlan(data []byte, fn func(raw []byte) error) error {
-	major, err := majorVersion(data)
-	if err != nil {
-		return err
-	}
-	if major == FormatVersion {
-		return fn(data)
-	}
-	var doc struct {
-		Targets []json.RawMessage `json:"targets"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return fmt.Errorf("decoding plan: %w", err)
-	}
-	if len(doc.Targets) == 0 {
-		return errors.New("decoding plan: a document of format_version 2 with no targets")
-	}
-	seen := map[string]bool{}
-	for i, raw := range doc.Targets {
-		var head struct {
-			Target string `json:"target"`
-		}
-		if err := json.Unmarshal(raw, &head); err != nil {
-			return fmt.Errorf("decoding plan: targets[%d]: %w", i, err)
-		}
-		if head.Target == "" || seen[head.Target] {
-			return fmt.Errorf("decoding plan: targets[%d] has no target name, or one of an earlier plan", i)
-		}
-		seen[head.Target] = true
-		if err := fn(raw); err != nil {
-			return fmt.Errorf("target %s: %w", head.Target, err)
-		}
-	}
-	return nil
+// targetJSON is a plan of the document as read back: the plan, and the
+// base_url of a saved plan. Its "diff"s are not read: a plan read back
+// makes them again from before and after.
+type targetJSON struct {
+	BaseURL *string `json:"base_url"`
+	Plan
 }
 
-// majorVersion is the major number of a plan document's format_version,
-// one of those this version reads.
-func majorVersion(data []byte) (string, error) {
-	var head struct {
-		FormatVersion *string `json:"format_version"`
+// decodeDocument reads a document of plans read whole, of this major
+// format_version, checking each plan as apply needs it: targets named
+// once each, and every change one apply knows how to make.
+func decodeDocument(data []byte) ([]targetJSON, error) {
+	var doc struct {
+		FormatVersion *string      `json:"format_version"`
+		Targets       []targetJSON `json:"targets"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return "", fmt.Errorf("decoding plan: %w", err)
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("decoding plan: %w", err)
 	}
-	if head.FormatVersion == nil {
-		return "", fmt.Errorf("decoding plan: no format_version; is this a skillsync plan?")
+	if err := checkVersion(doc.FormatVersion, data); err != nil {
+		return nil, err
 	}
-	major, _, _ := strings.Cut(*head.FormatVersion, ".")
-	if major != FormatVersion && major != FormatVersionTargets {
-		return "", fmt.Errorf("%w %q: this skillsync reads version %s plans (and version %s documents of several targets' plans); plan again with this version, or use the skillsync that wrote it",
-			ErrFormatVersion, *head.FormatVersion, FormatVersion, FormatVersionTargets)
+	if len(doc.Targets) == 0 {
+		return nil, errors.New("decoding plan: a document with no targets")
 	}
-	return major, nil
+	seen := map[string]bool{}
+	for i := range doc.Targets {
+		p := &doc.Targets[i].Plan
+		if seen[p.Target] || p.Target == "" && len(doc.Targets) > 1 {
+			return nil, fmt.Errorf("decoding plan: targets[%d] has no target name, or one of an earlier plan", i)
+		}
+		seen[p.Target] = true
+		if err := p.Validate(); err != nil {
+			if p.Target != "" {
+				return nil, fmt.Errorf("target %s: decoding plan: %w", p.Target, err)
+			}
+			return nil, fmt.Errorf("decoding plan: %w", err)
+		}
+		p.normalize()
+	}
+	return doc.Targets, nil
+}
+
+// checkVersion refuses a document of another major format_version v than
+// this version writes, saying what to do about it. A plan of an earlier
+// skillsync (versions 1 and 2, data with a desired_hash) is told apart.
+func checkVersion(v *string, data []byte) error {
+	if v == nil {
+		return errors.New("decoding plan: no format_version; is this a skillsync plan?")
+	}
+	switch major, _, _ := strings.Cut(*v, "."); major {
+	case FormatVersion:
+		return nil
+	case "1", "2":
+		if bytes.Contains(data, []byte(`"desired_hash"`)) {
+			return fmt.Errorf("%w %q: %w; plan again with this one (skillsync plan -out FILE), and apply the new plan",
+				ErrFormatVersion, *v, ErrEarlierFormat)
+		}
+	}
+	return fmt.Errorf("%w %q: this skillsync reads plans of format_version %s; plan again with this version, or use the skillsync that wrote it",
+		ErrFormatVersion, *v, FormatVersion)
 }
 
 // readPlan reads the whole of a plan file of at most max bytes.
@@ -227,24 +284,4 @@ func readPlan(r io.Reader, what string, max int64) ([]byte, error) {
 		err = fmt.Errorf("reading plan: %w", err)
 	}
 	return data, err
-}
-
-// decodePlan reads one plan, of format_version 1, read whole.
-func decodePlan(data []byte) (*Plan, error) {
-	major, err := majorVersion(data)
-	if err != nil {
-		return nil, err
-	}
-	if major != FormatVersion {
-		return nil, fmt.Errorf("%w %s within a document of several targets", ErrFormatVersion, major)
-	}
-	var p Plan
-	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, fmt.Errorf("decoding plan: %w", err)
-	}
-	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("decoding plan: %w", err)
-	}
-	p.normalize()
-	return &p, nil
 }

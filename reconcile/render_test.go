@@ -228,7 +228,7 @@ func TestRenderJSONGolden(t *testing.T) {
 	for _, tc := range renderCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := RenderJSON(&b, tc.plan()); err != nil {
+			if err := RenderJSON(&b, []*Plan{tc.plan()}); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tc.name+".json", b.Bytes())
@@ -236,12 +236,25 @@ func TestRenderJSONGolden(t *testing.T) {
 	}
 }
 
+// TestRenderJSONGoldenTargets: the document of two targets' plans, as a
+// consumer (the action, a script) reads it.
+func TestRenderJSONGoldenTargets(t *testing.T) {
+	plans := targetPlans(t)
+	review := reviewPlan()
+	review.Target = "review"
+	var b bytes.Buffer
+	if err := RenderJSON(&b, []*Plan{plans[0], review}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "targets.json", b.Bytes())
+}
+
 func TestJSONRoundTrip(t *testing.T) {
 	for _, tc := range renderCases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.plan()
 			var b bytes.Buffer
-			if err := RenderJSON(&b, p); err != nil {
+			if err := RenderJSON(&b, []*Plan{p}); err != nil {
 				t.Fatal(err)
 			}
 			got, err := DecodePlan(&b)
@@ -260,22 +273,27 @@ func TestDecodePlanVersions(t *testing.T) {
 		json    string
 		err     string // "" for success
 		version bool   // the error wraps ErrFormatVersion
+		earlier bool   // and ErrEarlierFormat
 	}{
-		{json: `{"format_version": "1"}`},
-		{json: `{"format_version": "1.3", "some_future_field": {"x": 1}}`},
-		// 2 is the document of several targets' plans (targets_test.go).
-		{json: `{"format_version": "2"}`, err: `format_version 2 with no targets`},
-		{json: `{"format_version": "3"}`, err: `unsupported plan format_version "3"`, version: true},
-		{json: `{"format_version": "3.0"}`, err: `"3.0"`, version: true},
-		{json: `{"format_version": "10"}`, err: `"10"`, version: true},
+		{json: `{"format_version": "3", "targets": [{}]}`},
+		{json: `{"format_version": "3.4", "some_future_field": {"x": 1}, "targets": [{"space": "ab12", "future": 1}]}`},
+		{json: `{"format_version": "3"}`, err: "a document with no targets"},
+		// The plans of earlier versions: plan again.
+		{json: `{"format_version": "1", "space": "ab12", "desired_hash": "sha256:x", "changes": []}`, err: `format_version "1": the plan was written by an earlier skillsync, in a format this one no longer reads; plan again`, version: true, earlier: true},
+		{json: `{"format_version": "2", "targets": [{"format_version": "1", "desired_hash": "sha256:x"}]}`, err: `"2": the plan was written by an earlier skillsync`, version: true, earlier: true},
+		// Another document of version 1, not a plan.
+		{json: `{"format_version": "1", "skills": []}`, err: `unsupported plan format_version "1": this skillsync reads plans of format_version 3`, version: true},
+		{json: `{"format_version": "4"}`, err: `unsupported plan format_version "4": this skillsync reads plans of format_version 3`, version: true},
+		{json: `{"format_version": "4.0"}`, err: `"4.0"`, version: true},
+		{json: `{"format_version": "30"}`, err: `"30"`, version: true},
 		{json: `{"format_version": ""}`, err: `""`, version: true},
 		{json: `{"space": "ab12"}`, err: "no format_version"},
 		{json: `[]`, err: "decoding plan"},
-		{json: `{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["delete"]}]}`, err: `unknown action "delete"`},
-		{json: `{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": ["slug"]}]}`, err: `unknown field "slug"`},
-		{json: `{"format_version": "1", "changes": [{"slug": "a", "actions": ["update"]}]}`, err: "no id"},
-		{json: `{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": ["instructions"]}]}`, err: "to null"},
-		{json: `{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["enable", "disable"]}]}`, err: "both"},
+		{json: `{"format_version": "3", "targets": [{"changes": [{"slug": "a", "id": "x", "actions": ["delete"]}]}]}`, err: `unknown action "delete"`},
+		{json: `{"format_version": "3", "targets": [{"changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": ["slug"]}]}]}`, err: `unknown field "slug"`},
+		{json: `{"format_version": "3", "targets": [{"changes": [{"slug": "a", "actions": ["update"]}]}]}`, err: "no id"},
+		{json: `{"format_version": "3", "targets": [{"changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": ["instructions"]}]}]}`, err: "to null"},
+		{json: `{"format_version": "3", "targets": [{"changes": [{"slug": "a", "id": "x", "actions": ["enable", "disable"]}]}]}`, err: "both"},
 	} {
 		p, err := DecodePlan(strings.NewReader(tc.json))
 		if tc.err == "" {
@@ -292,20 +310,23 @@ func TestDecodePlanVersions(t *testing.T) {
 		if err != nil && errors.Is(err, ErrFormatVersion) != tc.version {
 			t.Errorf("%s: errors.Is(err, ErrFormatVersion) = %v", tc.json, !tc.version)
 		}
+		if err != nil && errors.Is(err, ErrEarlierFormat) != tc.earlier {
+			t.Errorf("%s: errors.Is(err, ErrEarlierFormat) = %v", tc.json, !tc.earlier)
+		}
 	}
 }
 
 func FuzzDecodePlan(f *testing.F) {
 	for _, tc := range renderCases {
 		var b bytes.Buffer
-		if err := RenderJSON(&b, tc.plan()); err != nil {
+		if err := RenderJSON(&b, []*Plan{tc.plan()}); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())
 	}
-	f.Add([]byte(`{"format_version": "1", "changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": []}]}`))
-	f.Add([]byte(`{"format_version": "2"}`))
-	f.Add([]byte(`{"format_version": "1", "errors": [{"code": "x", "skills": []}]}`))
+	f.Add([]byte(`{"format_version": "3", "targets": [{"changes": [{"slug": "a", "id": "x", "actions": ["update"], "fields": []}]}]}`))
+	f.Add([]byte(`{"format_version": "3"}`))
+	f.Add([]byte(`{"format_version": "3", "targets": [{"errors": [{"code": "x", "skills": []}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := DecodePlan(bytes.NewReader(data))
 		if err != nil {
@@ -313,7 +334,7 @@ func FuzzDecodePlan(f *testing.F) {
 		}
 		// What decodes must render in every form and survive a round trip.
 		var j1 bytes.Buffer
-		if err := RenderJSON(&j1, p); err != nil {
+		if err := RenderJSON(&j1, []*Plan{p}); err != nil {
 			t.Fatal(err)
 		}
 		p2, err := DecodePlan(bytes.NewReader(j1.Bytes()))
@@ -321,7 +342,7 @@ func FuzzDecodePlan(f *testing.F) {
 			t.Fatalf("re-decoding: %v\n%s", err, j1.String())
 		}
 		var j2 bytes.Buffer
-		if err := RenderJSON(&j2, p2); err != nil {
+		if err := RenderJSON(&j2, []*Plan{p2}); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(j1.Bytes(), j2.Bytes()) {

@@ -43,6 +43,54 @@ func RenderText(w io.Writer, p *Plan, o TextOptions) error {
 	return t.b.Flush()
 }
 
+// RenderTargetsText writes the plans of the targets planned: each as
+// [RenderText] does, and when there are several, a blank line after each,
+// then a line per target and the line of their sum, which ends the text as
+// the summary line ends a plan's.
+func RenderTargetsText(w io.Writer, plans []*Plan, o TextOptions) error {
+	for _, p := range plans {
+		if err := RenderText(w, p, o); err != nil {
+			return err
+		}
+		if len(plans) > 1 {
+			if err := writeLines(w, "\n"); err != nil {
+				return err
+			}
+		}
+	}
+	if len(plans) < 2 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("Targets:\n")
+	for _, p := range plans {
+		line := SummaryLine(p)
+		switch {
+		case p.failed():
+			line = "could not be planned."
+		case p.HasErrors():
+			n := len(p.Errors)
+			line += fmt.Sprintf(" %d %s: apply refuses this plan.", n, plural(n, "error", "errors"))
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", visible.Line(Where(p.Space, p.Target)), line)
+	}
+	last := targetsSummaryLine(SummarizeTargets(plans))
+	if o.Color {
+		last = ansiBold + last + ansiReset
+	}
+	b.WriteString(last + "\n")
+	return writeLines(w, b.String())
+}
+
+// targetsSummaryLine is the last line of the text plans of several
+// targets: [SummaryLine] of their sum.
+func targetsSummaryLine(s TargetsSummary) string {
+	if s.WithChanges == 0 {
+		return "No changes."
+	}
+	return fmt.Sprintf("Plan: %d to update, %d to enable, %d to disable.", s.Update, s.Enable, s.Disable)
+}
+
 type textWriter struct {
 	b     *lineWriter
 	color bool

@@ -203,7 +203,7 @@ func TestJSONKeepsValuesAndShowsEscapes(t *testing.T) {
 	after := "# a\n\nSay hello\u200b politely." + tagText(hiddenPayload) + "\n"
 	p := instructionsPlan("# a\n\nSay hello politely.\n", after, "one\n", "one\u00ad\n")
 	var b bytes.Buffer
-	if err := RenderJSON(&b, p); err != nil {
+	if err := RenderJSON(&b, []*Plan{p}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsFunc(b.String(), func(r rune) bool { return visible.KindOf(r) != visible.KindNone }) {

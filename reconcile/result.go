@@ -1,7 +1,5 @@
 package reconcile
 
-import "encoding/json"
-
 // An Outcome is what became of one step of an apply.
 type Outcome string
 
@@ -51,11 +49,6 @@ type Result struct {
 	JournalError string `json:"journal_error,omitempty"`
 }
 
-// ResultFormatVersion is the format_version of a [Result] as JSON: apply
-// --format json of one target. Apply of several targets writes format
-// "2", a list of their outcomes.
-const ResultFormatVersion = "1"
-
 // Counts are the numbers of steps of a [Result] by outcome.
 type Counts struct {
 	Applied int `json:"applied"`
@@ -92,22 +85,6 @@ func (r *Result) Failed() bool {
 		}
 	}
 	return false
-}
-
-// MarshalJSON writes the result with its format_version first, so that a
-// reader tells one target's result from several targets' outcomes, "steps"
-// always an array and the counts alongside, for scripts.
-func (r Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	p := plain(r)
-	if p.Steps == nil {
-		p.Steps = []StepResult{}
-	}
-	return json.Marshal(struct {
-		FormatVersion string `json:"format_version"`
-		plain
-		Counts Counts `json:"counts"`
-	}{ResultFormatVersion, p, r.Counts()})
 }
 
 // reasonInterrupted is the Reason of a step skipped because apply was

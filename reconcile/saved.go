@@ -2,7 +2,6 @@ package reconcile
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,49 +16,35 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// SavedPlan is a plan written by `plan -out FILE` for a later
-// `apply FILE`: the plan (which records the space, the commit, the hash of
-// the desired state, and each touched skill's updatedAt and live hash) and
-// where it was made. It never holds the token.
-//
-// On disk it is the JSON plan of [RenderJSON] with two more top-level keys,
-// tool_version and base_url, so any reader of plans reads it too.
+// SavedPlan is the plan of one target as `plan -out FILE` saves it for a
+// later `apply FILE`: the plan (which records the space, the commit, the
+// hash of the desired state, and each touched skill's updatedAt and live
+// hash) and the service it was made against. It never holds the token.
 type SavedPlan struct {
-	ToolVersion string // the skillsync that made it
-	BaseURL     string // the service it was planned against
-	Plan        *Plan
+	BaseURL string
+	Plan    *Plan
 }
 
-// savedFile is the on-disk form: its format_version shadows the plan's, so
-// that it comes first in the file.
-type savedFile struct {
-	FormatVersion string `json:"format_version"`
-	ToolVersion   string `json:"tool_version"`
-	BaseURL       string `json:"base_url"`
-	*Plan
-}
-
-// WriteSavedPlans writes the saved plans of the targets planned: one as
-// the JSON plan of [RenderJSON] with tool_version and base_url, several
-// as a document of format_version 2 ([FormatVersionTargets]) whose
-// targets are such plans, each with its target's name.
+// WriteSavedPlans writes the saved plans of the targets planned, one or
+// several, as the document of [RenderJSON] with two more keys: tool_version,
+// the skillsync that wrote it, and in each plan base_url. Any reader of
+// plans reads it too.
 //
-// It writes as it goes, a change at a time, so that the largest plan
-// never stands whole in memory. It refuses a plan of more than
-// [MaxSavedPlanBytes], which apply could not read back: it then stops
-// writing, having written no more than that (w holds the start of the
-// plan: write to a temporary file, renamed once WriteSavedPlans
-// succeeded, as plan -out does), and goes on only to count the plan's
-// size for the error.
-func WriteSavedPlans(w io.Writer, sps []*SavedPlan) error {
-	return writeSavedPlans(w, sps, MaxSavedPlanBytes)
+// It refuses a plan of more than [MaxSavedPlanBytes], which apply could
+// not read back: it then stops writing, having written no more than that
+// (w holds the start of the plan: write to a temporary file, renamed once
+// WriteSavedPlans succeeded, as plan -out does), and goes on only to count
+// the plan's size for the error.
+func WriteSavedPlans(w io.Writer, toolVersion string, sps []*SavedPlan) error {
+	return writeSavedPlans(w, toolVersion, sps, MaxSavedPlanBytes)
 }
 
-func writeSavedPlans(w io.Writer, sps []*SavedPlan, max int64) error {
+func writeSavedPlans(w io.Writer, toolVersion string, sps []*SavedPlan, max int64) error {
 	if len(sps) == 0 {
 		return errors.New("no plan to save")
 	}
 	plans := make([]*Plan, len(sps))
+	sk := savedKeys{toolVersion: toolVersion, baseURLs: make([]string, len(sps))}
 	for i, sp := range sps {
 		if sp == nil || sp.Plan == nil {
 			return errors.New("no plan to save")
@@ -72,25 +57,10 @@ func writeSavedPlans(w io.Writer, sps []*SavedPlan, max int64) error {
 		if len(sps) > 1 && sp.Plan.Target == "" {
 			return errors.New("saving the plans of several targets: a plan has no target name")
 		}
-		plans[i] = sp.Plan
-	}
-	skel := func(i int, p *Plan) any {
-		return &savedFile{FormatVersion: FormatVersion, ToolVersion: sps[i].ToolVersion, BaseURL: sps[i].BaseURL, Plan: p}
+		plans[i], sk.baseURLs[i] = sp.Plan, sp.BaseURL
 	}
 	lim := &limitWriter{w: w, max: max}
-	lw := newLineWriter(lim)
-	var err error
-	if len(sps) == 1 {
-		if err = writePlanObject(lw, plans[0], "", func(p *Plan) any { return skel(0, p) }); err == nil {
-			lw.WriteByte('\n')
-		}
-	} else {
-		err = writeTargetsDoc(lw, plans, SummarizeTargets(plans), skel)
-	}
-	if err != nil {
-		return err
-	}
-	if err := lw.Flush(); err != nil {
+	if err := writeDocument(lim, plans, sk); err != nil {
 		return err
 	}
 	if lim.n > max {
@@ -116,7 +86,7 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 }
 
 // ReadSavedPlans reads the plans written by [WriteSavedPlans]. It rejects
-// a plan of another major format_version (wrapping [ErrFormatVersion]),
+// a document of another major format_version (wrapping [ErrFormatVersion]),
 // and a JSON plan that was not saved with `plan -out` (it has no base_url
 // to check the target against). It reads at most [MaxSavedPlanBytes],
 // failing with a [*TooLargeError] past that.
@@ -129,31 +99,16 @@ func readSavedPlans(r io.Reader, max int64) ([]*SavedPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*SavedPlan
-	err = eachPlan(data, func(raw []byte) error {
-		p, err := decodePlan(raw)
-		if err != nil {
-			return err
-		}
-		var extra struct {
-			ToolVersion *string `json:"tool_version"`
-			BaseURL     *string `json:"base_url"`
-		}
-		if err := json.Unmarshal(raw, &extra); err != nil {
-			return fmt.Errorf("decoding plan: %w", err)
-		}
-		if extra.BaseURL == nil {
-			return errors.New("not a saved plan (no base_url): save plans for apply with `skillsync plan -out FILE`, not with --format json")
-		}
-		sp := &SavedPlan{BaseURL: *extra.BaseURL, Plan: p}
-		if extra.ToolVersion != nil {
-			sp.ToolVersion = *extra.ToolVersion
-		}
-		out = append(out, sp)
-		return nil
-	})
+	ts, err := decodeDocument(data)
 	if err != nil {
 		return nil, err
+	}
+	out := make([]*SavedPlan, len(ts))
+	for i := range ts {
+		if ts[i].BaseURL == nil {
+			return nil, errors.New("not a saved plan (no base_url): save plans for apply with `skillsync plan -out FILE`, not with --format json")
+		}
+		out[i] = &SavedPlan{BaseURL: *ts[i].BaseURL, Plan: &ts[i].Plan}
 	}
 	return out, nil
 }

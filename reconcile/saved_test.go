@@ -36,17 +36,20 @@ func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, Policy, 
 		t.Fatalf("plan: %d changes, errors %+v", len(p.Changes), p.Errors)
 	}
 	var buf bytes.Buffer
-	if err := WriteSavedPlan(&buf, &SavedPlan{ToolVersion: "v1.2.3", BaseURL: env.srv.URL, Plan: p}); err != nil {
+	if err := WriteSavedPlans(&buf, "v1.2.3", []*SavedPlan{{BaseURL: env.srv.URL, Plan: p}}); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(buf.Bytes(), []byte(envToken)) {
 		t.Fatal("the saved plan holds the token")
 	}
+	if !bytes.Contains(buf.Bytes(), []byte("\n  \"tool_version\": \"v1.2.3\",\n")) {
+		t.Fatalf("the saved plan does not say which skillsync wrote it:\n%.300s", buf.String())
+	}
 	sp, err := ReadSavedPlan(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp.ToolVersion != "v1.2.3" || sp.BaseURL != env.srv.URL || !reflect.DeepEqual(sp.Plan, p) {
+	if sp.BaseURL != env.srv.URL || !reflect.DeepEqual(sp.Plan, p) {
 		t.Fatalf("saved plan did not round-trip:\n got %+v\nwant %+v", sp.Plan, p)
 	}
 	return env, desired, pol, sp
@@ -59,7 +62,7 @@ func TestSavedPlanFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := buf.String()
-	for _, key := range []string{`"format_version": "1"`, `"tool_version"`, `"base_url"`, `"space": "ab12"`,
+	for _, key := range []string{`"format_version": "3"`, `"tool_version"`, `"base_url"`, `"space": "ab12"`,
 		`"commit"`, `"desired_hash": "sha256:`, `"updated_at"`, `"live_hash": "sha256:`} {
 		if !strings.Contains(text, key) {
 			t.Errorf("saved plan lacks %s", key)
@@ -69,16 +72,20 @@ func TestSavedPlanFile(t *testing.T) {
 		t.Errorf("format_version should come first:\n%.80s", text)
 	}
 
-	future := strings.Replace(text, `"format_version": "1"`, `"format_version": "3.0"`, 1)
+	future := strings.Replace(text, `"format_version": "3"`, `"format_version": "4.0"`, 1)
 	if _, err := ReadSavedPlan(strings.NewReader(future)); !errors.Is(err, ErrFormatVersion) {
-		t.Errorf("reading a version 3 plan: %v, want ErrFormatVersion", err)
+		t.Errorf("reading a version 4 plan: %v, want ErrFormatVersion", err)
 	}
-	minor := strings.Replace(text, `"format_version": "1"`, `"format_version": "1.7"`, 1)
+	old := strings.Replace(text, `"format_version": "3"`, `"format_version": "1"`, 1)
+	if _, err := ReadSavedPlan(strings.NewReader(old)); !errors.Is(err, ErrFormatVersion) || !strings.Contains(err.Error(), "plan again") {
+		t.Errorf("reading a version 1 plan: %v, want ErrFormatVersion saying to plan again", err)
+	}
+	minor := strings.Replace(text, `"format_version": "3"`, `"format_version": "3.7"`, 1)
 	if _, err := ReadSavedPlan(strings.NewReader(minor)); err != nil {
-		t.Errorf("reading a version 1.7 plan: %v", err)
+		t.Errorf("reading a version 3.7 plan: %v", err)
 	}
 	var plain bytes.Buffer
-	RenderJSON(&plain, sp.Plan)
+	RenderJSON(&plain, []*Plan{sp.Plan})
 	if _, err := ReadSavedPlan(&plain); err == nil || !strings.Contains(err.Error(), "plan -out") {
 		t.Errorf("reading a plain JSON plan: %v, want a hint to use plan -out", err)
 	}

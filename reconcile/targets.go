@@ -1,22 +1,7 @@
 package reconcile
 
-import (
-	"bytes"
-	"fmt"
-	"io"
-)
-
-// FormatVersionTargets is the format_version of the JSON document that
-// holds the plans of several targets ([RenderTargetsJSON]):
-//
-//	{"format_version": "2", "targets": [PLAN, ...], "summary": {...}}
-//
-// where each PLAN is a plan of format_version 1, with its "target". A
-// reader of one plan (format_version 1) rejects it by its major version,
-// rather than reading it as a plan that changes nothing.
-const FormatVersionTargets = "2"
-
-// TargetsSummary adds up the plans of several targets.
+// TargetsSummary adds up the plans of the targets planned: the "summary"
+// of the JSON document ([RenderJSON]).
 type TargetsSummary struct {
 	Targets     int `json:"targets"`
 	WithChanges int `json:"with_changes"` // plans that change their space
@@ -45,64 +30,6 @@ func SummarizeTargets(plans []*Plan) TargetsSummary {
 	return s
 }
 
-// targetsDoc is the document of [RenderTargetsJSON]; Targets is written
-// a plan at a time.
-type targetsDoc struct {
-	FormatVersion string         `json:"format_version"`
-	Targets       []struct{}     `json:"targets"`
-	Summary       TargetsSummary `json:"summary"`
-}
-
-// RenderTargetsJSON writes the plans of several targets as one document
-// of format_version 2 ([FormatVersionTargets]): each plan as [RenderJSON]
-// writes it, in "targets", and their sum in "summary". Like RenderJSON it
-// writes as it goes, a change at a
-// time, in writes of whole lines, and its bytes are those of an indenting
-// json.Encoder encoding the whole document at once.
-func RenderTargetsJSON(w io.Writer, plans []*Plan) error {
-	lw := newLineWriter(w)
-	err := writeTargetsDoc(lw, plans, SummarizeTargets(plans), func(_ int, p *Plan) any { return p })
-	if err != nil {
-		return err
-	}
-	return lw.Flush()
-}
-
-// writeTargetsDoc writes the document of format_version 2 whose targets
-// are the objects skel makes of plans, given the index of each
-// ([writePlanObject]).
-func writeTargetsDoc(lw *lineWriter, plans []*Plan, sum TargetsSummary, skel func(i int, p *Plan) any) error {
-	head, err := encodeIndented(&targetsDoc{FormatVersion: FormatVersionTargets, Targets: []struct{}{}, Summary: sum}, "")
-	if err != nil {
-		return err
-	}
-	mark := []byte("\n  \"targets\": []")
-	at := bytes.Index(head, mark)
-	if at < 0 {
-		return fmt.Errorf("encoding plans: no targets array in %s", head)
-	}
-	at += len(mark) - len("[]")
-	lw.Write(head[:at])
-	if len(plans) == 0 {
-		lw.WriteString("[]")
-	} else {
-		lw.WriteString("[\n")
-		for i, p := range plans {
-			lw.WriteString("    ")
-			if err := writePlanObject(lw, p, "    ", func(cp *Plan) any { return skel(i, cp) }); err != nil {
-				return err
-			}
-			if i < len(plans)-1 {
-				lw.WriteByte(',')
-			}
-			lw.WriteByte('\n')
-		}
-		lw.WriteString("  ]")
-	}
-	lw.Write(head[at+len("[]"):])
-	return nil
-}
-
 // CodeNoPlan is the code of the one error of a [FailedPlan].
 const CodeNoPlan = "no-plan"
 
@@ -111,16 +38,12 @@ const CodeNoPlan = "no-plan"
 // and the one error pr, saying why, so that every format shows it where
 // the target's plan would be, and apply refuses it.
 func FailedPlan(space, target, commit string, pr Problem) *Plan {
-	p := &Plan{FormatVersion: FormatVersion, Target: target, Space: space, Commit: commit, Errors: []Problem{pr}}
+	p := &Plan{Target: target, Space: space, Commit: commit, Errors: []Problem{pr}}
 	p.normalize()
 	return p
 }
 
-// TargetsSummaryLine is the last line of the text plans of several
-// targets: [SummaryLine] of their sum.
-func TargetsSummaryLine(s TargetsSummary) string {
-	if s.WithChanges == 0 {
-		return "No changes."
-	}
-	return fmt.Sprintf("Plan: %d to update, %d to enable, %d to disable.", s.Update, s.Enable, s.Disable)
+// failed reports whether p is a [FailedPlan].
+func (p *Plan) failed() bool {
+	return len(p.Errors) == 1 && p.Errors[0].Code == CodeNoPlan && len(p.Changes) == 0
 }

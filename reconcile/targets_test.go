@@ -28,57 +28,26 @@ func targetPlans(t *testing.T) []*Plan {
 	return []*Plan{staging, prod}
 }
 
-// TestRenderTargetsJSON: the document of several targets is format 2,
-// each plan in it is a plan of format 1 with its target, its summary
-// adds them up, and its bytes are those of a json.Encoder of the whole.
-func TestRenderTargetsJSON(t *testing.T) {
+// TestRenderJSONOneShape: the document has one shape whatever the
+// number of targets: its summary adds the plans up, each plan names its
+// target ("" for a skillsync.yaml without targets), and it reads back as
+// the plans it was written from.
+func TestRenderJSONOneShape(t *testing.T) {
 	plans := targetPlans(t)
 	var got bytes.Buffer
-	if err := RenderTargetsJSON(&got, plans); err != nil {
+	if err := RenderJSON(&got, plans); err != nil {
 		t.Fatal(err)
-	}
-	var want bytes.Buffer
-	enc := json.NewEncoder(&want)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(map[string]any{"format_version": "2", "targets": plans, "summary": SummarizeTargets(plans)}); err != nil {
-		t.Fatal(err)
-	}
-	// The encoder of a map sorts its keys; the document's order is
-	// format_version, targets, summary: compare the values.
-	var g, w any
-	if err := json.Unmarshal(got.Bytes(), &g); err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, got.String())
-	}
-	if err := json.Unmarshal(want.Bytes(), &w); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Errorf("document differs from the encoder's:\n%s", got.String())
-	}
-	var ordered bytes.Buffer
-	enc = json.NewEncoder(&ordered)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(struct {
-		FormatVersion string         `json:"format_version"`
-		Targets       []*Plan        `json:"targets"`
-		Summary       TargetsSummary `json:"summary"`
-	}{"2", plans, SummarizeTargets(plans)}); err != nil {
-		t.Fatal(err)
-	}
-	if got.String() != ordered.String() {
-		t.Errorf("bytes differ from a json.Encoder's:\n got %s\nwant %s", got.String(), ordered.String())
 	}
 	text := got.String()
-	for _, s := range []string{"{\n  \"format_version\": \"2\",\n  \"targets\": [\n    {\n      \"format_version\": \"1\",\n      \"target\": \"staging\",\n      \"space\": \"st01\"",
-		`"summary": {` + "\n    \"targets\": 2,\n    \"with_changes\": 1,\n    \"with_errors\": 0,\n    \"update\": 1,\n    \"enable\": 1,"} {
+	for _, s := range []string{
+		"{\n  \"format_version\": \"3\",\n  \"summary\": {\n    \"targets\": 2,\n    \"with_changes\": 1,\n    \"with_errors\": 0,\n    \"update\": 1,\n    \"enable\": 1,",
+		"\n  \"targets\": [\n    {\n      \"target\": \"staging\",\n      \"space\": \"st01\",\n",
+		"\n    {\n      \"target\": \"prod\",\n      \"space\": \"pr01\",\n",
+	} {
 		if !strings.Contains(text, s) {
 			t.Errorf("document lacks %q:\n%s", s, text)
 		}
 	}
-
-	// DecodePlans reads both shapes back; DecodePlan only one plan.
 	back, err := DecodePlans(strings.NewReader(text))
 	if err != nil {
 		t.Fatal(err)
@@ -89,43 +58,96 @@ func TestRenderTargetsJSON(t *testing.T) {
 	if _, err := DecodePlan(strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), "holds the plans of 2 targets") {
 		t.Errorf("DecodePlan of two targets: %v", err)
 	}
-	var one bytes.Buffer
-	if err := RenderTargetsJSON(&one, plans[:1]); err != nil {
-		t.Fatal(err)
-	}
-	if p, err := DecodePlan(&one); err != nil || p.Target != "staging" {
-		t.Errorf("DecodePlan of one target's document: %v, %v", p, err)
-	}
-	var single bytes.Buffer
-	if err := RenderJSON(&single, plans[1]); err != nil {
-		t.Fatal(err)
-	}
-	if ps, err := DecodePlans(bytes.NewReader(single.Bytes())); err != nil || len(ps) != 1 || ps[0].Target != "prod" {
-		t.Errorf("DecodePlans of a format 1 plan: %v, %v", ps, err)
-	}
-	if !strings.Contains(single.String(), "\"format_version\": \"1\",\n  \"target\": \"prod\",\n  \"space\": \"pr01\"") {
-		t.Errorf("a named target's plan of format 1 lacks its target:\n%.200s", single.String())
-	}
 
-	// A reader of one plan that checks the major version, as STYLE.md
-	// asks, refuses the document rather than reading no changes from it.
-	var head struct {
-		FormatVersion string `json:"format_version"`
+	// One target is a list of one, in the same envelope.
+	one := *plans[1]
+	one.Target = ""
+	var single bytes.Buffer
+	if err := RenderJSON(&single, []*Plan{&one}); err != nil {
+		t.Fatal(err)
 	}
-	if err := json.Unmarshal([]byte(text), &head); err != nil || strings.Split(head.FormatVersion, ".")[0] == FormatVersion {
-		t.Errorf("format_version %q of the document: a format 1 reader would take it for its own", head.FormatVersion)
+	if !strings.HasPrefix(single.String(), "{\n  \"format_version\": \"3\",\n  \"summary\": {\n    \"targets\": 1,") ||
+		!strings.Contains(single.String(), "\n  \"targets\": [\n    {\n      \"target\": \"\",\n      \"space\": \"pr01\",\n") {
+		t.Errorf("the plan of a skillsync.yaml without targets:\n%.600s", single.String())
 	}
+	if p, err := DecodePlan(&single); err != nil || !reflect.DeepEqual(p, &one) {
+		t.Errorf("DecodePlan of one plan: %+v, %v", p, err)
+	}
+}
+
+// TestRenderJSONIsEncodingJSON: the document written a member at a time
+// is what encoding/json writes, indented by two spaces, and each plan has
+// the keys of Plan's JSON tags in their order, "diff" in each change: a
+// field added to Plan and not to the writer fails here.
+func TestRenderJSONIsEncodingJSON(t *testing.T) {
+	for name, p := range propertyPlans(t) {
+		if strings.HasPrefix(name, "huge-") {
+			continue
+		}
+		p.Dirty, p.Target = true, "t"
+		var got bytes.Buffer
+		if err := RenderJSON(&got, []*Plan{p}); err != nil {
+			t.Fatal(err)
+		}
+		var compact, indented bytes.Buffer
+		if err := json.Compact(&compact, got.Bytes()); err != nil {
+			t.Fatalf("%s: not JSON: %v", name, err)
+		}
+		if err := json.Indent(&indented, compact.Bytes(), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		indented.WriteByte('\n')
+		if indented.String() != got.String() {
+			t.Fatalf("%s: the document is not indented as encoding/json indents it:\n%s", name, got.String())
+		}
+		var doc struct {
+			Targets []json.RawMessage `json:"targets"`
+		}
+		if err := json.Unmarshal(got.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		pt := reflect.TypeFor[Plan]()
+		for i := range pt.NumField() {
+			key, _, _ := strings.Cut(pt.Field(i).Tag.Get("json"), ",")
+			want = append(want, key)
+		}
+		if got := objectKeys(t, doc.Targets[0]); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: the plan's keys are\n%v\nPlan's tags\n%v", name, got, want)
+		}
+	}
+}
+
+// objectKeys are the keys of the JSON object raw, in their order.
+func objectKeys(t *testing.T, raw []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }
 
 // TestDecodePlansRefusesBadDocuments: a document of several targets
 // names each, once.
 func TestDecodePlansRefusesBadDocuments(t *testing.T) {
 	for _, tc := range []struct{ doc, err string }{
-		{`{"format_version": "2", "targets": []}`, "no targets"},
-		{`{"format_version": "2", "targets": [{"format_version": "1", "space": "ab12"}]}`, "targets[0] has no target name"},
-		{`{"format_version": "2", "targets": [{"format_version": "1", "target": "a"}, {"format_version": "1", "target": "a"}]}`, "targets[1] has no target name, or one of an earlier plan"},
-		{`{"format_version": "2", "targets": [{"format_version": "2", "target": "a", "targets": []}]}`, "within a document of several targets"},
-		{`{"format_version": "2", "targets": [{"format_version": "1", "target": "a", "changes": [{"slug": "x", "actions": ["update"]}]}]}`, "target a: decoding plan: change of \"x\" has no id"},
+		{`{"format_version": "3", "targets": []}`, "no targets"},
+		{`{"format_version": "3", "targets": [{"space": "ab12"}, {"target": "b"}]}`, "targets[0] has no target name"},
+		{`{"format_version": "3", "targets": [{"target": "a"}, {"target": "a"}]}`, "targets[1] has no target name, or one of an earlier plan"},
+		{`{"format_version": "3", "targets": [{"target": "a", "changes": [{"slug": "x", "actions": ["update"]}]}]}`, "target a: decoding plan: change of \"x\" has no id"},
 	} {
 		if _, err := DecodePlans(strings.NewReader(tc.doc)); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: error %v, want %q", tc.doc, err, tc.err)
@@ -133,67 +155,52 @@ func TestDecodePlansRefusesBadDocuments(t *testing.T) {
 	}
 }
 
-// TestSavedPlansOfTargets: plan -out of several targets saves each with
-// its service; one target saves as before, with its name.
+// TestSavedPlansOfTargets: plan -out saves the document of plans, with
+// the skillsync that wrote it and each plan's service.
 func TestSavedPlansOfTargets(t *testing.T) {
 	plans := targetPlans(t)
 	sps := []*SavedPlan{
-		{ToolVersion: "v1.2.3", BaseURL: "https://a.example.com", Plan: plans[0]},
-		{ToolVersion: "v1.2.3", BaseURL: "https://b.example.com", Plan: plans[1]},
+		{BaseURL: "https://a.example.com", Plan: plans[0]},
+		{BaseURL: "https://b.example.com", Plan: plans[1]},
 	}
 	var buf bytes.Buffer
-	if err := WriteSavedPlans(&buf, sps); err != nil {
+	if err := WriteSavedPlans(&buf, "v1.2.3", sps); err != nil {
 		t.Fatal(err)
 	}
 	text := buf.String()
-	if !strings.HasPrefix(text, "{\n  \"format_version\": \"2\",\n  \"targets\": [\n    {\n      \"format_version\": \"1\",\n      \"tool_version\": \"v1.2.3\",\n      \"base_url\": \"https://a.example.com\",\n      \"target\": \"staging\",") {
-		t.Errorf("saved plans:\n%.400s", text)
+	if !strings.HasPrefix(text, "{\n  \"format_version\": \"3\",\n  \"tool_version\": \"v1.2.3\",\n  \"summary\": {\n    \"targets\": 2,") ||
+		!strings.Contains(text, "\n  \"targets\": [\n    {\n      \"target\": \"staging\",\n      \"space\": \"st01\",\n      \"base_url\": \"https://a.example.com\",\n") {
+		t.Errorf("saved plans:\n%.600s", text)
 	}
-	if !strings.Contains(text, "\n  \"summary\": {\n    \"targets\": 2,") {
-		t.Errorf("no summary at the top:\n%s", text)
+	// Apart from its two keys, a saved plan is the document of plans.
+	var plain bytes.Buffer
+	if err := RenderJSON(&plain, plans); err != nil {
+		t.Fatal(err)
+	}
+	stripped := strings.Replace(text, "  \"tool_version\": \"v1.2.3\",\n", "", 1)
+	stripped = strings.Replace(stripped, "      \"base_url\": \"https://a.example.com\",\n", "", 1)
+	stripped = strings.Replace(stripped, "      \"base_url\": \"https://b.example.com\",\n", "", 1)
+	if stripped != plain.String() {
+		t.Errorf("the saved plan is not the document of plans with two more keys:\n%s", text)
 	}
 	back, err := ReadSavedPlans(strings.NewReader(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back) != 2 || back[1].BaseURL != "https://b.example.com" || !reflect.DeepEqual(back[0].Plan, plans[0]) || back[0].ToolVersion != "v1.2.3" {
+	if len(back) != 2 || back[1].BaseURL != "https://b.example.com" || !reflect.DeepEqual(back[0].Plan, plans[0]) {
 		t.Errorf("did not round-trip: %+v", back)
 	}
 	if _, err := ReadSavedPlan(strings.NewReader(text)); err == nil {
 		t.Error("ReadSavedPlan read the plans of two targets as one")
 	}
 	// A document of plans with no base_url was not saved for apply.
-	var plain bytes.Buffer
-	if err := RenderTargetsJSON(&plain, plans); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := ReadSavedPlans(&plain); err == nil || !strings.Contains(err.Error(), "not a saved plan") {
 		t.Errorf("plan --format json of two targets read as saved: %v", err)
 	}
 	// Several plans need their names, to be told apart.
 	plans[1].Target = ""
-	if err := WriteSavedPlans(&bytes.Buffer{}, sps); err == nil {
+	if err := WriteSavedPlans(&bytes.Buffer{}, "v1", sps); err == nil {
 		t.Error("saved two plans, one with no target name")
-	}
-}
-
-// TestSavedPlanBytesUnchanged: streaming the saved plan writes the bytes
-// that encoding it whole did.
-func TestSavedPlanBytesUnchanged(t *testing.T) {
-	p := hugePlan(3, 20)
-	sp := &SavedPlan{ToolVersion: "v1", BaseURL: "https://t.example.com", Plan: p}
-	var got, want bytes.Buffer
-	if err := WriteSavedPlan(&got, sp); err != nil {
-		t.Fatal(err)
-	}
-	enc := json.NewEncoder(&want)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(&savedFile{FormatVersion: FormatVersion, ToolVersion: "v1", BaseURL: sp.BaseURL, Plan: p}); err != nil {
-		t.Fatal(err)
-	}
-	if got.String() != want.String() {
-		t.Errorf("streamed saved plan differs from the one encoded whole")
 	}
 }
 
@@ -201,7 +208,7 @@ func TestSavedPlanBytesUnchanged(t *testing.T) {
 // its size, and no more than the bound was written of it.
 func TestSavedPlanBoundWhileStreaming(t *testing.T) {
 	p := hugePlan(40, 200)
-	sp := &SavedPlan{ToolVersion: "v1", BaseURL: "https://t.example.com", Plan: p}
+	sp := &SavedPlan{BaseURL: "https://t.example.com", Plan: p}
 	var whole bytes.Buffer
 	if err := WriteSavedPlan(&whole, sp); err != nil {
 		t.Fatal(err)

@@ -114,7 +114,13 @@ func inputExprs(t testing.TB, a action, given map[string]string) exprs {
 // that the action reads the counts from the real layout.
 func goldenPlan(t testing.TB) string {
 	t.Helper()
-	p, err := filepath.Abs("../testdata/plans/review.json")
+	return goldenPlanOf(t, "review.json")
+}
+
+// goldenPlanOf is the golden plan of that name.
+func goldenPlanOf(t testing.TB, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("../testdata/plans", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,6 +358,17 @@ func TestActionRunStep(t *testing.T) {
 			wantExit:    1,
 			wantArgv:    []string{"apply", "--auto-approve", "--journal", "$RUNNER_TEMP/skillsync-journal.jsonl"},
 			wantOutputs: map[string]string{"exit-code": "1", "journal": ""},
+		},
+		{
+			// The counts of several targets are their sum, the document's
+			// summary, not the first target's.
+			name:     "plan of several targets counts them all",
+			inputs:   map[string]string{"command": "plan"},
+			event:    "push",
+			env:      []string{"FAKE_EXIT=2", "FAKE_PLAN=" + goldenPlanOf(t, "targets.json")},
+			wantArgv: []string{"plan", "--detailed-exitcode", "--out", "$RUNNER_TEMP/skillsync-plan.json"},
+			wantOutputs: map[string]string{"exit-code": "2", "has-changes": "true", "plan-json": "$RUNNER_TEMP/skillsync-plan.json",
+				"to-update": "3", "to-enable": "2", "to-disable": "1"},
 		},
 		{
 			name:     "drift fails the step by default",

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -68,7 +69,7 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 			}
 			return runApply(c.Context, e, applyOptions{
 				planning:    o,
-				format:      format,
+				view:        newApplyView(e.ui, format, o.color),
 				autoApprove: flagAutoApprove.get(c),
 				journal:     flagJournal.get(c),
 				keepGoing:   flagKeepGoing.get(c),
@@ -81,7 +82,7 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 // applyOptions are apply's settings.
 type applyOptions struct {
 	planning    planningOptions
-	format      string // text or json
+	view        applyView
 	autoApprove bool
 	journal     string // --journal; "" for one under .skillsync/journal/
 	keepGoing   bool   // --keep-going: a failed target does not stop the next
@@ -89,13 +90,12 @@ type applyOptions struct {
 }
 
 func runApply(ctx context.Context, e *env, o applyOptions) error {
-	ui := e.ui
 	var runs []*planRun
 	var err error
 	if o.planFile != "" {
 		runs, err = loadSavedPlans(ctx, e, o.planning, o.planFile)
 	} else {
-		runs, err = makePlans(ctx, e, o.planning, o.format != "json")
+		runs, err = makePlans(ctx, e, o.planning, o.view.progress())
 	}
 	if err != nil {
 		return err
@@ -106,52 +106,31 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 		return withHint(fmt.Errorf("--%s names one file, and %d targets are selected (%s)", flagJournal, len(runs), strings.Join(targetNames(targetsOf(runs)), ", ")),
 			"leave out --%s: each target's journal then goes to .skillsync/journal/<time>-<target>.jsonl; or select one target with --%s", flagJournal, flagTarget)
 	}
-	// A saved plan was reviewed when it was made: as terraform apply
-	// PLANFILE, apply shows only what it does with it.
-	switch {
-	case o.format != "text":
-	case o.planFile != "":
-		for _, r := range runs {
-			if r.appliedAlready {
-				fprintf(ui.stdout, "The saved plan %s was applied already to %s: the space holds every change it makes. Nothing to do.\n", o.planFile, r.target.where())
-				continue
-			}
-			fprintf(ui.stdout, "Applying the saved plan %s to %s. %s\n", o.planFile, r.target.where(), reconcile.SummaryLine(r.plan))
-		}
-	default:
-		if err := renderPlans(ui.planOut("text", o.planning.color), runs, "text", o.planning.color, "plan"); err != nil {
-			return err
-		}
+	if err := o.view.plans(runs, o.planFile); err != nil {
+		return err
 	}
 	// Under GitHub Actions the job summary gets the plan, and below it,
 	// once applied, the result.
 	if err := publishPlans(ctx, e, githubOptions{}, runs, "apply"); err != nil {
 		return err
 	}
-	if len(runs) > 1 {
-		return applyTargets(ctx, e, o, runs)
-	}
-	r := runs[0]
-	if r.plan.HasErrors() {
-		return planErrors(r.plan)
-	}
-	if !r.plan.HasChanges() {
-		if o.format == "json" {
-			return writeJSON(ui, &reconcile.Result{Target: r.target.Name, Space: r.target.Space})
+	var todo []*planRun
+	for _, r := range runs {
+		if r.plan.HasChanges() && !r.plan.HasErrors() {
+			todo = append(todo, r)
 		}
-		return nil
 	}
-	if !o.autoApprove && o.planFile == "" {
-		if err := confirm(ctx, e, "apply", runs, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
+	if len(todo) > 0 && !o.autoApprove && o.planFile == "" {
+		if err := confirm(ctx, e, "apply", todo, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
 			return err
 		}
 		// The prompt may have stayed open for a while: an edit made in the
 		// app meanwhile would be overwritten unjournaled.
-		if err := recheck(ctx, runs); err != nil {
+		if err := recheck(ctx, todo); err != nil {
 			return err
 		}
 	}
-	return applyPlan(ctx, ui, r, o.journal, o.format)
+	return applyRuns(ctx, e.ui, o.view, runs, o.journal, o.keepGoing)
 }
 
 // targetsOf are the targets of runs.
@@ -163,7 +142,7 @@ func targetsOf(runs []*planRun) []targetSettings {
 	return ts
 }
 
-// Statuses of a target in the summary of an apply of several.
+// Statuses of a target in the outcome of an apply.
 const (
 	targetApplied    = "applied"
 	targetUnchanged  = "unchanged"   // its plan had no change
@@ -171,110 +150,80 @@ const (
 	targetNotStarted = "not_started" // a target before it failed
 )
 
-// targetOutcome is what became of one target of an apply of several, as
-// apply --format json reports it.
+// targetOutcome is what became of one target of an apply.
 type targetOutcome struct {
-	Target  string            `json:"target"`
-	Space   string            `json:"space"`
-	Status  string            `json:"status"`
-	Journal string            `json:"journal,omitempty"`
-	Result  *reconcile.Result `json:"result,omitempty"`
-	Error   string            `json:"error,omitempty"`
+	run     *planRun
+	status  string
+	journal string            // where its apply was journaled; "" when none was
+	res     *reconcile.Result // nil when its apply did not start
+	err     error             // why it failed
 }
 
-// applyTargets applies the plans of several targets one after another,
-// in the order of skillsync.yaml, each with its own journal. A target
-// that fails (its plan has errors, or a step of it failed) stops the
-// later ones unless --keep-going; the summary says which targets were
-// applied, which failed and which were not started.
-func applyTargets(ctx context.Context, e *env, o applyOptions, runs []*planRun) error {
-	ui := e.ui
-	var todo []*planRun
-	for _, r := range runs {
-		if r.plan.HasChanges() && !r.plan.HasErrors() {
-			todo = append(todo, r)
-		}
-	}
-	if len(todo) > 0 && !o.autoApprove && o.planFile == "" {
-		if err := confirm(ctx, e, "apply", todo, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
-			return err
-		}
-		if err := recheck(ctx, todo); err != nil {
-			return err
-		}
-	}
+// applyRuns applies the plans of runs one after another, in the order of
+// skillsync.yaml, each with its own journal: journal when given (for one
+// target), else a new one under .skillsync/journal/. A target that fails
+// (its plan has errors, or a step of it failed) stops the later ones
+// unless keepGoing. The view is handed every outcome, then the error says
+// what failed.
+func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journal string, keepGoing bool) error {
 	out := make([]targetOutcome, len(runs))
-	stopped, interrupted := false, false
-	var crashed error
+	stopped := false
 	now := time.Now()
 	for i, r := range runs {
 		oc := &out[i]
-		*oc = targetOutcome{Target: r.target.Name, Space: r.target.Space}
+		*oc = targetOutcome{run: r, status: targetUnchanged}
 		switch {
 		case stopped:
-			oc.Status = targetNotStarted
-			continue
+			oc.status = targetNotStarted
 		case r.plan.HasErrors():
-			oc.Status = targetFailed
-			oc.Error = fmt.Sprintf("the plan has %s", count(len(r.plan.Errors), "error", "errors"))
+			oc.status, oc.err = targetFailed, planErrors(r.plan)
 			if r.err != nil {
-				oc.Error = r.err.Error()
+				oc.err = r.err
 			}
-		case !r.plan.HasChanges():
-			oc.Status = targetUnchanged
-			continue
-		default:
-			oc.Journal = reconcile.TargetJournalPath(r.root, now, r.target.Name)
-			if o.format == "text" {
-				fprintf(ui.stdout, "\nApplying %s:\n", r.target.where())
+		case r.plan.HasChanges():
+			path := cmp.Or(journal, reconcile.TargetJournalPath(r.root, now, r.target.Name))
+			v.applying(r)
+			oc.status = targetApplied
+			oc.res, oc.err = applyTarget(ctx, ui, v, r, path)
+			if oc.res != nil {
+				oc.journal = path
 			}
-			res, err := applyTarget(ctx, ui, r, oc.Journal, o.format)
-			oc.Result = res
-			oc.Status = targetApplied
-			if res == nil && err != nil {
-				oc.Journal = "" // never opened
-			}
-			if err != nil {
-				oc.Status, oc.Error = targetFailed, err.Error()
-				var crash *bug.Error
-				switch {
-				case errors.As(err, &crash):
-					crashed = err
-				case errors.Is(err, errInterrupted):
-					interrupted = true
-				}
-				if o.format == "text" && res == nil {
-					reportAlso(ui, err)
-				}
+			if oc.err != nil {
+				oc.status = targetFailed
 			}
 		}
-		if oc.Status == targetFailed && (!o.keepGoing || crashed != nil || interrupted) {
+		var crash *bug.Error
+		if oc.status == targetFailed && (!keepGoing || errors.As(oc.err, &crash) || errors.Is(oc.err, errInterrupted)) {
 			stopped = true
 		}
 	}
-	if o.format == "json" {
-		if err := writeJSON(ui, struct {
-			FormatVersion string          `json:"format_version"`
-			Targets       []targetOutcome `json:"targets"`
-		}{"2", out}); err != nil {
-			return err
-		}
-	} else {
-		fprintf(ui.stdout, "\n%s\n", targetsLine(out))
+	if err := v.done(out); err != nil {
+		return err
 	}
-	switch {
-	case crashed != nil:
-		return crashed
-	case interrupted:
-		return errInterrupted
+	return applyError(ui, out)
+}
+
+// applyError is the error of an apply whose outcomes are out: for one
+// target, its own; for several, one that names those that failed and
+// those not started, after saying on stderr why each that failed before
+// a step started did.
+func applyError(ui *ui, out []targetOutcome) error {
+	if len(out) == 1 {
+		return out[0].err
 	}
 	var failed, notStarted []string
 	for _, oc := range out {
-		switch oc.Status {
-		case targetFailed:
-			failed = append(failed, oc.Target)
-		case targetNotStarted:
-			notStarted = append(notStarted, oc.Target)
+		var crash *bug.Error
+		switch {
+		case errors.As(oc.err, &crash), errors.Is(oc.err, errInterrupted):
+			return oc.err // the last target started
+		case oc.status == targetFailed:
+			failed = append(failed, oc.run.target.Name)
+			if oc.res == nil && oc.run.plan.HasChanges() && !oc.run.plan.HasErrors() {
+				reportAlso(ui, oc.err)
+			}
+		case oc.status == targetNotStarted:
+			notStarted = append(notStarted, oc.run.target.Name)
 		}
 	}
 	if len(failed) == 0 {
@@ -293,7 +242,7 @@ func applyTargets(ctx context.Context, e *env, o applyOptions, runs []*planRun) 
 func targetsLine(out []targetOutcome) string {
 	groups := map[string][]string{}
 	for _, oc := range out {
-		groups[oc.Status] = append(groups[oc.Status], oc.Target)
+		groups[oc.status] = append(groups[oc.status], oc.run.target.Name)
 	}
 	var parts []string
 	for _, g := range []struct{ status, word string }{
@@ -304,6 +253,58 @@ func targetsLine(out []targetOutcome) string {
 		}
 	}
 	return "Targets: " + strings.Join(parts, ", ") + "."
+}
+
+// applyDocument is the JSON document of apply --format json: what became
+// of each target, in the envelope of the plans' document.
+func applyDocument(out []targetOutcome) any {
+	type target struct {
+		Target       string                 `json:"target"`
+		Space        string                 `json:"space"`
+		Status       string                 `json:"status"`
+		Journal      string                 `json:"journal,omitempty"`
+		Steps        []reconcile.StepResult `json:"steps"`
+		Counts       reconcile.Counts       `json:"counts"`
+		Interrupted  bool                   `json:"interrupted"`
+		JournalError string                 `json:"journal_error,omitempty"`
+		Error        string                 `json:"error,omitempty"`
+	}
+	type summary struct {
+		Targets    int `json:"targets"`
+		Applied    int `json:"applied"`
+		Unchanged  int `json:"unchanged"`
+		Failed     int `json:"failed"`
+		NotStarted int `json:"not_started"`
+	}
+	doc := struct {
+		FormatVersion string   `json:"format_version"`
+		Summary       summary  `json:"summary"`
+		Targets       []target `json:"targets"`
+	}{FormatVersion: reconcile.FormatVersion, Summary: summary{Targets: len(out)}, Targets: make([]target, len(out))}
+	for i, oc := range out {
+		t := target{Target: oc.run.target.Name, Space: oc.run.target.Space, Status: oc.status, Journal: oc.journal, Steps: []reconcile.StepResult{}}
+		if oc.res != nil {
+			if oc.res.Steps != nil {
+				t.Steps = oc.res.Steps
+			}
+			t.Counts, t.Interrupted, t.JournalError = oc.res.Counts(), oc.res.Interrupted, oc.res.JournalError
+		}
+		if oc.err != nil {
+			t.Error = oc.err.Error()
+		}
+		doc.Targets[i] = t
+		switch oc.status {
+		case targetApplied:
+			doc.Summary.Applied++
+		case targetUnchanged:
+			doc.Summary.Unchanged++
+		case targetFailed:
+			doc.Summary.Failed++
+		default:
+			doc.Summary.NotStarted++
+		}
+	}
+	return doc
 }
 
 // confirm asks on a terminal before cmd (apply or restore) changes the
@@ -374,7 +375,7 @@ func readAnswer(ctx context.Context, in io.Reader) (string, error) {
 func recheck(ctx context.Context, runs []*planRun) error {
 	var stale []string
 	for _, r := range runs {
-		sp := &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
+		sp := &reconcile.SavedPlan{Plan: r.plan, BaseURL: r.target.BaseURL}
 		got, err := reconcile.CheckStale(ctx, r.client, sp, r.target.Space, r.target.BaseURL, r.repo)
 		if err != nil {
 			return fmt.Errorf("checking the plan against %s: %w", r.target.where(), err)
@@ -393,25 +394,10 @@ func recheck(ctx context.Context, runs []*planRun) error {
 	return nil
 }
 
-// applyPlan applies r.plan, journaling every mutation, and reports per
-// step, in format.
-func applyPlan(ctx context.Context, ui *ui, r *planRun, journalPath, format string) error {
-	if journalPath == "" {
-		journalPath = reconcile.TargetJournalPath(r.root, time.Now(), r.target.Name)
-	}
-	res, err := applyTarget(ctx, ui, r, journalPath, format)
-	if res != nil && format == "json" {
-		if err := writeJSON(ui, res); err != nil {
-			return err
-		}
-	}
-	return err
-}
-
 // applyTarget applies r.plan, journaling every mutation in journalPath,
-// and, but in format json, reports per step. The result is nil when
-// nothing could be started.
-func applyTarget(ctx context.Context, ui *ui, r *planRun, journalPath, format string) (*reconcile.Result, error) {
+// and shows the result in v. The result is nil when nothing could be
+// started.
+func applyTarget(ctx context.Context, ui *ui, v applyView, r *planRun, journalPath string) (*reconcile.Result, error) {
 	j, err := reconcile.OpenJournal(journalPath)
 	if errors.Is(err, reconcile.ErrStateDirLink) {
 		return nil, withHint(fmt.Errorf("opening journal: %w", err), "nothing was applied; remove the link (skillsync makes the folder itself), or pass --journal FILE to journal elsewhere")
@@ -421,7 +407,7 @@ func applyTarget(ctx context.Context, ui *ui, r *planRun, journalPath, format st
 	}
 	defer j.Close()
 	var pr *progressLine
-	if format != "json" {
+	if v.progress() {
 		pr = ui.progress("applying")
 	}
 	res, err := reconcile.Apply(ctx, r.client, r.target.Space, r.plan, reconcile.ApplyOptions{
@@ -438,10 +424,7 @@ func applyTarget(ctx context.Context, ui *ui, r *planRun, journalPath, format st
 	if ui.github.Actions {
 		publishResult(ui, res)
 	}
-	if format != "json" {
-		writeResult(ui, res)
-		ui.infof("journal: %s", journalPath)
-	}
+	v.result(res, journalPath)
 	switch {
 	case crashed != nil:
 		return res, crashed

@@ -50,7 +50,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			return runDrift(c.Context, e, driftOptions{planning: o, format: format, out: flagOut.get(c), github: readGitHub(c)})
+			return runDrift(c.Context, e, driftOptions{planning: o, view: newPlanView(e.ui, format, o.color, "drift"), out: flagOut.get(c), github: readGitHub(c)})
 		},
 	}
 }
@@ -58,7 +58,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 // driftOptions are drift's settings.
 type driftOptions struct {
 	planning planningOptions
-	format   string // text, markdown or json
+	view     planView
 	out      string // --out: save the plan there, last of all
 	github   githubOptions
 }
@@ -70,39 +70,31 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 			return err
 		}
 	}
-	runs, err := makePlans(ctx, e, o.planning, o.format != "json")
+	runs, err := makePlans(ctx, e, o.planning, o.view.progress())
 	if err != nil {
 		publishFailure(ctx, e, o.planning, o.github, "drift", err)
 		return err
 	}
-	if err := renderPlans(ui.planOut(o.format, o.planning.color), runs, o.format, o.planning.color, "drift"); err != nil {
+	if err := o.view.plans(runs); err != nil {
 		return err
 	}
 	ghErr := publishPlans(ctx, e, o.github, runs, "drift")
 	found := false
-	var errored []*planRun
+	verdictUnknown := func(r *planRun) bool { return r.plan.Drift().Status == reconcile.DriftError }
 	for _, r := range runs {
-		switch r.plan.Drift().Status {
-		case reconcile.DriftError:
-			errored = append(errored, r)
-		case reconcile.DriftFound:
+		switch {
+		case verdictUnknown(r):
+			reportAlso(ui, ghErr)
+			return plansErrors(ui, runs, verdictUnknown)
+		case r.plan.Drift().Status == reconcile.DriftFound:
 			found = true
 		}
-	}
-	if len(errored) > 0 {
-		reportAlso(ui, ghErr)
-		if len(runs) == 1 {
-			return planErrors(runs[0].plan)
-		}
-		return targetsError(ui, runs, func(r *planRun) bool { return r.plan.Drift().Status == reconcile.DriftError })
 	}
 	if o.out != "" {
 		if err := savePlans(o.out, runs); err != nil {
 			return err
 		}
-		if o.format != "json" {
-			ui.infof("%s", savedLine(runs, o.out))
-		}
+		o.view.say("%s", savedLine(runs, o.out))
 	}
 	if ghErr != nil {
 		return ghErr
@@ -110,17 +102,6 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 	if !found {
 		return nil
 	}
-	for _, r := range runs {
-		v := r.plan.Drift()
-		if v.Unsyncable == "" || o.format != "text" {
-			continue
-		}
-		// The plan above ends "No changes."; say why this is drift.
-		if len(runs) == 1 {
-			ui.infof("drift: %s Make these changes in the app or in the repository.", v.Unsyncable)
-		} else {
-			ui.infof("drift: %s: %s Make these changes in the app or in the repository.", r.target.where(), v.Unsyncable)
-		}
-	}
+	o.view.unsyncable(runs)
 	return errChanges
 }

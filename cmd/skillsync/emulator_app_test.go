@@ -100,11 +100,16 @@ func TestAppInABrowser(t *testing.T) {
 		if code != 2 {
 			t.Fatalf("drift exited %d, want 2 (drift): %s", code, stderr)
 		}
-		var plan reconcile.Plan
-		if err := json.Unmarshal([]byte(stdout), &plan); err != nil {
+		var doc struct {
+			Targets []reconcile.Plan `json:"targets"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
 			t.Fatal(err)
 		}
-		return &plan
+		if len(doc.Targets) != 1 {
+			t.Fatalf("drift of one space wrote %d plans", len(doc.Targets))
+		}
+		return &doc.Targets[0]
 	}
 	if p := drift(); len(p.Changes) != 0 || len(p.Missing) != 1 || p.Missing[0].Slug != "brand-voice" {
 		t.Fatalf("before the app's edits drift finds %d changes and missing %+v, want brand-voice missing alone", len(p.Changes), p.Missing)

@@ -47,7 +47,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			}
 			return runPlan(c.Context, e, planOptions{
 				planning:         o,
-				format:           format,
+				view:             newPlanView(e.ui, format, o.color, "plan"),
 				out:              flagOut.get(c),
 				detailedExitcode: flagDetailedExitcode.get(c),
 				base:             flagBase.get(c),
@@ -60,7 +60,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 // planOptions are plan's settings.
 type planOptions struct {
 	planning         planningOptions
-	format           string // text, markdown or json
+	view             planView
 	out              string // -out: save the plan there too
 	detailedExitcode bool
 	base             string // --base: split the plan against this branch
@@ -75,7 +75,7 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 			return err
 		}
 	}
-	runs, err := makePlans(ctx, e, o.planning, o.format != "json")
+	runs, err := makePlans(ctx, e, o.planning, o.view.progress())
 	if err != nil {
 		publishFailure(ctx, e, o.planning, o.github, "plan", err)
 		return err
@@ -86,12 +86,12 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 			return err
 		}
 	}
-	if err := renderPlans(ui.planOut(o.format, o.planning.color), runs, o.format, o.planning.color, "plan"); err != nil {
+	if err := o.view.plans(runs); err != nil {
 		return err
 	}
 	// Posted even with errors: reviewers need to see them.
 	ghErr := publishPlans(ctx, e, o.github, runs, "plan")
-	if err := plansErrors(ui, runs); err != nil {
+	if err := plansErrors(ui, runs, func(r *planRun) bool { return r.plan.HasErrors() }); err != nil {
 		reportAlso(ui, ghErr)
 		return err
 	}
@@ -99,9 +99,7 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 		if err := savePlans(o.out, runs); err != nil {
 			return err
 		}
-		if o.format != "json" {
-			ui.infof("%s", savedLine(runs, o.out))
-		}
+		o.view.say("%s", savedLine(runs, o.out))
 	}
 	if ghErr != nil {
 		return ghErr
@@ -132,7 +130,7 @@ func savedLine(runs []*planRun, path string) string {
 func savePlans(path string, runs []*planRun) error {
 	sps := make([]*reconcile.SavedPlan, len(runs))
 	for i, r := range runs {
-		sps[i] = &reconcile.SavedPlan{Plan: r.plan, ToolVersion: buildVersion(), BaseURL: r.target.BaseURL}
+		sps[i] = &reconcile.SavedPlan{Plan: r.plan, BaseURL: r.target.BaseURL}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".skillsync-plan-*")
 	if err != nil {
@@ -145,7 +143,7 @@ func savePlans(path string, runs []*planRun) error {
 			"name a file in a folder this user can write to")
 	}
 	defer os.Remove(tmp.Name())
-	if err := reconcile.WriteSavedPlans(tmp, sps); err != nil {
+	if err := reconcile.WriteSavedPlans(tmp, buildVersion(), sps); err != nil {
 		tmp.Close()
 		return fmt.Errorf("saving plan to %s: %w", path, err)
 	}

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"path"
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bug"
-	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"golang.org/x/sync/errgroup"
@@ -306,91 +304,18 @@ func planTarget(ctx context.Context, e *env, o planningOptions, r *planRun, diag
 	return nil
 }
 
-// renderPlan writes p to w in format, titled for the command that made it
-// ("plan" or "drift").
-func renderPlan(w io.Writer, p *reconcile.Plan, format string, color bool, kind string) error {
-	switch format {
-	case "json":
-		return reconcile.RenderJSON(w, p)
-	case "markdown":
-		return reconcile.RenderMarkdown(w, p, reconcile.MarkdownOptions{Title: "skillsync " + kind})
-	default:
-		return reconcile.RenderText(w, p, reconcile.TextOptions{Color: color, Title: "skillsync " + kind})
-	}
-}
-
-// planOut is where a plan rendered in format goes: a coloured text plan
-// carries escapes of skillsync's own, and shows the text of the space and
-// the repository visibly itself (see [reconcile.RenderText]); any other
-// goes through stdout, which shows control characters.
-func (ui *ui) planOut(format string, color bool) io.Writer {
-	if color && format != "json" && format != "markdown" {
-		return ui.stdoutOwn
-	}
-	return ui.stdout
-}
-
-// renderPlans writes the plans of runs to w in format: one plan as
-// [renderPlan] does; several as one JSON document of format_version 2,
-// one markdown document each (each with its marker, as each is a comment
-// of its own), or one text section each, headed by the target's name and
-// space, then a line per target and the line of their sum.
-func renderPlans(w io.Writer, runs []*planRun, format string, color bool, kind string) error {
+// plansErrors is the error of runs of which bad says some have errors,
+// after rendering them; nil when none has. The errors of targets that
+// could not be planned are also said on stderr, where errors are looked
+// for.
+func plansErrors(ui *ui, runs []*planRun, bad func(*planRun) bool) error {
 	if len(runs) == 1 {
-		return renderPlan(w, runs[0].plan, format, color, kind)
-	}
-	ps := plans(runs)
-	switch format {
-	case "json":
-		return reconcile.RenderTargetsJSON(w, ps)
-	case "markdown":
-		for i, p := range ps {
-			if i > 0 {
-				fprintf(w, "\n")
-			}
-			if err := renderPlan(w, p, format, color, kind); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	for _, p := range ps {
-		if err := renderPlan(w, p, format, color, kind); err != nil {
-			return err
-		}
-		fprintf(w, "\n")
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Targets:\n")
-	for _, r := range runs {
-		line := reconcile.SummaryLine(r.plan)
-		switch {
-		case r.err != nil:
-			line = "could not be planned."
-		case r.plan.HasErrors():
-			line += fmt.Sprintf(" %s: apply refuses this plan.", count(len(r.plan.Errors), "error", "errors"))
-		}
-		fmt.Fprintf(&b, "  %s: %s\n", visible.Line(r.target.where()), line)
-	}
-	last := reconcile.TargetsSummaryLine(reconcile.SummarizeTargets(ps))
-	if color {
-		last = "\033[1m" + last + "\033[0m"
-	}
-	fprintf(w, "%s%s\n", b.String(), last)
-	return nil
-}
-
-// plansErrors is the error of runs of which some have errors, after
-// rendering them; nil when none has. The errors of targets that could
-// not be planned are also said on stderr, where errors are looked for.
-func plansErrors(ui *ui, runs []*planRun) error {
-	if len(runs) == 1 {
-		if runs[0].plan.HasErrors() {
+		if bad(runs[0]) {
 			return planErrors(runs[0].plan)
 		}
 		return nil
 	}
-	return targetsError(ui, runs, func(r *planRun) bool { return r.plan.HasErrors() })
+	return targetsError(ui, runs, bad)
 }
 
 // targetsError is the error of the runs, of several, that bad says have

@@ -63,9 +63,8 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 			return runRestore(c.Context, e, restoreOptions{
 				dir:         resolveDir(flagDir.get(c), e.getenv),
 				force:       flagForce.get(c),
-				color:       useColor(flagNoColor.get(c), e.getenv, e.ui),
 				conn:        cs,
-				format:      format,
+				view:        newApplyView(e.ui, format, useColor(flagNoColor.get(c), e.getenv, e.ui)),
 				autoApprove: flagAutoApprove.get(c),
 				journal:     flagJournal.get(c),
 				src:         src,
@@ -78,9 +77,8 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 type restoreOptions struct {
 	dir         string // --dir or SKILLSYNC_DIR; "" to look upward, and go on without one
 	force       bool
-	color       bool
 	conn        connSettings
-	format      string // text or json
+	view        applyView
 	autoApprove bool
 	journal     string // --journal: the restore's own; "" for one next to src
 	src         string // the journal to restore
@@ -96,26 +94,19 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.format == "text" {
-		if err := renderPlan(ui.planOut("text", o.color), r.plan, "text", o.color, "plan"); err != nil {
+	runs := []*planRun{r}
+	if err := o.view.plans(runs, ""); err != nil {
+		return err
+	}
+	switch {
+	case r.plan.HasErrors():
+	case !r.plan.HasChanges():
+		o.view.say("nothing to restore: the space already holds what %s replaced", o.src)
+	case !o.autoApprove:
+		if err := confirm(ctx, e, "restore", runs, "pass --auto-approve to restore without asking"); err != nil {
 			return err
 		}
-	}
-	if r.plan.HasErrors() {
-		return planErrors(r.plan)
-	}
-	if !r.plan.HasChanges() {
-		if o.format == "json" {
-			return writeJSON(ui, &reconcile.Result{Space: r.target.Space})
-		}
-		ui.infof("nothing to restore: the space already holds what %s replaced", o.src)
-		return nil
-	}
-	if !o.autoApprove {
-		if err := confirm(ctx, e, "restore", []*planRun{r}, "pass --auto-approve to restore without asking"); err != nil {
-			return err
-		}
-		if err := recheck(ctx, []*planRun{r}); err != nil {
+		if err := recheck(ctx, runs); err != nil {
 			return err
 		}
 	}
@@ -123,7 +114,7 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 	if journal == "" {
 		journal = filepath.Join(filepath.Dir(o.src), filepath.Base(reconcile.DefaultJournalPath("", time.Now())))
 	}
-	if err := applyPlan(ctx, ui, r, journal, o.format); err != nil {
+	if err := applyRuns(ctx, ui, o.view, runs, journal, false); err != nil {
 		return err
 	}
 	if r.plan.HasChanges() {
@@ -192,7 +183,7 @@ func planRestore(ctx context.Context, e *env, o restoreOptions, rs *reconcile.Re
 		return nil, err
 	}
 	var pr *progressLine
-	if o.format != "json" {
+	if o.view.progress() {
 		pr = e.ui.progress("fetching skills")
 	}
 	par := o.conn.parallelism

@@ -27,6 +27,9 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	}
 	defer f.Close()
 	sps, err := reconcile.ReadSavedPlans(f)
+	if errors.Is(err, reconcile.ErrEarlierFormat) {
+		return nil, withHint(fmt.Errorf("%s: %w", file, err), "run 'skillsync plan -out %s' again, review it, and apply the new plan", file)
+	}
 	if err != nil {
 		return nil, withHint(fmt.Errorf("%s: %w", file, err), "apply takes a file saved by 'skillsync plan -out plan.json'; make one, review it, then: skillsync apply plan.json")
 	}
@@ -175,7 +178,8 @@ func checkPlanOut(cmd, path string) error {
 	if fi.IsDir() {
 		return withHint(fmt.Errorf("-out %s is a folder", path), "name a file, such as %s", filepath.Join(path, "plan.json"))
 	}
-	if _, err := reconcile.ReadSavedPlans(f); err != nil {
+	// A plan an earlier skillsync saved is a saved plan still.
+	if _, err := reconcile.ReadSavedPlans(f); err != nil && !errors.Is(err, reconcile.ErrEarlierFormat) {
 		return withHint(fmt.Errorf("-out %s: the file exists and is not a saved plan; %s will not overwrite it", path, cmd),
 			"name a new file, such as plan.json")
 	}

@@ -416,7 +416,7 @@ func cmdReversePlans(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	slices.Reverse(sps)
 	var b bytes.Buffer
-	ts.Check(reconcile.WriteSavedPlans(&b, sps))
+	ts.Check(reconcile.WriteSavedPlans(&b, "v1", sps))
 	ts.Check(os.WriteFile(path, b.Bytes(), 0o644))
 }
 

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"io"
+
+	"github.com/skillsync/skillsync/reconcile"
+)
+
+// The views of plan, drift, apply and restore: each command makes one from
+// --format before any work, hands it what it found or did, and never asks
+// which format it is writing. One target is a list of one: a view is
+// handed every target's run at once.
+
+// A planView shows what plan or drift found.
+type planView interface {
+	// progress reports whether a progress line may show on stderr.
+	progress() bool
+	// plans writes the plans of runs.
+	plans(runs []*planRun) error
+	// say tells a person, on stderr, something that stdout does not.
+	say(format string, args ...any)
+	// unsyncable says, on stderr, why a drift whose plans change nothing
+	// is drift all the same.
+	unsyncable(runs []*planRun)
+}
+
+// newPlanView is the view of format for the command kind, "plan" or
+// "drift", whose plans are titled "skillsync KIND".
+func newPlanView(ui *ui, format string, color bool, kind string) planView {
+	switch format {
+	case "json":
+		return planJSON{ui}
+	case "markdown":
+		return planMarkdown{ui, "skillsync " + kind}
+	}
+	return planText{ui, color, "skillsync " + kind}
+}
+
+// planText writes plans for a terminal or a CI log.
+type planText struct {
+	ui    *ui
+	color bool
+	title string
+}
+
+func (v planText) progress() bool { return true }
+
+func (v planText) plans(runs []*planRun) error {
+	return reconcile.RenderTargetsText(v.ui.textOut(v.color), plans(runs), reconcile.TextOptions{Color: v.color, Title: v.title})
+}
+
+func (v planText) say(format string, args ...any) { v.ui.infof(format, args...) }
+
+func (v planText) unsyncable(runs []*planRun) {
+	for _, r := range runs {
+		d := r.plan.Drift()
+		if d.Unsyncable == "" {
+			continue
+		}
+		// The plan above ends "No changes."; say why this is drift.
+		if len(runs) == 1 {
+			v.ui.infof("drift: %s Make these changes in the app or in the repository.", d.Unsyncable)
+		} else {
+			v.ui.infof("drift: %s: %s Make these changes in the app or in the repository.", r.target.where(), d.Unsyncable)
+		}
+	}
+}
+
+// planMarkdown writes each plan as the markdown of its comment, one after
+// another.
+type planMarkdown struct {
+	ui    *ui
+	title string
+}
+
+func (v planMarkdown) progress() bool { return true }
+
+func (v planMarkdown) plans(runs []*planRun) error {
+	for i, r := range runs {
+		if i > 0 {
+			fprintf(v.ui.stdout, "\n")
+		}
+		if err := reconcile.RenderMarkdown(v.ui.stdout, r.plan, reconcile.MarkdownOptions{Title: v.title}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (v planMarkdown) say(format string, args ...any) { v.ui.infof(format, args...) }
+
+func (v planMarkdown) unsyncable([]*planRun) {} // the markdown says it
+
+// planJSON writes the plans as one JSON document, and nothing else.
+type planJSON struct{ ui *ui }
+
+func (v planJSON) progress() bool { return false }
+
+func (v planJSON) plans(runs []*planRun) error { return reconcile.RenderJSON(v.ui.stdout, plans(runs)) }
+
+func (v planJSON) say(string, ...any) {}
+
+func (v planJSON) unsyncable([]*planRun) {}
+
+// textOut is where text for a terminal goes: a coloured text carries
+// escapes of skillsync's own, and shows the text of the space and the
+// repository visibly itself (see [reconcile.RenderText]); any other goes
+// through stdout, which shows control characters.
+func (ui *ui) textOut(color bool) io.Writer {
+	if color {
+		return ui.stdoutOwn
+	}
+	return ui.stdout
+}
+
+// An applyView shows what apply or restore does.
+type applyView interface {
+	// progress reports whether a progress line may show on stderr.
+	progress() bool
+	// plans shows the plans of runs before they are applied: those of a
+	// saved plan file, when file names one, were reviewed already.
+	plans(runs []*planRun, file string) error
+	// applying is said before the steps of r start.
+	applying(r *planRun)
+	// result shows the steps of one target's apply, journaled in journal.
+	result(res *reconcile.Result, journal string)
+	// done shows what became of every target; the command's error, if
+	// any, comes after.
+	done(out []targetOutcome) error
+	// say tells a person, on stderr, something that stdout does not.
+	say(format string, args ...any)
+}
+
+// newApplyView is the view of format for apply and restore.
+func newApplyView(ui *ui, format string, color bool) applyView {
+	if format == "json" {
+		return applyJSON{ui}
+	}
+	return &applyText{ui: ui, color: color}
+}
+
+// applyText shows the plan, then each step as it is applied.
+type applyText struct {
+	ui      *ui
+	color   bool
+	several bool // of the runs shown: each target's steps are headed by its name
+}
+
+func (v *applyText) progress() bool { return true }
+
+func (v *applyText) plans(runs []*planRun, file string) error {
+	v.several = len(runs) > 1
+	if file == "" {
+		return reconcile.RenderTargetsText(v.ui.textOut(v.color), plans(runs), reconcile.TextOptions{Color: v.color, Title: "skillsync plan"})
+	}
+	// As terraform apply PLANFILE, only what is done with it.
+	for _, r := range runs {
+		if r.appliedAlready {
+			fprintf(v.ui.stdout, "The saved plan %s was applied already to %s: the space holds every change it makes. Nothing to do.\n", file, r.target.where())
+			continue
+		}
+		fprintf(v.ui.stdout, "Applying the saved plan %s to %s. %s\n", file, r.target.where(), reconcile.SummaryLine(r.plan))
+	}
+	return nil
+}
+
+func (v *applyText) applying(r *planRun) {
+	if v.several {
+		fprintf(v.ui.stdout, "\nApplying %s:\n", r.target.where())
+	}
+}
+
+func (v *applyText) result(res *reconcile.Result, journal string) {
+	writeResult(v.ui, res)
+	v.ui.infof("journal: %s", journal)
+}
+
+func (v *applyText) done(out []targetOutcome) error {
+	if v.several {
+		fprintf(v.ui.stdout, "\n%s\n", targetsLine(out))
+	}
+	return nil
+}
+
+func (v *applyText) say(format string, args ...any) { v.ui.infof(format, args...) }
+
+// applyJSON writes what became of every target as one JSON document, once
+// apply is over, and nothing else.
+type applyJSON struct{ ui *ui }
+
+func (v applyJSON) progress() bool                   { return false }
+func (v applyJSON) plans([]*planRun, string) error   { return nil }
+func (v applyJSON) applying(*planRun)                {}
+func (v applyJSON) result(*reconcile.Result, string) {}
+func (v applyJSON) say(string, ...any)               {}
+func (v applyJSON) done(out []targetOutcome) error   { return writeJSON(v.ui, applyDocument(out)) }
