@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -98,7 +99,7 @@ func TestAgreesWithSkillsRef(t *testing.T) {
 
 // loadVector loads the SKILL.md file as the only skill of a repository
 // with the agentskills profile, in a folder named as its own.
-func loadVector(t *testing.T, file string) Diagnostics {
+func loadVector(t *testing.T, file string) diag.Diagnostics {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {

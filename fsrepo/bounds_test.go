@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/lineartest"
 )
 
@@ -90,10 +91,10 @@ const validMD = "---\nname: Big\ndescription: Holds big files.\n---\n\n# Big\n"
 
 // checkTooLargeSkillMD checks that the diagnostic of a SKILL.md over
 // MaxSkillMDBytes is the only one of that file: the file was not parsed.
-func checkTooLargeSkillMD(t *testing.T, repo *Repo, ds Diagnostics, size int64) {
+func checkTooLargeSkillMD(t *testing.T, repo *Repo, ds diag.Diagnostics, size int64) {
 	t.Helper()
 	p := "skills/huge/SKILL.md"
-	var got []Diagnostic
+	var got []diag.Diagnostic
 	for _, d := range ds {
 		if d.Path == p {
 			got = append(got, d)
@@ -156,7 +157,7 @@ func TestLoadLargeFiles(t *testing.T) {
 			}
 			var (
 				repo *Repo
-				ds   Diagnostics
+				ds   diag.Diagnostics
 				err  error
 			)
 			n := lineartest.Allocated(func() { repo, ds, err = Load(ctx, root, LoadOptions{}) })
@@ -212,7 +213,7 @@ func TestLoadRevisionLargeBlobs(t *testing.T) {
 			}
 			var (
 				repo *Repo
-				ds   Diagnostics
+				ds   diag.Diagnostics
 				err  error
 			)
 			n := lineartest.Allocated(func() { repo, ds, err = Load(ctx, root, LoadOptions{Ref: "HEAD"}) })

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"sort"
 )
 
@@ -14,7 +15,7 @@ import (
 // on, all but those that span skills (two skills with one name). Files
 // that [SkipsFile] leaves out are left out. The skill is nil when the
 // folder is no skill at all (it holds skills in subfolders).
-func CheckFolder(cfg Config, slug string, files map[string][]byte) (*Skill, Diagnostics, error) {
+func CheckFolder(cfg Config, slug string, files map[string][]byte) (*Skill, diag.Diagnostics, error) {
 	rels := make([]string, 0, len(files))
 	for rel := range files {
 		if !SkipsFile(rel) {

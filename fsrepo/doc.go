@@ -2,7 +2,7 @@
 // the [Config] in skillsync.yaml and one [Skill] per folder of the skills
 // folder, from the working tree or from any git revision (through go-git,
 // without a checkout). It checks every skill against the service's rules
-// (those of package spec) and reports each problem as a [Diagnostic] with
+// (those of package spec) and reports each problem as a [diag.Diagnostic] with
 // a file:line:col position, all at once, never just the first; and, at the
 // levels the lint section of skillsync.yaml sets, against the lint [Rules]:
 // the Agent Skills format's, and rules of a skill's quality. It imports

@@ -3,6 +3,7 @@ package fsrepo
 import (
 	"context"
 	"fmt"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func linkOut(t *testing.T, target, link string) {
 }
 
 // noSecret fails if anything Load returned holds the secret.
-func noSecret(t *testing.T, repo *Repo, ds Diagnostics, err error) {
+func noSecret(t *testing.T, repo *Repo, ds diag.Diagnostics, err error) {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v\n", err)
@@ -87,9 +88,9 @@ func noSecret(t *testing.T, repo *Repo, ds Diagnostics, err error) {
 	}
 }
 
-func hasError(ds Diagnostics, substr string) bool {
+func hasError(ds diag.Diagnostics, substr string) bool {
 	for _, d := range ds {
-		if d.Severity == SeverityError && strings.Contains(d.Message, substr) {
+		if d.Severity == diag.SeverityError && strings.Contains(d.Message, substr) {
 			return true
 		}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -63,7 +64,7 @@ func TestSkillMDCases(t *testing.T) {
 
 // loadCase loads a case with its skillsync.yaml, or with the default
 // configuration when it has none.
-func loadCase(t *testing.T, dir string) (*Repo, Diagnostics, error) {
+func loadCase(t *testing.T, dir string) (*Repo, diag.Diagnostics, error) {
 	t.Helper()
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -79,7 +80,7 @@ func loadCase(t *testing.T, dir string) (*Repo, Diagnostics, error) {
 	return loadWorkTree(context.Background(), abs, cfg, nil, "")
 }
 
-func renderCase(repo *Repo, ds Diagnostics, err error) string {
+func renderCase(repo *Repo, ds diag.Diagnostics, err error) string {
 	var b bytes.Buffer
 	if err != nil {
 		fmt.Fprintf(&b, "load error: %v\n", err)
@@ -141,33 +142,6 @@ func TestSlugify(t *testing.T) {
 		if got := Slugify(tc.in); got != tc.want {
 			t.Errorf("Slugify(%q) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-func TestDiagnosticFormats(t *testing.T) {
-	ds := Diagnostics{
-		{Path: "skills/a,b/SKILL.md", Line: 2, Col: 7, Severity: SeverityError, Code: "name-invalid", Message: "name: 100% wrong", Hint: "fix\nit"},
-		{Path: "skills/x", Severity: SeverityWarning, Code: "slug-mismatch", Message: "folder"},
-	}
-	for i, want := range []string{"skills/a,b/SKILL.md:2:7: error: name: 100% wrong", "skills/x: warning: folder"} {
-		if got := ds[i].String(); got != want {
-			t.Errorf("text: %s\nwant: %s", got, want)
-		}
-	}
-	j, err := json.Marshal(ds[:1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantJSON := `[{"path":"skills/a,b/SKILL.md","line":2,"col":7,"severity":"error","message":"name: 100% wrong","hint":"fix\nit","code":"name-invalid"}]`
-	if string(j) != wantJSON {
-		t.Errorf("json: %s\nwant: %s", j, wantJSON)
-	}
-	var back Diagnostics
-	if err := json.Unmarshal(j, &back); err != nil || back[0] != ds[0] {
-		t.Errorf("json round trip: %v %+v", err, back)
-	}
-	if !ds.HasErrors() || ds[1:].HasErrors() {
-		t.Error("HasErrors")
 	}
 }
 

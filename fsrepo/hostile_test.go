@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/memory"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/gittest"
 	"github.com/skillsync/skillsync/internal/lineartest"
 	"github.com/yuin/goldmark/ast"
@@ -457,7 +458,7 @@ func newIndexedSkill(n int) indexedSkill {
 }
 
 // lint runs link-missing and file-unreferenced on the skill.
-func (s indexedSkill) lint() Diagnostics {
+func (s indexedSkill) lint() diag.Diagnostics {
 	f := newFolderIndex(s.paths)
 	l := &linter{lc: LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}, path: s.p.path}
 	l.missingLinks(s.p, "big", f)

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/unicode/norm"
 )
@@ -17,7 +18,7 @@ import (
 // turn off, for the skill sk parsed by p, in the folder dir (from the
 // repository root) holding the files paths (relative to it, SKILL.md
 // included), and returns ds.
-func lintSkill(lc LintConfig, sk *Skill, p *skillParser, dir string, paths []string, ds Diagnostics) Diagnostics {
+func lintSkill(lc LintConfig, sk *Skill, p *skillParser, dir string, paths []string, ds diag.Diagnostics) diag.Diagnostics {
 	l := &linter{lc: lc, path: sk.Path, ds: ds}
 	keys := map[string]fmKey{}
 	for _, k := range p.keys {
@@ -68,7 +69,7 @@ func lintSkill(lc LintConfig, sk *Skill, p *skillParser, dir string, paths []str
 type linter struct {
 	lc   LintConfig
 	path string
-	ds   Diagnostics
+	ds   diag.Diagnostics
 }
 
 func (l *linter) on(code string) bool { return l.lc.Level(code) != LevelOff }
@@ -79,14 +80,14 @@ func (l *linter) add(code string, line, col int, hint, msg string) {
 }
 
 func (l *linter) addAt(p, code string, line, col int, hint, msg string) {
-	sev := SeverityWarning
+	sev := diag.SeverityWarning
 	switch l.lc.Level(code) {
 	case LevelOff:
 		return
 	case LevelError:
-		sev = SeverityError
+		sev = diag.SeverityError
 	}
-	l.ds = append(l.ds, Diagnostic{Path: p, Line: line, Col: col, Severity: sev, Code: code, Message: msg, Hint: hint})
+	l.ds = append(l.ds, diag.Diagnostic{Path: p, Line: line, Col: col, Severity: sev, Code: code, Message: msg, Hint: hint})
 }
 
 // report is add with a formatted message that ends with the rule's code

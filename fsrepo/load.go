@@ -28,6 +28,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bug"
 )
 
@@ -47,7 +48,7 @@ type LoadOptions struct {
 //
 // The error is for what stops the loading itself: an unreadable or invalid
 // skillsync.yaml, I/O and git failures, a cancelled ctx. Every problem of
-// the skills is a [Diagnostic], and all of them are reported.
+// the skills is a [diag.Diagnostic], and all of them are reported.
 //
 // Repo.Skills holds every skill folder found, valid or not, so that callers
 // know which slugs the repository manages; a skill with an error diagnostic
@@ -69,7 +70,7 @@ type LoadOptions struct {
 // (untracked and ignored files count, since they would be loaded); outside
 // git, Commit is "" and Dirty false. For a revision, Commit is the commit
 // read and Dirty is false.
-func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, Diagnostics, error) {
+func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, diag.Diagnostics, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, nil, err
@@ -250,13 +251,13 @@ func skipFile(name string) bool {
 	return strings.HasPrefix(name, "._")
 }
 
-func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Repository, prefix string) (*Repo, Diagnostics, error) {
+func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Repository, prefix string) (*Repo, diag.Diagnostics, error) {
 	repo := &Repo{Root: root, Config: cfg}
 	dir := filepath.Join(root, filepath.FromSlash(cfg.SkillsDir))
 	// The skills folder, and every folder on the way to it, must be a real
 	// folder: through a symlink, it could lie outside the repository.
 	if link := symlinkOnPath(root, cfg.SkillsDir); link != "" {
-		ds := Diagnostics{{Path: link, Severity: SeverityError, Code: "skills-dir-symlink",
+		ds := diag.Diagnostics{{Path: link, Severity: diag.SeverityError, Code: "skills-dir-symlink",
 			Message: fmt.Sprintf("skills folder %q is reached through the symlink %q, which is never followed", cfg.SkillsDir, link),
 			Hint:    "make it a real folder of the repository, or set skillsDir in " + ConfigFile + " to the real one"}}
 		var err error
@@ -269,7 +270,7 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// The diagnostic says it all; the error of ReadDir is not this
 		// function's to return, in git or not.
-		ds := Diagnostics{missingSkillsDir(cfg.SkillsDir)}
+		ds := diag.Diagnostics{missingSkillsDir(cfg.SkillsDir)}
 		var gitErr error
 		if gr != nil {
 			repo.Commit, repo.Dirty, gitErr = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil, nil)
@@ -572,7 +573,7 @@ func skillsTree(gr *git.Repository, commit *object.Commit, prefix, skillsDir str
 	return tree, nil
 }
 
-func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, ref string) (*Repo, Diagnostics, error) {
+func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, ref string) (*Repo, diag.Diagnostics, error) {
 	h, err := gr.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
 		// go-git's causes ("reference not found", "EOF" past the first
@@ -612,7 +613,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 		return nil, nil, err
 	}
 	if st == nil {
-		return repo, Diagnostics{missingSkillsDir(cfg.SkillsDir)}, nil
+		return repo, diag.Diagnostics{missingSkillsDir(cfg.SkillsDir)}, nil
 	}
 
 	// go-git's object storage is read here from one goroutine only; the
@@ -696,7 +697,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 
 // revisionLockDiagnostics reads skillsync.lock from commit, if it has one,
 // and checks the folders it names (see checkVendored).
-func revisionLockDiagnostics(commit *object.Commit, prefix, ref, skillsDir string, folders []*folder) (Diagnostics, error) {
+func revisionLockDiagnostics(commit *object.Commit, prefix, ref, skillsDir string, folders []*folder) (diag.Diagnostics, error) {
 	tree, err := commit.Tree()
 	if err != nil {
 		return nil, fmt.Errorf("reading commit %s: %w", commit.Hash, err)
@@ -710,7 +711,7 @@ func revisionLockDiagnostics(commit *object.Commit, prefix, ref, skillsDir strin
 		return nil, fmt.Errorf("reading %s in %s: %w", name, ref, err)
 	}
 	if lf.Size > maxLockBytes {
-		return Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
+		return diag.Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
 	}
 	data, err := lf.Contents()
 	if err != nil {
@@ -760,8 +761,8 @@ func symlinkOnPath(root, rel string) string {
 	return ""
 }
 
-func missingSkillsDir(dir string) Diagnostic {
-	return Diagnostic{Path: dir, Severity: SeverityError, Code: "skills-dir-missing",
+func missingSkillsDir(dir string) diag.Diagnostic {
+	return diag.Diagnostic{Path: dir, Severity: diag.SeverityError, Code: "skills-dir-missing",
 		Message: fmt.Sprintf("skills folder %q not found", dir),
 		Hint:    "create it with one folder per skill, or set skillsDir in " + ConfigFile}
 }
@@ -822,11 +823,11 @@ func otherPaths(skills []Skill, idx []int, i int) string {
 // buildSkills makes the skills of the folders, sorted by slug, and checks
 // the rules that span skills; lint sets the lint rules' levels. The error
 // is ctx's, or a bug's.
-func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders []*folder) ([]Skill, Diagnostics, error) {
+func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders []*folder) ([]Skill, diag.Diagnostics, error) {
 	sort.Slice(folders, func(i, j int) bool { return folders[i].slug < folders[j].slug })
 	type result struct {
 		sk   *Skill
-		ds   Diagnostics
+		ds   diag.Diagnostics
 		name nameInfo
 	}
 	results := make([]result, len(folders))
@@ -841,7 +842,7 @@ func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders
 	}
 	var skills []Skill
 	var names []nameInfo
-	var all Diagnostics
+	var all diag.Diagnostics
 	byName := map[string][]int{}
 	for _, r := range results {
 		all = append(all, r.ds...)
@@ -863,7 +864,7 @@ func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders
 		}
 		for _, i := range idx {
 			ni := names[i]
-			all = append(all, Diagnostic{Path: skills[i].Path, Line: ni.line, Col: ni.col, Severity: SeverityWarning,
+			all = append(all, diag.Diagnostic{Path: skills[i].Path, Line: ni.line, Col: ni.col, Severity: diag.SeverityWarning,
 				Code: "name-duplicate", Message: fmt.Sprintf("name %q is also the name of %s", skills[i].Name, otherPaths(skills, idx, i)),
 				Hint: "give each skill a distinct name"})
 		}

@@ -16,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bounded"
 )
 
@@ -100,9 +101,9 @@ func (l Lock) Marshal() []byte {
 const maxLockBytes = 4 << 20
 
 // ReadLock reads root/skillsync.lock. A repository without one has an
-// empty lock. Every problem of its content is a [Diagnostic] at its line,
+// empty lock. Every problem of its content is a [diag.Diagnostic] at its line,
 // and then the lock returned is empty; the error is for I/O.
-func ReadLock(root string) (Lock, Diagnostics, error) {
+func ReadLock(root string) (Lock, diag.Diagnostics, error) {
 	name := filepath.Join(root, LockFile)
 	fi, err := os.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -112,7 +113,7 @@ func ReadLock(root string) (Lock, Diagnostics, error) {
 		return Lock{}, nil, fmt.Errorf("reading %s: %w", LockFile, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return Lock{}, Diagnostics{{Path: LockFile, Severity: SeverityError, Code: "lock-invalid",
+		return Lock{}, diag.Diagnostics{{Path: LockFile, Severity: diag.SeverityError, Code: "lock-invalid",
 			Message: LockFile + " is not a regular file (a symlink is never followed)",
 			Hint:    "make it the file that skillsync vendor writes"}}, nil
 	}
@@ -124,7 +125,7 @@ func ReadLock(root string) (Lock, Diagnostics, error) {
 	data, err := bounded.ReadAll(f, maxLockBytes)
 	var tl *bounded.TooLargeError
 	if errors.As(err, &tl) {
-		return Lock{}, Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
+		return Lock{}, diag.Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
 	}
 	if err != nil {
 		return Lock{}, nil, fmt.Errorf("reading %s: %w", LockFile, err)
@@ -133,8 +134,8 @@ func ReadLock(root string) (Lock, Diagnostics, error) {
 	return l, ds, nil
 }
 
-func lockDiag(line int, format string, args ...any) Diagnostic {
-	return Diagnostic{Path: LockFile, Line: line, Col: min(line, 1), Severity: SeverityError, Code: "lock-invalid",
+func lockDiag(line int, format string, args ...any) diag.Diagnostic {
+	return diag.Diagnostic{Path: LockFile, Line: line, Col: min(line, 1), Severity: diag.SeverityError, Code: "lock-invalid",
 		Message: fmt.Sprintf(format, args...),
 		Hint:    LockFile + " is written by skillsync vendor: restore it from git, or fix the line by hand"}
 }
@@ -145,10 +146,10 @@ var lockKeys = []string{"slug", "source", "path", "ref", "commit", "hash"}
 // missing key, a malformed value, a slug given twice and a version other
 // than [LockVersion] are diagnostics at their line, and then the lock
 // returned is empty.
-func ParseLock(data []byte) (Lock, Diagnostics) {
+func ParseLock(data []byte) (Lock, diag.Diagnostics) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		var ds Diagnostics
+		var ds diag.Diagnostics
 		for _, e := range unwrapAll(configYAMLError(LockFile, data, err)) {
 			var ce *ConfigError
 			if errors.As(e, &ce) {
@@ -157,7 +158,7 @@ func ParseLock(data []byte) (Lock, Diagnostics) {
 		}
 		return Lock{}, ds
 	}
-	var ds Diagnostics
+	var ds diag.Diagnostics
 	fail := func(line int, format string, args ...any) { ds = append(ds, lockDiag(line, format, args...)) }
 	if len(doc.Content) == 0 {
 		fail(0, "%s is empty; it needs a version and a list of skills", LockFile)
@@ -381,12 +382,12 @@ func CheckFolderName(slug string) error {
 // checkVendored compares each folder that lock names with the lock: a
 // folder gone is an error at the lock's line, and one whose files differ
 // from those vendored a warning.
-func checkVendored(skillsDir string, lock Lock, folders []*folder) Diagnostics {
+func checkVendored(skillsDir string, lock Lock, folders []*folder) diag.Diagnostics {
 	bySlug := make(map[string]*folder, len(folders))
 	for _, f := range folders {
 		bySlug[f.slug] = f
 	}
-	var ds Diagnostics
+	var ds diag.Diagnostics
 	for _, e := range lock.Skills {
 		dir := path.Join(skillsDir, e.Slug)
 		from := e.Source
@@ -399,7 +400,7 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) Diagnostics {
 			if e.Lines > 1 {
 				lines = fmt.Sprintf("lines %d-%d", e.Line, e.Line+e.Lines-1)
 			}
-			ds = append(ds, Diagnostic{Path: LockFile, Line: e.Line, Col: 1, Severity: SeverityError, Code: "vendored-missing",
+			ds = append(ds, diag.Diagnostic{Path: LockFile, Line: e.Line, Col: 1, Severity: diag.SeverityError, Code: "vendored-missing",
 				Message: fmt.Sprintf("skill %q vendored from %s has no folder: %s is gone", e.Slug, from, dir),
 				Hint:    fmt.Sprintf("restore the folder (git checkout -- %s), or delete its entry (%s) from %s", dir, lines, LockFile)})
 			continue
@@ -413,7 +414,7 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) Diagnostics {
 		if h, ok := folderHashOf(f, true); ok && h == e.Hash {
 			continue // checked out with CRLF, as git for Windows does
 		}
-		ds = append(ds, Diagnostic{Path: dir, Severity: SeverityWarning, Code: "vendored-modified",
+		ds = append(ds, diag.Diagnostic{Path: dir, Severity: diag.SeverityWarning, Code: "vendored-modified",
 			Message: fmt.Sprintf("modified locally since vendored from %s@%s", from, shortCommit(e.Commit)),
 			Hint:    fmt.Sprintf("skillsync vendor update %s merges upstream's changes with your edits", e.Slug)})
 	}

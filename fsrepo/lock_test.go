@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,7 +86,7 @@ func TestParseLockErrors(t *testing.T) {
 				t.Fatalf("ParseLock = %+v, %v; want a diagnostic and no skills", l, ds)
 			}
 			d := ds[0]
-			if d.Path != LockFile || d.Line != c.line || d.Severity != SeverityError || !strings.Contains(d.Message, c.want) {
+			if d.Path != LockFile || d.Line != c.line || d.Severity != diag.SeverityError || !strings.Contains(d.Message, c.want) {
 				t.Fatalf("diagnostic %s, want %s:%d: error: ...%s...", d, LockFile, c.line, c.want)
 			}
 		})
@@ -224,13 +225,13 @@ func vendoredRepo(t *testing.T) string {
 
 func TestLoadChecksVendoredFolders(t *testing.T) {
 	root := vendoredRepo(t)
-	vendoredDiags := func() Diagnostics {
+	vendoredDiags := func() diag.Diagnostics {
 		t.Helper()
 		_, ds, err := Load(context.Background(), root, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out Diagnostics
+		var out diag.Diagnostics
 		for _, d := range ds {
 			if strings.HasPrefix(d.Code, "vendored-") || d.Code == "lock-invalid" {
 				out = append(out, d)
@@ -249,7 +250,7 @@ func TestLoadChecksVendoredFolders(t *testing.T) {
 
 	writeTestFile(t, filepath.Join(root, "skills", "pdf", "scripts", "run.py"), "print('edited')")
 	ds := vendoredDiags()
-	if len(ds) != 1 || ds[0].Severity != SeverityWarning || ds[0].Path != "skills/pdf" ||
+	if len(ds) != 1 || ds[0].Severity != diag.SeverityWarning || ds[0].Path != "skills/pdf" ||
 		ds[0].Message != "modified locally since vendored from https://github.com/anthropics/skills (skills/pdf)@aaaaaaaaaaaa" ||
 		!strings.Contains(ds[0].Hint, "skillsync vendor update pdf") {
 		t.Fatalf("an edited folder: %v", ds)
@@ -259,7 +260,7 @@ func TestLoadChecksVendoredFolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds = vendoredDiags()
-	if len(ds) != 1 || ds[0].Severity != SeverityError || ds[0].Location() != "skillsync.lock:5:1" ||
+	if len(ds) != 1 || ds[0].Severity != diag.SeverityError || ds[0].Location() != "skillsync.lock:5:1" ||
 		!strings.Contains(ds[0].Message, "skills/pdf is gone") || !strings.Contains(ds[0].Hint, "lines 5-9") {
 		t.Fatalf("a folder gone: %v (%s)", ds, ds[0].Hint)
 	}

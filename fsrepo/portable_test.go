@@ -2,6 +2,7 @@ package fsrepo
 
 import (
 	"context"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,7 +38,7 @@ func TestValidateUnportableNames(t *testing.T) {
 	var got []string
 	for _, d := range ds {
 		if d.Code == "path-unportable" {
-			if d.Severity != SeverityError {
+			if d.Severity != diag.SeverityError {
 				t.Errorf("%s: %s, want an error", d.Path, d.Severity)
 			}
 			got = append(got, d.Path+": "+d.Message)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -43,14 +44,14 @@ func isBinary(name string, data []byte) bool {
 // buildSkill makes the Skill of one folder of the skills folder, and
 // checks it against the lint rules at the levels lint sets. It returns a
 // nil Skill only for what is not a skill folder at all.
-func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnostics, nameInfo) {
+func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diagnostics, nameInfo) {
 	dir := path.Join(skillsDir, f.slug)
-	var ds Diagnostics
+	var ds diag.Diagnostics
 	errf := func(p, code, hint, format string, args ...any) {
-		ds = append(ds, Diagnostic{Path: p, Severity: SeverityError, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
+		ds = append(ds, diag.Diagnostic{Path: p, Severity: diag.SeverityError, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
 	}
 	warnf := func(p, code, hint, format string, args ...any) {
-		ds = append(ds, Diagnostic{Path: p, Severity: SeverityWarning, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
+		ds = append(ds, diag.Diagnostic{Path: p, Severity: diag.SeverityWarning, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
 	}
 	sk := &Skill{Slug: f.slug, Path: path.Join(dir, SkillFile), Enabled: true}
 
@@ -127,7 +128,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnosti
 		if !md.large {
 			size = int64(len(md.data))
 		}
-		ds = append(ds, Diagnostic{Path: sk.Path, Line: 1, Col: 1, Severity: SeverityError, Code: "skill-md-too-large",
+		ds = append(ds, diag.Diagnostic{Path: sk.Path, Line: 1, Col: 1, Severity: diag.SeverityError, Code: "skill-md-too-large",
 			Message: fmt.Sprintf("SKILL.md is %d bytes; the service takes at most %d characters of instructions, so it is not read",
 				size, spec.MaxInstructionsLen),
 			Hint: "keep the instructions short, and move reference material into supporting files that SKILL.md points to"})
@@ -150,7 +151,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnosti
 				hint = fmt.Sprintf("no name gives the slug %q, as slugs hold only a-z, 0-9 and '-': rename the folder to %q, "+
 					"the slug the skill gets when it is created in the app with name %q", f.slug, slug, sk.Name)
 			}
-			ds = append(ds, Diagnostic{Path: sk.Path, Line: ni.line, Col: ni.col, Severity: SeverityWarning, Code: "slug-mismatch",
+			ds = append(ds, diag.Diagnostic{Path: sk.Path, Line: ni.line, Col: ni.col, Severity: diag.SeverityWarning, Code: "slug-mismatch",
 				Message: fmt.Sprintf("folder name %q is not the slug the service would make from name %q: %q",
 					f.slug, sk.Name, slug),
 				Hint: hint})
@@ -189,7 +190,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnosti
 		ds = lintSkill(lint, sk, parsed, dir, paths, ds)
 	}
 	for _, d := range ds {
-		if d.Severity == SeverityError {
+		if d.Severity == diag.SeverityError {
 			sk.Invalid = true
 			break
 		}
@@ -200,7 +201,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, Diagnosti
 // supportingFile is the File at rel (full from the repository root) whose
 // content is that of entry e, which rel is or links to. A text file over
 // MaxCompareBytes is TooLarge: hashed, its content not kept.
-func supportingFile(rel, full string, e *entry, ds *Diagnostics) File {
+func supportingFile(rel, full string, e *entry, ds *diag.Diagnostics) File {
 	if e.large {
 		binary := isBinary(rel, e.head)
 		return File{Path: rel, Size: e.size, SHA256: e.sha256, Binary: binary, TooLarge: !binary}
@@ -216,7 +217,7 @@ func supportingFile(rel, full string, e *entry, ds *Diagnostics) File {
 	default:
 		if !utf8.Valid(data) {
 			line, col, b := firstInvalidUTF8(data)
-			*ds = append(*ds, Diagnostic{Path: full, Line: line, Col: col, Severity: SeverityError, Code: "text-not-utf8",
+			*ds = append(*ds, diag.Diagnostic{Path: full, Line: line, Col: col, Severity: diag.SeverityError, Code: "text-not-utf8",
 				Message: fmt.Sprintf("text file is not UTF-8 (byte 0x%02x)", b), Hint: "save the file as UTF-8"})
 		}
 		file.Content = data

@@ -2,6 +2,7 @@ package fsrepo
 
 import (
 	"context"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"strings"
 	"testing"
 )
@@ -28,7 +29,7 @@ func TestUnaddressableFileWarns(t *testing.T) {
 		t.Fatalf("diagnostics %v, want one warning", ds)
 	}
 	d := ds[0]
-	if d.Severity != SeverityWarning || d.Path != "skills/demo/tests/fixtures/with spaces.cast" ||
+	if d.Severity != diag.SeverityWarning || d.Path != "skills/demo/tests/fixtures/with spaces.cast" ||
 		!strings.Contains(d.Message, "cannot be compared") {
 		t.Errorf("diagnostic %v, want a warning that the file cannot be compared", d)
 	}

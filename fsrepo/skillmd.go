@@ -11,6 +11,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/frontmatter"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/spec"
@@ -58,7 +59,7 @@ func firstNonASCII(s string) (rune, bool) {
 // in the Skill); Slug and Files are left for the caller. Every rule that can
 // be checked from the file alone is checked, and every problem reported. The
 // returned Skill holds whatever could be parsed, even when there are errors.
-func ParseSkillMD(path string, data []byte) (Skill, Diagnostics) {
+func ParseSkillMD(path string, data []byte) (Skill, diag.Diagnostics) {
 	p := &skillParser{path: path}
 	sk := p.parse(data)
 	return sk, p.ds
@@ -66,7 +67,7 @@ func ParseSkillMD(path string, data []byte) (Skill, Diagnostics) {
 
 type skillParser struct {
 	path string
-	ds   Diagnostics
+	ds   diag.Diagnostics
 	name nameInfo
 	// nameOK is set when the name is a string the service accepts.
 	nameOK bool
@@ -93,16 +94,16 @@ type fmKey struct {
 // only the whole repository can tell (duplicates, the folder's slug).
 type nameInfo struct{ line, col int }
 
-func (p *skillParser) add(line, col int, sev Severity, code, msg, hint string) {
-	p.ds = append(p.ds, Diagnostic{Path: p.path, Line: line, Col: col, Severity: sev, Code: code, Message: msg, Hint: hint})
+func (p *skillParser) add(line, col int, sev diag.Severity, code, msg, hint string) {
+	p.ds = append(p.ds, diag.Diagnostic{Path: p.path, Line: line, Col: col, Severity: sev, Code: code, Message: msg, Hint: hint})
 }
 
 func (p *skillParser) errorf(line, col int, code, hint, format string, args ...any) {
-	p.add(line, col, SeverityError, code, fmt.Sprintf(format, args...), hint)
+	p.add(line, col, diag.SeverityError, code, fmt.Sprintf(format, args...), hint)
 }
 
 func (p *skillParser) warnf(line, col int, code, hint, format string, args ...any) {
-	p.add(line, col, SeverityWarning, code, fmt.Sprintf(format, args...), hint)
+	p.add(line, col, diag.SeverityWarning, code, fmt.Sprintf(format, args...), hint)
 }
 
 const exampleFrontmatter = `begin SKILL.md with "---", then "name: ..." and "description: ..." lines, then "---"`

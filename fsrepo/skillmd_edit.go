@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/frontmatter"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
@@ -27,7 +28,7 @@ import (
 // at the start of their lines, line breaks YAML counts and the frontmatter
 // cutter does not (a lone CR, NEL, LS, PS). The caller checks that the
 // result reads back as want.
-func editSkillMD(local []byte, have Skill, haveDs Diagnostics, want Skill) ([]byte, bool) {
+func editSkillMD(local []byte, have Skill, haveDs diag.Diagnostics, want Skill) ([]byte, bool) {
 	fm := frontmatter.Parse(normalizeSkillMD(local))
 	if fm.State != frontmatter.Found {
 		return nil, false
@@ -72,7 +73,7 @@ func editSkillMD(local []byte, have Skill, haveDs Diagnostics, want Skill) ([]by
 		dups = dups || e.dup
 	}
 	for _, d := range haveDs {
-		if d.Severity != SeverityError {
+		if d.Severity != diag.SeverityError {
 			continue
 		}
 		for _, key := range []string{keyName, keyDescription, keyEnabled} {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/lineartest"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -102,7 +103,7 @@ func TestSurrogatePairs(t *testing.T) {
 
 	in = "---\nname: Stars\ndescription: \"Look up \\uD83D x\"\n---\nbody\n"
 	_, ds = ParseSkillMD("skills/stars/SKILL.md", []byte(in))
-	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Col != 23 || ds[0].Severity != SeverityError ||
+	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Col != 23 || ds[0].Severity != diag.SeverityError ||
 		!strings.Contains(ds[0].Message, `\uD83D is the first half of a UTF-16 surrogate pair`) || !strings.Contains(ds[0].Hint, `\U0001F600`) {
 		t.Errorf("diagnostics %v, want one error at 3:23 about half a pair", ds)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -55,7 +56,7 @@ func TestSlugMismatchSaysWhatToDo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]fsrepo.Diagnostic{}
+	got := map[string]diag.Diagnostic{}
 	for _, d := range ds {
 		if d.Code == "slug-mismatch" {
 			got[d.Path] = d
@@ -67,7 +68,7 @@ func TestSlugMismatchSaysWhatToDo(t *testing.T) {
 	for path, slug := range map[string]string{"skills/pdf-tools/SKILL.md": "pdf-processing", "skills/kana/SKILL.md": "skill"} {
 		d := got[path]
 		text := d.Message + "\n" + d.Hint
-		if d.Severity != fsrepo.SeverityWarning || !strings.Contains(d.Message, `"`+slug+`"`) ||
+		if d.Severity != diag.SeverityWarning || !strings.Contains(d.Message, `"`+slug+`"`) ||
 			!strings.Contains(text, "created in the app") {
 			t.Errorf("%s: %q, hint %q; want the slug %q and how a new skill gets its slug", path, d.Message, d.Hint, slug)
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -486,7 +487,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 
 // withConfigWarnings adds to the diagnostics of a load the warnings of
 // skillsync.yaml that only the skills can tell ([configWarnings]).
-func withConfigWarnings(repo *Repo, ds Diagnostics, err error) (*Repo, Diagnostics, error) {
+func withConfigWarnings(repo *Repo, ds diag.Diagnostics, err error) (*Repo, diag.Diagnostics, error) {
 	if err != nil || repo == nil {
 		return repo, ds, err
 	}
@@ -501,8 +502,8 @@ func withConfigWarnings(repo *Repo, ds Diagnostics, err error) (*Repo, Diagnosti
 // enabled, that match no skill of repo: most likely a misspelt slug, which
 // would leave a target managing or planning what it was meant not to; and
 // the enabled overrides that do nothing ([unusedOverrides]).
-func configWarnings(repo *Repo) Diagnostics {
-	var ds Diagnostics
+func configWarnings(repo *Repo) diag.Diagnostics {
+	var ds diag.Diagnostics
 	slugs := make(map[string]bool, len(repo.Skills))
 	for _, s := range repo.Skills {
 		slugs[s.Slug] = true
@@ -511,7 +512,7 @@ func configWarnings(repo *Repo) Diagnostics {
 		return slices.ContainsFunc(repo.Skills, func(s Skill) bool { return p.Matches(s.Slug) })
 	}
 	warn := func(target string, line int, format string, args ...any) {
-		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-unmatched", Target: target,
+		ds = append(ds, diag.Diagnostic{Path: ConfigFile, Line: line, Severity: diag.SeverityWarning, Code: "config-unmatched", Target: target,
 			Message: fmt.Sprintf(format, args...),
 			Hint:    "check the slug's spelling against the folders of " + repo.Config.SkillsDir + "; a glob that matches nothing has no effect"})
 	}
@@ -546,10 +547,10 @@ func configWarnings(repo *Repo) Diagnostics {
 // the target excludes, or whose enabled field an ignore rule (top-level or
 // the target's) ignores. Whoever wrote one expects a state the target
 // never gets.
-func unusedOverrides(c Config, t Target) Diagnostics {
-	var ds Diagnostics
+func unusedOverrides(c Config, t Target) diag.Diagnostics {
+	var ds diag.Diagnostics
 	warn := func(line int, slug, why, hint string) {
-		ds = append(ds, Diagnostic{Path: ConfigFile, Line: line, Severity: SeverityWarning, Code: "config-override-unused", Target: t.Name,
+		ds = append(ds, diag.Diagnostic{Path: ConfigFile, Line: line, Severity: diag.SeverityWarning, Code: "config-override-unused", Target: t.Name,
 			Message: fmt.Sprintf("targets.%s.enabled: the override of %q does nothing: %s", t.Name, slug, why), Hint: hint})
 	}
 	rules := append(append([]IgnoreRule(nil), c.Ignore...), t.Ignore...)

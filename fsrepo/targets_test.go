@@ -2,6 +2,7 @@ package fsrepo
 
 import (
 	"context"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -181,7 +182,7 @@ targets:
 	}
 	var got []string
 	for _, d := range ds {
-		if d.Code == "config-unmatched" && d.Severity == SeverityWarning {
+		if d.Code == "config-unmatched" && d.Severity == diag.SeverityWarning {
 			got = append(got, d.String())
 		}
 	}
@@ -241,7 +242,7 @@ targets:
 	}
 	var got []string
 	for _, d := range ds {
-		if d.Code == "config-override-unused" && d.Severity == SeverityWarning {
+		if d.Code == "config-override-unused" && d.Severity == diag.SeverityWarning {
 			got = append(got, d.String())
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/mdtest"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -58,7 +59,7 @@ func frontmatterProblems(t *testing.T, key string) (warnings []Problem, errors [
 		t.Fatal(err)
 	}
 	for _, d := range diags {
-		if d.Severity == fsrepo.SeverityWarning {
+		if d.Severity == diag.SeverityWarning {
 			warnings = append(warnings, Problem{Code: d.Code, Message: d.Location() + ": " + d.Message, Hint: d.Hint, Path: d.Path, Line: d.Line})
 		} else {
 			errors = append(errors, d.String())

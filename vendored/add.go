@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bounded"
 )
 
@@ -47,7 +48,7 @@ type Added struct {
 	Dir   string             // its folder, slash-separated, relative to the repository root
 	Files []string           // its files, relative to Dir, sorted
 	// Diagnostics are the skill's problems, as validate reports them.
-	Diagnostics fsrepo.Diagnostics
+	Diagnostics diag.Diagnostics
 	// Notes say what was not copied (submodules).
 	Notes []string
 }
@@ -60,7 +61,7 @@ var ErrInvalidSkill = errors.New("the skill has errors that validate and plan re
 // A LockError is a skillsync.lock that cannot be read: vendoring stops
 // until it is fixed.
 type LockError struct {
-	Diagnostics fsrepo.Diagnostics
+	Diagnostics diag.Diagnostics
 }
 
 func (e *LockError) Error() string {

@@ -28,6 +28,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport/server"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
 // testUpstream is an upstream repository a test builds with go-git: a
@@ -220,13 +221,13 @@ func lockOf(t *testing.T, root string) fsrepo.Lock {
 }
 
 // vendoredDiagnostics are the diagnostics of Load about vendored folders.
-func vendoredDiagnostics(t *testing.T, root string) fsrepo.Diagnostics {
+func vendoredDiagnostics(t *testing.T, root string) diag.Diagnostics {
 	t.Helper()
 	_, ds, err := fsrepo.Load(context.Background(), root, fsrepo.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out fsrepo.Diagnostics
+	var out diag.Diagnostics
 	for _, d := range ds {
 		if strings.HasPrefix(d.Code, "vendored-") || d.Code == "lock-invalid" {
 			out = append(out, d)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/spec"
@@ -28,7 +29,7 @@ type githubOptions struct {
 // writeAnnotations prints diagnostics as workflow annotations under GitHub
 // Actions. They go to stderr, which the runner reads for workflow commands as
 // it does stdout, so that stdout keeps only what --format asked for.
-func writeAnnotations(ui *ui, diags fsrepo.Diagnostics) {
+func writeAnnotations(ui *ui, diags diag.Diagnostics) {
 	if ui.github.Actions {
 		github.WriteAnnotations(ui.stderr, diagnosticAnnotations(diags))
 	}
@@ -36,7 +37,7 @@ func writeAnnotations(ui *ui, diags fsrepo.Diagnostics) {
 
 // diagnosticAnnotations are the annotations of diags on their files and
 // lines, titled with their codes, the hint under the message.
-func diagnosticAnnotations(diags fsrepo.Diagnostics) []github.Annotation {
+func diagnosticAnnotations(diags diag.Diagnostics) []github.Annotation {
 	out := make([]github.Annotation, 0, len(diags))
 	for _, d := range diags {
 		a := github.Annotation{Level: d.Severity.String(), File: d.Path, Line: d.Line, Col: d.Col, Message: d.Message}

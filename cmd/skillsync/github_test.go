@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync"
-	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/github/githubtest"
 	"github.com/skillsync/skillsync/remote/remotetest"
@@ -420,9 +420,9 @@ func TestPlanCommentRedactsGitHubToken(t *testing.T) {
 // and column, titled with its code, its hint under the message.
 func TestDiagnosticAnnotations(t *testing.T) {
 	t.Parallel()
-	ds := fsrepo.Diagnostics{
-		{Path: "skills/a,b/SKILL.md", Line: 2, Col: 7, Severity: fsrepo.SeverityError, Code: "name-invalid", Message: "name: 100% wrong", Hint: "fix\nit"},
-		{Path: "skills/x", Severity: fsrepo.SeverityWarning, Code: "slug-mismatch", Message: "folder"},
+	ds := diag.Diagnostics{
+		{Path: "skills/a,b/SKILL.md", Line: 2, Col: 7, Severity: diag.SeverityError, Code: "name-invalid", Message: "name: 100% wrong", Hint: "fix\nit"},
+		{Path: "skills/x", Severity: diag.SeverityWarning, Code: "slug-mismatch", Message: "folder"},
 	}
 	var gh strings.Builder
 	github.WriteAnnotations(&gh, diagnosticAnnotations(ds))

@@ -81,12 +81,13 @@ func TestPackageMap(t *testing.T) {
 	allowed := map[string][]string{
 		"spec":                         nil,
 		"internal/...":                 {"internal/..."},
-		"fsrepo":                       {"spec", "internal/..."},
+		"fsrepo/diag":                  nil,
+		"fsrepo":                       {"fsrepo/diag", "spec", "internal/..."},
 		"remote":                       {"spec", "internal/..."},
 		"remote/remotetest":            {"remote", "spec", "internal/..."},
 		"remote/remotetest/testserver": {"remote/remotetest", "remote", "spec", "internal/..."},
-		"reconcile":                    {"fsrepo", "remote", "spec", "internal/..."},
-		"vendored":                     {"fsrepo", "spec", "internal/..."},
+		"reconcile":                    {"fsrepo", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"vendored":                     {"fsrepo", "fsrepo/diag", "spec", "internal/..."},
 	}
 	may := func(rule []string, p string) bool {
 		return slices.Contains(rule, p) || strings.HasPrefix(p, "internal/") && slices.Contains(rule, "internal/...")

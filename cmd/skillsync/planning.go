@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
@@ -66,7 +67,7 @@ func plans(runs []*planRun) []*reconcile.Plan {
 // plan must never be made from a skill the service would reject. Then it
 // prints every diagnostic; otherwise it returns the warnings unprinted,
 // for the plan to carry in every format (see [validationWarnings]).
-func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.Repo, fsrepo.Diagnostics, error) {
+func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.Repo, diag.Diagnostics, error) {
 	root, err := findRepo(o.dir)
 	if err != nil {
 		return "", nil, nil, err
@@ -93,7 +94,7 @@ func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.R
 // dropEchoingHints leaves out the hints of the diagnostics of each skill
 // whose name shows a secret: a hint may suggest a valid name made of it
 // ("tok_1" as "tok-1"), a form that redaction does not find.
-func dropEchoingHints(ui *ui, repo *fsrepo.Repo, diags fsrepo.Diagnostics) {
+func dropEchoingHints(ui *ui, repo *fsrepo.Repo, diags diag.Diagnostics) {
 	for _, s := range repo.Skills {
 		if ui.redact(s.Name) == s.Name {
 			continue
@@ -108,7 +109,7 @@ func dropEchoingHints(ui *ui, repo *fsrepo.Repo, diags fsrepo.Diagnostics) {
 
 // printDiagnostics prints diags on stderr, and as annotations under GitHub
 // Actions.
-func printDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
+func printDiagnostics(ui *ui, diags diag.Diagnostics) {
 	for _, d := range diags {
 		ui.logf("%s", d)
 		if d.Hint != "" {
@@ -122,10 +123,10 @@ func printDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
 // of target, so that a reviewer sees them in the plan, its comment and its
 // JSON: "path:line:col: message" with the diagnostic's code, path and
 // line. A warning of another target is left to that target's plan.
-func validationWarnings(diags fsrepo.Diagnostics, target string) []reconcile.Problem {
+func validationWarnings(diags diag.Diagnostics, target string) []reconcile.Problem {
 	var out []reconcile.Problem
 	for _, d := range diags {
-		if d.Severity != fsrepo.SeverityWarning || d.Target != "" && d.Target != target {
+		if d.Severity != diag.SeverityWarning || d.Target != "" && d.Target != target {
 			continue // another target's, said in its own plan
 		}
 		out = append(out, reconcile.Problem{Code: d.Code, Message: d.Location() + ": " + d.Message, Hint: d.Hint, Path: d.Path, Line: d.Line})
@@ -137,7 +138,7 @@ func validationWarnings(diags fsrepo.Diagnostics, target string) []reconcile.Pro
 // errors; it keeps them for the pull-request comment that says why there
 // is no plan.
 type invalidRepoError struct {
-	diags fsrepo.Diagnostics
+	diags diag.Diagnostics
 }
 
 func (e *invalidRepoError) Error() string {
@@ -149,7 +150,7 @@ func (e *invalidRepoError) Error() string {
 func (e *invalidRepoError) errorLines() []string {
 	var out []string
 	for _, d := range e.diags {
-		if d.Severity == fsrepo.SeverityError {
+		if d.Severity == diag.SeverityError {
 			out = append(out, d.String())
 		}
 	}
@@ -277,7 +278,7 @@ type fetchShare struct {
 
 // planTarget reads the space of r.target and plans r.repo against it,
 // carrying the warnings of diags.
-func planTarget(ctx context.Context, e *env, o planningOptions, r *planRun, diags fsrepo.Diagnostics, share fetchShare) error {
+func planTarget(ctx context.Context, e *env, o planningOptions, r *planRun, diags diag.Diagnostics, share fetchShare) error {
 	ui, repo, t := e.ui, r.repo, r.target
 	cl, err := connect(e, o, t)
 	if err != nil {

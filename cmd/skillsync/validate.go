@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 )
@@ -66,7 +67,7 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 	switch format {
 	case "json":
 		if diags == nil {
-			diags = fsrepo.Diagnostics{}
+			diags = diag.Diagnostics{}
 		}
 		if err := writeJSON(ui, diags); err != nil {
 			return err
@@ -93,7 +94,7 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 
 // writeDiagnosticsMarkdown writes the report of validate as markdown: the
 // counts in bold, then one list item a problem with its hint.
-func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
+func writeDiagnosticsMarkdown(ui *ui, skills int, diags diag.Diagnostics) {
 	errs, warns := countDiagnostics(diags)
 	fprintf(ui.stdout, "### skillsync validate\n\n")
 	if errs == 0 {
@@ -113,7 +114,7 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags fsrepo.Diagnostics) {
 }
 
 // writeDiagnostics prints diagnostics with their hints.
-func writeDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
+func writeDiagnostics(ui *ui, diags diag.Diagnostics) {
 	for _, d := range diags {
 		fprintf(ui.stdout, "%s\n", visible.Line(d.String()))
 		if d.Hint != "" {
@@ -122,9 +123,9 @@ func writeDiagnostics(ui *ui, diags fsrepo.Diagnostics) {
 	}
 }
 
-func countDiagnostics(diags fsrepo.Diagnostics) (errs, warns int) {
+func countDiagnostics(diags diag.Diagnostics) (errs, warns int) {
 	for _, d := range diags {
-		if d.Severity == fsrepo.SeverityError {
+		if d.Severity == diag.SeverityError {
 			errs++
 		} else {
 			warns++

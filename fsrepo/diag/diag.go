@@ -1,4 +1,9 @@
-package fsrepo
+// Package diag is how skillsync reports a problem of a repository's files:
+// a [Diagnostic] at a file:line:col position, with a [Severity] (an error
+// blocks validate, plan and apply; a warning does not), a hint saying what
+// to do and a stable code. [Diagnostics] are all the problems found at
+// once, in the order of [Diagnostics.Sort].
+package diag
 
 import (
 	"fmt"
