@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"sort"
+
+	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
 // CheckFolder checks a skill folder that is not on disk, given as its

@@ -8,11 +8,12 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/bounded"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/suggest"
+	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -144,7 +145,7 @@ var configKeys = map[string][]string{
 func parseConfig(name string, data []byte) (Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Config{}, configYAMLError(name, data, err)
+		return Config{}, yamlError(name, data, err)
 	}
 	var errs []error
 	fail := func(line int, format string, args ...any) {
@@ -167,7 +168,7 @@ func parseConfig(name string, data []byte) (Config, error) {
 		checkKeys(root, "", "", lines, fail)
 		if len(errs) == 0 {
 			if err := root.Decode(&raw); err != nil {
-				return Config{}, configYAMLError(name, data, err)
+				return Config{}, yamlError(name, data, err)
 			}
 		}
 	}
@@ -196,7 +197,7 @@ func parseConfig(name string, data []byte) (Config, error) {
 		switch {
 		case d == "" || path.IsAbs(d) || filepath.IsAbs(d) || strings.Contains(d, `\`) || clean == ".." || strings.HasPrefix(clean, "../"):
 			fail(lines["skillsDir"], "skillsDir %q must be a folder inside the repository, written with '/'", *raw.SkillsDir)
-		case InGitDir(clean):
+		case names.InGitDir(clean):
 			fail(lines["skillsDir"], "skillsDir %q is inside a .git folder, where pull would write git's own files (hooks, config): choose a folder of the working tree", *raw.SkillsDir)
 		}
 		cfg.SkillsDir = clean
@@ -356,9 +357,9 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 			if !ok {
 				break
 			}
-			item = resolveAlias(item)
+			item = yamlnode.Resolve(item)
 			if item.Kind != yaml.MappingNode {
-				fail(item.Line, "%s: each item must be a rule {skills: [...], fields: [...]}, not %s", display, describeNode(item))
+				fail(item.Line, "%s: each item must be a rule {skills: [...], fields: [...]}, not %s", display, yamlnode.Describe(item))
 				return false
 			}
 		}
@@ -372,7 +373,7 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 				item = item.Alias
 			}
 			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
-				fail(item.Line, "%s: each item must be %s, not %s", display, configShapes[key].item, describeNode(item))
+				fail(item.Line, "%s: each item must be %s, not %s", display, configShapes[key].item, yamlnode.Describe(item))
 				return false
 			}
 		}
@@ -381,7 +382,7 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 	}
 	if !ok {
 		what := map[string]string{"text": "a single value", "number": "a whole number", "mapping": "a mapping", "list": "a list", "rules": "a list of rules"}[want]
-		fail(v.Line, "%s must be %s, not %s; for example %s", display, what, describeNode(v), configShapes[key].example)
+		fail(v.Line, "%s must be %s, not %s; for example %s", display, what, yamlnode.Describe(v), configShapes[key].example)
 	}
 	return ok
 }
@@ -389,42 +390,12 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 // wholeNumber is a decimal integer as YAML writes it.
 var wholeNumber = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
 
-// describeNode names what a YAML value is, for an error message.
-func describeNode(n *yaml.Node) string {
-	switch {
-	case n.Kind == yaml.SequenceNode:
-		return "a list"
-	case n.Kind == yaml.MappingNode:
-		return "a mapping"
-	case n.Tag == "!!null":
-		return "empty"
-	}
-	return strconv.Quote(n.Value)
-}
-
-func configYAMLError(name string, data []byte, err error) error {
-	var te *yaml.TypeError
-	msgs := []string{err.Error()}
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	}
-	lines := strings.Split(string(data), "\n")
+// yamlError is the error of reading the YAML of data, the file name: a
+// [ConfigError] at the line of each problem yaml.v3 reports.
+func yamlError(name string, data []byte, err error) error {
 	var errs []error
-	for _, m := range msgs {
-		n, text := 0, strings.TrimPrefix(m, "yaml: ")
-		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
-			n, _ = strconv.Atoi(sub[1])
-			text = sub[2]
-			n = blameLine(text, lines, n)
-		} else {
-			n = guessYAMLLine(text, lines) // no line for a tab before the first key
-		}
-		if n >= 1 && n <= len(lines) {
-			if h := yamlHint(text, lines[n-1]); h != "" {
-				text += ": " + h
-			}
-		}
-		errs = append(errs, &ConfigError{Path: name, Line: n, Msg: text})
+	for _, p := range yamlnode.Problems(err, strings.Split(string(data), "\n")) {
+		errs = append(errs, &ConfigError{Path: name, Line: p.Line, Msg: p.WithHint()})
 	}
 	return errors.Join(errs...)
 }

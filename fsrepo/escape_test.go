@@ -3,11 +3,12 @@ package fsrepo
 import (
 	"context"
 	"fmt"
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
 // The secret is the content of files outside the repository: whatever a

@@ -20,6 +20,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -152,7 +154,7 @@ func (w *SkillWriter) add(p pendingSkill) {
 	slug, files := p.slug, p.files
 	dir := w.skillsDir + "/" + slug // as given, not cleaned: a ".." shows
 	switch {
-	case !urlSafe(slug):
+	case !names.URLSafe(slug):
 		w.problem(dir, "the folder name is not a URL-safe slug (letters, digits, '-', '.', '_', '~')")
 		return
 	case strings.HasPrefix(slug, "."):
@@ -189,9 +191,9 @@ func (w *SkillWriter) add(p pendingSkill) {
 			check = CheckLocalPath
 		}
 		if err := check(rel); err != nil {
-			w.problem(dir+"/"+rel, ruleMessage(err))
+			w.problem(dir+"/"+rel, diag.RuleMessage(err))
 			ok = false
-		} else if InGitDir(rel) {
+		} else if names.InGitDir(rel) {
 			w.problem(dir+"/"+rel, "a path inside a .git folder is never written: git would take it for a repository and run the commands its config names")
 			ok = false
 		} else if why := longName(rel); why != "" {
@@ -254,20 +256,6 @@ func CheckLocalPath(rel string) error {
 		}
 	}
 	return nil
-}
-
-// InGitDir reports whether the slash-separated path rel has a segment git
-// takes for its own folder: ".git" in any case, with trailing dots or
-// spaces (which some file systems drop), or its 8.3 short name "git~1".
-// Such a file written into a working tree can make git run commands.
-func InGitDir(rel string) bool {
-	for _, seg := range strings.Split(rel, "/") {
-		seg = strings.ToLower(strings.TrimRight(seg, ". "))
-		if seg == ".git" || seg == "git~1" {
-			return true
-		}
-	}
-	return false
 }
 
 // maxNameBytes is the longest file or folder name that [SkillWriter] writes:

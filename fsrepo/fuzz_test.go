@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -89,7 +90,7 @@ func FuzzPathRules(f *testing.F) {
 			}
 		}
 		s := Slugify(name)
-		if s != "" && !urlSafe(s) || Slugify(s) != s || strings.Contains(s, "--") {
+		if s != "" && !names.URLSafe(s) || Slugify(s) != s || strings.Contains(s, "--") {
 			t.Fatalf("Slugify(%q) = %q", name, s)
 		}
 	})

@@ -489,19 +489,6 @@ func TestFolderIndexLinear(t *testing.T) {
 	lineartest.Time(t, 250, func(n int) { skills[n].lint() })
 }
 
-// TestFoldCase: names are equal folded exactly when strings.EqualFold
-// says they are.
-func TestFoldCase(t *testing.T) {
-	words := []string{"a", "A", "k", "K", "\u212a", "s", "S", "\u017f", "ß", "SS", "ss", "Σ", "σ", "ς", "é", "É", "x/Y.md", "X/y.MD", "\xff", "\xfe"}
-	for _, a := range words {
-		for _, b := range words {
-			if got, want := FoldCase(a) == FoldCase(b), strings.EqualFold(a, b); got != want {
-				t.Errorf("FoldCase(%q) == FoldCase(%q) is %t, EqualFold %t", a, b, got, want)
-			}
-		}
-	}
-}
-
 // gitBomb makes dir a git repository whose branch main holds a
 // skillsync.yaml and skill x, whose folder sub nests depth levels of ten
 // folders, each level one tree listed ten times: 10^depth copies of the

@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/spec"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -166,7 +168,7 @@ func (sc *referenceScan) skip(text string, line int, reason string) {
 func (sc *referenceScan) take(text, p string, linked bool, line int) {
 	switch {
 	case p == SkillFile:
-	case InGitDir(p):
+	case names.InGitDir(p):
 		sc.skip(text, line, "inside .git, which pull never writes")
 	default:
 		if reason := pathProblem(p); reason != "" {
@@ -477,7 +479,7 @@ func pathProblem(p string) string {
 		return "a path that leaves the skill folder"
 	}
 	if err := spec.CheckFilePath(p); err != nil {
-		return "a path the files endpoint cannot address: " + ruleMessage(err)
+		return "a path the files endpoint cannot address: " + diag.RuleMessage(err)
 	}
 	return ""
 }

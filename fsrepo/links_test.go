@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/internal/names"
 )
 
 // LinkedFiles is the paths of [ReferencedFiles].
@@ -100,7 +102,7 @@ func FuzzLinkedFiles(f *testing.F) {
 		lines := strings.Count(strings.ReplaceAll(s, "\r\n", "\n"), "\n") + 1
 		refs := FindReferences(s, "x")
 		for _, r := range refs.Files {
-			if _, ok := cleanRelative(r.Path); !ok || IsBinaryPath(r.Path) || InGitDir(r.Path) {
+			if _, ok := cleanRelative(r.Path); !ok || IsBinaryPath(r.Path) || names.InGitDir(r.Path) {
 				t.Errorf("FindReferences gave %q", r.Path)
 			}
 		}

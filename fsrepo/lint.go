@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/suggest"
+	"github.com/skillsync/skillsync/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -132,7 +133,7 @@ func parseLint(n *yaml.Node, fail func(int, string, ...any)) LintConfig {
 		return lc
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], resolveAlias(n.Content[i+1])
+		k, v := n.Content[i], yamlnode.Resolve(n.Content[i+1])
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 			continue // "profile:" with no value counts as left out
 		}
@@ -158,7 +159,7 @@ func parseLintRules(m *yaml.Node, fail func(int, string, ...any)) map[string]Lev
 	out := map[string]Level{}
 	lines := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], resolveAlias(m.Content[i+1])
+		k, v := m.Content[i], yamlnode.Resolve(m.Content[i+1])
 		code := k.Value
 		if first, dup := lines[code]; dup {
 			fail(k.Line, "duplicate rule %q in lint.rules (first at line %d)", code, first)
@@ -182,7 +183,7 @@ func parseLintRules(m *yaml.Node, fail func(int, string, ...any)) map[string]Lev
 			}
 		}
 		if l < 0 {
-			fail(v.Line, "lint.rules.%s must be off, warning or error, not %s%s", code, describeNode(v), didYouMean(word, levelNames))
+			fail(v.Line, "lint.rules.%s must be off, warning or error, not %s%s", code, yamlnode.Describe(v), didYouMean(word, levelNames))
 			continue
 		}
 		out[code] = Level(l)
@@ -227,15 +228,8 @@ func mappingValue(m *yaml.Node, key string) *yaml.Node {
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return resolveAlias(m.Content[i+1])
+			return yamlnode.Resolve(m.Content[i+1])
 		}
 	}
 	return nil
-}
-
-func resolveAlias(n *yaml.Node) *yaml.Node {
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		return n.Alias
-	}
-	return n
 }

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/unicode/norm"
 )
@@ -138,7 +140,7 @@ func AgentSkillsNameMatchesFolder(name, folder string) bool {
 
 // agentSkillsName makes a name of the Agent Skills format from name.
 func agentSkillsName(name string) string {
-	s := joinRuns(strings.ToLower(norm.NFKC.String(name)), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
+	s := names.JoinRuns(strings.ToLower(norm.NFKC.String(name)), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
 	if r := []rune(s); len(r) > maxAgentSkillsName {
 		s = strings.TrimRight(string(r[:maxAgentSkillsName]), "-")
 	}
@@ -225,7 +227,7 @@ func (l *linter) compatibility(k fmKey) {
 	hint := `say in a line what the skill needs to run, as in "compatibility: Requires git and network access", or remove the key`
 	switch {
 	case v.Kind != yaml.ScalarNode:
-		l.report(RuleCompatibility, k.vline, k.vcol, hint, "compatibility must be text, not %s", kindName(v))
+		l.report(RuleCompatibility, k.vline, k.vcol, hint, "compatibility must be text, not %s", yamlnode.Kind(v))
 	case v.Tag == "!!null" || strings.TrimSpace(v.Value) == "":
 		l.report(RuleCompatibility, k.vline, k.vcol, hint, "compatibility is empty; the Agent Skills format takes 1 to %d characters", maxCompatibilityChars)
 	default:
@@ -243,31 +245,31 @@ func (l *linter) metadata(k fmKey) {
 	}
 	if v.Kind != yaml.MappingNode {
 		l.report(RuleMetadata, k.vline, k.vcol, "write it as keys with text values, one a line, indented under metadata:",
-			"metadata must be a mapping of keys to text values, not %s", kindName(v))
+			"metadata must be a mapping of keys to text values, not %s", yamlnode.Kind(v))
 		return
 	}
 	// Lines of the file: v's are those of the block, offset as k's are.
 	offset := k.vline - v.Line
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		mk, mv := v.Content[i], resolveAlias(v.Content[i+1])
+		mk, mv := v.Content[i], yamlnode.Resolve(v.Content[i+1])
 		line, col := mv.Line+offset, mv.Column
 		switch {
 		case mv.Kind == yaml.SequenceNode && allScalars(mv):
 			words := make([]string, len(mv.Content))
 			for j, c := range mv.Content {
-				words[j] = resolveAlias(c).Value
+				words[j] = yamlnode.Resolve(c).Value
 			}
-			l.report(RuleMetadata, line, col, fmt.Sprintf("write it as one line of text: %s: %s", mk.Value, yamlQuote(strings.Join(words, ", "))),
+			l.report(RuleMetadata, line, col, fmt.Sprintf("write it as one line of text: %s: %s", mk.Value, yamlnode.Quote(strings.Join(words, ", "))),
 				"metadata %q must be text, not a list", mk.Value)
 		case mv.Kind != yaml.ScalarNode:
 			l.report(RuleMetadata, line, col, "metadata holds only text values: write it as text, or move it out of metadata",
-				"metadata %q must be text, not %s", mk.Value, kindName(mv))
+				"metadata %q must be text, not %s", mk.Value, yamlnode.Kind(mv))
 		case mv.Tag == "!!null":
 			l.report(RuleMetadata, line, col, fmt.Sprintf(`write its value, or remove it: %s: "..."`, mk.Value),
 				"metadata %q is empty; its values must be text", mk.Value)
 		case mv.Tag != "!!str":
-			l.report(RuleMetadata, line, col, fmt.Sprintf("quote it: %s: %s", mk.Value, yamlQuote(mv.Value)),
-				"metadata %q must be text, and YAML reads an unquoted %s as %s", mk.Value, mv.Value, kindName(mv))
+			l.report(RuleMetadata, line, col, fmt.Sprintf("quote it: %s: %s", mk.Value, yamlnode.Quote(mv.Value)),
+				"metadata %q must be text, and YAML reads an unquoted %s as %s", mk.Value, mv.Value, yamlnode.Kind(mv))
 		}
 	}
 }
@@ -275,7 +277,7 @@ func (l *linter) metadata(k fmKey) {
 // allScalars reports whether every item of the list n is a scalar.
 func allScalars(n *yaml.Node) bool {
 	for _, c := range n.Content {
-		if resolveAlias(c).Kind != yaml.ScalarNode {
+		if yamlnode.Resolve(c).Kind != yaml.ScalarNode {
 			return false
 		}
 	}
@@ -329,7 +331,7 @@ func newFolderIndex(paths []string) *folderIndex {
 	f := &folderIndex{files: map[string]bool{}, folders: map[string]bool{}, byBase: map[string][]string{},
 		under: map[string][]string{}, folded: map[string]string{}}
 	fold := func(p string) {
-		k := FoldCase(p)
+		k := names.FoldCase(p)
 		if q, ok := f.folded[k]; !ok || p < q {
 			f.folded[k] = p
 		}
@@ -354,23 +356,10 @@ func newFolderIndex(paths []string) *folderIndex {
 	return f
 }
 
-// FoldCase is s with each character replaced by the least of those it
-// equals but for case: two names are equal folded exactly when
-// strings.EqualFold says they are.
-func FoldCase(s string) string {
-	return strings.Map(func(r rune) rune {
-		least := r
-		for x := unicode.SimpleFold(r); x != r; x = unicode.SimpleFold(x) {
-			least = min(least, x)
-		}
-		return least
-	}, s)
-}
-
 // sameButCase is the file or folder of the skill whose name is p but for
 // case, or "".
 func (f *folderIndex) sameButCase(p string) string {
-	return f.folded[FoldCase(p)]
+	return f.folded[names.FoldCase(p)]
 }
 
 // has reports whether p is a file or a folder of the skill.

@@ -18,6 +18,8 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bounded"
+	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/internal/yamlnode"
 )
 
 // LockFile is the file beside skillsync.yaml that records where each
@@ -150,11 +152,8 @@ func ParseLock(data []byte) (Lock, diag.Diagnostics) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		var ds diag.Diagnostics
-		for _, e := range unwrapAll(configYAMLError(LockFile, data, err)) {
-			var ce *ConfigError
-			if errors.As(e, &ce) {
-				ds = append(ds, lockDiag(ce.Line, "%s", ce.Msg))
-			}
+		for _, pr := range yamlnode.Problems(err, strings.Split(string(data), "\n")) {
+			ds = append(ds, lockDiag(pr.Line, "%s", pr.WithHint()))
 		}
 		return Lock{}, ds
 	}
@@ -181,7 +180,7 @@ func ParseLock(data []byte) (Lock, diag.Diagnostics) {
 			}
 			versionSeen = true
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
-				fail(v.Line, "version must be a whole number, not %s", describeNode(v))
+				fail(v.Line, "version must be a whole number, not %s", yamlnode.Describe(v))
 			} else if v.Value != fmt.Sprint(LockVersion) {
 				fail(v.Line, "version %s is not one this skillsync reads (it reads version %d): it was written by another skillsync; use that one, or a newer one", v.Value, LockVersion)
 			}
@@ -192,7 +191,7 @@ func ParseLock(data []byte) (Lock, diag.Diagnostics) {
 			}
 			skillsSeen = true
 			if v.Kind != yaml.SequenceNode {
-				fail(v.Line, "skills must be a list, not %s", describeNode(v))
+				fail(v.Line, "skills must be a list, not %s", yamlnode.Describe(v))
 				continue
 			}
 			for j, item := range v.Content {
@@ -236,17 +235,10 @@ func lineCount(data []byte) int {
 	return n
 }
 
-func unwrapAll(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
-}
-
 // parseLockEntry reads one item of the skills list.
 func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkill, bool) {
 	if item.Kind != yaml.MappingNode {
-		fail(item.Line, "each skill must be a mapping of %s, not %s", strings.Join(lockKeys, ", "), describeNode(item))
+		fail(item.Line, "each skill must be a mapping of %s, not %s", strings.Join(lockKeys, ", "), yamlnode.Describe(item))
 		return LockedSkill{}, false
 	}
 	vals := map[string]*yaml.Node{}
@@ -265,7 +257,7 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 			fail(k.Line, "duplicate key %q", k.Value)
 			ok = false
 		case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
-			fail(v.Line, "%s must be a single value, not %s", k.Value, describeNode(v))
+			fail(v.Line, "%s must be a single value, not %s", k.Value, yamlnode.Describe(v))
 			ok = false
 		default:
 			vals[k.Value] = v
@@ -369,7 +361,7 @@ func WriteLock(root string, l Lock) error {
 // '.', '_', '~'), not beginning with '.', at most 255 bytes.
 func CheckFolderName(slug string) error {
 	switch {
-	case !urlSafe(slug):
+	case !names.URLSafe(slug):
 		return errors.New("a skill folder's name must be a URL-safe slug: letters, digits, '-', '.', '_' or '~'")
 	case strings.HasPrefix(slug, "."):
 		return errors.New("a folder name beginning with '.' is not read as a skill")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
 func testLock() Lock {

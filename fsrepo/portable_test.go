@@ -2,11 +2,12 @@ package fsrepo
 
 import (
 	"context"
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
 // TestValidateUnportableNames: names a checkout on Windows or macOS cannot

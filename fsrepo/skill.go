@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -61,7 +62,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 		sk.Invalid = true
 		return sk, ds, nameInfo{}
 	}
-	if !urlSafe(f.slug) {
+	if !names.URLSafe(f.slug) {
 		errf(dir, "slug-invalid", fmt.Sprintf("rename the folder to the skill's slug, such as %q", Slugify(f.slug)),
 			"folder name %q is not a URL-safe slug: use letters, digits, '-', '.', '_' or '~'", f.slug)
 	}
@@ -140,7 +141,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 		ds = append(ds, p.ds...)
 		ni = p.name
 		parsed = p
-		if p.nameOK && !slugOf(f.slug, sk.Name) && urlSafe(f.slug) {
+		if p.nameOK && !slugOf(f.slug, sk.Name) && names.URLSafe(f.slug) {
 			slug := Slugify(sk.Name)
 			// A skill's slug is made from its name once, when the skill
 			// is created in the app; the API cannot create skills.
@@ -173,7 +174,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 			// cannot be compared.
 			warnf(full, "file-path-invalid",
 				"rename it if the compared copy matters: the files endpoint takes letters, digits, '_', '-', '.' and '/'",
-				"supporting file cannot be compared with its copy in the space: the files endpoint cannot address it: %s", ruleMessage(err))
+				"supporting file cannot be compared with its copy in the space: the files endpoint cannot address it: %s", diag.RuleMessage(err))
 		}
 		target, ok := fe.resolve(e.rel, dir, errf)
 		if !ok {
@@ -216,7 +217,7 @@ func supportingFile(rel, full string, e *entry, ds *diag.Diagnostics) File {
 		file.TooLarge = true
 	default:
 		if !utf8.Valid(data) {
-			line, col, b := firstInvalidUTF8(data)
+			line, col, b := diag.InvalidUTF8(data)
 			*ds = append(*ds, diag.Diagnostic{Path: full, Line: line, Col: col, Severity: diag.SeverityError, Code: "text-not-utf8",
 				Message: fmt.Sprintf("text file is not UTF-8 (byte 0x%02x)", b), Hint: "save the file as UTF-8"})
 		}

@@ -2,9 +2,10 @@ package fsrepo
 
 import (
 	"context"
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
 // TestUnaddressableFileWarns: a supporting file whose path the files

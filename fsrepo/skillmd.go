@@ -7,13 +7,14 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/frontmatter"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/suggest"
+	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -111,7 +112,7 @@ const exampleFrontmatter = `begin SKILL.md with "---", then "name: ..." and "des
 func (p *skillParser) parse(data []byte) Skill {
 	sk := Skill{Path: p.path, Enabled: true}
 	if !utf8.Valid(data) {
-		line, col, b := firstInvalidUTF8(data)
+		line, col, b := diag.InvalidUTF8(data)
 		p.errorf(line, col, "text-not-utf8", "save the file as UTF-8",
 			"SKILL.md is not UTF-8 text (byte 0x%02x)", b)
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
@@ -151,8 +152,6 @@ func (p *skillParser) parse(data []byte) Skill {
 	}
 	return sk
 }
-
-var yamlErrLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 
 // yamlLineRef is a line that yaml.v3 names inside a message, such as the
 // first of two equal keys: "mapping key "a" already defined at line 4".
@@ -197,7 +196,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 	}
 	if root.Kind != yaml.MappingNode {
 		p.errorf(fm.Line(root.Line), root.Column, "frontmatter-not-mapping", `write the frontmatter as "key: value" lines`,
-			"frontmatter must be a mapping of keys to values, not %s", kindName(root))
+			"frontmatter must be a mapping of keys to values, not %s", yamlnode.Kind(root))
 		return
 	}
 
@@ -223,7 +222,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 			// "description: Tag it #release" reads as "Tag it" and a
 			// comment: a "#word" is a tag the author meant to keep, where
 			// "# note" is a comment.
-			p.warnf(vl, vc, key+"-comment", fmt.Sprintf("quote the %s to keep it whole: %s: %s", key, key, yamlQuote(v.Value+" "+v.LineComment)),
+			p.warnf(vl, vc, key+"-comment", fmt.Sprintf("quote the %s to keep it whole: %s: %s", key, key, yamlnode.Quote(v.Value+" "+v.LineComment)),
 				"%s ends at %q: the rest of the line, %q, is a YAML comment and is dropped", key, v.Value, v.LineComment)
 		}
 		switch key {
@@ -233,7 +232,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 			var ok bool
 			sk.Name, ok = p.stringValue(key, v, vl, vc)
 			if err := spec.CheckName(sk.Name); err != nil && sk.Name != "" {
-				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", ruleMessage(err))
+				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", diag.RuleMessage(err))
 			} else {
 				p.nameOK = ok
 				if r, found := firstNonASCII(sk.Name); found {
@@ -246,7 +245,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 			sk.Description, _ = p.stringValue(key, v, vl, vc)
 			if err := spec.CheckDescription(sk.Description); err != nil && sk.Description != "" {
 				p.errorf(vl, vc, "description-invalid", "shorten the description; say what the skill does and when to use it",
-					"%s", ruleMessage(err))
+					"%s", diag.RuleMessage(err))
 			}
 		case keyEnabled:
 			sk.Enabled = p.boolValue(key, v, vl, vc)
@@ -295,7 +294,7 @@ func parseBlock(block []byte) (yaml.Node, error) {
 // not part of the value, and is dropped.
 func (p *skillParser) stringValue(key string, v *yaml.Node, line, col int) (string, bool) {
 	if v.Kind != yaml.ScalarNode {
-		p.errorf(line, col, key+"-type", "", "%s must be a string, not %s", key, kindName(v))
+		p.errorf(line, col, key+"-type", "", "%s must be a string, not %s", key, yamlnode.Kind(v))
 		return "", false
 	}
 	switch v.Tag {
@@ -305,7 +304,7 @@ func (p *skillParser) stringValue(key string, v *yaml.Node, line, col int) (stri
 		return "", false
 	default:
 		p.errorf(line, col, key+"-type", fmt.Sprintf("quote it: %s: %q", key, v.Value),
-			"%s must be a string, not %s %s", key, kindName(v), v.Value)
+			"%s must be a string, not %s %s", key, yamlnode.Kind(v), v.Value)
 		return v.Value, false
 	}
 	s := v.Value
@@ -339,7 +338,7 @@ func (p *skillParser) boolValue(key string, v *yaml.Node, line, col int) bool {
 			}
 		}
 	}
-	desc := kindName(v)
+	desc := yamlnode.Kind(v)
 	if v.Kind == yaml.ScalarNode {
 		desc += " " + strconv.Quote(v.Value)
 	}
@@ -351,162 +350,19 @@ func (p *skillParser) boolValue(key string, v *yaml.Node, line, col int) bool {
 // yamlError turns a yaml.v3 error into diagnostics at the lines of the file,
 // with a hint for the mistakes real SKILL.md files make.
 func (p *skillParser) yamlError(err error, fm frontmatter.Split) {
-	var msgs []string
-	var te *yaml.TypeError
-	if errors.As(err, &te) {
-		msgs = te.Errors
-	} else {
-		msgs = []string{err.Error()}
-	}
 	if p.blockLines == nil {
 		p.blockLines = strings.Split(p.block, "\n")
 	}
-	lines := p.blockLines
-	for _, m := range msgs {
-		line, text := fm.OpenLine, fileLines(strings.TrimPrefix(m, "yaml: "), fm)
-		if sub := yamlErrLine.FindStringSubmatch(m); sub != nil {
-			n, _ := strconv.Atoi(sub[1])
-			text = fileLines(sub[2], fm)
-			n = blameLine(text, lines, n)
-			line = fm.Line(n)
-			var src string
-			if n >= 1 && n <= len(lines) {
-				src = lines[n-1]
-			}
-			p.errorf(line, 1, "frontmatter-yaml", yamlHint(text, src), "frontmatter is not valid YAML: %s", text)
-			continue
-		}
+	for _, pr := range yamlnode.Problems(err, p.blockLines) {
 		// yaml.v3 gives no line for some errors, such as a tab that
-		// indents the first key: point at the first tab-indented line.
-		hint := ""
-		if n := guessYAMLLine(text, lines); n > 0 {
-			line, hint = fm.Line(n), yamlHint(text, lines[n-1])
+		// indents the first key: Problems points at the first
+		// tab-indented line, or at none.
+		line := fm.OpenLine
+		if pr.Line > 0 {
+			line = fm.Line(pr.Line)
 		}
-		p.errorf(line, 1, "frontmatter-yaml", hint, "frontmatter is not valid YAML: %s", text)
+		p.errorf(line, 1, "frontmatter-yaml", pr.Hint, "frontmatter is not valid YAML: %s", fileLines(pr.Msg, fm))
 	}
-}
-
-// blameLine is the line (from 1) to show for a yaml.v3 error reported at
-// line n. For "did not find expected ..." yaml.v3 names the line where the
-// construct it was reading began, often the one before the mistake: when
-// line n reads as YAML on its own and the next line does not, the next is
-// the one to fix.
-func blameLine(msg string, lines []string, n int) int {
-	if !strings.Contains(msg, "did not find expected") || n < 1 || n >= len(lines) {
-		return n
-	}
-	alone := func(l string) bool {
-		var v any
-		return yaml.Unmarshal([]byte(strings.TrimSpace(l)), &v) == nil
-	}
-	if alone(lines[n-1]) && !alone(lines[n]) {
-		return n + 1
-	}
-	return n
-}
-
-// guessYAMLLine is, for a yaml.v3 error given without a line, the line (from 1)
-// it most likely concerns: the first one indented with a tab for "found
-// character that cannot start any token", the first holding a control
-// character for "control characters are not allowed"; 0 for any other
-// error, or when no line is such.
-func guessYAMLLine(msg string, lines []string) int {
-	var at func(string) bool
-	switch {
-	case strings.Contains(msg, "control characters"):
-		at = func(l string) bool {
-			return strings.ContainsFunc(l, func(r rune) bool { return r != '\t' && r != '\r' && unicode.IsControl(r) })
-		}
-	case strings.Contains(msg, "cannot start any token"), strings.Contains(msg, "tab"):
-		at = func(l string) bool { return strings.HasPrefix(strings.TrimLeft(l, " "), "\t") }
-	default:
-		return 0
-	}
-	for i, l := range lines {
-		if at(l) {
-			return i + 1
-		}
-	}
-	return 0
-}
-
-// blockOnKeyLine is a key whose block indicator has text after it on the
-// same line: "description: | Use when ...".
-var blockOnKeyLine = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+):[ \t]+([|>][-+0-9]*)[ \t]+([^#\s].*?)\s*$`)
-
-var keyValueLine = regexp.MustCompile(`^(\s*)([A-Za-z0-9_-]+):[ \t]+(.*\S)\s*$`)
-
-func yamlHint(msg, src string) string {
-	if m := blockOnKeyLine.FindStringSubmatch(src); m != nil {
-		return fmt.Sprintf("a block value (%s) starts on the next line, indented: move %q below %q, or remove the %s", m[2], m[3], m[1]+":", m[2])
-	}
-	switch {
-	case strings.Contains(src, "\t") && (strings.HasPrefix(src, "\t") || strings.Contains(msg, "tab")):
-		return "YAML does not allow tabs for indentation; indent with spaces"
-	case strings.Contains(msg, "mapping values are not allowed"),
-		strings.Contains(msg, "cannot start any token"),
-		strings.Contains(msg, "did not find expected"):
-		if m := keyValueLine.FindStringSubmatch(src); m != nil {
-			indent, key, value := m[1], m[2], m[3]
-			switch {
-			case !strings.HasPrefix(value, `"`) && !strings.HasPrefix(value, `'`):
-				return fmt.Sprintf(`quote the value, which holds characters YAML reads as syntax: %s%s: %s`, indent, key, yamlQuote(value))
-			case len(value) > 2 && value[0] == '\'' && strings.Contains(value[1:len(value)-1], `'`):
-				inner := strings.TrimSuffix(value[1:], `'`)
-				return fmt.Sprintf(`inside single quotes an apostrophe is written twice (''); or use double quotes: %s%s: %s`, indent, key, yamlQuote(inner))
-			}
-		}
-		if strings.Contains(msg, "mapping values") {
-			return `a value holding ": " must be quoted`
-		}
-	case strings.Contains(msg, "already defined"):
-		return "remove one of them"
-	}
-	return ""
-}
-
-// yamlQuote quotes s as a YAML double-quoted scalar.
-func yamlQuote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!int":
-			return "a number"
-		case "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		case "!!null":
-			return "null"
-		case "!!str":
-			return "a string"
-		case "!!timestamp":
-			return "a date"
-		}
-		return "a " + strings.TrimPrefix(n.Tag, "!!")
-	}
-	return "a value"
-}
-
-// ruleMessage is the rule of a spec.RuleError, phrased for a diagnostic
-// that already points at the value.
-func ruleMessage(err error) string {
-	var re *spec.RuleError
-	if errors.As(err, &re) {
-		if re.Value != "" {
-			return fmt.Sprintf("%s %q %s", re.Field, re.Value, re.Rule)
-		}
-		return re.Field + " " + re.Rule
-	}
-	return err.Error()
 }
 
 func nameHint(name string) string {
@@ -518,7 +374,7 @@ func nameHint(name string) string {
 
 // suggestName makes a name the service accepts from one it does not.
 func suggestName(name string) string {
-	s := joinRuns(name, func(r rune) bool { return isAlnum(r) || r == ' ' })
+	s := names.JoinRuns(name, func(r rune) bool { return isAlnum(r) || r == ' ' })
 	// A character replaced next to a space needs no hyphen: "Development
 	// (TDD)" becomes "Development TDD", not "Development -TDD".
 	for _, pair := range [][2]string{{" -", " "}, {"- ", " "}} {
@@ -564,23 +420,4 @@ func typoOf(key string) (string, bool) {
 	}
 	best := suggest.Closest(lk, knownKeys)
 	return best, best != ""
-}
-
-// firstInvalidUTF8 finds the first byte that is not UTF-8, as a line and
-// column (in characters) of the text.
-func firstInvalidUTF8(data []byte) (line, col int, b byte) {
-	line, col = 1, 1
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return line, col, data[i]
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i += size
-	}
-	return line, col, 0
 }

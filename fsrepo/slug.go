@@ -3,6 +3,8 @@ package fsrepo
 import (
 	"strings"
 	"unicode"
+
+	"github.com/skillsync/skillsync/internal/names"
 )
 
 // Slugify is the slug the service would make from a skill name: lower case,
@@ -12,7 +14,7 @@ import (
 // slugs so. The service's exact rule is not specified, so a folder name
 // that differs from Slugify(name) draws only a warning.
 func Slugify(name string) string {
-	s := joinRuns(strings.ToLower(name), func(r rune) bool {
+	s := names.JoinRuns(strings.ToLower(name), func(r rune) bool {
 		return ('a' <= r && r <= 'z') || ('0' <= r && r <= '9')
 	})
 	if s == "" {
@@ -31,44 +33,6 @@ func slugOf(slug, name string) bool {
 	}
 	n, ok := strings.CutPrefix(slug, base+"-")
 	return ok && n != "" && n[0] != '0' && n != "1" && strings.Trim(n, "0123456789") == ""
-}
-
-// joinRuns keeps the characters of s that keep accepts and puts one hyphen
-// in place of each run of others between them; runs at either end are
-// dropped.
-func joinRuns(s string, keep func(rune) bool) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	dash := false
-	for _, r := range s {
-		if keep(r) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	return b.String()
-}
-
-// urlSafe reports whether a folder name can be a slug: a non-empty run of
-// the characters a URL path segment carries unescaped (RFC 3986's
-// "unreserved": letters, digits, '-', '.', '_', '~'), not "." or "..".
-func urlSafe(s string) bool {
-	if s == "" || s == "." || s == ".." {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') ||
-			c == '-' || c == '.' || c == '_' || c == '~') {
-			return false
-		}
-	}
-	return true
 }
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -242,7 +244,7 @@ func AddressKey(a string) string {
 func parseGlobs(n *yaml.Node, shown string, fail func(int, string, ...any)) []Pattern {
 	var out []Pattern
 	for _, g := range n.Content {
-		g = resolveAlias(g)
+		g = yamlnode.Resolve(g)
 		if len(g.Value) > MaxGlobBytes {
 			fail(g.Line, "%s: a glob of %d bytes, longer than the %d a glob may be (a slug is a folder name of at most 255)", shown, len(g.Value), MaxGlobBytes)
 			continue
@@ -286,13 +288,13 @@ func checkGlobs(cfg Config, fail func(int, string, ...any)) {
 // parseIgnore reads a list of ignore rules (shown names it in messages).
 // Its shape is checked already ([checkType]).
 func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []IgnoreRule {
-	n = resolveAlias(n)
+	n = yamlnode.Resolve(n)
 	if n.Kind != yaml.SequenceNode {
 		return nil
 	}
 	var rules []IgnoreRule
 	for i, item := range n.Content {
-		item = resolveAlias(item)
+		item = yamlnode.Resolve(item)
 		where := fmt.Sprintf("%s[%d]", shown, i)
 		errs := 0
 		checkKeys(item, "ignoreRule", where, map[string]int{}, func(line int, format string, args ...any) {
@@ -308,7 +310,7 @@ func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []I
 		}
 		if f := mappingValue(item, "fields"); f != nil && f.Kind == yaml.SequenceNode {
 			for _, v := range f.Content {
-				v = resolveAlias(v)
+				v = yamlnode.Resolve(v)
 				if !contains(IgnoreFields, v.Value) {
 					fail(v.Line, "%s.fields: unknown field %q%s; the fields are %s", where, v.Value, didYouMean(v.Value, IgnoreFields), strings.Join(IgnoreFields, ", "))
 					continue
@@ -337,7 +339,7 @@ const MaxTargets = 256
 // parseTargets reads targets:, in file order. shared is the configuration
 // of the top level, whose baseURL a target without one goes to.
 func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) []Target {
-	n = resolveAlias(n)
+	n = yamlnode.Resolve(n)
 	if n.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -355,7 +357,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 	// on a file system that ignores case (macOS's, Windows').
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], resolveAlias(n.Content[i+1])
+		k, v := n.Content[i], yamlnode.Resolve(n.Content[i+1])
 		name := k.Value
 		if first, dup := seen[strings.ToLower(name)]; dup {
 			fail(k.Line, "duplicate target %q (first at line %d; target names differ in more than case)", name, first)
@@ -372,7 +374,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			continue
 		}
 		if v.Kind != yaml.MappingNode {
-			fail(v.Line, "%s must be a mapping, not %s; for example %s: {space: ab12}", shown, describeNode(v), name)
+			fail(v.Line, "%s must be a mapping, not %s; for example %s: {space: ab12}", shown, yamlnode.Describe(v), name)
 			continue
 		}
 		errs := 0
@@ -437,7 +439,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			t.Agents = &AgentsConfig{}
 			if p := mappingValue(a, "publish"); p != nil {
 				for _, item := range p.Content {
-					t.Agents.Publish = append(t.Agents.Publish, resolveAlias(item).Value)
+					t.Agents.Publish = append(t.Agents.Publish, yamlnode.Resolve(item).Value)
 				}
 			}
 		}
@@ -447,18 +449,18 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 		if x := mappingValue(v, "enabled"); x != nil && x.Kind == yaml.MappingNode {
 			t.Enabled, t.EnabledLines = map[string]bool{}, map[string]int{}
 			for j := 0; j+1 < len(x.Content); j += 2 {
-				sk, sv := x.Content[j], resolveAlias(x.Content[j+1])
+				sk, sv := x.Content[j], yamlnode.Resolve(x.Content[j+1])
 				if first, dup := t.EnabledLines[sk.Value]; dup {
 					failHere(sk.Line, "duplicate key %q in %s.enabled (first at line %d)", sk.Value, shown, first)
 					continue
 				}
 				t.EnabledLines[sk.Value] = sk.Line
-				if !urlSafe(sk.Value) {
+				if !names.URLSafe(sk.Value) {
 					failHere(sk.Line, "%s.enabled: %q is not a skill's slug (the name of its folder: letters, digits, '-', '.', '_', '~'); enabled takes slugs, not globs", shown, sk.Value)
 					continue
 				}
 				if sv.Kind != yaml.ScalarNode || sv.Tag != "!!bool" {
-					failHere(sv.Line, "%s.enabled.%s must be true or false, not %s", shown, sk.Value, describeNode(sv))
+					failHere(sv.Line, "%s.enabled.%s must be true or false, not %s", shown, sk.Value, yamlnode.Describe(sv))
 					continue
 				}
 				t.Enabled[sk.Value] = sv.Value == "true"

@@ -2,13 +2,14 @@ package fsrepo
 
 import (
 	"context"
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
 func readConfigText(t *testing.T, text string) (Config, error) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -134,7 +135,7 @@ type planner struct {
 	bySlug map[string][]remote.Skill // live skills, deduplicated by id
 	slugs  []string                  // keys of bySlug, sorted
 	// folded is the least slug of the space by its case folded
-	// ([fsrepo.FoldCase]), where a folder missing from the space looks
+	// ([names.FoldCase]), where a folder missing from the space looks
 	// for a slug it misspells in case.
 	folded  map[string]string
 	managed map[string]bool // slugs the repository holds
@@ -186,7 +187,7 @@ func (c *planner) index() {
 	sort.Strings(c.slugs)
 	c.folded = make(map[string]string, len(c.slugs))
 	for _, slug := range c.slugs {
-		if k := fsrepo.FoldCase(slug); c.folded[k] == "" {
+		if k := names.FoldCase(slug); c.folded[k] == "" {
 			c.folded[k] = slug
 		}
 	}
@@ -239,7 +240,7 @@ func (c *planner) missing(ls fsrepo.Skill) {
 		sev, report = SeverityWarning, c.warnf
 	}
 	todo := missingTodo(ls.Slug, ls.Name)
-	if slug, ok := c.folded[fsrepo.FoldCase(ls.Slug)]; ok {
+	if slug, ok := c.folded[names.FoldCase(ls.Slug)]; ok {
 		todo = fmt.Sprintf("the space has a skill with slug %q; slugs match case-sensitively, so rename the folder", slug)
 	}
 	c.plan.Missing = append(c.plan.Missing, MissingSkill{Slug: ls.Slug, Path: ls.Path, Name: ls.Name, Severity: sev, Todo: todo})

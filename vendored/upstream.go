@@ -24,6 +24,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bounded"
+	"github.com/skillsync/skillsync/internal/names"
 )
 
 // MaxFileBytes is the largest file vendored: far larger than any file a
@@ -413,7 +414,7 @@ func (u *upstream) folder(c plumbing.Hash, dir string) (map[string]file, []strin
 		}
 		switch {
 		case e.Mode == filemode.Dir:
-		case fsrepo.InGitDir(name) || fsrepo.SkipsFile(name):
+		case names.InGitDir(name) || fsrepo.SkipsFile(name):
 		case e.Mode == filemode.Submodule:
 			notes = append(notes, fmt.Sprintf("%s is a submodule, which is not copied", path.Join(dir, name)))
 		default:
@@ -522,7 +523,7 @@ func (u *upstream) skillFolders(c plumbing.Hash) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: reading commit %s: %w", u.src, c, err)
 		}
-		if path.Base(name) == fsrepo.SkillFile && e.Mode.IsFile() && !fsrepo.InGitDir(name) {
+		if path.Base(name) == fsrepo.SkillFile && e.Mode.IsFile() && !names.InGitDir(name) {
 			d := path.Dir(name)
 			if d == "." {
 				d = ""

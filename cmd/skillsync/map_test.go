@@ -81,7 +81,7 @@ func TestPackageMap(t *testing.T) {
 	allowed := map[string][]string{
 		"spec":                         nil,
 		"internal/...":                 {"internal/..."},
-		"fsrepo/diag":                  nil,
+		"fsrepo/diag":                  {"spec"},
 		"fsrepo":                       {"fsrepo/diag", "spec", "internal/..."},
 		"remote":                       {"spec", "internal/..."},
 		"remote/remotetest":            {"remote", "spec", "internal/..."},

@@ -6,9 +6,13 @@
 package diag
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
+	"unicode/utf8"
+
+	"github.com/skillsync/skillsync/spec"
 )
 
 // Severity says whether a [Diagnostic] blocks (an error) or only warns.
@@ -114,4 +118,37 @@ func (ds Diagnostics) Sort() {
 		}
 		return a.Col < b.Col
 	})
+}
+
+// RuleMessage is the rule err breaks, when it is a [*spec.RuleError],
+// phrased for a diagnostic that already points at the value; else err's
+// message.
+func RuleMessage(err error) string {
+	var re *spec.RuleError
+	if errors.As(err, &re) {
+		if re.Value != "" {
+			return fmt.Sprintf("%s %q %s", re.Field, re.Value, re.Rule)
+		}
+		return re.Field + " " + re.Rule
+	}
+	return err.Error()
+}
+
+// InvalidUTF8 finds the first byte of data that is not UTF-8, as a line
+// and column (in characters) of the text, for a diagnostic that points at it.
+func InvalidUTF8(data []byte) (line, col int, b byte) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return line, col, data[i]
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return line, col, 0
 }
