@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
 
 // TestAgreesWithSkillsRef loads each SKILL.md of testdata/agentskills/
@@ -111,7 +112,7 @@ func loadVector(t *testing.T, file string) diag.Diagnostics {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, SkillFile), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, skillmd.FileName), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(root, ConfigFile), []byte("lint:\n  profile: agentskills\n"), 0o644); err != nil {

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/frontmatter"
 )
 
@@ -77,7 +78,7 @@ func BenchmarkValidateFloor10000(b *testing.B) {
 		for range max(runtime.GOMAXPROCS(0), 4) {
 			g.Go(func() error {
 				for i := next.Add(1) - 1; i < int64(len(des)); i = next.Add(1) - 1 {
-					data, err := os.ReadFile(filepath.Join(dir, des[i].Name(), SkillFile))
+					data, err := os.ReadFile(filepath.Join(dir, des[i].Name(), skillmd.FileName))
 					if err != nil {
 						return err
 					}
@@ -113,7 +114,7 @@ func writeBenchSkills(b *testing.B, root, config string, n int) {
 		}
 		md := fmt.Sprintf("---\nname: Skill %05d\ndescription: Does task number %d. Use when the user asks for task %d.\nlicense: MIT\n---\n\n# Skill %d\n\n%s",
 			i, i, i, i, body)
-		for p, data := range map[string][]byte{SkillFile: []byte(md), "scripts/run.sh": script, "reference.md": ref} {
+		for p, data := range map[string][]byte{skillmd.FileName: []byte(md), "scripts/run.sh": script, "reference.md": ref} {
 			if err := os.WriteFile(filepath.Join(dir, p), data, 0o644); err != nil {
 				b.Fatal(err)
 			}
@@ -156,22 +157,4 @@ func cpuTime(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// BenchmarkReferencedFiles finds the references of a 5 KB body of prose,
-// code and links, as validate (lint) and pull do for every skill.
-func BenchmarkReferencedFiles(b *testing.B) {
-	var s strings.Builder
-	for i := range 20 {
-		fmt.Fprintf(&s, "Follow the steps below carefully, as step %d of the guide says. See [the guide](references/guide-%d.md).\n", i, i)
-		fmt.Fprintf(&s, "Run `python scripts/step_%d.py --input data.json` and check the output.\n", i)
-		if i%5 == 0 {
-			s.WriteString("```bash\npython scripts/run.py https://example.com/x.md ../up.py ${DIR}/x.py\n```\n")
-		}
-	}
-	text := s.String()
-	b.SetBytes(int64(len(text)))
-	for b.Loop() {
-		ReferencedFiles(text, "my-skill")
-	}
 }

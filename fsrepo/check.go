@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
 
 // CheckFolder checks a skill folder that is not on disk, given as its
@@ -28,7 +29,7 @@ func CheckFolder(cfg Config, slug string, files map[string][]byte) (*Skill, diag
 	for _, rel := range rels {
 		data := files[rel]
 		e := entry{rel: rel}
-		if rel == SkillFile && len(data) > MaxSkillMDBytes {
+		if rel == skillmd.FileName && len(data) > MaxSkillMDBytes {
 			e.large, e.size = true, int64(len(data))
 		} else if err := readContent(bytes.NewReader(data), int64(len(data)), &e, nil); err != nil {
 			return nil, nil, fmt.Errorf("checking %s: %w", rel, err)

@@ -8,6 +8,5 @@
 // the Agent Skills format's, and rules of a skill's quality. It imports
 // nothing that can send a request.
 //
-// [Load] is the entry point; [ParseSkillMD] parses one SKILL.md, whose
-// instructions it returns in [spec.Canonical] form.
+// [Load] is the entry point; package skillmd reads each SKILL.md.
 package fsrepo

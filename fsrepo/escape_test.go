@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
 
 // The secret is the content of files outside the repository: whatever a
@@ -120,8 +121,8 @@ func TestLoadNeverLeavesTheRepository(t *testing.T) {
 	})
 	t.Run("symlinked SKILL.md", func(t *testing.T) {
 		f := newEscapeFixture(t, cfg)
-		os.Remove(filepath.Join(f.root, "skills", "ok", SkillFile))
-		linkOut(t, filepath.Join(f.outside, SkillFile), filepath.Join(f.root, "skills", "ok", SkillFile))
+		os.Remove(filepath.Join(f.root, "skills", "ok", skillmd.FileName))
+		linkOut(t, filepath.Join(f.outside, skillmd.FileName), filepath.Join(f.root, "skills", "ok", skillmd.FileName))
 		repo, ds, err := Load(context.Background(), f.root, LoadOptions{})
 		noSecret(t, repo, ds, err)
 		if err != nil || !hasError(ds, "outside the skill folder") {
@@ -130,8 +131,8 @@ func TestLoadNeverLeavesTheRepository(t *testing.T) {
 	})
 	t.Run("SKILL.md linked through ..", func(t *testing.T) {
 		f := newEscapeFixture(t, cfg)
-		os.Remove(filepath.Join(f.root, "skills", "ok", SkillFile))
-		linkOut(t, "../../../elsewhere/SKILL.md", filepath.Join(f.root, "skills", "ok", SkillFile))
+		os.Remove(filepath.Join(f.root, "skills", "ok", skillmd.FileName))
+		linkOut(t, "../../../elsewhere/SKILL.md", filepath.Join(f.root, "skills", "ok", skillmd.FileName))
 		repo, ds, err := Load(context.Background(), f.root, LoadOptions{})
 		noSecret(t, repo, ds, err)
 		if err != nil || !hasError(ds, "outside the skill folder") {

@@ -21,6 +21,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -123,7 +124,7 @@ func NewSkillWriter(root, skillsDir string, opts WriteOptions) *SkillWriter {
 // Add queues the files of the skill folder slug, by path relative to the
 // folder (SKILL.md included). Problems with the slug or the paths are
 // reported by Write, with all the others. A SKILL.md already there is
-// merged with the new one by [MergeSkillMD]: its other frontmatter keys are
+// merged with the new one by [skillmd.Merge]: its other frontmatter keys are
 // kept, and it is left as it is when it already says the same.
 func (w *SkillWriter) Add(slug string, files map[string][]byte) {
 	w.add(pendingSkill{slug: slug, files: files})
@@ -371,11 +372,11 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 				if s.exact && st.info.Mode().Perm() != execMode(st.info.Mode().Perm(), s.exec[rel]) {
 					local.same = false // the executable bit changes
 				}
-				if rel == SkillFile && !s.exact && local.data != nil && len(local.data) <= MaxSkillMDBytes {
+				if rel == skillmd.FileName && !s.exact && local.data != nil && len(local.data) <= MaxSkillMDBytes {
 					// Keep what skillsync does not own: the other
 					// frontmatter keys, and the file as it is when it
 					// already says the same.
-					data = MergeSkillMD(local.data, data)
+					data = skillmd.Merge(local.data, data)
 					local.same = bytes.Equal(local.data, data)
 				}
 				if local.same {

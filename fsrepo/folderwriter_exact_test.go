@@ -2,6 +2,7 @@ package fsrepo
 
 import (
 	"errors"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -24,7 +25,7 @@ func TestSkillWriterExact(t *testing.T) {
 	upstreamMD := "---\nname: pdf\ndescription: d\n---\nnew\n"
 	w := NewSkillWriter(root, "skills", WriteOptions{Force: true})
 	w.AddExact("pdf", map[string]FileData{
-		SkillFile:            {Data: []byte(upstreamMD)},
+		skillmd.FileName:     {Data: []byte(upstreamMD)},
 		"scripts/run.py":     {Data: []byte("print()\n")},
 		"scripts/fill.py":    {Data: []byte("fill()\n"), Exec: true},
 		"Reference Guide.md": {Data: []byte("spaces are fine on disk")},
@@ -34,15 +35,15 @@ func TestSkillWriterExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []SkillWritten{{Slug: "pdf", Dir: "skills/pdf",
-		Written: []string{"Reference Guide.md", SkillFile, "scripts/fill.py", "scripts/run.py"},
+		Written: []string{"Reference Guide.md", skillmd.FileName, "scripts/fill.py", "scripts/run.py"},
 		Removed: []string{"notes/gone.md", "old/gone.md"}}}
 	if !reflect.DeepEqual(res, want) {
 		t.Fatalf("Write = %+v\nwant %+v", res, want)
 	}
-	if data, _ := os.ReadFile(filepath.Join(root, "skills", "pdf", SkillFile)); string(data) != upstreamMD {
+	if data, _ := os.ReadFile(filepath.Join(root, "skills", "pdf", skillmd.FileName)); string(data) != upstreamMD {
 		t.Errorf("SKILL.md = %q: an exact write is not merged with the file on disk", data)
 	}
-	for rel, perm := range map[string]os.FileMode{"scripts/run.py": 0o644, "scripts/fill.py": 0o755, SkillFile: 0o644} {
+	for rel, perm := range map[string]os.FileMode{"scripts/run.py": 0o644, "scripts/fill.py": 0o755, skillmd.FileName: 0o644} {
 		if fi, err := os.Stat(filepath.Join(root, "skills", "pdf", rel)); err != nil || fi.Mode().Perm() != perm {
 			t.Errorf("%s: mode %v (%v), want %v", rel, fi.Mode().Perm(), err, perm)
 		}
@@ -58,7 +59,7 @@ func TestSkillWriterExact(t *testing.T) {
 	os.Chmod(filepath.Join(root, "skills", "pdf", "scripts", "fill.py"), 0o644)
 	w = NewSkillWriter(root, "skills", WriteOptions{Force: true})
 	w.AddExact("pdf", map[string]FileData{
-		SkillFile:         {Data: []byte(upstreamMD)},
+		skillmd.FileName:  {Data: []byte(upstreamMD)},
 		"scripts/fill.py": {Data: []byte("fill()\n"), Exec: true},
 	}, nil)
 	res, err = w.Write()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/lineartest"
 )
 
@@ -68,9 +69,9 @@ func symlink(t *testing.T, target, name string) {
 }
 
 func TestSkillWriterRefusesUnsafePaths(t *testing.T) {
-	skill := map[string][]byte{SkillFile: []byte("---\nname: A\ndescription: B\n---\n")}
+	skill := map[string][]byte{skillmd.FileName: []byte("---\nname: A\ndescription: B\n---\n")}
 	with := func(extra map[string]string) map[string][]byte {
-		m := map[string][]byte{SkillFile: skill[SkillFile]}
+		m := map[string][]byte{skillmd.FileName: skill[skillmd.FileName]}
 		for k, v := range extra {
 			m[k] = []byte(v)
 		}
@@ -205,7 +206,7 @@ func TestSkillWriterLongNames(t *testing.T) {
 	root := t.TempDir()
 	name := strings.Repeat("a", 252) + ".md" // 255 bytes
 	w := NewSkillWriter(root, "skills", WriteOptions{})
-	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: A\ndescription: B\n---\n"), name: []byte("long")})
+	w.Add("s", map[string][]byte{skillmd.FileName: []byte("---\nname: A\ndescription: B\n---\n"), name: []byte("long")})
 	if _, err := w.Write(); err != nil {
 		t.Fatal(err)
 	}
@@ -221,15 +222,15 @@ func TestSkillWriterWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := NewSkillWriter(root, "skills", WriteOptions{})
-	w.Add("a", map[string][]byte{SkillFile: []byte("A"), "scripts/deep/run.py": []byte("print()")})
-	w.Add("b", map[string][]byte{SkillFile: []byte("same"), "new.md": []byte("new")})
+	w.Add("a", map[string][]byte{skillmd.FileName: []byte("A"), "scripts/deep/run.py": []byte("print()")})
+	w.Add("b", map[string][]byte{skillmd.FileName: []byte("same"), "new.md": []byte("new")})
 	res, err := w.Write()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []SkillWritten{
-		{Slug: "a", Dir: "skills/a", Written: []string{SkillFile, "scripts/deep/run.py"}},
-		{Slug: "b", Dir: "skills/b", Written: []string{"new.md"}, Unchanged: []string{SkillFile}},
+		{Slug: "a", Dir: "skills/a", Written: []string{skillmd.FileName, "scripts/deep/run.py"}},
+		{Slug: "b", Dir: "skills/b", Written: []string{"new.md"}, Unchanged: []string{skillmd.FileName}},
 	}
 	if !reflect.DeepEqual(res, want) {
 		t.Errorf("Write = %+v\nwant %+v", res, want)
@@ -292,9 +293,9 @@ func TestSkillWriterLocalChanges(t *testing.T) {
 			writeTestFile(t, filepath.Join(root, "skills", "edited", "SKILL.md"), "local work")
 			writeTestFile(t, filepath.Join(root, "skills", "edited", "untracked.md"), "local work")
 			files := map[string]map[string][]byte{
-				"clean":  {SkillFile: []byte("remote")},
-				"edited": {SkillFile: []byte("remote"), "notes.md": []byte("committed"), "untracked.md": []byte("remote")},
-				"new":    {SkillFile: []byte("remote")},
+				"clean":  {skillmd.FileName: []byte("remote")},
+				"edited": {skillmd.FileName: []byte("remote"), "notes.md": []byte("committed"), "untracked.md": []byte("remote")},
+				"new":    {skillmd.FileName: []byte("remote")},
 			}
 			run := func(force bool) ([]SkillWritten, error) {
 				w := NewSkillWriter(root, "skills", WriteOptions{Force: force})
@@ -362,7 +363,7 @@ func writeSkillFolder(root, skillsDir, slug string, files map[string][]byte, opt
 // outside the root is refused.
 func TestSkillWriterOneFolder(t *testing.T) {
 	root := t.TempDir()
-	got, err := writeSkillFolder(root, "skills", "s", map[string][]byte{SkillFile: []byte("x"), "a/b.md": []byte("y")}, WriteOptions{
+	got, err := writeSkillFolder(root, "skills", "s", map[string][]byte{skillmd.FileName: []byte("x"), "a/b.md": []byte("y")}, WriteOptions{
 		HeadBlob: func(string) ([]byte, bool) { return nil, false },
 	})
 	if err != nil || !reflect.DeepEqual(got, []string{"skills/s/SKILL.md", "skills/s/a/b.md"}) {
@@ -370,13 +371,13 @@ func TestSkillWriterOneFolder(t *testing.T) {
 	}
 	// HeadBlob decides what counts as local work.
 	writeTestFile(t, filepath.Join(root, "skills", "s", "SKILL.md"), "edited")
-	_, err = writeSkillFolder(root, "skills", "s", map[string][]byte{SkillFile: []byte("x")}, WriteOptions{
+	_, err = writeSkillFolder(root, "skills", "s", map[string][]byte{skillmd.FileName: []byte("x")}, WriteOptions{
 		HeadBlob: func(p string) ([]byte, bool) { return []byte("edited"), p == "skills/s/SKILL.md" },
 	})
 	if err != nil {
 		t.Errorf("a file equal to HEAD is overwritten: %v", err)
 	}
-	_, err = writeSkillFolder(root, "../escape", "s", map[string][]byte{SkillFile: []byte("x")}, WriteOptions{Force: true})
+	_, err = writeSkillFolder(root, "../escape", "s", map[string][]byte{skillmd.FileName: []byte("x")}, WriteOptions{Force: true})
 	if _, ok := err.(*RefusedError); !ok {
 		t.Errorf("skills folder outside the root: %v", err)
 	}
@@ -394,15 +395,15 @@ func TestSkillWriterKeepsUnknownKeys(t *testing.T) {
 	commitRepo(t, root)
 
 	w := NewSkillWriter(root, "skills", WriteOptions{})
-	w.Add("same", map[string][]byte{SkillFile: FormatSkillMD("PDF Processing", "Extract text.", true, "# PDF\n")})
-	w.Add("edited", map[string][]byte{SkillFile: FormatSkillMD("PDF Processing", "New.", false, "# New\n")})
+	w.Add("same", map[string][]byte{skillmd.FileName: skillmd.Format("PDF Processing", "Extract text.", true, "# PDF\n")})
+	w.Add("edited", map[string][]byte{skillmd.FileName: skillmd.Format("PDF Processing", "New.", false, "# New\n")})
 	res, err := w.Write()
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []SkillWritten{
-		{Slug: "same", Dir: "skills/same", Unchanged: []string{SkillFile}},
-		{Slug: "edited", Dir: "skills/edited", Written: []string{SkillFile}},
+		{Slug: "same", Dir: "skills/same", Unchanged: []string{skillmd.FileName}},
+		{Slug: "edited", Dir: "skills/edited", Written: []string{skillmd.FileName}},
 	}
 	if !reflect.DeepEqual(res, want) {
 		t.Errorf("Write = %+v\nwant %+v", res, want)
@@ -483,7 +484,7 @@ func swapForSymlink(t *testing.T, root, dir, target string) {
 func writeHookBait(root string, hooks writerHooks) ([]SkillWritten, error) {
 	w := NewSkillWriter(root, "skills", WriteOptions{})
 	w.hooks = hooks
-	w.Add("s", map[string][]byte{SkillFile: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
+	w.Add("s", map[string][]byte{skillmd.FileName: []byte("---\nname: S\ndescription: d\n---\n"), "pre-commit": []byte("#!/bin/sh\necho pwned\n")})
 	return w.Write()
 }
 
@@ -495,7 +496,7 @@ func writeHookBait(root string, hooks writerHooks) ([]SkillWritten, error) {
 func TestSkillWriterLargeLocalFiles(t *testing.T) {
 	const mdSize, refSize = 8 << 20, 3*MaxCompareBytes + 11
 	root := t.TempDir()
-	md := filepath.Join(root, "skills", "big", SkillFile)
+	md := filepath.Join(root, "skills", "big", skillmd.FileName)
 	ref := filepath.Join(root, "skills", "big", "reference.md")
 	setUp := func() {
 		sparse(t, md, validMD, mdSize)
@@ -504,7 +505,7 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 	setUp()
 	gitInit(t, root)
 	commitAll(t, root, "big files")
-	files := map[string][]byte{SkillFile: []byte(validMD), "reference.md": []byte("# Reference\n")}
+	files := map[string][]byte{skillmd.FileName: []byte(validMD), "reference.md": []byte("# Reference\n")}
 	write := func(files map[string][]byte) ([]SkillWritten, uint64, error) {
 		w := NewSkillWriter(root, "skills", WriteOptions{})
 		w.Add("big", files)
@@ -539,7 +540,7 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 	// As committed: overwritten.
 	setUp()
 	res, n, err := write(files)
-	if err != nil || len(res) != 1 || !reflect.DeepEqual(res[0].Written, []string{SkillFile, "reference.md"}) {
+	if err != nil || len(res) != 1 || !reflect.DeepEqual(res[0].Written, []string{skillmd.FileName, "reference.md"}) {
 		t.Errorf("Write over committed files = %+v, %v; want both written", res, err)
 	}
 	if n > most {
@@ -555,8 +556,8 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFrom(t, ref, textLines(refSize))
-	res, n, err = write(map[string][]byte{SkillFile: []byte(validMD), "reference.md": big})
-	if err != nil || len(res) != 1 || !reflect.DeepEqual(res[0].Unchanged, []string{SkillFile, "reference.md"}) {
+	res, n, err = write(map[string][]byte{skillmd.FileName: []byte(validMD), "reference.md": big})
+	if err != nil || len(res) != 1 || !reflect.DeepEqual(res[0].Unchanged, []string{skillmd.FileName, "reference.md"}) {
 		t.Errorf("Write of what the files hold = %+v, %v; want both unchanged", res, err)
 	}
 	if n > most {

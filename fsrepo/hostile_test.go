@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,10 +15,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/memory"
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/gittest"
 	"github.com/skillsync/skillsync/internal/lineartest"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // Hostile repositories: inputs shaped so that work which rescans what it
@@ -41,159 +39,8 @@ func hostileSkillMD(n int, line func(i int) string) []byte {
 	return []byte(b.String())
 }
 
-// badValue is a key whose value yaml.v3 parses but cannot decode.
-func badValue(i int) string { return fmt.Sprintf("k%d: !!int abc\n", i) }
-
 // plainKey is a key that skillsync keeps and ignores.
 func plainKey(i int) string { return fmt.Sprintf("k%d: v\n", i) }
-
-// TestParseSkillMDBadValuesLinear: each key whose value does not decode is
-// a diagnostic at its line. The lines of the block were cut again for each
-// of them: 4,000 such keys (67 KB) allocated 550 MB, and a SKILL.md of
-// 1 MiB would have needed a hundred gigabytes.
-func TestParseSkillMDBadValuesLinear(t *testing.T) {
-	md := hostileSkillMD(3, badValue)
-	_, ds := ParseSkillMD("skills/hostile/SKILL.md", md)
-	if len(ds) != 3 || ds[0].Code != "frontmatter-yaml" || ds[2].Code != "frontmatter-yaml" {
-		t.Fatalf("diagnostics of three bad values: %v", ds)
-	}
-	lineartest.Allocs(t, 1000, func(n int) {
-		ParseSkillMD("skills/hostile/SKILL.md", hostileSkillMD(n, badValue))
-	})
-}
-
-// BenchmarkParseSkillMDHostile parses SKILL.md files whose frontmatter
-// holds n keys: plain ones (each has its line found), ones whose value
-// does not decode (each is a diagnostic), and double-quoted strings in one
-// flow list, with a surrogate pair escape that makes the block be read
-// for its quoted strings.
-func BenchmarkParseSkillMDHostile(b *testing.B) {
-	shapes := []struct {
-		name string
-		n    int
-		md   func(n int) []byte
-	}{
-		{"keys", 16000, func(n int) []byte { return hostileSkillMD(n, plainKey) }},
-		{"bad-values", 8000, func(n int) []byte { return hostileSkillMD(n, badValue) }},
-		{"quoted-flow", 8000, func(n int) []byte {
-			return hostileSkillMD(1, func(int) string {
-				return `emoji: "\uD83D\uDE00"` + "\nlist: [" + strings.Repeat(`"a", `, n) + "\"a\"]\n"
-			})
-		}},
-	}
-	for _, s := range shapes {
-		for _, k := range []int{1, 2, 4, 8} {
-			md := s.md(s.n * k / 8)
-			b.Run(fmt.Sprintf("%s/n=%d", s.name, s.n*k/8), func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetBytes(int64(len(md)))
-				for b.Loop() {
-					ParseSkillMD("skills/hostile/SKILL.md", md)
-				}
-			})
-		}
-	}
-}
-
-// backtickRuns is text with runs of 1 to n backticks, each alone: an
-// opening run that nothing closes, n times.
-func backtickRuns(n int) string {
-	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		b.WriteString(strings.Repeat("`", i))
-		b.WriteString("x")
-	}
-	return b.String()
-}
-
-// hostileMarkdown are texts of n bytes on which goldmark's time, were it
-// not bounded, would grow with the square of n or faster.
-var hostileMarkdown = []struct {
-	name string
-	text func(n int) string
-}{
-	{"link-openers", repeated("[a](")}, // each '(' reads the rest of its line
-	{"link-openers-lines", repeated("[a](\n")},
-	{"angle-destinations", repeated("[a](<")},
-	{"definitions", repeated("[a]: b\n")}, // in one paragraph
-	{"html-comments", repeated("a <!--a\n")},
-	{"block-quotes", func(n int) string { return strings.Repeat(">", n-2) + "x\n" }},
-	{"lists", func(n int) string { return strings.Repeat("- ", n/2-1) + "x\n" }},
-	{"backtick-runs", func(n int) string { return backtickRuns(int(math.Sqrt(float64(2 * n)))) }},
-}
-
-// repeated is s repeated to n bytes.
-func repeated(s string) func(n int) string {
-	return func(n int) string { return strings.Repeat(s, n/len(s)+1)[:n] }
-}
-
-// TestMarkdownBounded: whatever the text, goldmark is given no paragraph
-// over maxParagraphBytes, no line of one over maxLineBytes, and no block
-// quote or list inside maxNesting others, the bounds within which its time
-// grows with the text (BenchmarkReferencesHostile shows it).
-func TestMarkdownBounded(t *testing.T) {
-	for _, s := range hostileMarkdown {
-		src := []byte(s.text(maxMarkdownBytes))
-		deepest, widest, longest := 0, 0, 0
-		_ = ast.Walk(markdown().Parse(text.NewReader(src)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if !entering || n.Type() != ast.TypeBlock {
-				return ast.WalkContinue, nil
-			}
-			depth := 0
-			for p := n.Parent(); p != nil; p = p.Parent() {
-				depth++
-			}
-			deepest = max(deepest, depth)
-			if n.Kind() == ast.KindParagraph || n.Kind() == ast.KindTextBlock {
-				size := 0
-				for i := range n.Lines().Len() {
-					seg := n.Lines().At(i)
-					size, longest = size+seg.Len(), max(longest, seg.Len())
-				}
-				widest = max(widest, size)
-			}
-			return ast.WalkContinue, nil
-		})
-		if deepest > maxNesting+2 || widest > maxParagraphBytes || longest > maxLineBytes {
-			t.Errorf("%s: blocks nested %d deep, a paragraph of %d bytes, a line of %d; want at most %d, %d, %d",
-				s.name, deepest, widest, longest, maxNesting+2, maxParagraphBytes, maxLineBytes)
-		}
-	}
-}
-
-// BenchmarkReferencesHostile finds the references of instructions such
-// as pull reads from the space, up to the client's 32 MiB: a code block
-// of n one-word lines, n runs of backticks that close no code span, and
-// 1 MiB of each of hostileMarkdown.
-func BenchmarkReferencesHostile(b *testing.B) {
-	shapes := []struct {
-		name string
-		n    int
-		text func(n int) string
-	}{
-		{"code-lines", 128000, func(n int) string { return "```\n" + strings.Repeat("a\n", n) + "```\n" }},
-		{"backtick-runs", 800, backtickRuns},
-	}
-	for _, s := range hostileMarkdown {
-		shapes = append(shapes, struct {
-			name string
-			n    int
-			text func(n int) string
-		}{s.name, 1 << 20, s.text})
-	}
-	for _, s := range shapes {
-		for _, k := range []int{1, 2, 4, 8} {
-			text := s.text(s.n * k / 8)
-			b.Run(fmt.Sprintf("%s/n=%d", s.name, s.n*k/8), func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetBytes(int64(len(text)))
-				for b.Loop() {
-					FindReferences(text, "hostile")
-				}
-			})
-		}
-	}
-}
 
 // hostileTargets is a skillsync.yaml of n targets, each of space(i).
 func hostileTargets(n int, space func(i int) string) []byte {
@@ -264,7 +111,7 @@ func sameNameFolders(n int) []*folder {
 	md := []byte("---\nname: Same\ndescription: One of many skills of one name.\n---\n\n# Same\n")
 	fs := make([]*folder, n)
 	for i := range fs {
-		fs[i] = &folder{slug: fmt.Sprintf("same-%05d", i), entries: []entry{{rel: SkillFile, data: md}}}
+		fs[i] = &folder{slug: fmt.Sprintf("same-%05d", i), entries: []entry{{rel: skillmd.FileName, data: md}}}
 	}
 	return fs
 }
@@ -329,7 +176,7 @@ func BenchmarkSkillFoldersHostile(b *testing.B) {
 			return func() { buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n)) }
 		}},
 		{"unknown-keys", 8000, func(n int) func() {
-			f := &folder{slug: "hostile", entries: []entry{{rel: SkillFile, data: hostileSkillMD(n, plainKey)}}}
+			f := &folder{slug: "hostile", entries: []entry{{rel: skillmd.FileName, data: hostileSkillMD(n, plainKey)}}}
 			return func() { buildSkill("skills", LintConfig{Profile: ProfileAgentSkills}, f) }
 		}},
 		{"dangling-links", 8000, func(n int) func() {
@@ -352,10 +199,9 @@ func TestUnknownKeysOnePass(t *testing.T) {
 	const n = 2000
 	md := hostileSkillMD(n, func(i int) string { return fmt.Sprintf("licence%d: v\n", i) })
 	md = append([]byte("---\nlicence: MIT\n"), md[len("---\n"):]...)
-	p := &skillParser{path: "skills/hostile/SKILL.md"}
-	p.parse(md)
-	l := &linter{lc: LintConfig{Profile: ProfileAgentSkills}, path: p.path, ds: p.ds}
-	l.keys(p.keys)
+	doc, ds := skillmd.Parse("skills/hostile/SKILL.md", md)
+	l := &linter{lc: LintConfig{Profile: ProfileAgentSkills}, path: doc.Path, ds: ds}
+	l.keys(doc.Keys)
 	codes := map[string]int{}
 	for _, d := range l.ds {
 		codes[d.Code]++
@@ -364,23 +210,26 @@ func TestUnknownKeysOnePass(t *testing.T) {
 		t.Errorf("diagnostics by code: %v; want %d %s and no frontmatter-key-typo", codes, n+1, RuleKeyUnknown)
 	}
 
-	parsed := map[int]*skillParser{}
+	type parsedMD struct {
+		doc *skillmd.Document
+		ds  diag.Diagnostics
+	}
+	parsed := map[int]parsedMD{}
 	for _, n := range []int{1000, 16000} {
-		p := &skillParser{path: "skills/hostile/SKILL.md"}
-		p.parse(hostileSkillMD(n, plainKey))
-		parsed[n] = p
+		doc, ds := skillmd.Parse("skills/hostile/SKILL.md", hostileSkillMD(n, plainKey))
+		parsed[n] = parsedMD{doc, ds}
 	}
 	lineartest.Time(t, 1000, func(n int) {
 		p := parsed[n]
-		l := &linter{lc: LintConfig{Profile: ProfileAgentSkills}, path: p.path, ds: slices.Clone(p.ds)}
-		l.keys(p.keys)
+		l := &linter{lc: LintConfig{Profile: ProfileAgentSkills}, path: p.doc.Path, ds: slices.Clone(p.ds)}
+		l.keys(p.doc.Keys)
 	})
 }
 
 // danglingLinks is a skill folder of n text files and n symlinks that
 // lead to no file.
 func danglingLinks(n int) *folder {
-	es := []entry{{rel: SkillFile, data: []byte(validMD)}}
+	es := []entry{{rel: skillmd.FileName, data: []byte(validMD)}}
 	for i := range n {
 		es = append(es, entry{rel: fmt.Sprintf("docs/f%d.md", i), data: []byte("text")},
 			entry{rel: fmt.Sprintf("l%d.md", i), link: true, data: []byte("nowhere.md")})
@@ -431,14 +280,14 @@ func namedFolders(n int) *folder {
 		fmt.Fprintf(&body, "See [the guide](missing/m%d.md), run d%d/ and d%d/ again.\n", i, i, i)
 		es = append(es, entry{rel: fmt.Sprintf("d%d/f%d.py", i, i), data: []byte("print()\n")})
 	}
-	es[0] = entry{rel: SkillFile, data: []byte(body.String())}
+	es[0] = entry{rel: skillmd.FileName, data: []byte(body.String())}
 	return &folder{slug: "big", entries: es}
 }
 
 // indexedSkill is a skill whose SKILL.md links to n missing files and to
 // notes.md, and names n folders, each holding a script, beside Notes.md.
 type indexedSkill struct {
-	p     *skillParser
+	p     *skillmd.Document
 	sk    Skill
 	paths []string
 }
@@ -446,21 +295,20 @@ type indexedSkill struct {
 func newIndexedSkill(n int) indexedSkill {
 	var body strings.Builder
 	body.WriteString("---\nname: big\ndescription: Names many folders.\n---\n\n")
-	paths := []string{SkillFile, "Notes.md"}
+	paths := []string{skillmd.FileName, "Notes.md"}
 	for i := range n {
 		fmt.Fprintf(&body, "See [the guide](missing/m%d.md), run d%d/ and d%d/ again.\n", i, i, i)
 		paths = append(paths, fmt.Sprintf("d%d/f%d.py", i, i))
 	}
 	fmt.Fprintf(&body, "Read [the notes](notes.md).\n")
-	p := &skillParser{path: "skills/big/SKILL.md"}
-	sk := p.parse([]byte(body.String()))
-	return indexedSkill{p, sk, paths}
+	p, _ := skillmd.Parse("skills/big/SKILL.md", []byte(body.String()))
+	return indexedSkill{p, Skill{}, paths}
 }
 
 // lint runs link-missing and file-unreferenced on the skill.
 func (s indexedSkill) lint() diag.Diagnostics {
 	f := newFolderIndex(s.paths)
-	l := &linter{lc: LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}, path: s.p.path}
+	l := &linter{lc: LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}, path: s.p.Path}
 	l.missingLinks(s.p, "big", f)
 	l.unreferenced(s.p, &s.sk, "big", "skills/big", f)
 	return l.ds
@@ -514,7 +362,7 @@ func gitBomb(t testing.TB, dir string, depth int, leaf func(store func(object.Tr
 	}
 	const config = "space: ab12\n"
 	skill := store(object.Tree{Entries: []object.TreeEntry{
-		{Name: SkillFile, Mode: filemode.Regular, Hash: blob(validMD)},
+		{Name: skillmd.FileName, Mode: filemode.Regular, Hash: blob(validMD)},
 		{Name: "sub", Mode: filemode.Dir, Hash: sub},
 	}})
 	skills := store(object.Tree{Entries: []object.TreeEntry{{Name: "x", Mode: filemode.Dir, Hash: skill}}})
@@ -531,7 +379,7 @@ func gitBomb(t testing.TB, dir string, depth int, leaf func(store func(object.Tr
 	gitRun(t, dir, "repack", "-adq")
 	if worktree {
 		writeFrom(t, filepath.Join(dir, ConfigFile), strings.NewReader(config))
-		writeFrom(t, filepath.Join(dir, "skills", "x", SkillFile), strings.NewReader(validMD))
+		writeFrom(t, filepath.Join(dir, "skills", "x", skillmd.FileName), strings.NewReader(validMD))
 	}
 }
 
@@ -687,21 +535,5 @@ func TestGlobsBounded(t *testing.T) {
 	r := cfg.Ignore[0]
 	if !r.Covers("skill-7", "enabled") || !r.Covers(fmt.Sprintf("skill-%d", n-1), "enabled") || r.Covers("skill-7", "name") || r.Covers("other", "enabled") {
 		t.Errorf("the rule of %d slugs covers other than they name", n)
-	}
-}
-
-// BenchmarkMergeSkillMDRepeatedKeys merges a new name into a SKILL.md
-// whose frontmatter repeats a key n times, as pull does for a file of
-// the repository.
-func BenchmarkMergeSkillMDRepeatedKeys(b *testing.B) {
-	next := FormatSkillMD("New name", "A skill of a hostile repository.", true, "# Hostile\n")
-	for _, n := range []int{2000, 4000, 8000, 16000} {
-		md := hostileSkillMD(n, func(int) string { return "name: hostile\n" })
-		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				MergeSkillMD(md, next)
-			}
-		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -20,18 +21,18 @@ import (
 // turn off, for the skill sk parsed by p, in the folder dir (from the
 // repository root) holding the files paths (relative to it, SKILL.md
 // included), and returns ds.
-func lintSkill(lc LintConfig, sk *Skill, p *skillParser, dir string, paths []string, ds diag.Diagnostics) diag.Diagnostics {
+func lintSkill(lc LintConfig, sk *Skill, p *skillmd.Document, dir string, paths []string, ds diag.Diagnostics) diag.Diagnostics {
 	l := &linter{lc: lc, path: sk.Path, ds: ds}
-	keys := map[string]fmKey{}
-	for _, k := range p.keys {
-		keys[k.key] = k
+	keys := map[string]skillmd.Key{}
+	for _, k := range p.Keys {
+		keys[k.Name] = k
 	}
 	slug := path.Base(dir)
-	if k, ok := keys[keyName]; ok && sk.Name != "" && (l.on(RuleNameFormat) || l.on(RuleNameFolder)) {
+	if k, ok := keys[skillmd.KeyName]; ok && sk.Name != "" && (l.on(RuleNameFormat) || l.on(RuleNameFolder)) {
 		l.name(sk.Name, slug, k)
 	}
 	if l.on(RuleKeyUnknown) {
-		l.keys(p.keys)
+		l.keys(p.Keys)
 	}
 	if k, ok := keys["compatibility"]; ok && l.on(RuleCompatibility) {
 		l.compatibility(k)
@@ -39,20 +40,20 @@ func lintSkill(lc LintConfig, sk *Skill, p *skillParser, dir string, paths []str
 	if k, ok := keys["metadata"]; ok && l.on(RuleMetadata) {
 		l.metadata(k)
 	}
-	if k, ok := keys[keyDescription]; ok && sk.Description != "" && l.on(RuleDescriptionWhen) && !SaysWhen(sk.Description) {
-		l.report(RuleDescriptionWhen, k.vline, k.vcol,
+	if k, ok := keys[skillmd.KeyDescription]; ok && sk.Description != "" && l.on(RuleDescriptionWhen) && !SaysWhen(sk.Description) {
+		l.report(RuleDescriptionWhen, k.ValueLine, k.ValueCol,
 			`say when to use the skill, as in "Use when the user asks to ...": agents pick a skill by its description`,
 			"description does not say when to use the skill")
 	}
 	if n := strings.Count(sk.Instructions, "\n"); n > MaxBodyLines {
 		// The message and hint predate the rule's code; they are kept as
 		// they were (the code is in the JSON and in CI annotations).
-		l.add(RuleBodyLong, p.bodyLine, 1, "keep SKILL.md under 500 lines; move reference material into supporting files",
+		l.add(RuleBodyLong, p.BodyLine, 1, "keep SKILL.md under 500 lines; move reference material into supporting files",
 			fmt.Sprintf("body is %d lines long", n))
 	}
 	if l.on(RuleBodyTokens) {
 		if n := EstimateTokens(sk.Instructions); n > MaxBodyTokens {
-			l.report(RuleBodyTokens, p.bodyLine, 1, "move reference material into supporting files that SKILL.md points to; agents load the whole body when the skill is used",
+			l.report(RuleBodyTokens, p.BodyLine, 1, "move reference material into supporting files that SKILL.md points to; agents load the whole body when the skill is used",
 				"body is about %d tokens (estimated from its characters); the Agent Skills format recommends at most %d", n, MaxBodyTokens)
 		}
 	}
@@ -150,7 +151,7 @@ func agentSkillsName(name string) string {
 	return s
 }
 
-func (l *linter) name(name, folder string, k fmKey) {
+func (l *linter) name(name, folder string, k skillmd.Key) {
 	folderOK := len(AgentSkillsNameProblems(folder)) == 0
 	mended := false // a diagnostic already says to name it as its folder
 	if probs := AgentSkillsNameProblems(name); len(probs) > 0 {
@@ -159,20 +160,20 @@ func (l *linter) name(name, folder string, k fmKey) {
 			hint = fmt.Sprintf("name it as its folder is named: name: %s", folder)
 			mended = l.on(RuleNameFormat) && l.lc.Level(RuleNameFormat) >= l.lc.Level(RuleNameFolder)
 		}
-		l.report(RuleNameFormat, k.vline, k.vcol, hint,
+		l.report(RuleNameFormat, k.ValueLine, k.ValueCol, hint,
 			"name %q is not an Agent Skills name: %s", name, strings.Join(probs, "; "))
 	}
 	if !AgentSkillsNameMatchesFolder(name, folder) && l.on(RuleNameFolder) {
 		// The warning that the folder is not the slug of the name asks
 		// for the same change, for the service's sake: it goes.
-		l.drop("slug-mismatch", map[[2]int]bool{{k.vline, k.vcol}: true})
+		l.drop("slug-mismatch", map[[2]int]bool{{k.ValueLine, k.ValueCol}: true})
 		hint := fmt.Sprintf("set name: %s; the folder is the skill's slug in the space, which never changes", folder)
 		if !folderOK {
 			hint = fmt.Sprintf("the folder, the skill's slug in the space, which never changes, is no Agent Skills name either; "+
 				"set lint.rules.%s: off in %s if the space's slugs cannot follow the format", RuleNameFolder, ConfigFile)
 		}
 		if !mended {
-			l.report(RuleNameFolder, k.vline, k.vcol, hint,
+			l.report(RuleNameFolder, k.ValueLine, k.ValueCol, hint,
 				"name %q is not the name of its folder, %q, as the Agent Skills format requires", name, folder)
 		}
 	}
@@ -185,22 +186,22 @@ var AgentSkillsKeys = []string{"name", "description", "license", "compatibility"
 // agentSkillsKey reports whether key is a key of the format, or
 // skillsync's own enabled.
 func agentSkillsKey(key string) bool {
-	return key == keyEnabled || contains(AgentSkillsKeys, key)
+	return key == skillmd.KeyEnabled || contains(AgentSkillsKeys, key)
 }
 
-func (l *linter) keys(keys []fmKey) {
+func (l *linter) keys(keys []skillmd.Key) {
 	typos := map[[2]int]bool{} // the positions of the keys reported
 	for _, k := range keys {
-		if agentSkillsKey(k.key) {
+		if agentSkillsKey(k.Name) {
 			continue
 		}
 		hint := "move it under metadata:, the format's place for other keys, or remove it"
-		if known, ok := typoOf(k.key); ok && agentSkillsKey(known) {
+		if known, ok := skillmd.Typo(k.Name); ok && agentSkillsKey(known) {
 			hint = fmt.Sprintf("rename it to %q", known)
 		}
-		typos[[2]int{k.line, k.col}] = true
-		l.report(RuleKeyUnknown, k.line, k.col, hint,
-			"key %q is not one of the Agent Skills format's (%s; and skillsync's %s)", k.key, strings.Join(AgentSkillsKeys, ", "), keyEnabled)
+		typos[[2]int{k.Line, k.Col}] = true
+		l.report(RuleKeyUnknown, k.Line, k.Col, hint,
+			"key %q is not one of the Agent Skills format's (%s; and skillsync's %s)", k.Name, strings.Join(AgentSkillsKeys, ", "), skillmd.KeyEnabled)
 	}
 	// The typo warnings of the same keys say less: they go, in one pass
 	// for all (one pass for each key would cost keys times warnings).
@@ -222,34 +223,34 @@ func (l *linter) drop(code string, at map[[2]int]bool) {
 	l.ds = out
 }
 
-func (l *linter) compatibility(k fmKey) {
-	v := k.value
+func (l *linter) compatibility(k skillmd.Key) {
+	v := k.Value
 	hint := `say in a line what the skill needs to run, as in "compatibility: Requires git and network access", or remove the key`
 	switch {
 	case v.Kind != yaml.ScalarNode:
-		l.report(RuleCompatibility, k.vline, k.vcol, hint, "compatibility must be text, not %s", yamlnode.Kind(v))
+		l.report(RuleCompatibility, k.ValueLine, k.ValueCol, hint, "compatibility must be text, not %s", yamlnode.Kind(v))
 	case v.Tag == "!!null" || strings.TrimSpace(v.Value) == "":
-		l.report(RuleCompatibility, k.vline, k.vcol, hint, "compatibility is empty; the Agent Skills format takes 1 to %d characters", maxCompatibilityChars)
+		l.report(RuleCompatibility, k.ValueLine, k.ValueCol, hint, "compatibility is empty; the Agent Skills format takes 1 to %d characters", maxCompatibilityChars)
 	default:
 		if n := utf8.RuneCountInString(v.Value); n > maxCompatibilityChars {
-			l.report(RuleCompatibility, k.vline, k.vcol, "keep it to the products, system packages and network access the skill needs; move details into the body",
+			l.report(RuleCompatibility, k.ValueLine, k.ValueCol, "keep it to the products, system packages and network access the skill needs; move details into the body",
 				"compatibility is %d characters long; the Agent Skills format takes at most %d", n, maxCompatibilityChars)
 		}
 	}
 }
 
-func (l *linter) metadata(k fmKey) {
-	v := k.value
+func (l *linter) metadata(k skillmd.Key) {
+	v := k.Value
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		return // "metadata:" with nothing under it holds nothing
 	}
 	if v.Kind != yaml.MappingNode {
-		l.report(RuleMetadata, k.vline, k.vcol, "write it as keys with text values, one a line, indented under metadata:",
+		l.report(RuleMetadata, k.ValueLine, k.ValueCol, "write it as keys with text values, one a line, indented under metadata:",
 			"metadata must be a mapping of keys to text values, not %s", yamlnode.Kind(v))
 		return
 	}
 	// Lines of the file: v's are those of the block, offset as k's are.
-	offset := k.vline - v.Line
+	offset := k.ValueLine - v.Line
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		mk, mv := v.Content[i], yamlnode.Resolve(v.Content[i+1])
 		line, col := mv.Line+offset, mv.Column
@@ -365,8 +366,8 @@ func (f *folderIndex) sameButCase(p string) string {
 // has reports whether p is a file or a folder of the skill.
 func (f *folderIndex) has(p string) bool { return f.files[p] || f.folders[p] }
 
-func (l *linter) missingLinks(p *skillParser, slug string, f *folderIndex) {
-	for _, ref := range ReferencedFiles(withoutSkillDir(p.body), slug) {
+func (l *linter) missingLinks(p *skillmd.Document, slug string, f *folderIndex) {
+	for _, ref := range skillmd.ReferencedFiles(withoutSkillDir(p.Body), slug) {
 		if !ref.Linked || f.has(ref.Path) || (ref.Alt != "" && f.has(ref.Alt)) {
 			continue
 		}
@@ -374,7 +375,7 @@ func (l *linter) missingLinks(p *skillParser, slug string, f *folderIndex) {
 		if other := f.sameButCase(ref.Path); other != "" {
 			hint = fmt.Sprintf("the folder holds %s: names of files are case-sensitive on most systems; rename one", other)
 		}
-		l.report(RuleLinkMissing, p.bodyLine+ref.Line-1, 1, hint,
+		l.report(RuleLinkMissing, p.BodyLine+ref.Line-1, 1, hint,
 			"link to %s, which is not in the skill folder", ref.Path)
 	}
 }
@@ -387,14 +388,14 @@ func (l *linter) missingLinks(p *skillParser, slug string, f *folderIndex) {
 // ("scripts/"). Hidden files (".gitignore") and files in hidden folders
 // are never reported, nor are files named LICENSE or README (of any case
 // and extension), which are for people, not agents.
-func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *folderIndex) {
+func (l *linter) unreferenced(p *skillmd.Document, sk *Skill, slug, dir string, f *folderIndex) {
 	content := map[string][]byte{}
 	for _, file := range sk.Files {
 		if file.Content != nil {
 			content[file.Path] = file.Content
 		}
 	}
-	reached := map[string]bool{SkillFile: true}
+	reached := map[string]bool{skillmd.FileName: true}
 	named := map[string]bool{}     // the folders named, whose files are marked
 	scripted := map[string]bool{}  // the folders whose scripts brought their files
 	byLower := map[string]string{} // every path named, by its lower case
@@ -433,7 +434,7 @@ func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *fo
 				}
 			}
 		}
-		refs := FindReferences(text, slug)
+		refs := skillmd.FindReferences(text, slug)
 		for _, r := range refs.Files {
 			names(r.Path)
 			if r.Alt != "" {
@@ -461,8 +462,8 @@ func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *fo
 			names(strings.ReplaceAll(m[1], ".", "/"))
 		}
 	}
-	scan(".", p.block, false)
-	scan(".", p.body, true)
+	scan(".", p.Block, false)
+	scan(".", p.Body, true)
 	for _, root := range clientMetadata {
 		if f.files[root] {
 			mark(root)
@@ -483,7 +484,7 @@ func (l *linter) unreferenced(p *skillParser, sk *Skill, slug, dir string, f *fo
 				files = f.top
 			}
 			for _, file := range files {
-				if file != SkillFile && !isMarkdown(file) {
+				if file != skillmd.FileName && !isMarkdown(file) {
 					mark(file)
 				}
 			}
@@ -569,10 +570,10 @@ func folderWords(text string) []string {
 		return nil
 	}
 	var out []string
-	for w := range cutWords(text, func(r rune) bool {
+	for w := range strings.FieldsFuncSeq(text, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune("\"'`()[]<>,;|=", r)
 	}) {
-		t := strings.TrimRight(w.text, ".:!?")
+		t := strings.TrimRight(w, ".:!?")
 		if i := strings.IndexAny(t, "*{"); i >= 0 {
 			t = t[:i]
 		}
@@ -586,3 +587,9 @@ func folderWords(text string) []string {
 	}
 	return out
 }
+
+// MaxBodyLines is the length above which a SKILL.md body draws body-long
+// (see [Rules]): the Agent Skills authoring guidance asks for bodies under
+// 500 lines, with details moved to supporting files the AI reads when it
+// needs them.
+const MaxBodyLines = 500

@@ -29,6 +29,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
 )
 
@@ -399,7 +400,7 @@ func (f *folder) read(dir, sub string) (plumbing.Hash, error) {
 			// the skill is an error whatever it holds. Its id stays the
 			// zero id, which no blob has: the folder counts as changed.
 			limit := int64(-1)
-			if rel == SkillFile {
+			if rel == skillmd.FileName {
 				limit = MaxSkillMDBytes
 			}
 			read, err := readWorkFile(p, &e, h, limit)
@@ -667,7 +668,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 			}
 		}
 		switch {
-		case rel == SkillFile && !ent.link && size > MaxSkillMDBytes:
+		case rel == skillmd.FileName && !ent.link && size > MaxSkillMDBytes:
 			ent.large, ent.size = true, size // never read: see readFolder
 		case read:
 			ent.data, ent.large, ent.size, ent.sha256, ent.head = b.data, b.large, b.size, b.sha256, b.head

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
 
 func testLock() Lock {
@@ -294,14 +295,14 @@ func TestLoadRevisionChecksVendoredFolders(t *testing.T) {
 func TestCheckFolder(t *testing.T) {
 	cfg := DefaultConfig()
 	sk, ds, err := CheckFolder(cfg, "pdf", map[string][]byte{
-		SkillFile:   []byte("---\nname: pdf\ndescription: Reads PDFs.\n---\nUse it.\n"),
-		"notes.md":  []byte("n"),
-		".DS_Store": {0, 1},
+		skillmd.FileName: []byte("---\nname: pdf\ndescription: Reads PDFs.\n---\nUse it.\n"),
+		"notes.md":       []byte("n"),
+		".DS_Store":      {0, 1},
 	})
 	if err != nil || sk == nil || sk.Invalid || len(sk.Files) != 1 || ds.HasErrors() {
 		t.Fatalf("CheckFolder = %+v, %v, %v", sk, ds, err)
 	}
-	_, ds, err = CheckFolder(cfg, "pdf", map[string][]byte{SkillFile: []byte("no frontmatter")})
+	_, ds, err = CheckFolder(cfg, "pdf", map[string][]byte{skillmd.FileName: []byte("no frontmatter")})
 	if err != nil || !ds.HasErrors() || !strings.HasPrefix(ds[0].Path, "skills/pdf/") {
 		t.Fatalf("CheckFolder of a bad SKILL.md = %v, %v", ds, err)
 	}

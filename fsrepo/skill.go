@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -19,21 +20,10 @@ import (
 // a skill folder, so that a loop ends.
 const maxLinkHops = 8
 
-// binaryExts are extensions whose files are binary whatever their first
-// bytes hold.
-var binaryExts = map[string]bool{
-	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".ico": true, ".bmp": true,
-	".tif": true, ".tiff": true, ".pdf": true, ".zip": true, ".gz": true, ".tgz": true, ".bz2": true,
-	".xz": true, ".7z": true, ".tar": true, ".jar": true, ".woff": true, ".woff2": true, ".ttf": true,
-	".otf": true, ".eot": true, ".mp3": true, ".mp4": true, ".wav": true, ".ogg": true, ".mov": true,
-	".exe": true, ".dll": true, ".so": true, ".dylib": true, ".wasm": true, ".pyc": true, ".class": true,
-	".docx": true, ".xlsx": true, ".pptx": true, ".odt": true, ".sqlite": true, ".db": true, ".bin": true,
-}
-
 // isBinary classifies content as git does (a NUL byte in the first
 // sniffLen bytes), and by extension for formats that may lack one early.
 func isBinary(name string, data []byte) bool {
-	if binaryExts[strings.ToLower(path.Ext(name))] {
+	if skillmd.IsBinaryPath(name) {
 		return true
 	}
 	if len(data) > sniffLen {
@@ -54,7 +44,7 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 	warnf := func(p, code, hint, format string, args ...any) {
 		ds = append(ds, diag.Diagnostic{Path: p, Severity: diag.SeverityWarning, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
 	}
-	sk := &Skill{Slug: f.slug, Path: path.Join(dir, SkillFile), Enabled: true}
+	sk := &Skill{Slug: f.slug, Path: path.Join(dir, skillmd.FileName), Enabled: true}
 
 	if f.isLink {
 		errf(dir, "symlink-folder", "make it a real folder; skillsync never follows a symlinked skill folder",
@@ -91,12 +81,12 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 		byRel[f.entries[i].rel] = &f.entries[i]
 	}
 	fe := &folderEntries{byRel: byRel}
-	skillMD := byRel[SkillFile]
+	skillMD := byRel[skillmd.FileName]
 	if skillMD == nil {
 		// Is it a folder of skills rather than a skill?
 		var nested []string
 		for _, e := range f.entries {
-			if path.Base(e.rel) == SkillFile {
+			if path.Base(e.rel) == skillmd.FileName {
 				nested = append(nested, e.rel)
 			}
 		}
@@ -111,20 +101,20 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 			}
 			return nil, ds, nameInfo{}
 		}
-		hint := fmt.Sprintf("add %s/%s with the skill's frontmatter and instructions", dir, SkillFile)
+		hint := fmt.Sprintf("add %s/%s with the skill's frontmatter and instructions", dir, skillmd.FileName)
 		for rel := range byRel {
-			if !strings.Contains(rel, "/") && strings.EqualFold(rel, SkillFile) {
-				hint = fmt.Sprintf("rename %s to %s (the name is case-sensitive)", rel, SkillFile)
+			if !strings.Contains(rel, "/") && strings.EqualFold(rel, skillmd.FileName) {
+				hint = fmt.Sprintf("rename %s to %s (the name is case-sensitive)", rel, skillmd.FileName)
 			}
 		}
-		errf(dir, "skill-md-missing", hint, "skill folder %q has no %s", f.slug, SkillFile)
+		errf(dir, "skill-md-missing", hint, "skill folder %q has no %s", f.slug, skillmd.FileName)
 		sk.Invalid = true
 		return sk, ds, nameInfo{}
 	}
 
 	var ni nameInfo
-	var parsed *skillParser // nil when SKILL.md is not read
-	if md, ok := fe.resolve(SkillFile, dir, errf); ok && (md.large || len(md.data) > MaxSkillMDBytes) {
+	var parsed *skillmd.Document // nil when SKILL.md is not read
+	if md, ok := fe.resolve(skillmd.FileName, dir, errf); ok && (md.large || len(md.data) > MaxSkillMDBytes) {
 		size := md.size
 		if !md.large {
 			size = int64(len(md.data))
@@ -134,14 +124,12 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 				size, spec.MaxInstructionsLen),
 			Hint: "keep the instructions short, and move reference material into supporting files that SKILL.md points to"})
 	} else if ok {
-		p := &skillParser{path: sk.Path}
-		read := p.parse(md.data)
-		read.Slug, read.Path = sk.Slug, sk.Path
-		*sk = read
-		ds = append(ds, p.ds...)
-		ni = p.name
-		parsed = p
-		if p.nameOK && !slugOf(f.slug, sk.Name) && names.URLSafe(f.slug) {
+		doc, pds := skillmd.Parse(sk.Path, md.data)
+		sk.Name, sk.Description, sk.Enabled, sk.Instructions, sk.Extra = doc.Name, doc.Description, doc.Enabled, doc.Instructions, doc.Extra
+		ds = append(ds, pds...)
+		ni = nameInfo{doc.NameLine, doc.NameCol}
+		parsed = doc
+		if doc.NameOK && !slugOf(f.slug, sk.Name) && names.URLSafe(f.slug) {
 			slug := Slugify(sk.Name)
 			// A skill's slug is made from its name once, when the skill
 			// is created in the app; the API cannot create skills.
@@ -160,13 +148,13 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 	}
 
 	for _, e := range f.entries {
-		if e.rel == SkillFile {
+		if e.rel == skillmd.FileName {
 			continue
 		}
 		full := path.Join(dir, e.rel)
-		if path.Base(e.rel) == SkillFile {
+		if path.Base(e.rel) == skillmd.FileName {
 			warnf(full, "skill-nested", fmt.Sprintf("skill folders sit directly in %s; move it there if it is a skill of its own", skillsDir),
-				"nested %s is a supporting file of skill %q, not a skill", SkillFile, f.slug)
+				"nested %s is a supporting file of skill %q, not a skill", skillmd.FileName, f.slug)
 		}
 		if err := spec.CheckFilePath(e.rel); err != nil {
 			// The API neither reads nor writes such a file, so it is no
@@ -288,3 +276,7 @@ func (fe *folderEntries) resolve(rel, dir string, errf func(p, code, hint, forma
 // the loader classifies supporting files: by a NUL byte among its first
 // 8,000 bytes, as git does, or by an extension of a binary format.
 func IsBinary(name string, data []byte) bool { return isBinary(name, data) }
+
+// nameInfo is where the name was written, for diagnostics about it that
+// only the whole repository can tell (duplicates, the folder's slug).
+type nameInfo struct{ line, col int }

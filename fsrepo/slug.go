@@ -2,7 +2,6 @@ package fsrepo
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/skillsync/skillsync/internal/names"
 )
@@ -34,5 +33,3 @@ func slugOf(slug, name string) bool {
 	n, ok := strings.CutPrefix(slug, base+"-")
 	return ok && n != "" && n[0] != '0' && n != "1" && strings.Trim(n, "0123456789") == ""
 }
-
-func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

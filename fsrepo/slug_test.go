@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -41,7 +42,7 @@ func TestSlugMismatchSaysWhatToDo(t *testing.T) {
 	root := t.TempDir()
 	for slug, name := range map[string]string{"pdf-tools": "PDF Processing", "kana": "日本語", "pdf-processing": "PDF Processing",
 		"pdf-processing-2": "PDF Processing"} {
-		p := filepath.Join(root, "skills", slug, fsrepo.SkillFile)
+		p := filepath.Join(root, "skills", slug, skillmd.FileName)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}

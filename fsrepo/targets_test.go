@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
 
 func readConfigText(t *testing.T, text string) (Config, error) {
@@ -207,7 +208,7 @@ targets:
 func TestConfigOverrideWarnings(t *testing.T) {
 	root := t.TempDir()
 	for _, slug := range []string{"a", "b", "c", "e"} {
-		p := filepath.Join(root, "skills", slug, SkillFile)
+		p := filepath.Join(root, "skills", slug, skillmd.FileName)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -35,7 +35,6 @@ const (
 	DefaultSkillsDir         = "skills"
 	DefaultMaxDisablePercent = 30
 	ConfigFile               = "skillsync.yaml"
-	SkillFile                = "SKILL.md"
 )
 
 // Skill is one skill folder of the repository: the desired state of the

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
@@ -341,7 +342,7 @@ func skillPath(slug, p string) string {
 	if p != "" {
 		return p
 	}
-	return path.Join(slug, fsrepo.SkillFile)
+	return path.Join(slug, skillmd.FileName)
 }
 
 // desiredFields are the fields ls asks of a skill whose fields are now

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -160,7 +160,7 @@ func (c *Change) Diff() string {
 // diffInput is what [Change.Diff] diffs: the names of the two sides and
 // their texts, both "" when the instructions do not change.
 func (c *Change) diffInput() (oldName, newName, before, after string) {
-	oldName, newName = path.Join("live", c.Slug, fsrepo.SkillFile), skillPath(c.Slug, c.Path)
+	oldName, newName = path.Join("live", c.Slug, skillmd.FileName), skillPath(c.Slug, c.Path)
 	if !c.Changes(FieldInstructions) || c.After.Instructions == nil {
 		return oldName, newName, "", ""
 	}

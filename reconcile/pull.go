@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -97,7 +98,7 @@ type PulledSkill struct {
 
 // NotRead is a file that a skill's instructions refer to and pull does not
 // ask the space for: one outside the folder, or one the files endpoint
-// cannot address or serve (see [fsrepo.FindReferences]). A file asked for
+// cannot address or serve (see [skillmd.FindReferences]). A file asked for
 // and not found is a warning when linked, and counted when only mentioned.
 type NotRead struct {
 	Path   string `json:"path"`   // as written in the instructions
@@ -109,7 +110,7 @@ type NotRead struct {
 // skill named by its slug: SKILL.md (name, description, "enabled: false"
 // when disabled, and the instructions as the body) and the supporting files
 // its instructions refer to by a relative path (see
-// [fsrepo.ReferencedFiles]), read through the files endpoint. Only text
+// [skillmd.ReferencedFiles]), read through the files endpoint. Only text
 // files can be read: others are skipped with a warning, and so is a skill
 // whose SKILL.md the space cannot read (an empty body would erase it on
 // apply).
@@ -144,7 +145,7 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 		rep.Warnings = append(rep.Warnings, p.warnings...)
 		rep.Unfound += p.unfound
 		if on, ok := o.Enabled[p.Slug]; ok && p.skip == "" && on != p.Enabled {
-			p.files[fsrepo.SkillFile] = fsrepo.FormatSkillMD(p.Name, p.Description, on, *p.Instructions)
+			p.files[skillmd.FileName] = skillmd.Format(p.Name, p.Description, on, *p.Instructions)
 		}
 		if p.skip == "" {
 			w.Add(p.Slug, p.files)
@@ -351,9 +352,9 @@ func readPulledSkill(ctx context.Context, c Service, space string, p *pulledSkil
 	}
 	p.Skill = *got
 	p.files = map[string][]byte{
-		fsrepo.SkillFile: fsrepo.FormatSkillMD(got.Name, got.Description, got.Enabled, *got.Instructions),
+		skillmd.FileName: skillmd.Format(got.Name, got.Description, got.Enabled, *got.Instructions),
 	}
-	refs := fsrepo.FindReferences(*got.Instructions, p.Slug)
+	refs := skillmd.FindReferences(*got.Instructions, p.Slug)
 	for _, sk := range refs.Skipped {
 		p.notRead = append(p.notRead, NotRead{Path: sk.Text, Line: sk.Line, Reason: sk.Reason})
 	}

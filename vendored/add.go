@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bounded"
 )
 
@@ -259,7 +260,7 @@ func chooseFolder(u *upstream, commit plumbing.Hash, dir string, find bool) (str
 	if find {
 		switch {
 		case len(folders) == 0:
-			return "", fmt.Errorf("%s holds no %s at %s: it has no skill to vendor", u.src, fsrepo.SkillFile, short(commit.String()))
+			return "", fmt.Errorf("%s holds no %s at %s: it has no skill to vendor", u.src, skillmd.FileName, short(commit.String()))
 		case folders[0] == "" || len(folders) == 1:
 			return folders[0], nil
 		}
@@ -276,12 +277,12 @@ func chooseFolder(u *upstream, commit plumbing.Hash, dir string, find bool) (str
 	}
 	if len(below) > 0 {
 		return "", fmt.Errorf("%s has no %s in %s, but holds %d skills below it; choose one with --path:\n  %s",
-			u.src, fsrepo.SkillFile, displayDir(dir), len(below), listFolders(below))
+			u.src, skillmd.FileName, displayDir(dir), len(below), listFolders(below))
 	}
 	if _, _, err := u.folder(commit, dir); errors.Is(err, ErrNoFolder) {
 		return "", err
 	}
-	return "", fmt.Errorf("%s has no %s in %s at %s: it is not a skill folder", u.src, fsrepo.SkillFile, displayDir(dir), short(commit.String()))
+	return "", fmt.Errorf("%s has no %s in %s at %s: it is not a skill folder", u.src, skillmd.FileName, displayDir(dir), short(commit.String()))
 }
 
 func displayDir(dir string) string {

@@ -23,6 +23,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/memory"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/names"
 )
@@ -523,7 +524,7 @@ func (u *upstream) skillFolders(c plumbing.Hash) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: reading commit %s: %w", u.src, c, err)
 		}
-		if path.Base(name) == fsrepo.SkillFile && e.Mode.IsFile() && !names.InGitDir(name) {
+		if path.Base(name) == skillmd.FileName && e.Mode.IsFile() && !names.InGitDir(name) {
 			d := path.Dir(name)
 			if d == "." {
 				d = ""

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 )
@@ -203,7 +204,7 @@ func writeOverrides(ui *ui, root string, cfg fsrepo.Config, target string, rep *
 	}
 	slices.Sort(slugs)
 	for _, slug := range slugs {
-		ui.infof("%s: targets.%s.enabled.%s: %t (the space's state; %s keeps the one the targets share)", fsrepo.ConfigFile, target, slug, states[slug], path.Join(cfg.SkillsDir, slug, fsrepo.SkillFile))
+		ui.infof("%s: targets.%s.enabled.%s: %t (the space's state; %s keeps the one the targets share)", fsrepo.ConfigFile, target, slug, states[slug], path.Join(cfg.SkillsDir, slug, skillmd.FileName))
 	}
 	return nil
 }

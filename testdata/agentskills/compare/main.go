@@ -17,6 +17,7 @@ import (
 	"sort"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
 
 // A verdict is what the profile says of a skill folder.
@@ -63,7 +64,7 @@ func check(dir string) (verdict, error) {
 		return v, err
 	}
 	// Only SKILL.md: the rules compared read nothing else.
-	data, err := os.ReadFile(filepath.Join(abs, fsrepo.SkillFile))
+	data, err := os.ReadFile(filepath.Join(abs, skillmd.FileName))
 	if err != nil {
 		return v, err
 	}
@@ -71,7 +72,7 @@ func check(dir string) (verdict, error) {
 	if err := os.MkdirAll(into, 0o755); err != nil {
 		return v, err
 	}
-	if err := os.WriteFile(filepath.Join(into, fsrepo.SkillFile), data, fs.FileMode(0o644)); err != nil {
+	if err := os.WriteFile(filepath.Join(into, skillmd.FileName), data, fs.FileMode(0o644)); err != nil {
 		return v, err
 	}
 	_, ds, err := fsrepo.Load(context.Background(), tmp, fsrepo.LoadOptions{})

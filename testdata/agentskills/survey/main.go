@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
 
 func main() {
@@ -31,7 +33,7 @@ func main() {
 	for _, coll := range flag.Args() {
 		var dirs []string
 		filepath.WalkDir(coll, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && d.Name() == fsrepo.SkillFile {
+			if err == nil && !d.IsDir() && d.Name() == skillmd.FileName {
 				dirs = append(dirs, filepath.Dir(p))
 			}
 			return nil
@@ -80,7 +82,7 @@ func rule(code string) (fsrepo.Rule, bool) {
 
 // lint copies the skill folder dir into a repository of its own, whose
 // skillsync.yaml is cfg, and loads it.
-func lint(dir, cfg string) (fsrepo.Diagnostics, error) {
+func lint(dir, cfg string) (diag.Diagnostics, error) {
 	tmp, err := os.MkdirTemp("", "survey")
 	if err != nil {
 		return nil, err

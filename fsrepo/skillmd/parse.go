@@ -1,4 +1,4 @@
-package fsrepo
+package skillmd
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -19,31 +20,31 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// MaxBodyLines is the length above which a SKILL.md body draws body-long
-// (see [Rules]): the Agent Skills authoring guidance asks for bodies under
-// 500 lines, with details moved to supporting files the AI reads when it
-// needs them.
-const MaxBodyLines = 500
+// FileName is the name of the file of a skill folder that holds its
+// frontmatter and instructions.
+const FileName = "SKILL.md"
 
 // Frontmatter keys with a meaning to skillsync; all others are kept in
-// [Skill.Extra] and ignored.
+// [Document.Extra] and ignored.
 const (
-	keyName        = "name"
-	keyDescription = "description"
-	keyEnabled     = "enabled"
+	KeyName        = "name"
+	KeyDescription = "description"
+	KeyEnabled     = "enabled"
 )
 
 // knownKeys are the frontmatter keys that real SKILL.md files use (the Agent
 // Skills specification, Claude Code, common generators). A key that is none
 // of these but close to one draws a typo warning.
 var knownKeys = []string{
-	keyName, keyDescription, keyEnabled,
+	KeyName, KeyDescription, KeyEnabled,
 	"license", "allowed-tools", "metadata", "compatibility", "version",
 	"argument-hint", "model", "disable-model-invocation", "user-invocable",
 	"when_to_use", "context", "agent", "hooks", "author", "tags",
 }
 
 const bom = "\uFEFF"
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func firstNonASCII(s string) (rune, bool) {
 	for _, r := range s {
@@ -54,46 +55,66 @@ func firstNonASCII(s string) (rune, bool) {
 	return 0, false
 }
 
-// ParseSkillMD parses one SKILL.md: its YAML frontmatter (name, description,
+// A Document is one SKILL.md as read: what its frontmatter and body say,
+// and where and how they say it, for the rules that judge more than the
+// values (package lint).
+type Document struct {
+	Path         string         // as given to [Parse], which the diagnostics name
+	Name         string         // frontmatter name
+	Description  string         // frontmatter description
+	Enabled      bool           // frontmatter enabled; true when absent
+	Instructions string         // the body, in canonical form (see [spec.Canonical])
+	Extra        map[string]any // other frontmatter keys, kept and ignored
+
+	// NameOK is set when the name is a string the service accepts;
+	// NameLine and NameCol are where its value is written.
+	NameOK            bool
+	NameLine, NameCol int
+	// Keys are the frontmatter's keys, in order, each once (the first
+	// entry of a key written twice).
+	Keys []Key
+	// Block is the frontmatter's text, between the "---" lines.
+	Block string
+	// Body is the text after the frontmatter as written, from line
+	// BodyLine of the file, with LF line endings.
+	Body     string
+	BodyLine int
+}
+
+// A Key is a key of the frontmatter with its value, at lines of the file.
+type Key struct {
+	Name                string
+	Line, Col           int // the key's
+	Value               *yaml.Node
+	ValueLine, ValueCol int // the value's
+}
+
+// Fields are the fields of d that [spec.Differ] compares.
+func (d *Document) Fields() spec.Fields {
+	text := d.Instructions
+	return spec.Fields{Name: d.Name, Description: d.Description, Instructions: &text, Enabled: d.Enabled}
+}
+
+// Parse parses one SKILL.md: its YAML frontmatter (name, description,
 // enabled, and any other keys, kept in Extra) and its body, the instructions,
 // returned in [spec.Canonical] form. path is used in the diagnostics (and stored
-// in the Skill); Slug and Files are left for the caller. Every rule that can
-// be checked from the file alone is checked, and every problem reported. The
-// returned Skill holds whatever could be parsed, even when there are errors.
-func ParseSkillMD(path string, data []byte) (Skill, diag.Diagnostics) {
+// in the Document). Every rule that can be checked from the file alone is
+// checked, and every problem reported. The returned Document holds whatever
+// could be parsed, even when there are errors.
+func Parse(path string, data []byte) (*Document, diag.Diagnostics) {
 	p := &skillParser{path: path}
-	sk := p.parse(data)
-	return sk, p.ds
+	doc := p.parse(data)
+	return doc, p.ds
 }
 
 type skillParser struct {
 	path string
 	ds   diag.Diagnostics
-	name nameInfo
-	// nameOK is set when the name is a string the service accepts.
-	nameOK bool
-	// What the lint rules read (see lint.go): the frontmatter's keys,
-	// the block's text and the body as written, from line bodyLine.
-	keys     []fmKey
-	block    string
-	body     string
-	bodyLine int
-	// blockLines are the lines of block, cut once for the diagnostics
+	doc  *Document
+	// blockLines are the lines of the block, cut once for the diagnostics
 	// of every key whose value does not decode.
 	blockLines []string
 }
-
-// An fmKey is a key of the frontmatter with its value, at lines of the file.
-type fmKey struct {
-	key         string
-	line, col   int // the key's
-	value       *yaml.Node
-	vline, vcol int // the value's
-}
-
-// nameInfo is where the name was written, for diagnostics about it that
-// only the whole repository can tell (duplicates, the folder's slug).
-type nameInfo struct{ line, col int }
 
 func (p *skillParser) add(line, col int, sev diag.Severity, code, msg, hint string) {
 	p.ds = append(p.ds, diag.Diagnostic{Path: p.path, Line: line, Col: col, Severity: sev, Code: code, Message: msg, Hint: hint})
@@ -109,8 +130,9 @@ func (p *skillParser) warnf(line, col int, code, hint, format string, args ...an
 
 const exampleFrontmatter = `begin SKILL.md with "---", then "name: ..." and "description: ..." lines, then "---"`
 
-func (p *skillParser) parse(data []byte) Skill {
-	sk := Skill{Path: p.path, Enabled: true}
+func (p *skillParser) parse(data []byte) *Document {
+	sk := &Document{Path: p.path, Enabled: true}
+	p.doc = sk
 	if !utf8.Valid(data) {
 		line, col, b := diag.InvalidUTF8(data)
 		p.errorf(line, col, "text-not-utf8", "save the file as UTF-8",
@@ -134,11 +156,11 @@ func (p *skillParser) parse(data []byte) Skill {
 			`end the frontmatter with a line holding only "---"`,
 			`frontmatter is not closed: no "---" line after line %d`, fm.OpenLine)
 	case frontmatter.Found:
-		p.frontmatter(&sk, fm)
+		p.frontmatter(sk, fm)
 	}
 
 	body := string(fm.Body)
-	p.body, p.bodyLine = body, fm.BodyLine
+	sk.Body, sk.BodyLine = body, fm.BodyLine
 	sk.Instructions = spec.Canonical(body)
 	if send := spec.InstructionsToSend(sk.Instructions); spec.CheckInstructions(send) != nil {
 		without := ""
@@ -171,8 +193,8 @@ func fileLines(msg string, fm frontmatter.Split) string {
 
 // frontmatter decodes the YAML block into sk, reporting positions as lines
 // of the file (see [frontmatter.Split.Line]).
-func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
-	p.block = string(fm.Block)
+func (p *skillParser) frontmatter(sk *Document, fm frontmatter.Split) {
+	sk.Block = string(fm.Block)
 	doc, err := parseBlock(fm.Block)
 	var se *frontmatter.SurrogateError
 	if errors.As(err, &se) {
@@ -216,8 +238,8 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 			v = v.Alias
 		}
 		vl, vc := fm.Line(v.Line), v.Column
-		p.keys = append(p.keys, fmKey{key: key, line: kl, col: kc, value: v, vline: vl, vcol: vc})
-		if (key == keyName || key == keyDescription) && v.Kind == yaml.ScalarNode && v.Style == 0 &&
+		sk.Keys = append(sk.Keys, Key{Name: key, Line: kl, Col: kc, Value: v, ValueLine: vl, ValueCol: vc})
+		if (key == KeyName || key == KeyDescription) && v.Kind == yaml.ScalarNode && v.Style == 0 &&
 			len(v.LineComment) > 1 && v.LineComment[0] == '#' && v.LineComment[1] != ' ' && v.LineComment[1] != '#' {
 			// "description: Tag it #release" reads as "Tag it" and a
 			// comment: a "#word" is a tag the author meant to keep, where
@@ -226,28 +248,28 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 				"%s ends at %q: the rest of the line, %q, is a YAML comment and is dropped", key, v.Value, v.LineComment)
 		}
 		switch key {
-		case keyName:
+		case KeyName:
 			hasName = true
-			p.name = nameInfo{vl, vc}
+			sk.NameLine, sk.NameCol = vl, vc
 			var ok bool
 			sk.Name, ok = p.stringValue(key, v, vl, vc)
 			if err := spec.CheckName(sk.Name); err != nil && sk.Name != "" {
 				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", diag.RuleMessage(err))
 			} else {
-				p.nameOK = ok
+				sk.NameOK = ok
 				if r, found := firstNonASCII(sk.Name); found {
 					p.warnf(vl, vc, "name-non-ascii", "use ASCII letters and digits if the service refuses the name",
 						"name holds %q: the service's rule says letters and digits, and it may accept only ASCII ones", r)
 				}
 			}
-		case keyDescription:
+		case KeyDescription:
 			hasDescription = true
 			sk.Description, _ = p.stringValue(key, v, vl, vc)
 			if err := spec.CheckDescription(sk.Description); err != nil && sk.Description != "" {
 				p.errorf(vl, vc, "description-invalid", "shorten the description; say what the skill does and when to use it",
 					"%s", diag.RuleMessage(err))
 			}
-		case keyEnabled:
+		case KeyEnabled:
 			sk.Enabled = p.boolValue(key, v, vl, vc)
 		default:
 			var x any
@@ -259,7 +281,7 @@ func (p *skillParser) frontmatter(sk *Skill, fm frontmatter.Split) {
 				sk.Extra = map[string]any{}
 			}
 			sk.Extra[key] = x
-			if known, ok := typoOf(key); ok {
+			if known, ok := Typo(key); ok {
 				p.warnf(kl, kc, "frontmatter-key-typo", fmt.Sprintf("rename it to %q", known),
 					"unknown frontmatter key %q looks like a typo of %q", key, known)
 			}
@@ -351,7 +373,7 @@ func (p *skillParser) boolValue(key string, v *yaml.Node, line, col int) bool {
 // with a hint for the mistakes real SKILL.md files make.
 func (p *skillParser) yamlError(err error, fm frontmatter.Split) {
 	if p.blockLines == nil {
-		p.blockLines = strings.Split(p.block, "\n")
+		p.blockLines = strings.Split(p.doc.Block, "\n")
 	}
 	for _, pr := range yamlnode.Problems(err, p.blockLines) {
 		// yaml.v3 gives no line for some errors, such as a tab that
@@ -402,11 +424,11 @@ func suggestName(name string) string {
 	return s
 }
 
-// typoOf reports the known key that key is a likely misspelling of. A
+// Typo reports the known key that key is a likely misspelling of. A
 // plural or singular of a known key ("agents", "tag") is no misspelling:
 // one letter apart as they are, it is a word of its own, written on
 // purpose.
-func typoOf(key string) (string, bool) {
+func Typo(key string) (string, bool) {
 	lk := strings.ToLower(key)
 	for _, k := range knownKeys {
 		if k == key || key == k+"s" || key+"s" == k {

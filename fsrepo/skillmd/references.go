@@ -1,4 +1,4 @@
-package fsrepo
+package skillmd
 
 import (
 	"bytes"
@@ -144,7 +144,7 @@ func (sc *referenceScan) add(p string, linked bool, line int) {
 		sc.set[p] = r
 		sc.lines[p] = line
 		if sc.slug != "" {
-			if i := strings.LastIndex("/"+p, "/"+sc.slug+"/"); i >= 0 && p[i+len(sc.slug)+1:] != SkillFile {
+			if i := strings.LastIndex("/"+p, "/"+sc.slug+"/"); i >= 0 && p[i+len(sc.slug)+1:] != FileName {
 				r.Alt = p[i+len(sc.slug)+1:]
 			}
 		}
@@ -167,7 +167,7 @@ func (sc *referenceScan) skip(text string, line int, reason string) {
 // take adds the path p found as text, or skips it with why.
 func (sc *referenceScan) take(text, p string, linked bool, line int) {
 	switch {
-	case p == SkillFile:
+	case p == FileName:
 	case names.InGitDir(p):
 		sc.skip(text, line, "inside .git, which pull never writes")
 	default:
@@ -674,4 +674,15 @@ var textExts = map[string]bool{
 // does not serve.
 func IsBinaryPath(p string) bool {
 	return binaryExts[strings.ToLower(path.Ext(p))]
+}
+
+// binaryExts are extensions whose files are binary whatever their first
+// bytes hold.
+var binaryExts = map[string]bool{
+	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".ico": true, ".bmp": true,
+	".tif": true, ".tiff": true, ".pdf": true, ".zip": true, ".gz": true, ".tgz": true, ".bz2": true,
+	".xz": true, ".7z": true, ".tar": true, ".jar": true, ".woff": true, ".woff2": true, ".ttf": true,
+	".otf": true, ".eot": true, ".mp3": true, ".mp4": true, ".wav": true, ".ogg": true, ".mov": true,
+	".exe": true, ".dll": true, ".so": true, ".dylib": true, ".wasm": true, ".pyc": true, ".class": true,
+	".docx": true, ".xlsx": true, ".pptx": true, ".odt": true, ".sqlite": true, ".db": true, ".bin": true,
 }

@@ -1,4 +1,4 @@
-package fsrepo
+package skillmd
 
 import (
 	"bytes"
@@ -42,37 +42,37 @@ func roundTripFiles(t testing.TB) map[string][]byte {
 // by line: it is written afresh when a field of it changes.
 var rewrittenLayouts = map[string]bool{"own-flow-mapping.md": true}
 
-// TestMergeSkillMDChangesOnlyWhatChanged: pulling a change to one field
+// TestMergeChangesOnlyWhatChanged: pulling a change to one field
 // of a skill changes the bytes of that field alone. Every other byte of
 // the file stays: a byte-order mark, CRLF, comments, the order of the
 // keys, the style of the values that did not change, the blank lines
 // after the closing "---"; and the file reads back as the new values.
-func TestMergeSkillMDChangesOnlyWhatChanged(t *testing.T) {
+func TestMergeChangesOnlyWhatChanged(t *testing.T) {
 	for name, local := range roundTripFiles(t) {
-		have, ds := ParseSkillMD(SkillFile, local)
+		have, ds := Parse(FileName, local)
 		if ds.HasErrors() {
 			t.Fatalf("%s: %v", name, ds)
 		}
 		for _, c := range []struct {
 			change string
 			key    string // the entry that changes; "" for the body
-			want   Skill
+			want   *Document
 		}{
-			{"instructions", "", with(have, func(s *Skill) { s.Instructions = "# Changed\n\nNew steps,\nover lines.\n" })},
-			{"description", keyDescription, with(have, func(s *Skill) {
+			{"instructions", "", with(have, func(s *Document) { s.Instructions = "# Changed\n\nNew steps,\nover lines.\n" })},
+			{"description", KeyDescription, with(have, func(s *Document) {
 				s.Description = "A new description, which says what the skill does and when to use it."
 			})},
-			{"description needing quotes", keyDescription, with(have, func(s *Skill) { s.Description = "Use when: always #1" })},
-			{"description over lines", keyDescription, with(have, func(s *Skill) { s.Description = "Line one.\nLine two, longer." })},
-			{"name", keyName, with(have, func(s *Skill) { s.Name = "Renamed Skill 2" })},
-			{"enabled", keyEnabled, with(have, func(s *Skill) { s.Enabled = !s.Enabled })},
+			{"description needing quotes", KeyDescription, with(have, func(s *Document) { s.Description = "Use when: always #1" })},
+			{"description over lines", KeyDescription, with(have, func(s *Document) { s.Description = "Line one.\nLine two, longer." })},
+			{"name", KeyName, with(have, func(s *Document) { s.Name = "Renamed Skill 2" })},
+			{"enabled", KeyEnabled, with(have, func(s *Document) { s.Enabled = !s.Enabled })},
 		} {
-			next := FormatSkillMD(c.want.Name, c.want.Description, c.want.Enabled, c.want.Instructions)
-			out := MergeSkillMD(local, next)
+			next := Format(c.want.Name, c.want.Description, c.want.Enabled, c.want.Instructions)
+			out := Merge(local, next)
 			where := name + ", " + c.change
 			checkReadsBack(t, where, out, have, c.want)
 			checkStyleKept(t, where, local, out)
-			if again := MergeSkillMD(out, next); !bytes.Equal(again, out) {
+			if again := Merge(out, next); !bytes.Equal(again, out) {
 				t.Errorf("%s: merging again changed\n%s\ninto\n%s", where, out, again)
 			}
 			if c.key == "" {
@@ -89,10 +89,10 @@ func TestMergeSkillMDChangesOnlyWhatChanged(t *testing.T) {
 		}
 
 		// All at once: still the file's own bytes where they can be.
-		want := with(have, func(s *Skill) {
+		want := with(have, func(s *Document) {
 			s.Name, s.Description, s.Enabled, s.Instructions = "Everything Changed", "All new.", !s.Enabled, "All new.\n"
 		})
-		out := MergeSkillMD(local, FormatSkillMD(want.Name, want.Description, want.Enabled, want.Instructions))
+		out := Merge(local, Format(want.Name, want.Description, want.Enabled, want.Instructions))
 		checkReadsBack(t, name+", everything", out, have, want)
 		if !rewrittenLayouts[name] {
 			for _, l := range frontmatterLines(local) {
@@ -105,14 +105,15 @@ func TestMergeSkillMDChangesOnlyWhatChanged(t *testing.T) {
 	}
 }
 
-func with(s Skill, f func(*Skill)) Skill {
-	f(&s)
-	return s
+func with(s *Document, f func(*Document)) *Document {
+	c := *s
+	f(&c)
+	return &c
 }
 
-func checkReadsBack(t *testing.T, where string, out []byte, have, want Skill) {
+func checkReadsBack(t *testing.T, where string, out []byte, have, want *Document) {
 	t.Helper()
-	got, ds := ParseSkillMD(SkillFile, out)
+	got, ds := Parse(FileName, out)
 	if d := spec.Differ(got.Fields(), want.Fields()); len(d) > 0 || ds.HasErrors() || !sameExtra(got.Extra, have.Extra) {
 		t.Errorf("%s: merged file reads back differing in %v, extra %v (want %v), diagnostics %v:\n%s",
 			where, d, got.Extra, have.Extra, ds, out)
@@ -267,11 +268,11 @@ func checkSameStyle(t *testing.T, where string, local, out []byte, key string) {
 	}
 }
 
-// FuzzMergeSkillMD: whatever the SKILL.md there, the merged file says
+// FuzzMerge: whatever the SKILL.md there, the merged file says
 // what the space says, and says it again when merged again.
-func FuzzMergeSkillMD(f *testing.F) {
+func FuzzMerge(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/skillmd-roundtrip/*.md")
-	more, _ := filepath.Glob("../testdata/skillmd/*/skills/*/SKILL.md")
+	more, _ := filepath.Glob("../../testdata/skillmd/*/skills/*/SKILL.md")
 	for i, s := range append(seeds, more...) {
 		if data, err := os.ReadFile(s); err == nil && len(data) < 8192 {
 			f.Add(data, skillMDCases[i%len(skillMDCases)], skillMDCases[(i+3)%len(skillMDCases)], i%2 == 0,
@@ -279,42 +280,42 @@ func FuzzMergeSkillMD(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, local []byte, name, description string, enabled bool, instructions string) {
-		next := FormatSkillMD(name, description, enabled, instructions)
-		want, _ := ParseSkillMD(SkillFile, next)
-		out := MergeSkillMD(local, next)
-		got, _ := ParseSkillMD(SkillFile, out)
+		next := Format(name, description, enabled, instructions)
+		want, _ := Parse(FileName, next)
+		out := Merge(local, next)
+		got, _ := Parse(FileName, out)
 		if !sameSkill(got, want) {
 			t.Fatalf("merged\n%q\nwith\n%q\ninto\n%q\nwhich differs in %v", local, next, out, spec.Differ(got.Fields(), want.Fields()))
 		}
-		if again := MergeSkillMD(out, next); !bytes.Equal(again, out) {
-			if _, ds := ParseSkillMD(SkillFile, out); !ds.HasErrors() {
+		if again := Merge(out, next); !bytes.Equal(again, out) {
+			if _, ds := Parse(FileName, out); !ds.HasErrors() {
 				t.Errorf("merging again changed\n%q\ninto\n%q", out, again)
 			}
 		}
 	})
 }
 
-// TestMergeSkillMDCorpus runs the checks of
-// TestMergeSkillMDChangesOnlyWhatChanged over every file whose name ends
+// TestMergeCorpus runs the checks of
+// TestMergeChangesOnlyWhatChanged over every file whose name ends
 // in SKILL.md under the folder SKILLSYNC_SKILLMD_CORPUS names, such as
 // checkouts of public skill collections (see
 // testdata/skillmd-roundtrip/README.md); it is skipped when the variable
 // is not set. Files with errors are left out.
-func TestMergeSkillMDCorpus(t *testing.T) {
+func TestMergeCorpus(t *testing.T) {
 	root := os.Getenv("SKILLSYNC_SKILLMD_CORPUS")
 	if root == "" {
 		t.Skip("SKILLSYNC_SKILLMD_CORPUS is not set")
 	}
 	var n, invalid int
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, SkillFile) {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, FileName) {
 			return err
 		}
 		local, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		have, ds := ParseSkillMD(SkillFile, local)
+		have, ds := Parse(FileName, local)
 		if ds.HasErrors() || frontmatter.Parse(normalizeSkillMD(local)).State != frontmatter.Found {
 			invalid++
 			return nil
@@ -322,15 +323,15 @@ func TestMergeSkillMDCorpus(t *testing.T) {
 		n++
 		for _, c := range []struct {
 			key  string
-			want Skill
+			want *Document
 		}{
-			{"", with(have, func(s *Skill) { s.Instructions += "\nOne more line.\n" })},
-			{keyDescription, with(have, func(s *Skill) { s.Description = "A changed description, saying when to use it." })},
-			{keyName, with(have, func(s *Skill) { s.Name = "Renamed Skill" })},
-			{keyEnabled, with(have, func(s *Skill) { s.Enabled = !s.Enabled })},
+			{"", with(have, func(s *Document) { s.Instructions += "\nOne more line.\n" })},
+			{KeyDescription, with(have, func(s *Document) { s.Description = "A changed description, saying when to use it." })},
+			{KeyName, with(have, func(s *Document) { s.Name = "Renamed Skill" })},
+			{KeyEnabled, with(have, func(s *Document) { s.Enabled = !s.Enabled })},
 		} {
 			where := p + ", " + c.key
-			out := MergeSkillMD(local, FormatSkillMD(c.want.Name, c.want.Description, c.want.Enabled, c.want.Instructions))
+			out := Merge(local, Format(c.want.Name, c.want.Description, c.want.Enabled, c.want.Instructions))
 			checkReadsBack(t, where, out, have, c.want)
 			checkStyleKept(t, where, local, out)
 			if c.key == "" {

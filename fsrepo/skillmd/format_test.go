@@ -1,4 +1,4 @@
-package fsrepo
+package skillmd
 
 import (
 	"reflect"
@@ -27,7 +27,7 @@ var instructionCases = []string{
 	"crlf\r\nlines\r\n", "\uFEFFbom first\n", "non-ASCII é 日本語 🎉\n", "lone\rcr\n", "invalid \xff\n", "nul \x00 byte\n",
 }
 
-func TestFormatSkillMDRoundTrip(t *testing.T) {
+func TestFormatRoundTrip(t *testing.T) {
 	for i, text := range skillMDCases {
 		instr := instructionCases[i%len(instructionCases)]
 		for _, enabled := range []bool{true, false} {
@@ -42,8 +42,8 @@ func TestFormatSkillMDRoundTrip(t *testing.T) {
 
 func checkRoundTrip(t *testing.T, name, description string, enabled bool, instructions string) {
 	t.Helper()
-	out := FormatSkillMD(name, description, enabled, instructions)
-	sk, ds := ParseSkillMD("skills/x/SKILL.md", out)
+	out := Format(name, description, enabled, instructions)
+	sk, ds := Parse("skills/x/SKILL.md", out)
 	wantName, wantDesc := strings.ToValidUTF8(name, "\uFFFD"), strings.ToValidUTF8(description, "\uFFFD")
 	wantInstr := spec.Canonical(strings.ToValidUTF8(instructions, "\uFFFD"))
 	// Final newlines of a description are dropped on purpose (see
@@ -62,9 +62,9 @@ func checkRoundTrip(t *testing.T, name, description string, enabled bool, instru
 	}
 }
 
-// TestFormatSkillMDReadable pins the styles: plain where possible, a block
+// TestFormatReadable pins the styles: plain where possible, a block
 // for multi-line text, double quotes only when needed.
-func TestFormatSkillMDReadable(t *testing.T) {
+func TestFormatReadable(t *testing.T) {
 	for _, tc := range []struct {
 		name, desc string
 		enabled    bool
@@ -84,13 +84,13 @@ func TestFormatSkillMDReadable(t *testing.T) {
 		{"A", "Line one.\nLine two.\n", true, "x",
 			"---\nname: A\ndescription: |-\n  Line one.\n  Line two.\n---\nx\n"},
 	} {
-		if got := string(FormatSkillMD(tc.name, tc.desc, tc.enabled, tc.instr)); got != tc.want {
-			t.Errorf("FormatSkillMD(%q, %q) =\n%s\nwant\n%s", tc.name, tc.desc, got, tc.want)
+		if got := string(Format(tc.name, tc.desc, tc.enabled, tc.instr)); got != tc.want {
+			t.Errorf("Format(%q, %q) =\n%s\nwant\n%s", tc.name, tc.desc, got, tc.want)
 		}
 	}
 }
 
-func FuzzFormatSkillMD(f *testing.F) {
+func FuzzFormat(f *testing.F) {
 	for i, s := range skillMDCases {
 		f.Add(s, skillMDCases[(i+7)%len(skillMDCases)], i%2 == 0, instructionCases[i%len(instructionCases)])
 	}
@@ -99,7 +99,7 @@ func FuzzFormatSkillMD(f *testing.F) {
 	})
 }
 
-func TestMergeSkillMD(t *testing.T) {
+func TestMerge(t *testing.T) {
 	for _, tc := range []struct {
 		name, local, want string
 		next              []byte
@@ -107,7 +107,7 @@ func TestMergeSkillMD(t *testing.T) {
 		{
 			name:  "says the same: untouched",
 			local: "\uFEFF---\r\ndescription: Extract text.\r\nname: PDF Processing\r\nenabled: true\r\nlicense: MIT\r\n---\r\n\r\n# PDF  \r\n\r\n",
-			next:  FormatSkillMD("PDF Processing", "Extract text.", true, "# PDF\n"),
+			next:  Format("PDF Processing", "Extract text.", true, "# PDF\n"),
 			want:  "\uFEFF---\r\ndescription: Extract text.\r\nname: PDF Processing\r\nenabled: true\r\nlicense: MIT\r\n---\r\n\r\n# PDF  \r\n\r\n",
 		},
 		{
@@ -117,92 +117,92 @@ func TestMergeSkillMD(t *testing.T) {
 			name: "keys stay in their order with their text and comments",
 			local: "---\n# written by hand\nname: PDF Processing\nlicense: MIT\ndescription: Old.\n" +
 				"# tools the skill may run\nallowed-tools: Bash Read\nmetadata:\n  author: me\n  version: \"1.0\"   # quoted\n---\nOld.\n",
-			next: FormatSkillMD("PDF Processing", "New.\nTwo lines.", true, "New.\n"),
+			next: Format("PDF Processing", "New.\nTwo lines.", true, "New.\n"),
 			want: "---\n# written by hand\nname: PDF Processing\nlicense: MIT\ndescription: |-\n  New.\n  Two lines.\n" +
 				"# tools the skill may run\nallowed-tools: Bash Read\nmetadata:\n  author: me\n  version: \"1.0\"   # quoted\n---\nNew.\n",
 		},
 		{
 			name:  "explicit enabled: true kept",
 			local: "---\nname: a\nenabled: true\ndescription: b\nlicense: MIT\n---\nbody\n",
-			next:  FormatSkillMD("A", "b", true, "body\n"),
+			next:  Format("A", "b", true, "body\n"),
 			want:  "---\nname: A\nenabled: true\ndescription: b\nlicense: MIT\n---\nbody\n",
 		},
 		{
 			name:  "disabled",
 			local: "---\nname: a\nenabled: true\ndescription: b\nlicense: MIT\n---\nbody\n",
-			next:  FormatSkillMD("a", "b", false, "body\n"),
+			next:  Format("a", "b", false, "body\n"),
 			want:  "---\nname: a\nenabled: false\ndescription: b\nlicense: MIT\n---\nbody\n",
 		},
 		{
 			name:  "flow mapping: values written afresh",
 			local: "---\n{name: a, description: b, license: MIT, tags: [x, y]}\n---\nbody\n",
-			next:  FormatSkillMD("a", "c", true, "body\n"),
+			next:  Format("a", "c", true, "body\n"),
 			want:  "---\nname: a\ndescription: c\nlicense: MIT\ntags:\n  - x\n  - \"y\"\n---\nbody\n",
 		},
 		{
 			name:  "alias of a replaced value: written afresh",
 			local: "---\nname: &n a\ndescription: b\nalias: *n\n---\nbody\n",
-			next:  FormatSkillMD("z", "b", true, "body\n"),
+			next:  Format("z", "b", true, "body\n"),
 			want:  "---\nname: z\ndescription: b\nalias: a\n---\nbody\n",
 		},
 		{
 			name:  "duplicate key: the first kept, as loaded",
 			local: "---\nname: a\ndescription: b\nlicense: MIT\nlicense: GPL\n---\nbody\n",
-			next:  FormatSkillMD("a", "b", true, "body\n"),
+			next:  Format("a", "b", true, "body\n"),
 			want:  "---\nname: a\ndescription: b\nlicense: MIT\n---\nbody\n",
 		},
 		{
 			name:  "no extra key",
 			local: "---\nname: a\ndescription: b\n---\nbody\n",
-			next:  FormatSkillMD("a", "c", true, "body\n"),
+			next:  Format("a", "c", true, "body\n"),
 			want:  "---\nname: a\ndescription: c\n---\nbody\n",
 		},
 		{
 			name:  "invalid frontmatter: replaced",
 			local: "---\nname: [a\nlicense: MIT\n---\nbody\n",
-			next:  FormatSkillMD("a", "b", true, "body\n"),
+			next:  Format("a", "b", true, "body\n"),
 			want:  "---\nname: a\ndescription: b\n---\nbody\n",
 		},
 		{
 			name:  "missing description: added after the name",
 			local: "---\nname: a\nlicense: MIT\n---\nbody\n",
-			next:  FormatSkillMD("a", "b", true, "body\n"),
+			next:  Format("a", "b", true, "body\n"),
 			want:  "---\nname: a\ndescription: b\nlicense: MIT\n---\nbody\n",
 		},
 		{
 			name:  "duplicate name: the first entry edited, the second dropped",
 			local: "---\nname: a # first\ndescription: b\nname: c\n---\nbody\n",
-			next:  FormatSkillMD("z", "b", true, "body\n"),
+			next:  Format("z", "b", true, "body\n"),
 			want:  "---\nname: z # first\ndescription: b\n---\nbody\n",
 		},
 		{
 			name:  "quoted enabled, an error: rewritten",
 			local: "---\nname: a\ndescription: b\nenabled: \"no\"\n---\nbody\n",
-			next:  FormatSkillMD("a", "b", false, "body\n"),
+			next:  Format("a", "b", false, "body\n"),
 			want:  "---\nname: a\ndescription: b\nenabled: false\n---\nbody\n",
 		},
 		{
 			name:  "no final newline: none added",
 			local: "---\nname: a\ndescription: b\n---\n\nold",
-			next:  FormatSkillMD("a", "b", true, "new\n"),
+			next:  Format("a", "b", true, "new\n"),
 			want:  "---\nname: a\ndescription: b\n---\n\nnew",
 		},
 		{
 			name:  "empty body: the instructions with a newline",
 			local: "---\nname: a\ndescription: b\n---",
-			next:  FormatSkillMD("a", "b", true, "new\n"),
+			next:  Format("a", "b", true, "new\n"),
 			want:  "---\nname: a\ndescription: b\n---\nnew\n",
 		},
 		{
 			name:  "instructions emptied: the blank lines stay",
 			local: "---\r\nname: a\r\ndescription: b\r\n---\r\n\r\nold\r\n",
-			next:  FormatSkillMD("a", "b", true, ""),
+			next:  Format("a", "b", true, ""),
 			want:  "---\r\nname: a\r\ndescription: b\r\n---\r\n\r\n\r\n",
 		},
 		{
 			name:  "flow mapping, BOM and CRLF: written afresh in the file's style",
 			local: "\uFEFF---\r\n{name: a, description: b, license: MIT}\r\n---\r\nbody\r\n",
-			next:  FormatSkillMD("a", "c", true, "body\n"),
+			next:  Format("a", "c", true, "body\n"),
 			want:  "\uFEFF---\r\nname: a\r\ndescription: c\r\nlicense: MIT\r\n---\r\nbody\r\n",
 		},
 		{
@@ -213,30 +213,30 @@ func TestMergeSkillMD(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := string(MergeSkillMD([]byte(tc.local), tc.next)); got != tc.want {
-				t.Errorf("MergeSkillMD =\n%s\nwant\n%s", got, tc.want)
+			if got := string(Merge([]byte(tc.local), tc.next)); got != tc.want {
+				t.Errorf("Merge =\n%s\nwant\n%s", got, tc.want)
 			}
 		})
 	}
 }
 
-// TestMergeSkillMDRoundTrip: whatever the values, the merged file reads
+// TestMergeRoundTrip: whatever the values, the merged file reads
 // back as the space's values plus the local extra keys, and merging again
 // changes nothing.
-func TestMergeSkillMDRoundTrip(t *testing.T) {
+func TestMergeRoundTrip(t *testing.T) {
 	local := []byte("---\nname: old\n# why\nlicense: MIT\ndescription: old\nallowed-tools: Bash\nmetadata: {a: 1, b: [x]}\n---\nold\n")
 	extra := map[string]any{"license": "MIT", "allowed-tools": "Bash", "metadata": map[string]any{"a": 1, "b": []any{"x"}}}
 	for i, s := range skillMDCases {
 		enabled := i%2 == 0
 		instr := instructionCases[i%len(instructionCases)]
-		next := FormatSkillMD(s, s, enabled, instr)
-		want, _ := ParseSkillMD(SkillFile, next)
-		out := MergeSkillMD(local, next)
-		got, _ := ParseSkillMD(SkillFile, out)
+		next := Format(s, s, enabled, instr)
+		want, _ := Parse(FileName, next)
+		out := Merge(local, next)
+		got, _ := Parse(FileName, out)
 		if !sameSkill(got, want) || !reflect.DeepEqual(got.Extra, extra) {
 			t.Errorf("%q: merged\n%s\nreads %+v", s, out, got)
 		}
-		if again := MergeSkillMD(out, next); string(again) != string(out) {
+		if again := Merge(out, next); string(again) != string(out) {
 			t.Errorf("%q: merging again changed\n%s\ninto\n%s", s, out, again)
 		}
 	}

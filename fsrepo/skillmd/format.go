@@ -1,4 +1,4 @@
-package fsrepo
+package skillmd
 
 import (
 	"bytes"
@@ -11,18 +11,18 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// FormatSkillMD is the SKILL.md of a skill: YAML frontmatter with name and
+// Format is the SKILL.md of a skill: YAML frontmatter with name and
 // description (and "enabled: false" when the skill is disabled), then the
 // instructions, in [spec.Canonical] form, as the body.
 //
-// Any text round-trips: ParseSkillMD(FormatSkillMD(n, d, e, i)) gives back
+// Any text round-trips: Parse(Format(n, d, e, i)) gives back
 // n, d, e and spec.Canonical(i). A value is written plain when YAML reads it back
 // as the same string, as a literal block when it spans lines that a block
 // holds faithfully, and double-quoted with escapes otherwise (leading or
 // trailing space, a final line break, "\r", a line of "---", characters
 // YAML cannot hold raw). Invalid UTF-8 is replaced by U+FFFD first, as the
 // loader does.
-func FormatSkillMD(name, description string, enabled bool, instructions string) []byte {
+func Format(name, description string, enabled bool, instructions string) []byte {
 	name = strings.ToValidUTF8(name, "\uFFFD")
 	// Final newlines of a description mean nothing (see SameDescription);
 	// without them a multi-line one reads as a block, not an escaped line.
@@ -37,7 +37,7 @@ func FormatSkillMD(name, description string, enabled bool, instructions string) 
 	out := renderSkillMD(name, description, enabled, body, false)
 	// The styles above are chosen to read back exactly; should one not,
 	// double quotes always do.
-	if sk, _ := ParseSkillMD(SkillFile, out); sk.Name != name || sk.Description != description ||
+	if sk, _ := Parse(FileName, out); sk.Name != name || sk.Description != description ||
 		sk.Enabled != enabled || sk.Instructions != body {
 		out = renderSkillMD(name, description, enabled, body, true)
 	}
@@ -47,18 +47,18 @@ func FormatSkillMD(name, description string, enabled bool, instructions string) 
 func renderSkillMD(name, description string, enabled bool, body string, quoteAll bool) []byte {
 	var b bytes.Buffer
 	b.WriteString("---\n")
-	writeYAMLString(&b, keyName, name, quoteAll)
-	writeYAMLString(&b, keyDescription, description, quoteAll)
+	writeYAMLString(&b, KeyName, name, quoteAll)
+	writeYAMLString(&b, KeyDescription, description, quoteAll)
 	if !enabled {
-		b.WriteString(keyEnabled + ": false\n")
+		b.WriteString(KeyEnabled + ": false\n")
 	}
 	b.WriteString("---\n")
 	b.WriteString(body)
 	return b.Bytes()
 }
 
-// MergeSkillMD returns what to write over local, an existing SKILL.md, so
-// that it says what next, a SKILL.md as [FormatSkillMD] writes it, says.
+// Merge returns what to write over local, an existing SKILL.md, so
+// that it says what next, a SKILL.md as [Format] writes it, says.
 //
 // Only what differs changes. When local already says it (the same name,
 // description, enabled and [spec.Canonical] instructions, with no error)
@@ -66,7 +66,7 @@ func renderSkillMD(name, description string, enabled bool, body string, quoteAll
 // the name, description or enabled entry that differs are rewritten, in
 // the style the author wrote the value in (plain, quoted, a "|" or ">"
 // block) when that style holds the new value (a "|" block only a value of
-// several lines: one line is written as FormatSkillMD writes it), and the
+// several lines: one line is written as Format writes it), and the
 // body when the
 // instructions differ; every other byte stays as it is: a byte-order mark,
 // CRLF line endings, comments, the other keys and their order, the blank
@@ -81,17 +81,17 @@ func renderSkillMD(name, description string, enabled bool, body string, quoteAll
 // kept; in the byte-order mark and line endings of local. When next has no
 // frontmatter, or local none to keep, the result is next, in the
 // byte-order mark and line endings of local.
-func MergeSkillMD(local, next []byte) []byte {
+func Merge(local, next []byte) []byte {
 	if frontmatter.Parse(normalizeSkillMD(next)).State != frontmatter.Found {
 		return next
 	}
-	want, wantDs := ParseSkillMD(SkillFile, next)
-	have, haveDs := ParseSkillMD(SkillFile, local)
+	want, wantDs := Parse(FileName, next)
+	have, haveDs := Parse(FileName, local)
 	if sameSkill(have, want) && !haveDs.HasErrors() {
 		return local
 	}
 	readsBack := func(out []byte) bool {
-		got, ds := ParseSkillMD(SkillFile, out)
+		got, ds := Parse(FileName, out)
 		return sameSkill(got, want) && sameExtra(got.Extra, have.Extra) && (!ds.HasErrors() || wantDs.HasErrors())
 	}
 	if out, ok := editSkillMD(local, have, haveDs, want); ok && readsBack(out) {
@@ -99,7 +99,7 @@ func MergeSkillMD(local, next []byte) []byte {
 	}
 	out := rewriteSkillMD(local, next, have, want, readsBack)
 	if styled := inStyleOf(local, out); !bytes.Equal(styled, out) {
-		if got, ds := ParseSkillMD(SkillFile, styled); sameSkill(got, want) && (!ds.HasErrors() || wantDs.HasErrors()) {
+		if got, ds := Parse(FileName, styled); sameSkill(got, want) && (!ds.HasErrors() || wantDs.HasErrors()) {
 			return styled
 		}
 	}
@@ -120,8 +120,8 @@ func inStyleOf(local, out []byte) []byte {
 
 // rewriteSkillMD is next with the keys of local that skillsync does not
 // know, for a local that cannot be edited line by line (see
-// [MergeSkillMD]); readsBack tells a result that says want.
-func rewriteSkillMD(local, next []byte, have, want Skill, readsBack func([]byte) bool) []byte {
+// [Merge]); readsBack tells a result that says want.
+func rewriteSkillMD(local, next []byte, have, want *Document, readsBack func([]byte) bool) []byte {
 	nfm := frontmatter.Parse(normalizeSkillMD(next))
 	lfm := frontmatter.Parse(normalizeSkillMD(local))
 	if lfm.State != frontmatter.Found {
@@ -134,7 +134,7 @@ func rewriteSkillMD(local, next []byte, have, want Skill, readsBack func([]byte)
 	root := doc.Content[0]
 	keepEnabled := false
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		keepEnabled = keepEnabled || root.Content[i].Value == keyEnabled
+		keepEnabled = keepEnabled || root.Content[i].Value == KeyEnabled
 	}
 	keepEnabled = keepEnabled && want.Enabled
 	if len(have.Extra) == 0 && !keepEnabled {
@@ -146,7 +146,7 @@ func rewriteSkillMD(local, next []byte, have, want Skill, readsBack func([]byte)
 		known += "\n"
 	}
 	if keepEnabled {
-		known += keyEnabled + ": true\n"
+		known += KeyEnabled + ": true\n"
 	}
 	compose := func(before, after string) []byte {
 		var b bytes.Buffer
@@ -220,7 +220,7 @@ func extraText(block []byte, root *yaml.Node) (before, after string, ok bool) {
 		}
 		seen[e.key] = true
 		switch e.key {
-		case keyName, keyDescription, keyEnabled:
+		case KeyName, KeyDescription, KeyEnabled:
 			continue
 		}
 		b.WriteString(strings.Join(lines[e.start:e.end], ""))
@@ -263,7 +263,7 @@ func extraValues(root *yaml.Node, extra map[string]any) (string, bool) {
 
 // sameSkill reports whether two parsed SKILL.md files ask for the same
 // skill.
-func sameSkill(a, b Skill) bool {
+func sameSkill(a, b *Document) bool {
 	return len(spec.Differ(a.Fields(), b.Fields())) == 0
 }
 

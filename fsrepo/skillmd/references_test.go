@@ -1,4 +1,4 @@
-package fsrepo
+package skillmd
 
 import (
 	"fmt"
@@ -113,7 +113,7 @@ func FuzzLinkedFiles(f *testing.F) {
 		}
 		got := LinkedFiles(s)
 		for i, p := range got {
-			if _, ok := cleanRelative(p); !ok || p == SkillFile {
+			if _, ok := cleanRelative(p); !ok || p == FileName {
 				t.Errorf("LinkedFiles gave %q", p)
 			}
 			if i > 0 && got[i-1] >= p {
@@ -306,19 +306,19 @@ func fmtSkipped(s []SkippedRef) string {
 func BenchmarkFindReferencesRealSkills(b *testing.B) {
 	corpora := map[string][]string{}
 	for name, data := range roundTripFiles(b) {
-		sk, _ := ParseSkillMD(name, data)
+		sk, _ := Parse(name, data)
 		corpora["testdata"] = append(corpora["testdata"], sk.Instructions)
 	}
 	if root := os.Getenv("SKILLSYNC_SKILLMD_CORPUS"); root != "" {
 		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, SkillFile) {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, FileName) {
 				return err
 			}
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			sk, _ := ParseSkillMD(SkillFile, data)
+			sk, _ := Parse(FileName, data)
 			corpora["corpus"] = append(corpora["corpus"], sk.Instructions)
 			return nil
 		})
@@ -344,5 +344,23 @@ func BenchmarkFindReferencesRealSkills(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkReferencedFiles finds the references of a 5 KB body of prose,
+// code and links, as validate (lint) and pull do for every skill.
+func BenchmarkReferencedFiles(b *testing.B) {
+	var s strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&s, "Follow the steps below carefully, as step %d of the guide says. See [the guide](references/guide-%d.md).\n", i, i)
+		fmt.Fprintf(&s, "Run `python scripts/step_%d.py --input data.json` and check the output.\n", i)
+		if i%5 == 0 {
+			s.WriteString("```bash\npython scripts/run.py https://example.com/x.md ../up.py ${DIR}/x.py\n```\n")
+		}
+	}
+	text := s.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		ReferencedFiles(text, "my-skill")
 	}
 }

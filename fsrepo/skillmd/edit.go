@@ -1,4 +1,4 @@
-package fsrepo
+package skillmd
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // the other keys and their order, the blank lines after the closing
 // "---". A changed value keeps its style (plain, quoted, a block) when
 // that style holds the new value (a "|" block only a value of several
-// lines), and is written as [FormatSkillMD] writes it otherwise. Keys skillsync reads that are written twice keep
+// lines), and is written as [Format] writes it otherwise. Keys skillsync reads that are written twice keep
 // only their first entry, as the loader reads them.
 //
 // ok is false for a file laid out so that it cannot be edited line by
@@ -28,7 +28,7 @@ import (
 // at the start of their lines, line breaks YAML counts and the frontmatter
 // cutter does not (a lone CR, NEL, LS, PS). The caller checks that the
 // result reads back as want.
-func editSkillMD(local []byte, have Skill, haveDs diag.Diagnostics, want Skill) ([]byte, bool) {
+func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Document) ([]byte, bool) {
 	fm := frontmatter.Parse(normalizeSkillMD(local))
 	if fm.State != frontmatter.Found {
 		return nil, false
@@ -63,9 +63,9 @@ func editSkillMD(local []byte, have Skill, haveDs diag.Diagnostics, want Skill) 
 		differ[f] = true
 	}
 	rewrite := map[string]bool{
-		keyName:        differ[spec.FieldName],
-		keyDescription: differ[spec.FieldDescription],
-		keyEnabled:     differ[spec.FieldEnabled],
+		KeyName:        differ[spec.FieldName],
+		KeyDescription: differ[spec.FieldDescription],
+		KeyEnabled:     differ[spec.FieldEnabled],
 	}
 	body := differ[spec.FieldInstructions]
 	dups := false
@@ -76,7 +76,7 @@ func editSkillMD(local []byte, have Skill, haveDs diag.Diagnostics, want Skill) 
 		if d.Severity != diag.SeverityError {
 			continue
 		}
-		for _, key := range []string{keyName, keyDescription, keyEnabled} {
+		for _, key := range []string{KeyName, KeyDescription, KeyEnabled} {
 			if strings.HasPrefix(d.Code, key+"-") {
 				rewrite[key] = true
 			}
@@ -88,7 +88,7 @@ func editSkillMD(local []byte, have Skill, haveDs diag.Diagnostics, want Skill) 
 			body = true
 		}
 	}
-	if !editable && (rewrite[keyName] || rewrite[keyDescription] || rewrite[keyEnabled]) {
+	if !editable && (rewrite[KeyName] || rewrite[KeyDescription] || rewrite[KeyEnabled]) {
 		return nil, false
 	}
 
@@ -136,25 +136,25 @@ func editSkillMD(local []byte, have Skill, haveDs diag.Diagnostics, want Skill) 
 		}
 		return at
 	}
-	set(keyName, want.Name, firstKey)
-	set(keyDescription, want.Description, func() int {
-		if end, ok := endOf(keyName); ok {
+	set(KeyName, want.Name, firstKey)
+	set(KeyDescription, want.Description, func() int {
+		if end, ok := endOf(KeyName); ok {
 			return end
 		}
 		return firstKey()
 	})
-	if rewrite[keyEnabled] {
-		if e := find(keyEnabled); e != nil {
+	if rewrite[KeyEnabled] {
+		if e := find(KeyEnabled); e != nil {
 			replace[e.start] = withEOL([]string{enabledEntry(lines[e.start], e.v, want.Enabled)}, eolAt(e.start))
 		} else if !want.Enabled {
-			at, ok := endOf(keyDescription)
+			at, ok := endOf(KeyDescription)
 			if !ok {
-				at, ok = endOf(keyName)
+				at, ok = endOf(KeyName)
 			}
 			if !ok {
 				at = closing
 			}
-			insert[at] = append(insert[at], keyEnabled+": false"+eolAt(at-1))
+			insert[at] = append(insert[at], KeyEnabled+": false"+eolAt(at-1))
 		}
 	}
 
@@ -293,7 +293,7 @@ func withEOL(lines []string, eol string) []string {
 	return out
 }
 
-// freshEntry is "key: value" as FormatSkillMD writes it, as lines.
+// freshEntry is "key: value" as Format writes it, as lines.
 func freshEntry(key, value string) []string {
 	var b bytes.Buffer
 	writeYAMLString(&b, key, value, false)
@@ -306,7 +306,7 @@ func freshEntry(key, value string) []string {
 
 // renderEntry is the entry key (whose lines and value node are given)
 // saying value, as lines ending in "\n": in the style of v, when it holds
-// value, and as [FormatSkillMD] writes it otherwise.
+// value, and as [Format] writes it otherwise.
 func renderEntry(lines []string, k, v *yaml.Node, key, value string) []string {
 	plain := make([]string, len(lines))
 	for i, l := range lines {
@@ -333,7 +333,7 @@ func sameStyle(lines []string, k, v *yaml.Node, key, value string) []string {
 	case yaml.LiteralStyle, yaml.FoldedStyle:
 		if style == yaml.LiteralStyle && !strings.Contains(value, "\n") {
 			// A literal block is the form of text whose line breaks
-			// matter; one line reads best as FormatSkillMD writes it.
+			// matter; one line reads best as Format writes it.
 			return nil
 		}
 		at := runeOffset(keyLine, v.Column-1)
@@ -481,7 +481,7 @@ func enabledEntry(line string, v *yaml.Node, on bool) string {
 			return line[:at] + word + line[at+len(old):] + "\n"
 		}
 	}
-	return keyEnabled + ": " + word + "\n"
+	return KeyEnabled + ": " + word + "\n"
 }
 
 // afterScalar is what follows the one-line scalar v at the start of s:

@@ -1,8 +1,11 @@
-package fsrepo
+package skillmd
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/lineartest"
@@ -27,7 +30,7 @@ func TestSuggestNameLongInput(t *testing.T) {
 // written ("letters, digits") but draws a warning, since the service may
 // accept only ASCII ones (the emulator does).
 func TestNonASCIINameWarns(t *testing.T) {
-	_, ds := ParseSkillMD("skills/cafe/SKILL.md", []byte("---\nname: Café Menu\ndescription: d\n---\nbody\n"))
+	_, ds := Parse("skills/cafe/SKILL.md", []byte("---\nname: Café Menu\ndescription: d\n---\nbody\n"))
 	if ds.HasErrors() {
 		t.Fatalf("errors for a non-ASCII name: %v", ds)
 	}
@@ -57,7 +60,7 @@ func TestSuggestName(t *testing.T) {
 // position of the diagnostic is, not of the frontmatter block.
 func TestYAMLErrorLinesAreFileLines(t *testing.T) {
 	in := "---\nname: A\ndescription: d\nmetadata:\n  a: 1\n  a: 2\n---\nbody\n"
-	_, ds := ParseSkillMD("skills/a/SKILL.md", []byte(in))
+	_, ds := Parse("skills/a/SKILL.md", []byte(in))
 	if len(ds) != 1 || ds[0].Line != 6 || !strings.Contains(ds[0].Message, `mapping key "a" already defined at line 5`) {
 		t.Fatalf("diagnostics %v, want one at line 6 saying the key was first defined at line 5", ds)
 	}
@@ -72,7 +75,7 @@ func TestTypoKeys(t *testing.T) {
 		"agnet": "agent", "licence": "license", "allowed_tools": "allowed-tools", "Description": "description",
 	} {
 		in := "---\nname: A\ndescription: d\n" + key + ": x\n---\nbody\n"
-		_, ds := ParseSkillMD("skills/a/SKILL.md", []byte(in))
+		_, ds := Parse("skills/a/SKILL.md", []byte(in))
 		var got string
 		for _, d := range ds {
 			if d.Code == "frontmatter-key-typo" {
@@ -93,7 +96,7 @@ func TestTypoKeys(t *testing.T) {
 // pair is an error at its place, saying what to write.
 func TestSurrogatePairs(t *testing.T) {
 	in := "---\nname: Stars\ndescription: \"Look up \\uD83D\\uDD2D\"\nmetadata:\n  icon: \"\\ud83c\\udf89\"\n---\nbody\n"
-	sk, ds := ParseSkillMD("skills/stars/SKILL.md", []byte(in))
+	sk, ds := Parse("skills/stars/SKILL.md", []byte(in))
 	if len(ds) != 0 {
 		t.Fatalf("diagnostics %v", ds)
 	}
@@ -102,9 +105,48 @@ func TestSurrogatePairs(t *testing.T) {
 	}
 
 	in = "---\nname: Stars\ndescription: \"Look up \\uD83D x\"\n---\nbody\n"
-	_, ds = ParseSkillMD("skills/stars/SKILL.md", []byte(in))
+	_, ds = Parse("skills/stars/SKILL.md", []byte(in))
 	if len(ds) != 1 || ds[0].Line != 3 || ds[0].Col != 23 || ds[0].Severity != diag.SeverityError ||
 		!strings.Contains(ds[0].Message, `\uD83D is the first half of a UTF-16 surrogate pair`) || !strings.Contains(ds[0].Hint, `\U0001F600`) {
 		t.Errorf("diagnostics %v, want one error at 3:23 about half a pair", ds)
 	}
+}
+
+// FuzzParse checks that no SKILL.md makes the parser panic, that
+// every diagnostic points inside the file, and that the instructions are
+// canonical.
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob("../../testdata/skillmd/*/skills/*/SKILL.md")
+	for _, s := range seeds {
+		if data, err := os.ReadFile(s); err == nil && len(data) < 4096 {
+			f.Add(data)
+		}
+	}
+	for _, s := range []string{"", "---", "---\n", "\uFEFF---\r\n---\r\n", "---\nname: [\n---\n", "---\na: &x 1\nb: *x\n---\n",
+		"---\n? [a, b]\n: c\n---\n", "---\nname: !!binary aGk=\n---\n", "\n\n---\n\n---\n\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sk, ds := Parse("skills/x/SKILL.md", data)
+		lines := 1 + strings.Count(string(data), "\n")
+		for _, d := range ds {
+			if d.Line < 1 || d.Line > lines || d.Col < 1 {
+				t.Errorf("diagnostic outside the file (%d lines): %v", lines, d)
+			}
+			if d.Path != "skills/x/SKILL.md" || d.Message == "" || d.Code == "" {
+				t.Errorf("incomplete diagnostic %+v", d)
+			}
+		}
+		if spec.Canonical(sk.Instructions) != sk.Instructions {
+			t.Errorf("instructions not canonical: %q", sk.Instructions)
+		}
+		if !utf8.ValidString(sk.Instructions) || !utf8.ValidString(sk.Name) || !utf8.ValidString(sk.Description) {
+			t.Error("invalid UTF-8 in the parsed skill")
+		}
+		if !ds.HasErrors() {
+			if spec.CheckName(sk.Name) != nil || spec.CheckDescription(sk.Description) != nil || spec.CheckInstructions(sk.Instructions) != nil {
+				t.Errorf("no error, yet the service would refuse %+v", sk)
+			}
+		}
+	})
 }
