@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
+	"github.com/skillsync/skillsync/lint"
 )
 
 // TestAgreesWithSkillsRef loads each SKILL.md of testdata/agentskills/
@@ -64,11 +65,11 @@ func TestAgreesWithSkillsRef(t *testing.T) {
 			for _, d := range ds {
 				text = append(text, d.String()+"\n\thint: "+d.Hint)
 				switch d.Code {
-				case RuleNameFormat, RuleNameFolder, "name-missing", "name-empty":
+				case lint.RuleNameFormat, lint.RuleNameFolder, "name-missing", "name-empty":
 					nameOK = false
-				case RuleCompatibility:
+				case lint.RuleCompatibility:
 					compatOK = false
-				case RuleKeyUnknown:
+				case lint.RuleKeyUnknown:
 					var k string
 					if _, err := fmt.Sscanf(d.Message, "key %q", &k); err != nil {
 						t.Fatalf("no key in %q", d.Message)

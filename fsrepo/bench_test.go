@@ -17,6 +17,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/frontmatter"
+	"github.com/skillsync/skillsync/lint"
 )
 
 // benchSkills is the size of the repositories the load benchmarks read.
@@ -36,8 +37,8 @@ func BenchmarkLoad10000(b *testing.B) {
 // warning: what the rules cost.
 func BenchmarkLoad10000Lint(b *testing.B) {
 	cfg := "space: ab12\nlint:\n  rules:\n"
-	for _, r := range Rules {
-		cfg += "    " + r.Code + ": warning\n"
+	for _, r := range lint.Rules {
+		cfg += "    " + r.Name + ": warning\n"
 	}
 	root := b.TempDir()
 	writeBenchSkills(b, root, cfg, benchSkills)

@@ -4,7 +4,7 @@
 // without a checkout). It checks every skill against the service's rules
 // (those of package spec) and reports each problem as a [diag.Diagnostic] with
 // a file:line:col position, all at once, never just the first; and, at the
-// levels the lint section of skillsync.yaml sets, against the lint [Rules]:
+// levels the lint section of skillsync.yaml sets, against the rules of [lint.Check]:
 // the Agent Skills format's, and rules of a skill's quality. It imports
 // nothing that can send a request.
 //

@@ -2,12 +2,13 @@ package fsrepo
 
 import (
 	"errors"
-	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
 
 func TestSkillWriterExact(t *testing.T) {

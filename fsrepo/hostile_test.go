@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -14,10 +13,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/memory"
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/gittest"
 	"github.com/skillsync/skillsync/internal/lineartest"
+	"github.com/skillsync/skillsync/lint"
 )
 
 // Hostile repositories: inputs shaped so that work which rescans what it
@@ -126,7 +125,7 @@ func TestSameNameLinear(t *testing.T) {
 		7: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md, skills/same-00003/SKILL.md, skills/same-00004/SKILL.md, skills/same-00005/SKILL.md and 1 other skill`,
 		9: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md, skills/same-00003/SKILL.md, skills/same-00004/SKILL.md, skills/same-00005/SKILL.md and 3 other skills`,
 	} {
-		_, ds, err := buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n))
+		_, ds, err := buildSkills(context.Background(), "skills", lint.Config{}, sameNameFolders(n))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +139,7 @@ func TestSameNameLinear(t *testing.T) {
 			t.Errorf("%d skills of one name: %d warnings name-duplicate, the second %q; want %d, the second %q", n, len(dups), dups[1], n, want)
 		}
 	}
-	lineartest.Allocs(t, 500, func(n int) { buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n)) })
+	lineartest.Allocs(t, 500, func(n int) { buildSkills(context.Background(), "skills", lint.Config{}, sameNameFolders(n)) })
 }
 
 // A hostileShape is an input of size n, made by make, which run reads.
@@ -173,56 +172,21 @@ func benchShapes(b *testing.B, shapes []hostileShape) {
 func BenchmarkSkillFoldersHostile(b *testing.B) {
 	benchShapes(b, []hostileShape{
 		{"same-name", 4000, func(n int) func() {
-			return func() { buildSkills(context.Background(), "skills", LintConfig{}, sameNameFolders(n)) }
+			return func() { buildSkills(context.Background(), "skills", lint.Config{}, sameNameFolders(n)) }
 		}},
 		{"unknown-keys", 8000, func(n int) func() {
 			f := &folder{slug: "hostile", entries: []entry{{rel: skillmd.FileName, data: hostileSkillMD(n, plainKey)}}}
-			return func() { buildSkill("skills", LintConfig{Profile: ProfileAgentSkills}, f) }
+			return func() { buildSkill("skills", lint.Config{Profile: lint.ProfileAgentSkills}, f) }
 		}},
 		{"dangling-links", 8000, func(n int) func() {
 			f := danglingLinks(n)
-			return func() { buildSkill("skills", LintConfig{}, f) }
+			return func() { buildSkill("skills", lint.Config{}, f) }
 		}},
 		{"folders-named", 4000, func(n int) func() {
 			f := namedFolders(n)
-			lc := LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}
+			lc := lint.Config{Rules: map[string]lint.Level{lint.RuleLinkMissing: lint.LevelWarning, lint.RuleFileUnreferenced: lint.LevelWarning}}
 			return func() { buildSkill("skills", lc, f) }
 		}},
-	})
-}
-
-// TestUnknownKeysOnePass: under the agentskills profile each key not of
-// the format is an error, which replaces the key's typo warning. The
-// warnings were searched once for each key: 8,000 keys (79 KB) took 0.7 s,
-// and a SKILL.md of 1 MiB holds 100,000. They are dropped in one pass.
-func TestUnknownKeysOnePass(t *testing.T) {
-	const n = 2000
-	md := hostileSkillMD(n, func(i int) string { return fmt.Sprintf("licence%d: v\n", i) })
-	md = append([]byte("---\nlicence: MIT\n"), md[len("---\n"):]...)
-	doc, ds := skillmd.Parse("skills/hostile/SKILL.md", md)
-	l := &linter{lc: LintConfig{Profile: ProfileAgentSkills}, path: doc.Path, ds: ds}
-	l.keys(doc.Keys)
-	codes := map[string]int{}
-	for _, d := range l.ds {
-		codes[d.Code]++
-	}
-	if codes[RuleKeyUnknown] != n+1 || codes["frontmatter-key-typo"] != 0 {
-		t.Errorf("diagnostics by code: %v; want %d %s and no frontmatter-key-typo", codes, n+1, RuleKeyUnknown)
-	}
-
-	type parsedMD struct {
-		doc *skillmd.Document
-		ds  diag.Diagnostics
-	}
-	parsed := map[int]parsedMD{}
-	for _, n := range []int{1000, 16000} {
-		doc, ds := skillmd.Parse("skills/hostile/SKILL.md", hostileSkillMD(n, plainKey))
-		parsed[n] = parsedMD{doc, ds}
-	}
-	lineartest.Time(t, 1000, func(n int) {
-		p := parsed[n]
-		l := &linter{lc: LintConfig{Profile: ProfileAgentSkills}, path: p.doc.Path, ds: slices.Clone(p.ds)}
-		l.keys(p.doc.Keys)
 	})
 }
 
@@ -282,59 +246,6 @@ func namedFolders(n int) *folder {
 	}
 	es[0] = entry{rel: skillmd.FileName, data: []byte(body.String())}
 	return &folder{slug: "big", entries: es}
-}
-
-// indexedSkill is a skill whose SKILL.md links to n missing files and to
-// notes.md, and names n folders, each holding a script, beside Notes.md.
-type indexedSkill struct {
-	p     *skillmd.Document
-	sk    Skill
-	paths []string
-}
-
-func newIndexedSkill(n int) indexedSkill {
-	var body strings.Builder
-	body.WriteString("---\nname: big\ndescription: Names many folders.\n---\n\n")
-	paths := []string{skillmd.FileName, "Notes.md"}
-	for i := range n {
-		fmt.Fprintf(&body, "See [the guide](missing/m%d.md), run d%d/ and d%d/ again.\n", i, i, i)
-		paths = append(paths, fmt.Sprintf("d%d/f%d.py", i, i))
-	}
-	fmt.Fprintf(&body, "Read [the notes](notes.md).\n")
-	p, _ := skillmd.Parse("skills/big/SKILL.md", []byte(body.String()))
-	return indexedSkill{p, Skill{}, paths}
-}
-
-// lint runs link-missing and file-unreferenced on the skill.
-func (s indexedSkill) lint() diag.Diagnostics {
-	f := newFolderIndex(s.paths)
-	l := &linter{lc: LintConfig{Rules: map[string]Level{RuleLinkMissing: LevelWarning, RuleFileUnreferenced: LevelWarning}}, path: s.p.Path}
-	l.missingLinks(s.p, "big", f)
-	l.unreferenced(s.p, &s.sk, "big", "skills/big", f)
-	return l.ds
-}
-
-// TestFolderIndexLinear: link-missing and file-unreferenced look paths up
-// in the folder's index. Each link to a missing file went through every
-// file for one of another case, each folder named and each script went
-// through every file for those it brings: 4,000 of each took 0.3 s and
-// 0.9 s, growing with their square.
-func TestFolderIndexLinear(t *testing.T) {
-	const n = 2000
-	codes := map[string]int{}
-	hint := ""
-	for _, d := range newIndexedSkill(n).lint() {
-		codes[d.Code]++
-		if strings.Contains(d.Message, "notes.md") {
-			hint = d.Hint
-		}
-	}
-	if codes[RuleLinkMissing] != n+1 || codes[RuleFileUnreferenced] != 1 || !strings.Contains(hint, "the folder holds Notes.md") {
-		t.Errorf("diagnostics by code: %v, the hint of notes.md %q; want %d %s (one of another case) and 1 %s (Notes.md)",
-			codes, hint, n+1, RuleLinkMissing, RuleFileUnreferenced)
-	}
-	skills := map[int]indexedSkill{250: newIndexedSkill(250), 4000: newIndexedSkill(4000)}
-	lineartest.Time(t, 250, func(n int) { skills[n].lint() })
 }
 
 // gitBomb makes dir a git repository whose branch main holds a

@@ -31,6 +31,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/lint"
 )
 
 // ErrNotGit is returned (wrapped) when a revision is asked for outside a git
@@ -822,9 +823,9 @@ func otherPaths(skills []Skill, idx []int, i int) string {
 }
 
 // buildSkills makes the skills of the folders, sorted by slug, and checks
-// the rules that span skills; lint sets the lint rules' levels. The error
+// the rules that span skills; lc sets the lint rules' levels. The error
 // is ctx's, or a bug's.
-func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders []*folder) ([]Skill, diag.Diagnostics, error) {
+func buildSkills(ctx context.Context, skillsDir string, lc lint.Config, folders []*folder) ([]Skill, diag.Diagnostics, error) {
 	sort.Slice(folders, func(i, j int) bool { return folders[i].slug < folders[j].slug })
 	type result struct {
 		sk   *Skill
@@ -833,7 +834,7 @@ func buildSkills(ctx context.Context, skillsDir string, lint LintConfig, folders
 	}
 	results := make([]result, len(folders))
 	err := parallel(ctx, len(folders), func(i int) error {
-		sk, ds, ni := buildSkill(skillsDir, lint, folders[i])
+		sk, ds, ni := buildSkill(skillsDir, lc, folders[i])
 		folders[i].entries = nil // let the contents go as soon as possible
 		results[i] = result{sk, ds, ni}
 		return nil

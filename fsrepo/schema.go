@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/skillsync/skillsync/lint"
 	"strings"
 	"unicode"
 )
@@ -238,10 +239,13 @@ func targetSchema() obj {
 
 func lintSchema() obj {
 	rules := obj{}
-	for _, r := range Rules {
+	for _, r := range lint.Rules {
+		if r.Security {
+			continue // not set in skillsync.yaml yet
+		}
 		// The parser takes a level in any case ("Warning"); editors
 		// offer the enum's.
-		rules[r.Code] = obj{"description": r.Summary, "anyOf": []obj{{"enum": levelNames}, {"type": "string", "pattern": anyCase(levelNames)}}}
+		rules[r.Name] = obj{"description": r.Summary, "anyOf": []obj{{"enum": levelNames}, {"type": "string", "pattern": anyCase(levelNames)}}}
 	}
 	profileNames := make([]any, len(profiles))
 	for i, p := range profiles {

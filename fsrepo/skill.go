@@ -13,6 +13,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/lint"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -35,7 +36,7 @@ func isBinary(name string, data []byte) bool {
 // buildSkill makes the Skill of one folder of the skills folder, and
 // checks it against the lint rules at the levels lint sets. It returns a
 // nil Skill only for what is not a skill folder at all.
-func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diagnostics, nameInfo) {
+func buildSkill(skillsDir string, lc lint.Config, f *folder) (*Skill, diag.Diagnostics, nameInfo) {
 	dir := path.Join(skillsDir, f.slug)
 	var ds diag.Diagnostics
 	errf := func(p, code, hint, format string, args ...any) {
@@ -172,11 +173,15 @@ func buildSkill(skillsDir string, lint LintConfig, f *folder) (*Skill, diag.Diag
 	}
 	sort.Slice(sk.Files, func(i, j int) bool { return sk.Files[i].Path < sk.Files[j].Path })
 	if parsed != nil {
-		paths := make([]string, 0, len(f.entries))
-		for _, e := range f.entries {
-			paths = append(paths, e.rel)
+		content := make(map[string][]byte, len(sk.Files))
+		for _, file := range sk.Files {
+			content[file.Path] = file.Content
 		}
-		ds = lintSkill(lint, sk, parsed, dir, paths, ds)
+		files := make([]lint.File, 0, len(f.entries))
+		for _, e := range f.entries {
+			files = append(files, lint.File{Path: e.rel, Data: content[e.rel]})
+		}
+		ds = lint.Check(lc, lint.Folder{Dir: dir, SkillMD: parsed, Files: files}, ds)
 	}
 	for _, d := range ds {
 		if d.Severity == diag.SeverityError {

@@ -1,6 +1,9 @@
 package fsrepo
 
-import "github.com/skillsync/skillsync/spec"
+import (
+	"github.com/skillsync/skillsync/lint"
+	"github.com/skillsync/skillsync/spec"
+)
 
 // Config is skillsync.yaml, the file that marks a repository's root.
 type Config struct {
@@ -11,7 +14,7 @@ type Config struct {
 	Missing           string       `yaml:"missing" json:"missing,omitempty"`     // "error" (default) or "warn"
 	MaxDisablePercent int          `yaml:"maxDisablePercent" json:"maxDisablePercent,omitempty"`
 	Agents            AgentsConfig `yaml:"agents" json:"agents,omitempty"`
-	Lint              LintConfig   `yaml:"lint" json:"lint,omitempty"`
+	Lint              lint.Config  `yaml:"lint" json:"lint,omitempty"`
 	// Ignore are the differences never planned nor reported as drift, in
 	// every target.
 	Ignore []IgnoreRule `yaml:"-" json:"ignore,omitempty"`

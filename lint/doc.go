@@ -1,16 +1,24 @@
-// Package lint holds skillsync's security rules: deterministic, offline
-// checks of what a skill folder asks of the agent that loads it. The same
-// rules judge the repository (validate, plan), the space (drift, pull) and
-// an upstream (vendor).
+// Package lint holds the rules that judge a skill's content beyond the
+// service's limits, deterministic and offline. The same rules judge the
+// repository (validate, plan), the space (drift, pull) and an upstream
+// (vendor). [Rules] lists every rule, with its levels and the text the
+// documentation is generated from. They read a skill folder, never a
+// repository: a [Folder] is its parsed SKILL.md and its files.
 //
-// A [Judge] compiles the rules once; [Judge.Skill] judges the files of one
-// skill folder (SKILL.md whole, frontmatter included and well formed or
-// not, and every other text file) and returns [Finding] values: a rule of
-// [Rules], a [Severity], a position in the file as stored, the text matched
-// with what no one can see shown as escapes, what hidden or encoded text
-// decodes to, and the [ContentHash] of the file, on which waivers rest.
+// [Check] applies the rules of the open Agent Skills format and of a
+// skill's quality, at the levels a [Config] (the lint section of
+// skillsync.yaml) sets, and reports what they find as diagnostics.
 //
-// The rules read a folded copy of each file: lower case, invisible
+// The security rules check what a skill folder asks of the agent that
+// loads it. A [Judge] compiles them once; [Judge.Skill] judges the files
+// of one skill folder (SKILL.md whole, frontmatter included and well
+// formed or not, and every other text file) and returns [Finding] values:
+// a rule of [Rules], a [Severity], a position in the file as stored, the
+// text matched with what no one can see shown as escapes, what hidden or
+// encoded text decodes to, and the [ContentHash] of the file, on which
+// waivers rest.
+//
+// The security rules read a folded copy of each file: lower case, invisible
 // characters dropped, fullwidth and other compatibility forms and
 // Cyrillic or Greek look-alikes made ASCII, line continuations joined.
 // Anchors found in one pass (Aho-Corasick) wake each rule's expression

@@ -62,7 +62,10 @@ type Finding struct {
 }
 
 // Why says why the finding's rule matters.
-func (f Finding) Why() string { return ruleByName(f.Rule).Why }
+func (f Finding) Why() string {
+	r, _ := ruleByName(f.Rule)
+	return r.Why
+}
 
 // Waive says how to accept the finding: a waiver in git naming the rule,
 // the skill and the hash of the content it accepted.

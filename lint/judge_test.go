@@ -97,20 +97,23 @@ func TestHiddenMatchShowsEscapes(t *testing.T) {
 // TestRulesTable: every rule a finding can name is in the table, with the
 // text the documentation is made of.
 func TestRulesTable(t *testing.T) {
-	names := map[string]bool{}
+	names, security := map[string]bool{}, map[string]bool{}
 	for _, r := range Rules {
 		if names[r.Name] {
 			t.Errorf("rule %s listed twice", r.Name)
 		}
-		names[r.Name] = true
-		if r.Summary == "" || r.Why == "" || r.Example == "" || r.Severity == 0 {
-			t.Errorf("rule %s lacks a summary, reason, example or severity", r.Name)
+		names[r.Name], security[r.Name] = true, r.Security
+		if r.Summary == "" || r.Why == "" || r.Example == "" {
+			t.Errorf("rule %s lacks a summary, reason or example", r.Name)
+		}
+		if r.Security && (r.Default == LevelOff || r.AgentSkills != r.Default) {
+			t.Errorf("security rule %s reports at %v, and %v under the profile; want one level, warning or error", r.Name, r.Default, r.AgentSkills)
 		}
 	}
 	j := judgeFor(t, nil)
 	for _, d := range j.dets {
-		if !names[d.rule] {
-			t.Errorf("a detector reports rule %q, which is not in Rules", d.rule)
+		if !security[d.rule] {
+			t.Errorf("a detector reports rule %q, which is no security rule of Rules", d.rule)
 		}
 		for _, a := range d.anchors {
 			if a != strings.ToLower(a) || a == "" {
@@ -121,7 +124,7 @@ func TestRulesTable(t *testing.T) {
 	// Each rule's example draws the rule, but the secrets', which need
 	// a real value.
 	for _, r := range Rules {
-		if r.Name == RuleKnownSecret || r.Name == RuleHardcodedSecret {
+		if !r.Security || r.Name == RuleKnownSecret || r.Name == RuleHardcodedSecret {
 			continue
 		}
 		got := strongest(j.File("SKILL.md", []byte(r.Example+"\n")))

@@ -83,12 +83,13 @@ func TestPackageMap(t *testing.T) {
 		"internal/...":                 {"internal/..."},
 		"fsrepo/diag":                  {"spec"},
 		"fsrepo/skillmd":               {"fsrepo/diag", "spec", "internal/..."},
-		"fsrepo":                       {"fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"lint":                         {"fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"fsrepo":                       {"lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
 		"remote":                       {"spec", "internal/..."},
 		"remote/remotetest":            {"remote", "spec", "internal/..."},
 		"remote/remotetest/testserver": {"remote/remotetest", "remote", "spec", "internal/..."},
-		"reconcile":                    {"fsrepo", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
-		"vendored":                     {"fsrepo", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"reconcile":                    {"fsrepo", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"vendored":                     {"fsrepo", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
 	}
 	may := func(rule []string, p string) bool {
 		return slices.Contains(rule, p) || strings.HasPrefix(p, "internal/") && slices.Contains(rule, "internal/...")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
+	"github.com/skillsync/skillsync/lint"
 )
 
 // A verdict is what the profile says of a skill folder.
@@ -82,15 +83,15 @@ func check(dir string) (verdict, error) {
 	for _, d := range ds {
 		v.Diagnostics = append(v.Diagnostics, d.String())
 		switch d.Code {
-		case fsrepo.RuleNameFormat, fsrepo.RuleNameFolder, "name-missing", "name-empty":
+		case lint.RuleNameFormat, lint.RuleNameFolder, "name-missing", "name-empty":
 			v.NameOK = false
-		case fsrepo.RuleKeyUnknown:
+		case lint.RuleKeyUnknown:
 			var key string
 			if _, err := fmt.Sscanf(d.Message, "key %q", &key); err != nil {
 				return v, fmt.Errorf("no key in %q", d.Message)
 			}
 			v.UnknownKeys = append(v.UnknownKeys, key)
-		case fsrepo.RuleCompatibility:
+		case lint.RuleCompatibility:
 			v.CompatibilityOK = false
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
+	"github.com/skillsync/skillsync/lint"
 )
 
 func main() {
@@ -27,8 +28,10 @@ func main() {
 	flag.Parse()
 	var cfg strings.Builder
 	cfg.WriteString("skillsDir: skills\nlint:\n  rules:\n")
-	for _, r := range fsrepo.Rules {
-		fmt.Fprintf(&cfg, "    %s: warning\n", r.Code)
+	for _, r := range lint.Rules {
+		if !r.Security {
+			fmt.Fprintf(&cfg, "    %s: warning\n", r.Name)
+		}
 	}
 	for _, coll := range flag.Args() {
 		var dirs []string
@@ -40,7 +43,7 @@ func main() {
 		})
 		flagged := map[string]int{}
 		for _, dir := range dirs {
-			ds, err := lint(dir, cfg.String())
+			ds, err := load(dir, cfg.String())
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "survey: %s: %v\n", dir, err)
 				os.Exit(1)
@@ -71,18 +74,18 @@ func main() {
 	}
 }
 
-func rule(code string) (fsrepo.Rule, bool) {
-	for _, r := range fsrepo.Rules {
-		if r.Code == code {
+func rule(code string) (lint.Rule, bool) {
+	for _, r := range lint.Rules {
+		if r.Name == code && !r.Security {
 			return r, true
 		}
 	}
-	return fsrepo.Rule{}, false
+	return lint.Rule{}, false
 }
 
-// lint copies the skill folder dir into a repository of its own, whose
+// load copies the skill folder dir into a repository of its own, whose
 // skillsync.yaml is cfg, and loads it.
-func lint(dir, cfg string) (diag.Diagnostics, error) {
+func load(dir, cfg string) (diag.Diagnostics, error) {
 	tmp, err := os.MkdirTemp("", "survey")
 	if err != nil {
 		return nil, err

@@ -1,9 +1,10 @@
-package fsrepo
+package lint
 
 import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -17,19 +18,35 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// lintSkill adds to ds the diagnostics of the lint rules that lc does not
-// turn off, for the skill sk parsed by p, in the folder dir (from the
-// repository root) holding the files paths (relative to it, SKILL.md
-// included), and returns ds.
-func lintSkill(lc LintConfig, sk *Skill, p *skillmd.Document, dir string, paths []string, ds diag.Diagnostics) diag.Diagnostics {
-	l := &linter{lc: lc, path: sk.Path, ds: ds}
+// A Folder is a skill folder as [Check] reads it.
+type Folder struct {
+	// Dir is the folder, slash-separated, from the repository root: the
+	// diagnostics of its files name them under it, and its base name is
+	// the skill's slug.
+	Dir string
+	// SkillMD is its SKILL.md, parsed.
+	SkillMD *skillmd.Document
+	// Files are all the files of the folder, SKILL.md included, by path
+	// in it. Data is the content of a text file read whole, nil for the
+	// others: text in files whose Data is nil is not read.
+	Files []File
+}
+
+// Check adds to ds the diagnostics of the rules of the Agent Skills format
+// and of a skill's quality that c does not turn off, for the skill folder
+// f, and returns ds. It may drop diagnostics of ds that a rule it reports
+// replaces (the typo warning of a key the format does not know, the slug
+// warning of a name that is not the folder's).
+func Check(c Config, f Folder, ds diag.Diagnostics) diag.Diagnostics {
+	p := f.SkillMD
+	l := &linter{lc: c, path: p.Path, ds: ds}
 	keys := map[string]skillmd.Key{}
 	for _, k := range p.Keys {
 		keys[k.Name] = k
 	}
-	slug := path.Base(dir)
-	if k, ok := keys[skillmd.KeyName]; ok && sk.Name != "" && (l.on(RuleNameFormat) || l.on(RuleNameFolder)) {
-		l.name(sk.Name, slug, k)
+	slug := path.Base(f.Dir)
+	if k, ok := keys[skillmd.KeyName]; ok && p.Name != "" && (l.on(RuleNameFormat) || l.on(RuleNameFolder)) {
+		l.name(p.Name, slug, k)
 	}
 	if l.on(RuleKeyUnknown) {
 		l.keys(p.Keys)
@@ -40,37 +57,41 @@ func lintSkill(lc LintConfig, sk *Skill, p *skillmd.Document, dir string, paths 
 	if k, ok := keys["metadata"]; ok && l.on(RuleMetadata) {
 		l.metadata(k)
 	}
-	if k, ok := keys[skillmd.KeyDescription]; ok && sk.Description != "" && l.on(RuleDescriptionWhen) && !SaysWhen(sk.Description) {
+	if k, ok := keys[skillmd.KeyDescription]; ok && p.Description != "" && l.on(RuleDescriptionWhen) && !SaysWhen(p.Description) {
 		l.report(RuleDescriptionWhen, k.ValueLine, k.ValueCol,
 			`say when to use the skill, as in "Use when the user asks to ...": agents pick a skill by its description`,
 			"description does not say when to use the skill")
 	}
-	if n := strings.Count(sk.Instructions, "\n"); n > MaxBodyLines {
+	if n := strings.Count(p.Instructions, "\n"); n > MaxBodyLines {
 		// The message and hint predate the rule's code; they are kept as
 		// they were (the code is in the JSON and in CI annotations).
 		l.add(RuleBodyLong, p.BodyLine, 1, "keep SKILL.md under 500 lines; move reference material into supporting files",
 			fmt.Sprintf("body is %d lines long", n))
 	}
 	if l.on(RuleBodyTokens) {
-		if n := EstimateTokens(sk.Instructions); n > MaxBodyTokens {
+		if n := EstimateTokens(p.Instructions); n > MaxBodyTokens {
 			l.report(RuleBodyTokens, p.BodyLine, 1, "move reference material into supporting files that SKILL.md points to; agents load the whole body when the skill is used",
 				"body is about %d tokens (estimated from its characters); the Agent Skills format recommends at most %d", n, MaxBodyTokens)
 		}
 	}
 	if l.on(RuleLinkMissing) || l.on(RuleFileUnreferenced) {
-		f := newFolderIndex(paths)
+		paths := make([]string, len(f.Files))
+		for i, file := range f.Files {
+			paths[i] = file.Path
+		}
+		idx := newFolderIndex(paths)
 		if l.on(RuleLinkMissing) {
-			l.missingLinks(p, slug, f)
+			l.missingLinks(p, slug, idx)
 		}
 		if l.on(RuleFileUnreferenced) {
-			l.unreferenced(p, sk, slug, dir, f)
+			l.unreferenced(p, f.Files, slug, f.Dir, idx)
 		}
 	}
 	return l.ds
 }
 
 type linter struct {
-	lc   LintConfig
+	lc   Config
 	path string
 	ds   diag.Diagnostics
 }
@@ -170,7 +191,7 @@ func (l *linter) name(name, folder string, k skillmd.Key) {
 		hint := fmt.Sprintf("set name: %s; the folder is the skill's slug in the space, which never changes", folder)
 		if !folderOK {
 			hint = fmt.Sprintf("the folder, the skill's slug in the space, which never changes, is no Agent Skills name either; "+
-				"set lint.rules.%s: off in %s if the space's slugs cannot follow the format", RuleNameFolder, ConfigFile)
+				"set lint.rules.%s: off in skillsync.yaml if the space's slugs cannot follow the format", RuleNameFolder)
 		}
 		if !mended {
 			l.report(RuleNameFolder, k.ValueLine, k.ValueCol, hint,
@@ -186,7 +207,7 @@ var AgentSkillsKeys = []string{"name", "description", "license", "compatibility"
 // agentSkillsKey reports whether key is a key of the format, or
 // skillsync's own enabled.
 func agentSkillsKey(key string) bool {
-	return key == skillmd.KeyEnabled || contains(AgentSkillsKeys, key)
+	return key == skillmd.KeyEnabled || slices.Contains(AgentSkillsKeys, key)
 }
 
 func (l *linter) keys(keys []skillmd.Key) {
@@ -388,11 +409,11 @@ func (l *linter) missingLinks(p *skillmd.Document, slug string, f *folderIndex) 
 // ("scripts/"). Hidden files (".gitignore") and files in hidden folders
 // are never reported, nor are files named LICENSE or README (of any case
 // and extension), which are for people, not agents.
-func (l *linter) unreferenced(p *skillmd.Document, sk *Skill, slug, dir string, f *folderIndex) {
+func (l *linter) unreferenced(p *skillmd.Document, files []File, slug, dir string, f *folderIndex) {
 	content := map[string][]byte{}
-	for _, file := range sk.Files {
-		if file.Content != nil {
-			content[file.Path] = file.Content
+	for _, file := range files {
+		if file.Data != nil {
+			content[file.Path] = file.Data
 		}
 	}
 	reached := map[string]bool{skillmd.FileName: true}
@@ -587,6 +608,17 @@ func folderWords(text string) []string {
 	}
 	return out
 }
+
+// Bounds of the rules of a skill's quality.
+const (
+	// MaxBodyTokens is the estimate of tokens (see [EstimateTokens])
+	// above which a SKILL.md body draws body-tokens: the Agent Skills
+	// specification recommends bodies under 5,000 tokens.
+	MaxBodyTokens = 5000
+	// maxCompatibilityChars is the longest compatibility the Agent
+	// Skills format takes.
+	maxCompatibilityChars = 500
+)
 
 // MaxBodyLines is the length above which a SKILL.md body draws body-long
 // (see [Rules]): the Agent Skills authoring guidance asks for bodies under
