@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/lint"
@@ -116,7 +117,7 @@ func loadVector(t *testing.T, file string) diag.Diagnostics {
 	if err := os.WriteFile(filepath.Join(dir, skillmd.FileName), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, ConfigFile), []byte("lint:\n  profile: agentskills\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte("lint:\n  profile: agentskills\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, ds, err := Load(context.Background(), root, LoadOptions{})

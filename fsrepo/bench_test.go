@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/frontmatter"
 	"github.com/skillsync/skillsync/lint"
@@ -98,10 +99,10 @@ func BenchmarkValidateFloor10000(b *testing.B) {
 	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
 }
 
-// writeBenchSkills writes skillsync.yaml holding config and n skills under
+// writeBenchSkills writes skillsync.yaml holding cfg and n skills under
 // root, each with a 5 KB body and two supporting files.
-func writeBenchSkills(b *testing.B, root, config string, n int) {
-	if err := os.WriteFile(filepath.Join(root, ConfigFile), []byte(config), 0o644); err != nil {
+func writeBenchSkills(b *testing.B, root, cfg string, n int) {
+	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte(cfg), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	line := strings.Repeat("Follow the steps below carefully. ", 2) + "\n" // 69 bytes

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/lineartest"
 )
@@ -142,7 +143,7 @@ func checkLargeFiles(t *testing.T, repo *Repo, textSum, binSum string, textSize,
 func TestLoadLargeFiles(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	writeAll(t, root, map[string]string{ConfigFile: "space: ab12\n", "skills/big/SKILL.md": validMD})
+	writeAll(t, root, map[string]string{config.FileName: "space: ab12\n", "skills/big/SKILL.md": validMD})
 	const mdSize, binSize, textSize = 10 << 20, 64 << 20, 2*MaxCompareBytes + 7
 	sparse(t, filepath.Join(root, "skills/huge/SKILL.md"), validMD, mdSize)
 	sparse(t, filepath.Join(root, "skills/big/data/zeros.bin"), "", binSize)
@@ -192,7 +193,7 @@ func TestLoadLargeFiles(t *testing.T) {
 func TestLoadRevisionLargeBlobs(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	writeAll(t, root, map[string]string{ConfigFile: "space: ab12\n", "skills/big/SKILL.md": validMD})
+	writeAll(t, root, map[string]string{config.FileName: "space: ab12\n", "skills/big/SKILL.md": validMD})
 	gitInit(t, root)
 	const mdSize, binSize, textSize = 200 << 20, 32 << 20, 2*MaxCompareBytes + 7
 	// Blobs of zeros compress a thousandfold: the commit's objects take
@@ -233,10 +234,10 @@ func TestLoadRevisionLargeBlobs(t *testing.T) {
 // reading it, from the working tree and from a commit.
 func TestLoadLargeConfig(t *testing.T) {
 	root := t.TempDir()
-	sparse(t, filepath.Join(root, ConfigFile), "space: ab12\n#", 64<<20)
+	sparse(t, filepath.Join(root, config.FileName), "space: ab12\n#", 64<<20)
 	writeAll(t, root, map[string]string{"skills/big/SKILL.md": validMD})
 	want := "skillsync.yaml is 67108864 bytes, more than the 1048576 a config file may be"
-	if _, err := ReadConfig(root); err == nil || !strings.Contains(err.Error(), want) {
+	if _, err := config.Read(root); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("ReadConfig: %v, want %q", err, want)
 	}
 	gitInit(t, root)

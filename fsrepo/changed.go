@@ -1,7 +1,6 @@
 package fsrepo
 
 import (
-	"encoding/json"
 	"slices"
 )
 
@@ -18,7 +17,7 @@ func ChangedTargets(base, head *Repo) []string {
 	if len(head.Config.Targets) == 0 {
 		names = []string{""}
 	}
-	if base == nil || !sameJSON(base.Config.Shared(), head.Config.Shared()) {
+	if base == nil || !base.Config.Shared().Equal(head.Config.Shared()) {
 		return names
 	}
 	var out []string
@@ -29,19 +28,11 @@ func ChangedTargets(base, head *Repo) []string {
 			out = append(out, name)
 			continue
 		}
-		if !sameJSON(bt, ht) || !sameSkills(base.ForTarget(name).Skills, head.ForTarget(name).Skills) {
+		if !bt.Equal(ht) || !sameSkills(base.ForTarget(name).Skills, head.ForTarget(name).Skills) {
 			out = append(out, name)
 		}
 	}
 	return out
-}
-
-// sameJSON reports whether a and b marshal alike: settings compared
-// without the lines they were read at.
-func sameJSON(a, b any) bool {
-	ja, errA := json.Marshal(a)
-	jb, errB := json.Marshal(b)
-	return errA == nil && errB == nil && string(ja) == string(jb)
 }
 
 // sameSkills reports whether two desired states (each sorted by slug)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
@@ -17,7 +18,7 @@ import (
 // on, all but those that span skills (two skills with one name). Files
 // that [SkipsFile] leaves out are left out. The skill is nil when the
 // folder is no skill at all (it holds skills in subfolders).
-func CheckFolder(cfg Config, slug string, files map[string][]byte) (*Skill, diag.Diagnostics, error) {
+func CheckFolder(cfg config.Config, slug string, files map[string][]byte) (*Skill, diag.Diagnostics, error) {
 	rels := make([]string, 0, len(files))
 	for rel := range files {
 		if !SkipsFile(rel) {

@@ -2,6 +2,7 @@ package fsrepo
 
 import (
 	"context"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,7 @@ func committedRepo(t *testing.T) string {
 		return "---\nname: " + name + "\ndescription: Reads PDFs. Use when asked to.\n---\nBody.\n"
 	}
 	for rel, data := range map[string]string{
-		ConfigFile:                "space: ab12\n",
+		config.FileName:           "space: ab12\n",
 		"skills/README.md":        "The skills of the team.\n",
 		"skills/pdf/SKILL.md":     md("pdf"),
 		"skills/pdf/x-y.md":       "a\n",

@@ -1,5 +1,5 @@
 // Package fsrepo reads the desired state of a space from a skills repository:
-// the [Config] in skillsync.yaml and one [Skill] per folder of the skills
+// the [config.Config] in skillsync.yaml and one [Skill] per folder of the skills
 // folder, from the working tree or from any git revision (through go-git,
 // without a checkout). It checks every skill against the service's rules
 // (those of package spec) and reports each problem as a [diag.Diagnostic] with

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
@@ -24,7 +25,7 @@ type escapeFixture struct {
 	root, outside string
 }
 
-func newEscapeFixture(t *testing.T, config string) *escapeFixture {
+func newEscapeFixture(t *testing.T, cfg string) *escapeFixture {
 	t.Helper()
 	base := t.TempDir()
 	f := &escapeFixture{root: filepath.Join(base, "repo"), outside: filepath.Join(base, "elsewhere")}
@@ -39,7 +40,7 @@ func newEscapeFixture(t *testing.T, config string) *escapeFixture {
 		"skills/ext/secret.md": outsideSecret,
 	})
 	writeAll(t, f.root, map[string]string{
-		ConfigFile:             config,
+		config.FileName:        cfg,
 		"skills/ok/SKILL.md":   "---\nname: OK\ndescription: Fine.\n---\nBody.\n",
 		"other/plain/SKILL.md": "---\nname: Plain\ndescription: Fine.\n---\nBody.\n",
 	})
@@ -161,8 +162,8 @@ func TestLoadNeverLeavesTheRepository(t *testing.T) {
 	t.Run("symlinked skillsync.yaml", func(t *testing.T) {
 		f := newEscapeFixture(t, cfg)
 		writeAll(t, f.outside, map[string]string{"evil.yaml": "space: ab12\nbaseURL: https://" + outsideSecret + ".example.com\n"})
-		os.Remove(filepath.Join(f.root, ConfigFile))
-		linkOut(t, filepath.Join(f.outside, "evil.yaml"), filepath.Join(f.root, ConfigFile))
+		os.Remove(filepath.Join(f.root, config.FileName))
+		linkOut(t, filepath.Join(f.outside, "evil.yaml"), filepath.Join(f.root, config.FileName))
 		repo, ds, err := Load(context.Background(), f.root, LoadOptions{})
 		if err == nil {
 			t.Fatalf("a skillsync.yaml linked outside the repository was read: baseURL %q", repo.Config.BaseURL)
@@ -188,7 +189,7 @@ func TestLoadNeverLeavesTheRepository(t *testing.T) {
 		outside := filepath.Join(base, "elsewhere")
 		f := newEscapeFixture(t, "")
 		writeAll(t, outside, map[string]string{"s/SKILL.md": "---\nname: S\ndescription: " + outsideSecret + "\n---\n"})
-		writeAll(t, f.root, map[string]string{ConfigFile: fmt.Sprintf("space: ab12\nskillsDir: %q\n", filepath.ToSlash(outside))})
+		writeAll(t, f.root, map[string]string{config.FileName: fmt.Sprintf("space: ab12\nskillsDir: %q\n", filepath.ToSlash(outside))})
 		repo, ds, err := Load(context.Background(), f.root, LoadOptions{})
 		noSecret(t, repo, ds, err)
 		if err == nil {

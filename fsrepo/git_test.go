@@ -3,6 +3,7 @@ package fsrepo
 import (
 	"context"
 	"errors"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -113,8 +114,8 @@ func TestLoadRevisionMatchesWorkTree(t *testing.T) {
 				root = filepath.Join(top, "infra", "skills-repo")
 			}
 			copyTree(t, dir, root)
-			if _, err := os.Stat(filepath.Join(root, ConfigFile)); err != nil {
-				if err := os.WriteFile(filepath.Join(root, ConfigFile), []byte("space: ab12\n"), 0o644); err != nil {
+			if _, err := os.Stat(filepath.Join(root, config.FileName)); err != nil {
+				if err := os.WriteFile(filepath.Join(root, config.FileName), []byte("space: ab12\n"), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -162,7 +163,7 @@ func TestDirtyAndHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(ConfigFile, "space: ab12\n")
+	write(config.FileName, "space: ab12\n")
 
 	// Outside git: the working tree loads, a revision does not.
 	repo, _, err := Load(ctx, root, LoadOptions{})
@@ -232,7 +233,7 @@ func TestLoadLinkedWorktree(t *testing.T) {
 	top := t.TempDir()
 	main := filepath.Join(top, "main")
 	copyTree(t, "../testdata/skillmd/valid-extra-keys", main)
-	if err := os.WriteFile(filepath.Join(main, ConfigFile), []byte("space: ab12\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(main, config.FileName), []byte("space: ab12\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	gitInit(t, main)

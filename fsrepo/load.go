@@ -28,6 +28,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
@@ -90,7 +91,7 @@ func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, diag.Diagn
 		}
 		return withConfigWarnings(loadRevision(ctx, abs, gr, top, opts.Ref))
 	}
-	cfg, err := ReadConfig(abs)
+	cfg, err := config.Read(abs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -253,7 +254,7 @@ func skipFile(name string) bool {
 	return strings.HasPrefix(name, "._")
 }
 
-func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Repository, prefix string) (*Repo, diag.Diagnostics, error) {
+func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.Repository, prefix string) (*Repo, diag.Diagnostics, error) {
 	repo := &Repo{Root: root, Config: cfg}
 	dir := filepath.Join(root, filepath.FromSlash(cfg.SkillsDir))
 	// The skills folder, and every folder on the way to it, must be a real
@@ -261,7 +262,7 @@ func loadWorkTree(ctx context.Context, root string, cfg Config, gr *git.Reposito
 	if link := symlinkOnPath(root, cfg.SkillsDir); link != "" {
 		ds := diag.Diagnostics{{Path: link, Severity: diag.SeverityError, Code: "skills-dir-symlink",
 			Message: fmt.Sprintf("skills folder %q is reached through the symlink %q, which is never followed", cfg.SkillsDir, link),
-			Hint:    "make it a real folder of the repository, or set skillsDir in " + ConfigFile + " to the real one"}}
+			Hint:    "make it a real folder of the repository, or set skillsDir in " + config.FileName + " to the real one"}}
 		var err error
 		if gr != nil {
 			repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil, nil)
@@ -590,22 +591,22 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading commit %s (%s): %w", h, ref, err)
 	}
-	cfgPath := path.Join(prefix, ConfigFile)
+	cfgPath := path.Join(prefix, config.FileName)
 	cf, err := tree.File(cfgPath)
 	if errors.Is(err, object.ErrFileNotFound) {
-		return nil, nil, fmt.Errorf("%w at %s in revision %q (%s)", ErrNoConfig, cfgPath, ref, commit.Hash.String()[:12])
+		return nil, nil, fmt.Errorf("%w at %s in revision %q (%s)", config.ErrNotFound, cfgPath, ref, commit.Hash.String()[:12])
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s in %s: %w", cfgPath, ref, err)
 	}
-	if cf.Size > maxConfigBytes {
-		return nil, nil, fmt.Errorf("%s in revision %q: %w", cfgPath, ref, configTooLarge(cf.Size))
+	if err := config.CheckSize(cf.Size); err != nil {
+		return nil, nil, fmt.Errorf("%s in revision %q: %w", cfgPath, ref, err)
 	}
 	data, err := cf.Contents()
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s in %s: %w", cfgPath, ref, err)
 	}
-	cfg, err := parseConfig(ConfigFile, []byte(data))
+	cfg, err := config.Parse([]byte(data))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -766,7 +767,7 @@ func symlinkOnPath(root, rel string) string {
 func missingSkillsDir(dir string) diag.Diagnostic {
 	return diag.Diagnostic{Path: dir, Severity: diag.SeverityError, Code: "skills-dir-missing",
 		Message: fmt.Sprintf("skills folder %q not found", dir),
-		Hint:    "create it with one folder per skill, or set skillsDir in " + ConfigFile}
+		Hint:    "create it with one folder per skill, or set skillsDir in " + config.FileName}
 }
 
 // parallel calls fn(0) ... fn(n-1) on as many goroutines as there are
@@ -874,3 +875,7 @@ func buildSkills(ctx context.Context, skillsDir string, lc lint.Config, folders 
 	all.Sort()
 	return skills, all, nil
 }
+
+// ErrUnknownRevision is returned (wrapped) by [Load] for a LoadOptions.Ref
+// that names no commit of the repository.
+var ErrUnknownRevision = errors.New("no such branch, tag or commit")

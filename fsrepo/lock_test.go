@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 )
@@ -210,7 +211,7 @@ func hexString(b []byte) string {
 func vendoredRepo(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	writeTestFile(t, filepath.Join(root, ConfigFile), "space: ab12\n")
+	writeTestFile(t, filepath.Join(root, config.FileName), "space: ab12\n")
 	files := map[string][]byte{}
 	for p, s := range hashFixture {
 		files[p] = []byte(s)
@@ -293,7 +294,7 @@ func TestLoadRevisionChecksVendoredFolders(t *testing.T) {
 }
 
 func TestCheckFolder(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	sk, ds, err := CheckFolder(cfg, "pdf", map[string][]byte{
 		skillmd.FileName: []byte("---\nname: pdf\ndescription: Reads PDFs.\n---\nUse it.\n"),
 		"notes.md":       []byte("n"),

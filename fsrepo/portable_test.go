@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
@@ -16,7 +17,7 @@ import (
 // writer refuses them, and a teammate's checkout would lose or refuse them.
 func TestValidateUnportableNames(t *testing.T) {
 	root := t.TempDir()
-	writeTestFile(t, filepath.Join(root, ConfigFile), "space: ab12\n")
+	writeTestFile(t, filepath.Join(root, config.FileName), "space: ab12\n")
 	md := "---\nname: a\ndescription: Does a. Use when asked for a.\n---\nBody.\n"
 	for rel, content := range map[string]string{
 		"skills/a/SKILL.md":      md,

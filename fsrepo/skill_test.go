@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
@@ -18,7 +19,7 @@ func TestUnaddressableFileWarns(t *testing.T) {
 		"skills/demo/SKILL.md":                        "---\nname: Demo\ndescription: d\n---\nBody.\n",
 		"skills/demo/tests/fixtures/with spaces.cast": "{}\n",
 	})
-	cfg, err := parseConfig(ConfigFile, nil)
+	cfg, err := config.Parse(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

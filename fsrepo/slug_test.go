@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/remote/remotetest"
@@ -50,7 +51,7 @@ func TestSlugMismatchSaysWhatToDo(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(root, fsrepo.ConfigFile), []byte("space: ab12\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte("space: ab12\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, ds, err := fsrepo.Load(context.Background(), root, fsrepo.LoadOptions{})

@@ -1,43 +1,8 @@
 package fsrepo
 
 import (
-	"github.com/skillsync/skillsync/lint"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/spec"
-)
-
-// Config is skillsync.yaml, the file that marks a repository's root.
-type Config struct {
-	BaseURL           string       `yaml:"baseURL" json:"baseURL,omitempty"`
-	Space             string       `yaml:"space" json:"space,omitempty"`
-	SkillsDir         string       `yaml:"skillsDir" json:"skillsDir,omitempty"` // default "skills"
-	Unmanaged         string       `yaml:"unmanaged" json:"unmanaged,omitempty"` // "ignore" (default) or "disable"
-	Missing           string       `yaml:"missing" json:"missing,omitempty"`     // "error" (default) or "warn"
-	MaxDisablePercent int          `yaml:"maxDisablePercent" json:"maxDisablePercent,omitempty"`
-	Agents            AgentsConfig `yaml:"agents" json:"agents,omitempty"`
-	Lint              lint.Config  `yaml:"lint" json:"lint,omitempty"`
-	// Ignore are the differences never planned nor reported as drift, in
-	// every target.
-	Ignore []IgnoreRule `yaml:"-" json:"ignore,omitempty"`
-	// Targets are the spaces the repository drives, in file order; none
-	// for a skillsync.yaml that names one space (Space).
-	Targets []Target `yaml:"-" json:"targets,omitempty"`
-}
-
-// AgentsConfig is the agents section of skillsync.yaml.
-type AgentsConfig struct {
-	Publish []string `yaml:"publish" json:"publish,omitempty"` // agent ids or names to publish on apply
-}
-
-// Policy values of [Config].
-const (
-	UnmanagedIgnore  = "ignore"
-	UnmanagedDisable = "disable"
-	MissingError     = "error"
-	MissingWarn      = "warn"
-
-	DefaultSkillsDir         = "skills"
-	DefaultMaxDisablePercent = 30
-	ConfigFile               = "skillsync.yaml"
 )
 
 // Skill is one skill folder of the repository: the desired state of the
@@ -77,7 +42,7 @@ type File struct {
 // Repo is the desired state read from a repository.
 type Repo struct {
 	Root   string // absolute path of the folder holding skillsync.yaml
-	Config Config
+	Config config.Config
 	Skills []Skill // sorted by slug
 	Ref    string  // the revision asked for; "" for the working tree
 	Commit string  // the commit loaded, or HEAD's commit for the working tree; "" outside git
@@ -100,6 +65,4 @@ const (
 	// memory at once stay cheap. A larger text file is hashed as a stream
 	// and reported as too large to compare.
 	MaxCompareBytes = 1 << 20
-	// maxConfigBytes is the largest skillsync.yaml that is read.
-	maxConfigBytes = 1 << 20
 )

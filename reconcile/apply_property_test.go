@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -67,10 +68,10 @@ func TestApplyConverges(t *testing.T) {
 		if r.IntN(4) == 0 {
 			want = append(want, fsrepo.Skill{Slug: "zz-missing", Name: "Missing", Description: "d", Enabled: true})
 		}
-		desired := &fsrepo.Repo{Config: fsrepo.Config{Space: space}, Skills: want}
-		pol := Policy{Missing: fsrepo.MissingWarn, Force: true, Unmanaged: fsrepo.UnmanagedIgnore}
+		desired := &fsrepo.Repo{Config: config.Config{Space: space}, Skills: want}
+		pol := Policy{Missing: config.MissingWarn, Force: true, Unmanaged: config.UnmanagedIgnore}
 		if r.IntN(2) == 0 {
-			pol.Unmanaged = fsrepo.UnmanagedDisable
+			pol.Unmanaged = config.UnmanagedDisable
 		}
 
 		fail := func(format string, args ...any) {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -126,7 +127,7 @@ func wantSkill(slug, instructions string, enabled bool, opts ...func(*fsrepo.Ski
 }
 
 func desiredRepo(skills ...fsrepo.Skill) *fsrepo.Repo {
-	return &fsrepo.Repo{Root: "/repo", Config: fsrepo.Config{Space: envSpace}, Skills: skills, Commit: "0123456789abcdef0123"}
+	return &fsrepo.Repo{Root: "/repo", Config: config.Config{Space: envSpace}, Skills: skills, Commit: "0123456789abcdef0123"}
 }
 
 func stepOf(t testing.TB, r *Result, slug string, a Action) StepResult {
@@ -228,7 +229,7 @@ func TestApplyEveryKindOfChange(t *testing.T) {
 		wantSkill("combo", "new combo\n", true),
 		wantSkill("untouched", "same\n", true),
 	)
-	pol := Policy{Unmanaged: fsrepo.UnmanagedDisable, PublishAgents: []string{"Helper"}}
+	pol := Policy{Unmanaged: config.UnmanagedDisable, PublishAgents: []string{"Helper"}}
 	p := env.plan(desired, pol)
 	if p.HasErrors() {
 		t.Fatalf("plan errors: %+v", p.Errors)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -51,7 +52,7 @@ func newPerfEnv(tb testing.TB, n int, opts remote.Options) *perfEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	env := &perfEnv{emu: e, client: c, desired: &fsrepo.Repo{Root: "/repo", Config: fsrepo.Config{Space: benchSpace}}}
+	env := &perfEnv{emu: e, client: c, desired: &fsrepo.Repo{Root: "/repo", Config: config.Config{Space: benchSpace}}}
 	for i := range n {
 		slug := fmt.Sprintf("skill-%05d", i)
 		text := fmt.Sprintf("# %s\n\nDo the thing number %d.\n", slug, i)

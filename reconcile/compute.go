@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/remote"
@@ -50,36 +51,36 @@ type Policy struct {
 	// (skillsync.yaml's ignore:): a field a rule covers keeps its live
 	// value, and counts as it is live (an ignored enabled state counts
 	// toward the active limit as the space has it).
-	Ignore []fsrepo.IgnoreRule
+	Ignore []config.IgnoreRule
 }
 
 // ignores reports whether p's ignore rules cover field f of skill slug.
 func (p Policy) ignores(slug, f string) bool {
-	return slices.ContainsFunc(p.Ignore, func(r fsrepo.IgnoreRule) bool { return r.Covers(slug, f) })
+	return slices.ContainsFunc(p.Ignore, func(r config.IgnoreRule) bool { return r.Covers(slug, f) })
 }
 
 // PolicyFromConfig returns the policy skillsync.yaml sets, with defaults for
 // what it leaves out. Force is never set by config.
-func PolicyFromConfig(c fsrepo.Config) Policy {
+func PolicyFromConfig(c config.Config) Policy {
 	p := Policy{
 		Unmanaged:         c.Unmanaged,
 		Missing:           c.Missing,
 		MaxDisablePercent: &c.MaxDisablePercent,
 		PublishAgents:     append([]string(nil), c.Agents.Publish...),
-		Ignore:            append([]fsrepo.IgnoreRule(nil), c.Ignore...),
+		Ignore:            append([]config.IgnoreRule(nil), c.Ignore...),
 	}
 	return p.withDefaults()
 }
 
 func (p Policy) withDefaults() Policy {
 	if p.Unmanaged == "" {
-		p.Unmanaged = fsrepo.UnmanagedIgnore
+		p.Unmanaged = config.UnmanagedIgnore
 	}
 	if p.Missing == "" {
-		p.Missing = fsrepo.MissingError
+		p.Missing = config.MissingError
 	}
 	if p.MaxDisablePercent == nil {
-		d := fsrepo.DefaultMaxDisablePercent
+		d := config.DefaultMaxDisablePercent
 		p.MaxDisablePercent = &d
 	}
 	return p
@@ -155,18 +156,18 @@ func (c *planner) warnf(pr Problem, format string, args ...any) {
 
 func (c *planner) checkPolicy() {
 	switch c.policy.Unmanaged {
-	case fsrepo.UnmanagedIgnore, fsrepo.UnmanagedDisable:
+	case config.UnmanagedIgnore, config.UnmanagedDisable:
 	default:
 		c.errorf(Problem{Code: CodePolicy, Hint: `use "ignore" or "disable"`},
 			"unknown unmanaged policy %q", c.policy.Unmanaged)
-		c.policy.Unmanaged = fsrepo.UnmanagedIgnore
+		c.policy.Unmanaged = config.UnmanagedIgnore
 	}
 	switch c.policy.Missing {
-	case fsrepo.MissingError, fsrepo.MissingWarn:
+	case config.MissingError, config.MissingWarn:
 	default:
 		c.errorf(Problem{Code: CodePolicy, Hint: `use "error" or "warn"`},
 			"unknown missing policy %q", c.policy.Missing)
-		c.policy.Missing = fsrepo.MissingError
+		c.policy.Missing = config.MissingError
 	}
 }
 
@@ -237,7 +238,7 @@ func (c *planner) skills(desired *fsrepo.Repo) {
 func (c *planner) missing(ls fsrepo.Skill) {
 	sev := SeverityError
 	report := c.errorf
-	if c.policy.Missing == fsrepo.MissingWarn {
+	if c.policy.Missing == config.MissingWarn {
 		sev, report = SeverityWarning, c.warnf
 	}
 	todo := missingTodo(ls.Slug, ls.Name)
@@ -410,7 +411,7 @@ func (c *planner) files(ls fsrepo.Skill, rs remote.Skill) {
 // unmanaged lists the remote skills the repository does not hold, and
 // disables them under policy unmanaged: disable.
 func (c *planner) unmanaged() {
-	disable := c.policy.Unmanaged == fsrepo.UnmanagedDisable
+	disable := c.policy.Unmanaged == config.UnmanagedDisable
 	for _, slug := range c.slugs {
 		if c.managed[slug] {
 			continue

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -77,7 +78,7 @@ func largeFile(path string) fsrepo.File {
 }
 
 func repo(skills ...fsrepo.Skill) *fsrepo.Repo {
-	return &fsrepo.Repo{Config: fsrepo.Config{Space: "ab12"}, Skills: skills, Commit: "0123456789abcdef0123456789abcdef01234567"}
+	return &fsrepo.Repo{Config: config.Config{Space: "ab12"}, Skills: skills, Commit: "0123456789abcdef0123456789abcdef01234567"}
 }
 
 func many(prefix string, n int) []string {
@@ -282,7 +283,7 @@ func TestCompute(t *testing.T) {
 			name:    "missing is a warning with missing: warn",
 			desired: repo(local("new")),
 			live:    &Live{},
-			policy:  Policy{Missing: fsrepo.MissingWarn},
+			policy:  Policy{Missing: config.MissingWarn},
 			errors:  []string{}, warnings: []string{CodeMissing},
 			check: func(t *testing.T, p *Plan) {
 				if len(p.Missing) != 1 || p.Missing[0].Severity != SeverityWarning {
@@ -374,7 +375,7 @@ func TestCompute(t *testing.T) {
 			name:    "unmanaged: disable",
 			desired: repo(local("a")),
 			live:    &Live{Skills: []remote.Skill{live("z"), live("a"), live("y", remoteDisabled)}},
-			policy:  Policy{Unmanaged: fsrepo.UnmanagedDisable},
+			policy:  Policy{Unmanaged: config.UnmanagedDisable},
 			changes: []string{"z:disable"}, errors: []string{},
 			check: func(t *testing.T, p *Plan) {
 				c := p.Changes[0]
@@ -452,7 +453,7 @@ func TestCompute(t *testing.T) {
 				}
 				return l
 			}(),
-			policy: Policy{Unmanaged: fsrepo.UnmanagedDisable},
+			policy: Policy{Unmanaged: config.UnmanagedDisable},
 			changes: func() []string {
 				var c []string
 				for _, s := range many("u", 12) {
@@ -481,7 +482,7 @@ func TestCompute(t *testing.T) {
 					"same-crlf.md": ptr("one\r\ntwo\r\n"),
 				}},
 			},
-			policy:  Policy{Missing: fsrepo.MissingWarn},
+			policy:  Policy{Missing: config.MissingWarn},
 			changes: []string{}, errors: []string{},
 			check: func(t *testing.T, p *Plan) {
 				var got []string
@@ -596,7 +597,7 @@ func TestCompute(t *testing.T) {
 			name:    "changes are sorted by slug whatever the input order",
 			desired: repo(local("c", disabled), local("a", disabled), local("b", disabled)),
 			live:    &Live{Skills: []remote.Skill{live("b"), live("zz"), live("c"), live("a")}},
-			policy:  Policy{Unmanaged: fsrepo.UnmanagedDisable},
+			policy:  Policy{Unmanaged: config.UnmanagedDisable},
 			changes: []string{"a:disable", "b:disable", "c:disable", "zz:disable"},
 		},
 		{

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/lineartest"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -76,13 +77,13 @@ func missingAgainst(n int) (*fsrepo.Repo, *Live) {
 func TestMissingLooksUpCase(t *testing.T) {
 	const n = 100
 	desired, live := missingAgainst(n)
-	p := Compute(desired, live, Policy{Missing: fsrepo.MissingWarn})
+	p := Compute(desired, live, Policy{Missing: config.MissingWarn})
 	if len(p.Missing) != n || !strings.Contains(p.Missing[0].Todo, `the space has a skill with slug "a-prefix-that-every-slug-of-the-repository-and-the-space-has-LOCAL-0"`) {
 		t.Fatalf("%d missing, the first %+v; want %d, the first told of LOCAL-0", len(p.Missing), p.Missing[0], n)
 	}
 	lineartest.Time(t, 250, func(n int) {
 		desired, live := missingAgainst(n)
-		Compute(desired, live, Policy{Missing: fsrepo.MissingWarn})
+		Compute(desired, live, Policy{Missing: config.MissingWarn})
 	})
 }
 
@@ -94,7 +95,7 @@ func BenchmarkComputeMissing(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Compute(desired, live, Policy{Missing: fsrepo.MissingWarn})
+				Compute(desired, live, Policy{Missing: config.MissingWarn})
 			}
 		})
 	}
@@ -113,17 +114,17 @@ func ignoredAgainst(n int) (*fsrepo.Repo, *Live, Policy) {
 		live.Skills = append(live.Skills, remote.Skill{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Slug: slug,
 			Name: "Other", Description: "Does it otherwise.", Instructions: &other})
 	}
-	r := fsrepo.IgnoreRule{Fields: []string{FieldName, FieldDescription, FieldInstructions, FieldEnabled}}
+	r := config.IgnoreRule{Fields: []string{FieldName, FieldDescription, FieldInstructions, FieldEnabled}}
 	for j := range n {
-		r.Skills = append(r.Skills, fsrepo.Pattern{Glob: fmt.Sprintf("other-%d-*", j)})
+		r.Skills = append(r.Skills, config.Pattern{Glob: fmt.Sprintf("other-%d-*", j)})
 	}
-	return desired, live, Policy{Ignore: []fsrepo.IgnoreRule{r}, Force: true}
+	return desired, live, Policy{Ignore: []config.IgnoreRule{r}, Force: true}
 }
 
 // BenchmarkComputeIgnored plans 5,000 skills that differ in every field
 // under an ignore rule of up to fsrepo.MaxGlobs globs, none matching.
 func BenchmarkComputeIgnored(b *testing.B) {
-	for _, n := range []int{0, fsrepo.MaxGlobs / 4, fsrepo.MaxGlobs / 2, fsrepo.MaxGlobs} {
+	for _, n := range []int{0, config.MaxGlobs / 4, config.MaxGlobs / 2, config.MaxGlobs} {
 		desired, live, pol := ignoredAgainst(n)
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()

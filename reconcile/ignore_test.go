@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 )
 
-func ignoreRule(fields []string, globs ...string) fsrepo.IgnoreRule {
-	r := fsrepo.IgnoreRule{Fields: fields}
+func ignoreRule(fields []string, globs ...string) config.IgnoreRule {
+	r := config.IgnoreRule{Fields: fields}
 	for _, g := range globs {
-		r.Skills = append(r.Skills, fsrepo.Pattern{Glob: g})
+		r.Skills = append(r.Skills, config.Pattern{Glob: g})
 	}
 	return r
 }
@@ -30,7 +31,7 @@ func TestIgnoreRules(t *testing.T) {
 		t.Fatalf("without rules: %+v", plain.Summary)
 	}
 
-	p := Compute(desired, lv, Policy{Ignore: []fsrepo.IgnoreRule{ignoreRule([]string{FieldEnabled}, "a*")}})
+	p := Compute(desired, lv, Policy{Ignore: []config.IgnoreRule{ignoreRule([]string{FieldEnabled}, "a*")}})
 	if len(p.Changes) != 2 {
 		t.Fatalf("changes %+v, want a (description) and b (disable)", p.Changes)
 	}
@@ -43,7 +44,7 @@ func TestIgnoreRules(t *testing.T) {
 	}
 
 	// Every difference of a skill ignored: no change, no drift.
-	all := Compute(desired, lv, Policy{Ignore: []fsrepo.IgnoreRule{ignoreRule(fsrepo.IgnoreFields, "*")}})
+	all := Compute(desired, lv, Policy{Ignore: []config.IgnoreRule{ignoreRule(config.IgnoreFields, "*")}})
 	if all.HasChanges() || all.HasDrift() || all.Drift().Status != DriftNone {
 		t.Errorf("everything ignored: %+v", all.Changes)
 	}
@@ -61,7 +62,7 @@ func TestIgnoredEnabledCountsAsLive(t *testing.T) {
 	}
 	// The repository disables one of the 41; a rule ignores enabled for it.
 	skills[0].Enabled = false
-	rule := []fsrepo.IgnoreRule{ignoreRule([]string{FieldEnabled}, skills[0].Slug)}
+	rule := []config.IgnoreRule{ignoreRule([]string{FieldEnabled}, skills[0].Slug)}
 	p := Compute(repo(skills...), &Live{Space: "ab12", Skills: remotes}, Policy{Ignore: rule})
 	if p.Summary.ActiveAfter != 41 || p.Summary.ActiveBefore != 41 || p.HasChanges() {
 		t.Errorf("summary %+v, changes %d: want 41 active after, as live", p.Summary, len(p.Changes))
@@ -72,7 +73,7 @@ func TestIgnoredEnabledCountsAsLive(t *testing.T) {
 // ignores enabled for an unmanaged skill leaves it enabled.
 func TestIgnoreKeepsUnmanagedEnabled(t *testing.T) {
 	lv := &Live{Space: "ab12", Skills: []remote.Skill{live("a"), live("extra"), live("other")}}
-	p := Compute(repo(local("a")), lv, Policy{Unmanaged: fsrepo.UnmanagedDisable, Ignore: []fsrepo.IgnoreRule{ignoreRule([]string{FieldEnabled}, "extra")}})
+	p := Compute(repo(local("a")), lv, Policy{Unmanaged: config.UnmanagedDisable, Ignore: []config.IgnoreRule{ignoreRule([]string{FieldEnabled}, "extra")}})
 	if len(p.Changes) != 1 || p.Changes[0].Slug != "other" {
 		t.Errorf("changes %+v, want only other disabled", p.Changes)
 	}
@@ -84,7 +85,7 @@ func TestIgnoreKeepsUnmanagedEnabled(t *testing.T) {
 func TestDesiredHashOfIgnore(t *testing.T) {
 	r := repo(local("a"))
 	before := DesiredHash(r)
-	r.Config.Ignore = []fsrepo.IgnoreRule{ignoreRule([]string{FieldEnabled}, "*")}
+	r.Config.Ignore = []config.IgnoreRule{ignoreRule([]string{FieldEnabled}, "*")}
 	with := DesiredHash(r)
 	r.Config.Ignore[0].Fields = []string{FieldName}
 	if with == before || DesiredHash(r) == with {

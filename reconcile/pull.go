@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
@@ -24,7 +25,7 @@ type PullOptions struct {
 	// skillsync.yaml (or [fsrepo.DefaultConfig] when there is none): the
 	// skills go into its SkillsDir.
 	Root   string
-	Config fsrepo.Config
+	Config config.Config
 	// WriteConfig creates skillsync.yaml, with BaseURL and the space,
 	// once the skills are written.
 	WriteConfig bool
@@ -179,7 +180,7 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 	if o.WriteConfig {
 		cfg := o.Config
 		cfg.BaseURL, cfg.Space = o.BaseURL, space
-		if err := fsrepo.WriteConfig(o.Root, cfg); err != nil {
+		if err := config.Write(o.Root, cfg); err != nil {
 			return rep, err
 		}
 		rep.ConfigWritten = true

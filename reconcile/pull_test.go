@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bug"
 )
 
 func pullOptions(t *testing.T) PullOptions {
-	return PullOptions{Root: t.TempDir(), Config: fsrepo.DefaultConfig()}
+	return PullOptions{Root: t.TempDir(), Config: config.Default()}
 }
 
 // TestPull drives the pull workflow through an in-memory service: what is
@@ -51,7 +52,7 @@ func TestPull(t *testing.T) {
 	if err != nil || !strings.Contains(string(md), "enabled: false") {
 		t.Errorf("guide's SKILL.md: %q, %v", md, err)
 	}
-	if cfg, err := fsrepo.ReadConfig(o.Root); err != nil || cfg.Space != "ab12" || cfg.BaseURL != o.BaseURL {
+	if cfg, err := config.Read(o.Root); err != nil || cfg.Space != "ab12" || cfg.BaseURL != o.BaseURL {
 		t.Errorf("skillsync.yaml: %+v, %v", cfg, err)
 	}
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -128,10 +129,10 @@ func randomPlan(r *rand.Rand) *Plan {
 	}
 	pol := Policy{Force: r.IntN(2) == 0, PublishAgents: []string{"Reviewer"}}
 	if r.IntN(2) == 0 {
-		pol.Missing = fsrepo.MissingWarn
+		pol.Missing = config.MissingWarn
 	}
 	if r.IntN(2) == 0 {
-		pol.Unmanaged = fsrepo.UnmanagedDisable
+		pol.Unmanaged = config.UnmanagedDisable
 	}
 	p := Compute(desired, lv, pol)
 	if r.IntN(2) == 0 {

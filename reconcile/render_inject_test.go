@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/mdtest"
 	"github.com/skillsync/skillsync/remote"
@@ -86,7 +87,7 @@ func injectedPlan(t *testing.T, x string) *Plan {
 		Files:  map[string]map[string]*string{id("b"): {"notes/" + x + ".md": ptr("old\n")}},
 		Agents: []remote.Agent{{ID: "11111111-1111-4111-8111-111111111111", Name: x, SkillIDs: []string{id("a")}}},
 	}
-	p := Compute(desired, lv, Policy{Missing: fsrepo.MissingWarn, PublishAgents: []string{x}})
+	p := Compute(desired, lv, Policy{Missing: config.MissingWarn, PublishAgents: []string{x}})
 	warnings, _ := frontmatterProblems(t, x)
 	p.Warnings = append(p.Warnings, warnings...)
 	return p

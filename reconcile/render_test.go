@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -50,7 +51,7 @@ func reviewPlan() *Plan {
 			{ID: "22222222-2222-4222-8222-222222222222", Name: "Reviewer", SkillIDs: []string{id("code-review")}, Published: true, HasUnpublishedChanges: true},
 		},
 	}
-	return Compute(desired, lv, Policy{Missing: fsrepo.MissingWarn, PublishAgents: []string{"Reviewer"}})
+	return Compute(desired, lv, Policy{Missing: config.MissingWarn, PublishAgents: []string{"Reviewer"}})
 }
 
 func noChangePlan() *Plan {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -185,7 +186,7 @@ func (r *Restore) Slugs() []string {
 // nothing else. Fetch reads their instructions, which [Restore.Desired]
 // needs for the fields it does not put back.
 func (r *Restore) Wanted() *fsrepo.Repo {
-	repo := &fsrepo.Repo{Config: fsrepo.Config{Space: r.Space}}
+	repo := &fsrepo.Repo{Config: config.Config{Space: r.Space}}
 	for _, slug := range r.Slugs() {
 		repo.Skills = append(repo.Skills, fsrepo.Skill{Slug: slug, Path: restorePath(slug)})
 	}
@@ -198,7 +199,7 @@ func (r *Restore) Wanted() *fsrepo.Repo {
 // slug another skill holds now, or whose text cannot be known, is left out
 // with a warning saying why.
 func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
-	repo := &fsrepo.Repo{Config: fsrepo.Config{Space: r.Space}}
+	repo := &fsrepo.Repo{Config: config.Config{Space: r.Space}}
 	warnings := append([]Problem(nil), r.Notes...)
 	bySlug := map[string][]remote.Skill{}
 	for _, s := range live.Skills {
@@ -297,8 +298,8 @@ func (rs *restoreSkill) editedSince(f string, cur *remote.Skill) bool {
 // says), with the warnings of the restore added.
 func RestorePlan(r *Restore, live *Live, p Policy) *Plan {
 	desired, warnings := r.Desired(live)
-	p.Unmanaged = fsrepo.UnmanagedIgnore
-	p.Missing = fsrepo.MissingWarn
+	p.Unmanaged = config.UnmanagedIgnore
+	p.Missing = config.MissingWarn
 	p.PublishAgents = nil
 	pl := Compute(desired, live, p)
 	pl.Warnings = append(warnings, pl.Warnings...)

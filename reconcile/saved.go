@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
@@ -553,4 +554,4 @@ func abbrevCommit(c string) string {
 
 // sameService reports whether two base URLs address the same service
 // ([fsrepo.SameAddress]).
-func sameService(a, b string) bool { return fsrepo.SameAddress(a, b) }
+func sameService(a, b string) bool { return config.SameAddress(a, b) }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -25,8 +26,8 @@ func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, Policy, 
 	desired := desiredRepo(wantSkill("edit", "new\n", true), wantSkill("wake", "same\n", true), wantSkill("quiet", "same\n", true))
 	// The policy comes from skillsync.yaml, as it does for the CLI: the
 	// saved plan's desired hash covers it.
-	desired.Config.Unmanaged = fsrepo.UnmanagedDisable
-	desired.Config.MaxDisablePercent = fsrepo.DefaultMaxDisablePercent
+	desired.Config.Unmanaged = config.UnmanagedDisable
+	desired.Config.MaxDisablePercent = config.DefaultMaxDisablePercent
 	if publish {
 		desired.Config.Agents.Publish = []string{"Helper"}
 	}
@@ -229,10 +230,10 @@ func TestCheckStale(t *testing.T) {
 		// The skills are the same, but skillsync.yaml now says what apply
 		// does differently: the saved plan no longer holds.
 		env, desired, _, sp := savedFixture(t, false)
-		for name, edit := range map[string]func(*fsrepo.Config){
-			"unmanaged":         func(c *fsrepo.Config) { c.Unmanaged = fsrepo.UnmanagedIgnore },
-			"maxDisablePercent": func(c *fsrepo.Config) { c.MaxDisablePercent = 55 },
-			"agents.publish":    func(c *fsrepo.Config) { c.Agents.Publish = []string{"Support bot"} },
+		for name, edit := range map[string]func(*config.Config){
+			"unmanaged":         func(c *config.Config) { c.Unmanaged = config.UnmanagedIgnore },
+			"maxDisablePercent": func(c *config.Config) { c.MaxDisablePercent = 55 },
+			"agents.publish":    func(c *config.Config) { c.Agents.Publish = []string{"Support bot"} },
 		} {
 			changed := *desired
 			edit(&changed.Config)

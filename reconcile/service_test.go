@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -91,7 +92,7 @@ func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 	svc.add("wake", "same\n", false)
 	svc.add("stray", "x\n", true)
 
-	desired := &fsrepo.Repo{Config: fsrepo.Config{Space: "ab12", Unmanaged: fsrepo.UnmanagedDisable}, Skills: []fsrepo.Skill{
+	desired := &fsrepo.Repo{Config: config.Config{Space: "ab12", Unmanaged: config.UnmanagedDisable}, Skills: []fsrepo.Skill{
 		{Slug: "edit", Path: "skills/edit/SKILL.md", Name: "Skill edit", Description: "About edit", Instructions: "new\n", Enabled: true,
 			Files: []fsrepo.File{{Path: "ref.md", Content: []byte("local\n")}}},
 		{Slug: "wake", Path: "skills/wake/SKILL.md", Name: "Skill wake", Description: "About wake", Instructions: "same\n", Enabled: true},
@@ -172,7 +173,7 @@ func TestReadPanicIsAnError(t *testing.T) {
 			return err
 		},
 		"Pull": func() error {
-			_, err := Pull(t.Context(), svc, "ab12", PullOptions{Root: t.TempDir(), Config: fsrepo.DefaultConfig()})
+			_, err := Pull(t.Context(), svc, "ab12", PullOptions{Root: t.TempDir(), Config: config.Default()})
 			return err
 		},
 	} {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -47,7 +48,7 @@ func BenchmarkPlanTargets(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		desired := &fsrepo.Repo{Root: "/repo", Config: fsrepo.Config{Space: space}}
+		desired := &fsrepo.Repo{Root: "/repo", Config: config.Config{Space: space}}
 		for j := range n {
 			slug := fmt.Sprintf("skill-%05d", j)
 			text := fmt.Sprintf("# %s\n\nDo the thing number %d in %s.\n", slug, j, space)

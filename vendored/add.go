@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bounded"
@@ -91,7 +92,7 @@ func readLock(root string) (fsrepo.Lock, error) {
 // with validation errors (unless opts.Force), when the local folder
 // exists, or when the slug is already vendored (then it is [Update]'s).
 func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
-	cfg, err := fsrepo.ReadConfig(root)
+	cfg, err := config.Read(root)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 )
 
 func TestAddFromLocalRepository(t *testing.T) {
@@ -93,7 +94,7 @@ func TestAddRelativeSourceIsRelativeToTheRoot(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "skills"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(root, fsrepo.ConfigFile), "space: ab12\n")
+	writeFile(t, filepath.Join(root, config.FileName), "space: ab12\n")
 	// Run from the skills folder: the path given counts from there, the
 	// lock's from the root.
 	_, err := Add(context.Background(), root, AddOptions{Source: "../../../upstream/skills/pdf", WorkDir: filepath.Join(root, "skills")})

@@ -28,6 +28,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport/server"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
@@ -155,7 +156,7 @@ func pdfUpstream(t *testing.T) *testUpstream {
 func newRoot(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, fsrepo.ConfigFile), []byte("space: ab12\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, config.FileName), []byte("space: ab12\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.MkdirAll(filepath.Join(root, "skills"), 0o755); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 )
 
 // FormatVersion is the format_version of the JSON reports of outdated and
@@ -226,7 +227,7 @@ type OutdatedOptions struct {
 // is in the report with its error; the error returned is for the lock and
 // slugs.
 func Outdated(ctx context.Context, root string, opts OutdatedOptions) (*Report, error) {
-	cfg, err := fsrepo.ReadConfig(root)
+	cfg, err := config.Read(root)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 )
 
 // UpdateOptions say what [Update] does.
@@ -69,7 +70,7 @@ func (r *UpdateReport) Failed() bool {
 // fails leaves the others be. The error returned is for the lock and the
 // slugs; a skill's own is in its [SkillUpdate].
 func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport, error) {
-	cfg, err := fsrepo.ReadConfig(root)
+	cfg, err := config.Read(root)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +119,7 @@ func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport
 // updateSkill merges upstream's changes from e.Commit to to into the
 // local folder of e, fills in su, and returns e as the lock should now
 // hold it (nil when it should not change).
-func updateSkill(u *upstream, root string, cfg fsrepo.Config, e fsrepo.LockedSkill, to plumbing.Hash, force bool, su *SkillUpdate) (*fsrepo.LockedSkill, error) {
+func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSkill, to plumbing.Hash, force bool, su *SkillUpdate) (*fsrepo.LockedSkill, error) {
 	su.To = to.String()
 	if su.To == e.Commit {
 		su.State = StateCurrent

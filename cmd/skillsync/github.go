@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/reconcile"
@@ -255,9 +255,9 @@ func publishFailureOf(ctx context.Context, e *env, sink reviewSink, sinkErr erro
 // be known: those selected, with --space or SKILLSYNC_SPACE, else the
 // working tree's skillsync.yaml; none when none names a valid space.
 func failureTargets(o planningOptions) []targetSettings {
-	var cfg fsrepo.Config
+	var cfg config.Config
 	if root, err := findRepo(o.dir); err == nil {
-		cfg, _ = fsrepo.ReadConfig(root)
+		cfg, _ = config.Read(root)
 	}
 	ts, _ := o.conn.targets(cfg)
 	return slices.DeleteFunc(ts, func(t targetSettings) bool { return spec.CheckShortSpaceID(t.Space) != nil })

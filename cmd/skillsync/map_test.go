@@ -84,12 +84,13 @@ func TestPackageMap(t *testing.T) {
 		"fsrepo/diag":                  {"spec"},
 		"fsrepo/skillmd":               {"fsrepo/diag", "spec", "internal/..."},
 		"lint":                         {"fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
-		"fsrepo":                       {"lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"fsrepo/config":                {"lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"fsrepo":                       {"fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
 		"remote":                       {"spec", "internal/..."},
 		"remote/remotetest":            {"remote", "spec", "internal/..."},
 		"remote/remotetest/testserver": {"remote/remotetest", "remote", "spec", "internal/..."},
-		"reconcile":                    {"fsrepo", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
-		"vendored":                     {"fsrepo", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"reconcile":                    {"fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"vendored":                     {"fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
 	}
 	may := func(rule []string, p string) bool {
 		return slices.Contains(rule, p) || strings.HasPrefix(p, "internal/") && slices.Contains(rule, "internal/...")

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
@@ -98,9 +99,9 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg := fsrepo.DefaultConfig()
+	cfg := config.Default()
 	if hasConfig {
-		if cfg, err = fsrepo.ReadConfig(root); err != nil {
+		if cfg, err = config.Read(root); err != nil {
 			return err
 		}
 	}
@@ -126,7 +127,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 		for _, slug := range o.slugs {
 			if tc.Excludes(slug) {
 				return withHint(fmt.Errorf("target %s excludes %s: it does not manage that skill", t.Name, slug),
-					"pull it from a target that manages it, or take it out of targets.%s.exclude in %s", t.Name, fsrepo.ConfigFile)
+					"pull it from a target that manages it, or take it out of targets.%s.exclude in %s", t.Name, config.FileName)
 			}
 		}
 		exclude = tc.Excludes
@@ -168,7 +169,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 // enabled states of the skills pulled that differ from the state the
 // targets share (shared, by slug): those that differ from SKILL.md and
 // are not yet the target's, and those whose override the space changed.
-func writeOverrides(ui *ui, root string, cfg fsrepo.Config, target string, rep *reconcile.PullReport, shared map[string]bool) error {
+func writeOverrides(ui *ui, root string, cfg config.Config, target string, rep *reconcile.PullReport, shared map[string]bool) error {
 	tc, _ := cfg.Target(target)
 	states := map[string]bool{}
 	for _, s := range rep.Skills {
@@ -190,13 +191,13 @@ func writeOverrides(ui *ui, root string, cfg fsrepo.Config, target string, rep *
 	if len(states) == 0 {
 		return nil
 	}
-	if err := fsrepo.SetTargetEnabled(root, target, states); err != nil {
+	if err := config.SetTargetEnabled(root, target, states); err != nil {
 		var list []string
 		for slug, on := range states {
 			list = append(list, fmt.Sprintf("%s: %t", slug, on))
 		}
 		slices.Sort(list)
-		return withHint(err, "the skills were pulled; add to targets.%s.enabled in %s by hand: %s", target, fsrepo.ConfigFile, strings.Join(list, ", "))
+		return withHint(err, "the skills were pulled; add to targets.%s.enabled in %s by hand: %s", target, config.FileName, strings.Join(list, ", "))
 	}
 	slugs := make([]string, 0, len(states))
 	for slug := range states {
@@ -204,7 +205,7 @@ func writeOverrides(ui *ui, root string, cfg fsrepo.Config, target string, rep *
 	}
 	slices.Sort(slugs)
 	for _, slug := range slugs {
-		ui.infof("%s: targets.%s.enabled.%s: %t (the space's state; %s keeps the one the targets share)", fsrepo.ConfigFile, target, slug, states[slug], path.Join(cfg.SkillsDir, slug, skillmd.FileName))
+		ui.infof("%s: targets.%s.enabled.%s: %t (the space's state; %s keeps the one the targets share)", config.FileName, target, slug, states[slug], path.Join(cfg.SkillsDir, slug, skillmd.FileName))
 	}
 	return nil
 }
@@ -227,15 +228,15 @@ func pullRoot(dir string) (root string, hasConfig bool, err error) {
 		if !fi.IsDir() {
 			return "", false, withHint(fmt.Errorf("--dir %s is not a folder", dir), "point --dir at the repository root")
 		}
-		_, err = os.Lstat(filepath.Join(abs, fsrepo.ConfigFile))
+		_, err = os.Lstat(filepath.Join(abs, config.FileName))
 		return abs, err == nil, nil
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", false, err
 	}
-	root, err = fsrepo.FindRoot(wd)
-	if errors.Is(err, fsrepo.ErrNoConfig) {
+	root, err = config.FindRoot(wd)
+	if errors.Is(err, config.ErrNotFound) {
 		return wd, false, nil
 	}
 	return root, err == nil, err
@@ -288,7 +289,7 @@ func reportPull(ui *ui, space string, rep *reconcile.PullReport, err error, form
 		}
 	}
 	if rep.ConfigWritten {
-		fprintf(ui.stdout, "wrote     %s\n", fsrepo.ConfigFile)
+		fprintf(ui.stdout, "wrote     %s\n", config.FileName)
 	}
 	n := rep.Summary.Pulled
 	fprintf(ui.stdout, "Pulled %d %s from space %s: %d written, %d unchanged, %d skipped.\n",

@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/reconcile"
 )
@@ -117,10 +117,10 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 // (the one space of a skillsync.yaml without targets, or targets it
 // names), and returns those --target (or SKILLSYNC_TARGET) selects, in
 // the order of the file: all of them when none is named.
-func selectSaved(sps []*reconcile.SavedPlan, cfg fsrepo.Config, cs connSettings, file string) ([]*reconcile.SavedPlan, error) {
+func selectSaved(sps []*reconcile.SavedPlan, cfg config.Config, cs connSettings, file string) ([]*reconcile.SavedPlan, error) {
 	if sps[0].Plan.Target == "" {
 		if len(cfg.Targets) > 0 {
-			return nil, withHint(fmt.Errorf("the saved plan %s is for the one space of a %s without targets, and %s now has targets", file, fsrepo.ConfigFile, fsrepo.ConfigFile),
+			return nil, withHint(fmt.Errorf("the saved plan %s is for the one space of a %s without targets, and %s now has targets", file, config.FileName, config.FileName),
 				"plan again: skillsync plan -out %s", file)
 		}
 		return sps, nil
@@ -128,7 +128,7 @@ func selectSaved(sps []*reconcile.SavedPlan, cfg fsrepo.Config, cs connSettings,
 	var inFile []string
 	for _, sp := range sps {
 		if _, ok := cfg.Target(sp.Plan.Target); !ok {
-			return nil, withHint(fmt.Errorf("the saved plan %s is for target %s, which %s does not have", file, sp.Plan.Target, fsrepo.ConfigFile),
+			return nil, withHint(fmt.Errorf("the saved plan %s is for target %s, which %s does not have", file, sp.Plan.Target, config.FileName),
 				"plan again: skillsync plan -out %s", file)
 		}
 		inFile = append(inFile, sp.Plan.Target)

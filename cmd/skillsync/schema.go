@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 )
 
 func schemaCommand(e *env) *cli.Command {
@@ -13,7 +13,7 @@ func schemaCommand(e *env) *cli.Command {
 		Description: `Prints the JSON Schema (draft 2020-12) of skillsync.yaml: its keys, their
 values and their shape, as skillsync reads them. Editors with the YAML
 language server pick it up from the first line pull writes:
-   ` + fsrepo.SchemaComment + `
+   ` + config.SchemaComment + `
 
 Example:
    skillsync schema > skillsync.schema.json
@@ -23,7 +23,7 @@ Exit codes: 0.`,
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			_, err := e.ui.stdout.Write(fsrepo.ConfigSchema())
+			_, err := e.ui.stdout.Write(config.Schema())
 			return err
 		},
 	}

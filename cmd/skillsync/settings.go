@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/reconcile"
@@ -51,7 +51,7 @@ func pick(flag stringFlag, flagValue, env string, getenv func(string) string, fi
 	if v := getenv(env); v != "" {
 		return v, env
 	}
-	return file, fsrepo.ConfigFile
+	return file, config.FileName
 }
 
 // resolveDir is --dir, else SKILLSYNC_DIR: the repository root asked for,
@@ -130,7 +130,7 @@ func (cs connSettings) checkParallelism() error {
 // skillsync.yaml (the zero Config when there is none), for a command that
 // talks to one space: it refuses a selection of several targets, naming
 // the command (such as "agents publish") in the error.
-func (cs connSettings) target(cfg fsrepo.Config, command string) (targetSettings, error) {
+func (cs connSettings) target(cfg config.Config, command string) (targetSettings, error) {
 	ts, err := cs.targets(cfg)
 	if err != nil {
 		if len(ts) == 1 {
@@ -149,7 +149,7 @@ func (cs connSettings) target(cfg fsrepo.Config, command string) (targetSettings
 // targets resolves the targets selected, in the order of skillsync.yaml
 // ([resolveTargets]), once every token of cfg is registered as a secret
 // ([registerTokens]).
-func (cs connSettings) targets(cfg fsrepo.Config) ([]targetSettings, error) {
+func (cs connSettings) targets(cfg config.Config) ([]targetSettings, error) {
 	registerTokens(cs.secrets, cfg, cs.getenv, cs.flags.tokenFile)
 	return resolveTargets(cs.flags, cs.getenv, cfg)
 }
@@ -222,12 +222,12 @@ func selectedTargets(f connFlags, getenv func(string) string) (names []string, f
 //
 // The settings come back filled even with an error of one target, for a
 // failure report that needs only the space.
-func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) ([]targetSettings, error) {
+func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) ([]targetSettings, error) {
 	names, from := selectedTargets(f, getenv)
 	if len(cfg.Targets) == 0 {
 		if len(names) > 0 {
-			return nil, withHint(fmt.Errorf("%s %s: %s has no targets", from, strings.Join(names, ","), fsrepo.ConfigFile),
-				"leave out %s (and unset %s), or name the spaces under targets: in %s", "--"+string(flagTarget), envTarget, fsrepo.ConfigFile)
+			return nil, withHint(fmt.Errorf("%s %s: %s has no targets", from, strings.Join(names, ","), config.FileName),
+				"leave out %s (and unset %s), or name the spaces under targets: in %s", "--"+string(flagTarget), envTarget, config.FileName)
 		}
 		t, err := resolveTarget(f, getenv, cfg)
 		return []targetSettings{t}, err
@@ -236,7 +236,7 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 	selected := map[string]bool{}
 	for _, n := range names {
 		if !slices.Contains(all, n) {
-			err := fmt.Errorf("no target %q in %s", n, fsrepo.ConfigFile)
+			err := fmt.Errorf("no target %q in %s", n, config.FileName)
 			if best := suggest.Closest(n, all); best != "" {
 				return nil, withHint(err, "did you mean %q? the targets are: %s", best, strings.Join(all, ", "))
 			}
@@ -263,7 +263,7 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 				// SKILLSYNC_BASE_URL stands for: a variable set for the
 				// whole job must not send this target's token elsewhere.
 				// Only --base-url, for this one target, overrides it.
-				t.BaseURL, t.BaseURLFrom = ft.BaseURL, fsrepo.ConfigFile
+				t.BaseURL, t.BaseURLFrom = ft.BaseURL, config.FileName
 				if f.baseURL != "" {
 					t.BaseURL, t.BaseURLFrom = f.baseURL, "--"+string(flagBaseURL)
 				}
@@ -292,7 +292,7 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 		}
 		if f.baseURL != "" && len(own) > 0 {
 			return out, withHint(fmt.Errorf("--%s names one address, and %d targets are selected, %s with an address of its own (%s)", flagBaseURL, len(out), plural(len(own), "one", "some"), strings.Join(own, ", ")),
-				"pick one target with --%s NAME, or leave out --%s: each target's address is in %s", flagTarget, flagBaseURL, fsrepo.ConfigFile)
+				"pick one target with --%s NAME, or leave out --%s: each target's address is in %s", flagTarget, flagBaseURL, config.FileName)
 		}
 		if f.tokenFile != "" && len(ownToken) > 0 {
 			return out, withHint(fmt.Errorf("--%s names one token, and %d targets are selected, %s with a token of its own (tokenEnv of %s)", flagTokenFile, len(out), plural(len(ownToken), "one", "some"), strings.Join(ownToken, ", ")),
@@ -302,7 +302,7 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 	if space, spaceFrom := pick(flagSpace, f.space, envSpace, getenv, ""); space != "" {
 		if len(out) > 1 {
 			return out, withHint(fmt.Errorf("%s %s names one space, and %d targets are selected (%s)", spaceFrom, space, len(out), strings.Join(targetNames(out), ", ")),
-				"pick one target with --%s NAME, or leave out %s: each target names its space in %s", flagTarget, spaceFrom, fsrepo.ConfigFile)
+				"pick one target with --%s NAME, or leave out %s: each target names its space in %s", flagTarget, spaceFrom, config.FileName)
 		}
 		out[0].Space = space
 	}
@@ -310,14 +310,14 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 	for _, t := range out {
 		if t.BaseURL == "" {
 			return out, withHint(fmt.Errorf("target %s: no service address", t.Name),
-				"set baseURL in %s (at the top, or in the target), SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com", fsrepo.ConfigFile)
+				"set baseURL in %s (at the top, or in the target), SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com", config.FileName)
 		}
 		if err := spec.CheckShortSpaceID(t.Space); err != nil {
-			return out, withHint(fmt.Errorf("target %s: %w", t.Name, err), "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and %s", fsrepo.ConfigFile)
+			return out, withHint(fmt.Errorf("target %s: %w", t.Name, err), "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and %s", config.FileName)
 		}
 		// --base-url or SKILLSYNC_BASE_URL may send two targets that
 		// skillsync.yaml keeps apart to one space.
-		where := t.Space + "\x00" + fsrepo.AddressKey(t.BaseURL)
+		where := t.Space + "\x00" + config.AddressKey(t.BaseURL)
 		if o, dup := bySpace[where]; dup {
 			return out, withHint(fmt.Errorf("targets %s and %s are both space %s at %s: they would undo each other's changes", o.Name, t.Name, t.Space, t.BaseURL),
 				"the address came from %s; select one of them with --%s, or leave out %s", t.BaseURLFrom, flagTarget, t.BaseURLFrom)
@@ -332,7 +332,7 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg fsrepo.Config) 
 // variable, else cfg; the token from --token-file, else its variable,
 // never from cfg. The settings come back filled even with an error, for a
 // failure report that needs only the space.
-func resolveTarget(f connFlags, getenv func(string) string, cfg fsrepo.Config) (targetSettings, error) {
+func resolveTarget(f connFlags, getenv func(string) string, cfg config.Config) (targetSettings, error) {
 	t := targetSettings{TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(cfg)}
 	t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, cfg.BaseURL)
 	if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
@@ -356,7 +356,7 @@ func resolveTarget(f connFlags, getenv func(string) string, cfg fsrepo.Config) (
 // read: each target's (selected or not, as any text may quote it) and
 // tokenFile's, if any. run registers SKILLSYNC_TOKEN and the CI tokens. A
 // short value is registered once a request uses it ([readToken]).
-func registerTokens(secrets *redact.Set, cfg fsrepo.Config, getenv func(string) string, tokenFile string) {
+func registerTokens(secrets *redact.Set, cfg config.Config, getenv func(string) string, tokenFile string) {
 	add := func(name, value string) {
 		if v := strings.TrimSpace(value); len(v) >= redact.ShortSecret {
 			secrets.Add(name, v)
@@ -462,8 +462,8 @@ func findRepo(dir string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if _, err := os.Stat(filepath.Join(abs, fsrepo.ConfigFile)); err != nil {
-			return "", withHint(fmt.Errorf("%s: no %s here", dir, fsrepo.ConfigFile), "create %s at the repository root, or point --dir at the folder that has one", fsrepo.ConfigFile)
+		if _, err := os.Stat(filepath.Join(abs, config.FileName)); err != nil {
+			return "", withHint(fmt.Errorf("%s: no %s here", dir, config.FileName), "create %s at the repository root, or point --dir at the folder that has one", config.FileName)
 		}
 		return abs, nil
 	}
@@ -471,8 +471,8 @@ func findRepo(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	root, err := fsrepo.FindRoot(wd)
-	if errors.Is(err, fsrepo.ErrNoConfig) {
+	root, err := config.FindRoot(wd)
+	if errors.Is(err, config.ErrNotFound) {
 		return "", withHint(err, "run skillsync inside a skills repository, pass --dir, or start one from a space with: skillsync pull --base-url https://tenant.example.com --space ID")
 	}
 	return root, err
@@ -482,14 +482,14 @@ func findRepo(dir string) (string, error) {
 // upward, for the commands that also work outside a repository (agents,
 // assets, restore): the defaults and root "" when there is none, unless
 // dir names a folder, which must then hold one.
-func optionalConfig(dir string) (root string, cfg fsrepo.Config, err error) {
+func optionalConfig(dir string) (root string, cfg config.Config, err error) {
 	root, err = findRepo(dir)
 	switch {
 	case err == nil:
-		cfg, err = fsrepo.ReadConfig(root)
+		cfg, err = config.Read(root)
 		return root, cfg, err
 	case dir != "":
 		return "", cfg, err
 	}
-	return "", fsrepo.DefaultConfig(), nil
+	return "", config.Default(), nil
 }

@@ -1,8 +1,9 @@
-package fsrepo
+package config
 
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,13 +19,13 @@ import (
 )
 
 // schemaCopy is the committed copy of the schema, which SchemaURL serves.
-const schemaCopy = "../skillsync.schema.json"
+const schemaCopy = "../../skillsync.schema.json"
 
-// compileSchema compiles ConfigSchema with a validator of JSON Schema
+// compileSchema compiles Schema with a validator of JSON Schema
 // 2020-12, which also checks it is a valid schema.
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ConfigSchema()))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func yamlToJSON(t *testing.T, data string) any {
 // it reads.
 func TestConfigSchemaKeys(t *testing.T) {
 	var s map[string]any
-	if err := json.Unmarshal(ConfigSchema(), &s); err != nil {
+	if err := json.Unmarshal(Schema(), &s); err != nil {
 		t.Fatal(err)
 	}
 	get := func(m map[string]any, path ...string) map[string]any {
@@ -157,7 +158,7 @@ func TestConfigSchemaAgreesWithParser(t *testing.T) {
 		{"unknown profile", "space: ab12\nlint:\n  profile: strict\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, perr := parseConfig(ConfigFile, []byte(tc.yaml))
+			_, perr := Parse([]byte(tc.yaml))
 			if (perr == nil) != tc.ok {
 				t.Fatalf("the parser: err = %v, want ok = %t (fix the case, not the schema)", perr, tc.ok)
 			}
@@ -176,14 +177,14 @@ func TestConfigSchemaAcceptsRepositoryConfigs(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	out, err := exec.Command("git", "-C", "..", "ls-files", "*skillsync.yaml", "*.txtar").Output()
+	out, err := exec.Command("git", "-C", "../..", "ls-files", "*skillsync.yaml", "*.txtar").Output()
 	if err != nil {
 		t.Skipf("not a git checkout: %v", err)
 	}
 	sch := compileSchema(t)
 	n := 0
 	check := func(name string, data []byte) {
-		if _, err := parseConfig(name, data); err != nil {
+		if _, err := Parse(data); err != nil {
 			return // a config made to be refused
 		}
 		var v any
@@ -196,7 +197,7 @@ func TestConfigSchemaAcceptsRepositoryConfigs(t *testing.T) {
 		}
 	}
 	for _, name := range strings.Fields(string(out)) {
-		data, err := os.ReadFile(filepath.Join("..", name))
+		data, err := os.ReadFile(filepath.Join("../..", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,11 +219,13 @@ func TestConfigSchemaAcceptsRepositoryConfigs(t *testing.T) {
 	t.Logf("%d configs the parser reads, all accepted by the schema", n)
 }
 
+var update = flag.Bool("update", false, "rewrite the committed copy of the schema")
+
 // TestSchemaCopyIsCurrent: the committed copy that SchemaURL serves is the
-// schema of this build (go test ./fsrepo -update rewrites it).
+// schema of this build (go test ./fsrepo/config -update rewrites it).
 func TestSchemaCopyIsCurrent(t *testing.T) {
 	if *update {
-		if err := os.WriteFile(schemaCopy, ConfigSchema(), 0o644); err != nil {
+		if err := os.WriteFile(schemaCopy, Schema(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -230,7 +233,7 @@ func TestSchemaCopyIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, ConfigSchema()) {
-		t.Errorf("%s is not the schema of this build: run go test ./fsrepo -update and commit it", schemaCopy)
+	if !bytes.Equal(got, Schema()) {
+		t.Errorf("%s is not the schema of this build: run go test ./fsrepo/config -update and commit it", schemaCopy)
 	}
 }

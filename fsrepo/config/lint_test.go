@@ -1,4 +1,4 @@
-package fsrepo
+package config
 
 import (
 	"errors"
@@ -76,16 +76,16 @@ func TestLintConfig(t *testing.T) {
 			want: []string{`skillsync.yaml:2: lint.rules must be a mapping, not a list; for example rules: {description-when: warning}`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg, err := parseConfig(ConfigFile, []byte(tc.yaml))
+			cfg, err := Parse([]byte(tc.yaml))
 			if len(tc.want) == 0 {
 				if err != nil {
-					t.Fatalf("parseConfig: %v", err)
+					t.Fatalf("Parse: %v", err)
 				}
 				tc.check(t, cfg.Lint)
 				return
 			}
 			if err == nil {
-				t.Fatalf("parseConfig gave no error, want %q", tc.want)
+				t.Fatalf("Parse gave no error, want %q", tc.want)
 			}
 			got := strings.Split(err.Error(), "\n")
 			if len(got) != len(tc.want) {
@@ -95,7 +95,7 @@ func TestLintConfig(t *testing.T) {
 				if !strings.HasPrefix(got[i], w) {
 					t.Errorf("error %d = %q, want %q", i, got[i], w)
 				}
-				var ce *ConfigError
+				var ce *Error
 				if !errors.As(err, &ce) || ce.Line == 0 {
 					t.Errorf("error %d has no line", i)
 				}

@@ -1,4 +1,4 @@
-package fsrepo
+package config
 
 import (
 	"errors"
@@ -122,20 +122,20 @@ targets:
 		} {
 			t.Run(eol.name, func(t *testing.T) {
 				dir := t.TempDir()
-				if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(eol.in), 0o600); err != nil {
+				if err := os.WriteFile(filepath.Join(dir, FileName), []byte(eol.in), 0o600); err != nil {
 					t.Fatal(err)
 				}
 				if err := SetTargetEnabled(dir, "staging", tc.states); err != nil {
 					t.Fatal(err)
 				}
-				got, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+				got, err := os.ReadFile(filepath.Join(dir, FileName))
 				if err != nil {
 					t.Fatal(err)
 				}
 				if string(got) != eol.want {
 					t.Errorf("got\n%q\nwant\n%q", got, eol.want)
 				}
-				if fi, _ := os.Stat(filepath.Join(dir, ConfigFile)); fi.Mode().Perm() != 0o600 {
+				if fi, _ := os.Stat(filepath.Join(dir, FileName)); fi.Mode().Perm() != 0o600 {
 					t.Errorf("mode %v, want the file's own 0600", fi.Mode().Perm())
 				}
 			})
@@ -145,13 +145,13 @@ targets:
 	// What it cannot edit as text is left alone, with an error saying so.
 	dir := t.TempDir()
 	in := "base: &b {space: st01}\ntargets:\n  staging: *b\n"
-	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(in), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(in), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := SetTargetEnabled(dir, "staging", map[string]bool{"a": true}); !errors.Is(err, ErrConfigNotEditable) {
-		t.Errorf("alias: %v, want ErrConfigNotEditable", err)
+	if err := SetTargetEnabled(dir, "staging", map[string]bool{"a": true}); !errors.Is(err, ErrNotEditable) {
+		t.Errorf("alias: %v, want ErrNotEditable", err)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, ConfigFile)); string(got) != in {
+	if got, _ := os.ReadFile(filepath.Join(dir, FileName)); string(got) != in {
 		t.Errorf("the file changed to\n%s", got)
 	}
 }
@@ -169,14 +169,14 @@ func TestSetTargetEnabledShared(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(tc.in), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, FileName), []byte(tc.in), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			err := SetTargetEnabled(dir, "prod", map[string]bool{"alpha": true})
-			if !errors.Is(err, ErrConfigNotEditable) {
-				t.Errorf("error %v, want ErrConfigNotEditable", err)
+			if !errors.Is(err, ErrNotEditable) {
+				t.Errorf("error %v, want ErrNotEditable", err)
 			}
-			if got, _ := os.ReadFile(filepath.Join(dir, ConfigFile)); string(got) != tc.in {
+			if got, _ := os.ReadFile(filepath.Join(dir, FileName)); string(got) != tc.in {
 				t.Errorf("the file changed to\n%s", got)
 			}
 		})
@@ -228,10 +228,10 @@ func FuzzSetTargetEnabled(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := parseConfig(ConfigFile, data); err != nil {
+		if _, err := Parse(data); err != nil {
 			return
 		}
-		if err := checkTargetEdit(data, out, "staging", states); err != nil && !errors.Is(err, ErrConfigNotEditable) && !strings.Contains(err.Error(), "would not read back") {
+		if err := checkTargetEdit(data, out, "staging", states); err != nil && !errors.Is(err, ErrNotEditable) && !strings.Contains(err.Error(), "would not read back") {
 			t.Errorf("%q: %v", out, err)
 		}
 	})
@@ -239,21 +239,33 @@ func FuzzSetTargetEnabled(f *testing.F) {
 
 // TestSetTargetEnabledSymlinkedConfig: a skillsync.yaml that is a symlink
 // to a file of the repository stays a link, and the file it points to is
-// edited; one that points outside the repository (which ReadConfig never
+// edited; one that points outside the repository (which Read never
 // reads) is refused, and nothing changes.
 func TestSetTargetEnabledSymlinkedConfig(t *testing.T) {
 	const in = "targets:\n  staging: {space: st01}\n  prod:\n    space: pr01\n"
 	const want = "targets:\n  staging: {space: st01}\n  prod:\n    space: pr01\n    enabled:\n      sql-style: false\n"
 	states := map[string]bool{"sql-style": false}
 
+	// link writes in at dir/name and links root/skillsync.yaml to target.
+	link := func(root, dir, name, target string) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(root, FileName)); err != nil {
+			t.Skipf("symlinks unavailable: %v", err)
+		}
+	}
 	root := t.TempDir()
-	writeTestFile(t, filepath.Join(root, "config", "skillsync.yaml"), in)
-	symlink(t, filepath.Join("config", "skillsync.yaml"), filepath.Join(root, ConfigFile))
+	link(root, filepath.Join(root, "config"), "skillsync.yaml", filepath.Join("config", "skillsync.yaml"))
 	if err := SetTargetEnabled(root, "prod", states); err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Lstat(filepath.Join(root, ConfigFile)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("%s is no longer a symlink: %v, %v", ConfigFile, fi, err)
+	if fi, err := os.Lstat(filepath.Join(root, FileName)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s is no longer a symlink: %v, %v", FileName, fi, err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, "config", "skillsync.yaml")); string(got) != want {
 		t.Errorf("the file the link points to:\n%s\nwant:\n%s", got, want)
@@ -263,14 +275,13 @@ func TestSetTargetEnabledSymlinkedConfig(t *testing.T) {
 	}
 
 	root, outside := t.TempDir(), t.TempDir()
-	writeTestFile(t, filepath.Join(outside, "skillsync.yaml"), in)
-	symlink(t, filepath.Join(outside, "skillsync.yaml"), filepath.Join(root, ConfigFile))
+	link(root, outside, "skillsync.yaml", filepath.Join(outside, "skillsync.yaml"))
 	err := SetTargetEnabled(root, "prod", states)
 	if err == nil || !strings.Contains(err.Error(), "symlink to a file outside the repository") {
 		t.Errorf("SetTargetEnabled = %v, want it refused", err)
 	}
-	if fi, err := os.Lstat(filepath.Join(root, ConfigFile)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		t.Errorf("%s is no longer a symlink: %v, %v", ConfigFile, fi, err)
+	if fi, err := os.Lstat(filepath.Join(root, FileName)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s is no longer a symlink: %v, %v", FileName, fi, err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(outside, "skillsync.yaml")); string(got) != in {
 		t.Errorf("the file outside changed:\n%s", got)

@@ -1,16 +1,17 @@
-package fsrepo
+package config
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/skillsync/skillsync/lint"
 	"strings"
 	"unicode"
+
+	"github.com/skillsync/skillsync/lint"
 )
 
 // SchemaURL is where the JSON Schema of skillsync.yaml is published: the
-// committed copy of [ConfigSchema] on the main branch, which editors
+// committed copy of [Schema] on the main branch, which editors
 // fetch through the "# yaml-language-server: $schema=" line pull writes.
 const SchemaURL = "https://raw.githubusercontent.com/skillsync/skillsync/main/skillsync.schema.json"
 
@@ -20,14 +21,14 @@ const SchemaURL = "https://raw.githubusercontent.com/skillsync/skillsync/main/sk
 // types.
 const SchemaComment = "# yaml-language-server: $schema=" + SchemaURL
 
-// ConfigSchema is the JSON Schema (draft 2020-12) of skillsync.yaml, as
+// Schema is the JSON Schema (draft 2020-12) of skillsync.yaml, as
 // skillsync schema prints it. It is built from the same key lists, values
 // and rules the parser reads the file with, so that an editor refuses what
 // the parser would: an unknown key, a policy value or a lint level that is
 // not one of the few there are, a space id of the wrong length, space:
 // beside targets:. Rules that need more than the file (a glob that matches
 // no folder, two targets of one space) are left to skillsync validate.
-func ConfigSchema() []byte {
+func Schema() []byte {
 	s := obj{
 		"$schema":     "https://json-schema.org/draft/2020-12/schema",
 		"$id":         SchemaURL,

@@ -1,4 +1,4 @@
-package fsrepo
+package config
 
 import (
 	"fmt"

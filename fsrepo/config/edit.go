@@ -1,4 +1,4 @@
-package fsrepo
+package config
 
 import (
 	"errors"
@@ -12,11 +12,11 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// ErrConfigNotEditable is wrapped by [SetTargetEnabled] when skillsync.yaml
+// ErrNotEditable is wrapped by [SetTargetEnabled] when skillsync.yaml
 // is written in a way it does not edit (an alias, a mapping spread over
 // several lines in flow style): the file is then left as it is, for the
 // user to edit.
-var ErrConfigNotEditable = errors.New("skillsync.yaml cannot be edited by skillsync here")
+var ErrNotEditable = errors.New("skillsync.yaml cannot be edited by skillsync here")
 
 // SetTargetEnabled sets in root's skillsync.yaml the enabled state target
 // gives each skill of states (by slug), as targets.NAME.enabled. It edits
@@ -30,48 +30,48 @@ func SetTargetEnabled(root, target string, states map[string]bool) error {
 	if len(states) == 0 {
 		return nil
 	}
-	name := filepath.Join(root, ConfigFile)
+	name := filepath.Join(root, FileName)
 	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		if !resolvesInside(root, name) {
-			return fmt.Errorf("editing %s: it is a symlink to a file outside the repository, which is never written", ConfigFile)
+			return fmt.Errorf("editing %s: it is a symlink to a file outside the repository, which is never written", FileName)
 		}
 		if name, err = filepath.EvalSymlinks(name); err != nil {
-			return fmt.Errorf("editing %s: %w", ConfigFile, err)
+			return fmt.Errorf("editing %s: %w", FileName, err)
 		}
 	}
 	data, err := os.ReadFile(name)
 	if err != nil {
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	out, err := setTargetEnabled(data, target, states)
 	if err != nil {
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	if err := checkTargetEdit(data, out, target, states); err != nil {
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), ".skillsync-yaml-*")
 	if err != nil {
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(out); err != nil {
 		tmp.Close()
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
 		tmp.Close()
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	if err := os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("editing %s: %w", ConfigFile, err)
+		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	return nil
 }
@@ -81,30 +81,30 @@ func SetTargetEnabled(root, target string, states map[string]bool) error {
 // and nothing else: another target or the shared settings changed too
 // (through an anchor the edit missed), or the target otherwise.
 func checkTargetEdit(before, after []byte, target string, states map[string]bool) error {
-	was, err := parseConfig(ConfigFile, before)
+	was, err := Parse(before)
 	if err != nil {
 		return fmt.Errorf("reading it: %w", err)
 	}
-	is, err := parseConfig(ConfigFile, after)
+	is, err := Parse(after)
 	if err != nil {
 		return fmt.Errorf("the edit would not read back: %w", err)
 	}
-	if !sameJSON(was.Shared(), is.Shared()) {
-		return fmt.Errorf("%w: the edit would change the shared settings too", ErrConfigNotEditable)
+	if !was.Shared().Equal(is.Shared()) {
+		return fmt.Errorf("%w: the edit would change the shared settings too", ErrNotEditable)
 	}
 	if !slices.Equal(was.TargetNames(), is.TargetNames()) {
-		return fmt.Errorf("%w: the edit would change the targets' names", ErrConfigNotEditable)
+		return fmt.Errorf("%w: the edit would change the targets' names", ErrNotEditable)
 	}
 	for i, t := range was.Targets {
 		if t.Name == target {
 			t.Enabled = mergeStates(t.Enabled, states)
-			if !sameJSON(t, is.Targets[i]) {
-				return fmt.Errorf("%w: the edit would not read back as targets.%s.enabled set as asked and nothing else", ErrConfigNotEditable, target)
+			if !t.Equal(is.Targets[i]) {
+				return fmt.Errorf("%w: the edit would not read back as targets.%s.enabled set as asked and nothing else", ErrNotEditable, target)
 			}
 			continue
 		}
-		if !sameJSON(t, is.Targets[i]) {
-			return fmt.Errorf("%w: the edit of targets.%s would change targets.%s too", ErrConfigNotEditable, target, t.Name)
+		if !t.Equal(is.Targets[i]) {
+			return fmt.Errorf("%w: the edit of targets.%s would change targets.%s too", ErrNotEditable, target, t.Name)
 		}
 	}
 	return nil
@@ -154,9 +154,9 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	case tv == nil:
 		return nil, fmt.Errorf("it has no target %q", target)
 	case shared(tv) != "":
-		return nil, fmt.Errorf("%w: targets.%s is %s", ErrConfigNotEditable, target, shared(tv))
+		return nil, fmt.Errorf("%w: targets.%s is %s", ErrNotEditable, target, shared(tv))
 	case tv.Kind != yaml.MappingNode || (tv.Style&yaml.FlowStyle != 0 && lastLine(tv) != tv.Line):
-		return nil, fmt.Errorf("%w: targets.%s is not a mapping written one key a line, or on one line", ErrConfigNotEditable, target)
+		return nil, fmt.Errorf("%w: targets.%s is not a mapping written one key a line, or on one line", ErrNotEditable, target)
 	}
 	slugs := make([]string, 0, len(states))
 	for s := range states {
@@ -166,7 +166,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	// yaml counts lines at a CR alone and at NEL, LS and PS too: the edit,
 	// which counts them at LF, would find its lines elsewhere.
 	if strings.ContainsAny(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r\u0085\u2028\u2029") {
-		return nil, fmt.Errorf("%w: it has lines that end in CR alone, or in a Unicode line or paragraph separator", ErrConfigNotEditable)
+		return nil, fmt.Errorf("%w: it has lines that end in CR alone, or in a Unicode line or paragraph separator", ErrNotEditable)
 	}
 	lines := strings.SplitAfter(string(data), "\n")
 	// The lines added end as the file's first does: an editor on Windows
@@ -189,7 +189,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 		}
 	}
 	if ev != nil && shared(ev) != "" {
-		return nil, fmt.Errorf("%w: targets.%s.enabled is %s", ErrConfigNotEditable, target, shared(ev))
+		return nil, fmt.Errorf("%w: targets.%s.enabled is %s", ErrNotEditable, target, shared(ev))
 	}
 	// enabled: left without a value (or ~, null) is given the mapping.
 	if ev != nil && ev.Kind == yaml.ScalarNode && ev.Tag == "!!null" {
@@ -202,7 +202,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 		at := min(ev.Column-1, len(line))
 		switch {
 		case ev.Style != 0 || !strings.HasPrefix(line[at:], ev.Value):
-			return nil, fmt.Errorf("%w: cannot find the value of targets.%s.enabled", ErrConfigNotEditable, target)
+			return nil, fmt.Errorf("%w: cannot find the value of targets.%s.enabled", ErrNotEditable, target)
 		case ev.Value == "" && tv.Style&yaml.FlowStyle == 0:
 			// Below the key, as a block mapping, like an enabled: added.
 			indent := strings.Repeat(" ", ek.Column+1)
@@ -221,12 +221,12 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	if ev != nil {
 		for i := 1; i < len(ev.Content); i += 2 {
 			if sh := shared(ev.Content[i]); sh != "" {
-				return nil, fmt.Errorf("%w: targets.%s.enabled.%s is %s", ErrConfigNotEditable, target, ev.Content[i-1].Value, sh)
+				return nil, fmt.Errorf("%w: targets.%s.enabled.%s is %s", ErrNotEditable, target, ev.Content[i-1].Value, sh)
 			}
 		}
 	}
 	if ev != nil && (ev.Kind != yaml.MappingNode || (ev.Style&yaml.FlowStyle != 0 && lastLine(ev) != ev.Line)) {
-		return nil, fmt.Errorf("%w: targets.%s.enabled is not a mapping written one key a line, or on one line", ErrConfigNotEditable, target)
+		return nil, fmt.Errorf("%w: targets.%s.enabled is not a mapping written one key a line, or on one line", ErrNotEditable, target)
 	}
 
 	// A flow mapping, on one line: its braces' content is written anew.
@@ -261,7 +261,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 		open := flow.Column - 1
 		end := matchingBrace(line, open)
 		if open >= len(line) || line[open] != '{' || end < 0 {
-			return nil, fmt.Errorf("%w: cannot find the braces of targets.%s", ErrConfigNotEditable, target)
+			return nil, fmt.Errorf("%w: cannot find the braces of targets.%s", ErrNotEditable, target)
 		}
 		inner := strings.Join(parts, ", ")
 		if ev == nil { // the target's own braces: enabled is added to them
@@ -298,7 +298,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 			line := lines[v.Line-1]
 			at := v.Column - 1
 			if v.Kind != yaml.ScalarNode || at+len(v.Value) > len(line) || line[at:at+len(v.Value)] != v.Value {
-				return nil, fmt.Errorf("%w: cannot find the value of targets.%s.enabled.%s", ErrConfigNotEditable, target, s)
+				return nil, fmt.Errorf("%w: cannot find the value of targets.%s.enabled.%s", ErrNotEditable, target, s)
 			}
 			lines[v.Line-1] = line[:at] + fmt.Sprint(states[s]) + line[at+len(v.Value):]
 		}

@@ -1,4 +1,4 @@
-package fsrepo
+package config
 
 import (
 	"errors"
@@ -18,21 +18,17 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// ErrUnknownRevision is returned (wrapped) by [Load] for a LoadOptions.Ref
-// that names no commit of the repository.
-var ErrUnknownRevision = errors.New("no such branch, tag or commit")
+// ErrNotFound is returned (wrapped) when no skillsync.yaml is found.
+var ErrNotFound = errors.New("no " + FileName + " found")
 
-// ErrNoConfig is returned (wrapped) when no skillsync.yaml is found.
-var ErrNoConfig = errors.New("no " + ConfigFile + " found")
-
-// A ConfigError is a problem of skillsync.yaml at a line of it.
-type ConfigError struct {
-	Path string // the file, as given to ReadConfig's caller
+// An Error is a problem of skillsync.yaml at a line of it.
+type Error struct {
+	Path string // the file, as given to Read's caller
 	Line int    // 0 when the problem concerns the whole file
 	Msg  string
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
 	}
@@ -53,20 +49,20 @@ func FindRoot(start string) (string, error) {
 		return "", err
 	}
 	for dir := abs; ; {
-		fi, err := os.Stat(filepath.Join(dir, ConfigFile))
+		fi, err := os.Stat(filepath.Join(dir, FileName))
 		if err == nil && fi.Mode().IsRegular() {
 			return dir, nil
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("looking for %s: %w", ConfigFile, err)
+			return "", fmt.Errorf("looking for %s: %w", FileName, err)
 		}
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			if dir == abs {
 				return "", fmt.Errorf("%w in %s, the root of its git working tree: create %s there, or pass --dir",
-					ErrNoConfig, abs, ConfigFile)
+					ErrNotFound, abs, FileName)
 			}
 			return "", fmt.Errorf("%w in %s or any folder above it up to %s, the root of its git working tree: create %s at the repository root, or pass --dir",
-				ErrNoConfig, abs, dir, ConfigFile)
+				ErrNotFound, abs, dir, FileName)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -75,25 +71,25 @@ func FindRoot(start string) (string, error) {
 		dir = parent
 	}
 	return "", fmt.Errorf("%w in %s or any folder above it: create %s at the repository root, or pass --dir",
-		ErrNoConfig, abs, ConfigFile)
+		ErrNotFound, abs, FileName)
 }
 
-// ReadConfig reads root/skillsync.yaml strictly (an unknown key is an error
+// Read reads root/skillsync.yaml strictly (an unknown key is an error
 // naming its line) and fills in the defaults of the keys left out.
-func ReadConfig(root string) (Config, error) {
-	name := filepath.Join(root, ConfigFile)
+func Read(root string) (Config, error) {
+	name := filepath.Join(root, FileName)
 	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 && !resolvesInside(root, name) {
-		return Config{}, fmt.Errorf("%s is a symlink to a file outside the repository, which is never read: copy the file into the repository", ConfigFile)
+		return Config{}, fmt.Errorf("%s is a symlink to a file outside the repository, which is never read: copy the file into the repository", FileName)
 	}
 	f, err := os.Open(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Config{}, fmt.Errorf("%w in %s: create it, or pass --dir", ErrNoConfig, root)
+		return Config{}, fmt.Errorf("%w in %s: create it, or pass --dir", ErrNotFound, root)
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("reading config: %w", err)
 	}
 	defer f.Close()
-	data, err := bounded.ReadAll(f, maxConfigBytes)
+	data, err := bounded.ReadAll(f, MaxBytes)
 	var tl *bounded.TooLargeError
 	if errors.As(err, &tl) {
 		return Config{}, configTooLarge(tl.Size)
@@ -101,17 +97,25 @@ func ReadConfig(root string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("reading config: %w", err)
 	}
-	return parseConfig(ConfigFile, data)
+	return Parse(data)
+}
+
+// CheckSize is the error of a skillsync.yaml of size bytes, more than
+// [MaxBytes], which is not read; nil for one of at most MaxBytes.
+func CheckSize(size int64) error {
+	if size <= MaxBytes {
+		return nil
+	}
+	return configTooLarge(size)
 }
 
 // configTooLarge is the error of a skillsync.yaml of size bytes (0 when
-// not known) over maxConfigBytes, which is not read: a real one is a few
-// hundred bytes.
+// not known) over MaxBytes.
 func configTooLarge(size int64) error {
 	if size == 0 {
-		return fmt.Errorf("%s is more than the %d bytes a config file may be; it is not read", ConfigFile, maxConfigBytes)
+		return fmt.Errorf("%s is more than the %d bytes a config file may be; it is not read", FileName, MaxBytes)
 	}
-	return fmt.Errorf("%s is %d bytes, more than the %d a config file may be; it is not read", ConfigFile, size, maxConfigBytes)
+	return fmt.Errorf("%s is %d bytes, more than the %d a config file may be; it is not read", FileName, size, MaxBytes)
 }
 
 // rawConfig is Config as written: pointers tell a key left out from one set
@@ -141,15 +145,15 @@ var configKeys = map[string][]string{
 	"ignoreRule":    {"skills", "fields"},
 }
 
-// parseConfig parses the content of a skillsync.yaml; name is used in errors.
-func parseConfig(name string, data []byte) (Config, error) {
+// Parse reads the content of a skillsync.yaml, as [Read] does.
+func Parse(data []byte) (Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return Config{}, yamlError(name, data, err)
+		return Config{}, yamlError(data, err)
 	}
 	var errs []error
 	fail := func(line int, format string, args ...any) {
-		errs = append(errs, &ConfigError{Path: name, Line: line, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &Error{Path: FileName, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
 	lines := map[string]int{}
 	var raw rawConfig
@@ -163,12 +167,12 @@ func parseConfig(name string, data []byte) (Config, error) {
 		targets = mappingValue(root, "targets")
 		space = mappingValue(root, "space")
 		if root.Kind != yaml.MappingNode && root.Tag != "!!null" {
-			return Config{}, &ConfigError{Path: name, Line: root.Line, Msg: "must be a mapping of keys to values"}
+			return Config{}, &Error{Path: FileName, Line: root.Line, Msg: "must be a mapping of keys to values"}
 		}
 		checkKeys(root, "", "", lines, fail)
 		if len(errs) == 0 {
 			if err := root.Decode(&raw); err != nil {
-				return Config{}, yamlError(name, data, err)
+				return Config{}, yamlError(data, err)
 			}
 		}
 	}
@@ -390,12 +394,12 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 // wholeNumber is a decimal integer as YAML writes it.
 var wholeNumber = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
 
-// yamlError is the error of reading the YAML of data, the file name: a
-// [ConfigError] at the line of each problem yaml.v3 reports.
-func yamlError(name string, data []byte, err error) error {
+// yamlError is the error of reading the YAML of data: a [Error] at
+// the line of each problem yaml.v3 reports.
+func yamlError(data []byte, err error) error {
 	var errs []error
 	for _, p := range yamlnode.Problems(err, strings.Split(string(data), "\n")) {
-		errs = append(errs, &ConfigError{Path: name, Line: p.Line, Msg: p.WithHint()})
+		errs = append(errs, &Error{Path: FileName, Line: p.Line, Msg: p.WithHint()})
 	}
 	return errors.Join(errs...)
 }

@@ -1,0 +1,42 @@
+package config
+
+import "github.com/skillsync/skillsync/lint"
+
+// Config is skillsync.yaml, the file that marks a repository's root.
+type Config struct {
+	BaseURL           string       `yaml:"baseURL" json:"baseURL,omitempty"`
+	Space             string       `yaml:"space" json:"space,omitempty"`
+	SkillsDir         string       `yaml:"skillsDir" json:"skillsDir,omitempty"` // default "skills"
+	Unmanaged         string       `yaml:"unmanaged" json:"unmanaged,omitempty"` // "ignore" (default) or "disable"
+	Missing           string       `yaml:"missing" json:"missing,omitempty"`     // "error" (default) or "warn"
+	MaxDisablePercent int          `yaml:"maxDisablePercent" json:"maxDisablePercent,omitempty"`
+	Agents            AgentsConfig `yaml:"agents" json:"agents,omitempty"`
+	Lint              lint.Config  `yaml:"lint" json:"lint,omitempty"`
+	// Ignore are the differences never planned nor reported as drift, in
+	// every target.
+	Ignore []IgnoreRule `yaml:"-" json:"ignore,omitempty"`
+	// Targets are the spaces the repository drives, in file order; none
+	// for a skillsync.yaml that names one space (Space).
+	Targets []Target `yaml:"-" json:"targets,omitempty"`
+}
+
+// AgentsConfig is the agents section of skillsync.yaml.
+type AgentsConfig struct {
+	Publish []string `yaml:"publish" json:"publish,omitempty"` // agent ids or names to publish on apply
+}
+
+// Policy values of [Config].
+const (
+	UnmanagedIgnore  = "ignore"
+	UnmanagedDisable = "disable"
+	MissingError     = "error"
+	MissingWarn      = "warn"
+
+	DefaultSkillsDir         = "skills"
+	DefaultMaxDisablePercent = 30
+	FileName               = "skillsync.yaml"
+)
+
+// MaxBytes is the largest skillsync.yaml that is read: a real one is a few
+// hundred bytes.
+const MaxBytes = 1 << 20
