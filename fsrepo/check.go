@@ -37,7 +37,7 @@ func CheckFolder(cfg config.Config, slug string, files map[string][]byte) (*Skil
 		}
 		f.entries = append(f.entries, e)
 	}
-	skills, ds, err := buildSkills(context.Background(), cfg.SkillsDir, cfg.Lint, []*folder{f})
+	skills, ds, err := buildSkills(context.Background(), cfg.SkillsDir, checks{lint: cfg.Lint}, []*folder{f})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -78,7 +78,7 @@ func loadCase(t *testing.T, dir string) (*Repo, diag.Diagnostics, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return loadWorkTree(context.Background(), abs, cfg, nil, "")
+	return loadWorkTree(context.Background(), abs, cfg, nil, "", checks{lint: cfg.Lint})
 }
 
 func renderCase(repo *Repo, ds diag.Diagnostics, err error) string {

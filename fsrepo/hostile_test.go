@@ -62,7 +62,7 @@ func TestSameNameLinear(t *testing.T) {
 		7: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md, skills/same-00003/SKILL.md, skills/same-00004/SKILL.md, skills/same-00005/SKILL.md and 1 other skill`,
 		9: `name "Same" is also the name of skills/same-00000/SKILL.md, skills/same-00002/SKILL.md, skills/same-00003/SKILL.md, skills/same-00004/SKILL.md, skills/same-00005/SKILL.md and 3 other skills`,
 	} {
-		_, ds, err := buildSkills(context.Background(), "skills", lint.Config{}, sameNameFolders(n))
+		_, ds, err := buildSkills(context.Background(), "skills", checks{}, sameNameFolders(n))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestSameNameLinear(t *testing.T) {
 			t.Errorf("%d skills of one name: %d warnings name-duplicate, the second %q; want %d, the second %q", n, len(dups), dups[1], n, want)
 		}
 	}
-	lineartest.Allocs(t, 500, func(n int) { buildSkills(context.Background(), "skills", lint.Config{}, sameNameFolders(n)) })
+	lineartest.Allocs(t, 500, func(n int) { buildSkills(context.Background(), "skills", checks{}, sameNameFolders(n)) })
 }
 
 // A hostileShape is an input of size n, made by make, which run reads.
@@ -109,20 +109,20 @@ func benchShapes(b *testing.B, shapes []hostileShape) {
 func BenchmarkSkillFoldersHostile(b *testing.B) {
 	benchShapes(b, []hostileShape{
 		{"same-name", 4000, func(n int) func() {
-			return func() { buildSkills(context.Background(), "skills", lint.Config{}, sameNameFolders(n)) }
+			return func() { buildSkills(context.Background(), "skills", checks{}, sameNameFolders(n)) }
 		}},
 		{"unknown-keys", 8000, func(n int) func() {
 			f := &folder{slug: "hostile", entries: []entry{{rel: skillmd.FileName, data: hostileSkillMD(n, plainKey)}}}
-			return func() { buildSkill("skills", lint.Config{Profile: lint.ProfileAgentSkills}, f) }
+			return func() { buildSkill("skills", checks{lint: lint.Config{Profile: lint.ProfileAgentSkills}}, f) }
 		}},
 		{"dangling-links", 8000, func(n int) func() {
 			f := danglingLinks(n)
-			return func() { buildSkill("skills", lint.Config{}, f) }
+			return func() { buildSkill("skills", checks{}, f) }
 		}},
 		{"folders-named", 4000, func(n int) func() {
 			f := namedFolders(n)
 			lc := lint.Config{Rules: map[string]lint.Level{lint.RuleLinkMissing: lint.LevelWarning, lint.RuleFileUnreferenced: lint.LevelWarning}}
-			return func() { buildSkill("skills", lc, f) }
+			return func() { buildSkill("skills", checks{lint: lc}, f) }
 		}},
 	})
 }

@@ -44,6 +44,10 @@ type LoadOptions struct {
 	// Ref is a git revision (a branch, a tag, a SHA, HEAD~1) to read
 	// instead of the working tree; "" reads the working tree.
 	Ref string
+	// Judge, when set, is called once skillsync.yaml is read, and the
+	// judge it returns applies the security rules to every skill folder,
+	// valid or not; its findings are diagnostics. Nil leaves them out.
+	Judge func(config.Config) (*lint.Judge, error)
 }
 
 // Load reads the repository whose root (the folder holding skillsync.yaml)
@@ -89,13 +93,17 @@ func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, diag.Diagn
 		if gr == nil {
 			return nil, nil, fmt.Errorf("reading revision %q: %s is %w", opts.Ref, abs, ErrNotGit)
 		}
-		return withConfigWarnings(loadRevision(ctx, abs, gr, top, opts.Ref))
+		return withConfigWarnings(loadRevision(ctx, abs, gr, top, opts))
 	}
 	cfg, err := config.Read(abs)
 	if err != nil {
 		return nil, nil, err
 	}
-	return withConfigWarnings(loadWorkTree(ctx, abs, cfg, gr, top))
+	c, err := opts.checks(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return withConfigWarnings(loadWorkTree(ctx, abs, cfg, gr, top, c))
 }
 
 // openGit opens the git repository holding dir, if any, and returns the
@@ -254,7 +262,7 @@ func skipFile(name string) bool {
 	return strings.HasPrefix(name, "._")
 }
 
-func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.Repository, prefix string) (*Repo, diag.Diagnostics, error) {
+func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.Repository, prefix string, c checks) (*Repo, diag.Diagnostics, error) {
 	repo := &Repo{Root: root, Config: cfg}
 	dir := filepath.Join(root, filepath.FromSlash(cfg.SkillsDir))
 	// The skills folder, and every folder on the way to it, must be a real
@@ -325,7 +333,7 @@ func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.R
 	if len(lds) == 0 {
 		lds = checkVendored(cfg.SkillsDir, lock, folders)
 	}
-	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
+	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, c, folders)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -576,7 +584,8 @@ func skillsTree(gr *git.Repository, commit *object.Commit, prefix, skillsDir str
 	return tree, nil
 }
 
-func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, ref string) (*Repo, diag.Diagnostics, error) {
+func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix string, opts LoadOptions) (*Repo, diag.Diagnostics, error) {
+	ref := opts.Ref
 	h, err := gr.ResolveRevision(plumbing.Revision(ref))
 	if err != nil {
 		// go-git's causes ("reference not found", "EOF" past the first
@@ -607,6 +616,10 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 		return nil, nil, fmt.Errorf("reading %s in %s: %w", cfgPath, ref, err)
 	}
 	cfg, err := config.Parse([]byte(data))
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := opts.checks(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -688,7 +701,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix, 
 	if err != nil {
 		return nil, nil, err
 	}
-	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, cfg.Lint, folders)
+	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, c, folders)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -823,10 +836,29 @@ func otherPaths(skills []Skill, idx []int, i int) string {
 	return strings.Join(others, ", ")
 }
 
+// checks are the rules beyond the service's that judge each skill folder.
+type checks struct {
+	lint  lint.Config // the levels of the content rules
+	judge *lint.Judge // the security rules; nil leaves them out
+}
+
+// checks are the checks of a load of a repository configured by cfg.
+func (o LoadOptions) checks(cfg config.Config) (checks, error) {
+	c := checks{lint: cfg.Lint}
+	if o.Judge != nil {
+		j, err := o.Judge(cfg)
+		if err != nil {
+			return checks{}, err
+		}
+		c.judge = j
+	}
+	return c, nil
+}
+
 // buildSkills makes the skills of the folders, sorted by slug, and checks
-// the rules that span skills; lc sets the lint rules' levels. The error
-// is ctx's, or a bug's.
-func buildSkills(ctx context.Context, skillsDir string, lc lint.Config, folders []*folder) ([]Skill, diag.Diagnostics, error) {
+// the rules that span skills; c holds the rules beyond the service's. The
+// error is ctx's, or a bug's.
+func buildSkills(ctx context.Context, skillsDir string, c checks, folders []*folder) ([]Skill, diag.Diagnostics, error) {
 	sort.Slice(folders, func(i, j int) bool { return folders[i].slug < folders[j].slug })
 	type result struct {
 		sk   *Skill
@@ -835,7 +867,7 @@ func buildSkills(ctx context.Context, skillsDir string, lc lint.Config, folders 
 	}
 	results := make([]result, len(folders))
 	err := parallel(ctx, len(folders), func(i int) error {
-		sk, ds, ni := buildSkill(skillsDir, lc, folders[i])
+		sk, ds, ni := buildSkill(skillsDir, c, folders[i])
 		folders[i].entries = nil // let the contents go as soon as possible
 		results[i] = result{sk, ds, ni}
 		return nil

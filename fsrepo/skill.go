@@ -34,9 +34,10 @@ func isBinary(name string, data []byte) bool {
 }
 
 // buildSkill makes the Skill of one folder of the skills folder, and
-// checks it against the lint rules at the levels lint sets. It returns a
-// nil Skill only for what is not a skill folder at all.
-func buildSkill(skillsDir string, lc lint.Config, f *folder) (*Skill, diag.Diagnostics, nameInfo) {
+// checks it against the content rules at the levels c sets, and the
+// security rules of c's judge. It returns a nil Skill only for what is
+// not a skill folder at all.
+func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics, nameInfo) {
 	dir := path.Join(skillsDir, f.slug)
 	var ds diag.Diagnostics
 	errf := func(p, code, hint, format string, args ...any) {
@@ -115,6 +116,7 @@ func buildSkill(skillsDir string, lc lint.Config, f *folder) (*Skill, diag.Diagn
 
 	var ni nameInfo
 	var parsed *skillmd.Document // nil when SKILL.md is not read
+	var raw []byte               // SKILL.md as stored; nil when not read
 	if md, ok := fe.resolve(skillmd.FileName, dir, errf); ok && (md.large || len(md.data) > MaxSkillMDBytes) {
 		size := md.size
 		if !md.large {
@@ -125,6 +127,7 @@ func buildSkill(skillsDir string, lc lint.Config, f *folder) (*Skill, diag.Diagn
 				size, spec.MaxInstructionsLen),
 			Hint: "keep the instructions short, and move reference material into supporting files that SKILL.md points to"})
 	} else if ok {
+		raw = md.data
 		doc, pds := skillmd.Parse(sk.Path, md.data)
 		sk.Name, sk.Description, sk.Enabled, sk.Instructions, sk.Extra = doc.Name, doc.Description, doc.Enabled, doc.Instructions, doc.Extra
 		ds = append(ds, pds...)
@@ -181,7 +184,10 @@ func buildSkill(skillsDir string, lc lint.Config, f *folder) (*Skill, diag.Diagn
 		for _, e := range f.entries {
 			files = append(files, lint.File{Path: e.rel, Data: content[e.rel]})
 		}
-		ds = lint.Check(lc, lint.Folder{Dir: dir, SkillMD: parsed, Files: files}, ds)
+		ds = lint.Check(c.lint, lint.Folder{Dir: dir, SkillMD: parsed, Files: files}, ds)
+	}
+	if c.judge != nil {
+		ds = append(ds, judgeFolder(c.judge, dir, raw, sk.Files)...)
 	}
 	for _, d := range ds {
 		if d.Severity == diag.SeverityError {
@@ -190,6 +196,26 @@ func buildSkill(skillsDir string, lc lint.Config, f *folder) (*Skill, diag.Diagn
 		}
 	}
 	return sk, ds, ni
+}
+
+// judgeFolder is what the security rules find in a skill folder under
+// dir: its SKILL.md as stored (raw, nil when it was not read), well
+// formed or not, and its text files.
+func judgeFolder(j *lint.Judge, dir string, raw []byte, files []File) diag.Diagnostics {
+	in := make([]lint.File, 0, len(files)+1)
+	if raw != nil {
+		in = append(in, lint.File{Path: skillmd.FileName, Data: raw})
+	}
+	for _, f := range files {
+		if f.Content != nil {
+			in = append(in, lint.File{Path: f.Path, Data: f.Content})
+		}
+	}
+	var ds diag.Diagnostics
+	for _, f := range j.Skill(in) {
+		ds = append(ds, f.Diagnostic(dir))
+	}
+	return ds
 }
 
 // supportingFile is the File at rel (full from the repository root) whose

@@ -23,7 +23,7 @@ func TestUnaddressableFileWarns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo, ds, err := loadWorkTree(context.Background(), root, cfg, nil, "")
+	repo, ds, err := loadWorkTree(context.Background(), root, cfg, nil, "", checks{lint: cfg.Lint})
 	if err != nil {
 		t.Fatal(err)
 	}

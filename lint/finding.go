@@ -4,6 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path"
+	"strings"
+
+	"github.com/skillsync/skillsync/fsrepo/diag"
 )
 
 // A Severity is how much a finding weighs: an error blocks (validate
@@ -68,8 +72,12 @@ func (f Finding) Why() string {
 }
 
 // Waive says how to accept the finding: a waiver in git naming the rule,
-// the skill and the hash of the content it accepted.
+// the skill and the hash of the content it accepted; or, for a secret of
+// this process, which no waiver accepts, what to do instead.
 func (f Finding) Waive() string {
+	if f.Rule == RuleKnownSecret {
+		return "remove it and rotate the token; a secret of this process is never waived"
+	}
 	return fmt.Sprintf("if this is intended, add a waiver naming rule %s, this skill and hash %s, with a reason; it lapses when %s changes", f.Rule, f.Hash, f.Path)
 }
 
@@ -82,4 +90,27 @@ func (f Finding) String() string {
 func ContentHash(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Diagnostic is f as a diagnostic of the file it was found in, under the
+// skill folder dir (slash-separated, from the repository root): the
+// message quotes the match and what it decodes to, and ends with the
+// rule; the hint says why it matters and how to waive it.
+func (f Finding) Diagnostic(dir string) diag.Diagnostic {
+	msg := f.Message + `: "` + f.Match + `"`
+	if f.Decoded != "" && !strings.Contains(msg, f.Decoded) {
+		msg += `, which decodes to "` + f.Decoded + `"`
+	}
+	sev := diag.SeverityError
+	switch f.Severity {
+	case SeverityWarning:
+		sev = diag.SeverityWarning
+	case SeverityNote:
+		sev = diag.SeverityNote
+	}
+	return diag.Diagnostic{
+		Path: path.Join(dir, f.Path), Line: f.Line, Col: f.Col, Severity: sev, Code: f.Rule,
+		Message: msg + " [" + f.Rule + "]", Hint: f.Why() + "; " + f.Waive(),
+		Match: f.Match, Decoded: f.Decoded, Hash: f.Hash,
+	}
 }

@@ -101,6 +101,7 @@ func TestScripts(t *testing.T) {
 			"freeport":     cmdFreeport,
 			"await":        cmdAwait,
 			"replace":      cmdReplace,
+			"unescape":     cmdUnescape,
 			"reverseplans": cmdReversePlans,
 			"bigfile":      cmdBigFile,
 			// vendor_test.go: upstream repositories of vendored skills.
@@ -398,6 +399,27 @@ func cmdReplace(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s does not hold %q", args[0], args[1])
 	}
 	ts.Check(os.WriteFile(path, []byte(strings.ReplaceAll(string(data), args[1], args[2])), 0o644))
+}
+
+// cmdUnescape rewrites a file with the Go escapes of its text (\u200b,
+// \U000e0041) made the characters they stand for, so that a script can
+// hold invisible characters a reader of it sees.
+//
+//	unescape FILE
+func cmdUnescape(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: unescape FILE")
+	}
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		u, err := strconv.Unquote(`"` + strings.ReplaceAll(line, `"`, `\"`) + `"`)
+		ts.Check(err)
+		out = append(out, u)
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644))
 }
 
 // cmdReversePlans rewrites a saved plan of several targets with its

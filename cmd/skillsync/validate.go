@@ -14,9 +14,11 @@ import (
 func validateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "validate",
-		Usage: "check the repository's skills against the service's rules (no network)",
+		Usage: "check the repository's skills against the service's rules and the security rules (no network)",
 		Description: `Checks every SKILL.md and supporting file and reports all problems at once,
-as path:line:col: error: message. Under GitHub Actions (GITHUB_ACTIONS=true)
+as path:line:col: error: message. The security rules judge every skill folder,
+valid or not: what they find names the rule, the text matched (decoded when
+hidden or encoded), why it matters and how to waive it. Under GitHub Actions (GITHUB_ACTIONS=true)
 each problem is also printed as an ::error annotation, on stderr.
 
 With --format markdown the report is fit for a job summary or a comment;
@@ -58,11 +60,10 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 		return err
 	}
 	format := o.format
-	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: o.ref})
+	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: o.ref, Judge: judge(e, "")})
 	if err != nil {
 		return err
 	}
-	registerTokens(ui.secrets, repo.Config, e.getenv, "")
 	dropEchoingHints(ui, repo, diags)
 	switch format {
 	case "json":

@@ -15,18 +15,23 @@ import (
 	"github.com/skillsync/skillsync/spec"
 )
 
-// Severity says whether a [Diagnostic] blocks (an error) or only warns.
+// Severity says whether a [Diagnostic] blocks (an error) or only warns
+// (a warning, or a note: a weak signal of a security rule).
 type Severity int
 
 // Severities of a [Diagnostic].
 const (
 	SeverityError Severity = iota
 	SeverityWarning
+	SeverityNote
 )
 
 func (s Severity) String() string {
-	if s == SeverityWarning {
+	switch s {
+	case SeverityWarning:
 		return "warning"
+	case SeverityNote:
+		return "note"
 	}
 	return "error"
 }
@@ -34,13 +39,15 @@ func (s Severity) String() string {
 // MarshalText makes a Severity "error" or "warning" in JSON.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// UnmarshalText reads "error" or "warning".
+// UnmarshalText reads "error", "warning" or "note".
 func (s *Severity) UnmarshalText(b []byte) error {
 	switch string(b) {
 	case "error":
 		*s = SeverityError
 	case "warning":
 		*s = SeverityWarning
+	case "note":
+		*s = SeverityNote
 	default:
 		return fmt.Errorf("unknown severity %q", b)
 	}
@@ -59,6 +66,13 @@ type Diagnostic struct {
 	Message  string   `json:"message"`
 	Hint     string   `json:"hint"` // what to do about it; may be empty
 	Code     string   `json:"code"` // short stable identifier, such as "name-invalid"
+	// Match, Decoded and Hash are set for a finding of a security rule:
+	// the text matched (invisible characters shown as escapes), what
+	// hidden or encoded text there decodes to, and the hash of the file
+	// judged, which a waiver names.
+	Match   string `json:"match,omitempty"`
+	Decoded string `json:"decoded,omitempty"`
+	Hash    string `json:"hash,omitempty"`
 	// Target is the target of skillsync.yaml the diagnostic concerns
 	// alone, "" when it concerns every target: a plan of another target
 	// leaves it out.
@@ -93,7 +107,7 @@ func (ds Diagnostics) HasErrors() bool {
 	return false
 }
 
-// Count returns the number of errors and of warnings.
+// Count returns the number of errors and of warnings (notes included).
 func (ds Diagnostics) Count() (errors, warnings int) {
 	for _, d := range ds {
 		if d.Severity == SeverityError {

@@ -348,6 +348,18 @@ func (s *Set) Found(text string) []string {
 	return names
 }
 
+// Named returns the secrets of s by their names; of two under one name,
+// the one added last.
+func (s *Set) Named() map[string]string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[string]string, len(s.secrets))
+	for _, n := range s.secrets {
+		out[n.name] = n.secret
+	}
+	return out
+}
+
 func isAlnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
