@@ -157,7 +157,7 @@ func TestFolderHashMatchesCoreutils(t *testing.T) {
 	for p, s := range hashFixture {
 		writeTestFile(t, filepath.Join(dir, filepath.FromSlash(p)), s)
 	}
-	// What operating systems leave behind is not hashed: the README's
+	// What operating systems leave behind is not hashed: the documented
 	// command leaves it out too.
 	writeTestFile(t, filepath.Join(dir, "scripts", ".DS_Store"), "litter")
 	cmd := exec.Command("sh", "-c", readmeHashCommand)
@@ -167,20 +167,20 @@ func TestFolderHashMatchesCoreutils(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "docs", "vendoring.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(readme), "\n"+readmeHashCommand+"\n") {
-		t.Errorf("README.md does not give the command on a line of its own:\n%s", readmeHashCommand)
+		t.Errorf("docs/vendoring.md does not give the command on a line of its own:\n%s", readmeHashCommand)
 	}
 	shell := "sha256:" + strings.TrimSuffix(strings.TrimSpace(string(out)), "  -")
 	if shell != got {
-		t.Fatalf("the README's command gives %s, skillsync %s", shell, got)
+		t.Fatalf("the documented command gives %s, skillsync %s", shell, got)
 	}
 }
 
-// readmeHashCommand is the command the README gives to check a vendored
+// readmeHashCommand is the command docs/vendoring.md gives to check a vendored
 // folder's hash.
 const readmeHashCommand = `find . -type f ! -iname .ds_store ! -iname thumbs.db ! -iname desktop.ini ! -iname ehthumbs.db ! -name '._*' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum`
 

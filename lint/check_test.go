@@ -2,8 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -111,25 +109,6 @@ func TestEstimateTokens(t *testing.T) {
 	} {
 		if got := EstimateTokens(tc.text); got != tc.want {
 			t.Errorf("EstimateTokens(%q) = %d, want %d", tc.text, got, tc.want)
-		}
-	}
-}
-
-// TestRulesDocumented: the README lists every rule by its code, with its
-// default level and its level under the agentskills profile, as Rules
-// sets them.
-func TestRulesDocumented(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range Rules {
-		if r.Security {
-			continue // documented apart
-		}
-		row := regexp.MustCompile("(?m)^\\| `" + regexp.QuoteMeta(r.Name) + "` \\|[^\\n]*\\| " + r.Default.String() + " \\| " + r.AgentSkills.String() + " \\|$")
-		if !row.Match(data) {
-			t.Errorf("README.md has no row | `%s` | ... | %s | %s |", r.Name, r.Default, r.AgentSkills)
 		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 const module = "github.com/skillsync/skillsync"
 
-// TestPackageMap holds the map of packages in README.md's Development
-// section true: the packages of the module, with their imports (tests
+// TestPackageMap holds the map of packages in docs/development.md
+// true: the packages of the module, with their imports (tests
 // left out), reach only what the map's arrows allow.
 func TestPackageMap(t *testing.T) {
 	t.Parallel()
@@ -105,7 +105,7 @@ func TestPackageMap(t *testing.T) {
 		}
 		for _, p := range reach(pkg) {
 			if !may(rule, p) {
-				t.Errorf("%s reaches %s, against the map of README.md", pkg, p)
+				t.Errorf("%s reaches %s, against the map of docs/development.md", pkg, p)
 			}
 		}
 	}
