@@ -57,8 +57,9 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 			Path:       display,
 			Message:    errorMessage(data, c.redactor),
 		}
-		if d, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.now()); ok {
-			e.RetryAfter = d
+		now := c.now()
+		if d, ok := retryAfterOf(resp.Header, now); ok && d > 0 {
+			e.RetryAfter, e.RetryAt = d, now.Add(d)
 		}
 		res.err = e
 		res.retryAfter = e.RetryAfter

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -26,8 +27,12 @@ type Error struct {
 	// redacted from it however the body spelt it.
 	Message string
 	// RetryAfter is the delay the service asked for in a Retry-After
-	// header; zero when it sent none.
+	// header, or in the reset of its rate-limit window when it sent no
+	// Retry-After; zero when it sent neither.
 	RetryAfter time.Duration
+	// RetryAt is when the answer came plus RetryAfter: the time to say to
+	// a user; zero when RetryAfter is.
+	RetryAt time.Time
 }
 
 func (e *Error) Error() string {
@@ -92,11 +97,14 @@ const (
 )
 
 // errorMessage finds the message of an error body in the shapes services
-// commonly use ({"error":{"message":..}}, {"error":..}, {"message":..}, an
-// RFC 7807 problem's detail or title), falling back to an excerpt of the
-// body. The token is redacted from the body as it is, which any field of
-// any shape may echo in any spelling, and from the message once decoded,
-// before the cut: a token the cut split would no longer be found.
+// commonly use ({"error":{"message":..}}, {"message":..} with the message
+// a string or a list as NestJS's validation gives, Spring's and NestJS's
+// {"error":"Bad Request","message":..}, an RFC 7807 problem's detail or
+// title, {"error":..}), falling back to an excerpt of the body. A message
+// wins over an "error" that is only the status text. The token is
+// redacted from the body as it is, which any field of any shape may echo
+// in any spelling, and from the message once decoded, before the cut: a
+// token the cut split would no longer be found.
 func errorMessage(body []byte, r *redact.Redactor) string {
 	raw := r.Redact(string(body))
 	var v struct {
@@ -112,14 +120,27 @@ func errorMessage(body []byte, r *redact.Redactor) string {
 		if json.Unmarshal(v.Error, &nested) == nil && nested.Message != "" {
 			return excerpt(r, nested.Message, maxMessage)
 		}
-		for _, field := range []json.RawMessage{v.Error, v.Message, v.Detail, v.Title} {
-			var s string
-			if json.Unmarshal(field, &s) == nil && s != "" {
+		for _, field := range []json.RawMessage{v.Message, v.Detail, v.Title, v.Error} {
+			if s := messageText(field); s != "" {
 				return excerpt(r, s, maxMessage)
 			}
 		}
 	}
 	return excerpt(r, raw, maxExcerpt)
+}
+
+// messageText is a message field as a string: a JSON string, or a list of
+// strings joined with "; "; "" for anything else.
+func messageText(field json.RawMessage) string {
+	var s string
+	if json.Unmarshal(field, &s) == nil {
+		return s
+	}
+	var list []string
+	if json.Unmarshal(field, &list) == nil {
+		return strings.Join(slices.DeleteFunc(list, func(s string) bool { return s == "" }), "; ")
+	}
+	return ""
 }
 
 // excerpt is s redacted, then shortened to max characters; what the cut

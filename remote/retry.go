@@ -22,7 +22,8 @@ func (c *Client) retryWait(ctx context.Context, n int, res attemptResult) (time.
 	wait := c.backoff(n)
 	if res.retryAfter > 0 {
 		if limit := max(maxRetryAfter, c.maxBackoff); res.retryAfter > limit {
-			return 0, fmt.Errorf("%w (the service asked to retry after %s, longer than the %s this client waits)", res.err, res.retryAfter, limit)
+			return 0, fmt.Errorf("%w (the service asked to retry after %s, at %s, longer than the %s this client waits)",
+				res.err, res.retryAfter, c.now().Add(res.retryAfter).UTC().Format("15:04:05 UTC"), limit)
 		}
 		wait = res.retryAfter
 	}
@@ -57,6 +58,38 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// retryAfterOf is when a failed answer asks to be retried: its Retry-After,
+// else the reset of its rate-limit window (X-RateLimit-Reset, or the IETF
+// draft's RateLimit-Reset), which a service may send alone.
+func retryAfterOf(h http.Header, now time.Time) (time.Duration, bool) {
+	if d, ok := parseRetryAfter(h.Get("Retry-After"), now); ok {
+		return d, true
+	}
+	for _, name := range []string{"X-RateLimit-Reset", "RateLimit-Reset"} {
+		if d, ok := parseRateLimitReset(h.Get(name), now); ok {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// epochFloor tells an epoch second from a count of seconds in a rate-limit
+// reset: no window lasts the 30 years before it.
+const epochFloor = 1_000_000_000
+
+// parseRateLimitReset reads a rate-limit reset: seconds from now, or, as
+// GitHub and others send it, the Unix epoch second the window resets at.
+func parseRateLimitReset(v string, now time.Time) (time.Duration, bool) {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	if n >= epochFloor {
+		return max(time.Unix(n, 0).Sub(now), 0), true
+	}
+	return time.Duration(n) * time.Second, true
 }
 
 // parseRetryAfter reads a Retry-After header: delta seconds or an HTTP date.

@@ -446,7 +446,7 @@ func applyFailed(res *reconcile.Result) error {
 	}
 	for _, s := range res.Steps {
 		if s.Outcome == reconcile.OutcomeFailed {
-			if h := hintForStatus(s.Status, s.Action == reconcile.ActionEnable); h != "" {
+			if h := hintForStatus(s.Status, callOfAction(s.Action), time.Time{}); h != "" {
 				return withHint(err, "%s", h)
 			}
 		}

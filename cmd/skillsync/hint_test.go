@@ -99,3 +99,54 @@ func TestNoNetworkHintForFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestHintPerCall: a status gets the advice of what it can mean for the
+// call it answered.
+func TestHintPerCall(t *testing.T) {
+	const skill = "/api/v1/spaces/ab12/skills/3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b"
+	for _, tc := range []struct {
+		name, method, path string
+		status             int
+		want, not          string
+	}{
+		{"403 on a read may be a bad token", "GET", "/api/v1/spaces/ab12/skills?limit=100&offset=0", 403, "some services answer 403, not 401, to a bad token", ""},
+		{"403 on an update may be a built-in skill", "PATCH", skill, 403, "built-in", "bad token"},
+		{"403 on a publish is about agents", "POST", "/api/v1/spaces/ab12/agents/3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b/publish", 403, "change agents", ""},
+		{"409 on an update may be a name another skill holds", "PATCH", skill, 409, "another skill may hold this name", "40 active"},
+		{"404 on an update is a skill deleted since the plan", "PATCH", skill, 404, "no longer in the space", "--base-url"},
+		{"422 on a publish is the embed whitelist", "POST", "/api/v1/spaces/ab12/agents/3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b/publish", 422, "domainWhitelist", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := hintFor(&remote.Error{StatusCode: tc.status, Method: tc.method, Path: tc.path})
+			if !strings.Contains(h, tc.want) || (tc.not != "" && strings.Contains(h, tc.not)) {
+				t.Errorf("hint = %q, want one containing %q and not %q", h, tc.want, tc.not)
+			}
+		})
+	}
+}
+
+// TestHintSaysWhenRateLimitEnds: a Retry-After longer than the client
+// waits is given up at once, and the hint says when to come back, not
+// "wait a minute".
+func TestHintSaysWhenRateLimitEnds(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "3600")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	t.Cleanup(srv.Close)
+	cl, err := remote.New(remote.Options{BaseURL: srv.URL, Token: "sentinel-token-value"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	_, err = cl.ListAgents(context.Background(), "ab12", 1, 0)
+	h := hintFor(err)
+	// The answer came between before and now: its minute is one of theirs.
+	ok := false
+	for _, at := range []time.Time{before, time.Now()} {
+		ok = ok || strings.Contains(h, "rate limiting this token until "+at.Add(time.Hour).UTC().Format("2006-01-02 15:04"))
+	}
+	if !ok || strings.Contains(h, "wait a minute") {
+		t.Errorf("error %v: hint %q, want the time an hour from now", err, h)
+	}
+}

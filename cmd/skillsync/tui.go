@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/term"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/internal/visible"
+	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -230,7 +232,7 @@ func hintFor(err error) string {
 	}
 	var re *remote.Error
 	if errors.As(err, &re) {
-		if h := hintForStatus(re.StatusCode, strings.HasSuffix(re.Path, "/enable")); h != "" {
+		if h := hintForStatus(re.StatusCode, callOf(re.Method, re.Path), re.RetryAt); h != "" {
 			return h
 		}
 	}
@@ -263,23 +265,99 @@ func hintForNetwork(err error) string {
 	return ""
 }
 
-// hintForStatus says what to do about an HTTP status of the service; enable
-// tells a refused enable, whose 403 also means the skills feature is off.
-func hintForStatus(status int, enable bool) string {
+// A call is the kind of request a status answered: the same status means
+// different things for a read, an update or an enable.
+type call int
+
+const (
+	callRead call = iota
+	callUpdate
+	callEnable
+	callDisable
+	callPublish
+	callDeleteAgent
+)
+
+// callOf is the call of a request of the service, by its method and path.
+func callOf(method, path string) call {
+	path, _, _ = strings.Cut(path, "?")
 	switch {
-	case status == 401:
+	case method == "PATCH":
+		return callUpdate
+	case method == "DELETE":
+		return callDeleteAgent
+	case method == "POST" && strings.HasSuffix(path, "/enable"):
+		return callEnable
+	case method == "POST" && strings.HasSuffix(path, "/disable"):
+		return callDisable
+	case method == "POST" && strings.HasSuffix(path, "/publish"):
+		return callPublish
+	}
+	return callRead
+}
+
+// callOfAction is the call an apply step sends.
+func callOfAction(a reconcile.Action) call {
+	switch a {
+	case reconcile.ActionUpdate:
+		return callUpdate
+	case reconcile.ActionEnable:
+		return callEnable
+	case reconcile.ActionDisable:
+		return callDisable
+	case reconcile.ActionPublish:
+		return callPublish
+	}
+	return callRead
+}
+
+// hintForStatus says what to do about an HTTP status of the service, as it
+// can be meant for that call; retryAt, when known, is when a 429 asked to
+// come back.
+func hintForStatus(status int, c call, retryAt time.Time) string {
+	switch status {
+	case 400, 422:
+		switch c {
+		case callUpdate:
+			return "the service refused the values sent; its rules may be stricter than the spec's (letters outside ASCII in a name, say): change the value in SKILL.md"
+		case callPublish:
+			return "the service refused to publish the agent: a draft with embedEnabled needs a non-empty embedOptions.domainWhitelist; fix the draft in the app"
+		}
+	case 401:
 		return "the service rejected the token: check that SKILLSYNC_TOKEN (or the --token-file) holds a current token for this tenant"
-	case status == 403 && enable:
-		return "enabling needs permission to update skills in the space, and the space's skills feature must be on: ask a space admin"
-	case status == 403:
-		return "the token lacks permission for this request in this space: ask a space admin for access"
-	case status == 404:
+	case 403:
+		switch c {
+		case callEnable:
+			return "enabling needs permission to update skills in the space, and the space's skills feature must be on: ask a space admin"
+		case callUpdate, callDisable:
+			return "the token may not change skills in this space, the space's skills feature is off, or the skill is built-in: ask a space admin which"
+		case callPublish, callDeleteAgent:
+			return "the token may not change agents in this space: ask a space admin for that permission"
+		}
+		return "the service refused the token here: check that it is current and for this tenant and space (some services answer 403, not 401, to a bad token); if it is, ask a space admin for access"
+	case 404:
+		switch c {
+		case callUpdate, callEnable, callDisable:
+			return "the skill is no longer in the space (deleted since the plan, or another --space): run 'skillsync plan' again"
+		case callPublish, callDeleteAgent:
+			return "the space has no such agent: 'skillsync agents list' shows its agents"
+		}
 		return "check --space (SKILLSYNC_SPACE) and --base-url (SKILLSYNC_BASE_URL): the service does not know this space or object"
-	case status == 409 && enable:
-		return "the space already has 40 active skills (built-in skills may count too): disable one first"
-	case status == 409:
+	case 409:
+		switch c {
+		case callEnable:
+			return "the space already has 40 active skills (built-in skills may count too): disable one first"
+		case callUpdate:
+			return "the service refused the update as a conflict: another skill may hold this name (rename it in SKILL.md), or the skill was being changed at the same moment (run 'skillsync plan' again)"
+		case callPublish:
+			return "the service refused to publish the agent: a draft with embedEnabled needs a non-empty embedOptions.domainWhitelist; fix the draft in the app"
+		}
 		return "the service refused the request as conflicting with the space's current state: run 'skillsync plan' again to see it"
-	case status == 429:
+	case 429:
+		if !retryAt.IsZero() {
+			return fmt.Sprintf("the service is rate limiting this token until %s: run again after that, or lower --parallelism",
+				retryAt.UTC().Format("2006-01-02 15:04:05 UTC"))
+		}
 		return "the service is rate limiting this token: wait a minute and run again, or lower --parallelism"
 	}
 	return ""

@@ -109,6 +109,18 @@
 //     actions must be UUIDs, welcomeMessage an object; AddAgent, EditAgent
 //     and the seed refuse others.
 //
+// # Other plausible answers
+//
+// [Emulator.SetAnswers] switches the emulator, gap by gap, from the strict
+// reading above to another that a service built on a common framework may
+// give, so that a test can show skillsync tells the truth against it too:
+//
+//   - [Answers.Errors]: error bodies as NestJS gives them (message a
+//     string, or a list from its validation pipe) or as Spring Boot does
+//     ({"timestamp","status","error","message","path"}).
+//   - [Answers.RateLimit]: a 429 that says when to come back only in
+//     X-RateLimit-Reset, in seconds from now or as an epoch second.
+//
 // # Not modelled
 //
 //   - The JWT format of tokens (Authentication, rule 2): a token is any

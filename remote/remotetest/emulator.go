@@ -28,6 +28,7 @@ type Emulator struct {
 	tokens    map[string]token
 	clock     clock
 	faults    Faults
+	answers   Answers
 	faultRand *faultSource
 	requests  map[string]int
 	maxActive map[string]int

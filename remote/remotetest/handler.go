@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"mime"
 	"net/http"
 	"net/url"
@@ -146,10 +145,11 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e.mu.Lock()
 	e.requests[m.key]++
 	fault := e.drawFault()
-	faults := e.faults
+	faults, answers := e.faults, e.answers
+	now := e.clock.now()
 	e.mu.Unlock()
 
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &statusWriter{ResponseWriter: w, errors: answers.Errors, path: r.URL.EscapedPath(), now: now}
 	defer func() {
 		if logf == nil {
 			return
@@ -184,8 +184,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(sw, http.StatusServiceUnavailable, CodeUnavailable, "injected fault: service unavailable")
 		return
 	case faultRateLimit:
-		secs := max(0, int(math.Ceil(faults.RetryAfter.Seconds())))
-		sw.Header().Set("Retry-After", strconv.Itoa(secs))
+		setRateLimitHeader(sw.Header(), answers.RateLimit, faults.RetryAfter, now)
 		writeError(sw, http.StatusTooManyRequests, CodeRateLimited, "injected fault: too many requests")
 		return
 	}
@@ -645,10 +644,14 @@ func paginate[T any](all []T, limit, offset int) pageOf[T] {
 	return p
 }
 
-// statusWriter remembers the status for the log.
+// statusWriter remembers the status for the log, and what an error body
+// needs to take the style [Answers] asks for.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	errors ErrorStyle
+	path   string
+	now    time.Time
 }
 
 func (w *statusWriter) WriteHeader(code int) {

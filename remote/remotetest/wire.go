@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/skillsync/skillsync/remote"
 	"go.yaml.in/yaml/v3"
@@ -43,10 +44,14 @@ type ErrorBody struct {
 	} `json:"error"`
 }
 
+// writeError answers an error in the style the emulator's [Answers] ask
+// for, when w is the request's own writer, else as [ErrorBody].
 func writeError(w http.ResponseWriter, status int, code, msg string) {
-	var b ErrorBody
-	b.Error.Code, b.Error.Message = code, msg
-	writeJSON(w, status, b)
+	style, path, now := ErrorNested, "", time.Time{}
+	if sw, ok := w.(*statusWriter); ok {
+		style, path, now = sw.errors, sw.path, sw.now
+	}
+	writeJSON(w, status, errorBody(style, status, code, msg, path, now))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

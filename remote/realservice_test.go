@@ -1,0 +1,119 @@
+package remote_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skillsync/skillsync/remote"
+	"github.com/skillsync/skillsync/remote/remotetest"
+	"github.com/skillsync/skillsync/remote/remotetest/testserver"
+)
+
+// These tests run the client against the emulator switched to the answers
+// a real service may give where the spec is silent (remotetest.Answers).
+
+const variantSpace = "ab12"
+
+// variantFixture is an emulator with one space, one skill and a client
+// whose waits are recorded rather than slept.
+type variantFixture struct {
+	e     *remotetest.Emulator
+	c     *remote.Client
+	skill remote.Skill
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func newVariant(t *testing.T, a remotetest.Answers, mod func(*remote.Options)) *variantFixture {
+	t.Helper()
+	f := &variantFixture{e: remotetest.New()}
+	f.e.AddSpace(remotetest.Space{ID: variantSpace})
+	f.e.AddToken("tok", remotetest.ReadWrite)
+	f.skill = f.e.AddSkill(variantSpace, remotetest.SkillSeed{Name: "Sql Style", Description: "d", Instructions: "body\n", Enabled: true})
+	f.e.SetAnswers(a)
+	srv := testserver.New(t, f.e)
+	o := remote.Options{BaseURL: srv.URL, Token: "tok", MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond,
+		Sleep: func(ctx context.Context, d time.Duration) error {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.waits = append(f.waits, d)
+			return ctx.Err()
+		}}
+	if mod != nil {
+		mod(&o)
+	}
+	c, err := remote.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c = c
+	return f
+}
+
+func (f *variantFixture) recorded() []time.Duration {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]time.Duration(nil), f.waits...)
+}
+
+// The message of an error body survives every framework's shape: the user
+// reads what the service said, not the status text twice.
+func TestErrorStylesKeepTheMessage(t *testing.T) {
+	for _, style := range []struct {
+		name string
+		s    remotetest.ErrorStyle
+	}{
+		{"nested", remotetest.ErrorNested},
+		{"NestJS", remotetest.ErrorNestJS},
+		{"NestJS validation list", remotetest.ErrorNestJSList},
+		{"Spring", remotetest.ErrorSpring},
+	} {
+		t.Run(style.name, func(t *testing.T) {
+			f := newVariant(t, remotetest.Answers{Errors: style.s}, nil)
+			f.e.AddSkill(variantSpace, remotetest.SkillSeed{ID: "00000000-0000-4000-8000-000000000001", Name: "Builtin", Description: "d", Builtin: true})
+			_, err := f.c.GetSkill(t.Context(), variantSpace, "00000000-0000-4000-8000-000000000002")
+			if !remote.IsNotFound(err) || !strings.HasSuffix(err.Error(), ": 404 Not Found: skill not found: 00000000-0000-4000-8000-000000000002") {
+				t.Errorf("404: %v", err)
+			}
+			long := strings.Repeat("x", 65)
+			_, err = f.c.UpdateSkill(t.Context(), variantSpace, f.skill.ID, remote.SkillUpdate{Name: &long})
+			if err == nil {
+				t.Fatal("a 65-character name was sent")
+			}
+			name := "Café"
+			_, err = f.c.UpdateSkill(t.Context(), variantSpace, f.skill.ID, remote.SkillUpdate{Name: &name})
+			if !strings.Contains(err.Error(), "400 Bad Request: name may contain only ASCII letters") {
+				t.Errorf("400: %v", err)
+			}
+		})
+	}
+}
+
+// A 429 that says when to come back only in X-RateLimit-Reset (seconds
+// from now, or an epoch second) is waited out, not given up after the
+// backoff.
+func TestRateLimitResetHonoured(t *testing.T) {
+	for _, style := range []remotetest.RateLimitHeader{remotetest.RetryAfterSeconds, remotetest.ResetSeconds, remotetest.ResetEpoch} {
+		f := newVariant(t, remotetest.Answers{RateLimit: style}, func(o *remote.Options) { o.MaxAttempts = 20 })
+		f.e.SetFaults(remotetest.Faults{RateLimitRate: 0.5, RetryAfter: 5 * time.Second, Seed: 3})
+		for range 10 {
+			if _, err := f.c.GetSkill(t.Context(), variantSpace, f.skill.ID); err != nil {
+				t.Fatalf("style %d: %v", style, err)
+			}
+		}
+		waits := f.recorded()
+		if len(waits) == 0 {
+			t.Fatalf("style %d: no 429 was answered", style)
+		}
+		for _, w := range waits {
+			// An epoch second read against the client's clock may be a
+			// second short.
+			if w < 4*time.Second || w > 5*time.Second {
+				t.Errorf("style %d: waited %s, want the 5s the service asked for", style, w)
+			}
+		}
+	}
+}
