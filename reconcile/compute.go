@@ -397,7 +397,7 @@ func (c *planner) files(ls fsrepo.Skill, rs remote.Skill) {
 			issue.Detail = "differs from the copy in the space"
 		default:
 			remoteText, localText := spec.Canonical(*got), spec.Canonical(string(f.Content))
-			if remoteText == localText {
+			if spec.SameText(remoteText) == spec.SameText(localText) {
 				continue
 			}
 			issue.Status = FileDiffers

@@ -1,6 +1,10 @@
 package spec
 
-import "strings"
+import (
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+)
 
 // The fields of a skill that skillsync compares and changes, by the names
 // plans and journals give them.
@@ -29,12 +33,13 @@ type Fields struct {
 // and of apply, restore, the instruction cache and pull all use it, so that
 // what one calls a change no other calls the same.
 //
-// Names are compared as they are, descriptions as [SameDescription] does,
-// instructions in [Canonical] form (unknown instructions are the same only
-// as other unknown ones), and enabled as it is.
+// Text is compared as [Normalize] has it: names in one Unicode normal
+// form, descriptions as [SameDescription] does, instructions in [Canonical]
+// form (unknown instructions are the same only as other unknown ones);
+// enabled as it is.
 func Differ(a, b Fields) []string {
 	var out []string
-	if a.Name != b.Name {
+	if Normalize(FieldName, a.Name) != Normalize(FieldName, b.Name) {
 		out = append(out, FieldName)
 	}
 	if !SameDescription(a.Description, b.Description) {
@@ -53,21 +58,30 @@ func sameInstructions(a, b *string) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return *a == *b || Canonical(*a) == Canonical(*b)
+	return *a == *b || Normalize(FieldInstructions, *a) == Normalize(FieldInstructions, *b)
 }
 
-// Normalize is value as [Differ] compares it for field: instructions in
-// [Canonical] form, a description without its final newlines, any other
-// value as it is. Two values of a field are the same exactly when their
+// Normalize is value as [Differ] compares it for field: in Unicode normal
+// form C, instructions in [Canonical] form, a description without its
+// final newlines. Two values of a field are the same exactly when their
 // normal forms are equal, so the forms may key a set of values.
+//
+// A service may return text in another normal form than it was sent (NFD
+// for NFC): the two look the same to everyone, so they are the same here.
+// What is sent is never normalised so: the repository's text goes as it is.
 func Normalize(field, value string) string {
 	switch field {
 	case FieldInstructions:
-		return Canonical(value)
+		return SameText(Canonical(value))
 	case FieldDescription:
-		return strings.TrimRight(value, "\n")
+		return SameText(strings.TrimRight(value, "\n"))
 	}
-	return value
+	return SameText(value)
+}
+
+// SameText is s in the one Unicode normal form (C) text is compared in.
+func SameText(s string) string {
+	return norm.NFC.String(s)
 }
 
 // SameDescription reports whether two descriptions say the same: equal but

@@ -68,3 +68,19 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferIgnoresNormalForm: text in another Unicode normal form is the
+// same text; a real difference of accents is not.
+func TestDifferIgnoresNormalForm(t *testing.T) {
+	nfc, nfd := "Caf\u00e9", "Cafe\u0301"
+	in1, in2 := "Un "+nfc+".\n", "Un "+nfd+"."
+	a := Fields{Name: nfc, Description: nfc, Instructions: &in1}
+	b := Fields{Name: nfd, Description: nfd + "\n", Instructions: &in2}
+	if d := Differ(a, b); len(d) != 0 {
+		t.Errorf("Differ(NFC, NFD) = %v, want none", d)
+	}
+	c := Fields{Name: "Cafe", Description: nfc, Instructions: &in1}
+	if d := Differ(a, c); len(d) != 1 || d[0] != FieldName {
+		t.Errorf("Differ(Café, Cafe) = %v, want [name]", d)
+	}
+}

@@ -4,6 +4,10 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/skillsync/skillsync/remote"
 )
 
 // Answers switch the emulator from the strictest reading of a gap of the
@@ -15,6 +19,46 @@ type Answers struct {
 	Errors ErrorStyle
 	// RateLimit is how a 429 says when to come back.
 	RateLimit RateLimitHeader
+	// Form is the Unicode normal form of the text of skills and files the
+	// service returns, whatever form it was sent or seeded in.
+	Form NormalForm
+}
+
+// NormalForm is a Unicode normal form of returned text.
+type NormalForm int
+
+// Normal forms of [Answers].
+const (
+	// FormAsStored returns text as it was sent.
+	FormAsStored NormalForm = iota
+	// FormNFD returns text decomposed, as macOS file names and some
+	// databases' collations hold it.
+	FormNFD
+	// FormNFC returns text composed, as most input methods type it.
+	FormNFC
+)
+
+func (f NormalForm) text(s string) string {
+	switch f {
+	case FormNFD:
+		return norm.NFD.String(s)
+	case FormNFC:
+		return norm.NFC.String(s)
+	}
+	return s
+}
+
+// skill is s with its text in form f.
+func (f NormalForm) skill(s remote.Skill) remote.Skill {
+	if f == FormAsStored {
+		return s
+	}
+	s.Name, s.Description = f.text(s.Name), f.text(s.Description)
+	if s.Instructions != nil {
+		in := f.text(*s.Instructions)
+		s.Instructions = &in
+	}
+	return s
 }
 
 // ErrorStyle is the shape of an error body.

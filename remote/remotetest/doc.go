@@ -120,6 +120,8 @@
 //     ({"timestamp","status","error","message","path"}).
 //   - [Answers.RateLimit]: a 429 that says when to come back only in
 //     X-RateLimit-Reset, in seconds from now or as an epoch second.
+//   - [Answers.Form]: the text of skills and files returned in Unicode
+//     normal form D (or C), whatever form it was sent in.
 //
 // # Not modelled
 //

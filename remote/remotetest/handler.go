@@ -265,7 +265,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		page := paginate(all, limit, offset)
 		items := make([]remote.Skill, 0, len(page.Data))
 		for _, sk := range page.Data {
-			items = append(items, sk.view(false))
+			items = append(items, e.answers.Form.skill(sk.view(false)))
 		}
 		writeJSON(w, http.StatusOK, remote.Page[remote.Skill]{
 			Data: items, Total: page.Total, Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore,
@@ -358,11 +358,11 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 				writeError(w, http.StatusNotFound, CodeNotFound, "SKILL.md cannot be read")
 				return
 			}
-			writeJSON(w, http.StatusOK, remote.SkillFile{Path: m.file, Content: sk.renderSkillFile()})
+			writeJSON(w, http.StatusOK, remote.SkillFile{Path: m.file, Content: e.answers.Form.text(sk.renderSkillFile())})
 			return
 		}
 		if c, ok := sk.Files[m.file]; ok {
-			writeJSON(w, http.StatusOK, remote.SkillFile{Path: m.file, Content: c})
+			writeJSON(w, http.StatusOK, remote.SkillFile{Path: m.file, Content: e.answers.Form.text(c)})
 			return
 		}
 		for _, b := range sk.BinaryFiles {
@@ -374,7 +374,7 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 		writeError(w, http.StatusNotFound, CodeNotFound, "file not found: "+m.file)
 		return
 	}
-	writeJSON(w, http.StatusOK, singleSkill(sk.view(true)))
+	writeJSON(w, http.StatusOK, singleSkill(e.answers.Form.skill(sk.view(true))))
 }
 
 // publish copies an agent's draft over its published version; e.mu is
