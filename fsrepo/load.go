@@ -14,6 +14,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -838,13 +839,16 @@ func otherPaths(skills []Skill, idx []int, i int) string {
 
 // checks are the rules beyond the service's that judge each skill folder.
 type checks struct {
-	lint  lint.Config // the levels of the content rules
+	lint  lint.Config // the levels of the content rules, and the waivers
 	judge *lint.Judge // the security rules; nil leaves them out
+	// whole is set for the checks of every skill of a repository: a
+	// waiver that accepts no finding is reported.
+	whole bool
 }
 
 // checks are the checks of a load of a repository configured by cfg.
 func (o LoadOptions) checks(cfg config.Config) (checks, error) {
-	c := checks{lint: cfg.Lint}
+	c := checks{lint: cfg.Lint, whole: true}
 	if o.Judge != nil {
 		j, err := o.Judge(cfg)
 		if err != nil {
@@ -861,15 +865,16 @@ func (o LoadOptions) checks(cfg config.Config) (checks, error) {
 func buildSkills(ctx context.Context, skillsDir string, c checks, folders []*folder) ([]Skill, diag.Diagnostics, error) {
 	sort.Slice(folders, func(i, j int) bool { return folders[i].slug < folders[j].slug })
 	type result struct {
-		sk   *Skill
-		ds   diag.Diagnostics
-		name nameInfo
+		sk     *Skill
+		ds     diag.Diagnostics
+		name   nameInfo
+		waived []int
 	}
 	results := make([]result, len(folders))
 	err := parallel(ctx, len(folders), func(i int) error {
-		sk, ds, ni := buildSkill(skillsDir, c, folders[i])
+		sk, ds, ni, waived := buildSkill(skillsDir, c, folders[i])
 		folders[i].entries = nil // let the contents go as soon as possible
-		results[i] = result{sk, ds, ni}
+		results[i] = result{sk, ds, ni, waived}
 		return nil
 	})
 	if err != nil {
@@ -879,8 +884,12 @@ func buildSkills(ctx context.Context, skillsDir string, c checks, folders []*fol
 	var names []nameInfo
 	var all diag.Diagnostics
 	byName := map[string][]int{}
+	waived := make([]bool, len(c.lint.Waivers))
 	for _, r := range results {
 		all = append(all, r.ds...)
+		for _, i := range r.waived {
+			waived[i] = true
+		}
 		if r.sk == nil {
 			continue
 		}
@@ -904,8 +913,31 @@ func buildSkills(ctx context.Context, skillsDir string, c checks, folders []*fol
 				Hint: "give each skill a distinct name"})
 		}
 	}
+	if c.judge != nil && c.whole {
+		all = append(all, unusedWaivers(c.lint.Waivers, waived, skills)...)
+	}
 	all.Sort()
 	return skills, all, nil
+}
+
+// unusedWaivers are the warnings of the waivers that accepted no finding
+// of skills: the file they accepted changed, and its findings are
+// reported again, or the finding is gone.
+func unusedWaivers(ws []lint.Waiver, used []bool, skills []Skill) diag.Diagnostics {
+	var ds diag.Diagnostics
+	for i, w := range ws {
+		if used[i] {
+			continue
+		}
+		why := "the file it accepted changed (its findings are reported again, to be judged anew) or the finding is gone"
+		if !slices.ContainsFunc(skills, func(s Skill) bool { return s.Slug == w.Skill }) {
+			why = fmt.Sprintf("there is no skill %q", w.Skill)
+		}
+		ds = append(ds, diag.Diagnostic{Path: config.FileName, Line: w.Line, Col: 1, Severity: diag.SeverityWarning, Code: "waiver-unused",
+			Message: fmt.Sprintf("waiver of rule %s for skill %s (hash %s) accepts no finding: %s", w.Rule, w.Skill, w.Hash, why),
+			Hint:    "remove the waiver; if a finding it accepted is reported again, review it and waive its new hash"})
+	}
+	return ds
 }
 
 // ErrUnknownRevision is returned (wrapped) by [Load] for a LoadOptions.Ref

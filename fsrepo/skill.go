@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -35,9 +36,10 @@ func isBinary(name string, data []byte) bool {
 
 // buildSkill makes the Skill of one folder of the skills folder, and
 // checks it against the content rules at the levels c sets, and the
-// security rules of c's judge. It returns a nil Skill only for what is
-// not a skill folder at all.
-func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics, nameInfo) {
+// security rules of c's judge, less what c's waivers accept; it returns
+// the indices of the waivers that accepted a finding. It returns a nil
+// Skill only for what is not a skill folder at all.
+func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics, nameInfo, []int) {
 	dir := path.Join(skillsDir, f.slug)
 	var ds diag.Diagnostics
 	errf := func(p, code, hint, format string, args ...any) {
@@ -52,7 +54,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 		errf(dir, "symlink-folder", "make it a real folder; skillsync never follows a symlinked skill folder",
 			"skill folder %q is a symlink", f.slug)
 		sk.Invalid = true
-		return sk, ds, nameInfo{}
+		return sk, ds, nameInfo{}, nil
 	}
 	if !names.URLSafe(f.slug) {
 		errf(dir, "slug-invalid", fmt.Sprintf("rename the folder to the skill's slug, such as %q", Slugify(f.slug)),
@@ -101,7 +103,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 						path.Join(dir, sub), path.Join(skillsDir, path.Base(sub)), skillsDir),
 					"skill is nested in %s, which is not a skill", dir)
 			}
-			return nil, ds, nameInfo{}
+			return nil, ds, nameInfo{}, nil
 		}
 		hint := fmt.Sprintf("add %s/%s with the skill's frontmatter and instructions", dir, skillmd.FileName)
 		for rel := range byRel {
@@ -111,7 +113,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 		}
 		errf(dir, "skill-md-missing", hint, "skill folder %q has no %s", f.slug, skillmd.FileName)
 		sk.Invalid = true
-		return sk, ds, nameInfo{}
+		return sk, ds, nameInfo{}, nil
 	}
 
 	var ni nameInfo
@@ -186,8 +188,11 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 		}
 		ds = lint.Check(c.lint, lint.Folder{Dir: dir, SkillMD: parsed, Files: files}, ds)
 	}
+	var waived []int
 	if c.judge != nil {
-		ds = append(ds, judgeFolder(c.judge, dir, raw, sk.Files)...)
+		var fds diag.Diagnostics
+		fds, waived = judgeFolder(c.judge, dir, raw, sk.Files, c.lint.Waivers)
+		ds = append(ds, fds...)
 	}
 	for _, d := range ds {
 		if d.Severity == diag.SeverityError {
@@ -195,13 +200,14 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 			break
 		}
 	}
-	return sk, ds, ni
+	return sk, ds, ni, waived
 }
 
 // judgeFolder is what the security rules find in a skill folder under
 // dir: its SKILL.md as stored (raw, nil when it was not read), well
-// formed or not, and its text files.
-func judgeFolder(j *lint.Judge, dir string, raw []byte, files []File) diag.Diagnostics {
+// formed or not, and its text files; less the findings that a waiver
+// accepts, whose indices it returns.
+func judgeFolder(j *lint.Judge, dir string, raw []byte, files []File, waivers []lint.Waiver) (diag.Diagnostics, []int) {
 	in := make([]lint.File, 0, len(files)+1)
 	if raw != nil {
 		in = append(in, lint.File{Path: skillmd.FileName, Data: raw})
@@ -212,10 +218,17 @@ func judgeFolder(j *lint.Judge, dir string, raw []byte, files []File) diag.Diagn
 		}
 	}
 	var ds diag.Diagnostics
+	var used []int
+	slug := path.Base(dir)
 	for _, f := range j.Skill(in) {
-		ds = append(ds, f.Diagnostic(dir))
+		i := slices.IndexFunc(waivers, func(w lint.Waiver) bool { return w.Accepts(slug, f) })
+		if i < 0 {
+			ds = append(ds, f.Diagnostic(dir))
+		} else if !slices.Contains(used, i) {
+			used = append(used, i)
+		}
 	}
-	return ds
+	return ds, used
 }
 
 // supportingFile is the File at rel (full from the repository root) whose

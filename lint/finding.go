@@ -71,14 +71,14 @@ func (f Finding) Why() string {
 	return r.Why
 }
 
-// Waive says how to accept the finding: a waiver in git naming the rule,
-// the skill and the hash of the content it accepted; or, for a secret of
+// Waive says how to accept the finding in the skill slug: a waiver in git
+// naming the rule, the skill and the hash of the content it accepted; or, for a secret of
 // this process, which no waiver accepts, what to do instead.
-func (f Finding) Waive() string {
+func (f Finding) Waive(slug string) string {
 	if f.Rule == RuleKnownSecret {
 		return "remove it and rotate the token; a secret of this process is never waived"
 	}
-	return fmt.Sprintf("if this is intended, add a waiver naming rule %s, this skill and hash %s, with a reason; it lapses when %s changes", f.Rule, f.Hash, f.Path)
+	return fmt.Sprintf("if this is intended, waive it in skillsync.yaml, under lint.waivers: {rule: %s, skill: %s, hash: %q, reason: why}; the waiver lapses when %s changes", f.Rule, slug, f.Hash, f.Path)
 }
 
 func (f Finding) String() string {
@@ -97,6 +97,7 @@ func ContentHash(data []byte) string {
 // message quotes the match and what it decodes to, and ends with the
 // rule; the hint says why it matters and how to waive it.
 func (f Finding) Diagnostic(dir string) diag.Diagnostic {
+	hint := f.Why() + "; " + f.Waive(path.Base(dir))
 	msg := f.Message + `: "` + f.Match + `"`
 	if f.Decoded != "" && !strings.Contains(msg, f.Decoded) {
 		msg += `, which decodes to "` + f.Decoded + `"`
@@ -110,7 +111,7 @@ func (f Finding) Diagnostic(dir string) diag.Diagnostic {
 	}
 	return diag.Diagnostic{
 		Path: path.Join(dir, f.Path), Line: f.Line, Col: f.Col, Severity: sev, Code: f.Rule,
-		Message: msg + " [" + f.Rule + "]", Hint: f.Why() + "; " + f.Waive(),
+		Message: msg + " [" + f.Rule + "]", Hint: hint,
 		Match: f.Match, Decoded: f.Decoded, Hash: f.Hash,
 	}
 }

@@ -208,6 +208,33 @@ type Config struct {
 	Profile string `yaml:"profile" json:"profile,omitempty"`
 	// Rules sets the level of rules by name, over the profile's.
 	Rules map[string]Level `yaml:"-" json:"rules,omitempty"`
+	// Waivers accept findings of the security rules, each for one
+	// content of a file.
+	Waivers []Waiver `yaml:"-" json:"waivers,omitempty"`
+}
+
+// A Waiver accepts the findings of one security rule in one skill, in a
+// file whose content has the hash it names: when the file changes, its
+// findings are reported again. It is reviewed in git like any change.
+type Waiver struct {
+	Rule   string `json:"rule"`
+	Skill  string `json:"skill"` // the skill's slug
+	Hash   string `json:"hash"`  // the [ContentHash] of the file accepted
+	Reason string `json:"reason"`
+	Line   int    `json:"-"` // in skillsync.yaml
+}
+
+// Accepts reports whether w accepts the finding f of the skill slug. No
+// waiver accepts a secret of this process.
+func (w Waiver) Accepts(slug string, f Finding) bool {
+	return f.Rule != RuleKnownSecret && w.Rule == f.Rule && w.Skill == slug && w.Hash == f.Hash
+}
+
+// Waivable reports whether a waiver may name rule: a security rule other
+// than known-secret, whose finding is a secret that must leave the file.
+func Waivable(rule string) bool {
+	r, ok := ruleByName(rule)
+	return ok && r.Security && rule != RuleKnownSecret
 }
 
 // Level is the level of the rule name: set in Rules, else the profile's,

@@ -139,7 +139,8 @@ type rawAgentsCfg struct {
 var configKeys = map[string][]string{
 	"":              {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore", "targets", "lint"},
 	"agents":        {"publish"},
-	"lint":          {"profile", "rules"},
+	"lint":          {"profile", "rules", "waivers"},
+	"waiver":        {"rule", "skill", "hash", "reason"},
 	"target":        {"space", "baseURL", "tokenEnv", "exclude", "enabled", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore"},
 	"target.agents": {"publish"},
 	"ignoreRule":    {"skills", "fields"},
@@ -308,6 +309,11 @@ var configShapes = map[string]struct{ shape, example, item string }{
 	"lint":                     {"mapping", "lint: {profile: agentskills}", ""},
 	"lint.profile":             {"text", "profile: agentskills", ""},
 	"lint.rules":               {"mapping", "rules: {description-when: warning}", ""},
+	"lint.waivers":             {"waivers", "waivers: [{rule: remote-code, skill: setup, hash: \"sha256:...\", reason: the official installer}]", ""},
+	"waiver.rule":              {"text", "rule: remote-code", ""},
+	"waiver.skill":             {"text", "skill: setup", ""},
+	"waiver.hash":              {"text", "hash: \"sha256:...\"", ""},
+	"waiver.reason":            {"text", "reason: the official installer of the toolchain", ""},
 	"target.space":             {"text", "space: pr01", ""},
 	"target.baseURL":           {"text", "baseURL: https://api.example.com", ""},
 	"target.tokenEnv":          {"text", "tokenEnv: SKILLSYNC_TOKEN_PROD", ""},
@@ -355,7 +361,7 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 		}
 	case "mapping":
 		ok = v.Kind == yaml.MappingNode
-	case "rules":
+	case "rules", "waivers":
 		ok = v.Kind == yaml.SequenceNode
 		for _, item := range v.Content {
 			if !ok {
@@ -363,7 +369,8 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 			}
 			item = yamlnode.Resolve(item)
 			if item.Kind != yaml.MappingNode {
-				fail(item.Line, "%s: each item must be a rule {skills: [...], fields: [...]}, not %s", display, yamlnode.Describe(item))
+				what := map[string]string{"rules": "a rule {skills: [...], fields: [...]}", "waivers": "a waiver {rule, skill, hash, reason}"}[want]
+				fail(item.Line, "%s: each item must be %s, not %s", display, what, yamlnode.Describe(item))
 				return false
 			}
 		}
@@ -385,7 +392,7 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 		return true
 	}
 	if !ok {
-		what := map[string]string{"text": "a single value", "number": "a whole number", "mapping": "a mapping", "list": "a list", "rules": "a list of rules"}[want]
+		what := map[string]string{"text": "a single value", "number": "a whole number", "mapping": "a mapping", "list": "a list", "rules": "a list of rules", "waivers": "a list of waivers"}[want]
 		fail(v.Line, "%s must be %s, not %s; for example %s", display, what, yamlnode.Describe(v), configShapes[key].example)
 	}
 	return ok

@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/lint"
@@ -50,6 +52,8 @@ func parseLint(n *yaml.Node, fail func(int, string, ...any)) lint.Config {
 			lc.Profile = v.Value
 		case "rules":
 			lc.Rules = parseLintRules(v, fail)
+		case "waivers":
+			lc.Waivers = parseWaivers(v, fail)
 		}
 	}
 	return lc
@@ -88,6 +92,57 @@ func parseLintRules(m *yaml.Node, fail func(int, string, ...any)) map[string]lin
 			continue
 		}
 		out[code] = lint.Level(l)
+	}
+	return out
+}
+
+// contentHash is the form of a waiver's hash: [lint.ContentHash]'s.
+var contentHash = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// parseWaivers reads lint.waivers, whose shape checkType has checked:
+// each names a security rule that may be waived, a slug, a content hash
+// and a reason, or is an error at its line.
+func parseWaivers(n *yaml.Node, fail func(int, string, ...any)) []lint.Waiver {
+	var out []lint.Waiver
+	var security []string
+	for _, r := range lint.Rules {
+		if lint.Waivable(r.Name) {
+			security = append(security, r.Name)
+		}
+	}
+	for i, item := range n.Content {
+		item = yamlnode.Resolve(item)
+		where := fmt.Sprintf("lint.waivers[%d]", i)
+		errs := 0
+		checkKeys(item, "waiver", where, map[string]int{}, func(line int, format string, args ...any) {
+			errs++
+			fail(line, format, args...)
+		})
+		if errs > 0 {
+			continue
+		}
+		w := lint.Waiver{Line: item.Line}
+		text := func(key string) string {
+			if v := mappingValue(item, key); v != nil && v.Tag != "!!null" {
+				return strings.TrimSpace(v.Value)
+			}
+			return ""
+		}
+		w.Rule, w.Skill, w.Hash, w.Reason = text("rule"), text("skill"), text("hash"), text("reason")
+		switch {
+		case w.Rule == lint.RuleKnownSecret:
+			fail(item.Line, "%s: rule known-secret is never waived: remove the secret from the skill and rotate the token", where)
+		case !lint.Waivable(w.Rule):
+			fail(item.Line, "%s: rule must be a security rule, not %q%s; rules: %s", where, w.Rule, didYouMean(w.Rule, security), strings.Join(security, ", "))
+		case !names.URLSafe(w.Skill):
+			fail(item.Line, "%s: skill must be the slug of a skill folder, not %q", where, w.Skill)
+		case !contentHash.MatchString(w.Hash):
+			fail(item.Line, "%s: hash must be the content hash a finding names, \"sha256:\" and 64 hex digits, not %q", where, w.Hash)
+		case w.Reason == "":
+			fail(item.Line, "%s has no reason: say why the finding is accepted, for those who review it", where)
+		default:
+			out = append(out, w)
+		}
 	}
 	return out
 }

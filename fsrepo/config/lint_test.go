@@ -74,6 +74,36 @@ func TestLintConfig(t *testing.T) {
 			want: []string{`skillsync.yaml:1: lint must be a mapping, not "agentskills"; for example lint: {profile: agentskills}`}},
 		{name: "rules not a mapping", yaml: "lint:\n  rules: [body-long]\n",
 			want: []string{`skillsync.yaml:2: lint.rules must be a mapping, not a list; for example rules: {description-when: warning}`}},
+		{name: "waiver", yaml: "lint:\n  waivers:\n    - {rule: remote-code, skill: setup, hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reason: our installer}\n",
+			check: func(t *testing.T, c lint.Config) {
+				want := lint.Waiver{Rule: lint.RuleRemoteCode, Skill: "setup", Hash: "sha256:" + strings.Repeat("ab", 32), Reason: "our installer", Line: 3}
+				if len(c.Waivers) != 1 || c.Waivers[0] != want {
+					t.Errorf("waivers = %+v, want %+v", c.Waivers, want)
+				}
+			}},
+		{name: "waivers wrong", yaml: "lint:\n  waivers:\n" +
+			"    - {rule: remote-cod, skill: setup, hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reason: r}\n" +
+			"    - {rule: body-long, skill: setup, hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reason: r}\n" +
+			"    - {rule: remote-code, skill: \"a b\", hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reason: r}\n" +
+			"    - {rule: remote-code, skill: setup, hash: \"sha256:AB\", reason: r}\n" +
+			"    - {rule: remote-code, skill: setup, hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reson: r}\n" +
+			"    - remote-code\n",
+			want: []string{
+				`skillsync.yaml:8: lint.waivers: each item must be a waiver {rule, skill, hash, reason}, not "remote-code"`,
+			}},
+		{name: "waiver fields wrong", yaml: "lint:\n  waivers:\n" +
+			"    - {rule: remote-cod, skill: setup, hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reason: r}\n" +
+			"    - {rule: body-long, skill: setup, hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reason: r}\n" +
+			"    - {rule: remote-code, skill: \"a b\", hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reason: r}\n" +
+			"    - {rule: remote-code, skill: setup, hash: \"sha256:AB\", reason: r}\n" +
+			"    - {rule: remote-code, skill: setup, hash: \"sha256:" + strings.Repeat("ab", 32) + "\", reson: r}\n",
+			want: []string{
+				`skillsync.yaml:3: lint.waivers[0]: rule must be a security rule, not "remote-cod" (did you mean "remote-code"?)`,
+				`skillsync.yaml:4: lint.waivers[1]: rule must be a security rule, not "body-long"`,
+				`skillsync.yaml:5: lint.waivers[2]: skill must be the slug of a skill folder, not "a b"`,
+				`skillsync.yaml:6: lint.waivers[3]: hash must be the content hash a finding names`,
+				`skillsync.yaml:7: unknown key "lint.waivers[4].reson" (did you mean "reason"?)`,
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg, err := Parse([]byte(tc.yaml))

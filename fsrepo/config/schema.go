@@ -248,6 +248,12 @@ func lintSchema() obj {
 		// offer the enum's.
 		rules[r.Name] = obj{"description": r.Summary, "anyOf": []obj{{"enum": levelNames}, {"type": "string", "pattern": anyCase(levelNames)}}}
 	}
+	var waivable []any
+	for _, r := range lint.Rules {
+		if lint.Waivable(r.Name) {
+			waivable = append(waivable, r.Name)
+		}
+	}
 	profileNames := make([]any, len(profiles))
 	for i, p := range profiles {
 		profileNames[i] = p
@@ -265,6 +271,21 @@ func lintSchema() obj {
 				"description":          "Severity of each rule, over the profile's.",
 				"properties":           rules,
 				"additionalProperties": false,
+			},
+			"waivers": obj{
+				"type":        "array",
+				"description": "Findings of the security rules accepted, each for one content of a file: when the file changes, its findings are reported again.",
+				"items": obj{
+					"type": "object",
+					"properties": obj{
+						"rule":   obj{"description": "The security rule whose findings are accepted.", "enum": waivable},
+						"skill":  obj{"description": "The skill's slug (its folder's name).", "type": "string", "minLength": 1},
+						"hash":   obj{"description": "The content hash of the file that a finding names.", "type": "string", "pattern": `^sha256:[0-9a-f]{64}$`},
+						"reason": obj{"description": "Why the finding is accepted, for those who review it.", "type": "string", "minLength": 1},
+					},
+					"required":             []string{"rule", "skill", "hash", "reason"},
+					"additionalProperties": false,
+				},
 			},
 		}),
 		"additionalProperties": false,

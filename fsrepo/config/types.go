@@ -34,7 +34,7 @@ const (
 
 	DefaultSkillsDir         = "skills"
 	DefaultMaxDisablePercent = 30
-	FileName               = "skillsync.yaml"
+	FileName                 = "skillsync.yaml"
 )
 
 // MaxBytes is the largest skillsync.yaml that is read: a real one is a few
