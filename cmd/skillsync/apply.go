@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 )
@@ -98,6 +99,7 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 		runs, err = makePlans(ctx, e, o.planning, o.view.progress())
 	}
 	if err != nil {
+		notifyFailure(ctx, e, o.planning, notify.ApplyFailed, err)
 		return err
 	}
 	if len(runs) > 1 && o.journal != "" {
@@ -130,7 +132,9 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 			return err
 		}
 	}
-	return applyRuns(ctx, e.ui, o.view, runs, o.journal, o.keepGoing)
+	out, err := applyRuns(ctx, e.ui, o.view, runs, o.journal, o.keepGoing)
+	notifyApply(ctx, e, out)
+	return err
 }
 
 // targetsOf are the targets of runs.
@@ -164,8 +168,8 @@ type targetOutcome struct {
 // target), else a new one under .skillsync/journal/. A target that fails
 // (its plan has errors, or a step of it failed) stops the later ones
 // unless keepGoing. The view is handed every outcome, then the error says
-// what failed.
-func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journal string, keepGoing bool) error {
+// what failed; the outcomes are returned with it.
+func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journal string, keepGoing bool) ([]targetOutcome, error) {
 	out := make([]targetOutcome, len(runs))
 	stopped := false
 	now := time.Now()
@@ -198,9 +202,9 @@ func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journa
 		}
 	}
 	if err := v.done(out); err != nil {
-		return err
+		return out, err
 	}
-	return applyError(ui, out)
+	return out, applyError(ui, out)
 }
 
 // applyError is the error of an apply whose outcomes are out: for one

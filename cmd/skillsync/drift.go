@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/skillsync/skillsync/internal/notify"
 
 	"github.com/urfave/cli/v2"
 
@@ -73,12 +74,14 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 	runs, err := makePlans(ctx, e, o.planning, o.view.progress())
 	if err != nil {
 		publishFailure(ctx, e, o.planning, o.github, "drift", err)
+		notifyFailure(ctx, e, o.planning, notify.PlanError, err)
 		return err
 	}
 	if err := o.view.plans(runs); err != nil {
 		return err
 	}
 	ghErr := publishPlans(ctx, e, o.github, runs, "drift")
+	notifyPlans(ctx, e, runs, "drift")
 	found := false
 	verdictUnknown := func(r *planRun) bool { return r.plan.Drift().Status == reconcile.DriftError }
 	for _, r := range runs {

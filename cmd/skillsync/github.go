@@ -60,7 +60,8 @@ func diagnosticAnnotations(diags diag.Diagnostics) []github.Annotation {
 // summary is a warning; a failure to comment or file the issue is the
 // returned error, so the job fails where reviewers would otherwise miss
 // the plan.
-func publishPlan(ctx context.Context, ui *ui, sink reviewSink, p *reconcile.Plan, kind string) error {
+func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind string) error {
+	p := r.plan
 	actions := ui.github.Actions
 	if !actions && sink == nil {
 		return nil
@@ -127,6 +128,7 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, p *reconcile.Plan
 	if err != nil {
 		return err
 	}
+	r.issueURL, r.resolved = url, action == driftClosed
 	switch action {
 	case driftOpened:
 		ui.infof("opened a drift issue for %s: %s", where, url)
@@ -162,7 +164,7 @@ func publishPlans(ctx context.Context, e *env, g githubOptions, runs []*planRun,
 		if r.err != nil {
 			publishFailureOf(ctx, e, sink, sinkErr, kind, r.target, r.err)
 		} else {
-			err = publishPlan(ctx, e.ui, sink, r.plan, kind)
+			err = publishPlan(ctx, e.ui, sink, r, kind)
 		}
 		if first == nil {
 			first = err

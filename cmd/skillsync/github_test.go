@@ -363,16 +363,7 @@ func TestDriftIssue(t *testing.T) {
 
 	// Fixed: the repository matches the space; the issue is closed with a
 	// comment.
-	if err := os.RemoveAll(filepath.Join(dir, "skills", "brand-voice")); err != nil {
-		t.Fatal(err)
-	}
-	live, err := fs.ReadFile(skillsync.Demo, "testdata/demo/space/demo/skills/code-review/checklist.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "skills", "code-review", "checklist.md"), live, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	fitDemo(t, dir)
 	code, _, stderr = runCLI(t, env, "drift", "--dir", dir, "--issue")
 	if code != 0 {
 		t.Fatalf("drift in sync: exit %d, want 0; stderr:\n%s", code, stderr)

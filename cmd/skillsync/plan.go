@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillsync/skillsync/internal/notify"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,11 +79,13 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 	runs, err := makePlans(ctx, e, o.planning, o.view.progress())
 	if err != nil {
 		publishFailure(ctx, e, o.planning, o.github, "plan", err)
+		notifyFailure(ctx, e, o.planning, notify.PlanError, err)
 		return err
 	}
 	if o.base != "" {
 		if err := splitByBase(ctx, ui, runs, o.planning.ref, o.base); err != nil {
 			publishFailure(ctx, e, o.planning, o.github, "plan", err)
+			notifyFailure(ctx, e, o.planning, notify.PlanError, err)
 			return err
 		}
 	}
@@ -91,6 +94,7 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 	}
 	// Posted even with errors: reviewers need to see them.
 	ghErr := publishPlans(ctx, e, o.github, runs, "plan")
+	notifyPlans(ctx, e, runs, "plan")
 	if err := plansErrors(ui, runs, func(r *planRun) bool { return r.plan.HasErrors() }); err != nil {
 		reportAlso(ui, ghErr)
 		return err

@@ -41,6 +41,12 @@ type planRun struct {
 	// several: the others are planned still, and plan holds err as its
 	// one error, for every format to show.
 	err error
+	// issueURL is the page of the target's drift issue, once drift
+	// --issue has opened, updated or closed it; resolved says it closed it.
+	issueURL string
+	resolved bool
+	// proposalURL is the page of the target's drift pull request.
+	proposalURL string
 }
 
 // fail records err as why r could not be planned.

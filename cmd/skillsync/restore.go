@@ -114,7 +114,7 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 	if journal == "" {
 		journal = filepath.Join(filepath.Dir(o.src), filepath.Base(reconcile.DefaultJournalPath("", time.Now())))
 	}
-	if err := applyRuns(ctx, ui, o.view, runs, journal, false); err != nil {
+	if _, err := applyRuns(ctx, ui, o.view, runs, journal, false); err != nil {
 		return err
 	}
 	if r.plan.HasChanges() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/reconcile"
@@ -185,6 +186,9 @@ type targetSettings struct {
 	// maxDisablePercent, agents to publish, ignore rules); callers set
 	// Force.
 	Policy reconcile.Policy
+	// Notify are the destinations of the target's events: the top-level
+	// notify: section with the target's merged in.
+	Notify notify.Config
 }
 
 // where names t in messages: "space ab12", or "target prod (space pr01)".
@@ -254,7 +258,7 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) 
 		if selected[n] {
 			tc, _ := cfg.ForTarget(n)
 			ft, _ := cfg.Target(n)
-			t := targetSettings{Name: n, TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(tc)}
+			t := targetSettings{Name: n, TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(tc), Notify: tc.Notify}
 			if ft.TokenEnv != "" {
 				t.TokenEnv = ft.TokenEnv
 			}
@@ -333,7 +337,7 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) 
 // never from cfg. The settings come back filled even with an error, for a
 // failure report that needs only the space.
 func resolveTarget(f connFlags, getenv func(string) string, cfg config.Config) (targetSettings, error) {
-	t := targetSettings{TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(cfg)}
+	t := targetSettings{TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(cfg), Notify: cfg.Notify}
 	t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, cfg.BaseURL)
 	if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
 		t.BaseURLFrom = envBaseURL // the same value either way

@@ -287,6 +287,7 @@ func runVendorOutdated(ctx context.Context, e *env, o vendorOutdatedOptions) err
 		if o.format != "json" {
 			ui.hintf("'skillsync vendor update' merges upstream's changes with your edits")
 		}
+		notifyOutdated(ctx, e, root, rep)
 		return errChanges
 	}
 	return nil

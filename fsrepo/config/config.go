@@ -137,13 +137,15 @@ type rawAgentsCfg struct {
 // configKeys are the keys each section may hold: "" is the top level,
 // "target" a target of targets:, "ignoreRule" an item of an ignore: list.
 var configKeys = map[string][]string{
-	"":              {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore", "targets", "lint"},
+	"":              {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore", "targets", "lint", "notify"},
 	"agents":        {"publish"},
 	"lint":          {"profile", "rules", "waivers"},
 	"waiver":        {"rule", "skill", "hash", "reason"},
-	"target":        {"space", "baseURL", "tokenEnv", "exclude", "enabled", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore"},
+	"target":        {"space", "baseURL", "tokenEnv", "exclude", "enabled", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore", "notify"},
 	"target.agents": {"publish"},
 	"ignoreRule":    {"skills", "fields"},
+	// notifyDestination is a destination of a notify: section.
+	"notifyDestination": {"kind", "urlEnv", "secretEnv", "events"},
 }
 
 // Parse reads the content of a skillsync.yaml, as [Read] does.
@@ -160,13 +162,14 @@ func Parse(data []byte) (Config, error) {
 	var raw rawConfig
 	// Read from the nodes, which say at which line a rule or target is
 	// wrong.
-	var lint, ignore, targets, space *yaml.Node
+	var lint, ignore, targets, space, notifyNode *yaml.Node
 	if len(doc.Content) > 0 {
 		root := doc.Content[0]
 		lint = mappingValue(root, "lint")
 		ignore = mappingValue(root, "ignore")
 		targets = mappingValue(root, "targets")
 		space = mappingValue(root, "space")
+		notifyNode = mappingValue(root, "notify")
 		if root.Kind != yaml.MappingNode && root.Tag != "!!null" {
 			return Config{}, &Error{Path: FileName, Line: root.Line, Msg: "must be a mapping of keys to values"}
 		}
@@ -240,6 +243,17 @@ func Parse(data []byte) (Config, error) {
 		}
 		cfg.Targets = parseTargets(targets, cfg, fail)
 	}
+	var notifyTop notifyLines
+	if notifyNode != nil {
+		cfg.Notify, notifyTop = parseNotify(notifyNode, "notify", fail)
+	}
+	if len(errs) == 0 {
+		targetLines := map[string]notifyLines{}
+		for _, t := range cfg.Targets {
+			targetLines[t.Name] = t.notifyLines
+		}
+		checkAllNotify(cfg, notifyTop, targetLines, fail)
+	}
 	checkGlobs(cfg, fail)
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
@@ -296,37 +310,43 @@ func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail f
 // for a list what each item is. Any key may be left without a value
 // ("baseURL:"), which counts as left out.
 var configShapes = map[string]struct{ shape, example, item string }{
-	"baseURL":                  {"text", "baseURL: https://api.example.com", ""},
-	"space":                    {"text", "space: abc123", ""},
-	"skillsDir":                {"text", "skillsDir: skills", ""},
-	"unmanaged":                {"text", "unmanaged: ignore (or disable)", ""},
-	"missing":                  {"text", "missing: error (or warn)", ""},
-	"maxDisablePercent":        {"number", "maxDisablePercent: 30", ""},
-	"agents":                   {"mapping", "agents: {publish: [Support bot]}", ""},
-	"agents.publish":           {"list", "publish: [Support bot, 0b5c...]", "an agent id or name"},
-	"ignore":                   {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", ""},
-	"targets":                  {"mapping", "targets: {staging: {space: st01}, prod: {space: pr01}}", ""},
-	"lint":                     {"mapping", "lint: {profile: agentskills}", ""},
-	"lint.profile":             {"text", "profile: agentskills", ""},
-	"lint.rules":               {"mapping", "rules: {description-when: warning}", ""},
-	"lint.waivers":             {"waivers", "waivers: [{rule: remote-code, skill: setup, hash: \"sha256:...\", reason: the official installer}]", ""},
-	"waiver.rule":              {"text", "rule: remote-code", ""},
-	"waiver.skill":             {"text", "skill: setup", ""},
-	"waiver.hash":              {"text", "hash: \"sha256:...\"", ""},
-	"waiver.reason":            {"text", "reason: the official installer of the toolchain", ""},
-	"target.space":             {"text", "space: pr01", ""},
-	"target.baseURL":           {"text", "baseURL: https://api.example.com", ""},
-	"target.tokenEnv":          {"text", "tokenEnv: SKILLSYNC_TOKEN_PROD", ""},
-	"target.exclude":           {"list", "exclude: [\"experimental-*\"]", "a slug or a glob of slugs"},
-	"target.enabled":           {"mapping", "enabled: {sql-style: false}", ""},
-	"target.unmanaged":         {"text", "unmanaged: ignore (or disable)", ""},
-	"target.missing":           {"text", "missing: error (or warn)", ""},
-	"target.maxDisablePercent": {"number", "maxDisablePercent: 30", ""},
-	"target.agents":            {"mapping", "agents: {publish: [Support bot]}", ""},
-	"target.agents.publish":    {"list", "publish: [Support bot, 0b5c...]", "an agent id or name"},
-	"target.ignore":            {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", ""},
-	"ignoreRule.skills":        {"list", "skills: [\"*\"]", "a slug or a glob of slugs"},
-	"ignoreRule.fields":        {"list", "fields: [enabled]", "a field: name, description, instructions or enabled"},
+	"baseURL":                     {"text", "baseURL: https://api.example.com", ""},
+	"space":                       {"text", "space: abc123", ""},
+	"skillsDir":                   {"text", "skillsDir: skills", ""},
+	"unmanaged":                   {"text", "unmanaged: ignore (or disable)", ""},
+	"missing":                     {"text", "missing: error (or warn)", ""},
+	"maxDisablePercent":           {"number", "maxDisablePercent: 30", ""},
+	"agents":                      {"mapping", "agents: {publish: [Support bot]}", ""},
+	"agents.publish":              {"list", "publish: [Support bot, 0b5c...]", "an agent id or name"},
+	"ignore":                      {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", ""},
+	"targets":                     {"mapping", "targets: {staging: {space: st01}, prod: {space: pr01}}", ""},
+	"lint":                        {"mapping", "lint: {profile: agentskills}", ""},
+	"lint.profile":                {"text", "profile: agentskills", ""},
+	"lint.rules":                  {"mapping", "rules: {description-when: warning}", ""},
+	"lint.waivers":                {"waivers", "waivers: [{rule: remote-code, skill: setup, hash: \"sha256:...\", reason: the official installer}]", ""},
+	"waiver.rule":                 {"text", "rule: remote-code", ""},
+	"waiver.skill":                {"text", "skill: setup", ""},
+	"waiver.hash":                 {"text", "hash: \"sha256:...\"", ""},
+	"waiver.reason":               {"text", "reason: the official installer of the toolchain", ""},
+	"target.space":                {"text", "space: pr01", ""},
+	"target.baseURL":              {"text", "baseURL: https://api.example.com", ""},
+	"target.tokenEnv":             {"text", "tokenEnv: SKILLSYNC_TOKEN_PROD", ""},
+	"target.exclude":              {"list", "exclude: [\"experimental-*\"]", "a slug or a glob of slugs"},
+	"target.enabled":              {"mapping", "enabled: {sql-style: false}", ""},
+	"target.unmanaged":            {"text", "unmanaged: ignore (or disable)", ""},
+	"target.missing":              {"text", "missing: error (or warn)", ""},
+	"target.maxDisablePercent":    {"number", "maxDisablePercent: 30", ""},
+	"target.agents":               {"mapping", "agents: {publish: [Support bot]}", ""},
+	"target.agents.publish":       {"list", "publish: [Support bot, 0b5c...]", "an agent id or name"},
+	"target.ignore":               {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", ""},
+	"ignoreRule.skills":           {"list", "skills: [\"*\"]", "a slug or a glob of slugs"},
+	"ignoreRule.fields":           {"list", "fields: [enabled]", "a field: name, description, instructions or enabled"},
+	"notify":                      {"mapping", "notify: {team-chat: {kind: slack, urlEnv: SKILLSYNC_NOTIFY_SLACK}}", ""},
+	"target.notify":               {"mapping", "notify: {team-chat: {events: [failures]}}", ""},
+	"notifyDestination.kind":      {"text", "kind: slack (or teams, webhook)", ""},
+	"notifyDestination.urlEnv":    {"text", "urlEnv: SKILLSYNC_NOTIFY_SLACK", ""},
+	"notifyDestination.secretEnv": {"text", "secretEnv: SKILLSYNC_NOTIFY_AUDIT_SECRET", ""},
+	"notifyDestination.events":    {"list", "events: [failures, drift.resolved]", "an event (drift.found, ...), failures or all"},
 }
 
 // checkType reports a value of key (named display in messages) that is

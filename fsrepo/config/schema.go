@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/lint"
 )
 
@@ -54,7 +55,8 @@ func Schema() []byte {
 				"minProperties":        1,
 				"maxProperties":        MaxTargets,
 			},
-			"lint": lintSchema(),
+			"lint":   lintSchema(),
+			"notify": notifySchema(true, "Where events (apply failed, drift found, ...) of every target are sent, by a destination name of your choosing."),
 		}),
 		"additionalProperties": false,
 		"not": obj{
@@ -232,6 +234,7 @@ func targetSchema() obj {
 			"maxDisablePercent": percentProp(),
 			"agents":            agentsProp(),
 			"ignore":            ignoreProp("Differences ignored in this target, on top of the top-level ones."),
+			"notify":            notifySchema(false, "This target's destinations, merged by name into the top-level ones: a field set here wins; a new name adds a destination."),
 		}),
 		"required":             []string{"space"},
 		"additionalProperties": false,
@@ -289,5 +292,44 @@ func lintSchema() obj {
 			},
 		}),
 		"additionalProperties": false,
+	}
+}
+
+// notifySchema is a notify: section's. A top-level destination is complete
+// (required); a target's may only override some fields of one.
+func notifySchema(required bool, description string) obj {
+	events := []any{notify.EventsFailures, notify.EventsAll}
+	for _, k := range notify.Kinds() {
+		events = append(events, string(k))
+	}
+	envVar := notify.EnvPattern
+	dest := obj{
+		"type":        "object",
+		"description": "A destination: its kind, the environment variables of its URL (and secret), and the events it gets.",
+		"properties": section(obj{
+			"kind":      obj{"type": "string", "description": "Slack or Teams incoming webhook, or a generic webhook signed as Standard Webhooks says.", "enum": []string{notify.Slack, notify.Teams, notify.Webhook}},
+			"urlEnv":    prop("string", "The environment variable holding the webhook's URL, which is a secret: it never goes in this file.", obj{"pattern": envVar}),
+			"secretEnv": prop("string", "The environment variable holding a generic webhook's signing secret (whsec_ and base64).", obj{"pattern": envVar}),
+			"events": obj{
+				"type":        "array",
+				"description": "Events sent there: kinds, failures (apply.failed, drift.found, plan.error: the default) or all; [] sends none.",
+				"items":       obj{"enum": events},
+			},
+		}),
+		"additionalProperties": false,
+	}
+	if required {
+		dest["required"] = []string{"kind", "urlEnv"}
+		dest["if"] = obj{"properties": obj{"kind": obj{"const": notify.Webhook}}}
+		dest["then"] = obj{"required": []string{"secretEnv"}}
+	}
+	return obj{
+		"type":        "object",
+		"description": description,
+		"propertyNames": obj{
+			"pattern": notify.DestinationNamePattern,
+		},
+		"maxProperties":        notify.MaxDestinations,
+		"additionalProperties": dest,
 	}
 }

@@ -100,6 +100,8 @@ func TestConfigSchemaKeys(t *testing.T) {
 		{"ignoreRule", get(s, "properties", "ignore", "items", "properties")},
 		{"target", get(target, "properties")},
 		{"target.agents", get(target, "properties", "agents", "properties")},
+		{"notifyDestination", get(s, "properties", "notify", "additionalProperties", "properties")},
+		{"notifyDestination", get(target, "properties", "notify", "additionalProperties", "properties")},
 	} {
 		if got, want := keys(tc.props), sorted(configKeys[tc.section]); !slices.Equal(got, want) {
 			t.Errorf("section %q: the schema has keys %v, the parser reads %v", tc.section, got, want)
@@ -156,6 +158,17 @@ func TestConfigSchemaAgreesWithParser(t *testing.T) {
 		{"unknown lint rule", "space: ab12\nlint:\n  rules:\n    body-lenght: off\n", false},
 		{"unknown lint level", "space: ab12\nlint:\n  rules:\n    body-long: fatal\n", false},
 		{"unknown profile", "space: ab12\nlint:\n  profile: strict\n", false},
+		{"notify", "space: ab12\nnotify:\n  chat: {kind: slack, urlEnv: SKILLSYNC_NOTIFY_SLACK}\n  audit:\n    kind: webhook\n    urlEnv: SKILLSYNC_NOTIFY_AUDIT\n    secretEnv: SKILLSYNC_NOTIFY_AUDIT_SECRET\n    events: [all]\n", true},
+		{"notify of a target", "notify:\n  chat: {kind: teams, urlEnv: SKILLSYNC_NOTIFY_TEAMS}\ntargets:\n  prod:\n    space: pr01\n    notify:\n      chat: {events: [failures, drift.resolved]}\n  staging:\n    space: st01\n    notify:\n      chat: {events: []}\n", true},
+		{"notify URL of another secret", "space: ab12\nnotify:\n  chat: {kind: slack, urlEnv: GITHUB_TOKEN}\n", false},
+		{"notify secret of another secret", "space: ab12\nnotify:\n  audit: {kind: webhook, urlEnv: SKILLSYNC_NOTIFY_AUDIT, secretEnv: AWS_SECRET_ACCESS_KEY}\n", false},
+		{"notify webhook unsigned", "space: ab12\nnotify:\n  audit: {kind: webhook, urlEnv: SKILLSYNC_NOTIFY_AUDIT}\n", false},
+		{"notify without kind", "space: ab12\nnotify:\n  chat: {urlEnv: SKILLSYNC_NOTIFY_SLACK}\n", false},
+		{"notify unknown kind", "space: ab12\nnotify:\n  chat: {kind: discord, urlEnv: SKILLSYNC_NOTIFY_SLACK}\n", false},
+		{"notify unknown event", "space: ab12\nnotify:\n  chat: {kind: slack, urlEnv: SKILLSYNC_NOTIFY_SLACK, events: [drift.fixed]}\n", false},
+		{"notify unknown key", "space: ab12\nnotify:\n  chat: {kind: slack, url: https://hooks.slack.com/x}\n", false},
+		{"notify bad name", "space: ab12\nnotify:\n  'team chat': {kind: slack, urlEnv: SKILLSYNC_NOTIFY_SLACK}\n", false},
+		{"notify URL in the file", "space: ab12\nnotify:\n  chat: {kind: slack, urlEnv: 'https://hooks.slack.com/services/T/B/X'}\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, perr := Parse([]byte(tc.yaml))

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
@@ -49,6 +50,11 @@ type Target struct {
 	Agents            *AgentsConfig `json:"agents,omitempty"`
 	// Ignore are the target's ignore rules, on top of the top-level ones.
 	Ignore []IgnoreRule `json:"ignore,omitempty"`
+	// Notify is the target's notify: section, merged by destination name
+	// into the top-level one ([notify.Config.ForTarget]).
+	Notify notify.Config `json:"notify,omitempty"`
+	// notifyLines are the lines of Notify's names and fields.
+	notifyLines notifyLines
 }
 
 // A Pattern is a glob of slugs ([path.Match]: *, ?, [...]) written at a
@@ -168,6 +174,7 @@ func (c Config) ForTarget(name string) (Config, bool) {
 		out.Agents = *t.Agents
 	}
 	out.Ignore = append(append([]IgnoreRule(nil), c.Ignore...), t.Ignore...)
+	out.Notify = c.Notify.ForTarget(t.Notify)
 	return out, true
 }
 
@@ -452,6 +459,9 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 		}
 		if x := mappingValue(v, "ignore"); x != nil {
 			t.Ignore = parseIgnore(x, shown+".ignore", failHere)
+		}
+		if x := mappingValue(v, "notify"); x != nil {
+			t.Notify, t.notifyLines = parseNotify(x, shown+".notify", failHere)
 		}
 		if errs > 0 {
 			continue

@@ -1,6 +1,9 @@
 package config
 
-import "github.com/skillsync/skillsync/lint"
+import (
+	"github.com/skillsync/skillsync/internal/notify"
+	"github.com/skillsync/skillsync/lint"
+)
 
 // Config is skillsync.yaml, the file that marks a repository's root.
 type Config struct {
@@ -18,6 +21,8 @@ type Config struct {
 	// Targets are the spaces the repository drives, in file order; none
 	// for a skillsync.yaml that names one space (Space).
 	Targets []Target `yaml:"-" json:"targets,omitempty"`
+	// Notify are the destinations of events of every target.
+	Notify notify.Config `yaml:"-" json:"notify,omitempty"`
 }
 
 // AgentsConfig is the agents section of skillsync.yaml.

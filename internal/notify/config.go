@@ -45,12 +45,19 @@ const (
 // MaxDestinations is the most destinations a target may have.
 const MaxDestinations = 32
 
+// The patterns of a destination's name and of the variables it names, as
+// the JSON Schema of skillsync.yaml repeats them.
+const (
+	DestinationNamePattern = `^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`
+	EnvPattern             = `^SKILLSYNC_NOTIFY_[A-Za-z0-9_]+$`
+)
+
 var (
-	destinationName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+	destinationName = regexp.MustCompile(DestinationNamePattern)
 	// envName keeps a destination to variables meant for it: a
 	// skillsync.yaml edited in a pull request cannot point urlEnv or
 	// secretEnv at a token.
-	envName = regexp.MustCompile(`^SKILLSYNC_NOTIFY_[A-Za-z0-9_]+$`)
+	envName = regexp.MustCompile(EnvPattern)
 )
 
 // ForTarget returns the destinations of a target whose own notify:

@@ -2,13 +2,10 @@ package notify
 
 import (
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/skillsync/skillsync/internal/github"
-	"github.com/skillsync/skillsync/internal/gitlab"
 	"github.com/skillsync/skillsync/internal/redact"
 )
 
@@ -101,31 +98,6 @@ type Links struct {
 	Run         string `json:"run"`          // the CI run or job
 	PullRequest string `json:"pull_request"` // or GitLab's merge request
 	Issue       string `json:"issue"`        // the drift issue
-}
-
-// LinksFromEnv returns the links a CI job's environment tells of: the
-// run (GitHub Actions' GITHUB_SERVER_URL, GITHUB_REPOSITORY and
-// GITHUB_RUN_ID, else GitLab's CI_JOB_URL or CI_PIPELINE_URL) and the
-// pull or merge request it is for, if any. getenv is os.Getenv in
-// production.
-func LinksFromEnv(getenv func(string) string) Links {
-	var l Links
-	gh := github.ReadEnv(getenv)
-	if gh.RunURL != "" {
-		l.Run = gh.RunURL
-		// An unreadable event payload only costs the link.
-		if n, err := gh.PullRequest(); err == nil && n > 0 {
-			repoURL, _, _ := strings.Cut(gh.RunURL, "/actions/runs/")
-			l.PullRequest = repoURL + "/pull/" + strconv.Itoa(n)
-		}
-		return l
-	}
-	gl := gitlab.ReadEnv(getenv)
-	l.Run = gl.RunURL
-	if n, err := gl.MergeRequest(); err == nil && n > 0 && gl.ProjectURL != "" {
-		l.PullRequest = gl.ProjectURL + "/-/merge_requests/" + strconv.FormatInt(n, 10)
-	}
-	return l
 }
 
 // maxSkills is the most skill names a chat message lists; the rest are

@@ -3,7 +3,6 @@ package notify
 import (
 	"encoding/json"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -193,35 +192,5 @@ func TestLongTextCut(t *testing.T) {
 	}
 	if got := escapeCut("abcd", 3, func(rune) string { return "" }); got != "ab…" {
 		t.Errorf("escapeCut of a text one too long = %q", got)
-	}
-}
-
-// TestLinksFromEnv: the run and the pull request come from GitHub's
-// variables, else GitLab's; malformed ones give no link.
-func TestLinksFromEnv(t *testing.T) {
-	dir := t.TempDir()
-	eventPath := filepath.Join(dir, "event.json")
-	if err := os.WriteFile(eventPath, []byte(`{"pull_request":{"number":42}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name string
-		vars map[string]string
-		want Links
-	}{
-		{"local", nil, Links{}},
-		{"GitHub push", map[string]string{"GITHUB_REPOSITORY": "acme/skills", "GITHUB_RUN_ID": "99"},
-			Links{Run: "https://github.com/acme/skills/actions/runs/99"}},
-		{"GitHub Enterprise pull request", map[string]string{"GITHUB_SERVER_URL": "https://ghe.example.com", "GITHUB_REPOSITORY": "acme/skills", "GITHUB_RUN_ID": "99", "GITHUB_EVENT_PATH": eventPath},
-			Links{Run: "https://ghe.example.com/acme/skills/actions/runs/99", PullRequest: "https://ghe.example.com/acme/skills/pull/42"}},
-		{"GitHub malformed", map[string]string{"GITHUB_REPOSITORY": "acme/skills", "GITHUB_RUN_ID": "99<script>"}, Links{}},
-		{"GitLab merge request", map[string]string{"CI_JOB_URL": "https://gitlab.example.com/acme/skills/-/jobs/7", "CI_PROJECT_URL": "https://gitlab.example.com/acme/skills", "CI_MERGE_REQUEST_IID": "5"},
-			Links{Run: "https://gitlab.example.com/acme/skills/-/jobs/7", PullRequest: "https://gitlab.example.com/acme/skills/-/merge_requests/5"}},
-		{"GitLab pipeline", map[string]string{"CI_PIPELINE_URL": "https://gitlab.com/acme/skills/-/pipelines/8"},
-			Links{Run: "https://gitlab.com/acme/skills/-/pipelines/8"}},
-	} {
-		if got := LinksFromEnv(env(tc.vars)); got != tc.want {
-			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
-		}
 	}
 }
