@@ -117,9 +117,7 @@ func TestApplyConverges(t *testing.T) {
 			fail("Fetch after apply: %v", err)
 		}
 		if p2 := Compute(desired, live, pol); p2.HasChanges() || p2.HasErrors() {
-			var b strings.Builder
-			RenderText(&b, p2, TextOptions{})
-			fail("plan after apply is not empty:\n%s", b.String())
+			fail("plan after apply is not empty:\n%s", planDump(p2))
 		}
 		applied++
 		steps += len(res.Steps)

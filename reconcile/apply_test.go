@@ -3,6 +3,7 @@ package reconcile
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -95,14 +96,21 @@ func (e *applyEnv) apply(ctx context.Context, p *Plan, o ApplyOptions) *Result {
 	return res
 }
 
+// planDump is p for a failure message.
+func planDump(p *Plan) string {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
 // converged fails the test unless planning again finds nothing to do.
 func (e *applyEnv) converged(desired *fsrepo.Repo, pol Policy) {
 	e.t.Helper()
 	p := e.plan(desired, pol)
 	if p.HasChanges() {
-		var b strings.Builder
-		RenderText(&b, p, TextOptions{})
-		e.t.Fatalf("the plan after apply still has changes:\n%s", b.String())
+		e.t.Fatalf("the plan after apply still has changes:\n%s", planDump(p))
 	}
 }
 

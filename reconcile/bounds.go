@@ -16,7 +16,7 @@ const (
 	// MaxSavedPlanBytes is the largest saved plan (or JSON plan) read. A
 	// plan that changes 1,000 skills of 50,000 characters of instructions
 	// each, with their before, after and diff, comes to about 300 MB;
-	// [WriteSavedPlans] refuses to write a larger plan than this, so that
+	// the writer of saved plans refuses to write a larger plan than this, so that
 	// every plan saved can be applied.
 	MaxSavedPlanBytes = 512 << 20
 	// MaxJournalBytes is the largest journal read (by restore) or
@@ -41,22 +41,11 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	size := "more than " + byteSize(e.Max)
+	size := "more than " + bounded.Size(e.Max)
 	if e.Size > 0 {
-		size = fmt.Sprintf("%d bytes, more than %s", e.Size, byteSize(e.Max))
+		size = fmt.Sprintf("%d bytes, more than %s", e.Size, bounded.Size(e.Max))
 	}
 	return fmt.Sprintf("%s is %s, the most skillsync reads of it", e.What, size)
-}
-
-// byteSize spells a bound in the unit it was chosen in.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // readAllBounded reads the whole of r, which must hold at most max bytes.

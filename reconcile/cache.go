@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -156,7 +157,7 @@ func (c *InstructionCache) store(scope cacheScope, s remote.Skill) error {
 		return err
 	}
 	if len(data) > MaxCacheEntryBytes {
-		return fmt.Errorf("the cache entry of skill %s is %d bytes, more than %s, the most read back", s.Slug, len(data), byteSize(MaxCacheEntryBytes))
+		return fmt.Errorf("the cache entry of skill %s is %d bytes, more than %s, the most read back", s.Slug, len(data), bounded.Size(MaxCacheEntryBytes))
 	}
 	return c.entries.Write(entryName(scope, s.ID), data)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/reconcile/diff"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -124,7 +125,7 @@ func Compute(desired *fsrepo.Repo, live *Live, p Policy) *Plan {
 	c.agentImpact()
 	c.publish()
 	c.summarize()
-	pl.normalize()
+	pl.Normalize()
 	return pl
 }
 
@@ -402,7 +403,7 @@ func (c *planner) files(ls fsrepo.Skill, rs remote.Skill) {
 			}
 			issue.Status = FileDiffers
 			issue.Detail = "differs from the copy in the space"
-			issue.Diff = UnifiedDiff(path.Join("live", ls.Slug, f.Path), issue.RepoPath, remoteText, localText)
+			issue.Diff = diff.Unified(path.Join("live", ls.Slug, f.Path), issue.RepoPath, remoteText, localText)
 		}
 		c.plan.Files = append(c.plan.Files, issue)
 	}

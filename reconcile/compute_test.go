@@ -1,8 +1,6 @@
 package reconcile
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"reflect"
 	"strings"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -18,67 +17,31 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-func id(slug string) string { return "id-" + slug }
+func id(slug string) string { return reconciletest.ID(slug) }
 
 func local(slug string, opts ...func(*fsrepo.Skill)) fsrepo.Skill {
-	s := fsrepo.Skill{
-		Slug:         slug,
-		Path:         "skills/" + slug + "/SKILL.md",
-		Name:         "Skill " + slug,
-		Description:  "Use for " + slug + ".",
-		Enabled:      true,
-		Instructions: "# " + slug + "\n\nDo the " + slug + " thing.\n",
-	}
-	for _, o := range opts {
-		o(&s)
-	}
-	return s
+	return reconciletest.Local(slug, opts...)
 }
 
 func live(slug string, opts ...func(*remote.Skill)) remote.Skill {
-	s := remote.Skill{
-		ID:           id(slug),
-		SpaceID:      "ab12",
-		Name:         "Skill " + slug,
-		Description:  "Use for " + slug + ".",
-		Slug:         slug,
-		Source:       remote.SourceManual,
-		Enabled:      true,
-		UpdatedAt:    "2026-01-02T03:04:05Z",
-		Instructions: ptr("# " + slug + "\n\nDo the " + slug + " thing.\n"),
-	}
-	for _, o := range opts {
-		o(&s)
-	}
-	return s
+	return reconciletest.Live(slug, opts...)
 }
 
-func disabled(s *fsrepo.Skill)       { s.Enabled = false }
-func remoteDisabled(s *remote.Skill) { s.Enabled = false }
+func disabled(s *fsrepo.Skill)       { reconciletest.Disabled(s) }
+func remoteDisabled(s *remote.Skill) { reconciletest.RemoteDisabled(s) }
 
-func withFiles(files ...fsrepo.File) func(*fsrepo.Skill) {
-	return func(s *fsrepo.Skill) { s.Files = files }
-}
+func withFiles(files ...fsrepo.File) func(*fsrepo.Skill) { return reconciletest.WithFiles(files...) }
 
-func textFile(path, content string) fsrepo.File {
-	sum := sha256.Sum256([]byte(content))
-	return fsrepo.File{Path: path, Size: int64(len(content)), SHA256: hex.EncodeToString(sum[:]), Content: []byte(content)}
-}
+func textFile(path, content string) fsrepo.File { return reconciletest.TextFile(path, content) }
+
+func largeFile(path string) fsrepo.File { return reconciletest.LargeFile(path) }
+
+func repo(skills ...fsrepo.Skill) *fsrepo.Repo { return reconciletest.Repo(skills...) }
 
 func binaryFile(path, content string) fsrepo.File {
 	f := textFile(path, content)
 	f.Binary, f.Content = true, nil
 	return f
-}
-
-// largeFile is a text file over fsrepo.MaxCompareBytes, as fsrepo loads
-// one: hashed, its content not kept.
-func largeFile(path string) fsrepo.File {
-	return fsrepo.File{Path: path, Size: 3 << 20, SHA256: strings.Repeat("ab", 32), TooLarge: true}
-}
-
-func repo(skills ...fsrepo.Skill) *fsrepo.Repo {
-	return &fsrepo.Repo{Config: config.Config{Space: "ab12"}, Skills: skills, Commit: "0123456789abcdef0123456789abcdef01234567"}
 }
 
 func many(prefix string, n int) []string {

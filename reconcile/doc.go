@@ -3,16 +3,14 @@
 //
 // [Compute] is a pure function from the desired state ([fsrepo.Repo]), the
 // live state ([Live], read by [Fetch]) and a [Policy] to a [Plan]: the
-// field-level changes of every skill, with before and after and a unified
-// diff of the instructions ([UnifiedDiff]), and, as data, everything the
-// API cannot do (create a skill, write a file). The decisions about a plan
-// are made here too: which changes a pull request makes and which are
-// drift ([SetOrigins]), drift's verdict ([Plan.Drift]), whether a plan may
-// be applied ([Plan.Validate]). A plan is rendered by separate functions
-// that decide nothing: [RenderText] for a terminal, [RenderMarkdown] for a
-// pull-request comment, [RenderJSON] for machines; [WriteSavedPlans] saves
-// plans in the same JSON for a later apply, and [ReadSavedPlans] reads
-// them back.
+// field-level changes of every skill, with before and after ([Change.Diff]
+// makes the diff of the instructions), and, as data, everything the API
+// cannot do (create a skill, write a file). The decisions about a plan are
+// made here too: which changes a pull request makes and which are drift
+// ([SetOrigins]), drift's verdict ([Plan.Drift]), whether a plan may be
+// applied ([Plan.Validate]) and whether a saved one is stale
+// ([CheckSaved]). Package reconcile/render shows plans and writes and reads
+// them as JSON; it decides nothing.
 //
 // [Fetch], [Apply], [CheckStale] and [Pull] reach the space through a
 // [Service], an interface of the few calls they make, so that all of them

@@ -34,11 +34,9 @@ const (
 // A DriftVerdict is what drift reports of a plan.
 type DriftVerdict struct {
 	Status DriftStatus
-	// Unsyncable is, when the space differs only in what apply cannot
-	// change (the plan has drift and no change), what it differs in: the
-	// [UnsyncableLine], "Not possible through the API: ...". It is ""
-	// otherwise.
-	Unsyncable string
+	// Unsyncable is true when the space differs only in what apply cannot
+	// change: the plan has drift and no change.
+	Unsyncable bool
 }
 
 // Drift is drift's verdict on p. A skill of the repository missing from
@@ -54,9 +52,5 @@ func (p *Plan) Drift() DriftVerdict {
 	if !p.HasDrift() {
 		return DriftVerdict{Status: DriftNone}
 	}
-	v := DriftVerdict{Status: DriftFound}
-	if !p.HasChanges() {
-		v.Unsyncable = UnsyncableLine(p)
-	}
-	return v
+	return DriftVerdict{Status: DriftFound, Unsyncable: !p.HasChanges()}
 }

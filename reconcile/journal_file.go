@@ -66,7 +66,7 @@ func OpenJournal(path string) (*Journal, error) {
 	}
 	if size > MaxJournalBytes {
 		// Restore could not read it back.
-		return nil, fmt.Errorf("journal %s is %d bytes already, more than %s, the most restore reads: name another journal file", path, size, byteSize(MaxJournalBytes))
+		return nil, fmt.Errorf("journal %s is %d bytes already, more than %s, the most restore reads: name another journal file", path, size, bounded.Size(MaxJournalBytes))
 	}
 	if torn {
 		// Lines appended after a torn one would make it damage in the

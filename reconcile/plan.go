@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
+	"github.com/skillsync/skillsync/reconcile/diff"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -68,15 +69,16 @@ const (
 )
 
 // Plan is what apply would do to a space to make it match a repository, and
-// what it cannot do. It is plain data: [Compute] makes it, the Render
-// functions show it, and it survives a JSON round trip ([WriteSavedPlans],
-// [ReadSavedPlans]) so a reviewed plan can be applied later. What can be
+// what it cannot do. It is plain data: [Compute] makes it, package
+// reconcile/render shows it, and it survives that package's JSON round
+// trip (a saved plan) so a reviewed plan can be applied later. What can be
 // made from it again is not held: the diff of a change's instructions is
 // made when it is shown ([Change.Diff]).
 //
-// Slices are never nil in a plan made by [Compute] or [ReadSavedPlans], so the
-// JSON form always has arrays, never null. [RenderJSON] writes the fields
-// one by one, in this order: a field added here is added there too.
+// Slices are never nil in a plan made by [Compute] or read back from a
+// saved plan, so the JSON form always has arrays, never null. The JSON
+// renderer writes the fields one by one, in this order: a field added here
+// is added there too.
 type Plan struct {
 	// Target is the name of the target of skillsync.yaml planned; "" for
 	// the one space of a skillsync.yaml without targets.
@@ -103,7 +105,7 @@ type Plan struct {
 //
 // A change does not hold the diff of its instructions: [Change.Diff] makes
 // it from Before and After when it is shown, and the JSON form carries it
-// as "diff", after "after" ([RenderJSON]). A plan of a thousand
+// as "diff", after "after". A plan of a thousand
 // rewritten skills would otherwise hold every instruction twice more, as
 // diff lines.
 type Change struct {
@@ -152,14 +154,14 @@ func (c *Change) Has(a Action) bool {
 // Diff returns the unified diff of the canonical instructions, before to
 // after, between "live/SLUG/SKILL.md" and the SKILL.md of the repository;
 // "" when they do not change. It is made on each call, from Before and
-// After: it takes as long as the diff does (see [UnifiedDiff]).
+// After: it takes as long as the diff does (see [diff.Unified]).
 func (c *Change) Diff() string {
-	return UnifiedDiff(c.diffInput())
+	return diff.Unified(c.DiffInput())
 }
 
-// diffInput is what [Change.Diff] diffs: the names of the two sides and
+// DiffInput is what [Change.Diff] diffs: the names of the two sides and
 // their texts, both "" when the instructions do not change.
-func (c *Change) diffInput() (oldName, newName, before, after string) {
+func (c *Change) DiffInput() (oldName, newName, before, after string) {
 	oldName, newName = path.Join("live", c.Slug, skillmd.FileName), skillPath(c.Slug, c.Path)
 	if !c.Changes(FieldInstructions) || c.After.Instructions == nil {
 		return oldName, newName, "", ""
@@ -287,7 +289,7 @@ func (p *Plan) HasChanges() bool {
 // skill id or no action, an action or field this version does not know, a
 // change that both enables and disables, instructions set to null, a
 // publish with no agent id. [Compute] never makes such a plan; a saved plan
-// edited by hand may be one, and [ReadSavedPlans] and [Apply] both refuse it
+// edited by hand may be one, and its reader and [Apply] both refuse it
 // with this one check, since apply must never guess what a plan asks for.
 func (p *Plan) Validate() error {
 	for _, c := range p.Changes {
@@ -331,9 +333,9 @@ func (p *Plan) HasErrors() bool {
 	return len(p.Errors) > 0
 }
 
-// normalize makes nil slices empty, so the JSON form has [] rather than null
+// Normalize makes nil slices empty, so the JSON form has [] rather than null
 // and a decoded plan equals the one encoded.
-func (p *Plan) normalize() {
+func (p *Plan) Normalize() {
 	if p.Changes == nil {
 		p.Changes = []Change{}
 	}

@@ -1,7 +1,6 @@
 package reconcile
 
 import (
-	"strings"
 	"testing"
 
 	"golang.org/x/text/unicode/norm"
@@ -45,9 +44,7 @@ func TestNormalFormIsNoChange(t *testing.T) {
 			)
 			p := env.plan(desired, Policy{})
 			if p.HasErrors() || len(p.Files) != 0 || p.Summary.Update != 1 || len(p.Changes) != 1 || p.Changes[0].Slug != "edit" {
-				var b strings.Builder
-				RenderText(&b, p, TextOptions{})
-				t.Fatalf("plan:\n%s\nwant one update, of edit", b.String())
+				t.Fatalf("plan:\n%s\nwant one update, of edit", planDump(p))
 			}
 			res := env.apply(t.Context(), p, ApplyOptions{})
 			if s := stepOf(t, res, "edit", ActionUpdate); s.Outcome != OutcomeApplied {

@@ -306,7 +306,7 @@ func RestorePlan(r *Restore, live *Live, p Policy) *Plan {
 	// The skills the journal did not change are no part of a restore;
 	// listing them as "unmanaged" would only mislead.
 	pl.Unmanaged = nil
-	pl.normalize()
+	pl.Normalize()
 	return pl
 }
 

@@ -1,7 +1,7 @@
 package reconcile
 
 // TargetsSummary adds up the plans of the targets planned: the "summary"
-// of the JSON document ([RenderJSON]).
+// of the JSON document of plans.
 type TargetsSummary struct {
 	Targets     int `json:"targets"`
 	WithChanges int `json:"with_changes"` // plans that change their space
@@ -39,11 +39,11 @@ const CodeNoPlan = "no-plan"
 // the target's plan would be, and apply refuses it.
 func FailedPlan(space, target, commit string, pr Problem) *Plan {
 	p := &Plan{Target: target, Space: space, Commit: commit, Errors: []Problem{pr}}
-	p.normalize()
+	p.Normalize()
 	return p
 }
 
-// failed reports whether p is a [FailedPlan].
-func (p *Plan) failed() bool {
+// Failed reports whether p is a [FailedPlan].
+func (p *Plan) Failed() bool {
 	return len(p.Errors) == 1 && p.Errors[0].Code == CodeNoPlan && len(p.Changes) == 0
 }

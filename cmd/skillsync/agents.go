@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -293,7 +294,7 @@ func writeAgentMarkdown(ui *ui, agents []remote.Agent) {
 	}
 	// Names and ids of the space go in code spans, whose pipes alone a
 	// table needs escaped.
-	cell := func(s string) string { return strings.ReplaceAll(reconcile.CodeSpan(s), "|", `\|`) }
+	cell := func(s string) string { return strings.ReplaceAll(render.CodeSpan(s), "|", `\|`) }
 	fprintf(ui.stdout, "| Name | ID | State | Skills | Embed |\n|---|---|---|--:|---|\n")
 	for _, a := range agents {
 		fprintf(ui.stdout, "| %s | %s | %s | %d | %s |\n", cell(a.Name), cell(a.ID), agentState(a), len(a.SkillIDs), agentEmbed(a))

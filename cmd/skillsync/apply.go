@@ -19,6 +19,7 @@ import (
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 )
 
 func applyCommand(e *env) *cli.Command {
@@ -284,7 +285,7 @@ func applyDocument(out []targetOutcome) any {
 		FormatVersion string   `json:"format_version"`
 		Summary       summary  `json:"summary"`
 		Targets       []target `json:"targets"`
-	}{FormatVersion: reconcile.FormatVersion, Summary: summary{Targets: len(out)}, Targets: make([]target, len(out))}
+	}{FormatVersion: render.FormatVersion, Summary: summary{Targets: len(out)}, Targets: make([]target, len(out))}
 	for i, oc := range out {
 		t := target{Target: oc.run.target.Name, Space: oc.run.target.Space, Status: oc.status, Journal: oc.journal, Steps: []reconcile.StepResult{}}
 		if oc.res != nil {
@@ -488,5 +489,5 @@ func writeResult(ui *ui, res *reconcile.Result) {
 			fprintf(ui.stdout, "  skipped %s: %s: %s\n", visible.Line(s.Slug), s.Action, visible.Line(s.Reason))
 		}
 	}
-	fprintf(ui.stdout, "\n%s\n", reconcile.ResultLine(res))
+	fprintf(ui.stdout, "\n%s\n", render.ResultLine(res))
 }

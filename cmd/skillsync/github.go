@@ -13,6 +13,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -67,12 +68,12 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind 
 		return nil
 	}
 	title := "skillsync " + kind
-	mo := reconcile.MarkdownOptions{Title: title, RunURL: ui.github.RunURL}
+	mo := render.MarkdownOptions{Title: title, RunURL: ui.github.RunURL}
 	if sink != nil {
 		mo = sink.MarkdownOptions(title)
 	}
 	var md bytes.Buffer
-	if err := reconcile.RenderMarkdown(&md, p, mo); err != nil {
+	if err := render.Markdown(&md, p, mo); err != nil {
 		return err
 	}
 	// The plan holds the repository's text, which may hold the token by
@@ -89,20 +90,20 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind 
 	if sink == nil {
 		return nil
 	}
-	where := reconcile.Where(p.Space, p.Target)
+	where := render.Where(p.Space, p.Target)
 	if kind == "plan" {
 		// A plan with nothing to review starts no comment, and turns an
 		// earlier plan's into a few lines saying so (tfcmt's
 		// skip-no-changes): no stale plan stays up.
-		noChanges := reconcile.NothingToReview(p)
+		noChanges := render.NothingToReview(p)
 		if noChanges {
 			var short bytes.Buffer
-			if err := reconcile.RenderNoChangesMarkdown(&short, p, mo); err != nil {
+			if err := render.NoChangesMarkdown(&short, p, mo); err != nil {
 				return err
 			}
 			doc = ui.redact(short.String())
 		}
-		action, url, err := sink.SyncPlan(ctx, reconcile.MarkdownMarker(p.Space, p.Target), doc, noChanges)
+		action, url, err := sink.SyncPlan(ctx, render.MarkdownMarker(p.Space, p.Target), doc, noChanges)
 		if err != nil {
 			return err
 		}
@@ -221,12 +222,12 @@ func publishFailureOf(ctx context.Context, e *env, sink reviewSink, sinkErr erro
 		lines = invalid.errorLines()
 	}
 	title := "skillsync " + kind
-	mo := reconcile.MarkdownOptions{Title: title, RunURL: ui.github.RunURL}
+	mo := render.MarkdownOptions{Title: title, RunURL: ui.github.RunURL}
 	if sink != nil {
 		mo = sink.MarkdownOptions(title)
 	}
 	var md bytes.Buffer
-	if err := reconcile.RenderFailureMarkdown(&md, t.Space, t.Name, failure.Error(), hintFor(failure), lines, mo); err != nil {
+	if err := render.FailureMarkdown(&md, t.Space, t.Name, failure.Error(), hintFor(failure), lines, mo); err != nil {
 		ui.warningf("writing the failure report: %v", err)
 		return
 	}
@@ -245,7 +246,7 @@ func publishFailureOf(ctx context.Context, e *env, sink reviewSink, sinkErr erro
 		ui.warningf("the plan comment was not updated: %v", sinkErr)
 		return
 	}
-	_, url, err := sink.SyncPlan(ctx, reconcile.MarkdownMarker(t.Space, t.Name), doc, false)
+	_, url, err := sink.SyncPlan(ctx, render.MarkdownMarker(t.Space, t.Name), doc, false)
 	if err != nil {
 		ui.warningf("the plan %s was not updated: %v", sink.Comment(), err)
 		return
@@ -299,7 +300,7 @@ func publishResult(ui *ui, res *reconcile.Result) {
 		return
 	}
 	var md bytes.Buffer
-	if err := reconcile.RenderResultMarkdown(&md, res, reconcile.MarkdownOptions{}); err != nil {
+	if err := render.ResultMarkdown(&md, res, render.MarkdownOptions{}); err != nil {
 		ui.warningf("writing the job summary: %v", err)
 		return
 	}

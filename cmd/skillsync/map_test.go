@@ -89,7 +89,10 @@ func TestPackageMap(t *testing.T) {
 		"remote":                       {"spec", "internal/..."},
 		"remote/remotetest":            {"remote", "spec", "internal/..."},
 		"remote/remotetest/testserver": {"remote/remotetest", "remote", "spec", "internal/..."},
-		"reconcile":                    {"fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"reconcile/diff":               nil,
+		"reconcile":                    {"reconcile/diff", "fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"reconcile/render":             {"reconcile", "reconcile/diff", "fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"reconcile/reconciletest":      {"fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
 		"vendored":                     {"fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
 	}
 	may := func(rule []string, p string) bool {
@@ -109,7 +112,7 @@ func TestPackageMap(t *testing.T) {
 			}
 		}
 	}
-	for _, must := range []string{"spec", "fsrepo", "remote", "remote/remotetest", "reconcile", "vendored", "cmd/skillsync", "internal/github"} {
+	for _, must := range []string{"spec", "fsrepo", "remote", "remote/remotetest", "reconcile", "reconcile/render", "reconcile/diff", "vendored", "cmd/skillsync", "internal/github"} {
 		if _, ok := imports[must]; !ok {
 			t.Errorf("no package %s: the map names it", must)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 )
 
 func planCommand(e *env) *cli.Command {
@@ -147,7 +148,7 @@ func savePlans(path string, runs []*planRun) error {
 			"name a file in a folder this user can write to")
 	}
 	defer os.Remove(tmp.Name())
-	if err := reconcile.WriteSavedPlans(tmp, buildVersion(), sps); err != nil {
+	if err := render.WriteSavedPlans(tmp, buildVersion(), sps); err != nil {
 		tmp.Close()
 		return fmt.Errorf("saving plan to %s: %w", path, err)
 	}

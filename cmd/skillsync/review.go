@@ -11,7 +11,7 @@ import (
 	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/gitlab"
-	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 )
 
 // A reviewSink is where plan --comment and drift --issue post: a GitHub
@@ -21,7 +21,7 @@ import (
 type reviewSink interface {
 	// MarkdownOptions are those of the plans posted here: the host's size
 	// limit and name, and the CI run whose log holds all of a cut plan.
-	MarkdownOptions(title string) reconcile.MarkdownOptions
+	MarkdownOptions(title string) render.MarkdownOptions
 	// SyncPlan keeps one plan comment per marker on the review: it edits
 	// the one there, or starts one unless noChanges. It returns what it
 	// did ("created", "updated", "unchanged" or "skipped") and the
@@ -131,8 +131,8 @@ type githubSink struct {
 	runURL string
 }
 
-func (s *githubSink) MarkdownOptions(title string) reconcile.MarkdownOptions {
-	return reconcile.MarkdownOptions{Title: title, RunURL: s.runURL}
+func (s *githubSink) MarkdownOptions(title string) render.MarkdownOptions {
+	return render.MarkdownOptions{Title: title, RunURL: s.runURL}
 }
 
 func (s *githubSink) SyncPlan(ctx context.Context, marker, md string, noChanges bool) (string, string, error) {
@@ -155,8 +155,8 @@ type gitlabSink struct {
 	runURL string
 }
 
-func (s *gitlabSink) MarkdownOptions(title string) reconcile.MarkdownOptions {
-	return reconcile.MarkdownOptions{Title: title, Host: "GitLab", MaxLen: gitlab.MaxNoteChars, RunURL: s.runURL}
+func (s *gitlabSink) MarkdownOptions(title string) render.MarkdownOptions {
+	return render.MarkdownOptions{Title: title, Host: "GitLab", MaxLen: gitlab.MaxNoteChars, RunURL: s.runURL}
 }
 
 func (s *gitlabSink) SyncPlan(ctx context.Context, marker, md string, noChanges bool) (string, string, error) {
@@ -167,7 +167,7 @@ func (s *gitlabSink) SyncPlan(ctx context.Context, marker, md string, noChanges 
 // SyncDrift keeps the issue under the marker GitHub's has, so that the
 // two hosts never disagree on what a space's or a target's issue is.
 func (s *gitlabSink) SyncDrift(ctx context.Context, space, target string, drift bool, md string) (string, string, error) {
-	where := reconcile.Where(space, target)
+	where := render.Where(space, target)
 	action, url, err := s.c.SyncDriftIssue(ctx, gitlab.DriftIssue{
 		Marker:   github.DriftMarker(space, target),
 		Title:    "skillsync: drift in " + where,

@@ -13,6 +13,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 )
 
 // loadSavedPlans reads the plans saved by 'plan -out' (one per target)
@@ -26,8 +27,8 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 		return nil, withHint(fmt.Errorf("reading plan: %w", err), "make one with: skillsync plan -out %s", file)
 	}
 	defer f.Close()
-	sps, err := reconcile.ReadSavedPlans(f)
-	if errors.Is(err, reconcile.ErrEarlierFormat) {
+	sps, err := render.ReadSavedPlans(f)
+	if errors.Is(err, render.ErrEarlierFormat) {
 		return nil, withHint(fmt.Errorf("%s: %w", file, err), "run 'skillsync plan -out %s' again, review it, and apply the new plan", file)
 	}
 	if err != nil {
@@ -179,7 +180,7 @@ func checkPlanOut(cmd, path string) error {
 		return withHint(fmt.Errorf("-out %s is a folder", path), "name a file, such as %s", filepath.Join(path, "plan.json"))
 	}
 	// A plan an earlier skillsync saved is a saved plan still.
-	if _, err := reconcile.ReadSavedPlans(f); err != nil && !errors.Is(err, reconcile.ErrEarlierFormat) {
+	if _, err := render.ReadSavedPlans(f); err != nil && !errors.Is(err, render.ErrEarlierFormat) {
 		return withHint(fmt.Errorf("-out %s: the file exists and is not a saved plan; %s will not overwrite it", path, cmd),
 			"name a new file, such as plan.json")
 	}

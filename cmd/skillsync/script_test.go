@@ -20,7 +20,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -433,12 +433,12 @@ func cmdReversePlans(ts *testscript.TestScript, neg bool, args []string) {
 	path := ts.MkAbs(args[0])
 	f, err := os.Open(path)
 	ts.Check(err)
-	sps, err := reconcile.ReadSavedPlans(f)
+	sps, err := render.ReadSavedPlans(f)
 	f.Close()
 	ts.Check(err)
 	slices.Reverse(sps)
 	var b bytes.Buffer
-	ts.Check(reconcile.WriteSavedPlans(&b, "v1", sps))
+	ts.Check(render.WriteSavedPlans(&b, "v1", sps))
 	ts.Check(os.WriteFile(path, b.Bytes(), 0o644))
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 	"github.com/skillsync/skillsync/vendored"
@@ -192,7 +193,7 @@ type targetSettings struct {
 }
 
 // where names t in messages: "space ab12", or "target prod (space pr01)".
-func (t targetSettings) where() string { return reconcile.Where(t.Space, t.Name) }
+func (t targetSettings) where() string { return render.Where(t.Space, t.Name) }
 
 // selectedTargets are the target names --target gives, else
 // SKILLSYNC_TARGET (comma-separated), trimmed, blank ones left out (a CI

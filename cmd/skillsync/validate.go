@@ -8,7 +8,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/visible"
-	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 )
 
 func validateCommand(e *env) *cli.Command {
@@ -107,9 +107,9 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags diag.Diagnostics) {
 		fprintf(ui.stdout, "\n")
 	}
 	for _, d := range diags {
-		fprintf(ui.stdout, "- **%s** %s: %s\n", d.Severity, reconcile.CodeSpan(d.Location()), reconcile.MarkdownText(d.Message))
+		fprintf(ui.stdout, "- **%s** %s: %s\n", d.Severity, render.CodeSpan(d.Location()), render.MarkdownText(d.Message))
 		if d.Hint != "" {
-			fprintf(ui.stdout, "  - hint: %s\n", reconcile.MarkdownText(d.Hint)) // a nested item: a bare indented line joins the one above
+			fprintf(ui.stdout, "  - hint: %s\n", render.MarkdownText(d.Hint)) // a nested item: a bare indented line joins the one above
 		}
 	}
 }

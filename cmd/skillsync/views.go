@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
 )
 
 // The views of plan, drift, apply and restore: each command makes one from
@@ -46,22 +47,22 @@ type planText struct {
 func (v planText) progress() bool { return true }
 
 func (v planText) plans(runs []*planRun) error {
-	return reconcile.RenderTargetsText(v.ui.textOut(v.color), plans(runs), reconcile.TextOptions{Color: v.color, Title: v.title})
+	return render.TargetsText(v.ui.textOut(v.color), plans(runs), render.TextOptions{Color: v.color, Title: v.title})
 }
 
 func (v planText) say(format string, args ...any) { v.ui.infof(format, args...) }
 
 func (v planText) unsyncable(runs []*planRun) {
 	for _, r := range runs {
-		d := r.plan.Drift()
-		if d.Unsyncable == "" {
+		if !r.plan.Drift().Unsyncable {
 			continue
 		}
+		line := render.UnsyncableLine(r.plan)
 		// The plan above ends "No changes."; say why this is drift.
 		if len(runs) == 1 {
-			v.ui.infof("drift: %s Make these changes in the app or in the repository.", d.Unsyncable)
+			v.ui.infof("drift: %s Make these changes in the app or in the repository.", line)
 		} else {
-			v.ui.infof("drift: %s: %s Make these changes in the app or in the repository.", r.target.where(), d.Unsyncable)
+			v.ui.infof("drift: %s: %s Make these changes in the app or in the repository.", r.target.where(), line)
 		}
 	}
 }
@@ -80,7 +81,7 @@ func (v planMarkdown) plans(runs []*planRun) error {
 		if i > 0 {
 			fprintf(v.ui.stdout, "\n")
 		}
-		if err := reconcile.RenderMarkdown(v.ui.stdout, r.plan, reconcile.MarkdownOptions{Title: v.title}); err != nil {
+		if err := render.Markdown(v.ui.stdout, r.plan, render.MarkdownOptions{Title: v.title}); err != nil {
 			return err
 		}
 	}
@@ -96,7 +97,7 @@ type planJSON struct{ ui *ui }
 
 func (v planJSON) progress() bool { return false }
 
-func (v planJSON) plans(runs []*planRun) error { return reconcile.RenderJSON(v.ui.stdout, plans(runs)) }
+func (v planJSON) plans(runs []*planRun) error { return render.JSON(v.ui.stdout, plans(runs)) }
 
 func (v planJSON) say(string, ...any) {}
 
@@ -104,7 +105,7 @@ func (v planJSON) unsyncable([]*planRun) {}
 
 // textOut is where text for a terminal goes: a coloured text carries
 // escapes of skillsync's own, and shows the text of the space and the
-// repository visibly itself (see [reconcile.RenderText]); any other goes
+// repository visibly itself (see [render.Text]); any other goes
 // through stdout, which shows control characters.
 func (ui *ui) textOut(color bool) io.Writer {
 	if color {
@@ -151,7 +152,7 @@ func (v *applyText) progress() bool { return true }
 func (v *applyText) plans(runs []*planRun, file string) error {
 	v.several = len(runs) > 1
 	if file == "" {
-		return reconcile.RenderTargetsText(v.ui.textOut(v.color), plans(runs), reconcile.TextOptions{Color: v.color, Title: "skillsync plan"})
+		return render.TargetsText(v.ui.textOut(v.color), plans(runs), render.TextOptions{Color: v.color, Title: "skillsync plan"})
 	}
 	// As terraform apply PLANFILE, only what is done with it.
 	for _, r := range runs {
@@ -159,7 +160,7 @@ func (v *applyText) plans(runs []*planRun, file string) error {
 			fprintf(v.ui.stdout, "The saved plan %s was applied already to %s: the space holds every change it makes. Nothing to do.\n", file, r.target.where())
 			continue
 		}
-		fprintf(v.ui.stdout, "Applying the saved plan %s to %s. %s\n", file, r.target.where(), reconcile.SummaryLine(r.plan))
+		fprintf(v.ui.stdout, "Applying the saved plan %s to %s. %s\n", file, r.target.where(), render.SummaryLine(r.plan))
 	}
 	return nil
 }

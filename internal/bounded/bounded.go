@@ -65,3 +65,15 @@ func (b *reader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// Size spells a limit of n bytes in the unit it was chosen in: GiB, MiB
+// or bytes.
+func Size(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

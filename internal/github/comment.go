@@ -16,7 +16,7 @@ const MaxBodyChars = 65536
 // A PlanComment is the plan comment of one space, for [Client.SyncPlanComment].
 type PlanComment struct {
 	// Marker identifies the comment: a hidden HTML comment on one line,
-	// the markdown plan's first line (reconcile.MarkdownMarker, one per
+	// the markdown plan's first line (render.MarkdownMarker, one per
 	// space), which the caller owns, as it is part of the plan's markdown
 	// format that other tools may key on too.
 	Marker string
@@ -25,7 +25,7 @@ type PlanComment struct {
 	// [Env.RunURL] is known) to fit GitHub's [MaxBodyChars].
 	Markdown string
 	// NoChanges says that the plan has nothing to review, and Markdown is
-	// the few lines that say so (reconcile.RenderNoChangesMarkdown): they
+	// the few lines that say so (render.NoChangesMarkdown): they
 	// replace an earlier plan's comment, so that no stale plan stays up,
 	// but no comment is started for them. A plan with errors is never one
 	// with no changes: its errors must be read.

@@ -26,7 +26,7 @@ func newClient(t *testing.T, f *githubtest.Server) *github.Client {
 }
 
 // The markers of the plan comments of spaces ab12 and cd34, as the
-// markdown plan starts with them (reconcile.MarkdownMarker).
+// markdown plan starts with them (render.MarkdownMarker).
 const (
 	markerAB = "<!-- skillsync:plan space=ab12 -->"
 	markerCD = "<!-- skillsync:plan space=cd34 -->"

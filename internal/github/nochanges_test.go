@@ -11,7 +11,7 @@ import (
 )
 
 // noChanges is the short report of a plan with nothing to review, as
-// reconcile.RenderNoChangesMarkdown writes it.
+// render.NoChangesMarkdown writes it.
 const noChanges = markerAB + "\n### skillsync plan for space `ab12`\n\n**No changes.** Commit `0123456789ab`.\n"
 
 // TestSyncPlanCommentSkipsNoChanges: a plan with no changes starts no

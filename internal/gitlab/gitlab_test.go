@@ -14,7 +14,7 @@ import (
 )
 
 // The markers of the plan notes of spaces ab12 and cd34, as the markdown
-// plan starts with them (reconcile.MarkdownMarker).
+// plan starts with them (render.MarkdownMarker).
 const (
 	markerAB = "<!-- skillsync:plan space=ab12 -->"
 	markerCD = "<!-- skillsync:plan space=cd34 -->"

@@ -19,7 +19,7 @@ const MaxNoteChars = 1_000_000
 // A PlanNote is the plan note of one space, for [Client.SyncPlanNote].
 type PlanNote struct {
 	// Marker identifies the note: a hidden HTML comment on one line, the
-	// markdown plan's first line (reconcile.MarkdownMarker, one per
+	// markdown plan's first line (render.MarkdownMarker, one per
 	// space), which the caller owns. A note is the marker's when its
 	// first line is the marker, whole: a marker naming a target too
 	// (<!-- skillsync:plan space=X target=NAME -->) is a note of its own.
@@ -29,7 +29,7 @@ type PlanNote struct {
 	// [Env.RunURL] is known) to fit GitLab's [MaxNoteChars].
 	Markdown string
 	// NoChanges says that the plan has nothing to review, and Markdown is
-	// the few lines that say so (reconcile.RenderNoChangesMarkdown): they
+	// the few lines that say so (render.NoChangesMarkdown): they
 	// replace an earlier plan's note, so that no stale plan stays up, but
 	// no note is started for them. A plan with errors is never one with
 	// no changes: its errors must be read.

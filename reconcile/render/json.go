@@ -1,4 +1,4 @@
-package reconcile
+package render
 
 import (
 	"bytes"
@@ -8,11 +8,13 @@ import (
 	"io"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/visible"
+	"github.com/skillsync/skillsync/reconcile"
 )
 
 // FormatVersion is the format_version of the JSON documents skillsync
-// writes of plans ([RenderJSON]), saved plans ([WriteSavedPlans]) and apply
+// writes of plans ([JSON]), saved plans ([WriteSavedPlans]) and apply
 // results. A reader accepts any version with the same major number: minor
 // versions only add fields.
 const FormatVersion = "3"
@@ -26,13 +28,13 @@ var ErrFormatVersion = errors.New("unsupported plan format_version")
 // reads: planning again is what to do with it.
 var ErrEarlierFormat = errors.New("the plan was written by an earlier skillsync, in a format this one no longer reads")
 
-// RenderJSON writes the plans of the targets planned, one or several, as
+// JSON writes the plans of the targets planned, one or several, as
 // one JSON document:
 //
 //	{"format_version": "3", "summary": {...}, "targets": [PLAN, ...]}
 //
-// summary adds the plans up ([SummarizeTargets]); each PLAN has the fields
-// of [Plan], its target's name ("" for a skillsync.yaml without targets)
+// summary adds the plans up ([reconcile.SummarizeTargets]); each PLAN has the fields
+// of [reconcile.Plan], its target's name ("" for a skillsync.yaml without targets)
 // always among them, and each change its diff. A saved plan is the same
 // document with the keys [WriteSavedPlans] adds.
 //
@@ -42,7 +44,7 @@ var ErrEarlierFormat = errors.New("the plan was written by an earlier skillsync,
 // machines, and a person sees them. The document of a large plan is
 // larger than the plan, so it is written a change at a time, in writes of
 // whole lines.
-func RenderJSON(w io.Writer, plans []*Plan) error {
+func JSON(w io.Writer, plans []*reconcile.Plan) error {
 	return writeDocument(w, plans, savedKeys{})
 }
 
@@ -54,18 +56,18 @@ type savedKeys struct {
 }
 
 // writeDocument writes the document of plans, with the keys of sk.
-func writeDocument(w io.Writer, plans []*Plan, sk savedKeys) error {
+func writeDocument(w io.Writer, plans []*reconcile.Plan, sk savedKeys) error {
 	j := newJSONWriter(w)
 	j.begin("", '{')
 	j.value("format_version", FormatVersion)
 	if sk.baseURLs != nil {
 		j.value("tool_version", sk.toolVersion)
 	}
-	j.value("summary", SummarizeTargets(plans))
+	j.value("summary", reconcile.SummarizeTargets(plans))
 	j.begin("targets", '[')
 	for i, p := range plans {
 		cp := *p
-		cp.normalize()
+		cp.Normalize()
 		j.begin("", '{')
 		j.value("target", cp.Target)
 		j.value("space", cp.Space)
@@ -79,7 +81,7 @@ func writeDocument(w io.Writer, plans []*Plan, sk savedKeys) error {
 		j.value("desired_hash", cp.DesiredHash)
 		j.begin("changes", '[')
 		for k := range cp.Changes {
-			j.value("", cp.Changes[k].jsonForm())
+			j.value("", jsonForm(&cp.Changes[k]))
 		}
 		j.end()
 		j.value("unmanaged", cp.Unmanaged)
@@ -183,28 +185,28 @@ func (j *jsonWriter) finish() error {
 	return j.err
 }
 
-// changeJSON is the JSON form of a [Change]: its fields in their order,
+// changeJSON is the JSON form of a [reconcile.Change]: its fields in their order,
 // with the diff of its instructions after "after". A test holds it to
 // Change, field by field.
 type changeJSON struct {
-	Slug        string     `json:"slug"`
-	ID          string     `json:"id"`
-	Path        string     `json:"path,omitempty"`
-	Actions     []Action   `json:"actions"`
-	Fields      []string   `json:"fields"`
-	Before      SkillState `json:"before"`
-	After       SkillState `json:"after"`
-	Diff        string     `json:"diff,omitempty"`
-	Agents      []AgentRef `json:"agents"`
-	Unmanaged   bool       `json:"unmanaged,omitempty"`
-	Origin      string     `json:"origin,omitempty"`
-	DriftFields []string   `json:"drift_fields,omitempty"`
-	UpdatedAt   string     `json:"updated_at"`
-	LiveHash    string     `json:"live_hash"`
+	Slug        string               `json:"slug"`
+	ID          string               `json:"id"`
+	Path        string               `json:"path,omitempty"`
+	Actions     []reconcile.Action   `json:"actions"`
+	Fields      []string             `json:"fields"`
+	Before      reconcile.SkillState `json:"before"`
+	After       reconcile.SkillState `json:"after"`
+	Diff        string               `json:"diff,omitempty"`
+	Agents      []reconcile.AgentRef `json:"agents"`
+	Unmanaged   bool                 `json:"unmanaged,omitempty"`
+	Origin      string               `json:"origin,omitempty"`
+	DriftFields []string             `json:"drift_fields,omitempty"`
+	UpdatedAt   string               `json:"updated_at"`
+	LiveHash    string               `json:"live_hash"`
 }
 
 // jsonForm is c as JSON shows it, its diff made.
-func (c *Change) jsonForm() *changeJSON {
+func jsonForm(c *reconcile.Change) *changeJSON {
 	return &changeJSON{
 		Slug: c.Slug, ID: c.ID, Path: c.Path, Actions: c.Actions, Fields: c.Fields,
 		Before: c.Before, After: c.After, Diff: c.Diff(), Agents: c.Agents,
@@ -218,7 +220,7 @@ func (c *Change) jsonForm() *changeJSON {
 // makes them again from before and after.
 type targetJSON struct {
 	BaseURL *string `json:"base_url"`
-	Plan
+	reconcile.Plan
 }
 
 // decodeDocument reads a document of plans read whole, of this major
@@ -251,7 +253,7 @@ func decodeDocument(data []byte) ([]targetJSON, error) {
 			}
 			return nil, fmt.Errorf("decoding plan: %w", err)
 		}
-		p.normalize()
+		p.Normalize()
 	}
 	return doc.Targets, nil
 }
@@ -278,9 +280,12 @@ func checkVersion(v *string, data []byte) error {
 
 // readPlan reads the whole of a plan file of at most max bytes.
 func readPlan(r io.Reader, what string, max int64) ([]byte, error) {
-	data, err := readAllBounded(r, what, max)
-	var tl *TooLargeError
-	if err != nil && !errors.As(err, &tl) {
+	data, err := bounded.ReadAll(r, max)
+	var tl *bounded.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		err = &reconcile.TooLargeError{What: what, Size: tl.Size, Max: tl.Limit}
+	case err != nil:
 		err = fmt.Errorf("reading plan: %w", err)
 	}
 	return data, err

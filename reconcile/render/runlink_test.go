@@ -1,17 +1,20 @@
-package reconcile
+package render
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/diff"
 )
 
 const runURL = "https://github.com/acme/skills/actions/runs/123456789"
 
-func renderMD(t *testing.T, p *Plan, o MarkdownOptions) string {
+func renderMD(t *testing.T, p *reconcile.Plan, o MarkdownOptions) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := RenderMarkdown(&b, p, o); err != nil {
+	if err := Markdown(&b, p, o); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -52,7 +55,7 @@ func TestRenderMarkdownLinksTheRun(t *testing.T) {
 		with := renderMD(t, reviewPlan(), MarkdownOptions{RunURL: runURL})
 		without := renderMD(t, reviewPlan(), MarkdownOptions{})
 		if with != without {
-			t.Errorf("a plan that fits changed with a run to link:\n%s", UnifiedDiff("without", "with", without, with))
+			t.Errorf("a plan that fits changed with a run to link:\n%s", diff.Unified("without", "with", without, with))
 		}
 	})
 	t.Run("failure", func(t *testing.T) {
@@ -61,7 +64,7 @@ func TestRenderMarkdownLinksTheRun(t *testing.T) {
 			problems[i] = strings.Repeat("x", 40)
 		}
 		var b bytes.Buffer
-		if err := RenderFailureMarkdown(&b, "ab12", "", "invalid", "", problems, MarkdownOptions{RunURL: runURL}); err != nil {
+		if err := FailureMarkdown(&b, "ab12", "", "invalid", "", problems, MarkdownOptions{RunURL: runURL}); err != nil {
 			t.Fatal(err)
 		}
 		if b.Len() > DefaultMarkdownMaxLen || !strings.Contains(b.String(), "more problems") || !strings.HasSuffix(b.String(), link+"._\n") {
@@ -88,7 +91,7 @@ func TestRenderMarkdownIgnoresUnsafeRunURLs(t *testing.T) {
 		"https://",
 	} {
 		if got := renderMD(t, p, MarkdownOptions{RunURL: u}); got != want {
-			t.Errorf("RunURL %q changed the plan:\n%s", u, UnifiedDiff("want", "got", want, got)[:400])
+			t.Errorf("RunURL %q changed the plan:\n%s", u, diff.Unified("want", "got", want, got)[:400])
 		}
 	}
 }
@@ -108,10 +111,10 @@ func TestRenderMarkdownNamesTheHost(t *testing.T) {
 
 func TestNothingToReview(t *testing.T) {
 	warned := noChangePlan()
-	warned.Warnings = append(warned.Warnings, Problem{Message: "a warning"})
+	warned.Warnings = append(warned.Warnings, reconcile.Problem{Message: "a warning"})
 	for _, tc := range []struct {
 		name string
-		p    *Plan
+		p    *reconcile.Plan
 		want bool
 	}{
 		{"no change", noChangePlan(), true},
@@ -129,7 +132,7 @@ func TestRenderNoChangesMarkdown(t *testing.T) {
 	p := noChangePlan()
 	p.Commit, p.Dirty = "0123456789abcdef0123456789abcdef01234567", true
 	var b bytes.Buffer
-	if err := RenderNoChangesMarkdown(&b, p, MarkdownOptions{RunURL: runURL}); err != nil {
+	if err := NoChangesMarkdown(&b, p, MarkdownOptions{RunURL: runURL}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "nochange.short.md", b.Bytes())
@@ -140,16 +143,16 @@ func TestRenderNoChangesMarkdown(t *testing.T) {
 	// No commit (not a git repository), and no run worth linking.
 	p.Commit = ""
 	b.Reset()
-	if err := RenderNoChangesMarkdown(&b, p, MarkdownOptions{Title: "skillsync drift", RunURL: "javascript:x"}); err != nil {
+	if err := NoChangesMarkdown(&b, p, MarkdownOptions{Title: "skillsync drift", RunURL: "javascript:x"}); err != nil {
 		t.Fatal(err)
 	}
 	if want := MarkdownMarker("ab12", "") + "\n### skillsync drift for space `ab12`\n\n**No changes.**\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 
-	for name, p := range map[string]*Plan{"changes": reviewPlan(), "errors": errorPlan()} {
+	for name, p := range map[string]*reconcile.Plan{"changes": reviewPlan(), "errors": errorPlan()} {
 		b.Reset()
-		if err := RenderNoChangesMarkdown(&b, p, MarkdownOptions{}); err == nil || b.Len() > 0 {
+		if err := NoChangesMarkdown(&b, p, MarkdownOptions{}); err == nil || b.Len() > 0 {
 			t.Errorf("%s: rendered %q as no changes, error %v", name, b.String(), err)
 		}
 	}

@@ -1,19 +1,21 @@
-package reconcile
+package render
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/reconcile"
 )
 
 func TestRenderResultMarkdown(t *testing.T) {
-	r := &Result{Space: "ab12", Steps: []StepResult{
-		{Slug: "a", Action: ActionDisable, Outcome: OutcomeApplied},
-		{Slug: "b|c", Action: ActionUpdate, Outcome: OutcomeFailed, Reason: "409 Conflict: a | b\n<script>", Mismatch: "instructions differ"},
-		{Slug: "d", Action: ActionEnable, Outcome: OutcomeSkipped, Reason: "the disable of b failed"},
+	r := &reconcile.Result{Space: "ab12", Steps: []reconcile.StepResult{
+		{Slug: "a", Action: reconcile.ActionDisable, Outcome: reconcile.OutcomeApplied},
+		{Slug: "b|c", Action: reconcile.ActionUpdate, Outcome: reconcile.OutcomeFailed, Reason: "409 Conflict: a | b\n<script>", Mismatch: "instructions differ"},
+		{Slug: "d", Action: reconcile.ActionEnable, Outcome: reconcile.OutcomeSkipped, Reason: "the disable of b failed"},
 	}}
 	var b strings.Builder
-	if err := RenderResultMarkdown(&b, r, MarkdownOptions{}); err != nil {
+	if err := ResultMarkdown(&b, r, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	want := "### skillsync apply to space `ab12`\n\n" +
@@ -29,12 +31,12 @@ func TestRenderResultMarkdown(t *testing.T) {
 }
 
 func TestRenderResultMarkdownStaysUnderLimit(t *testing.T) {
-	r := &Result{Space: "ab12"}
+	r := &reconcile.Result{Space: "ab12"}
 	for i := range 5000 {
-		r.Steps = append(r.Steps, StepResult{Slug: fmt.Sprintf("skill-%04d", i), Action: ActionUpdate, Outcome: OutcomeFailed, Reason: strings.Repeat("x", 100)})
+		r.Steps = append(r.Steps, reconcile.StepResult{Slug: fmt.Sprintf("skill-%04d", i), Action: reconcile.ActionUpdate, Outcome: reconcile.OutcomeFailed, Reason: strings.Repeat("x", 100)})
 	}
 	var b strings.Builder
-	if err := RenderResultMarkdown(&b, r, MarkdownOptions{MaxLen: 65536}); err != nil {
+	if err := ResultMarkdown(&b, r, MarkdownOptions{MaxLen: 65536}); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -47,9 +49,9 @@ func TestRenderResultMarkdownStaysUnderLimit(t *testing.T) {
 }
 
 func TestRenderResultMarkdownInterrupted(t *testing.T) {
-	r := &Result{Space: "ab12", Interrupted: true, Steps: []StepResult{{Slug: "a", Action: ActionEnable, Outcome: OutcomeSkipped, Reason: reasonInterrupted}}}
+	r := &reconcile.Result{Space: "ab12", Interrupted: true, Steps: []reconcile.StepResult{{Slug: "a", Action: reconcile.ActionEnable, Outcome: reconcile.OutcomeSkipped, Reason: "interrupted"}}}
 	var b strings.Builder
-	RenderResultMarkdown(&b, r, MarkdownOptions{})
+	ResultMarkdown(&b, r, MarkdownOptions{})
 	if !strings.Contains(b.String(), "Apply was interrupted") {
 		t.Errorf("no word of the interrupt:\n%s", b.String())
 	}
@@ -61,7 +63,7 @@ func TestRenderFailureMarkdown(t *testing.T) {
 		problems = append(problems, fmt.Sprintf("skills/s%04d/SKILL.md:2:7: error: name must begin with a letter or digit `x` | y", i))
 	}
 	var b strings.Builder
-	if err := RenderFailureMarkdown(&b, "ab12", "", "the repository has 3000 validation error(s)", "fix them", problems, MarkdownOptions{}); err != nil {
+	if err := FailureMarkdown(&b, "ab12", "", "the repository has 3000 validation error(s)", "fix them", problems, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()

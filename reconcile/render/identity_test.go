@@ -1,4 +1,4 @@
-package reconcile
+package render
 
 import (
 	"bytes"
@@ -13,6 +13,9 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/visible"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/diff"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -40,7 +43,7 @@ func renderText(r *rand.Rand, lines int) string {
 
 // renderEdit changes a few lines of s, so that diffs have hunks and context.
 func renderEdit(r *rand.Rand, s string) string {
-	lines := splitLines(s)
+	lines := diff.Lines(s)
 	for range 1 + r.IntN(4) {
 		if len(lines) == 0 {
 			break
@@ -60,8 +63,8 @@ func renderEdit(r *rand.Rand, s string) string {
 
 // randomPlan computes the plan of a random repository and space, then
 // splits it by origin at random, as plan --base would.
-func randomPlan(r *rand.Rand) *Plan {
-	desired, lv := repo(), &Live{Space: "ab12", Files: map[string]map[string]*string{}}
+func randomPlan(r *rand.Rand) *reconcile.Plan {
+	desired, lv := reconciletest.Repo(), &reconcile.Live{Space: "ab12", Files: map[string]map[string]*string{}}
 	if r.IntN(4) == 0 {
 		desired.Commit = ""
 	}
@@ -75,7 +78,7 @@ func randomPlan(r *rand.Rand) *Plan {
 			inRepo = true
 		}
 		if inRepo {
-			desired.Skills = append(desired.Skills, local(slug, func(s *fsrepo.Skill) {
+			desired.Skills = append(desired.Skills, reconciletest.Local(slug, func(s *fsrepo.Skill) {
 				s.Enabled = r.IntN(3) > 0
 				s.Instructions = text
 				if r.IntN(3) == 0 {
@@ -85,22 +88,22 @@ func randomPlan(r *rand.Rand) *Plan {
 					s.Path = ""
 				}
 				for k := range r.IntN(3) {
-					s.Files = append(s.Files, textFile(fmt.Sprintf("f%d.md", k), renderText(r, r.IntN(30))))
+					s.Files = append(s.Files, reconciletest.TextFile(fmt.Sprintf("f%d.md", k), renderText(r, r.IntN(30))))
 				}
 			}))
 		}
 		if inSpace {
-			lv.Skills = append(lv.Skills, live(slug, func(s *remote.Skill) {
+			lv.Skills = append(lv.Skills, reconciletest.Live(slug, func(s *remote.Skill) {
 				s.Enabled = r.IntN(3) > 0
 				switch r.IntN(6) {
 				case 0:
 					s.Instructions = nil
 				case 1, 2:
-					s.Instructions = ptr(renderEdit(r, text))
+					s.Instructions = reconciletest.Ptr(renderEdit(r, text))
 				case 3:
-					s.Instructions = ptr(renderText(r, r.IntN(60)))
+					s.Instructions = reconciletest.Ptr(renderText(r, r.IntN(60)))
 				default:
-					s.Instructions = ptr(text)
+					s.Instructions = reconciletest.Ptr(text)
 				}
 				if r.IntN(4) == 0 {
 					s.Description = "Old " + renderText(r, 1)
@@ -113,13 +116,13 @@ func randomPlan(r *rand.Rand) *Plan {
 					case 0:
 						files[f.Path] = nil
 					case 1:
-						files[f.Path] = ptr(renderEdit(r, string(f.Content)))
+						files[f.Path] = reconciletest.Ptr(renderEdit(r, string(f.Content)))
 					}
 				}
-				lv.Files[id(slug)] = files
+				lv.Files[reconciletest.ID(slug)] = files
 			}
 			if r.IntN(2) == 0 {
-				agentSkills = append(agentSkills, id(slug))
+				agentSkills = append(agentSkills, reconciletest.ID(slug))
 			}
 		}
 	}
@@ -127,19 +130,19 @@ func randomPlan(r *rand.Rand) *Plan {
 		{ID: "11111111-1111-4111-8111-111111111111", Name: "Support | <Bot>", SkillIDs: agentSkills},
 		{ID: "22222222-2222-4222-8222-222222222222", Name: "Reviewer", SkillIDs: agentSkills[:len(agentSkills)/2], Published: r.IntN(2) == 0, HasUnpublishedChanges: true},
 	}
-	pol := Policy{Force: r.IntN(2) == 0, PublishAgents: []string{"Reviewer"}}
+	pol := reconcile.Policy{Force: r.IntN(2) == 0, PublishAgents: []string{"Reviewer"}}
 	if r.IntN(2) == 0 {
 		pol.Missing = config.MissingWarn
 	}
 	if r.IntN(2) == 0 {
 		pol.Unmanaged = config.UnmanagedDisable
 	}
-	p := Compute(desired, lv, pol)
+	p := reconcile.Compute(desired, lv, pol)
 	if r.IntN(2) == 0 {
 		for i := range p.Changes {
 			c := &p.Changes[i]
-			c.Origin = []string{OriginPR, OriginDrift}[r.IntN(2)]
-			if c.Origin == OriginPR && len(c.Fields) > 1 && r.IntN(2) == 0 {
+			c.Origin = []string{reconcile.OriginPR, reconcile.OriginDrift}[r.IntN(2)]
+			if c.Origin == reconcile.OriginPR && len(c.Fields) > 1 && r.IntN(2) == 0 {
 				c.DriftFields = c.Fields[:1]
 			}
 		}
@@ -149,8 +152,8 @@ func randomPlan(r *rand.Rand) *Plan {
 
 // propertyPlans are the plans every renderer is tried on: the golden
 // plans, huge ones and random ones.
-func propertyPlans(t *testing.T) map[string]*Plan {
-	plans := map[string]*Plan{}
+func propertyPlans(t *testing.T) map[string]*reconcile.Plan {
+	plans := map[string]*reconcile.Plan{}
 	for _, tc := range renderCases {
 		plans[tc.name] = tc.plan()
 	}
@@ -191,7 +194,7 @@ func TestRenderersOnEveryPlan(t *testing.T) {
 				texts, limits = texts[:1], []int{0, 8000}
 			}
 			for _, o := range texts {
-				out := render(func(b *bytes.Buffer) error { return RenderText(b, p, o) })
+				out := render(func(b *bytes.Buffer) error { return Text(b, p, o) })
 				for _, c := range p.Changes {
 					if !strings.Contains(out, visible.Line(c.Slug)) {
 						t.Errorf("text %+v does not name %s", o, c.Slug)
@@ -202,7 +205,7 @@ func TestRenderersOnEveryPlan(t *testing.T) {
 				}
 			}
 			for _, limit := range limits {
-				out := render(func(b *bytes.Buffer) error { return RenderMarkdown(b, p, MarkdownOptions{MaxLen: limit}) })
+				out := render(func(b *bytes.Buffer) error { return Markdown(b, p, MarkdownOptions{MaxLen: limit}) })
 				if want := MarkdownMarker(p.Space, p.Target) + "\n"; !strings.HasPrefix(out, want) {
 					t.Errorf("markdown of %d bytes does not start with the marker %q", limit, want)
 				}
@@ -220,7 +223,7 @@ func TestRenderersOnEveryPlan(t *testing.T) {
 					}
 				}
 			}
-			back, err := DecodePlan(strings.NewReader(render(func(b *bytes.Buffer) error { return RenderJSON(b, []*Plan{p}) })))
+			back, err := DecodePlan(strings.NewReader(render(func(b *bytes.Buffer) error { return JSON(b, []*reconcile.Plan{p}) })))
 			if err != nil {
 				t.Fatalf("json does not read back: %v", err)
 			}
@@ -241,7 +244,7 @@ func TestRenderersOnEveryPlan(t *testing.T) {
 // "after" where plans have always had it.
 func TestChangeJSONHoldsEveryField(t *testing.T) {
 	var got, want []string
-	ct, jt := reflect.TypeFor[Change](), reflect.TypeFor[changeJSON]()
+	ct, jt := reflect.TypeFor[reconcile.Change](), reflect.TypeFor[changeJSON]()
 	for i := range ct.NumField() {
 		f := ct.Field(i)
 		want = append(want, f.Name+" "+f.Type.String()+" "+f.Tag.Get("json"))
@@ -283,18 +286,18 @@ func TestRenderersWriteWholeLinesAsTheyGo(t *testing.T) {
 		render func(*writeLog) error
 		many   bool // large enough to take several writes
 	}{
-		{"text", func(w *writeLog) error { return RenderText(w, p, TextOptions{Color: true}) }, true},
-		{"json", func(w *writeLog) error { return RenderJSON(w, []*Plan{p}) }, true},
+		{"text", func(w *writeLog) error { return Text(w, p, TextOptions{Color: true}) }, true},
+		{"json", func(w *writeLog) error { return JSON(w, []*reconcile.Plan{p}) }, true},
 		{"targets json", func(w *writeLog) error {
 			a, b := *p, *p
 			a.Target, b.Target = "staging", "prod"
-			return RenderJSON(w, []*Plan{&a, &b})
+			return JSON(w, []*reconcile.Plan{&a, &b})
 		}, true},
 		// plan -out of the largest plan must not hold it whole either.
 		{"saved", func(w *writeLog) error {
-			return WriteSavedPlan(w, &SavedPlan{BaseURL: "https://t.example.com", Plan: p})
+			return WriteSavedPlan(w, &reconcile.SavedPlan{BaseURL: "https://t.example.com", Plan: p})
 		}, true},
-		{"markdown", func(w *writeLog) error { return RenderMarkdown(w, p, MarkdownOptions{}) }, false},
+		{"markdown", func(w *writeLog) error { return Markdown(w, p, MarkdownOptions{}) }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var w writeLog
@@ -327,31 +330,13 @@ func TestRenderersReportWriteErrors(t *testing.T) {
 	p := hugePlan(5, 200)
 	broken := errors.New("broken pipe")
 	for name, render := range map[string]func(*writeLog) error{
-		"text":     func(w *writeLog) error { return RenderText(w, p, TextOptions{}) },
-		"json":     func(w *writeLog) error { return RenderJSON(w, []*Plan{p}) },
-		"markdown": func(w *writeLog) error { return RenderMarkdown(w, p, MarkdownOptions{}) },
+		"text":     func(w *writeLog) error { return Text(w, p, TextOptions{}) },
+		"json":     func(w *writeLog) error { return JSON(w, []*reconcile.Plan{p}) },
+		"markdown": func(w *writeLog) error { return Markdown(w, p, MarkdownOptions{}) },
 	} {
 		w := &writeLog{fail: broken}
 		if err := render(w); !errors.Is(err, broken) {
 			t.Errorf("%s: rendering to a broken writer: %v, want %v", name, err, broken)
-		}
-	}
-}
-
-// TestDiffScriptWritesTheDiff: a diff kept as its script is written out as
-// UnifiedDiff gives it.
-func TestDiffScriptWritesTheDiff(t *testing.T) {
-	cases := diffCases()
-	r := rand.New(rand.NewPCG(15, 5))
-	for i := range 200 {
-		a := renderText(r, r.IntN(40))
-		cases = append(cases, diffCase{fmt.Sprintf("random-%d", i), a, renderEdit(r, a)})
-	}
-	for _, c := range cases {
-		s, text := newDiffScript("old", "new", c.a, c.b)
-		want := UnifiedDiff("old", "new", c.a, c.b)
-		if text != want || s.text() != want {
-			t.Errorf("%s: the script's diff differs from UnifiedDiff's", c.name)
 		}
 	}
 }
@@ -362,7 +347,7 @@ func TestDiffScriptWritesTheDiff(t *testing.T) {
 func TestDecodedPlanShowsTheDiffOfWhatApplySends(t *testing.T) {
 	p := reviewPlan()
 	var b bytes.Buffer
-	if err := RenderJSON(&b, []*Plan{p}); err != nil {
+	if err := JSON(&b, []*reconcile.Plan{p}); err != nil {
 		t.Fatal(err)
 	}
 	const real = `+- correctness and security\n`
@@ -375,7 +360,7 @@ func TestDecodedPlanShowsTheDiffOfWhatApplySends(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text bytes.Buffer
-	if err := RenderText(&text, got, TextOptions{}); err != nil {
+	if err := Text(&text, got, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "+- correctness and security\n") || strings.Contains(text.String(), "kindness") {

@@ -1,4 +1,4 @@
-package reconcile
+package diff
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/plans")
 
 // goldenDir holds the golden outputs of this package's tests.
-const goldenDir = "../testdata/plans"
+const goldenDir = "../../testdata/plans"
 
 // golden compares got with the golden file name, or rewrites it under -update.
 func golden(t *testing.T, name string, got []byte) {
@@ -37,11 +37,11 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./reconcile -update to create it)", err)
+		t.Fatalf("%v (run go test ./reconcile/... -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test ./reconcile -update if the change is intended):\n%s",
-			name, UnifiedDiff("want", "got", string(want), string(got)))
+		t.Errorf("%s differs from the golden file (run go test ./reconcile/... -update if the change is intended):\n%s",
+			name, Unified("want", "got", string(want), string(got)))
 	}
 }
 
@@ -55,7 +55,7 @@ func TestUnifiedDiffGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			a := readFile(t, oldPath)
 			b := readFile(t, strings.TrimSuffix(oldPath, ".old")+".new")
-			d := UnifiedDiff("a/SKILL.md", "b/SKILL.md", a, b)
+			d := Unified("a/SKILL.md", "b/SKILL.md", a, b)
 			golden(t, filepath.Join("diff", name+".diff"), []byte(d))
 			got, err := applyUnified(a, d)
 			if err != nil {
@@ -70,8 +70,8 @@ func TestUnifiedDiffGolden(t *testing.T) {
 
 func TestUnifiedDiffEqual(t *testing.T) {
 	for _, s := range []string{"", "a\n", "a"} {
-		if d := UnifiedDiff("a", "b", s, s); d != "" {
-			t.Errorf("UnifiedDiff(%q, %q) = %q, want empty", s, s, d)
+		if d := Unified("a", "b", s, s); d != "" {
+			t.Errorf("Unified(%q, %q) = %q, want empty", s, s, d)
 		}
 	}
 }
@@ -173,7 +173,7 @@ func FuzzUnifiedDiff(f *testing.F) {
 	f.Add("a\nb", "a\nb\n")
 	f.Add("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "1\n2\nthree\n4\n5\n6\n7\n8\nnine\n10\n")
 	f.Fuzz(func(t *testing.T, a, b string) {
-		d := UnifiedDiff("a", "b", a, b)
+		d := Unified("a", "b", a, b)
 		if a == b {
 			if d != "" {
 				t.Fatalf("diff of equal texts: %q", d)
@@ -194,11 +194,11 @@ func FuzzUnifiedDiff(f *testing.F) {
 // context and deleted line must match, every hunk's counts must add up, and
 // hunks must come in order. It is the stand-in for patch(1).
 func applyUnified(old, diff string) (string, error) {
-	lines := splitLines(diff)
+	lines := Lines(diff)
 	if len(lines) < 3 || !strings.HasPrefix(lines[0], "--- ") || !strings.HasPrefix(lines[1], "+++ ") {
 		return "", fmt.Errorf("no ---/+++ header")
 	}
-	src := splitLines(old)
+	src := Lines(old)
 	var out []string
 	pos := 0
 	for i := 2; i < len(lines); {
@@ -294,7 +294,7 @@ func parseHunkHeader(l string, a, b, c, d *int) error {
 	return parse(newR, c, d)
 }
 
-// goDiffUnified is UnifiedDiff with no cap: go-diff on the whole texts, and
+// goDiffUnified is Unified with no cap: go-diff on the whole texts, and
 // each hunk's line numbers counted from the start. It stands for "unchanged"
 // in TestUnifiedDiffIsGoDiff.
 func goDiffUnified(oldName, newName, a, b string) string {
@@ -306,7 +306,7 @@ func goDiffUnified(oldName, newName, a, b string) string {
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
 	var ops, ins []lineOp
 	for _, d := range dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines) {
-		for _, l := range splitLines(d.Text) {
+		for _, l := range Lines(d.Text) {
 			switch d.Type {
 			case diffmatchpatch.DiffEqual:
 				ops, ins = append(append(ops, ins...), lineOp{' ', l}), ins[:0]
@@ -367,13 +367,13 @@ func TestUnifiedDiffIsGoDiff(t *testing.T) {
 		pairs = append(pairs, [2]string{readFile(t, p), readFile(t, strings.TrimSuffix(p, ".old")+".new")})
 	}
 	for _, c := range diffCases() {
-		if _, replaced := replacedNote(UnifiedDiff("a", "b", c.a, c.b)); !replaced || strings.HasPrefix(c.name, "prose-") {
+		if _, replaced := replacedNote(Unified("a", "b", c.a, c.b)); !replaced || strings.HasPrefix(c.name, "prose-") {
 			pairs = append(pairs, [2]string{c.a, c.b})
 		}
 	}
 	for i, p := range pairs {
-		if got, want := UnifiedDiff("a", "b", p[0], p[1]), goDiffUnified("a", "b", p[0], p[1]); got != want {
-			t.Fatalf("pair %d: diff differs from go-diff's:\n%s", i, UnifiedDiff("go-diff", "got", want, got))
+		if got, want := Unified("a", "b", p[0], p[1]), goDiffUnified("a", "b", p[0], p[1]); got != want {
+			t.Fatalf("pair %d: diff differs from go-diff's:\n%s", i, Unified("go-diff", "got", want, got))
 		}
 	}
 }
@@ -451,7 +451,7 @@ func checkDiff(t *testing.T, what string, a, b, d string) {
 		t.Fatalf("%s: applying the diff gave %q, %v; want %q\ndiff:\n%s", what, got, err, b, d)
 	}
 	inserted := false // in this run of changed lines
-	for _, l := range splitLines(d)[2:] {
+	for _, l := range Lines(d)[2:] {
 		switch l[0] {
 		case '+':
 			inserted = true
@@ -471,7 +471,7 @@ func changedLines(d string) int {
 	if d == "" {
 		return 0
 	}
-	for _, l := range splitLines(d)[2:] {
+	for _, l := range Lines(d)[2:] {
 		if l[0] == '-' || l[0] == '+' {
 			n++
 		}
@@ -503,7 +503,7 @@ func editDistance(a, b []string) int {
 // 50,000 repeated or blank ones give a diff of those lines, not a rewrite.
 func TestUnifiedDiffLarge(t *testing.T) {
 	for _, c := range diffCases() {
-		d := UnifiedDiff("a", "b", c.a, c.b)
+		d := Unified("a", "b", c.a, c.b)
 		checkDiff(t, c.name, c.a, c.b, d)
 		if strings.HasSuffix(c.name, "few-changes") {
 			// editLines made 5 changes of at most a line each way.
@@ -516,7 +516,7 @@ func TestUnifiedDiffLarge(t *testing.T) {
 		a := repeat(line, benchDiffSize)
 		b := append([]string(nil), a...)
 		b[len(b)/3] = "changed\n"
-		d := UnifiedDiff("a", "b", strings.Join(a, ""), strings.Join(b, ""))
+		d := Unified("a", "b", strings.Join(a, ""), strings.Join(b, ""))
 		want := fmt.Sprintf("--- a\n+++ b\n@@ -%d,7 +%d,7 @@\n", len(b)/3-2, len(b)/3-2) +
 			strings.Repeat(" "+line, 3) + "-" + line + "+changed\n" + strings.Repeat(" "+line, 3)
 		if d != want {
@@ -538,7 +538,7 @@ func TestUnifiedDiffUnderAnyCap(t *testing.T) {
 	for i := range 1000 {
 		kind, al, bl := diffPair(r, 1+r.IntN(120))
 		a, b := joinMaybeUnterminated(r, al), joinMaybeUnterminated(r, bl)
-		la, lb := splitLines(a), splitLines(b)
+		la, lb := Lines(a), Lines(b)
 		n, m := changedMiddle(la, lb)
 		shortest := editDistance(la, lb)
 		for _, work := range diffWorkCases {
@@ -550,7 +550,11 @@ func TestUnifiedDiffUnderAnyCap(t *testing.T) {
 				t.Fatalf("%s: lines replaced %v, want %v\n%s", what, replaced, want, d)
 			}
 			if replaced {
-				if want := fmt.Sprintf("%d %s replaced by %d", n, plural(n, "line", "lines"), m); !strings.HasPrefix(note, want) {
+				word := "lines"
+				if n == 1 {
+					word = "line"
+				}
+				if want := fmt.Sprintf("%d %s replaced by %d", n, word, m); !strings.HasPrefix(note, want) {
 					t.Fatalf("%s: the hunk header says %q, want %q", what, note, want)
 				}
 			} else if got := changedLines(d); got != shortest {
@@ -563,7 +567,7 @@ func TestUnifiedDiffUnderAnyCap(t *testing.T) {
 // changedMiddle returns how many lines of a and of b lie between the lines
 // they share at their start and those they share at their end.
 func changedMiddle(a, b []string) (n, m int) {
-	pre, suf := commonEnds(a, b)
+	pre, suf := CommonEnds(a, b)
 	return len(a) - pre - suf, len(b) - pre - suf
 }
 
@@ -587,8 +591,8 @@ func replacedNote(d string) (string, bool) {
 func TestUnifiedDiffCostIsCapped(t *testing.T) {
 	replaced := 0
 	for _, c := range diffCases() {
-		d := UnifiedDiff("a", "b", c.a, c.b)
-		n, m := changedMiddle(splitLines(c.a), splitLines(c.b))
+		d := Unified("a", "b", c.a, c.b)
+		n, m := changedMiddle(Lines(c.a), Lines(c.b))
 		if _, ok := replacedNote(d); ok {
 			replaced++
 			continue
@@ -616,10 +620,10 @@ func TestUnifiedDiffReplaced(t *testing.T) {
 	if got := unifiedDiff("a", "b", a, b, 0); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	// Past the cap of UnifiedDiff: 25,000 lines against 25,000 others.
+	// Past the cap of Unified: 25,000 lines against 25,000 others.
 	c := diffCases()
 	i := slices.IndexFunc(c, func(c diffCase) bool { return c.name == "letters-vs-others" })
-	d := UnifiedDiff("a", "b", c[i].a, c[i].b)
+	d := Unified("a", "b", c[i].a, c[i].b)
 	const header = "--- a\n+++ b\n@@ -1,25000 +1,25000 @@ 25000 lines replaced by 25000 (too large to diff line by line)\n"
 	if !strings.HasPrefix(d, header) {
 		t.Errorf("got\n%.300s\nwant it to start with\n%s", d, header)
@@ -677,7 +681,7 @@ func TestUnifiedDiffManyLines(t *testing.T) {
 		}
 		b := slices.Clone(a)
 		b[n/2] = "changed\n"
-		d := UnifiedDiff("a", "b", strings.Join(a, ""), strings.Join(b, ""))
+		d := Unified("a", "b", strings.Join(a, ""), strings.Join(b, ""))
 		header := fmt.Sprintf("@@ -%d,7 +%d,7 @@", n/2-2, n/2-2)
 		// Texts of n lines, all ending in a newline, count as n+1 for go-diff.
 		if 2*(n+1) > maxDiffLines {
@@ -687,6 +691,24 @@ func TestUnifiedDiffManyLines(t *testing.T) {
 			"-" + a[n/2] + "+changed\n" + " " + strings.Join(a[n/2+1:n/2+4], " ")
 		if d != want {
 			t.Errorf("%d lines: got\n%s\nwant\n%s", 2*n, d, want)
+		}
+	}
+}
+
+// TestScriptWritesTheDiff: a diff kept as its script is written out as
+// Unified gives it.
+func TestScriptWritesTheDiff(t *testing.T) {
+	cases := diffCases()
+	r := rand.New(rand.NewPCG(15, 5))
+	for i := range 200 {
+		a := randomText(r, r.IntN(40))
+		cases = append(cases, diffCase{fmt.Sprintf("random-%d", i), joinMaybeUnterminated(r, a), joinMaybeUnterminated(r, mutate(r, a))})
+	}
+	for _, c := range cases {
+		s, text := NewScript("old", "new", c.a, c.b)
+		want := Unified("old", "new", c.a, c.b)
+		if text != want || s.Text() != want {
+			t.Errorf("%s: the script's diff differs from Unified's", c.name)
 		}
 	}
 }

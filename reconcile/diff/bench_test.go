@@ -1,4 +1,4 @@
-package reconcile
+package diff
 
 import (
 	"math"
@@ -8,62 +8,17 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 )
 
 // benchDiffSize is the size of each text the diff benchmarks compare: the
 // service's limit of 50,000 characters of instructions.
 const benchDiffSize = 50_000
 
-// benchWords is the vocabulary of the generated prose.
-var benchWords = strings.Fields(`the a skill agent review code change test file
-	repository space plan apply drift instruction note when then always never
-	should must check each line before after write read commit branch merge
-	pull request comment issue report error warning hint run build deploy`)
-
-// prose makes about size characters of markdown: headings, paragraphs of
-// wrapped lines, lists, and blank lines between them, as skills are written.
-// Nearly every line is distinct, as in real text.
-func prose(r *rand.Rand, size int) []string {
-	var lines []string
-	n := 0
-	add := func(l string) {
-		lines = append(lines, l+"\n")
-		n += len(l) + 1
-	}
-	sentence := func() string {
-		w := make([]string, 6+r.IntN(10))
-		for i := range w {
-			w[i] = benchWords[r.IntN(len(benchWords))]
-		}
-		return strings.Join(w, " ") + "."
-	}
-	for section := 1; n < size; section++ {
-		add("## Section " + strconv.Itoa(section) + ": " + sentence())
-		add("")
-		for p := 0; p < 3 && n < size; p++ {
-			var line string
-			for range 4 + r.IntN(4) {
-				s := sentence()
-				if len(line)+len(s) > 72 {
-					add(line)
-					line = ""
-				}
-				line = strings.TrimPrefix(line+" "+s, " ")
-			}
-			add(line)
-			add("")
-		}
-		for range r.IntN(5) {
-			add("- " + sentence())
-		}
-		add("")
-	}
-	return lines
-}
-
 // repeat returns the lines of pattern repeated to about size characters.
 func repeat(pattern string, size int) []string {
-	one := splitLines(pattern)
+	one := Lines(pattern)
 	lines := make([]string, 0, size/len(pattern)*len(one))
 	for range max(1, size/len(pattern)) {
 		lines = append(lines, one...)
@@ -109,8 +64,8 @@ type diffCase struct {
 // text of about benchDiffSize characters.
 func diffCases() []diffCase {
 	r := rand.New(rand.NewPCG(15, 2))
-	text := prose(r, benchDiffSize)
-	other := prose(r, benchDiffSize)
+	text := reconciletest.Prose(r, benchDiffSize)
+	other := reconciletest.Prose(r, benchDiffSize)
 	join := func(lines []string) string { return strings.Join(lines, "") }
 	same := repeat("- item\n", benchDiffSize)
 	blank := repeat("\n", benchDiffSize)
@@ -216,14 +171,14 @@ func spread(lines []string) []string {
 // longer text) and of the diff (diff-lines), so that a faster but coarser
 // diff shows.
 //
-//	go test -run '^$' -bench UnifiedDiff -benchtime 20x ./reconcile
+//	go test -run '^$' -bench Unified -benchtime 20x ./reconcile
 func BenchmarkUnifiedDiff(b *testing.B) {
 	for _, c := range diffCases() {
 		b.Run(c.name, func(b *testing.B) {
 			var d string
 			start := cpuTime()
 			for range b.N {
-				d = UnifiedDiff("a", "b", c.a, c.b)
+				d = Unified("a", "b", c.a, c.b)
 			}
 			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 			b.ReportMetric(float64(max(len(c.a), len(c.b))), "text-bytes")

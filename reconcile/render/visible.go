@@ -1,4 +1,4 @@
-package reconcile
+package render
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/internal/visible"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/diff"
 )
 
 // shownDiff is the unified diff d as a reviewer reads it: each line shown
@@ -18,7 +20,7 @@ func shownDiff(d string) string {
 	if !mayHide(d) {
 		return d
 	}
-	lines := splitLines(d)
+	lines := diff.Lines(d)
 	var b strings.Builder
 	b.Grow(len(d) + len(d)/8)
 	inHunk := false
@@ -107,7 +109,7 @@ const maxAlikeRunes = 12
 // differs: U+27E6 U+005A ... -> U+200B".
 func whereTheyDiffer(a, b string) string {
 	ra, rb := []rune(a), []rune(b)
-	pre, suf := commonEnds(ra, rb)
+	pre, suf := diff.CommonEnds(ra, rb)
 	return "looks like the line it replaces, but differs: " + codePoints(ra[pre:len(ra)-suf]) + " -> " + codePoints(rb[pre:len(rb)-suf])
 }
 
@@ -259,7 +261,7 @@ func invisibleNote(before, after string) string {
 
 // invisibleInstructions is what changes in c's instructions, and whether
 // only invisible characters do.
-func (c *Change) invisibleInstructions() (invisibleChange, bool) {
+func invisibleInstructions(c *reconcile.Change) (invisibleChange, bool) {
 	if c.Before.Instructions == nil || c.After.Instructions == nil {
 		return invisibleChange{}, false
 	}

@@ -1,9 +1,12 @@
-package reconcile
+package render
 
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,65 +14,93 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/diff"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
 
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/plans")
+
+// goldenDir holds the golden outputs of the renderers.
+const goldenDir = "../../testdata/plans"
+
+// golden compares got with the golden file name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join(goldenDir, name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./reconcile/render -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run go test ./reconcile/render -update if the change is intended):\n%s",
+			name, diff.Unified("want", "got", string(want), string(got)))
+	}
+}
+
 // reviewPlan is a plan with one of everything a reviewer may meet.
-func reviewPlan() *Plan {
-	desired := repo(
-		local("code-review", func(s *fsrepo.Skill) {
+func reviewPlan() *reconcile.Plan {
+	desired := reconciletest.Repo(
+		reconciletest.Local("code-review", func(s *fsrepo.Skill) {
 			s.Name = "Code Review"
 			s.Description = "Use when reviewing a pull request."
 			s.Instructions = "# Code review\n\nCheck:\n\n- correctness and security\n- tests\n- naming\n\nBe kind, and use `gofmt`.\n"
-			s.Files = []fsrepo.File{textFile("checklist.md", "- tests\n- docs\n"), largeFile("reference.md"), textFile("template.md", "Thanks!\n")}
+			s.Files = []fsrepo.File{reconciletest.TextFile("checklist.md", "- tests\n- docs\n"), reconciletest.LargeFile("reference.md"), reconciletest.TextFile("template.md", "Thanks!\n")}
 		}),
-		local("legacy-search", disabled),
-		local("new-skill"),
-		local("pdf-tools"),
-		local("unreadable"),
+		reconciletest.Local("legacy-search", reconciletest.Disabled),
+		reconciletest.Local("new-skill"),
+		reconciletest.Local("pdf-tools"),
+		reconciletest.Local("unreadable"),
 	)
-	lv := &Live{
+	lv := &reconcile.Live{
 		Space: "ab12",
 		Skills: []remote.Skill{
-			live("code-review", func(s *remote.Skill) {
+			reconciletest.Live("code-review", func(s *remote.Skill) {
 				s.Name = "Code review"
 				s.Description = "Use for reviews."
-				s.Instructions = ptr("# Code review\n\nCheck:\n\n- correctness\n- tests\n- naming\n\nBe kind.\n")
+				s.Instructions = reconciletest.Ptr("# Code review\n\nCheck:\n\n- correctness\n- tests\n- naming\n\nBe kind.\n")
 			}),
-			live("legacy-search"),
-			live("pdf-tools", remoteDisabled),
-			live("unreadable", func(s *remote.Skill) { s.Instructions = nil }),
-			live("scratch"),
-			live("old-draft", remoteDisabled),
-			live("team-notes", func(s *remote.Skill) { s.Source = remote.SourceUpload }),
+			reconciletest.Live("legacy-search"),
+			reconciletest.Live("pdf-tools", reconciletest.RemoteDisabled),
+			reconciletest.Live("unreadable", func(s *remote.Skill) { s.Instructions = nil }),
+			reconciletest.Live("scratch"),
+			reconciletest.Live("old-draft", reconciletest.RemoteDisabled),
+			reconciletest.Live("team-notes", func(s *remote.Skill) { s.Source = remote.SourceUpload }),
 		},
 		Files: map[string]map[string]*string{
-			id("code-review"): {"checklist.md": ptr("- tests\n"), "template.md": nil},
+			reconciletest.ID("code-review"): {"checklist.md": reconciletest.Ptr("- tests\n"), "template.md": nil},
 		},
 		Agents: []remote.Agent{
-			{ID: "11111111-1111-4111-8111-111111111111", Name: "Support | Bot", SkillIDs: []string{id("code-review"), id("legacy-search")}},
-			{ID: "22222222-2222-4222-8222-222222222222", Name: "Reviewer", SkillIDs: []string{id("code-review")}, Published: true, HasUnpublishedChanges: true},
+			{ID: "11111111-1111-4111-8111-111111111111", Name: "Support | Bot", SkillIDs: []string{reconciletest.ID("code-review"), reconciletest.ID("legacy-search")}},
+			{ID: "22222222-2222-4222-8222-222222222222", Name: "Reviewer", SkillIDs: []string{reconciletest.ID("code-review")}, Published: true, HasUnpublishedChanges: true},
 		},
 	}
-	return Compute(desired, lv, Policy{Missing: config.MissingWarn, PublishAgents: []string{"Reviewer"}})
+	return reconcile.Compute(desired, lv, reconcile.Policy{Missing: config.MissingWarn, PublishAgents: []string{"Reviewer"}})
 }
 
-func noChangePlan() *Plan {
-	return Compute(repo(local("a")), &Live{Space: "ab12", Skills: []remote.Skill{live("a")}}, Policy{})
+func noChangePlan() *reconcile.Plan {
+	return reconcile.Compute(reconciletest.Repo(reconciletest.Local("a")), &reconcile.Live{Space: "ab12", Skills: []remote.Skill{reconciletest.Live("a")}}, reconcile.Policy{})
 }
 
-func errorPlan() *Plan {
-	return Compute(repo(local("a"), local("missing")), &Live{Space: "ab12", Skills: []remote.Skill{live("a", remoteDisabled)}}, Policy{})
+func errorPlan() *reconcile.Plan {
+	return reconcile.Compute(reconciletest.Repo(reconciletest.Local("a"), reconciletest.Local("missing")), &reconcile.Live{Space: "ab12", Skills: []remote.Skill{reconciletest.Live("a", reconciletest.RemoteDisabled)}}, reconcile.Policy{})
 }
 
 // splitPlan is reviewPlan split by origin, as plan --base splits it: some
 // changes from the pull request, the others drift.
-func splitPlan() *Plan {
+func splitPlan() *reconcile.Plan {
 	p := reviewPlan()
 	for i := range p.Changes {
-		p.Changes[i].Origin = OriginPR
+		p.Changes[i].Origin = reconcile.OriginPR
 		if i%2 == 1 {
-			p.Changes[i].Origin = OriginDrift
+			p.Changes[i].Origin = reconcile.OriginDrift
 		}
 	}
 	return p
@@ -77,7 +108,7 @@ func splitPlan() *Plan {
 
 var renderCases = []struct {
 	name string
-	plan func() *Plan
+	plan func() *reconcile.Plan
 }{
 	{"review", reviewPlan},
 	{"nochange", noChangePlan},
@@ -94,7 +125,7 @@ func TestRenderTextGolden(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				var b bytes.Buffer
-				if err := RenderText(&b, tc.plan(), TextOptions{Color: color}); err != nil {
+				if err := Text(&b, tc.plan(), TextOptions{Color: color}); err != nil {
 					t.Fatal(err)
 				}
 				golden(t, name, b.Bytes())
@@ -124,16 +155,16 @@ func TestSummaryLine(t *testing.T) {
 func TestUnsyncableLine(t *testing.T) {
 	tests := []struct {
 		name string
-		plan *Plan
+		plan *reconcile.Plan
 		want string
 	}{
 		{"in sync", noChangePlan(), ""},
 		{"missing", errorPlan(), "Not possible through the API: 1 skill missing."},
 		{"missing and files", reviewPlan(), "Not possible through the API: 1 skill missing, 1 file differs, 1 file absent."},
-		{"unchecked files are not counted", &Plan{Files: []FileIssue{{Status: FileUnchecked}}}, ""},
-		{"plurals", &Plan{
-			Missing: make([]MissingSkill, 2),
-			Files:   []FileIssue{{Status: FileDiffers}, {Status: FileDiffers}, {Status: FileAbsent}, {Status: FileAbsent}},
+		{"unchecked files are not counted", &reconcile.Plan{Files: []reconcile.FileIssue{{Status: reconcile.FileUnchecked}}}, ""},
+		{"plurals", &reconcile.Plan{
+			Missing: make([]reconcile.MissingSkill, 2),
+			Files:   []reconcile.FileIssue{{Status: reconcile.FileDiffers}, {Status: reconcile.FileDiffers}, {Status: reconcile.FileAbsent}, {Status: reconcile.FileAbsent}},
 		}, "Not possible through the API: 2 skills missing, 2 files differ, 2 files absent."},
 	}
 	for _, tt := range tests {
@@ -149,7 +180,7 @@ func TestRenderMarkdownGolden(t *testing.T) {
 	for _, tc := range renderCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := RenderMarkdown(&b, tc.plan(), MarkdownOptions{}); err != nil {
+			if err := Markdown(&b, tc.plan(), MarkdownOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tc.name+".md", b.Bytes())
@@ -162,8 +193,8 @@ func TestRenderMarkdownGolden(t *testing.T) {
 
 // hugePlan updates many skills with long instructions, far more than fits
 // in a comment.
-func hugePlan(skills, lines int) *Plan {
-	r, l := repo(), &Live{Space: "ab12"}
+func hugePlan(skills, lines int) *reconcile.Plan {
+	r, l := reconciletest.Repo(), &reconcile.Live{Space: "ab12"}
 	for i := 0; i < skills; i++ {
 		slug := fmt.Sprintf("skill-%03d", i)
 		var old, new strings.Builder
@@ -171,13 +202,13 @@ func hugePlan(skills, lines int) *Plan {
 			fmt.Fprintf(&old, "Old line %d of %s, with ```fences``` and <html> & such.\n", j, slug)
 			fmt.Fprintf(&new, "New line %d of %s, rewritten.\n", j, slug)
 		}
-		r.Skills = append(r.Skills, local(slug, func(s *fsrepo.Skill) { s.Instructions = new.String() }))
-		l.Skills = append(l.Skills, live(slug, func(s *remote.Skill) { s.Instructions = ptr(old.String()) }))
+		r.Skills = append(r.Skills, reconciletest.Local(slug, func(s *fsrepo.Skill) { s.Instructions = new.String() }))
+		l.Skills = append(l.Skills, reconciletest.Live(slug, func(s *remote.Skill) { s.Instructions = reconciletest.Ptr(old.String()) }))
 	}
 	// One small change, so fair sharing must keep it whole.
-	r.Skills = append(r.Skills, local("tiny", func(s *fsrepo.Skill) { s.Name = "Tiny" }))
-	l.Skills = append(l.Skills, live("tiny"))
-	return Compute(r, l, Policy{})
+	r.Skills = append(r.Skills, reconciletest.Local("tiny", func(s *fsrepo.Skill) { s.Name = "Tiny" }))
+	l.Skills = append(l.Skills, reconciletest.Live("tiny"))
+	return reconcile.Compute(r, l, reconcile.Policy{})
 }
 
 func TestRenderMarkdownCutsLongDiffs(t *testing.T) {
@@ -194,7 +225,7 @@ func TestRenderMarkdownCutsLongDiffs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := hugePlan(tc.skills, tc.lines)
 			var b bytes.Buffer
-			if err := RenderMarkdown(&b, p, MarkdownOptions{MaxLen: tc.max}); err != nil {
+			if err := Markdown(&b, p, MarkdownOptions{MaxLen: tc.max}); err != nil {
 				t.Fatal(err)
 			}
 			out := b.String()
@@ -229,7 +260,7 @@ func TestRenderJSONGolden(t *testing.T) {
 	for _, tc := range renderCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := RenderJSON(&b, []*Plan{tc.plan()}); err != nil {
+			if err := JSON(&b, []*reconcile.Plan{tc.plan()}); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tc.name+".json", b.Bytes())
@@ -244,7 +275,7 @@ func TestRenderJSONGoldenTargets(t *testing.T) {
 	review := reviewPlan()
 	review.Target = "review"
 	var b bytes.Buffer
-	if err := RenderJSON(&b, []*Plan{plans[0], review}); err != nil {
+	if err := JSON(&b, []*reconcile.Plan{plans[0], review}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "targets.json", b.Bytes())
@@ -255,7 +286,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.plan()
 			var b bytes.Buffer
-			if err := RenderJSON(&b, []*Plan{p}); err != nil {
+			if err := JSON(&b, []*reconcile.Plan{p}); err != nil {
 				t.Fatal(err)
 			}
 			got, err := DecodePlan(&b)
@@ -320,7 +351,7 @@ func TestDecodePlanVersions(t *testing.T) {
 func FuzzDecodePlan(f *testing.F) {
 	for _, tc := range renderCases {
 		var b bytes.Buffer
-		if err := RenderJSON(&b, []*Plan{tc.plan()}); err != nil {
+		if err := JSON(&b, []*reconcile.Plan{tc.plan()}); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())
@@ -335,7 +366,7 @@ func FuzzDecodePlan(f *testing.F) {
 		}
 		// What decodes must render in every form and survive a round trip.
 		var j1 bytes.Buffer
-		if err := RenderJSON(&j1, []*Plan{p}); err != nil {
+		if err := JSON(&j1, []*reconcile.Plan{p}); err != nil {
 			t.Fatal(err)
 		}
 		p2, err := DecodePlan(bytes.NewReader(j1.Bytes()))
@@ -343,34 +374,34 @@ func FuzzDecodePlan(f *testing.F) {
 			t.Fatalf("re-decoding: %v\n%s", err, j1.String())
 		}
 		var j2 bytes.Buffer
-		if err := RenderJSON(&j2, []*Plan{p2}); err != nil {
+		if err := JSON(&j2, []*reconcile.Plan{p2}); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(j1.Bytes(), j2.Bytes()) {
 			t.Fatalf("round trip changed the plan:\n%s\n%s", j1.String(), j2.String())
 		}
 		var md bytes.Buffer
-		if err := RenderMarkdown(&md, p, MarkdownOptions{}); err != nil {
+		if err := Markdown(&md, p, MarkdownOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if md.Len() > DefaultMarkdownMaxLen {
 			t.Fatalf("markdown of %d bytes", md.Len())
 		}
-		if err := RenderText(&bytes.Buffer{}, p, TextOptions{Color: true}); err != nil {
+		if err := Text(&bytes.Buffer{}, p, TextOptions{Color: true}); err != nil {
 			t.Fatal(err)
 		}
 	})
 }
 
 func TestRenderTextEscapesControlCharacters(t *testing.T) {
-	p := Compute(
-		repo(local("a", disabled, func(s *fsrepo.Skill) { s.Instructions = "new \x1b[2J\n" })),
-		&Live{Space: "ab12", Skills: []remote.Skill{live("a")},
-			Agents: []remote.Agent{{ID: "ag\x07", Name: "Evil \x1b]0;title\x07", SkillIDs: []string{id("a")}}}},
-		Policy{},
+	p := reconcile.Compute(
+		reconciletest.Repo(reconciletest.Local("a", reconciletest.Disabled, func(s *fsrepo.Skill) { s.Instructions = "new \x1b[2J\n" })),
+		&reconcile.Live{Space: "ab12", Skills: []remote.Skill{reconciletest.Live("a")},
+			Agents: []remote.Agent{{ID: "ag\x07", Name: "Evil \x1b]0;title\x07", SkillIDs: []string{reconciletest.ID("a")}}}},
+		reconcile.Policy{},
 	)
 	var b bytes.Buffer
-	if err := RenderText(&b, p, TextOptions{}); err != nil {
+	if err := Text(&b, p, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(b.String(), "\x1b\x07") {
@@ -424,20 +455,20 @@ func rawControl(out string) string {
 }
 
 func TestRenderersShowControlCharactersVisibly(t *testing.T) {
-	p := Compute(
-		repo(local("a", disabled, func(s *fsrepo.Skill) {
+	p := reconcile.Compute(
+		reconciletest.Repo(reconciletest.Local("a", reconciletest.Disabled, func(s *fsrepo.Skill) {
 			s.Instructions = "kept line\nnew " + hostileText + "\n"
-			s.Files = []fsrepo.File{textFile("notes.md", "one\n")}
+			s.Files = []fsrepo.File{reconciletest.TextFile("notes.md", "one\n")}
 		})),
-		&Live{Space: "ab12", Skills: []remote.Skill{live("a")},
-			Files:  map[string]map[string]*string{id("a"): {"notes.md": ptr("one " + hostileText + "\n")}},
-			Agents: []remote.Agent{{ID: "ag1", Name: "Agent " + hostileText + "\nNo changes.", SkillIDs: []string{id("a")}}}},
-		Policy{},
+		&reconcile.Live{Space: "ab12", Skills: []remote.Skill{reconciletest.Live("a")},
+			Files:  map[string]map[string]*string{reconciletest.ID("a"): {"notes.md": reconciletest.Ptr("one " + hostileText + "\n")}},
+			Agents: []remote.Agent{{ID: "ag1", Name: "Agent " + hostileText + "\nNo changes.", SkillIDs: []string{reconciletest.ID("a")}}}},
+		reconcile.Policy{},
 	)
 	render := map[string]func(*bytes.Buffer) error{
-		"text":       func(b *bytes.Buffer) error { return RenderText(b, p, TextOptions{}) },
-		"text color": func(b *bytes.Buffer) error { return RenderText(b, p, TextOptions{Color: true}) },
-		"markdown":   func(b *bytes.Buffer) error { return RenderMarkdown(b, p, MarkdownOptions{}) },
+		"text":       func(b *bytes.Buffer) error { return Text(b, p, TextOptions{}) },
+		"text color": func(b *bytes.Buffer) error { return Text(b, p, TextOptions{Color: true}) },
+		"markdown":   func(b *bytes.Buffer) error { return Markdown(b, p, MarkdownOptions{}) },
 	}
 	for name, r := range render {
 		var b bytes.Buffer

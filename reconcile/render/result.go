@@ -1,24 +1,26 @@
-package reconcile
+package render
 
 import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/skillsync/skillsync/reconcile"
 )
 
 // ResultLine is the closing line of an apply: "Apply: 3 applied, 1 failed,
 // 0 skipped.".
-func ResultLine(r *Result) string {
+func ResultLine(r *reconcile.Result) string {
 	n := r.Counts()
 	return fmt.Sprintf("Apply: %d applied, %d failed, %d skipped.", n.Applied, n.Failed, n.Skipped)
 }
 
-// RenderResultMarkdown writes r for a CI job summary: a heading, the
+// ResultMarkdown writes r for a CI job summary: a heading, the
 // [ResultLine] in bold, a caution when the space does not match the plan,
 // and one table row per step with the reason of every failure or skip. It
-// stays under o.MaxLen bytes like [RenderMarkdown]: rows that do not fit are
+// stays under o.MaxLen bytes like [Markdown]: rows that do not fit are
 // counted in a note, the heading and counts never cut.
-func RenderResultMarkdown(w io.Writer, r *Result, o MarkdownOptions) error {
+func ResultMarkdown(w io.Writer, r *reconcile.Result, o MarkdownOptions) error {
 	max := o.MaxLen
 	if max <= 0 {
 		max = DefaultMarkdownMaxLen
@@ -42,9 +44,9 @@ func RenderResultMarkdown(w io.Writer, r *Result, o MarkdownOptions) error {
 	for i, s := range r.Steps {
 		sym := "✓"
 		switch s.Outcome {
-		case OutcomeFailed:
+		case reconcile.OutcomeFailed:
 			sym = "✗"
-		case OutcomeSkipped:
+		case reconcile.OutcomeSkipped:
 			sym = "–"
 		}
 		reason := strings.TrimSpace(s.Reason + " " + s.Mismatch)

@@ -1,4 +1,4 @@
-package reconcile
+package render
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/mdtest"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -40,7 +42,7 @@ const benign = "harmless"
 
 // frontmatterProblems are the warnings and errors that validate finds in a
 // SKILL.md whose frontmatter has a key named key, as plan shows them.
-func frontmatterProblems(t *testing.T, key string) (warnings []Problem, errors []string) {
+func frontmatterProblems(t *testing.T, key string) (warnings []reconcile.Problem, errors []string) {
 	t.Helper()
 	root := t.TempDir()
 	write := func(name, content string) {
@@ -61,7 +63,7 @@ func frontmatterProblems(t *testing.T, key string) (warnings []Problem, errors [
 	}
 	for _, d := range diags {
 		if d.Severity == diag.SeverityWarning {
-			warnings = append(warnings, Problem{Code: d.Code, Message: d.Location() + ": " + d.Message, Hint: d.Hint, Path: d.Path, Line: d.Line})
+			warnings = append(warnings, reconcile.Problem{Code: d.Code, Message: d.Location() + ": " + d.Message, Hint: d.Hint, Path: d.Path, Line: d.Line})
 		} else {
 			errors = append(errors, d.String())
 		}
@@ -76,18 +78,18 @@ func frontmatterProblems(t *testing.T, key string) (warnings []Problem, errors [
 // in the repository, an agent's name, the name of agents.publish, a
 // supporting file's path, a missing skill's path, the slug of an
 // unmanaged skill, and a frontmatter key.
-func injectedPlan(t *testing.T, x string) *Plan {
-	desired := repo(
-		local("a", disabled),
-		local("b", withFiles(textFile("notes/"+x+".md", "new\n"))),
-		local("m", func(s *fsrepo.Skill) { s.Name, s.Path = x, "skills/m/"+x }),
+func injectedPlan(t *testing.T, x string) *reconcile.Plan {
+	desired := reconciletest.Repo(
+		reconciletest.Local("a", reconciletest.Disabled),
+		reconciletest.Local("b", reconciletest.WithFiles(reconciletest.TextFile("notes/"+x+".md", "new\n"))),
+		reconciletest.Local("m", func(s *fsrepo.Skill) { s.Name, s.Path = x, "skills/m/"+x }),
 	)
-	lv := &Live{Space: "ab12",
-		Skills: []remote.Skill{live("a"), live("b", func(s *remote.Skill) { s.Name = x }), live(x, func(s *remote.Skill) { s.ID = "id-unmanaged" })},
-		Files:  map[string]map[string]*string{id("b"): {"notes/" + x + ".md": ptr("old\n")}},
-		Agents: []remote.Agent{{ID: "11111111-1111-4111-8111-111111111111", Name: x, SkillIDs: []string{id("a")}}},
+	lv := &reconcile.Live{Space: "ab12",
+		Skills: []remote.Skill{reconciletest.Live("a"), reconciletest.Live("b", func(s *remote.Skill) { s.Name = x }), reconciletest.Live(x, func(s *remote.Skill) { s.ID = "id-unmanaged" })},
+		Files:  map[string]map[string]*string{reconciletest.ID("b"): {"notes/" + x + ".md": reconciletest.Ptr("old\n")}},
+		Agents: []remote.Agent{{ID: "11111111-1111-4111-8111-111111111111", Name: x, SkillIDs: []string{reconciletest.ID("a")}}},
 	}
-	p := Compute(desired, lv, Policy{Missing: config.MissingWarn, PublishAgents: []string{x}})
+	p := reconcile.Compute(desired, lv, reconcile.Policy{Missing: config.MissingWarn, PublishAgents: []string{x}})
 	warnings, _ := frontmatterProblems(t, x)
 	p.Warnings = append(p.Warnings, warnings...)
 	return p
@@ -123,9 +125,9 @@ func checkInert(t *testing.T, what, hostile, good string) {
 // no link, image, emphasis, raw HTML, autolink, heading, broken table or
 // fence, and no mention or reference outside code.
 func TestMarkdownShowsInjectionsAsText(t *testing.T) {
-	render := func(p *Plan, o MarkdownOptions) string {
+	render := func(p *reconcile.Plan, o MarkdownOptions) string {
 		var b bytes.Buffer
-		if err := RenderMarkdown(&b, p, o); err != nil {
+		if err := Markdown(&b, p, o); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -153,7 +155,7 @@ func TestFailureMarkdownShowsInjectionsAsText(t *testing.T) {
 		_, errs := frontmatterProblems(t, x)
 		var b bytes.Buffer
 		msg := "reading space ab12: 400 Bad Request: " + x
-		if err := RenderFailureMarkdown(&b, "ab12", "prod", msg, x, append(errs, x), MarkdownOptions{}); err != nil {
+		if err := FailureMarkdown(&b, "ab12", "prod", msg, x, append(errs, x), MarkdownOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -167,12 +169,12 @@ func TestFailureMarkdownShowsInjectionsAsText(t *testing.T) {
 // service's answer in the job summary of an apply.
 func TestResultMarkdownShowsInjectionsAsText(t *testing.T) {
 	render := func(x string) string {
-		r := &Result{Space: "ab12", JournalError: "writing " + x + ": disk full", Steps: []StepResult{
-			{Slug: x, ID: "id-x", Action: ActionUpdate, Outcome: OutcomeFailed, Reason: "409 Conflict: " + x, Mismatch: x},
-			{Slug: "b", ID: "id-b", Action: ActionEnable, Outcome: OutcomeSkipped, Reason: x},
+		r := &reconcile.Result{Space: "ab12", JournalError: "writing " + x + ": disk full", Steps: []reconcile.StepResult{
+			{Slug: x, ID: "id-x", Action: reconcile.ActionUpdate, Outcome: reconcile.OutcomeFailed, Reason: "409 Conflict: " + x, Mismatch: x},
+			{Slug: "b", ID: "id-b", Action: reconcile.ActionEnable, Outcome: reconcile.OutcomeSkipped, Reason: x},
 		}}
 		var b bytes.Buffer
-		if err := RenderResultMarkdown(&b, r, MarkdownOptions{}); err != nil {
+		if err := ResultMarkdown(&b, r, MarkdownOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()

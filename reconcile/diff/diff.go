@@ -1,4 +1,12 @@
-package reconcile
+// Package diff writes the unified diff of two texts, line by line, as
+// diff -u writes it and patch reads it ([Unified]).
+//
+// The diff is go-diff's line mode under a cost counted, not timed: past
+// the cap, every line from the first change to the last is replaced and
+// the hunk header says how many, so the same texts always give the same
+// diff. A [Script] keeps a diff as its edit script, small beside the
+// texts, for a renderer that sizes diffs before it writes them.
+package diff
 
 import (
 	"fmt"
@@ -14,7 +22,7 @@ const diffContext = 3
 // noNewline marks, in a unified diff, a last line with no newline after it.
 const noNewline = "\\ No newline at end of file\n"
 
-// UnifiedDiff returns the unified diff turning a into b, with oldName and
+// Unified returns the unified diff turning a into b, with oldName and
 // newName in its --- and +++ headers: hunks with "@@ -a,b +c,d @@" headers
 // and three lines of context, as diff -u writes them and patch reads them.
 // It returns "" when a and b are equal.
@@ -24,7 +32,7 @@ const noNewline = "\\ No newline at end of file\n"
 // [maxDiffLines]. Then every line from the first change to the last is
 // replaced, and the hunk header says how many. The cost is counted, not
 // timed, so the same texts always give the same diff.
-func UnifiedDiff(oldName, newName, a, b string) string {
+func Unified(oldName, newName, a, b string) string {
 	return unifiedDiff(oldName, newName, a, b, maxDiffWork)
 }
 
@@ -60,7 +68,7 @@ func diffLines(a, b string, maxWork int) (ops []lineOp, replaced bool) {
 		dmp := diffmatchpatch.New()
 		dmp.DiffTimeout = 0 // no clock: maxWork bounds the cost
 		ra, rb, lines := dmp.DiffLinesToRunes(a, b)
-		pre, suf := commonEnds(ra, rb)
+		pre, suf := CommonEnds(ra, rb)
 		if affordable(ra[pre:len(ra)-suf], rb[pre:len(rb)-suf], maxWork) {
 			// go-diff is given the common lines too: its clean-up may slide
 			// a change along them.
@@ -68,8 +76,8 @@ func diffLines(a, b string, maxWork int) (ops []lineOp, replaced bool) {
 			return scriptOf(diffs, len(ra)+len(rb)), false
 		}
 	}
-	la, lb := splitLines(a), splitLines(b)
-	pre, suf := commonEnds(la, lb)
+	la, lb := Lines(a), Lines(b)
+	pre, suf := CommonEnds(la, lb)
 	ma, mb := la[pre:len(la)-suf], lb[pre:len(lb)-suf]
 	ops = make([]lineOp, 0, len(la)+len(mb))
 	ops = appendLines(ops, ' ', la[:pre])
@@ -79,9 +87,9 @@ func diffLines(a, b string, maxWork int) (ops []lineOp, replaced bool) {
 	return ops, len(ma) > 0 && len(mb) > 0
 }
 
-// commonEnds returns how many elements x and y share at their start and,
+// CommonEnds returns how many elements x and y share at their start and,
 // after those, at their end.
-func commonEnds[T comparable](x, y []T) (pre, suf int) {
+func CommonEnds[T comparable](x, y []T) (pre, suf int) {
 	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
 		pre++
 	}
@@ -141,7 +149,7 @@ func scriptOf(diffs []diffmatchpatch.Diff, size int) []lineOp {
 	ops := make([]lineOp, 0, size)
 	var inserted []lineOp // insertions wait for the next kept line
 	for _, df := range diffs {
-		lines := splitLines(df.Text)
+		lines := Lines(df.Text)
 		switch df.Type {
 		case diffmatchpatch.DiffEqual:
 			ops = append(ops, inserted...)
@@ -179,19 +187,19 @@ func diffText(oldName, newName string, ops []lineOp, replaced bool) string {
 	return sb.String()
 }
 
-// A diffScript is a unified diff kept as its edit script, not its text:
+// A Script is a unified diff kept as its edit script, not its text:
 // the markdown renderer sizes every diff of a plan before it writes any,
 // and holds them meanwhile.
-type diffScript struct {
+type Script struct {
 	oldName, newName string
 	a, b             string
 	runs             []editRun // nil when a and b are equal
 	replaced         bool
 }
 
-// newDiffScript returns the script of [UnifiedDiff] and its text.
-func newDiffScript(oldName, newName, a, b string) (*diffScript, string) {
-	s := &diffScript{oldName: oldName, newName: newName, a: a, b: b}
+// NewScript returns the script of [Unified] and its text.
+func NewScript(oldName, newName, a, b string) (*Script, string) {
+	s := &Script{oldName: oldName, newName: newName, a: a, b: b}
 	if a == b {
 		return s, ""
 	}
@@ -200,12 +208,12 @@ func newDiffScript(oldName, newName, a, b string) (*diffScript, string) {
 	return s, diffText(oldName, newName, ops, replaced)
 }
 
-// text is the unified diff of s, as [UnifiedDiff] gives it.
-func (s *diffScript) text() string {
+// text is the unified diff of s, as [Unified] gives it.
+func (s *Script) Text() string {
 	if s.runs == nil {
 		return ""
 	}
-	return diffText(s.oldName, s.newName, expandRuns(s.runs, splitLines(s.a), splitLines(s.b)), s.replaced)
+	return diffText(s.oldName, s.newName, expandRuns(s.runs, Lines(s.a), Lines(s.b)), s.replaced)
 }
 
 // An editRun is a run of an edit script: n lines of one kind, kept (' '),
@@ -252,8 +260,8 @@ func expandRuns(runs []editRun, la, lb []string) []lineOp {
 	return ops
 }
 
-// splitLines splits s after each "\n"; the last line may lack one.
-func splitLines(s string) []string {
+// Lines splits s after each "\n"; the last line may lack one.
+func Lines(s string) []string {
 	out := make([]string, 0, strings.Count(s, "\n")+1)
 	for s != "" {
 		i := strings.IndexByte(s, '\n')
@@ -330,8 +338,11 @@ func writeHunk(sb *strings.Builder, ops []lineOp, oldLine, newLine int, replaced
 	writeRange(sb, newLine, newEnd-newLine)
 	sb.WriteString(" @@")
 	if replaced {
-		fmt.Fprintf(sb, " %d %s replaced by %d (too large to diff line by line)",
-			deleted, plural(deleted, "line", "lines"), inserted)
+		word := "lines"
+		if deleted == 1 {
+			word = "line"
+		}
+		fmt.Fprintf(sb, " %d %s replaced by %d (too large to diff line by line)", deleted, word, inserted)
 	}
 	sb.WriteByte('\n')
 	for _, op := range ops {

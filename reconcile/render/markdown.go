@@ -1,4 +1,4 @@
-package reconcile
+package render
 
 import (
 	"errors"
@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/visible"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/diff"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -20,7 +22,7 @@ import (
 // the characters (or UTF-16 code units) a service counts.
 const DefaultMarkdownMaxLen = 65536
 
-// MarkdownOptions configure [RenderMarkdown].
+// MarkdownOptions configure [Markdown].
 type MarkdownOptions struct {
 	MaxLen int // default DefaultMarkdownMaxLen
 	// Title starts the heading, before " for space ID" (default
@@ -31,7 +33,7 @@ type MarkdownOptions struct {
 	Host string
 	// RunURL, when set, is the address of the CI run (a GitHub Actions
 	// run, a GitLab job) whose log holds the whole plan: a plan cut to fit
-	// ends with a link to it, and [RenderNoChangesMarkdown] names it.
+	// ends with a link to it, and [NoChangesMarkdown] names it.
 	// Anything but an absolute http(s) URL that a markdown link can hold
 	// as it is is ignored.
 	RunURL string
@@ -113,13 +115,13 @@ func whereMarkdown(space, target string) string {
 // what was cut; there are at most a few, each short.
 const mdReserve = 2048
 
-// RenderMarkdown writes p as a pull-request comment: the marker line, the
+// Markdown writes p as a pull-request comment: the marker line, the
 // summary and a table of the skills, the problems, then one <details> per
 // skill with a diff block. The output never exceeds o.MaxLen bytes (for a
 // MaxLen of a few kilobytes or more): the summary and table come first and
 // are kept, long diffs are cut with a note saying so, and what does not fit
 // at all is counted in a note.
-func RenderMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
+func Markdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error {
 	max := o.MaxLen
 	if max <= 0 {
 		max = DefaultMarkdownMaxLen
@@ -133,19 +135,19 @@ func RenderMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 // NothingToReview reports whether p holds nothing for a reviewer to read:
 // no change, no error, no warning, nothing that the API cannot do. Such a
 // plan needs no comment of its own: a CI tool may post none, or replace
-// an earlier plan's comment with [RenderNoChangesMarkdown]'s few lines.
+// an earlier plan's comment with [NoChangesMarkdown]'s few lines.
 // A plan with errors always has something to read: why it was refused.
-func NothingToReview(p *Plan) bool {
+func NothingToReview(p *reconcile.Plan) bool {
 	return !p.HasChanges() && !p.HasErrors() && len(p.Warnings) == 0 && len(p.Missing) == 0 && len(p.Files) == 0
 }
 
-// RenderNoChangesMarkdown writes the short report of a plan that
+// NoChangesMarkdown writes the short report of a plan that
 // [NothingToReview] says has nothing to show: the marker of p's space, so
 // that it replaces the comment of an earlier plan that did, the heading,
 // "No changes.", the commit planned and, when o has one, a link to the
 // run that planned it, so that a reviewer can tell it is not stale. A plan
 // with something to review is refused.
-func RenderNoChangesMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
+func NoChangesMarkdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error {
 	if !NothingToReview(p) {
 		return errors.New("the plan has changes, errors, warnings or things the API cannot do: render it whole")
 	}
@@ -167,13 +169,13 @@ func RenderNoChangesMarkdown(w io.Writer, p *Plan, o MarkdownOptions) error {
 	return writeLines(w, m.b.String())
 }
 
-// RenderFailureMarkdown writes, in place of a plan, why none could be
+// FailureMarkdown writes, in place of a plan, why none could be
 // made: the marker of space (so that it replaces the plan comment a
 // reviewer would otherwise keep reading), the error and its hint, and the
 // problems behind it, such as validation errors, as a list. Like
-// [RenderMarkdown] it stays under o.MaxLen bytes, listing as many problems
+// [Markdown] it stays under o.MaxLen bytes, listing as many problems
 // as fit.
-func RenderFailureMarkdown(w io.Writer, space, target, message, hint string, problems []string, o MarkdownOptions) error {
+func FailureMarkdown(w io.Writer, space, target, message, hint string, problems []string, o MarkdownOptions) error {
 	max := o.MaxLen
 	if max <= 0 {
 		max = DefaultMarkdownMaxLen
@@ -251,7 +253,7 @@ func (m *mdWriter) list(items []string, what string) bool {
 	return true
 }
 
-func (m *mdWriter) plan(p *Plan) {
+func (m *mdWriter) plan(p *reconcile.Plan) {
 	m.must(MarkdownMarker(p.Space, p.Target) + "\n")
 	m.must("### " + title(m.title) + " for " + whereMarkdown(p.Space, p.Target) + "\n\n")
 	head := "**" + SummaryLine(p) + "**"
@@ -368,7 +370,7 @@ func (m *mdWriter) note(n int, what string) {
 	m.must(fmt.Sprintf("\n_…and %d more %s, cut to keep this comment under %s; `skillsync plan` shows them all._\n", n, what, m.sizeLimit))
 }
 
-func (m *mdWriter) problems(title string, ps []Problem) {
+func (m *mdWriter) problems(title string, ps []reconcile.Problem) {
 	items := make([]string, len(ps))
 	for i, pr := range ps {
 		s := "- " + mdText(pr.Message)
@@ -387,8 +389,8 @@ type mdBlock struct {
 	// change, when set, is the change whose instructions diff the block
 	// shows, made when the block is sized and kept as script until it is
 	// written.
-	change *Change
-	script *diffScript
+	change *reconcile.Change
+	script *diff.Script
 }
 
 // mdTail closes a block.
@@ -399,43 +401,43 @@ const mdTail = "</details>\n\n"
 func (b *mdBlock) diffText() string {
 	switch {
 	case b.script != nil:
-		return shownDiff(b.script.text())
+		return shownDiff(b.script.Text())
 	case b.change != nil:
 		var d string
-		b.script, d = newDiffScript(b.change.diffInput())
+		b.script, d = diff.NewScript(b.change.DiffInput())
 		return shownDiff(d)
 	}
 	return shownDiff(b.diff)
 }
 
-// size is the length of b written whole, with diff its diff.
-func (b *mdBlock) size(diff string) int {
-	if diff == "" {
+// size is the length of b written whole, with d its diff.
+func (b *mdBlock) size(d string) int {
+	if d == "" {
 		return len(b.head) + len(mdTail)
 	}
-	fence := fenceFor(diff)
-	return len(b.head) + len(fence) + len("diff\n") + len(diff) + len(fence) + len("\n") + len(mdTail)
+	fence := fenceFor(d)
+	return len(b.head) + len(fence) + len("diff\n") + len(d) + len(fence) + len("\n") + len(mdTail)
 }
 
-// render writes b, with diff its diff, in at most maxLen bytes: whole, cut
+// render writes b, with d its diff, in at most maxLen bytes: whole, cut
 // after as many lines of the diff as fit, or not at all.
-func (b *mdBlock) render(diff string, maxLen int, sizeLimit string) (string, bool) {
+func (b *mdBlock) render(d string, maxLen int, sizeLimit string) (string, bool) {
 	const tail = mdTail
-	if diff == "" {
+	if d == "" {
 		s := b.head + tail
 		return s, len(s) <= maxLen
 	}
-	fence := fenceFor(diff)
+	fence := fenceFor(d)
 	open, close := fence+"diff\n", fence+"\n"
-	if b.size(diff) <= maxLen {
-		return b.head + open + diff + close + tail, true
+	if b.size(d) <= maxLen {
+		return b.head + open + d + close + tail, true
 	}
 	var sb strings.Builder
 	sb.WriteString(b.head)
 	sb.WriteString(open)
 	noteFmt := "\n_Diff cut after %d of %d lines to keep this comment under " + sizeLimit + "; `skillsync plan` shows it whole._\n\n"
 	budget := maxLen - len(b.head) - len(open) - len(close) - len(tail) - len(noteFmt) - 20
-	lines := splitLines(diff)
+	lines := diff.Lines(d)
 	n := 0
 	for _, l := range lines {
 		if len(l) > budget {
@@ -517,7 +519,7 @@ func (m *mdWriter) fill(blocks []mdBlock, room int) int {
 
 // changeBlock is the <details> block of one change: its field changes as a
 // list, then the instructions diff.
-func changeBlock(c *Change) mdBlock {
+func changeBlock(c *reconcile.Change) mdBlock {
 	sym, _ := symbol(c)
 	acts := make([]string, len(c.Actions))
 	for i, a := range c.Actions {
@@ -525,13 +527,13 @@ func changeBlock(c *Change) mdBlock {
 	}
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "<details><summary><code>%s %s</code>: %s</summary>\n\n", sym, htmlText(c.Slug), strings.Join(acts, ", "))
-	if c.Changes(FieldName) {
+	if c.Changes(reconcile.FieldName) {
 		fmt.Fprintf(&sb, "- name: %s → %s%s\n", codeSpan(quote(c.Before.Name)), codeSpan(quote(c.After.Name)), invisibleNote(c.Before.Name, c.After.Name))
 	}
-	if c.Changes(FieldDescription) {
+	if c.Changes(reconcile.FieldDescription) {
 		fmt.Fprintf(&sb, "- description: %s → %s%s\n", codeSpan(quote(c.Before.Description)), codeSpan(quote(c.After.Description)), invisibleNote(c.Before.Description, c.After.Description))
 	}
-	if c.Changes(FieldEnabled) {
+	if c.Changes(reconcile.FieldEnabled) {
 		fmt.Fprintf(&sb, "- enabled: `%t` → `%t`\n", c.Before.Enabled, c.After.Enabled)
 	}
 	if c.Unmanaged {
@@ -540,8 +542,8 @@ func changeBlock(c *Change) mdBlock {
 	if len(c.Agents) > 0 {
 		sb.WriteString("- used by agents: " + agentSpans(c.Agents) + "\n")
 	}
-	if c.Changes(FieldInstructions) {
-		switch ch, only := c.invisibleInstructions(); {
+	if c.Changes(reconcile.FieldInstructions) {
+		switch ch, only := invisibleInstructions(c); {
 		case c.Before.Instructions == nil:
 			sb.WriteString("- instructions: null in the space (its SKILL.md could not be read), rewritten as below\n")
 		case only:
@@ -574,20 +576,20 @@ func fenceFor(s string) string {
 }
 
 // fieldsCell lists the fields of a change, marking those the pull request
-// did not change (see [Change.DriftFields]) and those in which only
+// did not change (see [reconcile.Change.DriftFields]) and those in which only
 // invisible characters change.
-func fieldsCell(c *Change) string {
+func fieldsCell(c *reconcile.Change) string {
 	fs := make([]string, len(c.Fields))
 	for i, f := range c.Fields {
 		fs[i] = f
 		var only bool
 		switch f {
-		case FieldName:
+		case reconcile.FieldName:
 			_, only = onlyInvisible(c.Before.Name, c.After.Name)
-		case FieldDescription:
+		case reconcile.FieldDescription:
 			_, only = onlyInvisible(c.Before.Description, c.After.Description)
-		case FieldInstructions:
-			_, only = c.invisibleInstructions()
+		case reconcile.FieldInstructions:
+			_, only = invisibleInstructions(c)
 		}
 		if only {
 			fs[i] += " (invisible characters only)"
@@ -628,7 +630,7 @@ func codeSpan(s string) string {
 func cell(md string) string { return strings.ReplaceAll(md, "|", `\|`) }
 
 // agentSpans names agents in code spans, for a table cell or a list item.
-func agentSpans(refs []AgentRef) string {
+func agentSpans(refs []reconcile.AgentRef) string {
 	names := make([]string, len(refs))
 	for i, a := range refs {
 		names[i] = codeSpan(a.Name)

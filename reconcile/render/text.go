@@ -1,4 +1,4 @@
-package reconcile
+package render
 
 import (
 	"fmt"
@@ -7,10 +7,12 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/visible"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/diff"
 	"github.com/skillsync/skillsync/spec"
 )
 
-// TextOptions configure [RenderText].
+// TextOptions configure [Text].
 type TextOptions struct {
 	// Color turns on ANSI colours. The caller decides (a terminal, no
 	// NO_COLOR, no --no-color); the renderer never looks.
@@ -30,26 +32,26 @@ const (
 	ansiCyan   = "\x1b[36m"
 )
 
-// RenderText writes p for a terminal or a CI log, Terraform-like: "~" for an
+// Text writes p for a terminal or a CI log, Terraform-like: "~" for an
 // update, "+" an enable, "-" a disable, the unified diff of every
 // instruction change, and last the line "Plan: X to update, Y to enable, Z
 // to disable." or "No changes.".
 //
-// It writes as it goes, in writes of whole lines (see [RenderJSON]), making
+// It writes as it goes, in writes of whole lines (see [JSON]), making
 // each diff when it comes to it.
-func RenderText(w io.Writer, p *Plan, o TextOptions) error {
+func Text(w io.Writer, p *reconcile.Plan, o TextOptions) error {
 	t := textWriter{b: newLineWriter(w), color: o.Color, title: o.Title}
 	t.plan(p)
 	return t.b.Flush()
 }
 
-// RenderTargetsText writes the plans of the targets planned: each as
-// [RenderText] does, and when there are several, a blank line after each,
+// TargetsText writes the plans of the targets planned: each as
+// [Text] does, and when there are several, a blank line after each,
 // then a line per target and the line of their sum, which ends the text as
 // the summary line ends a plan's.
-func RenderTargetsText(w io.Writer, plans []*Plan, o TextOptions) error {
+func TargetsText(w io.Writer, plans []*reconcile.Plan, o TextOptions) error {
 	for _, p := range plans {
-		if err := RenderText(w, p, o); err != nil {
+		if err := Text(w, p, o); err != nil {
 			return err
 		}
 		if len(plans) > 1 {
@@ -66,7 +68,7 @@ func RenderTargetsText(w io.Writer, plans []*Plan, o TextOptions) error {
 	for _, p := range plans {
 		line := SummaryLine(p)
 		switch {
-		case p.failed():
+		case p.Failed():
 			line = "could not be planned."
 		case p.HasErrors():
 			n := len(p.Errors)
@@ -74,7 +76,7 @@ func RenderTargetsText(w io.Writer, plans []*Plan, o TextOptions) error {
 		}
 		fmt.Fprintf(&b, "  %s: %s\n", visible.Line(Where(p.Space, p.Target)), line)
 	}
-	last := targetsSummaryLine(SummarizeTargets(plans))
+	last := targetsSummaryLine(reconcile.SummarizeTargets(plans))
 	if o.Color {
 		last = ansiBold + last + ansiReset
 	}
@@ -84,7 +86,7 @@ func RenderTargetsText(w io.Writer, plans []*Plan, o TextOptions) error {
 
 // targetsSummaryLine is the last line of the text plans of several
 // targets: [SummaryLine] of their sum.
-func targetsSummaryLine(s TargetsSummary) string {
+func targetsSummaryLine(s reconcile.TargetsSummary) string {
 	if s.WithChanges == 0 {
 		return "No changes."
 	}
@@ -141,17 +143,17 @@ func (t *textWriter) paintLine(indent int, color, s string) {
 
 // symbol is the one-character mark of a change and its colour. An enable or
 // disable outranks an update: it is the bigger news.
-func symbol(c *Change) (string, string) {
+func symbol(c *reconcile.Change) (string, string) {
 	switch {
-	case c.Has(ActionEnable):
+	case c.Has(reconcile.ActionEnable):
 		return "+", ansiGreen
-	case c.Has(ActionDisable):
+	case c.Has(reconcile.ActionDisable):
 		return "-", ansiRed
 	}
 	return "~", ansiYellow
 }
 
-func (t *textWriter) plan(p *Plan) {
+func (t *textWriter) plan(p *reconcile.Plan) {
 	head := title(t.title) + " for " + Where(p.Space, p.Target)
 	if p.Commit != "" {
 		head += " at " + shortCommit(p.Commit)
@@ -221,7 +223,7 @@ func (t *textWriter) plan(p *Plan) {
 	t.paintLine(0, ansiBold, SummaryLine(p))
 }
 
-func (t *textWriter) change(c *Change) {
+func (t *textWriter) change(c *reconcile.Change) {
 	sym, col := symbol(c)
 	notes := make([]string, 0, len(c.Actions)+1)
 	for _, a := range c.Actions {
@@ -231,17 +233,17 @@ func (t *textWriter) change(c *Change) {
 		notes = append(notes, "unmanaged")
 	}
 	t.spans(2, span{color: col, text: sym}, span{text: " "}, span{color: ansiBold, text: c.Slug}, span{text: "  (" + strings.Join(notes, ", ") + ")"})
-	if c.Changes(FieldName) {
+	if c.Changes(reconcile.FieldName) {
 		t.line(6, fmt.Sprintf("name: %s -> %s%s", quote(c.Before.Name), quote(c.After.Name), invisibleNote(c.Before.Name, c.After.Name)))
 	}
-	if c.Changes(FieldDescription) {
+	if c.Changes(reconcile.FieldDescription) {
 		t.line(6, fmt.Sprintf("description: %s -> %s%s", quote(c.Before.Description), quote(c.After.Description), invisibleNote(c.Before.Description, c.After.Description)))
 	}
-	if c.Changes(FieldEnabled) {
+	if c.Changes(reconcile.FieldEnabled) {
 		t.line(6, fmt.Sprintf("enabled: %t -> %t", c.Before.Enabled, c.After.Enabled))
 	}
-	if c.Changes(FieldInstructions) {
-		switch ch, only := c.invisibleInstructions(); {
+	if c.Changes(reconcile.FieldInstructions) {
+		switch ch, only := invisibleInstructions(c); {
 		case c.Before.Instructions == nil:
 			t.line(6, "instructions: (null in the space) ->")
 		case only:
@@ -263,7 +265,7 @@ func (t *textWriter) change(c *Change) {
 // diff writes a unified diff indented, coloured line by line, shown as a
 // reviewer must read it (see [shownDiff]).
 func (t *textWriter) diff(indent int, d string) {
-	for _, l := range splitLines(shownDiff(d)) {
+	for _, l := range diff.Lines(shownDiff(d)) {
 		l = strings.TrimSuffix(l, "\n")
 		col := ""
 		switch {
@@ -280,7 +282,7 @@ func (t *textWriter) diff(indent int, d string) {
 	}
 }
 
-func (t *textWriter) problems(kind, col string, ps []Problem) {
+func (t *textWriter) problems(kind, col string, ps []reconcile.Problem) {
 	ps = unlisted(ps)
 	for _, pr := range ps {
 		t.spans(0, span{color: col, text: kind + ":"}, span{text: " " + pr.Message})
@@ -296,14 +298,14 @@ func (t *textWriter) problems(kind, col string, ps []Problem) {
 // unlisted are the problems of ps that no section of a plan lists
 // already: a skill missing from the space is listed, with what to do, among
 // what is not possible through the API, and said once.
-func unlisted(ps []Problem) []Problem {
-	return slices.DeleteFunc(slices.Clone(ps), func(pr Problem) bool { return pr.Code == CodeMissing })
+func unlisted(ps []reconcile.Problem) []reconcile.Problem {
+	return slices.DeleteFunc(slices.Clone(ps), func(pr reconcile.Problem) bool { return pr.Code == reconcile.CodeMissing })
 }
 
 // SummaryLine is the last line of a text plan: "Plan: X to update, Y to
 // enable, Z to disable." or, when applying would change nothing, "No
 // changes.".
-func SummaryLine(p *Plan) string {
+func SummaryLine(p *reconcile.Plan) string {
 	if !p.HasChanges() {
 		return "No changes."
 	}
@@ -316,7 +318,7 @@ func SummaryLine(p *Plan) string {
 // absent there), as "Not possible through the API: 1 skill missing, 2 files
 // differ."; "" when there is none. It explains a drift report whose
 // [SummaryLine] is "No changes.".
-func UnsyncableLine(p *Plan) string {
+func UnsyncableLine(p *reconcile.Plan) string {
 	var parts []string
 	if n := len(p.Missing); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s missing", n, plural(n, "skill", "skills")))
@@ -324,9 +326,9 @@ func UnsyncableLine(p *Plan) string {
 	differ, absent := 0, 0
 	for _, f := range p.Files {
 		switch f.Status {
-		case FileDiffers:
+		case reconcile.FileDiffers:
 			differ++
-		case FileAbsent:
+		case reconcile.FileAbsent:
 			absent++
 		}
 	}
@@ -342,21 +344,21 @@ func UnsyncableLine(p *Plan) string {
 	return "Not possible through the API: " + strings.Join(parts, ", ") + "."
 }
 
-func publishReason(a AgentPublish) string {
+func publishReason(a reconcile.AgentPublish) string {
 	why := "has unpublished changes"
 	if !a.Published {
 		why = "never published"
 	}
 	switch a.Origin {
-	case OriginPR:
+	case reconcile.OriginPR:
 		why += " (added to agents.publish by this pull request)"
-	case OriginDrift:
+	case reconcile.OriginDrift:
 		why += " (drift: listed in agents.publish at the base)"
 	}
 	return why
 }
 
-func countIgnored(p *Plan) int {
+func countIgnored(p *reconcile.Plan) int {
 	n := 0
 	for _, u := range p.Unmanaged {
 		if !u.Disable {
@@ -373,7 +375,7 @@ func enabledWord(enabled bool) string {
 	return "disabled"
 }
 
-func agentNames(refs []AgentRef) string {
+func agentNames(refs []reconcile.AgentRef) string {
 	names := make([]string, len(refs))
 	for i, a := range refs {
 		names[i] = a.Name
@@ -397,7 +399,7 @@ func shortCommit(c string) string {
 
 // fileName names a supporting file for a reader: by its repository path
 // when the plan has it.
-func fileName(f FileIssue) string {
+func fileName(f reconcile.FileIssue) string {
 	if f.RepoPath != "" {
 		return f.RepoPath
 	}

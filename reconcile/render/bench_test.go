@@ -1,4 +1,4 @@
-package reconcile
+package render
 
 import (
 	"encoding/json"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -41,33 +43,33 @@ import (
 const (
 	largeSkills  = 5000
 	largeChanged = largeSkills / 2 // every other skill
-	largeSize    = benchDiffSize   // characters of instructions, before and after
+	largeSize    = 50_000          // characters of instructions, before and after
 )
 
 // largeInputs makes the repository and space of the large plan: the
 // instructions of every other skill in the space are other prose than the
 // repository's.
-func largeInputs() (*fsrepo.Repo, *Live) {
+func largeInputs() (*fsrepo.Repo, *reconcile.Live) {
 	r := rand.New(rand.NewPCG(15, 3))
-	desired, lv := repo(), &Live{Space: "ab12"}
+	desired, lv := reconciletest.Repo(), &reconcile.Live{Space: "ab12"}
 	for i := range largeSkills {
 		slug := fmt.Sprintf("skill-%04d", i)
-		new := strings.Join(prose(r, largeSize), "")
+		new := strings.Join(reconciletest.Prose(r, largeSize), "")
 		old := new
 		if i%2 == 0 {
-			old = strings.Join(prose(r, largeSize), "")
+			old = strings.Join(reconciletest.Prose(r, largeSize), "")
 		}
-		desired.Skills = append(desired.Skills, local(slug, disabled, func(s *fsrepo.Skill) { s.Instructions = new }))
-		lv.Skills = append(lv.Skills, live(slug, remoteDisabled, func(s *remote.Skill) { s.Instructions = &old }))
+		desired.Skills = append(desired.Skills, reconciletest.Local(slug, reconciletest.Disabled, func(s *fsrepo.Skill) { s.Instructions = new }))
+		lv.Skills = append(lv.Skills, reconciletest.Live(slug, reconciletest.RemoteDisabled, func(s *remote.Skill) { s.Instructions = &old }))
 	}
 	return desired, lv
 }
 
 // largePlan is the plan of largeInputs, computed once for every benchmark
 // of a run: it takes seconds.
-var largePlan = sync.OnceValue(func() *Plan {
+var largePlan = sync.OnceValue(func() *reconcile.Plan {
 	desired, lv := largeInputs()
-	p := Compute(desired, lv, Policy{})
+	p := reconcile.Compute(desired, lv, reconcile.Policy{})
 	if len(p.Changes) != largeChanged {
 		panic(fmt.Sprintf("large plan: %d changes, want %d", len(p.Changes), largeChanged))
 	}
@@ -75,7 +77,7 @@ var largePlan = sync.OnceValue(func() *Plan {
 })
 
 // instructionBytes counts the instructions p holds, before and after.
-func instructionBytes(p *Plan) int {
+func instructionBytes(p *reconcile.Plan) int {
 	n := 0
 	for _, c := range p.Changes {
 		for _, s := range []*string{c.Before.Instructions, c.After.Instructions} {
@@ -170,7 +172,7 @@ func BenchmarkRenderLarge(b *testing.B) {
 			instr += len(desired.Skills[i].Instructions) + len(*lv.Skills[i].Instructions)
 		}
 		reportMemory(b, instr, func(io.Writer) error {
-			if p := Compute(desired, lv, Policy{}); len(p.Changes) != largeChanged {
+			if p := reconcile.Compute(desired, lv, reconcile.Policy{}); len(p.Changes) != largeChanged {
 				return fmt.Errorf("%d changes, want %d", len(p.Changes), largeChanged)
 			}
 			return nil
@@ -179,39 +181,39 @@ func BenchmarkRenderLarge(b *testing.B) {
 	p := largePlan()
 	instr := instructionBytes(p)
 	b.Run("text", func(b *testing.B) {
-		reportMemory(b, instr, func(w io.Writer) error { return RenderText(w, p, TextOptions{}) })
+		reportMemory(b, instr, func(w io.Writer) error { return Text(w, p, TextOptions{}) })
 	})
 	b.Run("json", func(b *testing.B) {
-		reportMemory(b, instr, func(w io.Writer) error { return RenderJSON(w, []*Plan{p}) })
+		reportMemory(b, instr, func(w io.Writer) error { return JSON(w, []*reconcile.Plan{p}) })
 	})
 	// What encoding/json takes to encode the same document whole, each
-	// diff made as its change is encoded: the plain encoding RenderJSON
+	// diff made as its change is encoded: the plain encoding JSON
 	// would be, were it within the memory bound.
 	b.Run("json-whole", func(b *testing.B) {
-		reportMemory(b, instr, func(w io.Writer) error { return encodeWhole(w, []*Plan{p}) })
+		reportMemory(b, instr, func(w io.Writer) error { return encodeWhole(w, []*reconcile.Plan{p}) })
 	})
 	b.Run("markdown", func(b *testing.B) {
-		reportMemory(b, instr, func(w io.Writer) error { return RenderMarkdown(w, p, MarkdownOptions{}) })
+		reportMemory(b, instr, func(w io.Writer) error { return Markdown(w, p, MarkdownOptions{}) })
 	})
 	// A comment of 64 KB has no room left for any diff after the table of
 	// 2,500 skills. One of 1 MiB (a job summary's limit) has: every diff is
 	// made and sized, then each written, cut to its share.
 	b.Run("markdown-1MiB", func(b *testing.B) {
-		reportMemory(b, instr, func(w io.Writer) error { return RenderMarkdown(w, p, MarkdownOptions{MaxLen: 1 << 20}) })
+		reportMemory(b, instr, func(w io.Writer) error { return Markdown(w, p, MarkdownOptions{MaxLen: 1 << 20}) })
 	})
 }
 
-// encodeWhole writes the document of RenderJSON with one json.Encoder.
-func encodeWhole(w io.Writer, plans []*Plan) error {
+// encodeWhole writes the document of JSON with one json.Encoder.
+func encodeWhole(w io.Writer, plans []*reconcile.Plan) error {
 	type plan struct {
-		*Plan
+		*reconcile.Plan
 		Changes []wholeChange `json:"changes"`
 	}
 	doc := struct {
-		FormatVersion string         `json:"format_version"`
-		Summary       TargetsSummary `json:"summary"`
-		Targets       []plan         `json:"targets"`
-	}{FormatVersion, SummarizeTargets(plans), nil}
+		FormatVersion string                   `json:"format_version"`
+		Summary       reconcile.TargetsSummary `json:"summary"`
+		Targets       []plan                   `json:"targets"`
+	}{FormatVersion, reconcile.SummarizeTargets(plans), nil}
 	for _, p := range plans {
 		cs := make([]wholeChange, len(p.Changes))
 		for i := range p.Changes {
@@ -227,6 +229,6 @@ func encodeWhole(w io.Writer, plans []*Plan) error {
 
 // wholeChange encodes a change as the document has it, its diff made
 // when it is encoded.
-type wholeChange struct{ c *Change }
+type wholeChange struct{ c *reconcile.Change }
 
-func (w wholeChange) MarshalJSON() ([]byte, error) { return json.Marshal(w.c.jsonForm()) }
+func (w wholeChange) MarshalJSON() ([]byte, error) { return json.Marshal(jsonForm(w.c)) }
