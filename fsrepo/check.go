@@ -16,7 +16,8 @@ import (
 // check it as the folder slug of the skills folder of a repository whose
 // configuration is cfg: the service's rules and the lint rules cfg turns
 // on, all but those that span skills (two skills with one name). Files
-// that [SkipsFile] leaves out are left out. The skill is nil when the
+// that [SkipsFile] leaves out are left out, and so are development files
+// (see package skillignore). The skill is nil when the
 // folder is no skill at all (it holds skills in subfolders).
 func CheckFolder(cfg config.Config, slug string, files map[string][]byte) (*Skill, diag.Diagnostics, error) {
 	rels := make([]string, 0, len(files))
@@ -37,10 +38,12 @@ func CheckFolder(cfg config.Config, slug string, files map[string][]byte) (*Skil
 		}
 		f.entries = append(f.entries, e)
 	}
+	xds := dropExcluded(cfg.SkillsDir, cfg.ExcludeFiles, []*folder{f})
 	skills, ds, err := buildSkills(context.Background(), cfg.SkillsDir, checks{lint: cfg.Lint}, []*folder{f})
 	if err != nil {
 		return nil, nil, err
 	}
+	ds = append(ds, xds...)
 	if len(skills) == 0 {
 		return nil, ds, nil
 	}

@@ -46,11 +46,14 @@ func FolderHash(sums map[string][sha256.Size]byte) string {
 }
 
 // HashFiles is the [FolderHash] of files, by slash-separated path in the
-// folder. Files that [FolderHash] leaves out are left out.
-func HashFiles(files map[string][]byte) string {
+// folder. Files that [FolderHash] leaves out are left out, and so are the
+// development files that excludeFiles (skillsync.yaml's) and the folder's
+// .skillignore files exclude (see package skillignore).
+func HashFiles(files map[string][]byte, excludeFiles []string) string {
+	m := ExcludedFiles(excludeFiles, files)
 	sums := make(map[string][sha256.Size]byte, len(files))
 	for p, data := range files {
-		if !SkipsFile(p) {
+		if !SkipsFile(p) && !m.Excludes(p) {
 			sums[p] = sha256.Sum256(data)
 		}
 	}
@@ -78,14 +81,14 @@ func StoredText(name string, data []byte) []byte {
 	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 }
 
-// folderHashOf is the [FolderHash] of a folder read by the loader, and
-// false when a file of it was not read (a SKILL.md too large to read):
-// then no hash can match. With stored, its text files are hashed as git
-// stores them (see [StoredText]), and false says that none differs so.
-func folderHashOf(f *folder, stored bool) (string, bool) {
+// folderHashOf is the [FolderHash] of the entries of a folder read by the
+// loader, and false when a file of it was not read (a SKILL.md too large
+// to read): then no hash can match. With stored, its text files are hashed
+// as git stores them (see [StoredText]), and false says that none differs so.
+func folderHashOf(entries []entry, stored bool) (string, bool) {
 	changed := false
-	sums := make(map[string][sha256.Size]byte, len(f.entries))
-	for _, e := range f.entries {
+	sums := make(map[string][sha256.Size]byte, len(entries))
+	for _, e := range entries {
 		switch {
 		case e.link:
 			continue // find -type f does not list them

@@ -246,6 +246,8 @@ type folder struct {
 	slug    string
 	isLink  bool // the folder itself is a symlink (never followed)
 	entries []entry
+	// excluded are the development files dropExcluded took out of entries.
+	excluded []entry
 	// When the loader asks for them: the git ids of the folder's files
 	// by path in it, and the id of the tree git would commit of it, zero
 	// when it holds no file, as git keeps no empty folder.
@@ -331,9 +333,11 @@ func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.R
 	if err != nil {
 		return nil, nil, err
 	}
+	xds := dropExcluded(cfg.SkillsDir, cfg.ExcludeFiles, folders)
 	if len(lds) == 0 {
 		lds = checkVendored(cfg.SkillsDir, lock, folders)
 	}
+	lds = append(lds, xds...)
 	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, c, folders)
 	if err != nil {
 		return nil, nil, err
@@ -698,10 +702,12 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 		}
 		f.entries = append(f.entries, ent)
 	}
+	xds := dropExcluded(cfg.SkillsDir, cfg.ExcludeFiles, folders)
 	lds, err := revisionLockDiagnostics(commit, prefix, ref, cfg.SkillsDir, folders)
 	if err != nil {
 		return nil, nil, err
 	}
+	lds = append(lds, xds...)
 	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, c, folders)
 	if err != nil {
 		return nil, nil, err

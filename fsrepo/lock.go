@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -400,17 +401,29 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) diag.Diagnost
 		if f.isLink {
 			continue // an error of its own
 		}
-		if h, ok := folderHashOf(f, false); ok && h == e.Hash {
+		if vendoredAs(f.entries, e.Hash) {
 			continue
 		}
-		if h, ok := folderHashOf(f, true); ok && h == e.Hash {
-			continue // checked out with CRLF, as git for Windows does
+		// A lock written before development files were excluded hashed
+		// them too.
+		if len(f.excluded) > 0 && vendoredAs(append(slices.Clip(f.entries), f.excluded...), e.Hash) {
+			continue
 		}
 		ds = append(ds, diag.Diagnostic{Path: dir, Severity: diag.SeverityWarning, Code: "vendored-modified",
 			Message: fmt.Sprintf("modified locally since vendored from %s@%s", from, shortCommit(e.Commit)),
 			Hint:    fmt.Sprintf("skillsync vendor update %s merges upstream's changes with your edits", e.Slug)})
 	}
 	return ds
+}
+
+// vendoredAs reports whether entries hash to hash, as written or as git
+// stores them: checked out with CRLF, as git for Windows does.
+func vendoredAs(entries []entry, hash string) bool {
+	if h, ok := folderHashOf(entries, false); ok && h == hash {
+		return true
+	}
+	h, ok := folderHashOf(entries, true)
+	return ok && h == hash
 }
 
 func shortCommit(c string) string {

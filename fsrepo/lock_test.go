@@ -138,7 +138,7 @@ func TestFolderHashMatchesCoreutils(t *testing.T) {
 	for p, s := range hashFixture {
 		files[p] = []byte(s)
 	}
-	got := HashFiles(files)
+	got := HashFiles(files, nil)
 	// The value, computed once with the pipeline below (GNU coreutils),
 	// holds on machines without it.
 	const want = "sha256:2722057fa9e9631510604c664d75c509a2dbfc0e23471fe9af5b0c1c386ce096"
@@ -219,7 +219,7 @@ func vendoredRepo(t *testing.T) string {
 	}
 	var l Lock
 	l.Set(LockedSkill{Slug: "pdf", Source: "https://github.com/anthropics/skills", Path: "skills/pdf",
-		Commit: strings.Repeat("a", 40), Hash: HashFiles(files)})
+		Commit: strings.Repeat("a", 40), Hash: HashFiles(files, nil)})
 	if err := WriteLock(root, l); err != nil {
 		t.Fatal(err)
 	}

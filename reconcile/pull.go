@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/fsrepo/skillignore"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/remote"
@@ -136,7 +137,16 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 	if o.Exclude != nil && len(o.Slugs) == 0 {
 		selected = slices.DeleteFunc(selected, func(s remote.Skill) bool { return o.Exclude(s.Slug) })
 	}
-	pulled, err := readPulled(ctx, c, space, selected, o.Parallelism, o.Progress)
+	// Development files (see package skillignore) are never asked for.
+	excluded := make(map[string]skillignore.Matcher, len(selected))
+	for _, s := range selected {
+		m, err := fsrepo.FolderExclusions(o.Root, o.Config.SkillsDir, s.Slug, o.Config.ExcludeFiles)
+		if err != nil {
+			return nil, err
+		}
+		excluded[s.Slug] = m
+	}
+	pulled, err := readPulled(ctx, c, space, selected, excluded, o.Parallelism, o.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -303,13 +313,14 @@ type pulledSkill struct {
 	warnings []string
 	unfound  int       // paths the instructions mention (not link) that the space does not have
 	notRead  []NotRead // references not read, with why
+	excluded skillignore.Matcher
 }
 
 // readPulled reads each skill and the supporting files its instructions
 // refer to, par skills at a time, each one request at a time. The first
 // error cancels the reads in flight and is returned; a read that panics
 // fails with a [*bug.Error] rather than ending the process.
-func readPulled(ctx context.Context, c Service, space string, skills []remote.Skill, par int, progressf func(done, total int)) ([]*pulledSkill, error) {
+func readPulled(ctx context.Context, c Service, space string, skills []remote.Skill, excluded map[string]skillignore.Matcher, par int, progressf func(done, total int)) ([]*pulledSkill, error) {
 	if par <= 0 {
 		par = DefaultParallelism
 	}
@@ -322,7 +333,7 @@ func readPulled(ctx context.Context, c Service, space string, skills []remote.Sk
 		if ctx.Err() != nil {
 			break // an error cancelled the rest
 		}
-		out[i] = &pulledSkill{Skill: s}
+		out[i] = &pulledSkill{Skill: s, excluded: excluded[s.Slug]}
 		p := out[i]
 		bug.Go(g, func() error {
 			defer progress.step()
@@ -360,6 +371,11 @@ func readPulledSkill(ctx context.Context, c Service, space string, p *pulledSkil
 		p.notRead = append(p.notRead, NotRead{Path: sk.Text, Line: sk.Line, Reason: sk.Reason})
 	}
 	for _, ref := range refs.Files {
+		if p.excluded.Excludes(ref.Path) || ref.Alt != "" && p.excluded.Excludes(ref.Alt) {
+			p.notRead = append(p.notRead, NotRead{Path: ref.Path, Line: ref.Line,
+				Reason: "a development file (evals/, excludeFiles or .skillignore), which never comes from the space"})
+			continue
+		}
 		rel := ref.Path
 		var f *remote.SkillFile
 		var err error

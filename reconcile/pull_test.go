@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -135,5 +136,44 @@ func TestPullPanicIsAnError(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(o.Root, "skills")); !os.IsNotExist(err) {
 		t.Errorf("a pull that failed wrote the skills folder: %v", err)
+	}
+}
+
+// TestPullLeavesOutDevelopmentFiles: files of evals/, excludeFiles and the
+// local folder's .skillignore are never asked for, even when the
+// instructions link them; pull says why.
+func TestPullLeavesOutDevelopmentFiles(t *testing.T) {
+	svc := newFakeService("ab12")
+	sk := svc.add("guide", "See [the form](form.md), [the evals](evals/evals.json), [a draft](drafts/a.md) and [notes](notes.wip.md).\n", true)
+	svc.files[sk.ID] = map[string]string{"form.md": "# Form\n", "evals/evals.json": "{}", "drafts/a.md": "a\n", "notes.wip.md": "n\n"}
+	o := pullOptions(t)
+	o.Config.ExcludeFiles = []string{"*.wip.md"}
+	if err := os.MkdirAll(filepath.Join(o.Root, "skills", "guide"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(o.Root, "skills", "guide", ".skillignore"), []byte("drafts/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Pull(t.Context(), svc, "ab12", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Skills[0].Files; !reflect.DeepEqual(got, []string{"SKILL.md", "form.md"}) {
+		t.Errorf("written %q, want SKILL.md and form.md", got)
+	}
+	var notRead []string
+	for _, n := range rep.Skills[0].NotRead {
+		if strings.Contains(n.Reason, "development file") {
+			notRead = append(notRead, n.Path)
+		}
+	}
+	sort.Strings(notRead)
+	if want := []string{"drafts/a.md", "evals/evals.json", "notes.wip.md"}; !reflect.DeepEqual(notRead, want) {
+		t.Errorf("not read as development files: %q, want %q", notRead, want)
+	}
+	for _, c := range svc.calls {
+		if strings.Contains(c, "evals") || strings.Contains(c, "drafts") || strings.Contains(c, "wip") {
+			t.Errorf("asked the space for %s", c)
+		}
 	}
 }

@@ -191,7 +191,7 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 		return nil, err
 	}
 	added.Skill = fsrepo.LockedSkill{Slug: slug, Source: src.Spec, Path: dir, Ref: opts.Ref,
-		Commit: t.commit.String(), Hash: fsrepo.HashFiles(contents)}
+		Commit: t.commit.String(), Hash: fsrepo.HashFiles(contents, cfg.ExcludeFiles)}
 	lock.Set(added.Skill)
 	if err := fsrepo.WriteLock(root, lock); err != nil {
 		return nil, fmt.Errorf("%s is written, but %w: remove the folder and vendor it again", local, err)

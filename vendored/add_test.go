@@ -51,8 +51,8 @@ func TestAddFromLocalRepository(t *testing.T) {
 	for _, p := range added.Files {
 		files[p] = []byte(readFile(t, filepath.Join(dir, filepath.FromSlash(p))))
 	}
-	if e.Hash != fsrepo.HashFiles(files) {
-		t.Errorf("lock hash %s, the folder's %s", e.Hash, fsrepo.HashFiles(files))
+	if e.Hash != fsrepo.HashFiles(files, nil) {
+		t.Errorf("lock hash %s, the folder's %s", e.Hash, fsrepo.HashFiles(files, nil))
 	}
 	if ds := vendoredDiagnostics(t, root); len(ds) > 0 {
 		t.Errorf("validate reports a folder just vendored: %v", ds)

@@ -2,6 +2,7 @@ package vendored
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -262,7 +263,7 @@ func Outdated(ctx context.Context, root string, opts OutdatedOptions) (*Report, 
 			st.State = StateRemoved
 		case err != nil:
 			fail(i, err)
-		case hashOf(files) == entries[i].Hash:
+		case hashedAs(files, cfg.ExcludeFiles, entries[i].Hash):
 			st.State = StateUnchanged
 		default:
 			st.State = StateOutdated
@@ -274,10 +275,25 @@ func Outdated(ctx context.Context, root string, opts OutdatedOptions) (*Report, 
 	return rep, nil
 }
 
-func hashOf(files map[string]file) string {
+// hashOf is the hash skillsync.lock records of files, the development
+// files that excludeFiles and .skillignore exclude left out.
+func hashOf(files map[string]file, excludeFiles []string) string {
 	contents := make(map[string][]byte, len(files))
 	for p, f := range files {
 		contents[p] = f.data
 	}
-	return fsrepo.HashFiles(contents)
+	return fsrepo.HashFiles(contents, excludeFiles)
+}
+
+// hashedAs reports whether files hash to hash, as hashOf does or, for a
+// lock written before development files were excluded, with them.
+func hashedAs(files map[string]file, excludeFiles []string, hash string) bool {
+	if hashOf(files, excludeFiles) == hash {
+		return true
+	}
+	sums := make(map[string][sha256.Size]byte, len(files))
+	for p, f := range files {
+		sums[p] = sha256.Sum256(f.data)
+	}
+	return fsrepo.FolderHash(sums) == hash
 }

@@ -133,7 +133,7 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 		}
 		return nil, fmt.Errorf("reading the folder at the locked commit: %w", err)
 	}
-	if h := hashOf(base); h != e.Hash {
+	if h := hashOf(base, cfg.ExcludeFiles); !hashedAs(base, cfg.ExcludeFiles, e.Hash) {
 		return nil, fmt.Errorf("%s at the locked commit %s hashes to %s, not to the %s that %s holds (line %d): the lock was edited, or the source is not the one vendored from; nothing is written",
 			displayDir(e.Path), short(e.Commit), h, e.Hash, fsrepo.LockFile, e.Line)
 	}
@@ -148,7 +148,7 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 		return nil, err
 	}
 	next := e
-	next.Commit, next.Hash = su.To, hashOf(theirs)
+	next.Commit, next.Hash = su.To, hashOf(theirs, cfg.ExcludeFiles)
 	ours, err := readLocalFolder(root, dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, folderGone(root, cfg.SkillsDir, e)

@@ -166,7 +166,7 @@ func TestUpdateKeepsLocalEdits(t *testing.T) {
 	for _, p := range []string{"SKILL.md", "forms.md", "scripts/fill.py", "run.sh", "new.md"} {
 		theirs[p] = []byte(readFile(t, filepath.Join(up.dir, "skills", "pdf", filepath.FromSlash(p))))
 	}
-	if e.Commit != tip || e.Hash != fsrepo.HashFiles(theirs) {
+	if e.Commit != tip || e.Hash != fsrepo.HashFiles(theirs, nil) {
 		t.Errorf("lock entry %+v: want the new commit and upstream's folder hash there", e)
 	}
 	// The local edits are still local edits.

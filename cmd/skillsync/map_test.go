@@ -84,16 +84,17 @@ func TestPackageMap(t *testing.T) {
 		"fsrepo/diag":                  {"spec"},
 		"fsrepo/skillmd":               {"fsrepo/diag", "spec", "internal/..."},
 		"lint":                         {"fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
-		"fsrepo/config":                {"lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
-		"fsrepo":                       {"fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"fsrepo/skillignore":           {"fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"fsrepo/config":                {"fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"fsrepo":                       {"fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
 		"remote":                       {"spec", "internal/..."},
 		"remote/remotetest":            {"remote", "spec", "internal/..."},
 		"remote/remotetest/testserver": {"remote/remotetest", "remote", "spec", "internal/..."},
 		"reconcile/diff":               nil,
-		"reconcile":                    {"reconcile/diff", "fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
-		"reconcile/render":             {"reconcile", "reconcile/diff", "fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
-		"reconcile/reconciletest":      {"fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
-		"vendored":                     {"fsrepo", "fsrepo/config", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
+		"reconcile":                    {"reconcile/diff", "fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"reconcile/render":             {"reconcile", "reconcile/diff", "fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"reconcile/reconciletest":      {"fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"vendored":                     {"fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
 	}
 	may := func(rule []string, p string) bool {
 		return slices.Contains(rule, p) || strings.HasPrefix(p, "internal/") && slices.Contains(rule, "internal/...")

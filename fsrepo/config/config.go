@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/skillsync/skillsync/fsrepo/skillignore"
 	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/suggest"
@@ -128,6 +129,7 @@ type rawConfig struct {
 	Missing           *string       `yaml:"missing"`
 	MaxDisablePercent *int          `yaml:"maxDisablePercent"`
 	Agents            *rawAgentsCfg `yaml:"agents"`
+	ExcludeFiles      []string      `yaml:"excludeFiles"`
 }
 
 type rawAgentsCfg struct {
@@ -137,7 +139,7 @@ type rawAgentsCfg struct {
 // configKeys are the keys each section may hold: "" is the top level,
 // "target" a target of targets:, "ignoreRule" an item of an ignore: list.
 var configKeys = map[string][]string{
-	"":              {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore", "targets", "lint", "notify"},
+	"":              {"baseURL", "space", "skillsDir", "unmanaged", "missing", "maxDisablePercent", "agents", "ignore", "targets", "lint", "notify", "excludeFiles"},
 	"agents":        {"publish"},
 	"lint":          {"profile", "rules", "waivers"},
 	"waiver":        {"rule", "skill", "hash", "reason"},
@@ -231,6 +233,12 @@ func Parse(data []byte) (Config, error) {
 	if raw.Agents != nil {
 		cfg.Agents.Publish = raw.Agents.Publish
 	}
+	for _, p := range raw.ExcludeFiles {
+		if err := skillignore.Check(p); err != nil {
+			fail(lines["excludeFiles"], "excludeFiles: %v", err)
+		}
+	}
+	cfg.ExcludeFiles = raw.ExcludeFiles
 	if lint != nil {
 		cfg.Lint = parseLint(lint, fail)
 	}
@@ -347,6 +355,7 @@ var configShapes = map[string]struct{ shape, example, item string }{
 	"notifyDestination.urlEnv":    {"text", "urlEnv: SKILLSYNC_NOTIFY_SLACK", ""},
 	"notifyDestination.secretEnv": {"text", "secretEnv: SKILLSYNC_NOTIFY_AUDIT_SECRET", ""},
 	"notifyDestination.events":    {"list", "events: [failures, drift.resolved]", "an event (drift.found, ...), failures or all"},
+	"excludeFiles":                {"list", "excludeFiles: [\"*.draft.md\", \"fixtures/\"]", "a gitignore pattern"},
 }
 
 // checkType reports a value of key (named display in messages) that is

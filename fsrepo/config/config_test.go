@@ -93,6 +93,7 @@ func TestReadConfig(t *testing.T) {
 		{name: "bad percent", in: "maxDisablePercent: 130\n", err: "skillsync.yaml:1: maxDisablePercent must be 0 to 100"},
 		{name: "bad type", in: "maxDisablePercent: lots\n", err: `skillsync.yaml:1: maxDisablePercent must be a whole number, not "lots"; for example maxDisablePercent: 30`},
 		{name: "fraction", in: "maxDisablePercent: 12.5\n", err: `skillsync.yaml:1: maxDisablePercent must be a whole number, not "12.5"`},
+		{name: "bad excludeFiles glob", in: "space: ab12\nexcludeFiles: [\"docs/[x\"]\n", err: `skillsync.yaml:2: excludeFiles: pattern "docs/[x": "[x" is not a valid glob`},
 		{name: "all type errors", in: "missing: [warn]\nagents:\n  publish: bot\nspace: {a: b}\n", err: "skillsync.yaml:1: missing must be a single value, not a list; for example missing: error (or warn)\n" +
 			`skillsync.yaml:3: agents.publish must be a list, not "bot"` + "; for example publish: [Support bot, 0b5c...]\n" +
 			"skillsync.yaml:4: space must be a single value, not a mapping"},

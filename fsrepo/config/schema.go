@@ -57,6 +57,11 @@ func Schema() []byte {
 			},
 			"lint":   lintSchema(),
 			"notify": notifySchema(true, "Where events (apply failed, drift found, ...) of every target are sent, by a destination name of your choosing."),
+			"excludeFiles": obj{
+				"type":        "array",
+				"description": "Development files of every skill folder, never synced, compared, counted as drift or hashed into skillsync.lock: gitignore patterns, matched in each skill folder, on top of evals/ (always excluded) and the folder's .skillignore.",
+				"items":       obj{"type": "string", "minLength": 1},
+			},
 		}),
 		"additionalProperties": false,
 		"not": obj{

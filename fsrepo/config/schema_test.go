@@ -169,6 +169,9 @@ func TestConfigSchemaAgreesWithParser(t *testing.T) {
 		{"notify unknown key", "space: ab12\nnotify:\n  chat: {kind: slack, url: https://hooks.slack.com/x}\n", false},
 		{"notify bad name", "space: ab12\nnotify:\n  'team chat': {kind: slack, urlEnv: SKILLSYNC_NOTIFY_SLACK}\n", false},
 		{"notify URL in the file", "space: ab12\nnotify:\n  chat: {kind: slack, urlEnv: 'https://hooks.slack.com/services/T/B/X'}\n", false},
+		{"excludeFiles", "space: ab12\nexcludeFiles: ['*.draft.md', fixtures/, '!evals/keep.json']\n", true},
+		{"excludeFiles not a list", "space: ab12\nexcludeFiles: fixtures/\n", false},
+		{"excludeFiles empty item", "space: ab12\nexcludeFiles: ['']\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, perr := Parse([]byte(tc.yaml))

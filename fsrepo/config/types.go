@@ -15,6 +15,10 @@ type Config struct {
 	MaxDisablePercent int          `yaml:"maxDisablePercent" json:"maxDisablePercent,omitempty"`
 	Agents            AgentsConfig `yaml:"agents" json:"agents,omitempty"`
 	Lint              lint.Config  `yaml:"lint" json:"lint,omitempty"`
+	// ExcludeFiles are gitignore patterns of the development files of
+	// every skill folder, on top of evals/ and each folder's .skillignore
+	// (see package skillignore).
+	ExcludeFiles []string `yaml:"excludeFiles" json:"excludeFiles,omitempty"`
 	// Ignore are the differences never planned nor reported as drift, in
 	// every target.
 	Ignore []IgnoreRule `yaml:"-" json:"ignore,omitempty"`
