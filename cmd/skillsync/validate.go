@@ -64,6 +64,12 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 	if err != nil {
 		return err
 	}
+	// The 40-active limit needs no network: validate, and so the
+	// pre-commit hook, catches what plan would refuse.
+	if more := fsrepo.ActiveLimit(repo); len(more) > 0 {
+		diags = append(diags, more...)
+		diags.Sort()
+	}
 	dropEchoingHints(ui, repo, diags)
 	switch format {
 	case "json":
