@@ -564,3 +564,20 @@ func TestSkillWriterLargeLocalFiles(t *testing.T) {
 		t.Errorf("Write of what the files hold allocated %d MB; a file was read whole", n>>20)
 	}
 }
+
+// TestRefusedErrorCounts: the refusal counts its paths in words that fit
+// the number ("1 local file differs", not "1 local file(s)").
+func TestRefusedErrorCounts(t *testing.T) {
+	one := (&RefusedError{Modified: []string{"skills/a/SKILL.md"}}).Error()
+	two := (&RefusedError{Modified: []string{"a", "b"}, Unsafe: []PathProblem{{Path: "x"}}}).Error()
+	for _, want := range []string{"\n1 local file differs from git HEAD"} {
+		if !strings.Contains(one, want) {
+			t.Errorf("%q lacks %q", one, want)
+		}
+	}
+	for _, want := range []string{"\n2 local files differ from git HEAD", "\n1 unsafe path, never written"} {
+		if !strings.Contains(two, want) {
+			t.Errorf("%q lacks %q", two, want)
+		}
+	}
+}

@@ -30,6 +30,10 @@ func checkBaseURL(raw string) (*url.URL, error) {
 		return nil, fmt.Errorf("base URL %q has no scheme: write https://%s (http:// only for a loopback host, such as the emulator's)", raw, raw)
 	}
 	shown := redact.Userinfo(raw)
+	// A space pasted at an end is invisible in an error unless quoted.
+	if t := strings.TrimSpace(raw); t != raw {
+		return nil, fmt.Errorf("base URL %q has white space at its start or end: write %q", shown, redact.Userinfo(t))
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		// url.Parse quotes the whole input; it has no userinfo to leak

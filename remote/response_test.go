@@ -284,6 +284,8 @@ func TestNew(t *testing.T) {
 		{"https://example.com?token=1", "must not have a query"},
 		{"https://example.com/#x", "must not have a query or fragment"},
 		{"https://exa mple.com", "not a valid URL"},
+		{"https://tenant.example.com ", `base URL "https://tenant.example.com " has white space at its start or end: write "https://tenant.example.com"`},
+		{"\thttps://u:pw@tenant.example.com", `base URL "\thttps://xxxxx@tenant.example.com" has white space`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {

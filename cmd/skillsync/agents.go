@@ -20,7 +20,7 @@ import (
 )
 
 func agentsCommand(e *env) *cli.Command {
-	common := func() []cli.Flag { return flags([]cli.Flag{dirFlag()}, remoteFlags()) }
+	common := func() []cli.Flag { return flags([]cli.Flag{dirFlag()}, oneTargetRemoteFlags()) }
 	return &cli.Command{
 		Name:  "agents",
 		Usage: "list, publish or delete the agents of the space",

@@ -108,7 +108,7 @@ func helpCommand() *cli.Command {
 	}
 }
 
-// prepare makes cmd and its subcommands report a bad flag, an unknown
+// prepare gives every command --no-color, and makes cmd and its subcommands report a bad flag, an unknown
 // subcommand or help topic, and (for a top-level command that takes none)
 // an argument as an error with a hint, rather than printing the help and,
 // for an unknown subcommand, exiting 0; record, before they run, whether
@@ -118,6 +118,11 @@ func helpCommand() *cli.Command {
 func prepare(ui *ui, cmd *cli.Command, top bool) {
 	if cmd.OnUsageError == nil {
 		cmd.OnUsageError = usageError
+	}
+	// --no-color is accepted by every command, as scripts pass it to all
+	// alike; those that print no colour ignore it.
+	if len(cmd.Subcommands) == 0 && !slices.ContainsFunc(cmd.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), string(flagNoColor)) }) {
+		cmd.Flags = append(cmd.Flags, noColorFlag())
 	}
 	has := slices.ContainsFunc(cmd.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), string(flagDebug)) })
 	checks := []cli.BeforeFunc{func(c *cli.Context) error {

@@ -77,7 +77,8 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 		notifyFailure(ctx, e, o.planning, notify.PlanError, err)
 		return err
 	}
-	if err := o.view.plans(runs); err != nil {
+	closed, err := printedOrClosed(o.view.plans(runs))
+	if err != nil {
 		return err
 	}
 	ghErr := publishPlans(ctx, e, o.github, runs, "drift")
@@ -97,7 +98,7 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 		if err := savePlans(o.out, runs); err != nil {
 			return err
 		}
-		o.view.say("%s", savedLine(runs, o.out))
+		sayOrWarn(ui, o.view.say, closed, savedLine(runs, o.out))
 	}
 	if ghErr != nil {
 		return ghErr

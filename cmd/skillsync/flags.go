@@ -113,16 +113,26 @@ type choiceFlag struct {
 }
 
 func noColorFlag() cli.Flag {
-	return flagNoColor.def("never colour the output (also NO_COLOR)")
+	return flagNoColor.def("never colour the output (also NO_COLOR; FORCE_COLOR or CLICOLOR_FORCE colour a pipe)")
 }
 
-// remoteFlags are the flags of every command that talks to a space; see
-// [readConnFlags].
+// remoteFlags are the flags of every command that talks to a space, for
+// one target or several; see [readConnFlags].
 func remoteFlags() []cli.Flag {
+	return remoteFlagsFor(withEnv("target of skillsync.yaml to work on (repeat, or comma-separate, for several; default: all, in file order)", envTarget))
+}
+
+// oneTargetRemoteFlags are [remoteFlags] for a command that works on one
+// space (pull, agents, assets, restore): its --target takes one name.
+func oneTargetRemoteFlags() []cli.Flag {
+	return remoteFlagsFor(withEnv("the target of skillsync.yaml to work on: one name, needed when it has several targets", envTarget))
+}
+
+func remoteFlagsFor(targetUsage string) []cli.Flag {
 	par := flagParallelism.def(withEnv("requests in flight at once", envParallelism))
 	par.Value = defaultParallelism
 	return []cli.Flag{
-		flagTarget.def(withEnv("target of skillsync.yaml to work on (repeat, or comma-separate, for several; default: all, in file order)", envTarget)),
+		flagTarget.def(targetUsage),
 		flagBaseURL.def(withEnv("service address, https://... (or http:// on loopback)", envBaseURL)),
 		flagSpace.def(withEnv("space id", envSpace)),
 		flagTokenFile.def("file holding the bearer token, for every target selected (default: each target's tokenEnv, else $" + envToken + ")"),

@@ -47,6 +47,9 @@ func main() {
 func mainWith(instantRetries bool) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A closed stdout (skillsync plan -out FILE | head) is then an error
+	// of the write, not the end of the process: the plan is still saved.
+	signal.Ignore(syscall.SIGPIPE)
 	return run(ctx, os.Args, process{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, instantRetries: instantRetries})
 }
 

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -90,7 +91,8 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 			return err
 		}
 	}
-	if err := o.view.plans(runs); err != nil {
+	closed, err := printedOrClosed(o.view.plans(runs))
+	if err != nil {
 		return err
 	}
 	// Posted even with errors: reviewers need to see them.
@@ -104,7 +106,10 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 		if err := savePlans(o.out, runs); err != nil {
 			return err
 		}
-		o.view.say("%s", savedLine(runs, o.out))
+		sayOrWarn(ui, o.view.say, closed, savedLine(runs, o.out))
+		if outsideState(runs[0].root, o.out) {
+			ui.hintf("a saved plan holds the full text of the skills: keep %s out of git, or save plans under %s/, which skillsync has git ignore", o.out, reconcile.StateDir)
+		}
 	}
 	if ghErr != nil {
 		return ghErr
@@ -113,6 +118,26 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 		return errChanges
 	}
 	return nil
+}
+
+// printedOrClosed is err of printing a plan, or closed when stdout was
+// closed before all of it was written (plan -out FILE | head): what
+// follows, saving the plan above all, must still be done.
+func printedOrClosed(err error) (closed bool, _ error) {
+	if errors.Is(err, syscall.EPIPE) {
+		return true, nil
+	}
+	return false, err
+}
+
+// sayOrWarn says line on stdout, or on stderr as a warning when stdout
+// was closed, so the line that the plan was saved is never lost.
+func sayOrWarn(ui *ui, say func(string, ...any), closed bool, line string) {
+	if closed {
+		ui.warningf("stdout was closed before the plan was all printed; %s", line)
+		return
+	}
+	say("%s", line)
 }
 
 // savedLine says where the plans of runs were saved, and how to apply

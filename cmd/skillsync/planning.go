@@ -357,6 +357,5 @@ func anyChanges(runs []*planRun) bool {
 
 // planErrors is the error of a plan that has errors, after rendering it.
 func planErrors(p *reconcile.Plan) error {
-	n := len(p.Errors)
-	return withHint(fmt.Errorf("the plan has %d error(s); nothing can be applied until they are fixed", n), "see the errors listed in the plan above, each with what to do")
+	return withHint(fmt.Errorf("the plan has %s; nothing can be applied until they are fixed", count(len(p.Errors), "error", "errors")), "see the errors listed in the plan above, each with what to do")
 }

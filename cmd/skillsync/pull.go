@@ -60,7 +60,7 @@ Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
 			flagDir.def(withEnv("repository root (default: nearest folder upward holding skillsync.yaml, within the git working tree, else the current folder)", envDir)),
 			flagForce.def("overwrite local files that differ from git's HEAD"),
 			formatFlag("text", "json"),
-		}, remoteFlags()),
+		}, oneTargetRemoteFlags()),
 		Action: func(c *cli.Context) error {
 			cs, err := resolveConn(readConnFlags(c), e)
 			if err != nil {

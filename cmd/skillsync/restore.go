@@ -42,7 +42,7 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 130 interrupted.`,
 		Flags: flags([]cli.Flag{dirFlag(), noColorFlag(),
 			flagForce.def("allow disabling more than maxDisablePercent of the skills restored"),
-		}, remoteFlags(), []cli.Flag{
+		}, oneTargetRemoteFlags(), []cli.Flag{
 			formatFlag("text", "json"),
 			flagAutoApprove.def("restore without asking for confirmation"),
 			flagJournal.def("journal `FILE` of the restore (default: a new file next to the one restored)"),

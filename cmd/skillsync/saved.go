@@ -152,12 +152,55 @@ func selectSaved(sps []*reconcile.SavedPlan, cfg config.Config, cs connSettings,
 	return slices.DeleteFunc(sps, func(sp *reconcile.SavedPlan) bool { return !want[sp.Plan.Target] }), nil
 }
 
+// stateIgnore is the .gitignore of a .skillsync folder that skillsync
+// makes: what it keeps there is never to be committed.
+const stateIgnore = "# written by skillsync: journals, saved plans and state, never committed\n*\n"
+
+// makeStateDir makes dir when it is a .skillsync folder that does not
+// exist yet in one that does, with a .gitignore that ignores all of it:
+// plan -out .skillsync/plan.json works in a fresh clone, and git never
+// sees the plan.
+func makeStateDir(dir string) error {
+	if filepath.Base(dir) != reconcile.StateDir {
+		return nil
+	}
+	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Dir(dir)); err != nil {
+		return nil // checkPlanOut says the folder is missing
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(stateIgnore), 0o644)
+}
+
+// outsideState reports whether the saved plan path lies in the repository
+// at root but not under its .skillsync folder, where git would offer to
+// commit it.
+func outsideState(root, path string) bool {
+	abs, err := filepath.Abs(path)
+	if err != nil || root == "" {
+		return false
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	return first != reconcile.StateDir
+}
+
 // checkPlanOut refuses a -out path of cmd that holds something other than
 // a saved plan: overwriting skillsync.yaml or a SKILL.md with a plan would
 // lose it. A missing or empty file, or an earlier saved plan, may be
 // (over)written.
 func checkPlanOut(cmd, path string) error {
 	dir := filepath.Dir(path)
+	if err := makeStateDir(dir); err != nil {
+		return withHint(fmt.Errorf("-out %s: %w", path, err), "name a file in a folder this user can write to")
+	}
 	di, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -37,6 +37,10 @@ const (
 	envCache       = "SKILLSYNC_CACHE"
 	envNoColor     = "NO_COLOR"
 	envTerm        = "TERM"
+	// Either forces colour into a pipe, as CI logs want: FORCE_COLOR
+	// (force-color.org) and CLICOLOR_FORCE (bixense.com/clicolors).
+	envForceColor    = "FORCE_COLOR"
+	envCliColorForce = "CLICOLOR_FORCE"
 )
 
 const defaultParallelism = 8
@@ -71,12 +75,24 @@ func resolveCache(flagValue string, getenv func(string) string) string {
 }
 
 // useColor decides colour once, here, so renderers never do: never with
-// --no-color, NO_COLOR or a dumb terminal, else when stdout is a terminal.
+// --no-color or NO_COLOR; always with FORCE_COLOR or CLICOLOR_FORCE set
+// (but to 0 or false); never on a dumb terminal; else when stdout is a
+// terminal.
 func useColor(noColor bool, getenv func(string) string, ui *ui) bool {
-	if noColor || getenv(envNoColor) != "" || getenv(envTerm) == "dumb" {
+	switch {
+	case noColor || getenv(envNoColor) != "":
+		return false
+	case forced(getenv(envForceColor)) || forced(getenv(envCliColorForce)):
+		return true
+	case getenv(envTerm) == "dumb":
 		return false
 	}
 	return ui.stdoutTTY
+}
+
+// forced reports whether a FORCE_COLOR-like variable asks for colour.
+func forced(v string) bool {
+	return v != "" && v != "0" && !strings.EqualFold(v, "false")
 }
 
 // checkFormat refuses a --format the command does not produce.

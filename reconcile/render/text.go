@@ -165,7 +165,12 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 	t.b.WriteByte('\n')
 
 	if len(p.Changes) > 0 {
-		t.line(0, "skillsync will perform the following actions:")
+		if strings.HasSuffix(title(t.title), " drift") {
+			// Drift only reads: what it lists is what apply would do.
+			t.line(0, "The space differs from the repository; apply would perform these actions:")
+		} else {
+			t.line(0, "skillsync will perform the following actions:")
+		}
 		t.b.WriteByte('\n')
 		for _, g := range groupByOrigin(p) {
 			if g.title != "" {
@@ -213,6 +218,12 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 	t.problems("warning", ansiYellow, p.Warnings)
 	t.problems("error", ansiRed, p.Errors)
 
+	// A target that could not be planned has no counts to show: zeros and
+	// "No changes." would read as a space in step with git.
+	if p.Failed() {
+		t.paintLine(0, ansiRed, fmt.Sprintf("Not planned: %d %s, above.", len(p.Errors), plural(len(p.Errors), "error", "errors")))
+		return
+	}
 	t.line(0, fmt.Sprintf("Active skills: %d -> %d (limit %d).", p.Summary.ActiveBefore, p.Summary.ActiveAfter, spec.MaxActiveSkills))
 	if len(p.Publish) > 0 {
 		t.line(0, fmt.Sprintf("Agents: %d to publish.", len(p.Publish)))
