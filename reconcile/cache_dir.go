@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/skillsync/skillsync/internal/bounded"
 )
 
 // A CacheStore keeps the entries of an [InstructionCache], each a small
@@ -65,14 +67,15 @@ func (d *DirStore) Names() ([]string, error) {
 	return out, nil
 }
 
-// Open opens the file of an entry: an *os.File, whose size a bounded read
-// checks before reading.
+// Open opens the regular file of an entry: an *os.File, whose size a
+// bounded read checks before reading. Anything else at its place is no
+// entry, and opening it fails at once.
 func (d *DirStore) Open(name string) (io.ReadCloser, error) {
 	p, err := d.file(name)
 	if err != nil {
 		return nil, err
 	}
-	return os.Open(p)
+	return bounded.Open(p)
 }
 
 // Write writes data to a temporary file of the folder and renames it over

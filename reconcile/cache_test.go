@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
@@ -273,5 +275,33 @@ func TestCacheEntryBound(t *testing.T) {
 	}
 	if _, err := os.Stat(entryPath(cache, scope, big.ID)); !os.IsNotExist(err) {
 		t.Errorf("an entry over the bound was written: %v", err)
+	}
+}
+
+// TestCacheFIFOEntry: a FIFO in place of an entry is not an entry: opening
+// it fails at once, instead of waiting for a writer that never comes.
+func TestCacheFIFOEntry(t *testing.T) {
+	d, err := OpenDirStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(d.dir, "entry.json"), 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	opened := make(chan error, 1)
+	go func() {
+		rc, err := d.Open("entry.json")
+		if err == nil {
+			rc.Close()
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err == nil || !strings.Contains(err.Error(), "is not a regular file") {
+			t.Errorf("opening a FIFO entry: %v, want it refused as no regular file", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("opening a FIFO entry still waits after 10 s")
 	}
 }

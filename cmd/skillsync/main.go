@@ -45,12 +45,43 @@ func main() {
 // mainWith is main, retrying at once when instantRetries (see
 // [process]): the test binary runs it so as skillsync for the scripts.
 func mainWith(instantRetries bool) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(os.Stderr, os.Exit)
 	defer stop()
 	// A closed stdout (skillsync plan -out FILE | head) is then an error
 	// of the write, not the end of the process: the plan is still saved.
 	signal.Ignore(syscall.SIGPIPE)
 	return run(ctx, os.Args, process{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, instantRetries: instantRetries})
+}
+
+// interruptible returns a context that the first SIGINT or SIGTERM ends,
+// so that the command stops cleanly; the second calls exit(130) at once,
+// whatever the command still waits on. The returned func must be called
+// once, when the command is over.
+func interruptible(stderr io.Writer, exit func(int)) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case <-sigs:
+			case <-done:
+				return
+			}
+			if n > 0 {
+				fmt.Fprintln(stderr, "skillsync: error: interrupted again: stopping at once")
+				exit(exitInterrupted)
+				return
+			}
+			cancel()
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
 }
 
 // process is what run takes from the process it runs in, besides the

@@ -27,13 +27,15 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script with what the commands print")
 
-// TestMain makes the test binary skillsync (and skillsync-with-a-bug) when
-// run under that name, as the scripts and the tests of whole processes
-// run it: main, but retrying at once (see process.instantRetries).
+// TestMain makes the test binary skillsync (skillsync-with-a-bug,
+// skillsync-stuck) when run under that name, as the scripts and the tests
+// of whole processes run it: main, but retrying at once (see
+// process.instantRetries).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"skillsync":            func() { os.Exit(mainWith(true)) },
 		"skillsync-with-a-bug": mainWithABug,
+		"skillsync-stuck":      mainStuck,
 	})
 }
 

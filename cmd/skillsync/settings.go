@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/internal/suggest"
@@ -389,8 +390,8 @@ func registerTokens(secrets *redact.Set, cfg config.Config, getenv func(string) 
 		}
 	}
 	if tokenFile != "" {
-		if b, err := os.ReadFile(tokenFile); err == nil {
-			add(tokenFileName(tokenFile), string(b))
+		if tok, err := readTokenFile(tokenFile); err == nil {
+			add(tokenFileName(tokenFile), tok)
 		}
 	}
 }
@@ -407,11 +408,10 @@ func gitAuth(e *env) vendored.Auth {
 func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, error) {
 	var tok string
 	if f := t.TokenFile; f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", withHint(fmt.Errorf("reading token file: %w", err), "--token-file must name a readable file holding the token")
+		var err error
+		if tok, err = readTokenFile(f); err != nil {
+			return "", err
 		}
-		tok = strings.TrimSpace(string(b))
 		if tok == "" {
 			return "", withHint(fmt.Errorf("token file %s is empty", f), "write the token into it, or set %s", t.TokenEnv)
 		}
@@ -431,6 +431,25 @@ func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, er
 		name = tokenFileName(t.TokenFile)
 	}
 	ui.addSecret(name, tok)
+	return tok, nil
+}
+
+// maxTokenFileBytes bounds a token file: a token is a line, not a file.
+const maxTokenFileBytes = 64 << 10
+
+// readTokenFile reads the token in the regular file f: its one line, with
+// no byte order mark nor surrounding space; "" when f holds only space.
+func readTokenFile(f string) (string, error) {
+	b, err := bounded.ReadFile(f, maxTokenFileBytes)
+	if err != nil {
+		return "", withHint(fmt.Errorf("reading token file %s: %w", f, err), "--%s must name a regular file holding the token alone", flagTokenFile)
+	}
+	tok := strings.TrimSpace(strings.TrimPrefix(string(b), "\ufeff"))
+	if n := strings.Count(tok, "\n") + 1; n > 1 {
+		// The lines are never shown: one of them is likely the token.
+		return "", withHint(fmt.Errorf("token file %s holds %d lines; it must hold the token alone, on one line", f, n),
+			"write the token alone into it, on one line")
+	}
 	return tok, nil
 }
 
