@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"path"
 	"regexp"
@@ -202,9 +203,10 @@ func matchesAny(ps []Pattern, slug string) bool {
 }
 
 // SameAddress reports whether two base URLs address the same service:
-// scheme and host compared without case, localhost, 127.0.0.1 and [::1]
-// taken for one host, default ports made explicit, the path cleaned (/x/..,
-// a final slash).
+// scheme and host compared without case, a host name's final dot dropped,
+// IP addresses in canonical form, localhost, 127.0.0.1 and [::1] taken for
+// one host, default ports made explicit, the path cleaned (/x/.., a final
+// slash).
 func SameAddress(a, b string) bool { return AddressKey(a) == AddressKey(b) }
 
 // AddressKey is the form of a base URL in which [SameAddress] compares
@@ -219,7 +221,7 @@ func AddressKey(a string) string {
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
 	}
-	host := strings.ToLower(u.Hostname())
+	host := hostKey(u.Hostname())
 	if host == "localhost" || host == "127.0.0.1" || host == "::1" {
 		host = "localhost"
 	}
@@ -228,6 +230,16 @@ func AddressKey(a string) string {
 		p = strings.TrimSuffix(path.Clean("/"+u.EscapedPath()), "/")
 	}
 	return strings.ToLower(u.Scheme) + "://" + host + ":" + port + p
+}
+
+// hostKey is host as [AddressKey] compares it: a name without case or a
+// final dot, an IP address in its one canonical form (an IPv4-mapped IPv6
+// address as the IPv4 address).
+func hostKey(host string) string {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return ip.Unmap().String()
+	}
+	return strings.TrimSuffix(strings.ToLower(host), ".")
 }
 
 // parseGlobs reads a list of slug globs (shown names it in messages), each
