@@ -152,7 +152,7 @@ const (
 	targetApplied    = "applied"
 	targetUnchanged  = "unchanged"   // its plan had no change
 	targetFailed     = "failed"      // its plan had errors, or a step failed
-	targetNotStarted = "not_started" // a target before it failed
+	targetNotStarted = "not_started" // a target before it failed, or the apply was interrupted
 )
 
 // targetOutcome is what became of one target of an apply.
@@ -185,6 +185,10 @@ func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journa
 			if r.err != nil {
 				oc.err = r.err
 			}
+		case r.plan.HasChanges() && ctx.Err() != nil:
+			// Interrupted after the target before it ended: nothing of
+			// this one was started, and it has no journal.
+			oc.status, stopped = targetNotStarted, true
 		case r.plan.HasChanges():
 			path := cmp.Or(journal, reconcile.TargetJournalPath(r.root, now, r.target.Name))
 			v.applying(r)
@@ -205,7 +209,15 @@ func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journa
 	if err := v.done(out); err != nil {
 		return out, err
 	}
-	return out, applyError(ui, out)
+	if err := applyError(ui, out); err != nil || ctx.Err() == nil {
+		return out, err
+	}
+	for _, oc := range out {
+		if oc.status == targetNotStarted {
+			return out, errInterrupted
+		}
+	}
+	return out, nil
 }
 
 // applyError is the error of an apply whose outcomes are out: for one
