@@ -86,7 +86,9 @@ func pluralNoun(n int, one, many string) string {
 // or nothing: [SkillWriter.Write] checks every file first (the path rules,
 // every component for a symlink, local changes against git's HEAD) and
 // writes only when all pass, each file atomically (a temporary file renamed
-// over the target in the same folder).
+// over the target in the same folder). A file git reads for itself, or
+// whose name a checkout on Windows or macOS cannot hold, is skipped, and
+// reported in [SkillWritten.Skipped] (see [Unwritable]).
 type SkillWriter struct {
 	root      string
 	skillsDir string
@@ -114,6 +116,8 @@ type pendingSkill struct {
 	exact  bool
 	exec   map[string]bool
 	remove []string
+	// skipped are the files given that are not written (see [Unwritable]).
+	skipped []PathProblem
 }
 
 // FileData is a file that [SkillWriter.AddExact] writes: its content, and
@@ -187,6 +191,7 @@ func (w *SkillWriter) add(p pendingSkill) {
 	for rel := range files {
 		rels = append(rels, rel)
 	}
+	skip := Unwritable(rels) // of the files written only
 	for _, rel := range p.remove {
 		if _, both := files[rel]; both {
 			w.problem(dir+"/"+rel, "the file is given both to write and to remove")
@@ -208,25 +213,22 @@ func (w *SkillWriter) add(p pendingSkill) {
 		} else if why := longName(rel); why != "" {
 			w.problem(dir+"/"+rel, why)
 			ok = false
-		} else if why := unportable(rel); why != "" {
-			w.problem(dir+"/"+rel, why)
-			ok = false
-		} else if _, written := files[rel]; written && gitControlFile(rel) {
-			w.problem(dir+"/"+rel, gitControlReason)
-			ok = false
 		}
-	}
-	written := make([]string, 0, len(files))
-	for rel := range files {
-		written = append(written, rel)
-	}
-	sort.Strings(written)
-	for rel, twin := range caseTwins(written) {
-		w.problem(dir+"/"+rel, twin.reason(dir))
-		ok = false
 	}
 	if !ok {
 		return
+	}
+	if len(skip) > 0 {
+		kept := make(map[string][]byte, len(files))
+		for rel, data := range files {
+			if why, skipped := skip[rel]; skipped {
+				p.skipped = append(p.skipped, PathProblem{Path: dir + "/" + rel, Reason: why})
+			} else {
+				kept[rel] = data
+			}
+		}
+		sort.Slice(p.skipped, func(i, j int) bool { return p.skipped[i].Path < p.skipped[j].Path })
+		p.files, files = kept, kept
 	}
 	for rel := range files {
 		for parent := path.Dir(rel); parent != "."; parent = path.Dir(parent) {
@@ -304,6 +306,9 @@ type SkillWritten struct {
 	Written   []string // files created or replaced, relative to the folder, sorted
 	Unchanged []string // files that already held the content, sorted
 	Removed   []string // files removed (see AddExact), sorted
+	// Skipped are the files given that are not written, and why (see
+	// [Unwritable]), by path relative to the root, sorted.
+	Skipped []PathProblem
 }
 
 // A write is one file to write, or to remove, after the checks.
@@ -355,7 +360,7 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 	}
 	listings := map[string][]string{} // folder: its names on disk, for diskTwin
 	for _, s := range w.skills {
-		res := SkillWritten{Slug: s.slug, Dir: path.Join(w.skillsDir, s.slug)}
+		res := SkillWritten{Slug: s.slug, Dir: path.Join(w.skillsDir, s.slug), Skipped: s.skipped}
 		rels := make([]string, 0, len(s.files))
 		for rel := range s.files {
 			rels = append(rels, rel)

@@ -82,23 +82,18 @@ func TestSkillWriterExactRefuses(t *testing.T) {
 	// Paths unsafe in themselves: the skill is not queued at all.
 	w := NewSkillWriter(root, "skills", WriteOptions{})
 	w.AddExact("pdf", map[string]FileData{
-		"a:b.md":          {Data: []byte("x")},
-		"../out.md":       {Data: []byte("x")},
-		".git/hooks":      {Data: []byte("x")},
-		".gitattributes":  {Data: []byte("* binary\n")},
-		"sub/.gitignore":  {Data: []byte("*\n")},
-		"Notes /a.md":     {Data: []byte("x")},
-		"prn.txt":         {Data: []byte("x")},
-		"Scripts/run.py":  {Data: []byte("x")},
-		"scripts/fill.py": {Data: []byte("x")},
+		"a:b.md":         {Data: []byte("x")},
+		"../out.md":      {Data: []byte("x")},
+		".git/hooks":     {Data: []byte("x")},
+		".gitattributes": {Data: []byte("* binary\n")}, // skipped alone
+		"prn.txt":        {Data: []byte("x")},          // skipped alone
 	}, []string{".gitmodules"}) // removing one is fine
 	_, err := w.Write()
 	var re *RefusedError
 	if !errors.As(err, &re) {
 		t.Fatalf("Write = %v, want a refusal", err)
 	}
-	for _, p := range []string{"a:b.md", "../out.md", ".git/hooks", "skills/pdf/.gitattributes: ", "skills/pdf/sub/.gitignore: ",
-		"skills/pdf/Notes /a.md: ", "skills/pdf/prn.txt: ", "skills/pdf/scripts/fill.py: "} {
+	for _, p := range []string{"a:b.md", "../out.md", ".git/hooks"} {
 		if !strings.Contains(err.Error(), p) {
 			t.Errorf("refusal does not name %s:\n%v", p, err)
 		}

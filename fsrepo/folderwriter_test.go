@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,57 @@ func symlink(t *testing.T, target, name string) {
 	}
 }
 
+// TestSkillWriterSkipsUnwritable: a file git reads for itself (a
+// .gitattributes that makes git show SKILL.md as binary, a .gitignore that
+// leaves the skill out of git), or whose name a checkout on Windows or
+// macOS cannot hold, is skipped and reported; the rest is written.
+func TestSkillWriterSkipsUnwritable(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]FileData{skillmd.FileName: {Data: []byte("---\nname: A\ndescription: B\n---\n")}, "notes.md": {Data: []byte("notes")}}
+	for _, rel := range []string{".gitignore", "docs/.GitAttributes", ".gitmodules.", "con.md", "AUX/a.md", "Lpt9.tar.gz",
+		"notes.", "Notes /x.md", "skill.md", "Docs/a.md", "docs/b.md"} {
+		files[rel] = FileData{Data: []byte("x")}
+	}
+	w := NewSkillWriter(root, "skills", WriteOptions{})
+	w.AddExact("s", files, nil)
+	res, err := w.Write()
+	if err != nil || len(res) != 1 {
+		t.Fatalf("Write = %v, %v", res, err)
+	}
+	if want := []string{"Docs/a.md", skillmd.FileName, "notes.md"}; !reflect.DeepEqual(res[0].Written, want) {
+		t.Errorf("written %q, want %q", res[0].Written, want)
+	}
+	var skipped []string
+	for _, p := range res[0].Skipped {
+		skipped = append(skipped, p.Path+": "+p.Reason)
+	}
+	want := []string{
+		`skills/s/.gitignore: ` + gitControlReason,
+		`skills/s/.gitmodules.: ` + gitControlReason,
+		`skills/s/AUX/a.md: the name "AUX" is a device name on Windows, where a checkout cannot hold it`,
+		`skills/s/Lpt9.tar.gz: the name "Lpt9.tar.gz" is a device name on Windows, where a checkout cannot hold it`,
+		`skills/s/Notes /x.md: the name "Notes " ends with a space, which Windows drops: a checkout there cannot hold it`,
+		`skills/s/con.md: the name "con.md" is a device name on Windows, where a checkout cannot hold it`,
+		`skills/s/docs/.GitAttributes: ` + gitControlReason,
+		`skills/s/docs/b.md: docs differs only in case from Docs: a checkout on Windows or macOS holds only one of them`,
+		`skills/s/notes.: the name "notes." ends with a dot, which Windows drops: a checkout there cannot hold it`,
+		`skills/s/skill.md: skill.md differs only in case from SKILL.md: a checkout on Windows or macOS holds only one of them`,
+	}
+	if !reflect.DeepEqual(skipped, want) {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(skipped, "\n"), strings.Join(want, "\n"))
+	}
+	var on []string
+	for rel, what := range snapshot(t, root) {
+		if what != "dir" {
+			on = append(on, filepath.ToSlash(rel))
+		}
+	}
+	sort.Strings(on)
+	if want := []string{"skills/s/Docs/a.md", "skills/s/SKILL.md", "skills/s/notes.md"}; !reflect.DeepEqual(on, want) {
+		t.Errorf("on disk: %q, want %q", on, want)
+	}
+}
+
 func TestSkillWriterRefusesUnsafePaths(t *testing.T) {
 	skill := map[string][]byte{skillmd.FileName: []byte("---\nname: A\ndescription: B\n---\n")}
 	with := func(extra map[string]string) map[string][]byte {
@@ -95,17 +147,8 @@ func TestSkillWriterRefusesUnsafePaths(t *testing.T) {
 		{name: "nested .GIT in a subfolder", slug: "s", files: with(map[string]string{"sub/.GIT/HEAD": "x"}), want: "skills/s/sub/.GIT/HEAD"},
 		{name: "nested .git with a trailing dot", slug: "s", files: with(map[string]string{".git./config": "x"}), want: "skills/s/.git./config"},
 		{name: "nested git short name", slug: "s", files: with(map[string]string{"git~1/config": "x"}), want: "skills/s/git~1/config"},
-		{name: "git's ignore file", slug: "s", files: with(map[string]string{".gitignore": "*\n"}), want: "skills/s/.gitignore"},
-		{name: "git's attributes in a subfolder, in another case", slug: "s", files: with(map[string]string{"docs/.GitAttributes": "*.md binary\n"}), want: "skills/s/docs/.GitAttributes"},
-		{name: "git's modules with a trailing dot", slug: "s", files: with(map[string]string{".gitmodules.": "x"}), want: "skills/s/.gitmodules."},
 		{name: "a .git file", slug: "s", files: with(map[string]string{"sub/.git": "gitdir: /tmp/x"}), want: "skills/s/sub/.git"},
-		{name: "a device name", slug: "s", files: with(map[string]string{"con.md": "x"}), want: "skills/s/con.md"},
-		{name: "a device name as a folder, in capitals", slug: "s", files: with(map[string]string{"AUX/a.md": "x"}), want: "skills/s/AUX/a.md"},
-		{name: "a numbered device name with two extensions", slug: "s", files: with(map[string]string{"Lpt9.tar.gz": "x"}), want: "skills/s/Lpt9.tar.gz"},
 		{name: "a device name as the slug", slug: "nul", files: skill, want: "skills/nul"},
-		{name: "a trailing dot", slug: "s", files: with(map[string]string{"notes.": "x"}), want: "skills/s/notes."},
-		{name: "names that differ in case only", slug: "s", files: with(map[string]string{"skill.md": "x"}), want: "skills/s/skill.md"},
-		{name: "folders that differ in case only", slug: "s", files: with(map[string]string{"Docs/a.md": "x", "docs/b.md": "y"}), want: "skills/s/docs/b.md"},
 		{name: "a file on disk that differs in case only", slug: "s", files: with(map[string]string{"readme.md": "x"}), want: "skills/s/readme.md",
 			setup: func(t *testing.T, base, root string) {
 				writeTestFile(t, filepath.Join(root, "skills", "s", "README.md"), "local")

@@ -886,9 +886,20 @@ func buildSkills(ctx context.Context, skillsDir string, c checks, folders []*fol
 	if err != nil {
 		return nil, nil, err
 	}
+	var all diag.Diagnostics
+	slugs := make([]string, len(folders))
+	for i, f := range folders {
+		slugs[i] = f.slug
+	}
+	twins := caseTwins(slugs) // slugs are sorted, as caseTwins needs
+	for _, slug := range slugs {
+		if twin, ok := twins[slug]; ok {
+			all = append(all, diag.Diagnostic{Path: path.Join(skillsDir, slug), Severity: diag.SeverityError, Code: "path-unportable",
+				Message: twin.reason(skillsDir), Hint: portHint})
+		}
+	}
 	var skills []Skill
 	var names []nameInfo
-	var all diag.Diagnostics
 	byName := map[string][]int{}
 	waived := make([]bool, len(c.lint.Waivers))
 	for _, r := range results {

@@ -3,6 +3,7 @@ package fsrepo
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -24,7 +25,29 @@ func gitControlFile(rel string) bool {
 }
 
 // gitControlReason says why [gitControlFile]'s files are never written.
-const gitControlReason = "is a file git reads for itself (what it ignores, how it shows a file, its submodules), which is never written into a skill folder"
+const gitControlReason = "a file git reads for itself (what it ignores, how it shows a file, its submodules) is never written into a skill folder"
+
+// Unwritable returns, for each of the slash-separated paths rels of one
+// skill folder that a [SkillWriter] skips, why: a file git reads for
+// itself, a name a checkout on Windows cannot hold, or one that differs
+// only in case from an earlier path's (byte order), which is written.
+// Paths the writer refuses outright (see [CheckLocalPath]) are not here.
+func Unwritable(rels []string) map[string]string {
+	sorted := slices.Sorted(slices.Values(rels))
+	twins := caseTwins(sorted)
+	out := map[string]string{}
+	for _, rel := range sorted {
+		switch twin, ok := twins[rel]; {
+		case gitControlFile(rel):
+			out[rel] = gitControlReason
+		case unportable(rel) != "":
+			out[rel] = unportable(rel)
+		case ok:
+			out[rel] = twin.reason("")
+		}
+	}
+	return out
+}
 
 // unportable says why the slash-separated path rel cannot be checked out
 // as written on Windows, or "" when it can: a name that is a device name

@@ -30,6 +30,7 @@ func TestValidateUnportableNames(t *testing.T) {
 		"skills/aux/SKILL.md":    strings.ReplaceAll(md, "name: a", "name: aux"),
 		"skills/fine/SKILL.md":   strings.ReplaceAll(md, "name: a", "name: fine"),
 		"skills/fine/readme.txt": "fine",
+		"skills/Fine/SKILL.md":   strings.ReplaceAll(md, "name: a", "name: Fine"),
 	} {
 		writeTestFile(t, filepath.Join(root, filepath.FromSlash(rel)), content)
 	}
@@ -54,6 +55,7 @@ func TestValidateUnportableNames(t *testing.T) {
 		`skills/a/refs/two.md: refs differs only in case from Refs: a checkout on Windows or macOS holds only one of them`,
 		`skills/a/skill.md: skill.md differs only in case from SKILL.md: a checkout on Windows or macOS holds only one of them`,
 		`skills/aux: the name "aux" is a device name on Windows, where a checkout cannot hold it`,
+		`skills/fine: skills/fine differs only in case from skills/Fine: a checkout on Windows or macOS holds only one of them`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -34,6 +34,9 @@ func isBinary(name string, data []byte) bool {
 	return bytes.IndexByte(data, 0) >= 0
 }
 
+// portHint is the hint of a name a checkout on Windows or macOS cannot hold.
+const portHint = "rename it: git for Windows refuses to check out such a name, and a checkout on Windows or macOS holds one of two names that differ only in case"
+
 // buildSkill makes the Skill of one folder of the skills folder, and
 // checks it against the content rules at the levels c sets, and the
 // security rules of c's judge, less what c's waivers accept; it returns
@@ -62,7 +65,6 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 	}
 
 	// A checkout on Windows or macOS must hold every name as written.
-	const portHint = "rename it: git for Windows refuses to check out such a name, and a checkout on Windows or macOS holds one of two names that differ only in case"
 	if why := unportable(f.slug); why != "" {
 		errf(dir, "path-unportable", portHint, "%s", why)
 	}

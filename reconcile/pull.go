@@ -122,7 +122,8 @@ type NotRead struct {
 // ([*UnknownSlugsError], [*SharedSlugsError]) and so is the first failed
 // read. Writing goes through [fsrepo.SkillWriter], which refuses, writing
 // nothing, a path out of the skills folder or through a symlink, and a file
-// that differs from git's HEAD unless o.Force ([*fsrepo.RefusedError]).
+// that differs from git's HEAD unless o.Force ([*fsrepo.RefusedError]); a
+// file it skips (see [fsrepo.Unwritable]) is a warning.
 // When writing fails, the report is returned with the error, holding the
 // warnings of the reads.
 func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullReport, error) {
@@ -170,6 +171,9 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 	bySlug := make(map[string]fsrepo.SkillWritten, len(results))
 	for _, r := range results {
 		bySlug[r.Slug] = r
+		for _, sk := range r.Skipped {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is not written: %s", sk.Path, sk.Reason))
+		}
 	}
 	for _, p := range pulled {
 		ps := PulledSkill{Slug: p.Slug, Dir: path.Join(o.Config.SkillsDir, p.Slug), Status: PullUnchanged, NotRead: p.notRead, SpaceEnabled: p.Enabled}

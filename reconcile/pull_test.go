@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bug"
 )
@@ -67,26 +66,29 @@ func TestPull(t *testing.T) {
 
 // TestPullGitControlFile: a space's file linked as .gitignore (whose "*"
 // would leave the skill out of git) or .gitattributes is never written:
-// pull refuses, naming it, and writes nothing.
+// pull writes the rest of the skill, and warns of each.
 func TestPullGitControlFile(t *testing.T) {
 	svc := newFakeService("ab12")
-	sk := svc.add("guide", "See [ignored](.gitignore) and [attributes](docs/.gitattributes).\n", true)
-	svc.files[sk.ID] = map[string]string{".gitignore": "*\n", "docs/.gitattributes": "*.md binary\n"}
+	sk := svc.add("guide", "See [ignored](.gitignore), [attributes](docs/.gitattributes) and [notes](notes.md).\n", true)
+	svc.files[sk.ID] = map[string]string{".gitignore": "*\n", "docs/.gitattributes": "*.md binary\n", "notes.md": "notes\n"}
 	o := pullOptions(t)
-	_, err := Pull(t.Context(), svc, "ab12", o)
-	var re *fsrepo.RefusedError
-	if !errors.As(err, &re) {
-		t.Fatalf("Pull: %v, want a refusal", err)
+	rep, err := Pull(t.Context(), svc, "ab12", o)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var got []string
-	for _, p := range re.Unsafe {
-		got = append(got, p.Path)
+	if want := []string{
+		"skills/guide/.gitignore is not written: a file git reads for itself (what it ignores, how it shows a file, its submodules) is never written into a skill folder",
+		"skills/guide/docs/.gitattributes is not written: a file git reads for itself (what it ignores, how it shows a file, its submodules) is never written into a skill folder",
+	}; !reflect.DeepEqual(rep.Warnings, want) {
+		t.Errorf("warnings %q, want %q", rep.Warnings, want)
 	}
-	if want := []string{"skills/guide/.gitignore", "skills/guide/docs/.gitattributes"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("refused %q, want %q", got, want)
+	if len(rep.Skills) != 1 || !reflect.DeepEqual(rep.Skills[0].Files, []string{"SKILL.md", "notes.md"}) {
+		t.Errorf("pulled %+v, want SKILL.md and notes.md written", rep.Skills)
 	}
-	if _, err := os.Stat(filepath.Join(o.Root, "skills")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("pull wrote the skills folder: %v", err)
+	for _, p := range []string{".gitignore", "docs/.gitattributes"} {
+		if _, err := os.Lstat(filepath.Join(o.Root, "skills", "guide", filepath.FromSlash(p))); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was written: %v", p, err)
+		}
 	}
 }
 

@@ -3,9 +3,11 @@ package vendored
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -251,46 +253,67 @@ func TestAddRefusesAnInvalidSkill(t *testing.T) {
 	}
 }
 
-// TestAddRefusesWhatACheckoutCannotHold: an upstream's git control files
+// TestAddSkipsWhatACheckoutCannotHold: git's control files of upstream
 // (a .gitattributes that makes git show SKILL.md as binary, a .gitignore)
 // are never written into the repository, nor names a checkout on Windows
-// or macOS cannot hold: add refuses, naming each, and writes nothing.
-func TestAddRefusesWhatACheckoutCannotHold(t *testing.T) {
+// or macOS cannot hold: add copies the rest, and names each file skipped.
+// The lock's hash is the folder's as written, which validate finds intact.
+func TestAddSkipsWhatACheckoutCannotHold(t *testing.T) {
 	up := newUpstream(t)
 	up.write(map[string]string{"pdf/SKILL.md": pdfSkill, "pdf/.gitattributes": "SKILL.md binary\n", "pdf/docs/.gitignore": "secret.txt\n"})
 	up.commit("control files")
 	root := newRoot(t)
-	before := snapshot(t, root)
-	_, err := Add(context.Background(), root, AddOptions{Source: up.dir, Path: "pdf"})
-	var re *fsrepo.RefusedError
-	if !errors.As(err, &re) || len(re.Unsafe) != 2 || re.Unsafe[0].Path != "skills/pdf/.gitattributes" || re.Unsafe[1].Path != "skills/pdf/docs/.gitignore" {
-		t.Errorf("Add = %v, want .gitattributes and docs/.gitignore refused", err)
+	added, err := Add(context.Background(), root, AddOptions{Source: up.dir, Path: "pdf"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"SKILL.md"}; !reflect.DeepEqual(added.Files, want) {
+		t.Errorf("files %q, want %q", added.Files, want)
+	}
+	for _, p := range []string{"pdf/.gitattributes is not copied: a file git reads for itself", "pdf/docs/.gitignore is not copied: a file git reads for itself"} {
+		if !slices.ContainsFunc(added.Notes, func(n string) bool { return strings.HasPrefix(n, p) }) {
+			t.Errorf("notes %q do not say %q", added.Notes, p)
+		}
 	}
 
 	// go-git's worktree refuses to commit such names: the tree is made
 	// by hand, at skills/bomb.
 	up.commitTree(func(store func(object.Tree) plumbing.Hash, blob func(string) plumbing.Hash) object.Tree {
 		return object.Tree{Entries: []object.TreeEntry{
+			{Name: "SKILL.md", Mode: filemode.Regular, Hash: blob(pdfSkill)},
 			{Name: "con.md", Mode: filemode.Regular, Hash: blob("x\n")},
+			{Name: "notes.md", Mode: filemode.Regular, Hash: blob("notes\n")},
 			{Name: "skill.md", Mode: filemode.Regular, Hash: blob("y\n")},
 		}}
 	})
-	added, err := Add(context.Background(), root, AddOptions{Source: up.dir, Path: "skills/bomb", As: "pdf"})
-	var got []string
-	if added != nil {
-		for _, d := range added.Diagnostics {
-			got = append(got, d.Path+" "+d.Code)
+	added, err = Add(context.Background(), root, AddOptions{Source: up.dir, Path: "skills/bomb", As: "bomb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"SKILL.md", "notes.md"}; !reflect.DeepEqual(added.Files, want) {
+		t.Errorf("files %q, want %q", added.Files, want)
+	}
+	if want := []string{
+		`skills/bomb/con.md is not copied: the name "con.md" is a device name on Windows, where a checkout cannot hold it`,
+		`skills/bomb/skill.md is not copied: skill.md differs only in case from SKILL.md: a checkout on Windows or macOS holds only one of them`,
+	}; !reflect.DeepEqual(added.Notes, want) {
+		t.Errorf("notes %q, want %q", added.Notes, want)
+	}
+	dir := filepath.Join(root, "skills", "bomb")
+	got := map[string][]byte{}
+	for _, p := range []string{"SKILL.md", "notes.md"} {
+		got[p] = []byte(readFile(t, filepath.Join(dir, p)))
+	}
+	if e, _ := lockOf(t, root).Entry("bomb"); e.Hash != fsrepo.HashFiles(got, nil) {
+		t.Errorf("lock hash %s, the folder's %s", e.Hash, fsrepo.HashFiles(got, nil))
+	}
+	for _, p := range []string{"con.md", "skill.md"} {
+		if _, err := os.Lstat(filepath.Join(dir, p)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s was written: %v", p, err)
 		}
 	}
-	if want := []string{"skills/pdf/con.md path-unportable", "skills/pdf/skill.md path-unportable"}; !errors.Is(err, ErrInvalidSkill) || !reflect.DeepEqual(got, want) {
-		t.Errorf("Add = %v with %q, want %q", err, got, want)
-	}
-	_, err = Add(context.Background(), root, AddOptions{Source: up.dir, Path: "skills/bomb", As: "pdf", Force: true})
-	if !errors.As(err, &re) || len(re.Unsafe) != 2 || re.Unsafe[0].Path != "skills/pdf/con.md" || re.Unsafe[1].Path != "skills/pdf/skill.md" {
-		t.Errorf("forced, Add = %v, want con.md and skill.md refused", err)
-	}
-	if after := snapshot(t, root); !reflect.DeepEqual(before, after) {
-		t.Error("files written")
+	if ds := vendoredDiagnostics(t, root); len(ds) > 0 {
+		t.Errorf("validate reports the folders just vendored: %v", ds)
 	}
 }
 

@@ -108,6 +108,9 @@ func (r *UpdateReport) WriteText(w io.Writer) {
 			for _, f := range s.Files {
 				fmt.Fprintf(w, "  %s %s%s\n", changeMarks[f.Change], f.Path, changeNotes[f.Change])
 			}
+			for _, n := range s.Notes {
+				fmt.Fprintf(w, "  note: %s\n", n)
+			}
 		}
 		for _, c := range s.Conflicts {
 			fmt.Fprintf(w, "  conflict: %s: %s\n", c.Path, c.Reason)

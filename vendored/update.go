@@ -40,7 +40,9 @@ type SkillUpdate struct {
 	// Conflicts are the files that do not merge. Nothing is written for
 	// a skill with conflicts, unless forced.
 	Conflicts []FileConflict `json:"conflicts"`
-	Error     string         `json:"error,omitempty"`
+	// Notes say what of upstream's folder is not copied, and why.
+	Notes []string `json:"notes,omitempty"`
+	Error string   `json:"error,omitempty"`
 }
 
 // UpdateReport is the result of [Update].
@@ -137,7 +139,7 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 		return nil, fmt.Errorf("%s at the locked commit %s hashes to %s, not to the %s that %s holds (line %d): the lock was edited, or the source is not the one vendored from; nothing is written",
 			displayDir(e.Path), short(e.Commit), h, e.Hash, fsrepo.LockFile, e.Line)
 	}
-	theirs, _, err := u.folder(to, e.Path)
+	theirs, notes, err := u.folder(to, e.Path)
 	if errors.Is(err, ErrNoFolder) {
 		su.State = StateRemoved
 		su.Error = fmt.Sprintf("upstream removed %s at %s: the skill is left as it is; delete its folder and its entry in %s to stop vendoring it",
@@ -147,6 +149,7 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 	if err != nil {
 		return nil, err
 	}
+	su.Notes = notes
 	next := e
 	next.Commit, next.Hash = su.To, hashOf(theirs, cfg.ExcludeFiles)
 	ours, err := readLocalFolder(root, dir)

@@ -480,3 +480,31 @@ func TestMergeFolder(t *testing.T) {
 		t.Errorf("forced: added.md = %q", got.data)
 	}
 }
+
+// TestUpdateSkipsGitControlFiles: a .gitignore upstream adds is not
+// written, and the report says so; the lock's hash stays the folder's.
+func TestUpdateSkipsGitControlFiles(t *testing.T) {
+	ctx := context.Background()
+	up := pdfUpstream(t)
+	root := newRoot(t)
+	if _, err := Add(ctx, root, AddOptions{Source: up.dir, Path: "skills/pdf"}); err != nil {
+		t.Fatal(err)
+	}
+	up.write(map[string]string{"skills/pdf/.gitignore": "secret.txt\n", "skills/pdf/forms.md": "# Forms, v2\n"})
+	up.commit("ignore everything")
+	rep, err := Update(ctx, root, UpdateOptions{})
+	if err != nil || len(rep.Skills) != 1 || rep.Skills[0].State != StateUpdated {
+		t.Fatalf("Update = %+v, %v", rep, err)
+	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	if want := "  note: skills/pdf/.gitignore is not copied: a file git reads for itself"; !strings.Contains(text.String(), want) {
+		t.Errorf("the report does not say %q:\n%s", want, &text)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "skills", "pdf", ".gitignore")); !os.IsNotExist(err) {
+		t.Errorf(".gitignore was written: %v", err)
+	}
+	if ds := vendoredDiagnostics(t, root); len(ds) > 0 {
+		t.Errorf("validate reports the folder just updated: %v", ds)
+	}
+}

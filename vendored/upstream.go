@@ -425,7 +425,14 @@ func (u *upstream) folder(c plumbing.Hash, dir string) (map[string]file, []strin
 	files := make(map[string]file, len(entries))
 	blobs := map[plumbing.Hash][]byte{} // each read once, however many paths list it
 	total := 0
+	// What the writer would skip is never copied, hashed nor merged, so
+	// that the lock's hash is the folder's as written.
+	skip := fsrepo.Unwritable(slices.Collect(maps.Keys(entries)))
 	for _, name := range slices.Sorted(maps.Keys(entries)) {
+		if why, ok := skip[name]; ok {
+			notes = append(notes, fmt.Sprintf("%s is not copied: %s", path.Join(dir, name), why))
+			continue
+		}
 		e, err := u.follow(entries, name, dir)
 		if err != nil {
 			return nil, nil, err
