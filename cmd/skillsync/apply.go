@@ -15,6 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/visible"
@@ -415,6 +416,9 @@ func recheck(ctx context.Context, runs []*planRun) error {
 // and shows the result in v. The result is nil when nothing could be
 // started.
 func applyTarget(ctx context.Context, ui *ui, v applyView, r *planRun, journalPath string) (*reconcile.Result, error) {
+	if err := checkJournalOwner(journalPath, r.target.Space, r.plan.Target); err != nil {
+		return nil, err
+	}
 	j, err := reconcile.OpenJournal(journalPath)
 	if errors.Is(err, reconcile.ErrStateDirLink) {
 		return nil, withHint(fmt.Errorf("opening journal: %w", err), "nothing was applied; remove the link (skillsync makes the folder itself), or pass --journal FILE to journal elsewhere")
@@ -451,6 +455,34 @@ func applyTarget(ctx context.Context, ui *ui, v applyView, r *planRun, journalPa
 		return res, applyFailed(res)
 	}
 	return res, nil
+}
+
+// checkJournalOwner refuses to append the apply of space (target) to the
+// journal at path when it holds another space's or target's lines:
+// restore undoes one at a time, and would refuse the file whole.
+func checkJournalOwner(path, space, target string) error {
+	f, err := bounded.Open(path)
+	if err != nil {
+		return nil // none yet; or OpenJournal says what is wrong with it
+	}
+	defer f.Close()
+	entries, _ := reconcile.ReadJournal(f) // OpenJournal refuses a damaged one
+	for i, e := range entries {
+		if e.Space != space || e.Target != target {
+			return withHint(fmt.Errorf("journal %s holds the changes of %s (line %d), not of %s: restore takes one space's journal at a time",
+				path, journalOwner(e.Space, e.Target), i+1, journalOwner(space, target)),
+				"name another journal file for this target, or leave out --journal for a new one under %s/journal/", reconcile.StateDir)
+		}
+	}
+	return nil
+}
+
+// journalOwner names the space (and target) of a journal's lines.
+func journalOwner(space, target string) string {
+	if target == "" {
+		return "space " + space
+	}
+	return fmt.Sprintf("target %s of space %s", target, space)
 }
 
 // applyFailed is the error of an apply where steps failed, with what to do

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
 // TestApplyInterruptedBeforeNextTarget: Ctrl-C while the last step of the
@@ -19,19 +16,7 @@ import (
 func TestApplyInterruptedBeforeNextTarget(t *testing.T) {
 	t.Parallel()
 	e, dir, env := ciSetup(t)
-	e.AddSpace(remotetest.Space{ID: "st01"})
-	for _, s := range e.Skills(demoSpace) {
-		sd := remotetest.SkillSeed{Slug: s.Slug, Name: s.Name, Description: s.Description, Enabled: s.Enabled}
-		if s.Instructions != nil {
-			sd.Instructions = *s.Instructions
-		}
-		e.AddSkill("st01", sd)
-	}
-	yaml := "skillsDir: skills\nunmanaged: ignore\nmissing: warn\ntargets:\n  staging: {space: st01}\n  production: {space: demo}\n"
-	if err := os.WriteFile(filepath.Join(dir, "skillsync.yaml"), []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	delete(env, "SKILLSYNC_SPACE")
+	twoTargets(t, e, dir, env)
 	ctx, interrupt := context.WithCancel(t.Context())
 	defer interrupt()
 	// Staging's plan has three steps: the third is its last.
