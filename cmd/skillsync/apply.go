@@ -489,6 +489,12 @@ func journalOwner(space, target string) string {
 // about the first failure the service explained.
 func applyFailed(res *reconcile.Result) error {
 	n := res.Counts()
+	if res.JournalError != "" && n.Failed+n.Skipped == 0 {
+		// Each step's started line, with what it replaced, was written
+		// before its request: only outcome lines are missing.
+		return withHint(fmt.Errorf("all %d steps applied, but writing their outcome to the journal failed: %s", len(res.Steps), res.JournalError),
+			"the space matches the plan, and the journal still holds what each step replaced, so restore can undo it; make room for the journal before the next apply")
+	}
 	err := fmt.Errorf("%d of %d steps did not apply; the space does not match the plan", n.Failed+n.Skipped, len(res.Steps))
 	if res.JournalError != "" {
 		return withHint(fmt.Errorf("%w: writing the journal failed: %s", err, res.JournalError), "apply stopped so that every change stays restorable; fix the journal's folder or pass --journal FILE")
