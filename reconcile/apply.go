@@ -190,10 +190,10 @@ type applier struct {
 	mu         sync.Mutex // guards res.Steps[i] while steps run, journalErr, bug and wrote
 	journalErr error
 	bug        error // the first panic of a step, a *bug.Error
-	// wrote holds, by change, the updatedAt of the skill as this apply's
-	// own disable left it: the update that follows must not take that for
-	// an edit made in the app.
-	wrote map[*Change]string
+	// wrote holds the changes whose skill this apply's own disable
+	// wrote: the update that follows must not take the updatedAt that
+	// moved for an edit made in the app.
+	wrote map[*Change]bool
 }
 
 func (a *applier) add(s *step) *step {
@@ -302,6 +302,9 @@ func (a *applier) planEnables(disables, enables []*step) {
 			switch a.res.Steps[s.after].Outcome {
 			case OutcomeFailed:
 				s.skipWhy = "update failed"
+				continue
+			case OutcomeAccepted:
+				s.skipWhy = reasonAwaitsAccepted
 				continue
 			case OutcomeSkipped:
 				s.skipWhy = "update was skipped: " + a.res.Steps[s.after].Reason
@@ -416,12 +419,12 @@ func (a *applier) run(s *step) {
 		if err == nil && got.Enabled {
 			mismatch = "the service answered enabled: true to a disable"
 		}
-		if err == nil {
+		if err == nil || errors.Is(err, remote.ErrNotVisible) {
 			a.mu.Lock()
 			if a.wrote == nil {
-				a.wrote = make(map[*Change]string)
+				a.wrote = make(map[*Change]bool)
 			}
-			a.wrote[s.change] = got.UpdatedAt
+			a.wrote[s.change] = true
 			a.mu.Unlock()
 		}
 	case ActionEnable:
@@ -441,7 +444,13 @@ func (a *applier) run(s *step) {
 			mismatch = fmt.Sprintf("the service answered published: %t, hasUnpublishedChanges: %t to a publish", ag.Published, ag.HasUnpublishedChanges)
 		}
 	}
+	var nv *remote.NotVisibleError
 	switch {
+	case errors.As(err, &nv):
+		r.Outcome = OutcomeAccepted
+		r.Reason = fmt.Sprintf("accepted by the service (%d %s), not visible yet after %s; run 'skillsync plan' later to see it land",
+			nv.Status, http.StatusText(nv.Status), nv.Waited)
+		r.Status = nv.Status
 	case err != nil:
 		r.Outcome = OutcomeFailed
 		r.Reason, r.Status = failureReason(err)
@@ -501,16 +510,16 @@ func (a *applier) reread(s *step) *SkillState {
 
 // movedSincePlan describes how a skill read right before its update differs
 // from the skill the plan read, or "": its updatedAt (unless this apply's
-// own disable moved it) and the fields an update writes.
+// own disable wrote the skill, when only its fields tell) and the fields
+// an update writes. A service may move updatedAt for its own reasons after
+// a write, or spell it in another precision in reads: only a change
+// skillsync did not make may hold an update back.
 func (a *applier) movedSincePlan(ch *Change, got remote.Skill) string {
-	was := ch.UpdatedAt
 	a.mu.Lock()
-	if u, ok := a.wrote[ch]; ok {
-		was = u
-	}
+	own := a.wrote[ch]
 	a.mu.Unlock()
 	var parts []string
-	if was != "" && got.UpdatedAt != was {
+	if was := ch.UpdatedAt; was != "" && !own && !spec.SameTime(got.UpdatedAt, was) {
 		parts = append(parts, fmt.Sprintf("updatedAt %s -> %s", was, got.UpdatedAt))
 	}
 	// Enabled is not an update's to write, and this apply's own disable

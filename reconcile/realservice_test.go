@@ -1,11 +1,15 @@
 package reconcile
 
 import (
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -55,5 +59,116 @@ func TestNormalFormIsNoChange(t *testing.T) {
 			}
 			env.converged(desired, Policy{})
 		})
+	}
+}
+
+// TestWritesAnsweredWithoutTheSkill: an update, enable or disable the
+// service answers 204, with an empty 200 or with {"success":true} landed:
+// apply reads the skill back, judges from what the space holds, and
+// reports every step applied.
+func TestWritesAnsweredWithoutTheSkill(t *testing.T) {
+	for _, w := range []struct {
+		name string
+		a    remotetest.WriteAnswer
+	}{
+		{"204", remotetest.WriteNoContent},
+		{"empty 200", remotetest.WriteEmpty},
+		{"success flag", remotetest.WriteSuccess},
+	} {
+		t.Run(w.name, func(t *testing.T) {
+			env := newApplyEnv(t, remotetest.Space{})
+			env.emu.SetAnswers(remotetest.Answers{Write: w.a})
+			env.seed("wake", "old wake\n", false)
+			env.seed("off", "same\n", true)
+			env.seed("combo", "old combo\n", true)
+			desired := desiredRepo(
+				wantSkill("wake", "new wake\n", true),
+				wantSkill("off", "same\n", false),
+				wantSkill("combo", "new combo\n", false),
+			)
+			p := env.plan(desired, Policy{})
+			res := env.apply(t.Context(), p, ApplyOptions{})
+			for _, s := range res.Steps {
+				if s.Outcome != OutcomeApplied {
+					t.Errorf("%s of %s = %+v, want applied", s.Action, s.Slug, s)
+				}
+			}
+			if res.Failed() || len(res.Steps) != 5 {
+				t.Errorf("result: %d steps, failed %v", len(res.Steps), res.Failed())
+			}
+			env.converged(desired, Policy{})
+		})
+	}
+}
+
+// TestOwnDisableIsNotAnAppEdit: after apply's own disable, a service
+// whose timestamps are whole seconds, or milliseconds in write answers
+// and whole seconds in reads, shows another updatedAt than the plan read;
+// the update of the same skill still goes, as no one else changed it.
+func TestOwnDisableIsNotAnAppEdit(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p    remotetest.TimePrecision
+	}{
+		{"seconds", remotetest.TimeSeconds},
+		{"milliseconds in writes, seconds in reads", remotetest.TimeMillisWritesSecondsReads},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := newApplyEnv(t, remotetest.Space{})
+			env.emu.SetAnswers(remotetest.Answers{Times: tc.p})
+			// A clock a second on at every read: the disable lands in
+			// another second than the plan's read.
+			clock := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+			var mu sync.Mutex
+			env.emu.SetClock(func() time.Time {
+				mu.Lock()
+				defer mu.Unlock()
+				clock = clock.Add(700 * time.Millisecond)
+				return clock
+			})
+			env.seed("combo", "old combo\n", true)
+			desired := desiredRepo(wantSkill("combo", "new combo\n", false))
+			p := env.plan(desired, Policy{})
+			res := env.apply(t.Context(), p, ApplyOptions{})
+			for _, s := range res.Steps {
+				if s.Outcome != OutcomeApplied {
+					t.Errorf("%s of %s = %+v, want applied", s.Action, s.Slug, s)
+				}
+			}
+			env.converged(desired, Policy{})
+		})
+	}
+}
+
+// TestAcceptedWriteIsNeitherDoneNorFailed: a 202 whose write does not
+// show within the client's wait is reported accepted, not failed, and the
+// enable that depends on it waits for it.
+func TestAcceptedWriteIsNeitherDoneNorFailed(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	env.emu.SetAnswers(remotetest.Answers{Write: remotetest.WriteAccepted, AcceptedAfter: time.Hour})
+	env.seed("wake", "old wake\n", false)
+	desired := desiredRepo(wantSkill("wake", "new wake\n", true))
+	p := env.plan(desired, Policy{})
+	c, err := remote.New(remote.Options{BaseURL: env.srv.URL, Token: envToken, WriteWait: time.Second, Sleep: instantWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &memJournal{}
+	res, err := Apply(t.Context(), c, envSpace, p, ApplyOptions{Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := stepOf(t, res, "wake", ActionUpdate)
+	if up.Outcome != OutcomeAccepted || !strings.Contains(up.Reason, "accepted by the service (202 Accepted), not visible yet") {
+		t.Errorf("update = %+v, want accepted, not visible yet", up)
+	}
+	if en := stepOf(t, res, "wake", ActionEnable); en.Outcome != OutcomeSkipped || !strings.Contains(en.Reason, "not visible yet") {
+		t.Errorf("enable = %+v, want skipped until the update shows", en)
+	}
+	if res.Failed() || res.Counts().Accepted != 1 {
+		t.Errorf("failed %v, counts %+v; want not failed, one accepted", res.Failed(), res.Counts())
+	}
+	if len(j.entries) != 2 || j.entries[1].Outcome != OutcomeAccepted {
+		t.Errorf("journal: %+v", j.entries)
 	}
 }

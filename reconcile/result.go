@@ -8,6 +8,10 @@ const (
 	OutcomeApplied Outcome = "applied"
 	OutcomeFailed  Outcome = "failed"
 	OutcomeSkipped Outcome = "skipped"
+	// OutcomeAccepted is a write the service took (a 202, or a 2xx with
+	// no skill) that reads did not show within the client's wait: neither
+	// applied nor failed yet.
+	OutcomeAccepted Outcome = "accepted"
 )
 
 // StepResult is what became of one request of an apply.
@@ -54,6 +58,8 @@ type Counts struct {
 	Applied int `json:"applied"`
 	Failed  int `json:"failed"`
 	Skipped int `json:"skipped"`
+	// Accepted are writes the service took that reads did not show yet.
+	Accepted int `json:"accepted,omitempty"`
 }
 
 // Counts counts the steps of r by outcome.
@@ -65,6 +71,8 @@ func (r *Result) Counts() Counts {
 			n.Applied++
 		case OutcomeFailed:
 			n.Failed++
+		case OutcomeAccepted:
+			n.Accepted++
 		default:
 			n.Skipped++
 		}
@@ -73,14 +81,15 @@ func (r *Result) Counts() Counts {
 }
 
 // Failed reports whether any step failed or was skipped for a reason other
-// than an interrupt, or the journal failed: the space does not match the
-// plan.
+// than an interrupt or an accepted write it waits for, or the journal
+// failed: the space does not match the plan. Accepted writes are not
+// failures: the service took them.
 func (r *Result) Failed() bool {
 	if r.JournalError != "" {
 		return true
 	}
 	for _, s := range r.Steps {
-		if s.Outcome == OutcomeFailed || (s.Outcome == OutcomeSkipped && s.Reason != reasonInterrupted) {
+		if s.Outcome == OutcomeFailed || (s.Outcome == OutcomeSkipped && s.Reason != reasonInterrupted && s.Reason != reasonAwaitsAccepted) {
 			return true
 		}
 	}
@@ -90,3 +99,7 @@ func (r *Result) Failed() bool {
 // reasonInterrupted is the Reason of a step skipped because apply was
 // interrupted: the one skip that does not make a [Result] failed.
 const reasonInterrupted = "interrupted"
+
+// reasonAwaitsAccepted is the Reason of an enable skipped because its
+// update was accepted but does not show yet: it is not a failure either.
+const reasonAwaitsAccepted = "update accepted by the service, not visible yet: run apply again once it shows"

@@ -389,7 +389,7 @@ func skillMoved(ch *Change, got remote.Skill) string {
 		return fmt.Sprintf("%s: the plan records no updatedAt or live hash, so whether the space changed cannot be told", ch.Slug)
 	}
 	var parts []string
-	if ch.UpdatedAt != "" && got.UpdatedAt != ch.UpdatedAt {
+	if ch.UpdatedAt != "" && !spec.SameTime(got.UpdatedAt, ch.UpdatedAt) {
 		parts = append(parts, fmt.Sprintf("updatedAt %s -> %s", ch.UpdatedAt, got.UpdatedAt))
 	}
 	if ch.LiveHash != "" && LiveHash(got) != ch.LiveHash {

@@ -25,7 +25,8 @@ type attemptResult struct {
 	retryAfter time.Duration
 }
 
-func (c *Client) attempt(ctx context.Context, method, display string, body []byte, decode func([]byte) error, maxBody int64) attemptResult {
+func (c *Client) attempt(ctx context.Context, r call, display string, body []byte, maxBody int64) attemptResult {
+	method, decode := r.method, r.decode
 	actx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel() // after the body is read: the timeout covers it too
 	var rd io.Reader
@@ -71,6 +72,11 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 		}
 		return res
 	}
+	if r.written != nil && (resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent) {
+		_, _ = io.CopyN(io.Discard, resp.Body, maxBody)
+		r.written(resp.StatusCode)
+		return res
+	}
 	if decode == nil {
 		// The call succeeded; what follows is of no interest, and a
 		// failure reading it must not turn success into an error.
@@ -91,6 +97,10 @@ func (c *Client) attempt(ctx context.Context, method, display string, body []byt
 		res2 := c.transportFailure(ctx, actx, method, display, err)
 		res2.status = res.status
 		return res2
+	}
+	if r.written != nil && carriesNoObject(data) {
+		r.written(resp.StatusCode)
+		return res
 	}
 	if c.holdsToken(data) {
 		res.err = fmt.Errorf("%s %s: %w", method, display, ErrTokenInAnswer)

@@ -22,6 +22,10 @@ type call struct {
 	// maxBody, when positive and under the client's limit, caps this
 	// call's answer instead.
 	maxBody int64
+	// written, when set, takes a 2xx answer that does not carry the
+	// object written: a 202 or 204, an empty body, or a JSON object with
+	// no "id" ({"success":true}). decode is not called for it.
+	written func(status int)
 }
 
 // do runs r, retrying as the package doc says.
@@ -46,7 +50,7 @@ func (c *Client) do(ctx context.Context, r call) error {
 		if r.maxBody > 0 {
 			maxBody = min(maxBody, r.maxBody)
 		}
-		res := c.attempt(ctx, r.method, display, body, r.decode, maxBody)
+		res := c.attempt(ctx, r, display, body, maxBody)
 		if c.onRequest != nil {
 			c.onRequest(RequestInfo{
 				Method:   r.method,

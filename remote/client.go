@@ -21,6 +21,7 @@ const (
 	DefaultMinBackoff   = 200 * time.Millisecond
 	DefaultMaxBackoff   = 10 * time.Second
 	DefaultMaxBodyBytes = 32 << 20
+	DefaultWriteWait    = 15 * time.Second
 )
 
 // maxIdleConnsPerHost is more than any sensible --parallelism.
@@ -54,6 +55,10 @@ type Options struct {
 	// MaxBodyBytes caps a response body (default DefaultMaxBodyBytes);
 	// a bigger body fails the call without being read whole.
 	MaxBodyBytes int64
+	// WriteWait bounds how long a write the service answered without the
+	// skill (a 202 Accepted, a 204, {"success":true}) is read back until
+	// the read shows it (default DefaultWriteWait).
+	WriteWait time.Duration
 	// OnRequest, when set, is called after every attempt, for --debug
 	// logging. It may be called from several goroutines at once when the
 	// Client is shared.
@@ -91,6 +96,7 @@ type Client struct {
 	minBackoff  time.Duration
 	maxBackoff  time.Duration
 	maxBody     int64
+	writeWait   time.Duration
 	onRequest   func(RequestInfo)
 	sleep       func(context.Context, time.Duration) error // Options.Sleep, else a timer
 
@@ -121,6 +127,7 @@ func New(opts Options) (*Client, error) {
 		minBackoff:  opts.MinBackoff,
 		maxBackoff:  opts.MaxBackoff,
 		maxBody:     opts.MaxBodyBytes,
+		writeWait:   opts.WriteWait,
 		onRequest:   opts.OnRequest,
 		now:         time.Now,
 		sleep:       opts.Sleep,
@@ -142,6 +149,7 @@ func New(opts Options) (*Client, error) {
 		{"timeout", &c.timeout, DefaultTimeout},
 		{"minimum backoff", &c.minBackoff, DefaultMinBackoff},
 		{"maximum backoff", &c.maxBackoff, DefaultMaxBackoff},
+		{"write wait", &c.writeWait, DefaultWriteWait},
 	} {
 		switch {
 		case *d.v < 0:

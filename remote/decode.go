@@ -98,3 +98,18 @@ func describeJSONError(err error) error {
 	}
 	return err
 }
+
+// carriesNoObject reports whether a write's 2xx body says only that it
+// was done: empty, or a JSON object with no "id" ({"success":true}).
+func carriesNoObject(data []byte) bool {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return true
+	}
+	var obj map[string]json.RawMessage
+	if trimmed[0] != '{' || json.Unmarshal(trimmed, &obj) != nil {
+		return false
+	}
+	_, hasID := obj["id"]
+	return !hasID
+}

@@ -87,6 +87,32 @@ func tooLarge(format string, args ...any) error {
 	return &tooLargeError{fmt.Sprintf(format, args...)}
 }
 
+// ErrNotVisible is wrapped by the error of a write the service took (a 202,
+// or a 2xx with no skill in it) but that reads of the skill did not show
+// within [Options.WriteWait]: neither done nor failed, as far as anyone
+// can tell yet.
+var ErrNotVisible = errors.New("accepted by the service, not visible yet")
+
+// A NotVisibleError is a write reads did not show in time; it is
+// [ErrNotVisible].
+type NotVisibleError struct {
+	Method, Path string
+	// Status is the service's answer to the write (202, 204, 200).
+	Status int
+	// Waited is how long reads were retried.
+	Waited time.Duration
+	// Skill is the last read of the skill.
+	Skill *Skill
+}
+
+func (e *NotVisibleError) Error() string {
+	return fmt.Sprintf("%s %s: the service answered %d %s with no skill, and reads did not show the write within %s: %v",
+		e.Method, e.Path, e.Status, http.StatusText(e.Status), e.Waited, ErrNotVisible)
+}
+
+// Is makes a NotVisibleError [ErrNotVisible].
+func (e *NotVisibleError) Is(target error) bool { return target == ErrNotVisible }
+
 // ErrNoResponse is wrapped by the error of a request that got no answer
 // within the client's per-request timeout (after any retries).
 var ErrNoResponse = errors.New("no response")

@@ -2,6 +2,7 @@ package remote_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -115,5 +116,83 @@ func TestRateLimitResetHonoured(t *testing.T) {
 				t.Errorf("style %d: waited %s, want the 5s the service asked for", style, w)
 			}
 		}
+	}
+}
+
+// fakeTime is a clock the emulator follows and the client's waits move.
+type fakeTime struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeTime) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeTime) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// A write the service answers without the skill (204, an empty 200,
+// {"success":true}, 202) is read back: the client returns the skill as
+// the space holds it once the read shows the write.
+func TestWriteAnswersWithoutTheSkill(t *testing.T) {
+	for _, w := range []struct {
+		name string
+		a    remotetest.WriteAnswer
+	}{
+		{"204", remotetest.WriteNoContent},
+		{"empty 200", remotetest.WriteEmpty},
+		{"success flag", remotetest.WriteSuccess},
+		{"202 landing 3s later", remotetest.WriteAccepted},
+	} {
+		t.Run(w.name, func(t *testing.T) {
+			clock := &fakeTime{t: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)}
+			f := newVariant(t, remotetest.Answers{Write: w.a, AcceptedAfter: 3 * time.Second}, func(o *remote.Options) {
+				o.Sleep = func(ctx context.Context, d time.Duration) error { clock.advance(d); return ctx.Err() }
+			})
+			f.e.SetClock(clock.now)
+			ctx := t.Context()
+			text := "new body\n"
+			s, err := f.c.UpdateSkill(ctx, variantSpace, f.skill.ID, remote.SkillUpdate{Instructions: &text})
+			if err != nil || s.Instructions == nil || *s.Instructions != text || s.ID != f.skill.ID {
+				t.Fatalf("UpdateSkill = %+v, %v; want the skill with the new text", s, err)
+			}
+			if s, err := f.c.DisableSkill(ctx, variantSpace, f.skill.ID); err != nil || s.Enabled {
+				t.Fatalf("DisableSkill = %+v, %v", s, err)
+			}
+			if s, err := f.c.EnableSkill(ctx, variantSpace, f.skill.ID); err != nil || !s.Enabled {
+				t.Fatalf("EnableSkill = %+v, %v", s, err)
+			}
+		})
+	}
+}
+
+// A 202 whose write does not show within the client's wait is neither
+// done nor failed: the error says accepted, not visible yet, after a
+// bounded wait.
+func TestAcceptedWriteNotVisible(t *testing.T) {
+	clock := &fakeTime{t: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)}
+	f := newVariant(t, remotetest.Answers{Write: remotetest.WriteAccepted, AcceptedAfter: time.Hour}, func(o *remote.Options) {
+		o.WriteWait = 10 * time.Second
+		o.Sleep = func(ctx context.Context, d time.Duration) error { clock.advance(d); return ctx.Err() }
+	})
+	f.e.SetClock(clock.now)
+	text := "new body\n"
+	start := clock.now()
+	_, err := f.c.UpdateSkill(t.Context(), variantSpace, f.skill.ID, remote.SkillUpdate{Instructions: &text})
+	var nv *remote.NotVisibleError
+	if !errors.As(err, &nv) || !errors.Is(err, remote.ErrNotVisible) || nv.Status != 202 || nv.Skill == nil || *nv.Skill.Instructions != "body\n" {
+		t.Fatalf("error = %v, want a 202 not visible yet with the skill as read", err)
+	}
+	if waited := clock.now().Sub(start); waited != 10*time.Second {
+		t.Errorf("waited %s, want the WriteWait of 10s", waited)
+	}
+	if !strings.Contains(err.Error(), "accepted by the service, not visible yet") {
+		t.Errorf("error = %q", err)
 	}
 }

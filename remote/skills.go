@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/skillsync/skillsync/spec"
 )
@@ -63,17 +64,39 @@ func (c *Client) StreamSkills(ctx context.Context, spaceID string, o ListOptions
 
 // GetSkill returns a skill with its instructions.
 func (c *Client) GetSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
-	return c.skillCall(ctx, http.MethodGet, spaceID, skillID, "", nil)
+	return c.skillCall(ctx, http.MethodGet, spaceID, skillID, "", nil, nil)
 }
 
 // UpdateSkill changes the fields of u that are set, leaving the others as
 // they are, and returns the updated skill. The fields are checked with
 // [CheckUpdate] first.
+//
+// A service that answers a write without the skill (a 202 or 204, an
+// empty body, {"success":true}) is read back, as [Client.EnableSkill] and
+// [Client.DisableSkill] are too: until the read shows the write, within
+// [Options.WriteWait]. Past it the error is a [*NotVisibleError].
 func (c *Client) UpdateSkill(ctx context.Context, spaceID, skillID string, u SkillUpdate) (*Skill, error) {
 	if err := CheckUpdate(u); err != nil {
 		return nil, err
 	}
-	return c.skillCall(ctx, http.MethodPatch, spaceID, skillID, "", u)
+	return c.skillCall(ctx, http.MethodPatch, spaceID, skillID, "", u, func(s *Skill) bool { return Shows(s, u) })
+}
+
+// Shows reports whether s holds what the update u writes, its text
+// compared as [spec.Differ] compares it.
+func Shows(s *Skill, u SkillUpdate) bool {
+	have := spec.Fields{Name: s.Name, Description: s.Description, Instructions: s.Instructions}
+	want := have
+	if u.Name != nil {
+		want.Name = *u.Name
+	}
+	if u.Description != nil {
+		want.Description = *u.Description
+	}
+	if u.Instructions != nil {
+		want.Instructions = u.Instructions
+	}
+	return len(spec.Differ(have, want)) == 0
 }
 
 // EnableSkill turns the skill on for the whole space. It fails with a 409
@@ -86,7 +109,7 @@ func (c *Client) UpdateSkill(ctx context.Context, spaceID, skillID string, u Ski
 // holds then, so on a 409 EnableSkill reads the skill once and returns it
 // when it is enabled; the 409 stands otherwise.
 func (c *Client) EnableSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
-	s, err := c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/enable", nil)
+	s, err := c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/enable", nil, func(s *Skill) bool { return s.Enabled })
 	if IsConflict(err) && spec.CheckShortSpaceID(spaceID) == nil { // get takes only the short form
 		if got, gerr := c.GetSkill(ctx, spaceID, skillID); gerr == nil && got.Enabled {
 			return got, nil
@@ -98,10 +121,12 @@ func (c *Client) EnableSkill(ctx context.Context, spaceID, skillID string) (*Ski
 // DisableSkill turns the skill off for the whole space, leaving its files
 // untouched.
 func (c *Client) DisableSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
-	return c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/disable", nil)
+	return c.skillCall(ctx, http.MethodPost, spaceID, skillID, "/disable", nil, func(s *Skill) bool { return !s.Enabled })
 }
 
-func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix string, body any) (*Skill, error) {
+// skillCall sends a request about one skill. shows, for a write, tells
+// whether a skill read back holds the write.
+func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix string, body any, shows func(*Skill) bool) (*Skill, error) {
 	checkSpace := spec.CheckShortSpaceID
 	if suffix == "/enable" {
 		checkSpace = spec.CheckSpaceID // the one endpoint that takes both forms
@@ -113,17 +138,60 @@ func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix
 		return nil, err
 	}
 	s := new(Skill)
-	err := c.do(ctx, call{
+	path := spacePath(spaceID, "skills", skillID) + suffix
+	status := 0
+	cl := call{
 		method: method,
-		path:   spacePath(spaceID, "skills", skillID) + suffix,
+		path:   path,
 		body:   body,
 		decode: decodeObject(s, func(s *Skill) error { return checkID("skill", s.ID, skillID) }),
-	})
-	if err != nil {
+	}
+	if shows != nil {
+		cl.written = func(st int) { status = st }
+	}
+	if err := c.do(ctx, cl); err != nil {
 		return nil, err
 	}
-	return s, nil
+	if status == 0 {
+		return s, nil
+	}
+	return c.readBack(ctx, method, path, spaceID, skillID, status, shows)
 }
+
+// readBack reads a skill whose write the service answered status with no
+// skill, until the read shows the write or [Options.WriteWait] has passed.
+func (c *Client) readBack(ctx context.Context, method, path, spaceID, skillID string, status int, shows func(*Skill) bool) (*Skill, error) {
+	if spec.CheckShortSpaceID(spaceID) != nil {
+		return nil, fmt.Errorf("%s %s: the service answered %d with no skill, and the skill of a %d-character space id cannot be read back; run 'skillsync plan' to see whether the write landed",
+			method, path, status, len(spaceID))
+	}
+	waited, next := time.Duration(0), readBackFirstWait
+	for {
+		got, err := c.GetSkill(ctx, spaceID, skillID)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: the service answered %d with no skill, and reading it back failed: %w", method, path, status, err)
+		}
+		if shows(got) {
+			return got, nil
+		}
+		if waited >= c.writeWait {
+			return nil, &NotVisibleError{Method: method, Path: path, Status: status, Waited: waited, Skill: got}
+		}
+		d := min(next, c.writeWait-waited)
+		if err := c.sleep(ctx, d); err != nil {
+			return nil, fmt.Errorf("%s %s: waiting for the write to show: %w", method, path, err)
+		}
+		waited += d
+		next = min(2*next, readBackMaxWait)
+	}
+}
+
+// The waits between the reads of [Client.readBack]: doubling from the
+// first, each at most the last.
+const (
+	readBackFirstWait = 250 * time.Millisecond
+	readBackMaxWait   = 2 * time.Second
+)
 
 // GetSkillFile returns a text file of the skill's folder; path is relative to
 // the folder, with slashes, and is checked with [spec.CheckFilePath].

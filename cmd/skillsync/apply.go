@@ -535,6 +535,8 @@ func writeResult(ui *ui, res *reconcile.Result) {
 				reason = strings.TrimSpace(reason + " " + s.Mismatch)
 			}
 			fprintf(ui.stdout, "  FAILED  %s: %s: %s\n", visible.Line(s.Slug), s.Action, visible.Line(reason))
+		case reconcile.OutcomeAccepted:
+			fprintf(ui.stdout, "  accepted %s: %s: %s\n", visible.Line(s.Slug), s.Action, visible.Line(s.Reason))
 		default:
 			fprintf(ui.stdout, "  skipped %s: %s: %s\n", visible.Line(s.Slug), s.Action, visible.Line(s.Reason))
 		}

@@ -12,6 +12,9 @@ import (
 // 0 skipped.".
 func ResultLine(r *reconcile.Result) string {
 	n := r.Counts()
+	if n.Accepted > 0 {
+		return fmt.Sprintf("Apply: %d applied, %d failed, %d skipped, %d accepted not visible yet.", n.Applied, n.Failed, n.Skipped, n.Accepted)
+	}
 	return fmt.Sprintf("Apply: %d applied, %d failed, %d skipped.", n.Applied, n.Failed, n.Skipped)
 }
 

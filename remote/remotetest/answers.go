@@ -22,6 +22,103 @@ type Answers struct {
 	// Form is the Unicode normal form of the text of skills and files the
 	// service returns, whatever form it was sent or seeded in.
 	Form NormalForm
+	// Write is what update, enable and disable answer.
+	Write WriteAnswer
+	// AcceptedAfter is how long after a [WriteAccepted] answer the write
+	// lands, by the emulator's clock ([Emulator.SetClock]).
+	AcceptedAfter time.Duration
+	// Times is the precision of createdAt and updatedAt.
+	Times TimePrecision
+}
+
+// TimePrecision is the precision of the timestamps of skills.
+type TimePrecision int
+
+// Timestamp precisions of [Answers].
+const (
+	// TimeMillis gives milliseconds everywhere.
+	TimeMillis TimePrecision = iota
+	// TimeSeconds gives whole seconds everywhere, as a column of a
+	// second-precision database type holds them.
+	TimeSeconds
+	// TimeMillisWritesSecondsReads gives milliseconds in the answer to a
+	// write (the value the application set) and whole seconds in reads
+	// (the value the database kept).
+	TimeMillisWritesSecondsReads
+)
+
+// stamp is s with its timestamps at precision p, for a read or for the
+// answer to a write.
+func (p TimePrecision) stamp(s remote.Skill, write bool) remote.Skill {
+	if p == TimeSeconds || (p == TimeMillisWritesSecondsReads && !write) {
+		s.CreatedAt, s.UpdatedAt = toSeconds(s.CreatedAt), toSeconds(s.UpdatedAt)
+	}
+	return s
+}
+
+func toSeconds(ts string) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ts
+	}
+	return t.UTC().Truncate(time.Second).Format(time.RFC3339)
+}
+
+// WriteAnswer is what a skill write (update, enable, disable) answers.
+type WriteAnswer int
+
+// Write answers of [Answers].
+const (
+	// WriteSkill answers 200 with the skill as written.
+	WriteSkill WriteAnswer = iota
+	// WriteNoContent answers 204 with no body.
+	WriteNoContent
+	// WriteEmpty answers 200 with an empty body.
+	WriteEmpty
+	// WriteSuccess answers 200 with {"success":true}.
+	WriteSuccess
+	// WriteAccepted answers 202 with {"success":true}: the write lands
+	// [Answers.AcceptedAfter] later, as a queue would apply it.
+	WriteAccepted
+)
+
+// writeDone answers a skill write that landed (or, accepted, will land)
+// as a asks; s is the skill to show when the answer carries it.
+func writeDone(w http.ResponseWriter, a WriteAnswer, s remote.Skill) {
+	switch a {
+	case WriteNoContent:
+		w.WriteHeader(http.StatusNoContent)
+	case WriteEmpty:
+		w.Header().Set("Content-Length", "0")
+		w.WriteHeader(http.StatusOK)
+	case WriteSuccess:
+		writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+	case WriteAccepted:
+		writeJSON(w, http.StatusAccepted, map[string]bool{"success": true})
+	default:
+		writeJSON(w, http.StatusOK, singleSkill(s))
+	}
+}
+
+// pendingWrite is a write accepted but not yet landed.
+type pendingWrite struct {
+	due  time.Time
+	land func()
+}
+
+// landDue lands the accepted writes whose time has come, in the order
+// they were accepted; e.mu is held.
+func (e *Emulator) landDue() {
+	now := e.clock.now()
+	n := 0
+	for _, p := range e.pending {
+		if now.Before(p.due) {
+			break
+		}
+		p.land()
+		n++
+	}
+	e.pending = e.pending[n:]
 }
 
 // NormalForm is a Unicode normal form of returned text.

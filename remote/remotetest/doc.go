@@ -122,6 +122,12 @@
 //     X-RateLimit-Reset, in seconds from now or as an epoch second.
 //   - [Answers.Form]: the text of skills and files returned in Unicode
 //     normal form D (or C), whatever form it was sent in.
+//   - [Answers.Write]: update, enable and disable answered 204, 200 with
+//     an empty body, 200 {"success":true}, or 202 {"success":true} with
+//     the write landing [Answers.AcceptedAfter] later by the emulator's
+//     clock (its checks, the 409 included, run then).
+//   - [Answers.Times]: timestamps in whole seconds, or in milliseconds in
+//     the answers to writes and whole seconds in reads.
 //
 // # Not modelled
 //

@@ -29,6 +29,7 @@ type Emulator struct {
 	clock     clock
 	faults    Faults
 	answers   Answers
+	pending   []pendingWrite // accepted writes not landed yet, by due time
 	faultRand *faultSource
 	requests  map[string]int
 	maxActive map[string]int

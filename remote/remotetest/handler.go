@@ -250,6 +250,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.landDue()
 	sp, ok := e.spaces[m.space]
 	if !ok {
 		writeError(w, http.StatusNotFound, CodeNotFound, "space not found: "+m.space)
@@ -265,7 +266,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		page := paginate(all, limit, offset)
 		items := make([]remote.Skill, 0, len(page.Data))
 		for _, sk := range page.Data {
-			items = append(items, e.answers.Form.skill(sk.view(false)))
+			items = append(items, e.answers.Times.stamp(e.answers.Form.skill(sk.view(false)), false))
 		}
 		writeJSON(w, http.StatusOK, remote.Page[remote.Skill]{
 			Data: items, Total: page.Total, Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore,
@@ -317,6 +318,31 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m match, u *remote.SkillUpdate) {
 	switch m.ep {
 	case epGetSkill:
+		writeJSON(w, http.StatusOK, singleSkill(e.answers.Times.stamp(e.answers.Form.skill(sk.view(true)), false)))
+	case epUpdateSkill, epEnableSkill, epDisableSkill:
+		if e.answers.Write == WriteAccepted {
+			// The checks of the write run when it lands: a queue answers
+			// before it knows.
+			e.pending = append(e.pending, pendingWrite{
+				due:  e.clock.now().Add(e.answers.AcceptedAfter),
+				land: func() { e.writeSkill(sp, sk, m.ep, u) },
+			})
+			writeDone(w, WriteAccepted, remote.Skill{})
+			return
+		}
+		if status, code, err := e.writeSkill(sp, sk, m.ep, u); err != nil {
+			writeError(w, status, code, err.Error())
+			return
+		}
+		writeDone(w, e.answers.Write, e.answers.Times.stamp(e.answers.Form.skill(sk.view(true)), true))
+	case epGetFile:
+		e.serveFile(w, sk, m.file)
+	}
+}
+
+// writeSkill makes an update, enable or disable of sk; e.mu is held.
+func (e *Emulator) writeSkill(sp *space, sk *skill, ep endpoint, u *remote.SkillUpdate) (int, string, error) {
+	switch ep {
 	case epUpdateSkill:
 		if u.Name != nil {
 			sk.Name = *u.Name
@@ -335,9 +361,8 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 		// state table shows it only from enabled = false): at the limit,
 		// an enabled skill is refused too, the stricter reading.
 		if n := sp.activeCount(); n >= spec.MaxActiveSkills {
-			writeError(w, http.StatusConflict, CodeActiveLimit,
-				fmt.Sprintf("space %s already has %d active skills (maximum %d)", sp.ID, n, spec.MaxActiveSkills))
-			return
+			return http.StatusConflict, CodeActiveLimit,
+				fmt.Errorf("space %s already has %d active skills (maximum %d)", sp.ID, n, spec.MaxActiveSkills)
 		}
 		if sk.Enabled {
 			break // already enabled: nothing changes
@@ -352,29 +377,31 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 			sk.updatedAt = e.clock.tick()
 			sp.sorted = nil
 		}
-	case epGetFile:
-		if m.file == skillFileName {
-			if sk.Unreadable {
-				writeError(w, http.StatusNotFound, CodeNotFound, "SKILL.md cannot be read")
-				return
-			}
-			writeJSON(w, http.StatusOK, remote.SkillFile{Path: m.file, Content: e.answers.Form.text(sk.renderSkillFile())})
+	}
+	return 0, "", nil
+}
+
+// serveFile answers a read of a file of sk; e.mu is held.
+func (e *Emulator) serveFile(w http.ResponseWriter, sk *skill, file string) {
+	if file == skillFileName {
+		if sk.Unreadable {
+			writeError(w, http.StatusNotFound, CodeNotFound, "SKILL.md cannot be read")
 			return
 		}
-		if c, ok := sk.Files[m.file]; ok {
-			writeJSON(w, http.StatusOK, remote.SkillFile{Path: m.file, Content: e.answers.Form.text(c)})
-			return
-		}
-		for _, b := range sk.BinaryFiles {
-			if b == m.file {
-				writeError(w, http.StatusNotFound, CodeNotFound, "not a text file: "+m.file+" (only text files are readable)")
-				return
-			}
-		}
-		writeError(w, http.StatusNotFound, CodeNotFound, "file not found: "+m.file)
+		writeJSON(w, http.StatusOK, remote.SkillFile{Path: file, Content: e.answers.Form.text(sk.renderSkillFile())})
 		return
 	}
-	writeJSON(w, http.StatusOK, singleSkill(e.answers.Form.skill(sk.view(true))))
+	if c, ok := sk.Files[file]; ok {
+		writeJSON(w, http.StatusOK, remote.SkillFile{Path: file, Content: e.answers.Form.text(c)})
+		return
+	}
+	for _, b := range sk.BinaryFiles {
+		if b == file {
+			writeError(w, http.StatusNotFound, CodeNotFound, "not a text file: "+file+" (only text files are readable)")
+			return
+		}
+	}
+	writeError(w, http.StatusNotFound, CodeNotFound, "file not found: "+file)
 }
 
 // publish copies an agent's draft over its published version; e.mu is
