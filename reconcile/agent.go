@@ -81,7 +81,8 @@ func CheckPublish(a remote.Agent) error {
 }
 
 // NeedsPublish reports whether publishing a would change anything: it was
-// never published, or its draft has changed since.
+// never published, or its draft has changed since, or the service did not
+// say whether it has (a publish is idempotent: unknown is not false).
 func NeedsPublish(a remote.Agent) bool {
 	return !a.Published || a.HasUnpublishedChanges
 }

@@ -440,7 +440,7 @@ func (a *applier) run(s *step) {
 	case ActionPublish:
 		var ag *remote.Agent
 		ag, err = a.c.PublishAgent(a.reqCtx, a.space, s.agent.ID)
-		if err == nil && (!ag.Published || ag.HasUnpublishedChanges) {
+		if err == nil && (!ag.Published || (ag.HasUnpublishedChanges && !ag.UnpublishedUnknown)) {
 			mismatch = fmt.Sprintf("the service answered published: %t, hasUnpublishedChanges: %t to a publish", ag.Published, ag.HasUnpublishedChanges)
 		}
 	}

@@ -172,3 +172,33 @@ func TestAcceptedWriteIsNeitherDoneNorFailed(t *testing.T) {
 		t.Errorf("journal: %+v", j.entries)
 	}
 }
+
+// TestAgentsAsARealServiceSendsThem: agents whose fields skillsync does
+// not act on have other types than the table's do not fail a plan; an
+// agent without hasUnpublishedChanges in agents.publish is published.
+func TestAgentsAsARealServiceSendsThem(t *testing.T) {
+	for _, shape := range []remotetest.AgentShape{remotetest.AgentsLooseTypes, remotetest.AgentsSparse} {
+		env := newApplyEnv(t, remotetest.Space{})
+		env.emu.SetAnswers(remotetest.Answers{Agents: shape})
+		env.seed("doc", "old\n", true)
+		env.emu.AddAgent(envSpace, remote.Agent{ID: "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d", Name: "Support Bot", Temperature: 0.2,
+			ConversationStarters: []remote.ConversationStarter{{Text: "Hi", ID: "1a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"}}, Published: true})
+		desired := desiredRepo(wantSkill("doc", "new\n", true))
+		desired.Config.Agents.Publish = []string{"Support Bot"}
+		p := env.plan(desired, PolicyFromConfig(desired.Config))
+		if p.HasErrors() || p.Summary.Update != 1 {
+			t.Fatalf("shape %d: plan errors %+v, summary %+v", shape, p.Errors, p.Summary)
+		}
+		wantPublish := shape == remotetest.AgentsSparse // the loose one says it has no changes
+		if got := len(p.Publish) == 1; got != wantPublish {
+			t.Fatalf("shape %d: publish %+v, want one: %v", shape, p.Publish, wantPublish)
+		}
+		res := env.apply(t.Context(), p, ApplyOptions{})
+		if res.Failed() {
+			t.Errorf("shape %d: apply failed: %+v", shape, res.Steps)
+		}
+		if wantPublish && stepOf(t, res, "Support Bot", ActionPublish).Outcome != OutcomeApplied {
+			t.Errorf("shape %d: publish not applied: %+v", shape, res.Steps)
+		}
+	}
+}

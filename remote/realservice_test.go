@@ -2,6 +2,7 @@ package remote_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -194,5 +195,74 @@ func TestAcceptedWriteNotVisible(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "accepted by the service, not visible yet") {
 		t.Errorf("error = %q", err)
+	}
+}
+
+// agentFixture is an emulator with a published agent, switched to shape.
+func agentFixture(t *testing.T, shape remotetest.AgentShape) *variantFixture {
+	f := newVariant(t, remotetest.Answers{Agents: shape}, nil)
+	f.e.AddAgent(variantSpace, remote.Agent{
+		ID: "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d", Name: "Support Bot", Temperature: 0.2, CategoryID: 3,
+		ConversationStarters: []remote.ConversationStarter{{Text: "Hi", ID: "1a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"}},
+		SkillIDs:             []string{f.skill.ID}, Published: true,
+		EmbedEnabled:         true, EmbedID: "emb-1", EmbedOptions: remote.EmbedOptions{DomainWhitelist: []string{"example.com"}},
+	})
+	return f
+}
+
+// Agents whose fields skillsync does not act on come with other types
+// than the table's: they are listed, and shown as the service sent them.
+func TestAgentsOfLooseTypes(t *testing.T) {
+	f := agentFixture(t, remotetest.AgentsLooseTypes)
+	agents, err := f.c.ListAllAgents(t.Context(), variantSpace)
+	if err != nil {
+		t.Fatalf("ListAllAgents: %v", err)
+	}
+	a := agents[0]
+	if a.Name != "Support Bot" || len(a.SkillIDs) != 1 || a.SkillIDs[0] != f.skill.ID || !a.Published || a.HasUnpublishedChanges ||
+		!a.EmbedEnabled || a.EmbedID != "emb-1" || len(a.EmbedOptions.DomainWhitelist) != 1 {
+		t.Errorf("agent = %+v", a)
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"temperature":"0.20"`, `"categoryId":"3"`, `"conversationStarters":["Hi"]`, `"folderColor":"teal"`, `"primaryColor":"#1a73e8"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("encoded agent lacks %s: %s", want, data)
+		}
+	}
+	// A field skillsync acts on must still have its type.
+	bad := []byte(`{"id":"9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d","name":"x","skillIds":"all"}`)
+	if err := json.Unmarshal(bad, new(remote.Agent)); err == nil {
+		t.Error("skillIds as a string decoded")
+	}
+}
+
+// An agent without hasUnpublishedChanges is not taken as having none, and
+// fields left null or out are shown as such, not as zeros.
+func TestAgentsSparse(t *testing.T) {
+	f := agentFixture(t, remotetest.AgentsSparse)
+	agents, err := f.c.ListAllAgents(t.Context(), variantSpace)
+	if err != nil {
+		t.Fatalf("ListAllAgents: %v", err)
+	}
+	a := agents[0]
+	if !a.UnpublishedUnknown || !a.HasUnpublishedChanges {
+		t.Errorf("agent without hasUnpublishedChanges: unknown %v, has %v; want both true", a.UnpublishedUnknown, a.HasUnpublishedChanges)
+	}
+	data, _ := json.Marshal(a)
+	for _, want := range []string{`"temperature":null`, `"embedOptions":null`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("encoded agent lacks %s: %s", want, data)
+		}
+	}
+	for _, not := range []string{`"categoryId"`, `"hasUnpublishedChanges"`, `"welcomeMessage"`} {
+		if strings.Contains(string(data), not) {
+			t.Errorf("encoded agent has %s, which the service did not send: %s", not, data)
+		}
+	}
+	if _, err := f.c.PublishAgent(t.Context(), variantSpace, a.ID); err != nil {
+		t.Errorf("PublishAgent: %v", err)
 	}
 }

@@ -1,7 +1,9 @@
 package remote
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 )
 
 // Skill is a skill of a space as the service returns it. List items carry no
@@ -44,7 +46,22 @@ type SkillFile struct {
 }
 
 // Agent is the draft view of an agent, the only view the interface gives.
+//
+// Decoded from the service, only what skillsync acts on must have its
+// type: id, name, skillIds, published, hasUnpublishedChanges, embedEnabled,
+// embedId and embedOptions.domainWhitelist. Any other field of another
+// type than the spec's table says is left zero, and Raw keeps the object
+// as the service sent it, which is what encoding an Agent decoded so
+// writes back.
 type Agent struct {
+	// Raw is the agent as the service sent it; nil for an Agent built in
+	// code.
+	Raw json.RawMessage `json:"-"`
+	// UnpublishedUnknown is set when the service did not say
+	// hasUnpublishedChanges; HasUnpublishedChanges is then true, as a
+	// publish is what finds out (it is idempotent).
+	UnpublishedUnknown bool `json:"-"`
+
 	ID                     string                `json:"id"`
 	SpaceID                string                `json:"spaceId"`
 	Name                   string                `json:"name"`
@@ -138,4 +155,54 @@ type Asset struct {
 	ProcessingState string          `json:"processingState"`
 	Connector       json.RawMessage `json:"connector,omitempty"`
 	Metadata        json.RawMessage `json:"metadata,omitempty"`
+}
+
+// agentNeeds is what skillsync acts on in an agent, decoded strictly.
+type agentNeeds struct {
+	ID                    string   `json:"id"`
+	Name                  string   `json:"name"`
+	SkillIDs              []string `json:"skillIds"`
+	Published             bool     `json:"published"`
+	HasUnpublishedChanges *bool    `json:"hasUnpublishedChanges"`
+	EmbedEnabled          bool     `json:"embedEnabled"`
+	EmbedID               string   `json:"embedId"`
+	EmbedOptions          *struct {
+		DomainWhitelist []string `json:"domainWhitelist"`
+	} `json:"embedOptions"`
+}
+
+// UnmarshalJSON decodes an agent as [Agent] says: strictly what skillsync
+// acts on, the rest as well as it goes.
+func (a *Agent) UnmarshalJSON(data []byte) error {
+	var need agentNeeds
+	if err := json.Unmarshal(data, &need); err != nil {
+		return err
+	}
+	type plain Agent // without these methods
+	var p plain
+	var typeErr *json.UnmarshalTypeError
+	if err := json.Unmarshal(data, &p); err != nil && !errors.As(err, &typeErr) {
+		return err
+	}
+	*a = Agent(p)
+	a.ID, a.Name, a.SkillIDs, a.Published = need.ID, need.Name, need.SkillIDs, need.Published
+	a.EmbedEnabled, a.EmbedID = need.EmbedEnabled, need.EmbedID
+	a.EmbedOptions.DomainWhitelist = nil
+	if need.EmbedOptions != nil {
+		a.EmbedOptions.DomainWhitelist = need.EmbedOptions.DomainWhitelist
+	}
+	a.UnpublishedUnknown = need.HasUnpublishedChanges == nil
+	a.HasUnpublishedChanges = a.UnpublishedUnknown || *need.HasUnpublishedChanges
+	a.Raw = bytes.Clone(data)
+	return nil
+}
+
+// MarshalJSON writes Raw when the agent was decoded from the service:
+// what it sent, no field invented or dropped.
+func (a Agent) MarshalJSON() ([]byte, error) {
+	if len(a.Raw) > 0 {
+		return a.Raw, nil
+	}
+	type plain Agent
+	return json.Marshal(plain(a))
 }

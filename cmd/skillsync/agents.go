@@ -303,6 +303,8 @@ func writeAgentMarkdown(ui *ui, agents []remote.Agent) {
 
 func agentState(a remote.Agent) string {
 	switch {
+	case a.Published && a.UnpublishedUnknown:
+		return "published, changes unknown"
 	case a.Published && a.HasUnpublishedChanges:
 		return "unpublished changes"
 	case a.Published:

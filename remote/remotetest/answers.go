@@ -1,6 +1,7 @@
 package remotetest
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
@@ -29,6 +30,62 @@ type Answers struct {
 	AcceptedAfter time.Duration
 	// Times is the precision of createdAt and updatedAt.
 	Times TimePrecision
+	// Agents is the shape of agents in the list and publish answers.
+	Agents AgentShape
+}
+
+// AgentShape is how agents are written where the spec's table is silent
+// on types and presence.
+type AgentShape int
+
+// Agent shapes of [Answers].
+const (
+	// AgentsAsTable writes every field with the table's type.
+	AgentsAsTable AgentShape = iota
+	// AgentsLooseTypes writes temperature and categoryId as strings
+	// ("0.20", "3"), conversation starters as plain strings, theme
+	// colours as hex strings or without alpha, and a field the table
+	// does not name.
+	AgentsLooseTypes
+	// AgentsSparse writes temperature and embedOptions as null and leaves
+	// out categoryId, welcomeMessage and hasUnpublishedChanges.
+	AgentsSparse
+)
+
+// agentAnswer is a as shape writes it.
+func (shape AgentShape) agentAnswer(a remote.Agent) any {
+	if shape == AgentsAsTable {
+		return a
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		panic("remotetest: encoding agent: " + err.Error())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic("remotetest: decoding agent: " + err.Error())
+	}
+	switch shape {
+	case AgentsLooseTypes:
+		m["temperature"] = strconv.FormatFloat(a.Temperature, 'f', 2, 64)
+		m["categoryId"] = strconv.FormatInt(a.CategoryID, 10)
+		starters := make([]string, len(a.ConversationStarters))
+		for i, cs := range a.ConversationStarters {
+			starters[i] = cs.Text
+		}
+		m["conversationStarters"] = starters
+		eo := m["embedOptions"].(map[string]any)
+		eo["lightTheme"] = map[string]any{"backgroundColor": "#ffffff", "primaryColor": "#1a73e8"}
+		eo["darkTheme"] = map[string]any{"backgroundColor": map[string]any{"h": 0, "s": 0, "v": 0.1}, "primaryColor": "#8ab4f8"}
+		m["folderColor"] = "teal"
+	case AgentsSparse:
+		m["temperature"] = nil
+		m["embedOptions"] = nil
+		delete(m, "categoryId")
+		delete(m, "welcomeMessage")
+		delete(m, "hasUnpublishedChanges")
+	}
+	return m
 }
 
 // TimePrecision is the precision of the timestamps of skills.

@@ -128,6 +128,11 @@
 //     clock (its checks, the 409 included, run then).
 //   - [Answers.Times]: timestamps in whole seconds, or in milliseconds in
 //     the answers to writes and whole seconds in reads.
+//   - [Answers.Agents]: agents with other types than the table's
+//     (temperature "0.20", categoryId "3", conversation starters as
+//     strings, colours as hex strings or without alpha, a field the table
+//     does not name), or sparse (null temperature and embedOptions; no
+//     categoryId, welcomeMessage or hasUnpublishedChanges).
 //
 // # Not modelled
 //

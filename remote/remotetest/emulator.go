@@ -463,6 +463,7 @@ func (e *Emulator) addAgent(spaceID string, a remote.Agent) (remote.Agent, error
 		return remote.Agent{}, fmt.Errorf("unknown space %q (call AddSpace first)", spaceID)
 	}
 	a = cloneAgent(a)
+	a.Raw, a.UnpublishedUnknown = nil, false // the emulator answers what it holds
 	if a.ID == "" {
 		a.ID = nameUUID(spaceID, "agent", fmt.Sprint(len(sp.agents)), a.Name)
 	}
@@ -832,6 +833,11 @@ func nameUUID(parts ...string) string {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
+
+// agentJSON is an agent as the spec's table types it, decoded exactly:
+// the emulator holds its seeds and state to the table, where the client
+// decodes leniently ([remote.Agent]).
+type agentJSON remote.Agent
 
 func cloneAgent(a remote.Agent) remote.Agent {
 	c := a

@@ -274,11 +274,11 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 	case epListAgents:
 		all := sp.sortedAgents()
 		page := paginate(all, limit, offset)
-		items := make([]remote.Agent, 0, len(page.Data))
+		items := make([]any, 0, len(page.Data))
 		for _, ag := range page.Data {
-			items = append(items, ag.draft)
+			items = append(items, e.answers.Agents.agentAnswer(ag.draft))
 		}
-		writeJSON(w, http.StatusOK, remote.Page[remote.Agent]{
+		writeJSON(w, http.StatusOK, remote.Page[any]{
 			Data: items, Total: page.Total, Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore,
 		})
 	case epGetSkill, epUpdateSkill, epEnableSkill, epDisableSkill, epGetFile:
@@ -411,7 +411,7 @@ func (e *Emulator) publish(w http.ResponseWriter, ag *agent) {
 		writeError(w, http.StatusUnprocessableEntity, CodeEmbedWhitelist, err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, ag.draft)
+	writeJSON(w, http.StatusOK, e.answers.Agents.agentAnswer(ag.draft))
 }
 
 // errEmbedWhitelist refuses to publish an embeddable draft that no domain

@@ -132,12 +132,13 @@ func (e *Emulator) loadSpace(fsys fs.FS, dir, spaceID string) error {
 			err = e.loadSkills(fsys, p, spaceID)
 		case "agents":
 			err = e.loadJSONDir(fsys, p, func(file string, data []byte) error {
-				var a remote.Agent
+				var aj agentJSON
 				dec := json.NewDecoder(bytes.NewReader(data))
 				dec.DisallowUnknownFields()
-				if err := dec.Decode(&a); err != nil {
+				if err := dec.Decode(&aj); err != nil {
 					return err
 				}
+				a := remote.Agent(aj)
 				if a.SpaceID != "" && a.SpaceID != spaceID {
 					return fmt.Errorf("spaceId %q is not the folder's space %q", a.SpaceID, spaceID)
 				}

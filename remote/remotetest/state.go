@@ -57,9 +57,9 @@ type stateSkill struct {
 }
 
 type stateAgent struct {
-	Draft remote.Agent `json:"draft"`
+	Draft agentJSON `json:"draft"`
 	// Published is the copy made by the last publish, null when none.
-	Published       *remote.Agent `json:"published"`
+	Published       *agentJSON `json:"published"`
 	PublishedUnseen bool          `json:"publishedUnseen"`
 }
 
@@ -141,9 +141,9 @@ func (e *Emulator) marshalState() ([]byte, error) {
 		}
 		for _, agID := range slices.Sorted(maps.Keys(sp.agents)) {
 			ag := sp.agents[agID]
-			sa := stateAgent{Draft: cloneAgent(ag.draft), PublishedUnseen: ag.publishedUnseen}
+			sa := stateAgent{Draft: agentJSON(cloneAgent(ag.draft)), PublishedUnseen: ag.publishedUnseen}
 			if ag.published != nil {
-				p := cloneAgent(*ag.published)
+				p := agentJSON(cloneAgent(*ag.published))
 				sa.Published = &p
 			}
 			ss.Agents = append(ss.Agents, sa)
@@ -269,7 +269,7 @@ func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
 		slugs[s.Slug] = true
 	}
 	for _, sa := range ss.Agents {
-		a := sa.Draft
+		a := remote.Agent(sa.Draft)
 		if err := spec.CheckUUID("agent id", a.ID); err != nil {
 			return nil, err
 		}
@@ -281,7 +281,7 @@ func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
 		}
 		versions := []*remote.Agent{&a}
 		if sa.Published != nil {
-			p := *sa.Published
+			p := remote.Agent(*sa.Published)
 			versions = append(versions, &p)
 		}
 		for _, v := range versions {
