@@ -46,6 +46,11 @@ type ApplyOptions struct {
 	// cancelled (default DefaultGrace); past it they are abandoned and
 	// reported failed.
 	Grace time.Duration
+	// Accepted are journal lines of writes the service accepted but did
+	// not show, from earlier applies ([RecentAccepted]): the same write
+	// of a skill still as it was before it is not sent again, and its
+	// step is reported accepted.
+	Accepted []JournalEntry
 }
 
 // Reasons of a step skipped because apply stopped starting steps.
@@ -401,6 +406,12 @@ func (a *applier) run(s *step) {
 		if before = a.reread(s); before == nil {
 			return
 		}
+	}
+	if e := a.acceptedBefore(s, before); e != nil {
+		a.finish(s, StepResult{Outcome: OutcomeAccepted, Reason: fmt.Sprintf(
+			"accepted by the service at %s, not visible yet: not sent again; run 'skillsync plan' later to see it land",
+			e.Time.UTC().Format(time.RFC3339))})
+		return
 	}
 	if err := a.journal(a.entry(s, before, nil, StepResult{Outcome: OutcomeStarted})); err != nil {
 		a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: reasonNoJournal})

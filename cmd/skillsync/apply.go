@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -431,10 +432,17 @@ func applyTarget(ctx context.Context, ui *ui, v applyView, r *planRun, journalPa
 	if v.progress() {
 		pr = ui.progress("applying")
 	}
+	// Only the default journal folder is looked in: a --journal FILE
+	// elsewhere is the caller's to keep.
+	accepted, err := reconcile.RecentAccepted(filepath.Join(r.root, reconcile.StateDir, "journal"), time.Now().Add(-reconcile.AcceptedWindow))
+	if err != nil {
+		ui.warningf("%v; writes the service accepted earlier may be sent again", err)
+	}
 	res, err := reconcile.Apply(ctx, r.client, r.target.Space, r.plan, reconcile.ApplyOptions{
 		Parallelism: r.par,
 		Journal:     j,
 		Progress:    pr.update,
+		Accepted:    accepted,
 	})
 	pr.done()
 	if res == nil {
