@@ -140,17 +140,22 @@ func listAllWith[T any](ctx context.Context, kind, spaceID string,
 			// gives wrong: read the next passes one page after another.
 			ahead = false
 		}
-		if r.clean && len(r.items) == r.total {
+		if r.clean && r.totalKnown && len(r.items) == r.total {
 			return r.items, nil
 		}
 		why = r.reason
 		if r.clean {
+			// With no total to check a pass against, or one it does not
+			// meet, two passes that agree are trusted.
 			fp := fingerprint(r.items, r.total, key)
 			if fp == previous {
 				return r.items, nil
 			}
 			previous = fp
 			why = fmt.Sprintf("%d %s listed but the total says %d", len(r.items), kind, r.total)
+			if !r.totalKnown {
+				why = fmt.Sprintf("two passes listed different %s, and the service sends no total", kind)
+			}
 		} else {
 			previous = ""
 		}
@@ -179,11 +184,31 @@ type lister[T any] struct {
 // pages were not all of the first page's size, so that the pages read
 // ahead at the offsets that size gave were of no use.
 type passResult[T any] struct {
-	items     []T
-	clean     bool
-	total     int
-	reason    string
-	irregular bool
+	items      []T
+	clean      bool
+	total      int
+	totalKnown bool // the service sent a total
+	reason     string
+	irregular  bool
+}
+
+// more reports whether a list goes on past page, whose items ended at
+// offset. A service that leaves hasMore out is read up to its total; one
+// that leaves both out, up to a page shorter than the limit it says it
+// applied, or else up to an empty page: a page shorter than the limit
+// asked for may be a cap, and a list read short is never acted on.
+func more[T any](page *Page[T], offset int) bool {
+	switch {
+	case page.Sent.HasMore:
+		return page.HasMore
+	case len(page.Data) == 0:
+		return false // a total may count items no list shows
+	case page.Sent.Total:
+		return offset < page.Total
+	case page.Sent.Limit && page.Limit > 0:
+		return len(page.Data) >= page.Limit
+	}
+	return true
 }
 
 // page reads the page at offset, within the limiter, and hands its items
@@ -286,16 +311,19 @@ func (l *lister[T]) pass(ctx context.Context, ahead bool) (r passResult[T], err 
 		}
 		switch {
 		case pageNo == 1:
-			r.total, counted = page.Total, page.Total
-			if budget, err = pageBudget(l.kind, r.total, len(page.Data)); err != nil {
+			r.total, counted, r.totalKnown = page.Total, page.Total, page.Sent.Total
+			if !r.totalKnown {
+				counted = maxListTotal // the most a list may hold
+			}
+			if budget, err = pageBudget(l.kind, counted, len(page.Data)); err != nil {
 				return passResult[T]{}, err
 			}
-			if size = len(page.Data); ahead && page.HasMore && size > 0 && size < r.total {
+			if size = len(page.Data); ahead && r.totalKnown && more(page, size) && size > 0 && size < r.total {
 				if read, err = l.pagesAhead(ctx, size, min(ceilDiv(r.total, size), budget)); err != nil {
 					return passResult[T]{}, err
 				}
 			}
-		case page.Total != r.total && r.clean:
+		case r.totalKnown && page.Total != r.total && r.clean:
 			r.clean = false
 			r.reason = fmt.Sprintf("the total went from %d to %d", r.total, page.Total)
 			r.total = page.Total
@@ -314,7 +342,7 @@ func (l *lister[T]) pass(ctx context.Context, ahead bool) (r passResult[T], err 
 			r.items = append(r.items, item)
 		}
 		offset += len(page.Data)
-		if !page.HasMore {
+		if !more(page, offset) {
 			return r, nil
 		}
 		if len(page.Data) == 0 {
@@ -322,7 +350,7 @@ func (l *lister[T]) pass(ctx context.Context, ahead bool) (r passResult[T], err 
 			r.clean, r.reason = false, "an empty page claimed more items"
 			return r, nil
 		}
-		if offset >= r.total {
+		if r.totalKnown && offset >= r.total {
 			// hasMore past the end: the service's hasMore or total is
 			// wrong, or the list changed; the next pass tells.
 			r.clean, r.reason = false, "more pages than the total allows"

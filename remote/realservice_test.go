@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -205,7 +206,7 @@ func agentFixture(t *testing.T, shape remotetest.AgentShape) *variantFixture {
 		ID: "9a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d", Name: "Support Bot", Temperature: 0.2, CategoryID: 3,
 		ConversationStarters: []remote.ConversationStarter{{Text: "Hi", ID: "1a1b2c3d-4e5f-4a6b-8c7d-0e1f2a3b4c5d"}},
 		SkillIDs:             []string{f.skill.ID}, Published: true,
-		EmbedEnabled:         true, EmbedID: "emb-1", EmbedOptions: remote.EmbedOptions{DomainWhitelist: []string{"example.com"}},
+		EmbedEnabled: true, EmbedID: "emb-1", EmbedOptions: remote.EmbedOptions{DomainWhitelist: []string{"example.com"}},
 	})
 	return f
 }
@@ -264,5 +265,60 @@ func TestAgentsSparse(t *testing.T) {
 	}
 	if _, err := f.c.PublishAgent(t.Context(), variantSpace, a.ID); err != nil {
 		t.Errorf("PublishAgent: %v", err)
+	}
+}
+
+// A list is read whole whatever the envelope leaves out (hasMore, total,
+// limit) and whether the service caps pages below the limit asked for.
+func TestListsReadWhole(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		a    remotetest.Answers
+	}{
+		{"no hasMore", remotetest.Answers{NoHasMore: true}},
+		{"no total", remotetest.Answers{NoTotal: true}},
+		{"no hasMore nor total", remotetest.Answers{NoHasMore: true, NoTotal: true}},
+		{"bare data", remotetest.Answers{NoHasMore: true, NoTotal: true, NoLimit: true}},
+		{"capped pages", remotetest.Answers{PageCap: 30}},
+		{"capped pages, no hasMore", remotetest.Answers{PageCap: 30, NoHasMore: true}},
+		{"capped pages, no total", remotetest.Answers{PageCap: 30, NoTotal: true}},
+		{"capped pages, bare data", remotetest.Answers{PageCap: 30, NoHasMore: true, NoTotal: true, NoLimit: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newVariant(t, tc.a, nil)
+			for i := range 249 {
+				f.e.AddSkill(variantSpace, remotetest.SkillSeed{Name: fmt.Sprintf("Skill %d", i), Description: "d", Instructions: "b\n"})
+			}
+			for i := range 130 {
+				f.e.AddAgent(variantSpace, remote.Agent{Name: fmt.Sprintf("Agent %d", i)})
+			}
+			check := func(what string, n int, ids []string, err error, want int) {
+				t.Helper()
+				seen := make(map[string]bool)
+				for _, id := range ids {
+					seen[id] = true
+				}
+				if err != nil || n != want || len(seen) != want {
+					t.Errorf("%s: %d items (%d distinct), %v; want %d", what, n, len(seen), err, want)
+				}
+			}
+			skillIDs := func(ss []remote.Skill) []string {
+				var out []string
+				for _, s := range ss {
+					out = append(out, s.ID)
+				}
+				return out
+			}
+			ss, err := f.c.ListAllSkills(t.Context(), variantSpace)
+			check("ListAllSkills", len(ss), skillIDs(ss), err, 250)
+			ss, err = f.c.StreamSkills(t.Context(), variantSpace, remote.ListOptions[remote.Skill]{Parallelism: 4})
+			check("StreamSkills", len(ss), skillIDs(ss), err, 250)
+			as, err := f.c.ListAllAgents(t.Context(), variantSpace)
+			var aids []string
+			for _, a := range as {
+				aids = append(aids, a.ID)
+			}
+			check("ListAllAgents", len(as), aids, err, 130)
+		})
 	}
 }

@@ -142,6 +142,33 @@ type Page[T any] struct {
 	Limit   int  `json:"limit"`
 	Offset  int  `json:"offset"`
 	HasMore bool `json:"hasMore"`
+	// Sent says which of total, limit and hasMore the service sent: a
+	// field it left out is unknown, not zero or false.
+	Sent PageFields `json:"-"`
+}
+
+// PageFields say which fields of a list envelope a service sent.
+type PageFields struct {
+	Total, Limit, HasMore bool
+}
+
+// UnmarshalJSON decodes an envelope and notes which fields it held.
+func (p *Page[T]) UnmarshalJSON(data []byte) error {
+	type plain Page[T] // without this method
+	if err := json.Unmarshal(data, (*plain)(p)); err != nil {
+		return err
+	}
+	var sent struct {
+		Total   json.RawMessage `json:"total"`
+		Limit   json.RawMessage `json:"limit"`
+		HasMore json.RawMessage `json:"hasMore"`
+	}
+	if err := json.Unmarshal(data, &sent); err != nil {
+		return err
+	}
+	isSent := func(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null" }
+	p.Sent = PageFields{Total: isSent(sent.Total), Limit: isSent(sent.Limit), HasMore: isSent(sent.HasMore)}
+	return nil
 }
 
 // Asset is a knowledge-base asset record. The spec names only the kinds of

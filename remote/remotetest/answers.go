@@ -32,6 +32,36 @@ type Answers struct {
 	Times TimePrecision
 	// Agents is the shape of agents in the list and publish answers.
 	Agents AgentShape
+	// NoHasMore leaves hasMore out of list envelopes.
+	NoHasMore bool
+	// NoTotal leaves total out of list envelopes.
+	NoTotal bool
+	// NoLimit leaves limit and offset out of list envelopes.
+	NoLimit bool
+	// PageCap, when positive, caps the items of a page below the limit
+	// asked for; the envelope's limit (unless NoLimit) says the cap.
+	PageCap int
+}
+
+// envelope is a list page as a asks: data, then the fields it keeps.
+func (a Answers) envelope(data any, total, limit, offset int, hasMore bool) any {
+	env := struct {
+		Data    any   `json:"data"`
+		Total   *int  `json:"total,omitempty"`
+		Limit   *int  `json:"limit,omitempty"`
+		Offset  *int  `json:"offset,omitempty"`
+		HasMore *bool `json:"hasMore,omitempty"`
+	}{Data: data}
+	if !a.NoTotal {
+		env.Total = &total
+	}
+	if !a.NoLimit {
+		env.Limit, env.Offset = &limit, &offset
+	}
+	if !a.NoHasMore {
+		env.HasMore = &hasMore
+	}
+	return env
 }
 
 // AgentShape is how agents are written where the spec's table is silent

@@ -133,6 +133,9 @@
 //     strings, colours as hex strings or without alpha, a field the table
 //     does not name), or sparse (null temperature and embedOptions; no
 //     categoryId, welcomeMessage or hasUnpublishedChanges).
+//   - [Answers.NoHasMore], [Answers.NoTotal], [Answers.NoLimit]: list
+//     envelopes without hasMore, total, or limit and offset;
+//     [Answers.PageCap] caps pages below the limit asked for.
 //
 // # Not modelled
 //

@@ -260,6 +260,9 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		writeError(w, http.StatusForbidden, CodeFeatureDisabled, "the skills feature is disabled in space "+m.space)
 		return
 	}
+	if m.ep.list() && e.answers.PageCap > 0 {
+		limit = min(limit, e.answers.PageCap)
+	}
 	switch m.ep {
 	case epListSkills:
 		all := sp.sortedSkills()
@@ -268,9 +271,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		for _, sk := range page.Data {
 			items = append(items, e.answers.Times.stamp(e.answers.Form.skill(sk.view(false)), false))
 		}
-		writeJSON(w, http.StatusOK, remote.Page[remote.Skill]{
-			Data: items, Total: page.Total, Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore,
-		})
+		writeJSON(w, http.StatusOK, e.answers.envelope(items, page.Total, page.Limit, page.Offset, page.HasMore))
 	case epListAgents:
 		all := sp.sortedAgents()
 		page := paginate(all, limit, offset)
@@ -278,9 +279,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		for _, ag := range page.Data {
 			items = append(items, e.answers.Agents.agentAnswer(ag.draft))
 		}
-		writeJSON(w, http.StatusOK, remote.Page[any]{
-			Data: items, Total: page.Total, Limit: page.Limit, Offset: page.Offset, HasMore: page.HasMore,
-		})
+		writeJSON(w, http.StatusOK, e.answers.envelope(items, page.Total, page.Limit, page.Offset, page.HasMore))
 	case epGetSkill, epUpdateSkill, epEnableSkill, epDisableSkill, epGetFile:
 		sk, ok := sp.skills[m.id]
 		if !ok || (sk.Builtin && m.ep != epUpdateSkill) {

@@ -60,7 +60,7 @@ type stateAgent struct {
 	Draft agentJSON `json:"draft"`
 	// Published is the copy made by the last publish, null when none.
 	Published       *agentJSON `json:"published"`
-	PublishedUnseen bool          `json:"publishedUnseen"`
+	PublishedUnseen bool       `json:"publishedUnseen"`
 }
 
 type stateToken struct {
