@@ -446,6 +446,13 @@ func (f *fetcher) get(r *skillRead) {
 		if err != nil && !gone {
 			return fmt.Errorf("reading skill %s (%s): %w", s.Slug, s.ID, err)
 		}
+		// A slug never changes (space-api.md): another one for the same
+		// id is an answer as wrong as another id, and planning on it
+		// would take every such skill for missing.
+		if got != nil && got.Slug != s.Slug {
+			return fmt.Errorf("reading skill %s (%s): invalid response: the service answered slug %q for it, where its list gave %q; slugs never change, so one of the answers is wrong: run again, and report it to the service if it stays",
+				s.Slug, s.ID, got.Slug, s.Slug)
+		}
 		if got != nil && f.cache != nil {
 			// On the disk's workers: a slow disk must not hold up the
 			// requests. A failed store only costs a read next time.

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -249,5 +251,31 @@ func TestAcceptedWriteNotSentAgain(t *testing.T) {
 	applyOnce(accepted)
 	if n := env.emu.Requests()[remotetest.KeyUpdateSkill]; n != 1 {
 		t.Errorf("after an edit in the app, %d update requests, want 1", n)
+	}
+}
+
+// slugShifter answers single reads with another slug than its list.
+type slugShifter struct{ *fakeService }
+
+func (s slugShifter) GetSkill(ctx context.Context, space, id string) (*remote.Skill, error) {
+	got, err := s.fakeService.GetSkill(ctx, space, id)
+	if got != nil {
+		got.Slug += "-2"
+	}
+	return got, err
+}
+
+// TestSlugDifferingFromTheListIsInvalid: a single read that gives a skill
+// another slug than the list did is a wrong answer; planning on it would
+// take the skill for missing (and, with unmanaged: disable, disable it).
+func TestSlugDifferingFromTheListIsInvalid(t *testing.T) {
+	svc := newFakeService("ab12")
+	svc.add("doc", "old\n", true)
+	desired := &fsrepo.Repo{Config: config.Config{Space: "ab12", Unmanaged: config.UnmanagedDisable}, Skills: []fsrepo.Skill{
+		{Slug: "doc", Path: "skills/doc/SKILL.md", Name: "Skill doc", Description: "About doc", Instructions: "new\n", Enabled: true},
+	}}
+	_, err := Fetch(t.Context(), slugShifter{svc}, "ab12", desired, FetchOptions{})
+	if err == nil || !strings.Contains(err.Error(), `invalid response: the service answered slug "doc-2" for it, where its list gave "doc"`) {
+		t.Errorf("Fetch: %v, want an invalid response naming both slugs", err)
 	}
 }
