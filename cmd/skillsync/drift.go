@@ -31,16 +31,27 @@ apply (which puts the space back as the repository has it), last of all:
 a script that finds FILE knows drift got to the end, so exit 2 without it
 is a crash (such as running out of memory), never drift.
 
+With --pr (GitHub or GitLab) the app's edits of each target that drifted
+are written into its skill folders as 'skillsync pull' writes them (its
+own enabled states into skillsync.yaml's overrides) on the branch
+skillsync/drift/TARGET, and proposed as one pull (merge) request with the
+drift report as its description; later runs update it, and close it once
+the space is back in sync. Merging it adopts the edits; closing it leaves
+them for the next apply to revert. See docs/drift.md.
+
 Examples:
    skillsync drift
    skillsync drift --format markdown > drift.md
    skillsync drift --issue       # in a scheduled GitHub or GitLab job: one issue per space
+   skillsync drift --pr          # ... and the app's edits as one pull request per target
    skillsync drift --out drift.json
 
 Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "markdown", "json"),
 			flagOut.def("also save the plan to FILE, written last: its presence says drift finished"),
+			flagProposeDrift.def("propose the app's edits as one pull (merge) request per target that drifted, updated on later runs and closed once in sync (needs contents and pull-requests write permission)"),
+			flagPRBase.def("the branch drift pull requests merge into (default: the branch the CI job runs on)"),
 		}, issueFlags()),
 		Action: func(c *cli.Context) error {
 			o, err := readPlanning(c, e)
@@ -51,7 +62,8 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			return runDrift(c.Context, e, driftOptions{planning: o, view: newPlanView(e.ui, format, o.color, "drift"), out: flagOut.get(c), github: readGitHub(c)})
+			return runDrift(c.Context, e, driftOptions{planning: o, view: newPlanView(e.ui, format, o.color, "drift"), out: flagOut.get(c), github: readGitHub(c),
+				propose: flagProposeDrift.get(c), prBase: flagPRBase.get(c)})
 		},
 	}
 }
@@ -62,6 +74,8 @@ type driftOptions struct {
 	view     planView
 	out      string // --out: save the plan there, last of all
 	github   githubOptions
+	propose  bool   // --pr: the app's edits as pull requests
+	prBase   string // --pr-base
 }
 
 func runDrift(ctx context.Context, e *env, o driftOptions) error {
@@ -82,6 +96,14 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 		return err
 	}
 	ghErr := publishPlans(ctx, e, o.github, runs, "drift")
+	if o.propose {
+		prErr := proposeDrifts(ctx, e, o.github, o.prBase, runs)
+		if ghErr == nil {
+			ghErr = prErr
+		} else {
+			reportAlso(ui, prErr)
+		}
+	}
 	notifyPlans(ctx, e, runs, "drift")
 	found := false
 	verdictUnknown := func(r *planRun) bool { return r.plan.Drift().Status == reconcile.DriftError }

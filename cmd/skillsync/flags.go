@@ -42,6 +42,9 @@ const (
 	flagSeed       stringFlag = "seed"
 	flagToken      stringFlag = "token"
 	flagState      stringFlag = "state"
+	flagPRBase     stringFlag = "pr-base"
+	flagInterval   stringFlag = "interval"
+	flagListen     stringFlag = "listen"
 
 	flagTarget stringsFlag = "target"
 
@@ -59,6 +62,9 @@ const (
 	flagVersion          boolFlag = "version"
 	flagKeepGoing        boolFlag = "keep-going"
 	flagChanged          boolFlag = "changed"
+	flagProposeDrift     boolFlag = "pr" // drift's; plan's --pr is flagPR
+	flagWatch            boolFlag = "watch"
+	flagSelfHeal         boolFlag = "self-heal"
 )
 
 // vendor add's flags.

@@ -170,24 +170,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 // targets share (shared, by slug): those that differ from SKILL.md and
 // are not yet the target's, and those whose override the space changed.
 func writeOverrides(ui *ui, root string, cfg config.Config, target string, rep *reconcile.PullReport, shared map[string]bool) error {
-	tc, _ := cfg.Target(target)
-	states := map[string]bool{}
-	for _, s := range rep.Skills {
-		if s.Status == reconcile.PullSkipped {
-			continue
-		}
-		base, inRepo := shared[s.Slug]
-		if !inRepo {
-			continue // new: its SKILL.md has the space's state
-		}
-		override, has := tc.Enabled[s.Slug]
-		switch {
-		case has && override != s.SpaceEnabled:
-			states[s.Slug] = s.SpaceEnabled
-		case !has && base != s.SpaceEnabled:
-			states[s.Slug] = s.SpaceEnabled
-		}
-	}
+	states := overrideStates(cfg, target, rep, shared, nil)
 	if len(states) == 0 {
 		return nil
 	}

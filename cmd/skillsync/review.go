@@ -35,6 +35,10 @@ type reviewSink interface {
 	// request !3") and Comment what the host calls a comment.
 	Review() string
 	Comment() string
+	// Propose and Withdraw open, update and close a pull (merge) request
+	// of a branch of skillsync's ([forge.Proposal]).
+	Propose(ctx context.Context, p forge.Proposal) (forge.Outcome, error)
+	Withdraw(ctx context.Context, w forge.Withdrawal) (forge.Outcome, error)
 }
 
 // What the sinks did: packages github and gitlab say it in the same
@@ -145,6 +149,14 @@ func (s *githubSink) SyncDrift(ctx context.Context, space, target string, drift 
 	return action, url, ciError(err)
 }
 
+func (s *githubSink) Propose(ctx context.Context, p forge.Proposal) (forge.Outcome, error) {
+	return s.c.Propose(ctx, p)
+}
+
+func (s *githubSink) Withdraw(ctx context.Context, w forge.Withdrawal) (forge.Outcome, error) {
+	return s.c.Withdraw(ctx, w)
+}
+
 func (s *githubSink) Review() string  { return fmt.Sprintf("pull request #%d", s.pr) }
 func (s *githubSink) Comment() string { return "comment" }
 
@@ -176,6 +188,14 @@ func (s *gitlabSink) SyncDrift(ctx context.Context, space, target string, drift 
 		InSync:   strings.ToUpper(where[:1]) + where[1:] + " is back in sync with git.",
 	})
 	return action, url, ciError(err)
+}
+
+func (s *gitlabSink) Propose(ctx context.Context, p forge.Proposal) (forge.Outcome, error) {
+	return s.c.Propose(ctx, p)
+}
+
+func (s *gitlabSink) Withdraw(ctx context.Context, w forge.Withdrawal) (forge.Outcome, error) {
+	return s.c.Withdraw(ctx, w)
 }
 
 func (s *gitlabSink) Review() string  { return fmt.Sprintf("merge request !%d", s.mr) }

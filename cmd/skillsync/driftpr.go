@@ -1,0 +1,326 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/internal/forge"
+	"github.com/skillsync/skillsync/internal/gitlab"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/render"
+)
+
+// proposeDrifts does drift --pr: for each target with drift, the app's
+// edits written into its skill folders (and skillsync.yaml) as pull
+// writes them, on the branch skillsync/drift/TARGET, as one pull request
+// whose body is the drift report; for each target in sync, its pull
+// request closed. A target whose verdict is unknown (its plan has
+// errors) is left as it is. The first failure is returned; the others
+// are said.
+func proposeDrifts(ctx context.Context, e *env, g githubOptions, base string, runs []*planRun) error {
+	sink, err := openReviewSink(ctx, e, g, "drift")
+	if err != nil {
+		return err
+	}
+	if base, err = proposalBase(e, base); err != nil {
+		return err
+	}
+	var first error
+	for _, r := range runs {
+		if r.err != nil || r.plan.Drift().Status == reconcile.DriftError {
+			continue
+		}
+		if err := proposeDrift(ctx, e, sink, base, r); err != nil {
+			err = fmt.Errorf("drift pull request of %s: %w", r.target.where(), err)
+			if first == nil {
+				first = err
+			} else {
+				reportAlso(e.ui, err)
+			}
+		}
+	}
+	return first
+}
+
+// proposalBase is the branch drift pull requests merge into: base when
+// given (--pr-base), else the branch the CI job runs on.
+func proposalBase(e *env, base string) (string, error) {
+	if base == "" {
+		if ref, ok := strings.CutPrefix(e.ui.github.Ref, "refs/heads/"); ok {
+			base = ref
+		} else if gitlab.ReadEnv(e.getenv).CI {
+			base = cmp.Or(e.getenv("CI_COMMIT_BRANCH"), e.getenv("CI_DEFAULT_BRANCH"))
+		}
+	}
+	if base == "" {
+		return "", withHint(errors.New("drift --pr: no branch to propose the app's edits to"),
+			"run it in a job on the default branch (a schedule), or pass --%s BRANCH", flagPRBase)
+	}
+	if err := forge.CheckBranch("base", base); err != nil {
+		return "", withHint(err, "pass --%s BRANCH", flagPRBase)
+	}
+	return base, nil
+}
+
+// driftHead is the branch of r's drift pull request, the same on every
+// run.
+func driftHead(t targetSettings) string {
+	return "skillsync/drift/" + cmp.Or(t.Name, t.Space)
+}
+
+// driftPRMarker identifies the drift pull request of a space and target.
+func driftPRMarker(t targetSettings) string {
+	if t.Name == "" {
+		return fmt.Sprintf("<!-- skillsync:drift-pr space=%s -->", t.Space)
+	}
+	return fmt.Sprintf("<!-- skillsync:drift-pr space=%s target=%s -->", t.Space, t.Name)
+}
+
+// proposeDrift opens or updates the drift pull request of r, or closes it
+// when r's space is in sync or its drift holds nothing git can take.
+func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *planRun) error {
+	ui := e.ui
+	where := r.target.where()
+	withdraw := func(reason string) error {
+		out, err := sink.Withdraw(ctx, forge.Withdrawal{Head: driftHead(r.target), Marker: driftPRMarker(r.target), Reason: reason})
+		if err != nil {
+			return ciError(err)
+		}
+		if out.Action == forge.ProposalClosed {
+			r.proposalURL, r.resolved = out.URL, true
+			ui.infof("closed the drift pull request of %s: %s", where, out.URL)
+		}
+		return nil
+	}
+	if !r.plan.HasDrift() {
+		return withdraw(fmt.Sprintf("The drift is gone: %s is back in sync with git.", where))
+	}
+	files, err := adoptedFiles(ctx, e, r)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return withdraw(fmt.Sprintf("What differs in %s cannot be written to git (see the drift report): only the app, or an apply, can make them agree.", where))
+	}
+	mo := sink.MarkdownOptions("skillsync drift")
+	var md bytes.Buffer
+	fmt.Fprintf(&md, "The app's edits of %s, written into the repository as `skillsync pull` writes them. "+
+		"**Merging** this pull request adopts them in git; **closing** it unmerged leaves them for the next apply to revert. "+
+		"skillsync updates it while the drift changes, and closes it once the space is back in sync.\n\n", where)
+	if err := render.Markdown(&md, r.plan, mo); err != nil {
+		return err
+	}
+	p := forge.Proposal{
+		Base:    base,
+		Head:    driftHead(r.target),
+		Files:   files,
+		Message: "skillsync: adopt the app's edits of " + where,
+		Title:   "skillsync: adopt the app's edits of " + where,
+		Body:    ui.redact(md.String()),
+		Marker:  driftPRMarker(r.target),
+	}
+	out, err := sink.Propose(ctx, p)
+	if errors.Is(err, forge.ErrNothingToPropose) {
+		return withdraw(fmt.Sprintf("The branch %s already holds the app's edits of %s.", base, where))
+	}
+	if err != nil {
+		return ciError(err)
+	}
+	r.proposalURL = out.URL
+	switch out.Action {
+	case forge.ProposalOpened:
+		ui.infof("opened a drift pull request for %s: %s", where, out.URL)
+	case forge.ProposalUpdated:
+		ui.infof("updated the drift pull request of %s: %s", where, out.URL)
+	default:
+		ui.infof("the drift pull request of %s already says it: %s", where, out.URL)
+	}
+	return nil
+}
+
+// adoptedFiles are the files of the repository that adopting the app's
+// edits of r changes, by path from the root: the SKILL.md (and the
+// supporting files its instructions refer to) of each skill that drifted,
+// as pull writes them, and for a target of several the enabled states it
+// takes over the shared ones, in skillsync.yaml. They are written into a
+// copy, so that the working tree, and the other targets, are untouched.
+// A field under ignore keeps the repository's value where pull lets it
+// (enabled); the others come from the space.
+func adoptedFiles(ctx context.Context, e *env, r *planRun) (map[string]forge.FileChange, error) {
+	var slugs []string
+	enabledChanged := map[string]bool{}
+	for _, c := range r.plan.Changes {
+		if c.Path != "" { // a managed skill
+			slugs = append(slugs, c.Slug)
+			enabledChanged[c.Slug] = c.Changes(reconcile.FieldEnabled)
+		}
+	}
+	for _, f := range r.plan.Files {
+		if f.Status == reconcile.FileDiffers && !slices.Contains(slugs, f.Slug) {
+			slugs = append(slugs, f.Slug)
+		}
+	}
+	if len(slugs) == 0 {
+		return nil, nil
+	}
+	slices.Sort(slugs)
+	cfg, err := config.Read(r.root)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "skillsync-drift-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	folders := []string{config.FileName}
+	for _, slug := range slugs {
+		folders = append(folders, path.Join(cfg.SkillsDir, slug))
+	}
+	for _, f := range folders {
+		if err := copyFolder(r.root, tmp, f); err != nil {
+			return nil, err
+		}
+	}
+	// SKILL.md keeps the state the repository gives it unless the app's
+	// differs and counts: with targets, the shared state stays in
+	// SKILL.md and the target's goes to its override.
+	repo, _, err := fsrepo.Load(ctx, r.root, fsrepo.LoadOptions{})
+	if err != nil {
+		return nil, err
+	}
+	shared := map[string]bool{}
+	for _, s := range repo.Skills {
+		if slices.Contains(slugs, s.Slug) && (r.target.Name != "" || !enabledChanged[s.Slug]) {
+			shared[s.Slug] = s.Enabled
+		}
+	}
+	// The copy is outside git, where every file reads as uncommitted:
+	// Force lets pull write over them, as it is a copy.
+	rep, err := reconcile.Pull(ctx, r.client, r.target.Space, reconcile.PullOptions{
+		Root: tmp, Config: cfg, Slugs: slugs, Parallelism: r.par, Enabled: shared, Force: true,
+	})
+	if rep != nil {
+		for _, w := range rep.Warnings {
+			e.ui.warningf("%s", w)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.target.Name != "" {
+		states := overrideStates(cfg, r.target.Name, rep, shared, enabledChanged)
+		if len(states) > 0 {
+			if err := config.SetTargetEnabled(tmp, r.target.Name, states); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// What pull wrote anew is in the copy; what it did not, is as it was.
+	written, err := filesUnder(tmp, folders)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]forge.FileChange{}
+	for rel, data := range written {
+		old, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
+		if err == nil && bytes.Equal(old, data) {
+			continue
+		}
+		out[rel] = forge.FileChange{Content: data}
+	}
+	return out, nil
+}
+
+// overrideStates are the enabled states a target's pull puts in its
+// override: of the skills pulled whose enabled state drifted (changed),
+// those that differ from the state the targets share (shared, by slug)
+// and are not yet the target's, and those whose override the space
+// changed.
+func overrideStates(cfg config.Config, target string, rep *reconcile.PullReport, shared, changed map[string]bool) map[string]bool {
+	tc, _ := cfg.Target(target)
+	states := map[string]bool{}
+	for _, s := range rep.Skills {
+		base, inRepo := shared[s.Slug]
+		if s.Status == reconcile.PullSkipped || !inRepo || changed != nil && !changed[s.Slug] {
+			continue
+		}
+		override, has := tc.Enabled[s.Slug]
+		switch {
+		case has && override != s.SpaceEnabled:
+			states[s.Slug] = s.SpaceEnabled
+		case !has && base != s.SpaceEnabled:
+			states[s.Slug] = s.SpaceEnabled
+		}
+	}
+	return states
+}
+
+// copyFolder copies the regular files of rel (a folder or a file of
+// root, if there) into the same place under dst. A symlink is neither
+// followed nor copied.
+func copyFolder(root, dst, rel string) error {
+	src := filepath.Join(root, filepath.FromSlash(rel))
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == src {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() && !d.IsDir() {
+			return nil
+		}
+		r, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, r)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
+
+// filesUnder reads the regular files of dir under each of rels (files or
+// folders), by path from dir with slashes.
+func filesUnder(dir string, rels []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, rel := range rels {
+		err := filepath.WalkDir(filepath.Join(dir, filepath.FromSlash(rel)), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			r, err := filepath.Rel(dir, p)
+			out[filepath.ToSlash(r)] = data
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
