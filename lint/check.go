@@ -173,6 +173,12 @@ func agentSkillsName(name string) string {
 }
 
 func (l *linter) name(name, folder string, k skillmd.Key) {
+	// A space's display name ("Code Review") that its slug, the folder,
+	// was made from is exempt: the folder is the skill's name in the
+	// format, and renaming the skill would change only what the app shows.
+	if names.SlugOf(folder, strings.TrimSpace(name)) {
+		return
+	}
 	folderOK := len(AgentSkillsNameProblems(folder)) == 0
 	mended := false // a diagnostic already says to name it as its folder
 	if probs := AgentSkillsNameProblems(name); len(probs) > 0 {

@@ -1,8 +1,9 @@
 // Package names holds the rules on the names of skill folders and their
 // files that the packages of the repository side share: the folder names
 // a URL path carries as they are ([URLSafe]), the paths git takes for its
-// own ([InGitDir]), names compared but for case ([FoldCase]), and a name
-// mended by joining what is left of it with hyphens ([JoinRuns]).
+// own ([InGitDir]), names compared but for case ([FoldCase]), a name
+// mended by joining what is left of it with hyphens ([JoinRuns]), and the
+// slug the service makes of a display name ([Slug], [SlugOf]).
 package names
 
 import (
@@ -73,4 +74,30 @@ func FoldCase(s string) string {
 		}
 		return least
 	}, s)
+}
+
+// Slug is the slug the service would make from a skill's display name:
+// lower case, every run of characters other than a-z and 0-9 replaced by
+// one hyphen, hyphens trimmed from both ends, and "skill" when nothing is
+// left (a name of letters outside a-z only). The emulator makes slugs so.
+func Slug(name string) string {
+	s := JoinRuns(strings.ToLower(name), func(r rune) bool {
+		return ('a' <= r && r <= 'z') || ('0' <= r && r <= '9')
+	})
+	if s == "" {
+		return "skill"
+	}
+	return s
+}
+
+// SlugOf reports whether slug is one the service may have made from name
+// when the skill was created: Slug(name), or, when the space already had
+// that slug, Slug(name) with "-2", "-3", ... appended.
+func SlugOf(slug, name string) bool {
+	base := Slug(name)
+	if slug == base {
+		return true
+	}
+	n, ok := strings.CutPrefix(slug, base+"-")
+	return ok && n != "" && n[0] != '0' && n != "1" && strings.Trim(n, "0123456789") == ""
 }
