@@ -70,13 +70,21 @@ func (e exprs) value(t testing.TB, name string) string {
 var termRE = regexp.MustCompile(`^([A-Za-z0-9_.-]+)\s*(==|!=)\s*'([^']*)'$`)
 
 // cond evaluates an if: of action.yml, which are terms NAME == 'VALUE' or
-// NAME != 'VALUE' joined by &&.
+// NAME != 'VALUE' joined by &&, and !cancelled() (true: no job of a test
+// is cancelled), in ${{ }} or not.
 func (e exprs) cond(t testing.TB, s string) bool {
 	t.Helper()
-	if strings.TrimSpace(s) == "" {
+	s = strings.TrimSpace(s)
+	if m := exprRE.FindStringSubmatch(s); m != nil && m[0] == s {
+		s = m[1]
+	}
+	if s == "" {
 		return true
 	}
 	for term := range strings.SplitSeq(s, "&&") {
+		if strings.TrimSpace(term) == "!cancelled()" {
+			continue
+		}
 		m := termRE.FindStringSubmatch(strings.TrimSpace(term))
 		if m == nil {
 			t.Fatalf("if: %s: the test reads only NAME == 'VALUE' and NAME != 'VALUE' joined by &&", s)
@@ -593,5 +601,46 @@ func TestActionTarget(t *testing.T) {
 					r.exit, r.argv, r.outputs["journal"], r.target, tc.wantArgv, tc.wantJournal, tc.target, r.log)
 			}
 		})
+	}
+}
+
+// TestActionCodeScanning: with code-scanning, the run step writes the
+// SARIF log of validate first (its exit 1 on an error finding does not
+// stop the command), hands it on as the output sarif, and the upload step
+// sends it to code scanning even when the command failed; without it,
+// nothing of the kind runs.
+func TestActionCodeScanning(t *testing.T) {
+	r := runStep(t, map[string]string{"command": "plan", "code-scanning": "true"}, "pull_request", "FAKE_EXIT=1")
+	if r.exit != 1 {
+		t.Errorf("step exit %d, want the plan's 1\n%s", r.exit, r.log)
+	}
+	if r.outputs["sarif"] != "$RUNNER_TEMP/skillsync.sarif" {
+		t.Errorf("output sarif = %q, want $RUNNER_TEMP/skillsync.sarif", r.outputs["sarif"])
+	}
+	if len(r.argv) == 0 || r.argv[0] != "plan" {
+		t.Errorf("the command run last is %q, want plan after validate", r.argv)
+	}
+	r = runStep(t, map[string]string{"command": "plan"}, "pull_request")
+	if _, ok := r.outputs["sarif"]; ok {
+		t.Errorf("without code-scanning, output sarif = %q", r.outputs["sarif"])
+	}
+
+	a := readAction(t)
+	i := slices.IndexFunc(a.Runs.Steps, func(s step) bool { return strings.HasPrefix(s.Uses, "github/codeql-action/upload-sarif@") })
+	if i < 0 {
+		t.Fatal("action.yml has no step uploading SARIF")
+	}
+	up := a.Runs.Steps[i]
+	e := inputExprs(t, a, map[string]string{"code-scanning": "true"})
+	e["steps.run.outputs.sarif"] = "/tmp/x.sarif"
+	if !strings.Contains(up.If, "!cancelled()") || !e.cond(t, up.If) {
+		t.Errorf("upload step if: %s: want it to run after a failed command when there is a log", up.If)
+	}
+	if got := e.expand(t, up.With["sarif_file"]); got != "/tmp/x.sarif" {
+		t.Errorf("upload step sends %q, want the run step's log", got)
+	}
+	e["inputs.code-scanning"] = "false"
+	if e.cond(t, up.If) {
+		t.Errorf("upload step runs without code-scanning")
 	}
 }

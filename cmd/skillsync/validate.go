@@ -22,22 +22,26 @@ hidden or encoded), why it matters and how to waive it. Under GitHub Actions (GI
 each problem is also printed as an ::error annotation, on stderr.
 
 With --format markdown the report is fit for a job summary or a comment;
-with --format json it is the list of diagnostics as data.
+with --format json it is the list of diagnostics as data; with --format
+sarif it is a SARIF 2.1.0 log for code scanning (GitHub's upload-sarif,
+GitLab's security reports): the security rules tagged "security", with a
+security-severity.
 
 Examples:
    skillsync validate
    skillsync validate --ref main --format json
    skillsync validate --format markdown >> "$GITHUB_STEP_SUMMARY"
+   skillsync validate --format sarif > skillsync.sarif
 
 Exit codes: 0 valid (warnings allowed), 1 any error.`,
 		Flags: []cli.Flag{
 			dirFlag(),
 			noColorFlag(), // accepted as everywhere; validate prints no colour
-			formatFlag("text", "markdown", "json"),
+			formatFlag("text", "markdown", "json", "sarif"),
 			flagRef.def("validate a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"),
 		},
 		Action: func(c *cli.Context) error {
-			format, err := readFormat(c, "text", "markdown", "json")
+			format, err := readFormat(c, "text", "markdown", "json", "sarif")
 			if err != nil {
 				return err
 			}
@@ -50,7 +54,7 @@ Exit codes: 0 valid (warnings allowed), 1 any error.`,
 type validateOptions struct {
 	dir    string // --dir or SKILLSYNC_DIR; "" to look upward
 	ref    string // --ref: validate this git revision
-	format string // text, markdown or json
+	format string // text, markdown, json or sarif
 }
 
 func runValidate(ctx context.Context, e *env, o validateOptions) error {
@@ -81,6 +85,10 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 		}
 	case "markdown":
 		writeDiagnosticsMarkdown(ui, len(repo.Skills), diags)
+	case "sarif":
+		if err := writeSARIF(ui, root, diags); err != nil {
+			return err
+		}
 	default:
 		writeDiagnostics(ui, diags)
 		errs, warns := countDiagnostics(diags)
