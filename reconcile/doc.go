@@ -12,7 +12,7 @@
 // ([CheckSaved]). Package reconcile/render shows plans and writes and reads
 // them as JSON; it decides nothing.
 //
-// [Fetch], [Apply], [CheckStale] and [Pull] reach the space through a
+// [Fetch], [Apply] and [CheckStale] reach the space through a
 // [Service], an interface of the few calls they make, so that all of them
 // run against an in-memory fake as well as the real client. Apply's
 // journal is written through a [JournalWriter] ([Journal] is a file) and

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -255,10 +256,10 @@ func TestAcceptedWriteNotSentAgain(t *testing.T) {
 }
 
 // slugShifter answers single reads with another slug than its list.
-type slugShifter struct{ *fakeService }
+type slugShifter struct{ *reconciletest.Service }
 
 func (s slugShifter) GetSkill(ctx context.Context, space, id string) (*remote.Skill, error) {
-	got, err := s.fakeService.GetSkill(ctx, space, id)
+	got, err := s.Service.GetSkill(ctx, space, id)
 	if got != nil {
 		got.Slug += "-2"
 	}
@@ -269,8 +270,8 @@ func (s slugShifter) GetSkill(ctx context.Context, space, id string) (*remote.Sk
 // another slug than the list did is a wrong answer; planning on it would
 // take the skill for missing (and, with unmanaged: disable, disable it).
 func TestSlugDifferingFromTheListIsInvalid(t *testing.T) {
-	svc := newFakeService("ab12")
-	svc.add("doc", "old\n", true)
+	svc := reconciletest.NewService("ab12")
+	svc.Add("doc", "old\n", true)
 	desired := &fsrepo.Repo{Config: config.Config{Space: "ab12", Unmanaged: config.UnmanagedDisable}, Skills: []fsrepo.Skill{
 		{Slug: "doc", Path: "skills/doc/SKILL.md", Name: "Skill doc", Description: "About doc", Instructions: "new\n", Enabled: true},
 	}}

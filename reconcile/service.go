@@ -7,7 +7,7 @@ import (
 )
 
 // Service is the part of the service's API (space-api.md) that reconcile
-// reads and writes through: [Fetch], [Apply], [CheckStale] and [Pull] take
+// reads and writes through: [Fetch], [Apply] and [CheckStale] take
 // one. Of package remote, reconcile uses nothing else but its wire types
 // (Skill, Agent, SkillUpdate, SkillFile, the ListOptions of a list), the
 // rules of an update body ([remote.CheckUpdate]) and the helpers that

@@ -14,6 +14,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -69,12 +70,10 @@ func (m *memStore) Remove(name string) error {
 	return nil
 }
 
-// gets counts the single-skill reads the fake answered.
-func (f *fakeService) gets() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+// skillReads counts the single-skill reads svc answered.
+func skillReads(svc *reconciletest.Service) int {
 	n := 0
-	for _, c := range f.calls {
+	for _, c := range svc.Calls() {
 		if strings.HasPrefix(c, "GET ") && !strings.Contains(c, "/") {
 			n++
 		}
@@ -86,11 +85,11 @@ func (f *fakeService) gets() int {
 // through the Service interface alone, with the journal and the cache in
 // memory: reconcile needs no HTTP, no emulator and no disk.
 func TestPlanAndApplyWithoutHTTP(t *testing.T) {
-	svc := newFakeService("ab12")
-	edit := svc.add("edit", "old\n", true)
-	svc.files[edit.ID] = map[string]string{"ref.md": "remote\n"}
-	svc.add("wake", "same\n", false)
-	svc.add("stray", "x\n", true)
+	svc := reconciletest.NewService("ab12")
+	edit := svc.Add("edit", "old\n", true)
+	svc.Files[edit.ID] = map[string]string{"ref.md": "remote\n"}
+	svc.Add("wake", "same\n", false)
+	svc.Add("stray", "x\n", true)
 
 	desired := &fsrepo.Repo{Config: config.Config{Space: "ab12", Unmanaged: config.UnmanagedDisable}, Skills: []fsrepo.Skill{
 		{Slug: "edit", Path: "skills/edit/SKILL.md", Name: "Skill edit", Description: "About edit", Instructions: "new\n", Enabled: true,
@@ -130,7 +129,7 @@ func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 	if len(j.entries) != 6 {
 		t.Errorf("journal: %d lines, want a started and an outcome line for each of 3 steps", len(j.entries))
 	}
-	if w := svc.writes(); !slices.Equal(w, []string{"DISABLE " + p.Changes[1].ID, "PATCH " + edit.ID, "ENABLE " + p.Changes[2].ID}) {
+	if w := svc.Writes(); !slices.Equal(w, []string{"DISABLE " + p.Changes[1].ID, "PATCH " + edit.ID, "ENABLE " + p.Changes[2].ID}) {
 		t.Errorf("writes %v: want the disable, then the update, then the enable", w)
 	}
 
@@ -138,9 +137,9 @@ func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 		t.Errorf("plan after apply has changes: %+v", again.Changes)
 	}
 	// Nothing moved since: every skill comes from the cache.
-	before := svc.gets()
+	before := skillReads(svc)
 	plan()
-	if n := svc.gets() - before; n != 0 {
+	if n := skillReads(svc) - before; n != 0 {
 		t.Errorf("warm cache: %d reads, want none", n)
 	}
 
@@ -154,9 +153,9 @@ func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 // end of the process with exit code 2 (skillsync's "changes"), is returned
 // as a *bug.Error by every function that reads in parallel.
 func TestReadPanicIsAnError(t *testing.T) {
-	svc := newFakeService("ab12")
-	s := svc.add("a", "x\n", true)
-	svc.hook = func(call string) {
+	svc := reconciletest.NewService("ab12")
+	s := svc.Add("a", "x\n", true)
+	svc.Hook = func(call string) {
 		if call == "GET "+s.ID {
 			panic("planted bug")
 		}
@@ -170,10 +169,6 @@ func TestReadPanicIsAnError(t *testing.T) {
 		},
 		"CheckStale": func() error {
 			_, err := CheckStale(t.Context(), svc, &SavedPlan{Plan: p}, "ab12", svc.BaseURL(), nil)
-			return err
-		},
-		"Pull": func() error {
-			_, err := Pull(t.Context(), svc, "ab12", PullOptions{Root: t.TempDir(), Config: config.Default()})
 			return err
 		},
 	} {

@@ -18,6 +18,7 @@ import (
 	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/gitlab"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/pull"
 	"github.com/skillsync/skillsync/reconcile/render"
 )
 
@@ -208,7 +209,7 @@ func adoptedFiles(ctx context.Context, e *env, r *planRun) (map[string]forge.Fil
 	}
 	// The copy is outside git, where every file reads as uncommitted:
 	// Force lets pull write over them, as it is a copy.
-	rep, err := reconcile.Pull(ctx, r.client, r.target.Space, reconcile.PullOptions{
+	rep, err := pull.Skills(ctx, r.client, r.target.Space, pull.Options{
 		Root: tmp, Config: cfg, Slugs: slugs, Parallelism: r.par, Enabled: shared, Force: true,
 	})
 	if rep != nil {
@@ -248,12 +249,12 @@ func adoptedFiles(ctx context.Context, e *env, r *planRun) (map[string]forge.Fil
 // those that differ from the state the targets share (shared, by slug)
 // and are not yet the target's, and those whose override the space
 // changed.
-func overrideStates(cfg config.Config, target string, rep *reconcile.PullReport, shared, changed map[string]bool) map[string]bool {
+func overrideStates(cfg config.Config, target string, rep *pull.Report, shared, changed map[string]bool) map[string]bool {
 	tc, _ := cfg.Target(target)
 	states := map[string]bool{}
 	for _, s := range rep.Skills {
 		base, inRepo := shared[s.Slug]
-		if s.Status == reconcile.PullSkipped || !inRepo || changed != nil && !changed[s.Slug] {
+		if s.Status == pull.Skipped || !inRepo || changed != nil && !changed[s.Slug] {
 			continue
 		}
 		override, has := tc.Enabled[s.Slug]

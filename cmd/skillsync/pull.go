@@ -16,7 +16,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/visible"
-	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/pull"
 )
 
 func pullCommand(e *env) *cli.Command {
@@ -143,7 +143,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 		}
 	}
 	pr := ui.progress("reading skills")
-	rep, err := reconcile.Pull(ctx, cl, space, reconcile.PullOptions{
+	rep, err := pull.Skills(ctx, cl, space, pull.Options{
 		Root:        root,
 		Config:      cfg,
 		WriteConfig: !hasConfig,
@@ -169,7 +169,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 // enabled states of the skills pulled that differ from the state the
 // targets share (shared, by slug): those that differ from SKILL.md and
 // are not yet the target's, and those whose override the space changed.
-func writeOverrides(ui *ui, root string, cfg config.Config, target string, rep *reconcile.PullReport, shared map[string]bool) error {
+func writeOverrides(ui *ui, root string, cfg config.Config, target string, rep *pull.Report, shared map[string]bool) error {
 	states := overrideStates(cfg, target, rep, shared, nil)
 	if len(states) == 0 {
 		return nil
@@ -226,7 +226,7 @@ func pullRoot(dir string) (root string, hasConfig bool, err error) {
 }
 
 // reportPull prints what pull did (rep) in format, or why it failed (err).
-func reportPull(ui *ui, space string, rep *reconcile.PullReport, err error, format string) error {
+func reportPull(ui *ui, space string, rep *pull.Report, err error, format string) error {
 	if rep != nil {
 		for _, msg := range rep.Warnings {
 			ui.warningf("%s", msg)
@@ -234,8 +234,8 @@ func reportPull(ui *ui, space string, rep *reconcile.PullReport, err error, form
 	}
 	var (
 		refused *fsrepo.RefusedError
-		unknown *reconcile.UnknownSlugsError
-		shared  *reconcile.SharedSlugsError
+		unknown *pull.UnknownSlugsError
+		shared  *pull.SharedSlugsError
 	)
 	switch {
 	case errors.As(err, &refused):
@@ -260,9 +260,9 @@ func reportPull(ui *ui, space string, rep *reconcile.PullReport, err error, form
 	}
 	for _, s := range rep.Skills {
 		switch s.Status {
-		case reconcile.PullSkipped:
+		case pull.Skipped:
 			fprintf(ui.stdout, "skipped   %s: %s\n", visible.Line(s.Dir), visible.Line(s.Reason))
-		case reconcile.PullWritten:
+		case pull.Written:
 			fprintf(ui.stdout, "wrote     %s (%s)\n", visible.Line(s.Dir), visible.Line(strings.Join(s.Files, ", ")))
 		default:
 			fprintf(ui.stdout, "unchanged %s\n", visible.Line(s.Dir))

@@ -1,4 +1,4 @@
-package reconcile
+package reconciletest
 
 import (
 	"context"
@@ -11,65 +11,77 @@ import (
 	"github.com/skillsync/skillsync/spec"
 )
 
-// fakeService is a [Service] in memory: a space of skills, their files and
-// agents, with no HTTP. It answers as space-api.md says for what
+// Service is the space of reconcile.Service in memory: its skills, their
+// files and agents, with no HTTP. It answers as space-api.md says for what
 // reconcile asks of it, a 404 as a *remote.Error, and logs each call.
-type fakeService struct {
-	mu     sync.Mutex
-	space  string
-	skills []*remote.Skill              // in list order
-	files  map[string]map[string]string // by skill id, then path
+type Service struct {
+	mu    sync.Mutex
+	space string
+	// Skills, in list order, and Files, by skill id then path, are the
+	// space's; a Hook may change them.
+	Skills []*remote.Skill
+	Files  map[string]map[string]string
 	agents []*remote.Agent
 	calls  []string // "GET skill-id", "PATCH skill-id", ... in the order made
 	clock  int      // moves updatedAt on every write
-	// hook, when set, sees each call as it is logged, before it is
+	// Hook, when set, sees each call as it is logged, before it is
 	// answered: to fail or panic a chosen one.
-	hook func(call string)
+	Hook func(call string)
 }
 
-func newFakeService(space string) *fakeService {
-	return &fakeService{space: space, files: map[string]map[string]string{}}
+// NewService is an empty space.
+func NewService(space string) *Service {
+	return &Service{space: space, Files: map[string]map[string]string{}}
 }
 
-// add puts a skill in the space and returns it as a get answers it.
-func (f *fakeService) add(slug, instructions string, enabled bool) remote.Skill {
+// Add puts a skill in the space and returns it as a get answers it.
+func (f *Service) Add(slug, instructions string, enabled bool) remote.Skill {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	text := instructions
-	s := &remote.Skill{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", len(f.skills)+1), SpaceID: f.space,
+	s := &remote.Skill{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", len(f.Skills)+1), SpaceID: f.space,
 		Slug: slug, Name: "Skill " + slug, Description: "About " + slug, Instructions: &text,
 		Enabled: enabled, Source: remote.SourceManual, CreatedAt: f.now(), UpdatedAt: f.now()}
-	f.skills = append(f.skills, s)
+	f.Skills = append(f.Skills, s)
 	return *s
 }
 
-func (f *fakeService) now() string {
+func (f *Service) now() string {
 	return fmt.Sprintf("2026-01-01T00:00:%02dZ", f.clock)
 }
 
-func (f *fakeService) log(format string, args ...any) {
+func (f *Service) log(format string, args ...any) {
 	call := fmt.Sprintf(format, args...)
 	f.calls = append(f.calls, call)
-	if f.hook != nil {
-		f.hook(call)
+	if f.Hook != nil {
+		f.Hook(call)
 	}
 }
 
-func (f *fakeService) writes() []string {
+// Calls are the calls made, in their order: "LIST skills", "GET id",
+// "GET id/path", "PATCH id", "ENABLE id", "DISABLE id", "PUBLISH id".
+func (f *Service) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.calls)
+}
+
+// Writes are the calls made that change the space, in their order.
+func (f *Service) Writes() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.DeleteFunc(slices.Clone(f.calls), func(c string) bool { return c[:4] == "GET " || c[:4] == "LIST" })
 }
 
-func (f *fakeService) notFound(method, path string) error {
+func (f *Service) notFound(method, path string) error {
 	return &remote.Error{StatusCode: http.StatusNotFound, Method: method, Path: path, Message: "not found"}
 }
 
-func (f *fakeService) find(space, id string) (*remote.Skill, error) {
+func (f *Service) find(space, id string) (*remote.Skill, error) {
 	if space != f.space {
 		return nil, f.notFound(http.MethodGet, "/spaces/"+space)
 	}
-	for _, s := range f.skills {
+	for _, s := range f.Skills {
 		if s.ID == id {
 			return s, nil
 		}
@@ -77,17 +89,17 @@ func (f *fakeService) find(space, id string) (*remote.Skill, error) {
 	return nil, f.notFound(http.MethodGet, "/skills/"+id)
 }
 
-func (f *fakeService) BaseURL() string { return "memory://fake" }
+func (f *Service) BaseURL() string { return "memory://fake" }
 
-func (f *fakeService) StreamSkills(ctx context.Context, space string, o remote.ListOptions[remote.Skill]) ([]remote.Skill, error) {
+func (f *Service) StreamSkills(ctx context.Context, space string, o remote.ListOptions[remote.Skill]) ([]remote.Skill, error) {
 	f.mu.Lock()
 	f.log("LIST skills")
 	if space != f.space {
 		f.mu.Unlock()
 		return nil, f.notFound(http.MethodGet, "/spaces/"+space)
 	}
-	out := make([]remote.Skill, len(f.skills))
-	for i, s := range f.skills {
+	out := make([]remote.Skill, len(f.Skills))
+	for i, s := range f.Skills {
 		out[i] = *s
 		out[i].Instructions = nil // list items have none
 	}
@@ -98,7 +110,7 @@ func (f *fakeService) StreamSkills(ctx context.Context, space string, o remote.L
 	return out, nil
 }
 
-func (f *fakeService) StreamAgents(ctx context.Context, space string, o remote.ListOptions[remote.Agent]) ([]remote.Agent, error) {
+func (f *Service) StreamAgents(ctx context.Context, space string, o remote.ListOptions[remote.Agent]) ([]remote.Agent, error) {
 	f.mu.Lock()
 	f.log("LIST agents")
 	out := make([]remote.Agent, len(f.agents))
@@ -112,7 +124,7 @@ func (f *fakeService) StreamAgents(ctx context.Context, space string, o remote.L
 	return out, nil
 }
 
-func (f *fakeService) GetSkill(ctx context.Context, space, id string) (*remote.Skill, error) {
+func (f *Service) GetSkill(ctx context.Context, space, id string) (*remote.Skill, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.log("GET %s", id)
@@ -124,18 +136,18 @@ func (f *fakeService) GetSkill(ctx context.Context, space, id string) (*remote.S
 	return &cp, nil
 }
 
-func (f *fakeService) GetSkillFile(ctx context.Context, space, id, path string) (*remote.SkillFile, error) {
+func (f *Service) GetSkillFile(ctx context.Context, space, id, path string) (*remote.SkillFile, error) {
 	return f.GetSkillFileUpTo(ctx, space, id, path, 1<<62)
 }
 
-func (f *fakeService) GetSkillFileUpTo(ctx context.Context, space, id, path string, maxBytes int64) (*remote.SkillFile, error) {
+func (f *Service) GetSkillFileUpTo(ctx context.Context, space, id, path string, maxBytes int64) (*remote.SkillFile, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.log("GET %s/%s", id, path)
 	if _, err := f.find(space, id); err != nil {
 		return nil, err
 	}
-	content, ok := f.files[id][path]
+	content, ok := f.Files[id][path]
 	if !ok {
 		return nil, f.notFound(http.MethodGet, "/skills/"+id+"/files/"+path)
 	}
@@ -146,7 +158,7 @@ func (f *fakeService) GetSkillFileUpTo(ctx context.Context, space, id, path stri
 }
 
 // write applies change to the skill id and answers it.
-func (f *fakeService) write(method, space, id string, change func(*remote.Skill) error) (*remote.Skill, error) {
+func (f *Service) write(method, space, id string, change func(*remote.Skill) error) (*remote.Skill, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.log("%s %s", method, id)
@@ -163,7 +175,7 @@ func (f *fakeService) write(method, space, id string, change func(*remote.Skill)
 	return &cp, nil
 }
 
-func (f *fakeService) UpdateSkill(ctx context.Context, space, id string, u remote.SkillUpdate) (*remote.Skill, error) {
+func (f *Service) UpdateSkill(ctx context.Context, space, id string, u remote.SkillUpdate) (*remote.Skill, error) {
 	return f.write("PATCH", space, id, func(s *remote.Skill) error {
 		if u.Name != nil {
 			s.Name = *u.Name
@@ -179,10 +191,10 @@ func (f *fakeService) UpdateSkill(ctx context.Context, space, id string, u remot
 	})
 }
 
-func (f *fakeService) EnableSkill(ctx context.Context, space, id string) (*remote.Skill, error) {
+func (f *Service) EnableSkill(ctx context.Context, space, id string) (*remote.Skill, error) {
 	return f.write("ENABLE", space, id, func(s *remote.Skill) error {
 		active := 0
-		for _, o := range f.skills {
+		for _, o := range f.Skills {
 			if o.Enabled && o.ID != id {
 				active++
 			}
@@ -195,14 +207,14 @@ func (f *fakeService) EnableSkill(ctx context.Context, space, id string) (*remot
 	})
 }
 
-func (f *fakeService) DisableSkill(ctx context.Context, space, id string) (*remote.Skill, error) {
+func (f *Service) DisableSkill(ctx context.Context, space, id string) (*remote.Skill, error) {
 	return f.write("DISABLE", space, id, func(s *remote.Skill) error {
 		s.Enabled = false
 		return nil
 	})
 }
 
-func (f *fakeService) PublishAgent(ctx context.Context, space, id string) (*remote.Agent, error) {
+func (f *Service) PublishAgent(ctx context.Context, space, id string) (*remote.Agent, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.log("PUBLISH %s", id)

@@ -1,4 +1,9 @@
-package reconcile
+// Package pull writes the skills of a space into a repository, one folder
+// per skill: the first step of managing an existing space as code
+// ([Skills]). It reads the space through a [Service] of three calls, which
+// *remote.Client satisfies, and writes through [fsrepo.SkillWriter]; it
+// plans nothing, so it needs nothing of package reconcile.
+package pull
 
 import (
 	"bytes"
@@ -8,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/sync/errgroup"
@@ -20,8 +26,8 @@ import (
 	"github.com/skillsync/skillsync/remote"
 )
 
-// PullOptions tune [Pull].
-type PullOptions struct {
+// Options tune [Skills].
+type Options struct {
 	// Root is the repository root written into, and Config its
 	// skillsync.yaml (or [fsrepo.DefaultConfig] when there is none): the
 	// skills go into its SkillsDir.
@@ -44,7 +50,7 @@ type PullOptions struct {
 	// Enabled, by slug, is the enabled state SKILL.md is written with in
 	// place of the space's: pulling a target keeps the state every
 	// target shares in SKILL.md, and the target's own goes to its
-	// override ([PulledSkill.SpaceEnabled]).
+	// override ([Skill.SpaceEnabled]).
 	Enabled map[string]bool
 	// Exclude, when set, says which skills of the space are not pulled
 	// when Slugs names none: those a target does not manage, which are
@@ -52,20 +58,32 @@ type PullOptions struct {
 	Exclude func(slug string) bool
 }
 
-// Statuses of a [PulledSkill].
+// DefaultParallelism is how many skills are read at once when
+// [Options.Parallelism] is not set.
+const DefaultParallelism = 8
+
+// Service is what pull asks of the space: its list of skills, and a
+// skill's instructions and files. *remote.Client satisfies it.
+type Service interface {
+	StreamSkills(ctx context.Context, space string, o remote.ListOptions[remote.Skill]) ([]remote.Skill, error)
+	GetSkill(ctx context.Context, space, skillID string) (*remote.Skill, error)
+	GetSkillFile(ctx context.Context, space, skillID, path string) (*remote.SkillFile, error)
+}
+
+// Statuses of a [Skill].
 const (
-	PullWritten   = "written"
-	PullUnchanged = "unchanged"
-	PullSkipped   = "skipped"
+	Written   = "written"
+	Unchanged = "unchanged"
+	Skipped   = "skipped"
 )
 
-// PullReport is what [Pull] did, as `pull --format json` prints it.
-type PullReport struct {
-	Space         string        `json:"space"`
-	SkillsDir     string        `json:"skills_dir"`
-	Skills        []PulledSkill `json:"skills"`
-	ConfigWritten bool          `json:"config_written"` // skillsync.yaml was created
-	Summary       PullSummary   `json:"summary"`
+// Report is what [Skills] did, as `pull --format json` prints it.
+type Report struct {
+	Space         string  `json:"space"`
+	SkillsDir     string  `json:"skills_dir"`
+	Skills        []Skill `json:"skills"`
+	ConfigWritten bool    `json:"config_written"` // skillsync.yaml was created
+	Summary       Summary `json:"summary"`
 	// Warnings are what was read but not written, and why: a file the
 	// API cannot read, a link to a file the space lacks. They are not in
 	// the JSON form; the CLI says them on stderr.
@@ -75,26 +93,26 @@ type PullReport struct {
 	Unfound int `json:"-"`
 }
 
-// PullSummary counts the skills of a [PullReport] by status.
-type PullSummary struct {
+// Summary counts the skills of a [Report] by status.
+type Summary struct {
 	Pulled    int `json:"pulled"`
 	Written   int `json:"written"`
 	Unchanged int `json:"unchanged"`
 	Skipped   int `json:"skipped"`
 }
 
-// PulledSkill is one skill of a [PullReport].
-type PulledSkill struct {
+// Skill is one skill of a [Report].
+type Skill struct {
 	Slug   string   `json:"slug"`
 	Dir    string   `json:"dir"`              // the skill's folder, relative to the repository root
-	Status string   `json:"status"`           // PullWritten, PullUnchanged or PullSkipped
+	Status string   `json:"status"`           // Written, Unchanged or Skipped
 	Files  []string `json:"files,omitempty"`  // written, relative to Dir
 	Reason string   `json:"reason,omitempty"` // why it was skipped
 	// NotRead are the files its instructions refer to that pull does not
 	// ask the space for, each with why, in the order of the instructions.
 	NotRead []NotRead `json:"not_read,omitempty"`
 	// SpaceEnabled is the skill's enabled state in the space, which
-	// SKILL.md holds unless [PullOptions.Enabled] says otherwise.
+	// SKILL.md holds unless [Options.Enabled] says otherwise.
 	SpaceEnabled bool `json:"-"`
 }
 
@@ -108,7 +126,7 @@ type NotRead struct {
 	Reason string `json:"reason"` // why it was not read
 }
 
-// Pull writes the skills of a space into a repository, one folder per
+// Skills writes the skills of a space into a repository, one folder per
 // skill named by its slug: SKILL.md (name, description, "enabled: false"
 // when disabled, and the instructions as the body) and the supporting files
 // its instructions refer to by a relative path (see
@@ -126,8 +144,8 @@ type NotRead struct {
 // file it skips (see [fsrepo.Unwritable]) is a warning.
 // When writing fails, the report is returned with the error, holding the
 // warnings of the reads.
-func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullReport, error) {
-	list, err := listSkills(ctx, c, space)
+func Skills(ctx context.Context, c Service, space string, o Options) (*Report, error) {
+	list, err := c.StreamSkills(ctx, space, remote.ListOptions[remote.Skill]{})
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", space, err)
 	}
@@ -151,7 +169,7 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 	if err != nil {
 		return nil, err
 	}
-	rep := &PullReport{Space: space, SkillsDir: o.Config.SkillsDir, Skills: []PulledSkill{}}
+	rep := &Report{Space: space, SkillsDir: o.Config.SkillsDir, Skills: []Skill{}}
 	w := fsrepo.NewSkillWriter(o.Root, o.Config.SkillsDir, fsrepo.WriteOptions{Force: o.Force})
 	for _, p := range pulled {
 		rep.Warnings = append(rep.Warnings, p.warnings...)
@@ -176,14 +194,14 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 		}
 	}
 	for _, p := range pulled {
-		ps := PulledSkill{Slug: p.Slug, Dir: path.Join(o.Config.SkillsDir, p.Slug), Status: PullUnchanged, NotRead: p.notRead, SpaceEnabled: p.Enabled}
+		ps := Skill{Slug: p.Slug, Dir: path.Join(o.Config.SkillsDir, p.Slug), Status: Unchanged, NotRead: p.notRead, SpaceEnabled: p.Enabled}
 		r, ok := bySlug[p.Slug]
 		switch {
 		case p.skip != "":
-			ps.Status, ps.Reason = PullSkipped, p.skip
+			ps.Status, ps.Reason = Skipped, p.skip
 			rep.Summary.Skipped++
 		case ok && len(r.Written) > 0:
-			ps.Status, ps.Files = PullWritten, r.Written
+			ps.Status, ps.Files = Written, r.Written
 			rep.Summary.Written++
 		default:
 			rep.Summary.Unchanged++
@@ -202,7 +220,7 @@ func Pull(ctx context.Context, c Service, space string, o PullOptions) (*PullRep
 	return rep, nil
 }
 
-// An UnknownSlugsError is returned by [Pull] for slugs the space has no
+// An UnknownSlugsError is returned by [Skills] for slugs the space has no
 // skill of, before anything is read or written.
 type UnknownSlugsError struct {
 	Space string
@@ -230,7 +248,7 @@ func (e *UnknownSlugsError) Advice() string {
 	return fmt.Sprintf("nothing was written; the skills of space %s are: %s", e.Space, strings.Join(known, ", "))
 }
 
-// A SharedSlugsError is returned by [Pull] when several skills of the
+// A SharedSlugsError is returned by [Skills] when several skills of the
 // space share the slug of a skill to pull: one folder cannot hold them.
 type SharedSlugsError struct {
 	Space string
@@ -331,7 +349,8 @@ func readPulled(ctx context.Context, c Service, space string, skills []remote.Sk
 	parent := ctx
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(par)
-	progress := newProgress(progressf, len(skills))
+	var mu sync.Mutex
+	done := 0
 	out := make([]*pulledSkill, len(skills))
 	for i, s := range skills {
 		if ctx.Err() != nil {
@@ -340,7 +359,14 @@ func readPulled(ctx context.Context, c Service, space string, skills []remote.Sk
 		out[i] = &pulledSkill{Skill: s, excluded: excluded[s.Slug]}
 		p := out[i]
 		bug.Go(g, func() error {
-			defer progress.step()
+			defer func() {
+				if progressf != nil {
+					mu.Lock()
+					defer mu.Unlock()
+					done++
+					progressf(done, len(skills))
+				}
+			}()
 			return readPulledSkill(ctx, c, space, p)
 		})
 	}

@@ -1,4 +1,4 @@
-package reconcile
+package pull
 
 import (
 	"errors"
@@ -11,41 +11,42 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 )
 
-func pullOptions(t *testing.T) PullOptions {
-	return PullOptions{Root: t.TempDir(), Config: config.Default()}
+func pullOptions(t *testing.T) Options {
+	return Options{Root: t.TempDir(), Config: config.Default()}
 }
 
 // TestPull drives the pull workflow through an in-memory service: what is
 // read, what is written, and the report of it.
 func TestPull(t *testing.T) {
-	svc := newFakeService("ab12")
-	guide := svc.add("guide", "See [the form](form.md), run scripts/fill.py, and see example/out.txt.\n", false)
-	svc.files[guide.ID] = map[string]string{"form.md": "# Form\n", "scripts/fill.py": "print(1)\n"}
-	svc.add("plain", "Just text.\n", true)
-	gone := svc.add("gone", "x\n", true)
-	svc.hook = func(call string) {
+	svc := reconciletest.NewService("ab12")
+	guide := svc.Add("guide", "See [the form](form.md), run scripts/fill.py, and see example/out.txt.\n", false)
+	svc.Files[guide.ID] = map[string]string{"form.md": "# Form\n", "scripts/fill.py": "print(1)\n"}
+	svc.Add("plain", "Just text.\n", true)
+	gone := svc.Add("gone", "x\n", true)
+	svc.Hook = func(call string) {
 		if call == "GET "+gone.ID {
-			svc.skills = svc.skills[:2] // deleted between the list and the read
+			svc.Skills = svc.Skills[:2] // deleted between the list and the read
 		}
 	}
 
 	o := pullOptions(t)
 	o.WriteConfig, o.BaseURL = true, "https://tenant.example.com"
-	rep, err := Pull(t.Context(), svc, "ab12", o)
+	rep, err := Skills(t.Context(), svc, "ab12", o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []PulledSkill{
-		{Slug: "gone", Dir: "skills/gone", Status: PullSkipped, Reason: "no longer in the space", SpaceEnabled: true},
-		{Slug: "guide", Dir: "skills/guide", Status: PullWritten, Files: []string{"SKILL.md", "form.md", "scripts/fill.py"}},
-		{Slug: "plain", Dir: "skills/plain", Status: PullWritten, Files: []string{"SKILL.md"}, SpaceEnabled: true},
+	want := []Skill{
+		{Slug: "gone", Dir: "skills/gone", Status: Skipped, Reason: "no longer in the space", SpaceEnabled: true},
+		{Slug: "guide", Dir: "skills/guide", Status: Written, Files: []string{"SKILL.md", "form.md", "scripts/fill.py"}},
+		{Slug: "plain", Dir: "skills/plain", Status: Written, Files: []string{"SKILL.md"}, SpaceEnabled: true},
 	}
 	if !reflect.DeepEqual(rep.Skills, want) {
 		t.Errorf("skills:\n got %+v\nwant %+v", rep.Skills, want)
 	}
-	if rep.Summary != (PullSummary{Pulled: 3, Written: 2, Skipped: 1}) || !rep.ConfigWritten || rep.Unfound != 1 {
+	if rep.Summary != (Summary{Pulled: 3, Written: 2, Skipped: 1}) || !rep.ConfigWritten || rep.Unfound != 1 {
 		t.Errorf("summary %+v, config written %t, unfound %d", rep.Summary, rep.ConfigWritten, rep.Unfound)
 	}
 	md, err := os.ReadFile(filepath.Join(o.Root, "skills", "guide", "SKILL.md"))
@@ -58,8 +59,8 @@ func TestPull(t *testing.T) {
 
 	// Pulled again: nothing to write.
 	o.WriteConfig = false
-	rep, err = Pull(t.Context(), svc, "ab12", o)
-	if err != nil || rep.Summary != (PullSummary{Pulled: 2, Unchanged: 2}) {
+	rep, err = Skills(t.Context(), svc, "ab12", o)
+	if err != nil || rep.Summary != (Summary{Pulled: 2, Unchanged: 2}) {
 		t.Errorf("second pull: %+v, %v", rep.Summary, err)
 	}
 }
@@ -68,11 +69,11 @@ func TestPull(t *testing.T) {
 // would leave the skill out of git) or .gitattributes is never written:
 // pull writes the rest of the skill, and warns of each.
 func TestPullGitControlFile(t *testing.T) {
-	svc := newFakeService("ab12")
-	sk := svc.add("guide", "See [ignored](.gitignore), [attributes](docs/.gitattributes) and [notes](notes.md).\n", true)
-	svc.files[sk.ID] = map[string]string{".gitignore": "*\n", "docs/.gitattributes": "*.md binary\n", "notes.md": "notes\n"}
+	svc := reconciletest.NewService("ab12")
+	sk := svc.Add("guide", "See [ignored](.gitignore), [attributes](docs/.gitattributes) and [notes](notes.md).\n", true)
+	svc.Files[sk.ID] = map[string]string{".gitignore": "*\n", "docs/.gitattributes": "*.md binary\n", "notes.md": "notes\n"}
 	o := pullOptions(t)
-	rep, err := Pull(t.Context(), svc, "ab12", o)
+	rep, err := Skills(t.Context(), svc, "ab12", o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,26 +94,26 @@ func TestPullGitControlFile(t *testing.T) {
 }
 
 func TestPullSlugErrors(t *testing.T) {
-	svc := newFakeService("ab12")
-	svc.add("a", "x\n", true)
-	twin := svc.add("b", "x\n", true)
-	svc.add("b", "y\n", true)
+	svc := reconciletest.NewService("ab12")
+	svc.Add("a", "x\n", true)
+	twin := svc.Add("b", "x\n", true)
+	svc.Add("b", "y\n", true)
 
-	_, err := Pull(t.Context(), svc, "ab12", PullOptions{Slugs: []string{"a", "nope", "zz"}})
+	_, err := Skills(t.Context(), svc, "ab12", Options{Slugs: []string{"a", "nope", "zz"}})
 	var unknown *UnknownSlugsError
 	if !errors.As(err, &unknown) || err.Error() != `no skill with slug "nope", "zz" in space ab12` ||
 		unknown.Advice() != "nothing was written; the skills of space ab12 are: a, b" {
 		t.Errorf("unknown slugs: %v", err)
 	}
-	_, err = Pull(t.Context(), svc, "ab12", PullOptions{Slugs: []string{"b"}})
+	_, err = Skills(t.Context(), svc, "ab12", Options{Slugs: []string{"b"}})
 	var shared *SharedSlugsError
 	if !errors.As(err, &shared) || !strings.HasPrefix(err.Error(), `2 skills of space ab12 share the slug "b": `+twin.ID+", ") {
 		t.Errorf("shared slug: %v", err)
 	}
-	if w := svc.writes(); len(w) > 0 {
+	if w := svc.Writes(); len(w) > 0 {
 		t.Errorf("requests past the list: %v", w)
 	}
-	for _, c := range svc.calls {
+	for _, c := range svc.Calls() {
 		if strings.HasPrefix(c, "GET ") {
 			t.Errorf("read %s before refusing", c)
 		}
@@ -123,18 +124,18 @@ func TestPullSlugErrors(t *testing.T) {
 // *bug.Error, which the CLI reports, rather than ending the process with
 // Go's exit code 2; nothing is written.
 func TestPullPanicIsAnError(t *testing.T) {
-	svc := newFakeService("ab12")
-	s := svc.add("a", "x\n", true)
-	svc.hook = func(call string) {
+	svc := reconciletest.NewService("ab12")
+	s := svc.Add("a", "x\n", true)
+	svc.Hook = func(call string) {
 		if call == "GET "+s.ID {
 			panic("boom")
 		}
 	}
 	o := pullOptions(t)
-	_, err := Pull(t.Context(), svc, "ab12", o)
+	_, err := Skills(t.Context(), svc, "ab12", o)
 	var be *bug.Error
 	if !errors.As(err, &be) || be.Value != "boom" {
-		t.Fatalf("Pull = %v, want a *bug.Error", err)
+		t.Fatalf("Skills = %v, want a *bug.Error", err)
 	}
 	if _, err := os.Stat(filepath.Join(o.Root, "skills")); !os.IsNotExist(err) {
 		t.Errorf("a pull that failed wrote the skills folder: %v", err)
@@ -145,9 +146,9 @@ func TestPullPanicIsAnError(t *testing.T) {
 // local folder's .skillignore are never asked for, even when the
 // instructions link them; pull says why.
 func TestPullLeavesOutDevelopmentFiles(t *testing.T) {
-	svc := newFakeService("ab12")
-	sk := svc.add("guide", "See [the form](form.md), [the evals](evals/evals.json), [a draft](drafts/a.md) and [notes](notes.wip.md).\n", true)
-	svc.files[sk.ID] = map[string]string{"form.md": "# Form\n", "evals/evals.json": "{}", "drafts/a.md": "a\n", "notes.wip.md": "n\n"}
+	svc := reconciletest.NewService("ab12")
+	sk := svc.Add("guide", "See [the form](form.md), [the evals](evals/evals.json), [a draft](drafts/a.md) and [notes](notes.wip.md).\n", true)
+	svc.Files[sk.ID] = map[string]string{"form.md": "# Form\n", "evals/evals.json": "{}", "drafts/a.md": "a\n", "notes.wip.md": "n\n"}
 	o := pullOptions(t)
 	o.Config.ExcludeFiles = []string{"*.wip.md"}
 	if err := os.MkdirAll(filepath.Join(o.Root, "skills", "guide"), 0o755); err != nil {
@@ -156,7 +157,7 @@ func TestPullLeavesOutDevelopmentFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(o.Root, "skills", "guide", ".skillignore"), []byte("drafts/\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Pull(t.Context(), svc, "ab12", o)
+	rep, err := Skills(t.Context(), svc, "ab12", o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestPullLeavesOutDevelopmentFiles(t *testing.T) {
 	if want := []string{"drafts/a.md", "evals/evals.json", "notes.wip.md"}; !reflect.DeepEqual(notRead, want) {
 		t.Errorf("not read as development files: %q, want %q", notRead, want)
 	}
-	for _, c := range svc.calls {
+	for _, c := range svc.Calls() {
 		if strings.Contains(c, "evals") || strings.Contains(c, "drafts") || strings.Contains(c, "wip") {
 			t.Errorf("asked the space for %s", c)
 		}
