@@ -39,6 +39,14 @@ type MarkdownOptions struct {
 	RunURL string
 }
 
+// review names what a plan is reviewed on, as its host calls it.
+func (o MarkdownOptions) review() string {
+	if o.Host == "GitLab" {
+		return "merge request"
+	}
+	return "pull request"
+}
+
 // sizeLimit names the limit the cut notes speak of.
 func (o MarkdownOptions) sizeLimit() string {
 	if o.Host == "" {
@@ -205,13 +213,16 @@ type mdWriter struct {
 	// [MarkdownOptions.runLink]).
 	sizeLimit, link string
 	cut             bool // something was left out
+	// review names what the plan is posted on: "pull request", or
+	// "merge request" in a GitLab note.
+	review string
 }
 
 // newMDWriter returns a writer that keeps to max bytes, with room kept for
 // the notes and, when o links the run, the line linking it.
 func newMDWriter(max int, o MarkdownOptions) *mdWriter {
 	link := o.runLink()
-	return &mdWriter{limit: max - mdReserve - len(link), title: o.Title, sizeLimit: o.sizeLimit(), link: link}
+	return &mdWriter{limit: max - mdReserve - len(link), title: o.Title, sizeLimit: o.sizeLimit(), link: link, review: o.review()}
 }
 
 // end closes a plan from which something was cut with the link to the
@@ -276,7 +287,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 		m.must(fmt.Sprintf("> [!CAUTION]\n> **%d %s**: apply refuses this plan.\n\n", len(p.Errors), plural(len(p.Errors), "error", "errors")))
 	}
 
-	groups := groupByOrigin(p)
+	groups := groupByOrigin(p, m.review)
 	for _, g := range groups {
 		if len(g.changes) == 0 {
 			continue
@@ -320,7 +331,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 
 	items = nil
 	for _, a := range p.Publish {
-		items = append(items, fmt.Sprintf("- %s (%s): %s\n", codeSpan(a.Name), codeSpan(a.ID), publishReason(a)))
+		items = append(items, fmt.Sprintf("- %s (%s): %s\n", codeSpan(a.Name), codeSpan(a.ID), publishReason(a, m.review)))
 	}
 	m.section("**Agents to publish:**\n\n", items, "\n", "agents")
 

@@ -2,11 +2,10 @@ package render
 
 import "github.com/skillsync/skillsync/reconcile"
 
-// Section titles of a plan split by origin, in the order they are shown.
-const (
-	titlePR    = "Changes from this pull request"
-	titleDrift = "Drift: changed in the space since the base"
-)
+// titleDrift is the title of the drift's section of a plan split by
+// origin; the other's is "Changes from this pull request" (or merge
+// request), shown first.
+const titleDrift = "Drift: changed in the space since the base"
 
 // changeGroup is changes shown together, under title.
 type changeGroup struct {
@@ -17,9 +16,9 @@ type changeGroup struct {
 // groupByOrigin groups the changes of p for rendering: one untitled group
 // when no change has an Origin, so that plans not split render as they
 // always did; otherwise the pull request's changes, then the drift, each
-// group left out when empty. A change with no Origin in a split plan is
+// group left out when empty; review names what the plan is reviewed on. A change with no Origin in a split plan is
 // shown with the pull request's.
-func groupByOrigin(p *reconcile.Plan) []changeGroup {
+func groupByOrigin(p *reconcile.Plan, review string) []changeGroup {
 	split := false
 	for i := range p.Changes {
 		if p.Changes[i].Origin != "" {
@@ -34,7 +33,7 @@ func groupByOrigin(p *reconcile.Plan) []changeGroup {
 		}
 		return []changeGroup{g}
 	}
-	pr, drift := changeGroup{title: titlePR}, changeGroup{title: titleDrift}
+	pr, drift := changeGroup{title: "Changes from this " + review}, changeGroup{title: titleDrift}
 	for i := range p.Changes {
 		if p.Changes[i].Origin == reconcile.OriginDrift {
 			drift.changes = append(drift.changes, &p.Changes[i])

@@ -172,7 +172,7 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 			t.line(0, "skillsync will perform the following actions:")
 		}
 		t.b.WriteByte('\n')
-		for _, g := range groupByOrigin(p) {
+		for _, g := range groupByOrigin(p, "pull request") {
 			if g.title != "" {
 				t.paintLine(0, ansiBold, g.title)
 				t.b.WriteByte('\n')
@@ -185,7 +185,7 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 	if len(p.Publish) > 0 {
 		t.line(0, "Agents to publish:")
 		for _, a := range p.Publish {
-			t.spans(2, span{color: ansiGreen, text: "^"}, span{text: " " + a.Name + " (" + a.ID + "): " + publishReason(a)})
+			t.spans(2, span{color: ansiGreen, text: "^"}, span{text: " " + a.Name + " (" + a.ID + "): " + publishReason(a, "pull request")})
 		}
 		t.b.WriteByte('\n')
 	}
@@ -355,14 +355,16 @@ func UnsyncableLine(p *reconcile.Plan) string {
 	return "Not possible through the API: " + strings.Join(parts, ", ") + "."
 }
 
-func publishReason(a reconcile.AgentPublish) string {
+// publishReason says why agent a is published; review names what the
+// plan is reviewed on ("pull request", "merge request").
+func publishReason(a reconcile.AgentPublish, review string) string {
 	why := "has unpublished changes"
 	if !a.Published {
 		why = "never published"
 	}
 	switch a.Origin {
 	case reconcile.OriginPR:
-		why += " (added to agents.publish by this pull request)"
+		why += " (added to agents.publish by this " + review + ")"
 	case reconcile.OriginDrift:
 		why += " (drift: listed in agents.publish at the base)"
 	}
