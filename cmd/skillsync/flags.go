@@ -45,6 +45,7 @@ const (
 	flagPRBase     stringFlag = "pr-base"
 	flagInterval   stringFlag = "interval"
 	flagListen     stringFlag = "listen"
+	flagTimeout    stringFlag = "timeout"
 
 	flagTarget stringsFlag = "target"
 
@@ -143,6 +144,7 @@ func remoteFlagsFor(targetUsage string) []cli.Flag {
 		flagSpace.def(withEnv("space id", envSpace)),
 		flagTokenFile.def("file holding the bearer token, for every target selected (default: each target's tokenEnv, else $" + envToken + ")"),
 		par,
+		flagTimeout.def(withEnv("how long each request waits for the service's answer before it is retried, such as 10s or 2m (default 30s; a request is tried 5 times)", envTimeout)),
 		flagDebug.def("log every request (method, path, status, time, attempt) to stderr"),
 	}
 }
@@ -201,6 +203,7 @@ type connFlags struct {
 	baseURL, space, tokenFile string
 	parallelism               int
 	parallelismGiven          bool
+	timeout                   string // --timeout, "" when not given
 	debug                     bool
 }
 
@@ -212,6 +215,7 @@ func readConnFlags(c *cli.Context) connFlags {
 		tokenFile:        flagTokenFile.get(c),
 		parallelism:      flagParallelism.get(c),
 		parallelismGiven: flagParallelism.given(c),
+		timeout:          flagTimeout.get(c),
 		debug:            flagDebug.get(c),
 	}
 }

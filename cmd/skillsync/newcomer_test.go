@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -199,5 +202,57 @@ func TestUnplannedTargetText(t *testing.T) {
 		if strings.Contains(staging, bad) {
 			t.Errorf("the staging section, not planned, says %q:\n%s", bad, staging)
 		}
+	}
+}
+
+// TestServerThatNeverAnswers: a service that accepts connections and
+// never answers is reported as waited for and retried, and --timeout (or
+// SKILLSYNC_TIMEOUT) shortens each wait; every command stayed silent for
+// minutes.
+func TestServerThatNeverAnswers(t *testing.T) {
+	t.Parallel()
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	t.Cleanup(hung.Close)
+	_, dir, te := ciSetup(t)
+	te["SKILLSYNC_BASE_URL"] = hung.URL
+	host := strings.TrimPrefix(hung.URL, "http://")
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"--timeout", nil, []string{"--timeout", "400ms"}},
+		{"SKILLSYNC_TIMEOUT", map[string]string{"SKILLSYNC_TIMEOUT": "400ms"}, nil},
+	} {
+		env := testEnv{}
+		for k, v := range te {
+			env[k] = v
+		}
+		for k, v := range tc.env {
+			env[k] = v
+		}
+		start := time.Now()
+		code, _, stderr := runCLI(t, env, append([]string{"plan", "--dir", dir, "--parallelism", "1"}, tc.args...)...)
+		if code != 1 {
+			t.Errorf("%s: exit %d, want 1\n%s", tc.name, code, stderr)
+		}
+		if took := time.Since(start); took > 20*time.Second {
+			t.Errorf("%s: gave up after %s: the timeout was not shortened", tc.name, took)
+		}
+		for _, want := range []string{
+			"skillsync: waiting for " + host + " to answer (nothing for 200ms); each request waits up to 400ms and is tried 5 times: --timeout or SKILLSYNC_TIMEOUT shortens the wait",
+			"skillsync: no answer from " + host + " within 400ms (attempt 1 of 5): retrying",
+			"skillsync: no answer from " + host + " within 400ms (attempt 4 of 5): retrying",
+		} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("%s: stderr lacks %q:\n%s", tc.name, want, stderr)
+			}
+		}
+		if n := strings.Count(stderr, "waiting for "); n != 1 {
+			t.Errorf("%s: said %d times that it waits, want once:\n%s", tc.name, n, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, te, "plan", "--dir", dir, "--timeout", "soon"); code != 1 || !strings.Contains(stderr, `--timeout "soon" is not a duration`) {
+		t.Errorf("--timeout soon: exit %d\n%s", code, stderr)
 	}
 }

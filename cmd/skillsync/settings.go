@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,7 @@ const (
 	envToken       = "SKILLSYNC_TOKEN"
 	envParallelism = "SKILLSYNC_PARALLELISM"
 	envCache       = "SKILLSYNC_CACHE"
+	envTimeout     = "SKILLSYNC_TIMEOUT"
 	envNoColor     = "NO_COLOR"
 	envTerm        = "TERM"
 	// Either forces colour into a pipe, as CI logs want: FORCE_COLOR
@@ -116,7 +118,10 @@ type connSettings struct {
 	// they name, so that no output shows another target's.
 	secrets     *redact.Set
 	parallelism int
-	debug       bool
+	// timeout bounds each attempt of a request (--timeout or
+	// SKILLSYNC_TIMEOUT); 0 for the client's default.
+	timeout time.Duration
+	debug   bool
 }
 
 // resolveConn resolves what f and the environment say of every target;
@@ -132,6 +137,17 @@ func resolveConn(f connFlags, e *env) (connSettings, error) {
 				"correct %s or unset it", envParallelism)
 		}
 		cs.parallelism = int(n)
+	}
+	t, from := f.timeout, "--"+string(flagTimeout)
+	if t == "" {
+		t, from = e.getenv(envTimeout), envTimeout
+	}
+	if t != "" {
+		d, err := time.ParseDuration(t)
+		if err != nil || d <= 0 {
+			return cs, withHint(fmt.Errorf("%s %q is not a duration", from, t), "write a positive duration such as 10s or 2m")
+		}
+		cs.timeout = d
 	}
 	return cs, nil
 }
@@ -470,14 +486,19 @@ func newClient(e *env, cs connSettings, t targetSettings) (*remote.Client, error
 		Token:     tok,
 		UserAgent: "skillsync/" + version,
 	}
-	if cs.debug {
-		opts.OnRequest = func(r remote.RequestInfo) {
-			status := fmt.Sprint(r.Status)
-			if r.Err != nil && r.Status == 0 {
-				status = "error: " + r.Err.Error()
-			}
-			ui.logf("debug: %s %s -> %s (%s, attempt %d) Authorization: Bearer [REDACTED]", r.Method, r.Path, status, r.Duration.Round(time.Millisecond), r.Attempt)
+	opts.Timeout = cs.timeout
+	wait := newWaitReport(ui, t.BaseURL, cs.timeout)
+	opts.HTTPClient = &http.Client{Transport: wait.transport()}
+	opts.OnRequest = func(r remote.RequestInfo) {
+		wait.attempted(r)
+		if !cs.debug {
+			return
 		}
+		status := fmt.Sprint(r.Status)
+		if r.Err != nil && r.Status == 0 {
+			status = "error: " + r.Err.Error()
+		}
+		ui.logf("debug: %s %s -> %s (%s, attempt %d) Authorization: Bearer [REDACTED]", r.Method, r.Path, status, r.Duration.Round(time.Millisecond), r.Attempt)
 	}
 	if e.instantRetries {
 		opts.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
