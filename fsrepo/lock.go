@@ -44,8 +44,12 @@ type LockedSkill struct {
 	Ref    string `yaml:"ref,omitempty" json:"ref"`   // the branch, tag or commit asked for; "" for the source's HEAD
 	Commit string `yaml:"commit" json:"commit"`       // the commit the folder was copied from
 	Hash   string `yaml:"hash" json:"hash"`           // [FolderHash] of the folder at Commit
-	Line   int    `yaml:"-" json:"-"`                 // the entry's first line in skillsync.lock; 0 when not read from it
-	Lines  int    `yaml:"-" json:"-"`                 // how many lines the entry takes there
+	// Local is the [FolderHash] of the folder as vendor update left it,
+	// when the merge kept local edits; "" when it left upstream's files.
+	// A folder that still hashes so is not modified locally.
+	Local string `yaml:"local,omitempty" json:"local,omitempty"`
+	Line  int    `yaml:"-" json:"-"` // the entry's first line in skillsync.lock; 0 when not read from it
+	Lines int    `yaml:"-" json:"-"` // how many lines the entry takes there
 }
 
 // Entry returns the entry of slug.
@@ -143,7 +147,7 @@ func lockDiag(line int, format string, args ...any) diag.Diagnostic {
 		Hint:    LockFile + " is written by skillsync vendor: restore it from git, or fix the line by hand"}
 }
 
-var lockKeys = []string{"slug", "source", "path", "ref", "commit", "hash"}
+var lockKeys = []string{"slug", "source", "path", "ref", "commit", "hash", "local"}
 
 // ParseLock parses the content of skillsync.lock strictly: an unknown or
 // missing key, a malformed value, a slug given twice and a version other
@@ -288,7 +292,7 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 		}
 		return item.Line
 	}
-	e := LockedSkill{Slug: get("slug"), Source: get("source"), Path: get("path"), Ref: get("ref"), Commit: get("commit"), Hash: get("hash")}
+	e := LockedSkill{Slug: get("slug"), Source: get("source"), Path: get("path"), Ref: get("ref"), Commit: get("commit"), Hash: get("hash"), Local: get("local")}
 	if err := CheckFolderName(e.Slug); err != nil {
 		fail(line("slug"), "slug %q: %v", e.Slug, err)
 		ok = false
@@ -299,6 +303,10 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 	}
 	if !isFolderHash(e.Hash) {
 		fail(line("hash"), "hash %q is not %s followed by 64 lowercase hexadecimal digits", e.Hash, hashPrefix)
+		ok = false
+	}
+	if e.Local != "" && !isFolderHash(e.Local) {
+		fail(line("local"), "local %q is not %s followed by 64 lowercase hexadecimal digits", e.Local, hashPrefix)
 		ok = false
 	}
 	if p := e.Path; p != "" && (path.Clean(p) != p || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, `\`)) {
@@ -401,7 +409,7 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) diag.Diagnost
 		if f.isLink {
 			continue // an error of its own
 		}
-		if vendoredAs(f.entries, e.Hash) {
+		if vendoredAs(f.entries, e.Hash) || e.Local != "" && vendoredAs(f.entries, e.Local) {
 			continue
 		}
 		// A lock written before development files were excluded hashed
@@ -409,9 +417,14 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) diag.Diagnost
 		if len(f.excluded) > 0 && vendoredAs(append(slices.Clip(f.entries), f.excluded...), e.Hash) {
 			continue
 		}
+		since := "vendored"
+		if e.Local != "" {
+			since = "vendor update merged it"
+		}
 		ds = append(ds, diag.Diagnostic{Path: dir, Severity: diag.SeverityWarning, Code: "vendored-modified",
-			Message: fmt.Sprintf("modified locally since vendored from %s@%s", from, shortCommit(e.Commit)),
-			Hint:    fmt.Sprintf("skillsync vendor update %s merges upstream's changes with your edits", e.Slug)})
+			Message: fmt.Sprintf("modified locally since %s from %s@%s", since, from, shortCommit(e.Commit)),
+			Hint: fmt.Sprintf("edits are kept: the next skillsync vendor update %s that brings upstream's changes merges them in and records the result in %s, which ends this warning; git checkout -- %s drops them",
+				e.Slug, LockFile, dir)})
 	}
 	return ds
 }

@@ -201,6 +201,12 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 			return nil, err
 		}
 	}
+	// The folder as merged, when it keeps local edits: validate then
+	// takes it as vendored, not as modified.
+	next.Local = ""
+	if h := hashOf(m.files, cfg.ExcludeFiles); h != next.Hash {
+		next.Local = h
+	}
 	su.State = StateUpdated
 	if next.Hash == e.Hash {
 		su.State = StateUnchanged // upstream moved on elsewhere
