@@ -42,7 +42,6 @@ const cacheVersion = 2 // 2: keyed by service address too
 // is written.
 type InstructionCache struct {
 	entries CacheStore
-	dir     string // the folder of a DirStore, else ""
 }
 
 // cacheScope is what an entry belongs to: a space of a service. Two
@@ -59,11 +58,6 @@ type cacheEntry struct {
 	Skill remote.Skill `json:"skill"`
 }
 
-// NewCache returns a cache whose entries store keeps.
-func NewCache(store CacheStore) *InstructionCache {
-	return &InstructionCache{entries: store}
-}
-
 // OpenCache returns the cache kept in the folder dir, creating the folder
 // if needed.
 func OpenCache(dir string) (*InstructionCache, error) {
@@ -71,11 +65,8 @@ func OpenCache(dir string) (*InstructionCache, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &InstructionCache{entries: store, dir: dir}, nil
+	return &InstructionCache{entries: store}, nil
 }
-
-// Dir is the folder of a cache opened with [OpenCache], else "".
-func (c *InstructionCache) Dir() string { return c.dir }
 
 // entryExt ends the name of every entry, which tells entries from other
 // files of the store.

@@ -23,6 +23,9 @@ func openTestCache(t *testing.T) *InstructionCache {
 	return c
 }
 
+// cacheDir is the folder of a cache opened with OpenCache.
+func cacheDir(c *InstructionCache) string { return c.entries.(*DirStore).dir }
+
 // gets is the number of single-skill reads the emulator answered since the
 // last reset.
 func gets(env *perfEnv) int { return env.emu.Requests()[remotetest.KeyGetSkill] }
@@ -80,7 +83,7 @@ func TestCacheIgnoresBadEntries(t *testing.T) {
 	cache := openTestCache(t)
 	env.planOnce(t, FetchOptions{Cache: cache})
 
-	files, err := filepath.Glob(filepath.Join(cache.Dir(), "*.json"))
+	files, err := filepath.Glob(filepath.Join(cacheDir(cache), "*.json"))
 	if err != nil || len(files) != 5 {
 		t.Fatalf("%d cache entries (%v), want 5", len(files), err)
 	}
@@ -123,7 +126,7 @@ func TestCacheIgnoresBadEntries(t *testing.T) {
 	if n := gets(env); n != 0 {
 		t.Errorf("after rewriting: %d gets, want 0", n)
 	}
-	if left, _ := filepath.Glob(filepath.Join(cache.Dir(), ".tmp-*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(cacheDir(cache), ".tmp-*")); len(left) != 0 {
 		t.Errorf("temporary files left behind: %v", left)
 	}
 }
@@ -131,10 +134,10 @@ func TestCacheIgnoresBadEntries(t *testing.T) {
 func TestCacheUnwritableFolderStillPlans(t *testing.T) {
 	env := newPerfEnv(t, 3, remote.Options{})
 	cache := openTestCache(t)
-	if err := os.Chmod(cache.Dir(), 0o500); err != nil {
+	if err := os.Chmod(cacheDir(cache), 0o500); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.Chmod(cache.Dir(), 0o700) })
+	t.Cleanup(func() { os.Chmod(cacheDir(cache), 0o700) })
 	if p := env.planOnce(t, FetchOptions{Cache: cache}); p.HasChanges() || p.HasErrors() {
 		t.Fatalf("plan: %+v", p)
 	}
@@ -169,7 +172,7 @@ func TestCachePrunesDeletedSkills(t *testing.T) {
 	if err := cache.store(otherTenant, other); err != nil {
 		t.Fatal(err)
 	}
-	notes := filepath.Join(cache.Dir(), "notes.json")
+	notes := filepath.Join(cacheDir(cache), "notes.json")
 	if err := os.WriteFile(notes, []byte(`{"kept": true}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +238,7 @@ func TestCacheSkipsNullInstructions(t *testing.T) {
 // entryPath is the file of the entry of skill id in a cache opened with
 // OpenCache.
 func entryPath(c *InstructionCache, scope cacheScope, id string) string {
-	return filepath.Join(c.Dir(), entryName(scope, id))
+	return filepath.Join(cacheDir(c), entryName(scope, id))
 }
 
 // TestCacheEntryBound: an entry is read up to MaxCacheEntryBytes; a

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/bug"
@@ -18,15 +19,12 @@ import (
 // run at once when their options leave it zero (DESIGN.md: --parallelism).
 const DefaultParallelism = 8
 
-// FetchOptions tune [Fetch].
+// FetchOptions tune [Fetch] and [List].
 type FetchOptions struct {
 	// Parallelism bounds the requests in flight, list pages and reads
 	// together (default DefaultParallelism).
 	Parallelism int
-	// Progress, when set, is called after each read of a skill or file,
-	// with the reads done and the reads known so far: that total grows
-	// while the lists are read, as each page brings reads to make. It is
-	// never called concurrently.
+	// Progress, when set, is what [Fetch] gives [Listing.Read].
 	Progress func(done, total int)
 	// Budget, when set, is shared with other fetches made at once: the
 	// requests of all of them stay within it. Parallelism then bounds
@@ -38,542 +36,342 @@ type FetchOptions struct {
 	Cache *InstructionCache
 }
 
-// cacheWorkers is how many entries of an [InstructionCache] are read at
-// once: a read is a file open and a JSON decode, which a few goroutines
-// overlap with the lists still being read.
-const cacheWorkers = 4
+// A Budget bounds the requests in flight of the fetches that share it:
+// each request holds one of its slots.
+type Budget struct{ slots chan struct{} }
+
+// NewBudget returns a budget of n requests in flight (at least one).
+func NewBudget(n int) *Budget { return &Budget{slots: make(chan struct{}, max(n, 1))} }
+
+// Acquire waits for a free slot; it fails only when ctx ends first.
+func (b *Budget) Acquire(ctx context.Context) error {
+	select {
+	case b.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Release frees a slot taken by Acquire.
+func (b *Budget) Release() { <-b.slots }
 
 // Fetch reads what [Compute] needs of a space: every skill and agent
-// listed, the instructions of each skill the repository holds (list items
-// have none) and the remote copy of each of their text supporting files.
-// Binary files are not requested: the API serves only text, and the
-// planner reports them unchecked. Nor are text files too large to compare
-// (over fsrepo.MaxCompareBytes); a copy in the space over that size is not
-// read past it, and is recorded in Live.LargeFiles. Unmanaged skills keep
-// their list form, with no instructions.
-//
-// Pages and reads share o.Parallelism slots. Once the first page of a list
-// gives its total, its other pages are asked for together, and the reads a
-// page calls for start as soon as it arrives, a free slot going to a page
-// before any read. A page may belong to a pass that turns out not to be
-// trusted (the order shifted while it was read, and the list is read
-// again): a read it started counts only if it still stands for the skill
-// as finally listed, and the skill is read again otherwise. When nothing
-// shifts, each skill is read once, as if the lists had been read first.
-//
-// The first hard error cancels the requests in flight and is returned,
-// naming the skill or file it was about. A skill deleted between the list
-// and its read is left out, so the plan reports it missing; a file the
-// space lacks (404) is recorded as absent.
+// listed ([List]), then the instructions of each skill the repository
+// holds and the remote copy of each of their text files ([Listing.Read]).
 func Fetch(ctx context.Context, c Service, space string, desired *fsrepo.Repo, o FetchOptions) (*Live, error) {
-	if desired == nil {
-		desired = &fsrepo.Repo{}
+	l, err := List(ctx, c, space, o)
+	if err != nil {
+		return nil, err
 	}
-	par := o.Parallelism
-	if par <= 0 {
-		par = DefaultParallelism
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	f := newFetcher(ctx, cancel, c, space, desired, o, par)
-	f.start(par, cacheWorkers)
-	defer f.stop()
-	f.prefetch()
-
-	// The two lists are independent: read them together.
-	var (
-		skills []remote.Skill
-		lists  sync.WaitGroup
-	)
-	lists.Go(func() {
-		err := bug.Call(func() (err error) {
-			skills, err = c.StreamSkills(ctx, space, remote.ListOptions[remote.Skill]{
-				Parallelism: par, Limiter: f.slots.pages(), OnPage: f.listed,
-			})
-			return err
-		})
-		if err != nil {
-			cancel(fmt.Errorf("listing skills: %w", err))
-		}
-	})
-	lists.Go(func() {
-		err := bug.Call(func() (err error) {
-			f.live.Agents, err = c.StreamAgents(ctx, space, remote.ListOptions[remote.Agent]{
-				Parallelism: par, Limiter: f.slots.pages(),
-			})
-			return err
-		})
-		if err != nil {
-			cancel(fmt.Errorf("listing agents: %w", err))
-		}
-	})
-	lists.Wait()
-	f.listsRead.Store(true)
-	f.pending.Wait() // every read the pages started
-	if ctx.Err() != nil {
-		return nil, context.Cause(ctx)
-	}
-
-	// Each managed skill as finally listed, and the read standing for it.
-	type managed struct {
-		i    int // index into skills
-		read *skillRead
-	}
-	var (
-		reads []managed
-		ids   = make(map[string]bool)
-	)
-	for i, s := range skills {
-		id := strings.ToLower(s.ID)
-		if _, ok := f.local[s.Slug]; !ok || ids[id] {
-			continue
-		}
-		ids[id] = true // a list may repeat an id; read it once
-		r := f.readFor(s)
-		if r == nil {
-			// Every read made was of another version than the
-			// final list's (it moved while the list was read).
-			r = f.read(s)
-		}
-		reads = append(reads, managed{i, r})
-	}
-	f.pending.Wait()
-	if ctx.Err() != nil {
-		return nil, context.Cause(ctx)
-	}
-
-	live := f.live
-	gone := make([]bool, len(skills))
-	for _, m := range reads {
-		switch r := m.read; {
-		case r.gone:
-			gone[m.i] = true
-		case r.got != nil:
-			// The whole response, not just its instructions: it is
-			// what a saved plan's staleness check re-reads.
-			skills[m.i] = *r.got
-		}
-	}
-	live.Skills = make([]remote.Skill, 0, len(skills))
-	for i, s := range skills {
-		if gone[i] {
-			ids[strings.ToLower(s.ID)] = false
-			continue
-		}
-		live.Skills = append(live.Skills, s)
-	}
-	// Files of skills gone, or listed only by a pass that was not
-	// trusted, are not the space's.
-	for id := range live.Files {
-		if !ids[strings.ToLower(id)] {
-			delete(live.Files, id)
-		}
-	}
-	for id := range live.LargeFiles {
-		if !ids[strings.ToLower(id)] {
-			delete(live.LargeFiles, id)
-		}
-	}
-	o.Cache.prune(f.scope, live.Skills)
-	return live, nil
+	return l.Read(ctx, desired, o.Progress)
 }
 
-func newFetcher(ctx context.Context, cancel context.CancelCauseFunc, c Service, space string, desired *fsrepo.Repo, o FetchOptions, par int) *fetcher {
-	f := &fetcher{
-		ctx: ctx, cancel: cancel, c: c, space: space,
-		scope:    cacheScope{Service: c.BaseURL(), Space: space},
-		cache:    o.Cache,
-		local:    make(map[string]*fsrepo.Skill, len(desired.Skills)),
-		slots:    o.Budget.slotsOr(par),
-		progress: newProgress(o.Progress, 0),
-		reads:    make(map[string][]*skillRead),
-		filesFor: make(map[string]bool),
-		entries:  make(map[string]*entryRead),
-		live: &Live{
-			Space:      space,
-			Files:      make(map[string]map[string]*string),
-			LargeFiles: make(map[string]map[string]bool),
-		},
+// A Listing is the skills and agents of a space as listed, before the
+// reads of the skills a repository manages: [List] needs no repository,
+// so it may run while one loads.
+type Listing struct {
+	c       Service
+	space   string
+	o       FetchOptions
+	scope   cacheScope
+	skills  []remote.Skill
+	agents  []remote.Agent
+	entries map[string]*cacheEntry // cache entries read ahead, by name; nil for one not of this scope
+}
+
+// List reads the skills and agents lists of a space together, each page
+// after the first of a list up to o.Parallelism at once. While they are
+// read, the entries of o.Cache are read too, so that a warm plan finds
+// them in memory.
+func List(ctx context.Context, c Service, space string, o FetchOptions) (*Listing, error) {
+	if o.Parallelism <= 0 {
+		o.Parallelism = DefaultParallelism
 	}
-	for i := range desired.Skills {
-		f.local[desired.Skills[i].Slug] = &desired.Skills[i]
+	if o.Budget == nil {
+		o.Budget = NewBudget(o.Parallelism)
 	}
-	return f
-}
-
-// fetcher holds the state of one [Fetch]: the reads started from the pages
-// of the skills list as they arrive, and the workers making them.
-type fetcher struct {
-	ctx      context.Context
-	cancel   context.CancelCauseFunc
-	c        Service
-	space    string
-	scope    cacheScope
-	cache    *InstructionCache
-	local    map[string]*fsrepo.Skill // by slug
-	slots    *slots
-	progress *progress
-
-	requests, disk *taskQueue
-	workers        sync.WaitGroup
-	pending        sync.WaitGroup // tasks queued and not yet done
-
-	listsRead atomic.Bool // both lists are read: prefetching ends
-
-	mu       sync.Mutex              // guards what follows, and the reads' fields
-	reads    map[string][]*skillRead // by lower-case id, oldest first
-	filesFor map[string]bool         // lower-case ids whose files are being read
-	entries  map[string]*entryRead   // cache entries by name
-	live     *Live                   // Files and LargeFiles
-}
-
-// entryRead is the read of a cache entry's file, made once: by the lookup
-// of a listed skill or ahead of it.
-type entryRead struct {
-	done  chan struct{} // closed once read
-	entry *cacheEntry   // nil when the file holds no entry of this fetch's scope
-}
-
-// skillRead is the read of a skill as one page listed it: from the cache or
-// the service. Its fields are guarded by fetcher.mu.
-type skillRead struct {
-	listed remote.Skill  // as the page listed it
-	done   bool          // the read has ended
-	got    *remote.Skill // its answer, when it had one
-	gone   bool          // the service answered 404
-}
-
-// standsFor tells whether the read, once done, gives the skill as listed:
-// it was made for that very listing, or it answered a skill whose listed
-// fields are those.
-func (r *skillRead) standsFor(s remote.Skill) bool {
-	if sameListing(r.listed, s) {
-		return true
-	}
-	return r.got != nil && sameListing(*r.got, s)
-}
-
-// sameListing compares two skills in the fields a list item has.
-func sameListing(a, b remote.Skill) bool {
-	a.Instructions, b.Instructions = nil, nil
-	return sameSkill(a, b)
-}
-
-// start runs the workers: par for requests (each takes one of the slots
-// too), disk for the cache, when there is one.
-func (f *fetcher) start(par, disk int) {
-	f.requests, f.disk = newTaskQueue(), newTaskQueue()
-	run := func(q *taskQueue) {
-		for {
-			task, ok := q.pop()
-			if !ok {
-				return
-			}
-			if f.ctx.Err() == nil {
-				if err := bug.Call(task); err != nil {
-					f.cancel(err)
-				}
-			}
-			f.pending.Done()
+	l := &Listing{c: c, space: space, o: o, scope: cacheScope{Service: c.BaseURL(), Space: space}}
+	stop := make(chan struct{})
+	ahead := l.readAhead(stop)
+	lo := remote.ListOptions{Parallelism: o.Parallelism, Limiter: o.Budget}
+	g, gctx := errgroup.WithContext(ctx)
+	bug.Go(g, func() (err error) {
+		if l.skills, err = c.StreamSkills(gctx, space, lo); err != nil {
+			return fmt.Errorf("listing skills: %w", err)
 		}
-	}
-	for range par {
-		f.workers.Go(func() { run(f.requests) })
-	}
-	if f.cache != nil {
-		for range disk {
-			f.workers.Go(func() { run(f.disk) })
-		}
-	}
-}
-
-// stop ends the workers once their queues are empty.
-func (f *fetcher) stop() {
-	f.requests.close()
-	f.disk.close()
-	f.workers.Wait()
-}
-
-// queue adds a task to q; an urgent one goes before the others.
-func (f *fetcher) queue(q *taskQueue, urgent bool, task func() error) {
-	f.pending.Add(1)
-	q.push(urgent, task)
-}
-
-// listed is the OnPage of the skills list: it starts the reads of the
-// managed skills of a page, unless a read made or under way may already
-// stand for the skill as listed.
-func (f *fetcher) listed(page []remote.Skill) {
-	for _, s := range page {
-		if _, ok := f.local[s.Slug]; !ok {
-			continue
-		}
-		id := strings.ToLower(s.ID)
-		f.mu.Lock()
-		covered := false
-		for _, r := range f.reads[id] {
-			if !r.done || r.standsFor(s) {
-				covered = true
-				break
-			}
-		}
-		readFiles := !f.filesFor[id]
-		f.filesFor[id] = true
-		f.mu.Unlock()
-		if !covered {
-			f.read(s)
-		}
-		if readFiles {
-			f.readFiles(s)
-		}
-	}
-}
-
-// readFor returns the read, done, that stands for the skill as listed, or
-// nil.
-func (f *fetcher) readFor(s remote.Skill) *skillRead {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	rs := f.reads[strings.ToLower(s.ID)]
-	for _, r := range rs { // one made for this very listing first
-		if sameListing(r.listed, s) {
-			return r
-		}
-	}
-	for _, r := range rs {
-		if r.standsFor(s) {
-			return r
-		}
-	}
-	return nil
-}
-
-// read starts the read of a skill as listed: from the cache when it holds
-// the skill unchanged, from the service otherwise.
-func (f *fetcher) read(s remote.Skill) *skillRead {
-	r := &skillRead{listed: s}
-	id := strings.ToLower(s.ID)
-	f.mu.Lock()
-	f.reads[id] = append(f.reads[id], r)
-	f.mu.Unlock()
-	if f.cache == nil {
-		f.get(r)
-		return r
-	}
-	// A lookup may unlock a read: it goes before the other disk work.
-	f.queue(f.disk, true, func() error {
-		var (
-			got remote.Skill
-			ok  bool
-		)
-		if e := f.entry(entryName(f.scope, s.ID)); e != nil {
-			got, ok = e.standsFor(f.scope, s)
-		}
-		if !ok {
-			f.get(r)
-			return nil
-		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		r.got, r.done = &got, true // unchanged since cached: no request
 		return nil
 	})
-	return r
+	bug.Go(g, func() (err error) {
+		if l.agents, err = c.StreamAgents(gctx, space, lo); err != nil {
+			return fmt.Errorf("listing agents: %w", err)
+		}
+		return nil
+	})
+	err := g.Wait()
+	close(stop)
+	if err = errors.Join(err, ahead.Wait()); err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
-// prefetch reads the entries of the cache's folder ahead of the pages
-// that will ask for them, while the first pages are still in flight: a
-// warm plan then finds them in memory. It reads in the disk workers' spare
-// time, after any lookup, and ends once the lists are read; the entries
-// of other spaces it meets are dropped.
-func (f *fetcher) prefetch() {
-	if f.cache == nil {
-		return
+// readAhead reads the entries of the cache's folder, a few at once, until
+// stop is closed: the names of the entries a listing needs are known only
+// once it is read, and by then most are in memory. Entries of other spaces
+// are read in vain, which costs only the time the lists take anyway.
+func (l *Listing) readAhead(stop <-chan struct{}) *errgroup.Group {
+	var g errgroup.Group
+	cache := l.o.Cache
+	if cache == nil {
+		return &g
 	}
-	f.queue(f.disk, false, func() error {
-		names, err := f.cache.entries.Names()
+	l.entries = make(map[string]*cacheEntry)
+	var mu sync.Mutex
+	bug.Go(&g, func() error {
+		names, err := cache.entries.Names()
 		if err != nil {
-			return nil // the lookups will say nothing either
+			return nil // the lookups will find nothing either
 		}
+		var reads errgroup.Group
+		reads.SetLimit(cacheReaders)
 		for _, name := range names {
+			select {
+			case <-stop:
+				return reads.Wait()
+			default:
+			}
 			if !strings.HasSuffix(name, entryExt) {
 				continue
 			}
-			f.queue(f.disk, false, func() error {
-				if !f.listsRead.Load() {
-					f.entry(name)
+			bug.Go(&reads, func() error {
+				e, ok := cache.readEntry(name)
+				if !ok || e.cacheScope != l.scope {
+					e = nil
 				}
+				mu.Lock()
+				defer mu.Unlock()
+				l.entries[name] = e
 				return nil
 			})
 		}
-		return nil
+		return reads.Wait()
 	})
+	return &g
 }
 
-// entry returns the cache entry of this fetch's scope named name,
-// reading it unless it was read already.
-func (f *fetcher) entry(name string) *cacheEntry {
-	f.mu.Lock()
-	r, ok := f.entries[name]
-	if !ok {
-		r = &entryRead{done: make(chan struct{})}
-		f.entries[name] = r
-	}
-	f.mu.Unlock()
-	if ok {
-		<-r.done // read by another worker, or being read
-		return r.entry
-	}
-	if e, ok := f.cache.readEntry(name); ok && e.cacheScope == f.scope {
-		r.entry = e
-	}
-	close(r.done)
-	return r.entry
-}
+// cacheReaders is how many cache entries are read at once ahead of the
+// reads: each is a file open and a JSON decode.
+const cacheReaders = 4
 
-// get reads a skill from the service.
-func (f *fetcher) get(r *skillRead) {
-	f.progress.add(1)
-	f.queue(f.requests, false, func() error {
-		defer f.progress.step()
-		s := r.listed
-		var got *remote.Skill
-		err := f.request(func(ctx context.Context) (err error) {
-			got, err = f.c.GetSkill(ctx, f.space, s.ID)
-			return err
-		})
-		gone := remote.IsNotFound(err)
-		if err != nil && !gone {
-			return fmt.Errorf("reading skill %s (%s): %w", s.Slug, s.ID, err)
+// Read reads what [Compute] needs of the listed skills that desired holds:
+// the instructions of each (list items have none) and the remote copy of
+// each of its text supporting files, o.Parallelism at a time. Binary files
+// are not requested: the API serves only text, and the planner reports
+// them unchecked. Nor are text files too large to compare (over
+// fsrepo.MaxCompareBytes); a copy in the space over that size is not read
+// past it, and is recorded in Live.LargeFiles. Unmanaged skills keep their
+// list form, with no instructions.
+//
+// Progress, when set, is called after each skill or file read, from the
+// cache or the service, with the reads done and the reads to make. It is
+// never called concurrently.
+//
+// The first hard error cancels the reads in flight and is returned,
+// naming the skill or file it was about. A skill deleted between the list
+// and its read is left out, so the plan reports it missing; a file the
+// space lacks (404) is recorded as absent.
+func (l *Listing) Read(ctx context.Context, desired *fsrepo.Repo, progressf func(done, total int)) (*Live, error) {
+	local := make(map[string]*fsrepo.Skill)
+	if desired != nil {
+		for i := range desired.Skills {
+			local[desired.Skills[i].Slug] = &desired.Skills[i]
 		}
-		// A slug never changes (space-api.md): another one for the same
-		// id is an answer as wrong as another id, and planning on it
-		// would take every such skill for missing.
-		if got != nil && got.Slug != s.Slug {
-			return fmt.Errorf("reading skill %s (%s): invalid response: the service answered slug %q for it, where its list gave %q; slugs never change, so one of the answers is wrong: run again, and report it to the service if it stays",
-				s.Slug, s.ID, got.Slug, s.Slug)
-		}
-		if got != nil && f.cache != nil {
-			// On the disk's workers: a slow disk must not hold up the
-			// requests. A failed store only costs a read next time.
-			f.queue(f.disk, false, func() error {
-				f.cache.store(f.scope, *got)
-				return nil
-			})
-		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		r.got, r.gone, r.done = got, gone, true
-		return nil
-	})
-}
+	}
+	live := &Live{
+		Space:      l.space,
+		Agents:     l.agents,
+		Files:      make(map[string]map[string]*string),
+		LargeFiles: make(map[string]map[string]bool),
+	}
+	skills := append([]remote.Skill(nil), l.skills...)
+	gone := make([]bool, len(skills))
 
-// readFiles starts the reads of the text files of a managed skill. A file
-// has no version of its own: a read stands for any listing of the skill.
-func (f *fetcher) readFiles(s remote.Skill) {
-	for _, file := range f.local[s.Slug].Files {
-		// A path the API cannot express is left unread; the planner
-		// reports it unchecked and fsrepo reports why. A file too
-		// large to compare is not read either.
-		if file.Binary || file.TooLarge || spec.CheckFilePath(file.Path) != nil {
+	// Each managed skill once, though a list may repeat an id, and each
+	// of its files the API can serve: a path it cannot express, or a
+	// file too large to compare, is reported by the planner instead.
+	type file struct {
+		id, slug, path string
+	}
+	var (
+		reads []int // indexes into skills
+		files []file
+		ids   = make(map[string]bool)
+	)
+	for i, s := range skills {
+		ls, ok := local[s.Slug]
+		if !ok || ids[strings.ToLower(s.ID)] {
 			continue
 		}
-		path := file.Path
-		f.progress.add(1)
-		f.queue(f.requests, false, func() error {
-			defer f.progress.step()
-			var got *remote.SkillFile
-			err := f.request(func(ctx context.Context) (err error) {
-				got, err = f.c.GetSkillFileUpTo(ctx, f.space, s.ID, path, fsrepo.MaxCompareBytes)
+		ids[strings.ToLower(s.ID)] = true
+		reads = append(reads, i)
+		for _, f := range ls.Files {
+			if !f.Binary && !f.TooLarge && spec.CheckFilePath(f.Path) == nil {
+				files = append(files, file{s.ID, s.Slug, f.Path})
+			}
+		}
+	}
+
+	progress := newProgress(progressf, len(reads)+len(files))
+	var mu sync.Mutex // guards live.Files and live.LargeFiles
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(l.o.Parallelism)
+	run := func(read func() error) {
+		bug.Go(g, func() error {
+			defer progress.step()
+			return read()
+		})
+	}
+	for _, i := range reads {
+		if gctx.Err() != nil {
+			break
+		}
+		if got, ok := l.readAheadFor(skills[i]); ok {
+			skills[i] = got // in memory: not worth a goroutine
+			progress.step()
+			continue
+		}
+		run(func() (err error) {
+			gone[i], err = l.readSkill(gctx, &skills[i])
+			return err
+		})
+	}
+	for _, f := range files {
+		if gctx.Err() != nil {
+			break
+		}
+		run(func() error {
+			content, large, err := l.readFile(gctx, f.id, f.slug, f.path)
+			if err != nil {
 				return err
-			})
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			var content *string
-			switch {
-			case errors.Is(err, remote.ErrTooLarge):
-				if f.live.LargeFiles[s.ID] == nil {
-					f.live.LargeFiles[s.ID] = make(map[string]bool)
-				}
-				f.live.LargeFiles[s.ID][path] = true
-				return nil
-			case remote.IsNotFound(err):
-			case err != nil:
-				return fmt.Errorf("reading file %s of skill %s: %w", path, s.Slug, err)
-			default:
-				content = &got.Content
 			}
-			if f.live.Files[s.ID] == nil {
-				f.live.Files[s.ID] = make(map[string]*string)
+			mu.Lock()
+			defer mu.Unlock()
+			if large {
+				put(live.LargeFiles, f.id, f.path, true)
+			} else {
+				put(live.Files, f.id, f.path, content)
 			}
-			f.live.Files[s.ID][path] = content
 			return nil
 		})
 	}
-}
-
-// request makes one request in a slot of its own.
-func (f *fetcher) request(do func(ctx context.Context) error) error {
-	if err := f.slots.acquire(f.ctx, readPriority); err != nil {
-		return err
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
-	defer f.slots.release()
-	return do(f.ctx)
-}
-
-// taskQueue is an unbounded queue of tasks, urgent ones first: a page
-// queues its work without waiting for a worker.
-type taskQueue struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	tasks  [2][]func() error // urgent, then the others; oldest first
-	closed bool
-}
-
-func newTaskQueue() *taskQueue {
-	q := &taskQueue{}
-	q.cond = sync.NewCond(&q.mu)
-	return q
-}
-
-func (q *taskQueue) push(urgent bool, task func() error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	i := 1
-	if urgent {
-		i = 0
+	if err := ctx.Err(); err != nil {
+		return nil, err // interrupted before every read started
 	}
-	q.tasks[i] = append(q.tasks[i], task)
-	q.cond.Signal()
+
+	live.Skills = make([]remote.Skill, 0, len(skills))
+	for i, s := range skills {
+		if !gone[i] {
+			live.Skills = append(live.Skills, s)
+			continue
+		}
+		// The files of a skill gone are not the space's.
+		delete(live.Files, s.ID)
+		delete(live.LargeFiles, s.ID)
+	}
+	l.o.Cache.prune(l.scope, live.Skills)
+	return live, nil
 }
 
-// pop waits for a task; false once the queue is closed and empty.
-func (q *taskQueue) pop() (func() error, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for len(q.tasks[0])+len(q.tasks[1]) == 0 && !q.closed {
-		q.cond.Wait()
-	}
-	for i, tasks := range q.tasks {
-		if len(tasks) > 0 {
-			task := tasks[0]
-			tasks[0] = nil
-			q.tasks[i] = tasks[1:]
-			return task, true
+// readSkill replaces the listed skill *s with its read: from the cache
+// when it holds the skill unchanged, from the service otherwise. The whole
+// answer replaces it, not just its instructions: a saved plan's staleness
+// check compares it. It reports a skill the service no longer has.
+func (l *Listing) readSkill(ctx context.Context, s *remote.Skill) (gone bool, err error) {
+	if l.o.Cache != nil {
+		// An entry read ahead was tried already.
+		if _, ahead := l.entries[entryName(l.scope, s.ID)]; !ahead {
+			if got, ok := l.o.Cache.lookup(l.scope, *s); ok {
+				*s = got
+				return false, nil
+			}
 		}
 	}
-	return nil, false
+	var got *remote.Skill
+	err = l.request(ctx, func(ctx context.Context) (err error) {
+		got, err = l.c.GetSkill(ctx, l.space, s.ID)
+		return err
+	})
+	switch {
+	case remote.IsNotFound(err):
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("reading skill %s (%s): %w", s.Slug, s.ID, err)
+	case got.Slug != s.Slug:
+		// A slug never changes (space-api.md): another one for the same
+		// id is an answer as wrong as another id, and planning on it
+		// would take every such skill for missing.
+		return false, fmt.Errorf("reading skill %s (%s): invalid response: the service answered slug %q for it, where its list gave %q; slugs never change, so one of the answers is wrong: run again, and report it to the service if it stays",
+			s.Slug, s.ID, got.Slug, s.Slug)
+	}
+	*s = *got
+	_ = l.o.Cache.store(l.scope, *got) // a failed store costs a read next time
+	return false, nil
 }
 
-func (q *taskQueue) close() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.closed = true
-	q.cond.Broadcast()
+// readAheadFor returns the cache entry read ahead for the listed skill, if
+// the skill has not moved away from it.
+func (l *Listing) readAheadFor(listed remote.Skill) (remote.Skill, bool) {
+	if l.entries == nil {
+		return remote.Skill{}, false
+	}
+	if e := l.entries[entryName(l.scope, listed.ID)]; e != nil {
+		return e.standsFor(l.scope, listed)
+	}
+	return remote.Skill{}, false
+}
+
+// readFile reads the text file path of skill id: its content, nil when
+// the space lacks it, or large when it is too large to compare.
+func (l *Listing) readFile(ctx context.Context, id, slug, path string) (content *string, large bool, err error) {
+	var got *remote.SkillFile
+	err = l.request(ctx, func(ctx context.Context) (err error) {
+		got, err = l.c.GetSkillFileUpTo(ctx, l.space, id, path, fsrepo.MaxCompareBytes)
+		return err
+	})
+	switch {
+	case errors.Is(err, remote.ErrTooLarge):
+		return nil, true, nil
+	case remote.IsNotFound(err):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("reading file %s of skill %s: %w", path, slug, err)
+	}
+	return &got.Content, false, nil
+}
+
+// put sets m[id][path], making m[id] if needed.
+func put[V any](m map[string]map[string]V, id, path string, v V) {
+	if m[id] == nil {
+		m[id] = make(map[string]V)
+	}
+	m[id][path] = v
+}
+
+// request makes one request within the budget.
+func (l *Listing) request(ctx context.Context, do func(ctx context.Context) error) error {
+	if err := l.o.Budget.Acquire(ctx); err != nil {
+		return err
+	}
+	defer l.o.Budget.Release()
+	return do(ctx)
 }
 
 // progress reports done/total to a callback from any goroutine, one call
-// at a time and in order. The total may grow as work is found.
+// at a time and in order.
 type progress struct {
 	mu    sync.Mutex
 	f     func(done, total int)
@@ -583,13 +381,6 @@ type progress struct {
 
 func newProgress(f func(done, total int), total int) *progress {
 	return &progress{f: f, total: total}
-}
-
-// add counts n more steps to come.
-func (p *progress) add(n int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.total += n
 }
 
 func (p *progress) step() {

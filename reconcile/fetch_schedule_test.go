@@ -14,18 +14,6 @@ import (
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
-// gate is a wait a test server makes until something else has happened;
-// it gives up after a while, so that a client that never lets it happen
-// fails the test rather than hanging it.
-func gate(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	case <-time.After(5 * time.Second):
-		return false
-	}
-}
-
 // wrappedEnv is a perfEnv whose client talks to the emulator through
 // handler, which gets the emulator as next.
 func wrappedEnv(t *testing.T, n int, handler func(next http.Handler) http.Handler) *perfEnv {
@@ -41,49 +29,91 @@ func wrappedEnv(t *testing.T, n int, handler func(next http.Handler) http.Handle
 	return env
 }
 
+// onceEnv is a perfEnv of n skills whose server calls do once, as the
+// first request that match accepts arrives.
+func onceEnv(t *testing.T, n int, match func(r *http.Request) bool, do func(env *perfEnv)) *perfEnv {
+	var (
+		once sync.Once
+		env  *perfEnv
+	)
+	env = wrappedEnv(t, n, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if match(r) {
+				once.Do(func() { do(env) })
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	return env
+}
+
 func isSkillRead(r *http.Request) bool {
 	return r.Method == http.MethodGet && strings.Count(r.URL.Path, "/") == 6
 }
 
 func isSkillsPage(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/skills") }
 
-// TestFetchReadsWhileListing: the reads of a page's skills start as soon
-// as it arrives, not once the whole list is read. The server holds the
-// second page of the list until a skill read has arrived.
-func TestFetchReadsWhileListing(t *testing.T) {
-	readArrived := make(chan struct{})
-	var once sync.Once
-	env := wrappedEnv(t, 1000, func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if isSkillRead(r) {
-				once.Do(func() { close(readArrived) })
-			}
-			if isSkillsPage(r) && r.URL.Query().Get("offset") == "100" && !gate(readArrived) {
-				http.Error(w, "no skill was read while the list was", http.StatusTeapot)
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	})
-	if p := env.planOnce(t, FetchOptions{Parallelism: 8}); p.HasChanges() {
-		t.Errorf("plan of unchanged skills has %d changes", len(p.Changes))
-	}
-	want := map[string]int{remotetest.KeyListSkills: 10, remotetest.KeyListAgents: 1, remotetest.KeyGetSkill: 1000}
-	if got := env.emu.Requests(); fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("requests = %v, want %v", got, want)
+func isListPage(r *http.Request) bool {
+	return isSkillsPage(r) || strings.HasSuffix(r.URL.Path, "/agents")
+}
+
+// gate is a wait a test server makes until something else has happened;
+// it gives up after a while, so that a client that never lets it happen
+// fails the test rather than hanging it.
+func gate(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	case <-time.After(5 * time.Second):
+		return false
 	}
 }
 
-// TestFetchParallelismIsOneBudget: list pages (of both lists), skill reads
-// and file reads together never pass --parallelism requests in flight, and
-// do reach it while the lists are read. The server holds every request but
-// the first page of skills until P are in flight.
+// TestFetchRequests: a plan makes the fewest requests the API allows:
+// the pages of each list once, and a read of each managed skill unless a
+// warm cache holds it unchanged. A list that changes while it is paged is
+// read again, but each skill is still read once.
+func TestFetchRequests(t *testing.T) {
+	for _, n := range []int{1, 100, 101, 1000} {
+		env := newPerfEnv(t, n, remote.Options{})
+		cache := openTestCache(t)
+		pages := max(1, ceilDiv(n, 100))
+		for _, tt := range []struct {
+			name string
+			o    FetchOptions
+			gets int
+		}{
+			{"cold", FetchOptions{}, n},
+			{"cold, filling the cache", FetchOptions{Cache: cache, Parallelism: 3}, n},
+			{"warm", FetchOptions{Cache: cache, Parallelism: 32}, 0},
+		} {
+			env.emu.ResetRequests()
+			if p := env.planOnce(t, tt.o); p.HasChanges() {
+				t.Errorf("%d skills, %s: %d changes", n, tt.name, len(p.Changes))
+			}
+			want := map[string]int{remotetest.KeyListSkills: pages, remotetest.KeyListAgents: 1}
+			if tt.gets > 0 {
+				want[remotetest.KeyGetSkill] = tt.gets
+			}
+			if got := env.emu.Requests(); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%d skills, %s: requests = %v, want %v", n, tt.name, got, want)
+			}
+		}
+	}
+}
+
+// TestFetchParallelismIsOneBudget: list pages of both lists, skill reads
+// and file reads together never pass --parallelism requests in flight,
+// and reach it while the lists are read. The server holds each page after
+// the first of its list until --parallelism requests are in flight, then
+// a while longer, so that the pages of both lists meet.
 func TestFetchParallelismIsOneBudget(t *testing.T) {
-	const par = 6
+	const par = 3
 	var (
 		mu             sync.Mutex
 		inFlight, most int
-		starved        int // requests that waited in vain for par in flight
+		pagesMost      int // while the lists were read
+		listed         bool
 		full           = make(chan struct{})
 		fullOnce       sync.Once
 	)
@@ -92,6 +122,10 @@ func TestFetchParallelismIsOneBudget(t *testing.T) {
 			mu.Lock()
 			inFlight++
 			most = max(most, inFlight)
+			listed = listed || isSkillRead(r)
+			if !listed {
+				pagesMost = max(pagesMost, inFlight)
+			}
 			if inFlight == par {
 				fullOnce.Do(func() { close(full) })
 			}
@@ -101,15 +135,14 @@ func TestFetchParallelismIsOneBudget(t *testing.T) {
 				inFlight--
 				mu.Unlock()
 			}()
-			if (!isSkillsPage(r) || r.URL.Query().Get("offset") != "0") && !gate(full) {
-				mu.Lock()
-				starved++
-				mu.Unlock()
+			if isListPage(r) && r.URL.Query().Get("offset") != "0" {
+				gate(full)                       // after a while, pagesMost tells
+				time.Sleep(5 * time.Millisecond) // for the other pages to come
 			}
 			next.ServeHTTP(w, r)
 		})
 	})
-	for i := range 150 { // agents over two pages
+	for i := range 350 { // agents over four pages
 		env.emu.AddAgent(benchSpace, remote.Agent{Name: fmt.Sprintf("Agent %d", i)})
 	}
 	for i := range env.desired.Skills[:40] {
@@ -121,117 +154,48 @@ func TestFetchParallelismIsOneBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(live.Skills) != 450 || len(live.Agents) != 150 {
-		t.Errorf("%d skills, %d agents; want 450, 150", len(live.Skills), len(live.Agents))
+	if len(live.Skills) != 450 || len(live.Agents) != 350 {
+		t.Errorf("%d skills, %d agents; want 450, 350", len(live.Skills), len(live.Agents))
 	}
-	want := map[string]int{remotetest.KeyListSkills: 5, remotetest.KeyListAgents: 2, remotetest.KeyGetSkill: 450, remotetest.KeyGetFile: 40}
+	want := map[string]int{remotetest.KeyListSkills: 5, remotetest.KeyListAgents: 4, remotetest.KeyGetSkill: 450, remotetest.KeyGetFile: 40}
 	if got := env.emu.Requests(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("requests = %v, want %v", got, want)
 	}
-	if most != par {
-		t.Errorf("%d requests in flight at most, want %d (--parallelism)", most, par)
-	}
-	if starved > 0 {
-		t.Errorf("%d requests waited in vain for %d in flight: the pages were not read with the skills", starved, par)
+	if most != par || pagesMost != par {
+		t.Errorf("%d requests in flight at most, %d while listing; want %d (--parallelism)", most, pagesMost, par)
 	}
 }
 
-// TestFetchShiftWhileListing edits a managed skill of page 3 while page 2
-// is being read, after page 3 was, so that the first pass sees the order
-// shift (page 2 repeats the last item of page 1) and the list is read
-// again. The read the first pass's page 3 started stands if it read the
-// skill as the final list has it, and is made again otherwise; every other
-// skill is read once.
+// TestFetchShiftWhileListing edits a managed skill of page 3 as page 2 is
+// asked for, so that the list shifts under the pages (page 2 repeats the
+// last item of page 1) and is read again. The plan sees the edit, and each
+// skill is read once, as the final list has it.
 func TestFetchShiftWhileListing(t *testing.T) {
-	for _, tt := range []struct {
-		name      string
-		readFirst bool // the skill's read is answered before the edit
-		wantGets  int
-	}{
-		{"the read saw the edit: it stands", false, 350},
-		{"the read was before the edit: the skill is read again", true, 351},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			var (
-				target   remote.Skill
-				arrived  = make(chan struct{}) // the skill's read reached the server
-				answered = make(chan struct{}) // and was answered
-				edited   = make(chan struct{})
-				onceA    sync.Once
-				onceB    sync.Once
-				editOnce sync.Once
-				env      *perfEnv
-			)
-			env = wrappedEnv(t, 350, func(next http.Handler) http.Handler {
-				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					isTarget := isSkillRead(r) && strings.HasSuffix(r.URL.Path, "/"+target.ID)
-					if isTarget {
-						onceA.Do(func() { close(arrived) })
-						if !tt.readFirst && !gate(edited) {
-							http.Error(w, "the skill was not edited while its read waited", http.StatusTeapot)
-							return
-						}
-					}
-					if isSkillsPage(r) && r.URL.Query().Get("offset") == "100" {
-						editOnce.Do(func() {
-							wait := arrived
-							if tt.readFirst {
-								wait = answered
-							}
-							if !gate(wait) {
-								return // the skill's read never came while page 2 waited
-							}
-							env.emu.EditSkill(benchSpace, target.ID, func(s *remotetest.SkillSeed) {
-								s.Instructions = "edited in the app\n"
-							})
-							close(edited)
-						})
-					}
-					next.ServeHTTP(w, r)
-					if isTarget {
-						onceB.Do(func() { close(answered) })
-					}
-				})
-			})
-			target = env.emu.Skills(benchSpace)[250] // on page 3
-			env.emu.ResetRequests()
-			p := env.planOnce(t, FetchOptions{Parallelism: 8})
-			if len(p.Changes) != 1 || p.Changes[0].ID != target.ID || *p.Changes[0].Before.Instructions != "edited in the app\n" {
-				t.Fatalf("plan: %d changes; want the edit of %s in the app undone", len(p.Changes), target.Slug)
-			}
-			want := map[string]int{remotetest.KeyListSkills: 8, remotetest.KeyListAgents: 1, remotetest.KeyGetSkill: tt.wantGets}
-			if got := env.emu.Requests(); fmt.Sprint(got) != fmt.Sprint(want) {
-				t.Errorf("requests = %v, want %v", got, want)
-			}
-		})
-	}
-}
-
-// TestFetchDeletedWhileListing: a managed skill deleted while the list is
-// paged is left out, and so are its files, even when its first pass's
-// page had it read.
-func TestFetchDeletedWhileListing(t *testing.T) {
-	var (
-		target  remote.Skill
-		read    = make(chan struct{})
-		delOnce sync.Once
-		env     *perfEnv
-	)
-	env = wrappedEnv(t, 250, func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if isSkillsPage(r) && r.URL.Query().Get("offset") == "100" {
-				delOnce.Do(func() {
-					if gate(read) {
-						env.emu.DeleteSkill(benchSpace, target.ID)
-					}
-				})
-			}
-			next.ServeHTTP(w, r)
-			if strings.Contains(r.URL.Path, "/"+target.ID+"/files/") {
-				close(read) // its one file
-			}
+	var target remote.Skill
+	env := onceEnv(t, 350, func(r *http.Request) bool {
+		return isSkillsPage(r) && r.URL.Query().Get("offset") == "100"
+	}, func(env *perfEnv) {
+		env.emu.EditSkill(benchSpace, target.ID, func(s *remotetest.SkillSeed) {
+			s.Instructions = "edited in the app\n"
 		})
 	})
+	target = env.emu.Skills(benchSpace)[250] // on page 3
+	env.emu.ResetRequests()
+	p := env.planOnce(t, FetchOptions{Parallelism: 8})
+	if len(p.Changes) != 1 || p.Changes[0].ID != target.ID || *p.Changes[0].Before.Instructions != "edited in the app\n" {
+		t.Fatalf("plan: %d changes; want the edit of %s in the app undone", len(p.Changes), target.Slug)
+	}
+	want := map[string]int{remotetest.KeyListSkills: 8, remotetest.KeyListAgents: 1, remotetest.KeyGetSkill: 350}
+	if got := env.emu.Requests(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("requests = %v, want %v", got, want)
+	}
+}
+
+// TestFetchDeletedBeforeRead: a managed skill deleted between the lists
+// and its read is left out, and so are its files, read or not.
+func TestFetchDeletedBeforeRead(t *testing.T) {
+	var target remote.Skill
+	env := onceEnv(t, 250, isSkillRead, func(env *perfEnv) { env.emu.DeleteSkill(benchSpace, target.ID) })
 	target = env.emu.Skills(benchSpace)[10]
 	for i := range env.desired.Skills {
 		if s := &env.desired.Skills[i]; s.Slug == target.Slug {
@@ -245,13 +209,13 @@ func TestFetchDeletedWhileListing(t *testing.T) {
 	}
 	for _, s := range live.Skills {
 		if s.ID == target.ID {
-			t.Errorf("%s, deleted while listed, is in the live skills", target.Slug)
+			t.Errorf("%s, deleted before its read, is in the live skills", target.Slug)
 		}
 	}
 	if _, ok := live.Files[target.ID]; ok || len(live.Skills) != 249 {
 		t.Errorf("%d live skills, files of the deleted one %v; want 249 and none", len(live.Skills), live.Files[target.ID])
 	}
-	if got := env.emu.Requests()[remotetest.KeyGetSkill]; got > 250 {
-		t.Errorf("%d skill reads, want at most one each", got)
+	if got := env.emu.Requests()[remotetest.KeyGetSkill]; got != 250 {
+		t.Errorf("%d skill reads, want one each", got)
 	}
 }

@@ -23,9 +23,9 @@ type Service interface {
 	// the same id in [InstructionCache] entries.
 	BaseURL() string
 	// StreamSkills and StreamAgents list every skill or agent of the
-	// space, once each, handing each page to o.OnPage as it arrives.
-	StreamSkills(ctx context.Context, space string, o remote.ListOptions[remote.Skill]) ([]remote.Skill, error)
-	StreamAgents(ctx context.Context, space string, o remote.ListOptions[remote.Agent]) ([]remote.Agent, error)
+	// space, once each, reading up to o.Parallelism pages at once.
+	StreamSkills(ctx context.Context, space string, o remote.ListOptions) ([]remote.Skill, error)
+	StreamAgents(ctx context.Context, space string, o remote.ListOptions) ([]remote.Agent, error)
 	// GetSkill reads a skill with its instructions.
 	GetSkill(ctx context.Context, space, skillID string) (*remote.Skill, error)
 	// GetSkillFile reads a text file of a skill's folder; GetSkillFileUpTo
@@ -44,10 +44,10 @@ type Service interface {
 
 // listSkills lists the skills of a space, one page after another.
 func listSkills(ctx context.Context, c Service, space string) ([]remote.Skill, error) {
-	return c.StreamSkills(ctx, space, remote.ListOptions[remote.Skill]{})
+	return c.StreamSkills(ctx, space, remote.ListOptions{})
 }
 
 // listAgents lists the agents of a space, one page after another.
 func listAgents(ctx context.Context, c Service, space string) ([]remote.Agent, error) {
-	return c.StreamAgents(ctx, space, remote.ListOptions[remote.Agent]{})
+	return c.StreamAgents(ctx, space, remote.ListOptions{})
 }

@@ -97,7 +97,7 @@ func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 		{Slug: "wake", Path: "skills/wake/SKILL.md", Name: "Skill wake", Description: "About wake", Instructions: "same\n", Enabled: true},
 	}}
 	pol := PolicyFromConfig(desired.Config)
-	cache := NewCache(&memStore{files: map[string][]byte{}})
+	cache := &InstructionCache{entries: &memStore{files: map[string][]byte{}}}
 	plan := func() *Plan {
 		t.Helper()
 		live, err := Fetch(t.Context(), svc, "ab12", desired, FetchOptions{Cache: cache})

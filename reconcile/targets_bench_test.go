@@ -18,7 +18,8 @@ import (
 // BenchmarkPlanTargets plans 10 targets of 300 managed, unchanged skills
 // each, every target a space of its own, at benchLatency, all at once in
 // one process sharing one Budget of P requests in flight, as plan and
-// drift do with several targets. It reports:
+// drift do with several targets: every target's lists, then every
+// target's reads. It reports:
 //
 //	requests/op      every request the emulator received
 //	min-requests     the sum of each target's minimum (its list pages, its
@@ -75,12 +76,22 @@ func BenchmarkPlanTargets(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		budget := NewBudget(par)
+		listings := make([]*Listing, len(ts))
 		plans := make([]*Plan, len(ts))
 		errs := make([]error, len(ts))
 		var wg sync.WaitGroup
 		for i, t := range ts {
 			wg.Go(func() {
-				live, err := Fetch(context.Background(), t.client, t.space, t.desired, FetchOptions{Parallelism: par, Budget: budget})
+				listings[i], errs[i] = List(context.Background(), t.client, t.space, FetchOptions{Parallelism: par, Budget: budget})
+			})
+		}
+		wg.Wait()
+		for i, t := range ts {
+			wg.Go(func() {
+				if errs[i] != nil {
+					return
+				}
+				live, err := listings[i].Read(context.Background(), t.desired, nil)
 				if err != nil {
 					errs[i] = err
 					return

@@ -47,7 +47,7 @@ func (c *Client) ListAllAgents(ctx context.Context, spaceID string) ([]Agent, er
 
 // StreamAgents returns every agent of the space visible to the caller, as
 // [Client.StreamSkills] does for skills.
-func (c *Client) StreamAgents(ctx context.Context, spaceID string, o ListOptions[Agent]) ([]Agent, error) {
+func (c *Client) StreamAgents(ctx context.Context, spaceID string, o ListOptions) ([]Agent, error) {
 	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}

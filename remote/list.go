@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/spec"
@@ -69,7 +69,7 @@ type Limiter interface {
 
 // ListOptions tune how [Client.StreamSkills] and [Client.StreamAgents] read
 // a list.
-type ListOptions[T any] struct {
+type ListOptions struct {
 	// Parallelism bounds the page requests in flight. The first page's
 	// total says which pages follow, so once it is read, up to
 	// Parallelism of the others are asked for at once. 0 or 1 reads them
@@ -79,14 +79,6 @@ type ListOptions[T any] struct {
 	// Parallelism: a caller that shares it with its own requests keeps
 	// pages and those requests under one bound.
 	Limiter Limiter
-	// OnPage, when set, is called with the items of each page as soon as
-	// it arrives, so that a caller can start on them while the list is
-	// still being read. What it is given is not the list: pages arrive
-	// in any order, an item may come again (an edit moved it, or the list
-	// is read again when its order shifted) with the same or another
-	// version, and an item may be missing from the list returned in the
-	// end. Calls are never concurrent; the items must not be modified.
-	OnPage func(items []T)
 }
 
 // listAll reads every page of a list ordered by updatedAt, most recent
@@ -95,7 +87,7 @@ func listAll[T any](ctx context.Context, kind, spaceID string,
 	fetch func(ctx context.Context, limit, offset int) (*Page[T], error),
 	key func(T) (id, version string),
 ) ([]T, error) {
-	return listAllWith(ctx, kind, spaceID, fetch, key, ListOptions[T]{})
+	return listAllWith(ctx, kind, spaceID, fetch, key, ListOptions{})
 }
 
 // listAllWith reads every page of a list ordered by updatedAt, most recent
@@ -120,7 +112,7 @@ func listAll[T any](ctx context.Context, kind, spaceID string,
 func listAllWith[T any](ctx context.Context, kind, spaceID string,
 	fetch func(ctx context.Context, limit, offset int) (*Page[T], error),
 	key func(T) (id, version string),
-	o ListOptions[T],
+	o ListOptions,
 ) ([]T, error) {
 	l := &lister[T]{kind: kind, fetch: fetch, key: key, o: o}
 	var previous string // fingerprint of the last clean pass, "" if none
@@ -175,8 +167,7 @@ type lister[T any] struct {
 	kind  string
 	fetch func(ctx context.Context, limit, offset int) (*Page[T], error)
 	key   func(T) (id, version string)
-	o     ListOptions[T]
-	mu    sync.Mutex // serializes o.OnPage
+	o     ListOptions
 }
 
 // passResult is what one pass through a list read. clean is false, with a
@@ -211,30 +202,21 @@ func more[T any](page *Page[T], offset int) bool {
 	return true
 }
 
-// page reads the page at offset, within the limiter, and hands its items
-// to OnPage.
+// page reads the page at offset, within the limiter.
 func (l *lister[T]) page(ctx context.Context, offset int) (*Page[T], error) {
-	lim := l.o.Limiter
-	if lim != nil {
+	if lim := l.o.Limiter; lim != nil {
 		if err := lim.Acquire(ctx); err != nil {
 			return nil, err
 		}
+		defer lim.Release()
 	}
 	page, err := l.fetch(ctx, spec.MaxPageLimit, offset)
-	if lim != nil {
-		lim.Release() // before OnPage: the reads it starts may take the slot
-	}
 	if err != nil {
 		return nil, err
 	}
 	if len(page.Data) > spec.MaxPageLimit {
 		return nil, &listBoundError{fmt.Sprintf("the page at offset %d holds %d %s, more than the %d asked for",
 			offset, len(page.Data), l.kind, spec.MaxPageLimit)}
-	}
-	if l.o.OnPage != nil {
-		l.mu.Lock()
-		defer l.mu.Unlock()
-		l.o.OnPage(page.Data)
 	}
 	return page, nil
 }
@@ -244,36 +226,18 @@ func (l *lister[T]) page(ctx context.Context, offset int) (*Page[T], error) {
 // others and is returned.
 func (l *lister[T]) pagesAhead(ctx context.Context, size, n int) ([]*Page[T], error) {
 	pages := make([]*Page[T], n)
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var (
-		next atomic.Int64
-		wg   sync.WaitGroup
-	)
-	next.Store(1)
-	for range min(l.o.Parallelism, n-1) {
-		wg.Go(func() {
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= n || ctx.Err() != nil {
-					return
-				}
-				// A panic here, out of the caller's goroutine, would
-				// end the process: it fails the listing instead.
-				err := bug.Call(func() (err error) {
-					pages[k], err = l.page(ctx, k*size)
-					return err
-				})
-				if err != nil {
-					cancel(err) // the first cause is kept
-					return
-				}
-			}
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(l.o.Parallelism)
+	for k := 1; k < n && ctx.Err() == nil; k++ {
+		// A panic here, out of the caller's goroutine, would end the
+		// process: it fails the listing instead.
+		bug.Go(g, func() (err error) {
+			pages[k], err = l.page(ctx, k*size)
+			return err
 		})
 	}
-	wg.Wait()
-	if ctx.Err() != nil {
-		return nil, context.Cause(ctx)
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return pages, nil
 }

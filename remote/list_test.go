@@ -288,7 +288,7 @@ func listSkills(t *testing.T, c *Client, par int) ([]Skill, error) {
 	if par == 0 {
 		return c.ListAllSkills(t.Context(), space)
 	}
-	return c.StreamSkills(t.Context(), space, ListOptions[Skill]{Parallelism: par})
+	return c.StreamSkills(t.Context(), space, ListOptions{Parallelism: par})
 }
 
 func TestListAllError(t *testing.T) {
@@ -479,8 +479,7 @@ func (l *countingLimiter) Release() {
 
 // TestStreamSkillsReadsPagesTogether lists 1,000 skills with 4 pages in
 // flight: once the first page has given the total, the other nine are
-// asked for together, four at a time, each inside the caller's limiter,
-// and each page reaches OnPage as it arrives.
+// asked for together, four at a time, each inside the caller's limiter.
 func TestStreamSkillsReadsPagesTogether(t *testing.T) {
 	const n, par = 1000, 4
 	s := newListSpace(n)
@@ -520,23 +519,15 @@ func TestStreamSkillsReadsPagesTogether(t *testing.T) {
 		s.ServeHTTP(w, r)
 	})
 	lim := newCountingLimiter(par)
-	var pages, items int
-	got, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions[Skill]{
-		Parallelism: par,
-		Limiter:     lim,
-		OnPage: func(page []Skill) {
-			pages++ // never concurrent, so no lock: -race tells
-			items += len(page)
-		},
-	})
+	got, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions{Parallelism: par, Limiter: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != n {
 		t.Errorf("%d skills, want %d", len(got), n)
 	}
-	if requests := srv.count(); requests != 10 || pages != 10 || items != n {
-		t.Errorf("%d requests, %d pages given to OnPage with %d items; want 10, 10, %d", requests, pages, items, n)
+	if requests := srv.count(); requests != 10 {
+		t.Errorf("%d requests, want 10", requests)
 	}
 	if most != par || lim.most > par || lim.uses != 10 || lim.held != 0 {
 		t.Errorf("%d pages in flight at most, the limiter held %d at most, acquired %d times, %d still held; want %d, <= %d, 10, 0",
@@ -570,7 +561,7 @@ func TestStreamSkillsPagesOfVaryingSizes(t *testing.T) {
 				return tt.later
 			}
 			srv := serve(t, s.ServeHTTP)
-			got, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions[Skill]{Parallelism: 8})
+			got, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions{Parallelism: 8})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -614,7 +605,7 @@ func TestStreamSkillsPageError(t *testing.T) {
 		s.ServeHTTP(w, r)
 	})
 	lim := newCountingLimiter(2)
-	_, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions[Skill]{Parallelism: 2, Limiter: lim})
+	_, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions{Parallelism: 2, Limiter: lim})
 	if !IsForbidden(err) || !strings.Contains(err.Error(), "GET /api/v1/spaces/ab12/skills?limit=100&offset=100: 403 Forbidden: no access") {
 		t.Errorf("error = %v", err)
 	}

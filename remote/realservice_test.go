@@ -311,7 +311,7 @@ func TestListsReadWhole(t *testing.T) {
 			}
 			ss, err := f.c.ListAllSkills(t.Context(), variantSpace)
 			check("ListAllSkills", len(ss), skillIDs(ss), err, 250)
-			ss, err = f.c.StreamSkills(t.Context(), variantSpace, remote.ListOptions[remote.Skill]{Parallelism: 4})
+			ss, err = f.c.StreamSkills(t.Context(), variantSpace, remote.ListOptions{Parallelism: 4})
 			check("StreamSkills", len(ss), skillIDs(ss), err, 250)
 			as, err := f.c.ListAllAgents(t.Context(), variantSpace)
 			var aids []string

@@ -50,8 +50,8 @@ func (c *Client) ListAllSkills(ctx context.Context, spaceID string) ([]Skill, er
 
 // StreamSkills returns every user-created skill of the space, as
 // [Client.ListAllSkills] does, reading up to o.Parallelism pages at once
-// and handing each page to o.OnPage as it arrives.
-func (c *Client) StreamSkills(ctx context.Context, spaceID string, o ListOptions[Skill]) ([]Skill, error) {
+// once the first has given the total.
+func (c *Client) StreamSkills(ctx context.Context, spaceID string, o ListOptions) ([]Skill, error) {
 	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err
 	}

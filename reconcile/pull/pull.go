@@ -65,7 +65,7 @@ const DefaultParallelism = 8
 // Service is what pull asks of the space: its list of skills, and a
 // skill's instructions and files. *remote.Client satisfies it.
 type Service interface {
-	StreamSkills(ctx context.Context, space string, o remote.ListOptions[remote.Skill]) ([]remote.Skill, error)
+	StreamSkills(ctx context.Context, space string, o remote.ListOptions) ([]remote.Skill, error)
 	GetSkill(ctx context.Context, space, skillID string) (*remote.Skill, error)
 	GetSkillFile(ctx context.Context, space, skillID, path string) (*remote.SkillFile, error)
 }
@@ -145,7 +145,7 @@ type NotRead struct {
 // When writing fails, the report is returned with the error, holding the
 // warnings of the reads.
 func Skills(ctx context.Context, c Service, space string, o Options) (*Report, error) {
-	list, err := c.StreamSkills(ctx, space, remote.ListOptions[remote.Skill]{})
+	list, err := c.StreamSkills(ctx, space, remote.ListOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", space, err)
 	}

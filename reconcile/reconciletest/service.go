@@ -91,7 +91,7 @@ func (f *Service) find(space, id string) (*remote.Skill, error) {
 
 func (f *Service) BaseURL() string { return "memory://fake" }
 
-func (f *Service) StreamSkills(ctx context.Context, space string, o remote.ListOptions[remote.Skill]) ([]remote.Skill, error) {
+func (f *Service) StreamSkills(ctx context.Context, space string, o remote.ListOptions) ([]remote.Skill, error) {
 	f.mu.Lock()
 	f.log("LIST skills")
 	if space != f.space {
@@ -104,13 +104,10 @@ func (f *Service) StreamSkills(ctx context.Context, space string, o remote.ListO
 		out[i].Instructions = nil // list items have none
 	}
 	f.mu.Unlock()
-	if o.OnPage != nil {
-		o.OnPage(slices.Clone(out)) // one page
-	}
 	return out, nil
 }
 
-func (f *Service) StreamAgents(ctx context.Context, space string, o remote.ListOptions[remote.Agent]) ([]remote.Agent, error) {
+func (f *Service) StreamAgents(ctx context.Context, space string, o remote.ListOptions) ([]remote.Agent, error) {
 	f.mu.Lock()
 	f.log("LIST agents")
 	out := make([]remote.Agent, len(f.agents))
@@ -118,9 +115,6 @@ func (f *Service) StreamAgents(ctx context.Context, space string, o remote.ListO
 		out[i] = *a
 	}
 	f.mu.Unlock()
-	if o.OnPage != nil {
-		o.OnPage(slices.Clone(out))
-	}
 	return out, nil
 }
 
