@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
-	"golang.org/x/sync/errgroup"
 )
 
 // planningOptions are the settings of every command that plans: plan,
@@ -217,11 +220,15 @@ func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
 }
 
 // makePlans loads the repository and plans it against each target
-// selected. One target is planned as a repository without targets always
-// was: the error of its plan is the command's. Several are planned at
-// once, sharing one --parallelism, and a target that cannot be planned
+// selected, reading the lists of their spaces while the repository loads
+// ([startLists]). One target is planned as a repository without targets
+// always was: the error of its plan is the command's. Several are planned
+// at once, sharing one --parallelism, and a target that cannot be planned
 // does not stop the others: its run holds the error ([planRun.fail]).
 func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([]*planRun, error) {
+	budget := reconcile.NewBudget(o.conn.parallelism)
+	early := startLists(ctx, e, o, budget)
+	defer early.stop()
 	root, repo, diags, err := loadRepo(ctx, e.ui, o)
 	if err != nil {
 		return nil, err
@@ -230,85 +237,185 @@ func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([
 	if err != nil {
 		return nil, err
 	}
-	if len(ts) == 1 {
-		var pr *progressLine
-		if progress {
-			pr = e.ui.progress("fetching skills")
-		}
-		r := &planRun{root: root, repo: repo.ForTarget(ts[0].Name), target: ts[0]}
-		err := planTarget(ctx, e, o, r, diags, fetchShare{progress: pr.update})
-		pr.done()
-		if err != nil {
-			return nil, err
-		}
-		return []*planRun{r}, nil
-	}
 	if err := o.conn.checkParallelism(); err != nil {
 		return nil, err
+	}
+	if !early.madeFor(ts) {
+		early.stop()
+		early = nil
+	}
+	runs := make([]*planRun, len(ts))
+	for i, t := range ts {
+		runs[i] = &planRun{root: root, repo: repo.ForTarget(t.Name), target: t, par: o.conn.parallelism}
 	}
 	var pr *progressLine
 	if progress {
 		pr = e.ui.progress("fetching skills")
 	}
 	sum := newProgressSum(pr.update, len(ts))
-	budget := reconcile.NewBudget(o.conn.parallelism)
-	runs := make([]*planRun, len(ts))
-	var g errgroup.Group // the budget bounds the requests of all targets
-	for i, t := range ts {
-		runs[i] = &planRun{root: root, repo: repo.ForTarget(t.Name), target: t}
-		bug.Go(&g, func() error {
-			if err := planTarget(ctx, e, o, runs[i], diags, fetchShare{budget: budget, progress: sum.part(i)}); err != nil {
-				runs[i].fail(err)
-			}
-			return nil
+
+	// Every target's lists are read before any skill, so that the reads
+	// of one target never hold up the pages of another: a page unlocks
+	// reads, a read unlocks nothing.
+	listings := make([]*reconcile.Listing, len(runs))
+	errs := make([]error, len(runs))
+	crash := eachTarget(runs, errs, func(i int, r *planRun) (err error) {
+		listings[i], err = listTarget(ctx, e, o, r, early, i, budget)
+		return err
+	})
+	if crash == nil {
+		crash = eachTarget(runs, errs, func(i int, r *planRun) error {
+			return planTarget(ctx, r, listings[i], diags, sum.part(i))
 		})
 	}
-	crash := g.Wait() // a *bug.Error
 	pr.done()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if crash != nil {
+	switch {
+	case crash != nil:
 		return nil, crash
+	case len(runs) == 1 && errs[0] != nil:
+		return nil, errs[0]
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
+	for i, r := range runs {
+		if errs[i] != nil {
+			r.fail(errs[i])
+		}
 	}
 	return runs, nil
 }
 
-// fetchShare is what the fetch of one target shares with those of the
-// others planned at once: the budget of requests in flight (nil for a
-// target planned alone) and the progress line.
-type fetchShare struct {
-	budget   *reconcile.Budget
-	progress func(done, total int)
-}
-
-// planTarget reads the space of r.target and plans r.repo against it,
-// carrying the warnings of diags.
-func planTarget(ctx context.Context, e *env, o planningOptions, r *planRun, diags diag.Diagnostics, share fetchShare) error {
-	ui, repo, t := e.ui, r.repo, r.target
-	cl, err := connect(e, o, t)
-	if err != nil {
-		return err
-	}
-	if err := refuseTokenInRepo(ui, repo); err != nil {
-		return err
-	}
-	par := o.conn.parallelism
-	r.client, r.par = cl, par
-	fo := reconcile.FetchOptions{Parallelism: par, Budget: share.budget, Progress: share.progress}
-	if dir := o.cache; dir != "" {
-		if fo.Cache, err = reconcile.OpenCache(dir); err != nil {
-			return err
+// eachTarget calls f for each run whose errs is nil, all at once, and
+// records what each returns in errs. It returns the first panic.
+func eachTarget(runs []*planRun, errs []error, f func(i int, r *planRun) error) error {
+	var g errgroup.Group
+	for i, r := range runs {
+		if errs[i] == nil {
+			bug.Go(&g, func() error {
+				errs[i] = f(i, r)
+				return nil
+			})
 		}
 	}
-	live, err := reconcile.Fetch(ctx, cl, t.Space, repo, fo)
+	return g.Wait() // a *bug.Error
+}
+
+// listTarget connects to the space of r.target and lists it, or takes the
+// client and lists of target i of early.
+func listTarget(ctx context.Context, e *env, o planningOptions, r *planRun, early *earlyLists, i int, budget *reconcile.Budget) (*reconcile.Listing, error) {
+	var err error
+	if early != nil {
+		r.client = early.clients[i]
+	} else if r.client, err = connect(e, o, r.target); err != nil {
+		return nil, err
+	}
+	if err := refuseTokenInRepo(e.ui, r.repo); err != nil {
+		return nil, err
+	}
+	var l *reconcile.Listing
+	if early != nil {
+		err = early.lists[i].Wait()
+		l = early.listings[i]
+	} else {
+		fo := reconcile.FetchOptions{Parallelism: r.par, Budget: budget}
+		if fo.Cache, err = openCache(o); err != nil {
+			return nil, err
+		}
+		l, err = reconcile.List(ctx, r.client, r.target.Space, fo)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading space %s: %w", r.target.Space, err)
+	}
+	return l, nil
+}
+
+// planTarget reads what l lists of r.repo and plans r.repo against it,
+// carrying the warnings of diags.
+func planTarget(ctx context.Context, r *planRun, l *reconcile.Listing, diags diag.Diagnostics, progress func(done, total int)) error {
+	t := r.target
+	live, err := l.Read(ctx, r.repo, progress)
 	if err != nil {
 		return fmt.Errorf("reading space %s: %w", t.Space, err)
 	}
-	r.plan = reconcile.Compute(repo, live, t.Policy)
+	r.plan = reconcile.Compute(r.repo, live, t.Policy)
 	r.plan.Target = t.Name
-	r.plan.Warnings = append(validationWarnings(diags, r.target.Name), r.plan.Warnings...)
+	r.plan.Warnings = append(validationWarnings(diags, t.Name), r.plan.Warnings...)
 	return nil
+}
+
+// openCache opens the --cache folder; nil for none.
+func openCache(o planningOptions) (*reconcile.InstructionCache, error) {
+	if o.cache == "" {
+		return nil, nil
+	}
+	return reconcile.OpenCache(o.cache)
+}
+
+// earlyLists are the lists of the targets skillsync.yaml selects, read
+// while the repository loads and is validated. They are a guess from the
+// file alone: any problem makes none, for the loaded repository to
+// report, and they are dropped unless it selects the same targets.
+type earlyLists struct {
+	targets  []targetSettings
+	clients  []*remote.Client
+	cancel   context.CancelFunc
+	lists    []errgroup.Group     // one per target
+	listings []*reconcile.Listing // once its lists have ended
+}
+
+// startLists starts reading the lists of the targets skillsync.yaml
+// selects, within budget; nil if it cannot.
+func startLists(ctx context.Context, e *env, o planningOptions, budget *reconcile.Budget) *earlyLists {
+	root, err := findRepo(o.dir)
+	if err != nil {
+		return nil
+	}
+	cfg, err := config.Read(root)
+	if err != nil {
+		return nil
+	}
+	ts, err := o.conn.targets(cfg)
+	if err != nil || o.conn.checkParallelism() != nil {
+		return nil
+	}
+	fo := reconcile.FetchOptions{Parallelism: o.conn.parallelism, Budget: budget}
+	if fo.Cache, err = openCache(o); err != nil {
+		return nil
+	}
+	early := &earlyLists{targets: ts, clients: make([]*remote.Client, len(ts)),
+		lists: make([]errgroup.Group, len(ts)), listings: make([]*reconcile.Listing, len(ts))}
+	for i, t := range ts {
+		if early.clients[i], err = newClient(e, o.conn, t); err != nil {
+			return nil
+		}
+	}
+	ctx, early.cancel = context.WithCancel(ctx)
+	for i, t := range ts {
+		bug.Go(&early.lists[i], func() (err error) {
+			early.listings[i], err = reconcile.List(ctx, early.clients[i], t.Space, fo)
+			return err
+		})
+	}
+	return early
+}
+
+// madeFor reports whether the lists were started for ts: the same
+// targets, each with the same space, address and token.
+func (early *earlyLists) madeFor(ts []targetSettings) bool {
+	return early != nil && slices.EqualFunc(early.targets, ts, func(a, b targetSettings) bool {
+		return a.Name == b.Name && a.Space == b.Space && a.BaseURL == b.BaseURL &&
+			a.TokenEnv == b.TokenEnv && a.TokenFile == b.TokenFile
+	})
+}
+
+// stop ends the lists, read or not.
+func (early *earlyLists) stop() {
+	if early != nil {
+		early.cancel()
+		for i := range early.lists {
+			_ = early.lists[i].Wait()
+		}
+	}
 }
 
 // plansErrors is the error of runs of which bad says some have errors,
