@@ -203,6 +203,11 @@ func TestUnplannedTargetText(t *testing.T) {
 			t.Errorf("the staging section, not planned, says %q:\n%s", bad, staging)
 		}
 	}
+	_, stdout, _ = runCLI(t, te, "plan", "--dir", dir, "--format", "markdown")
+	staging, _, _ = strings.Cut(stdout, "<!-- skillsync:plan space=demo target=production -->")
+	if !strings.Contains(staging, "**Not planned.**") || strings.Contains(staging, "No changes.") || strings.Contains(staging, "Active skills: 0 → 0") {
+		t.Errorf("the staging plan in markdown does not say it was not planned:\n%s", staging)
+	}
 }
 
 // TestServerThatNeverAnswers: a service that accepts connections and

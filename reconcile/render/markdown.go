@@ -272,6 +272,11 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 		head += fmt.Sprintf(" Agents: %d to publish.", p.Summary.Publish)
 	}
 	head += fmt.Sprintf(" Active skills: %d → %d of %d.", p.Summary.ActiveBefore, p.Summary.ActiveAfter, spec.MaxActiveSkills)
+	if p.Failed() {
+		// No counts to show: zeros and "No changes." would read as a
+		// space in step with git.
+		head = "**Not planned.**"
+	}
 	if p.Commit != "" {
 		head += " Commit " + codeSpan(shortCommit(p.Commit))
 		if p.Dirty {
