@@ -41,8 +41,7 @@ type Options struct {
 	Slugs []string
 	// Force overwrites local files that differ from git's HEAD.
 	Force bool
-	// Parallelism bounds the requests in flight (default
-	// DefaultParallelism).
+	// Parallelism bounds the requests in flight (default 8).
 	Parallelism int
 	// Progress, when set, is called after each skill is read, with the
 	// skills read and the total; never concurrently.
@@ -58,9 +57,9 @@ type Options struct {
 	Exclude func(slug string) bool
 }
 
-// DefaultParallelism is how many skills are read at once when
+// defaultParallelism is how many skills are read at once when
 // [Options.Parallelism] is not set.
-const DefaultParallelism = 8
+const defaultParallelism = 8
 
 // Service is what pull asks of the space: its list of skills, and a
 // skill's instructions and files. *remote.Client satisfies it.
@@ -344,7 +343,7 @@ type pulledSkill struct {
 // fails with a [*bug.Error] rather than ending the process.
 func readPulled(ctx context.Context, c Service, space string, skills []remote.Skill, excluded map[string]skillignore.Matcher, par int, progressf func(done, total int)) ([]*pulledSkill, error) {
 	if par <= 0 {
-		par = DefaultParallelism
+		par = defaultParallelism
 	}
 	parent := ctx
 	g, ctx := errgroup.WithContext(ctx)

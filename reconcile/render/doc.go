@@ -6,7 +6,7 @@
 // one document whatever the number of targets, marked with
 // [FormatVersion]. A saved plan is the same document with two more keys;
 // [WriteSavedPlans] writes it for a later apply and [ReadSavedPlans] reads
-// it back, refusing another major format_version ([ErrFormatVersion]) and
+// it back, refusing another major format_version and
 // any plan [reconcile.Plan.Validate] refuses. Every renderer shows what no
 // one can see (control, invisible and look-alike characters) as markers,
 // and writes whole lines as it goes.

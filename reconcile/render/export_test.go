@@ -13,7 +13,7 @@ import (
 // DecodePlan reads the JSON document of one target's plan ([JSON]),
 // such as a saved plan. It accepts any format_version of this major
 // (later minor versions only add fields, which it ignores), and rejects
-// others with an error wrapping [ErrFormatVersion]. It also rejects
+// others with an error wrapping [errFormatVersion]. It also rejects
 // actions and fields it does not know, since apply must never guess what
 // a plan asks for.
 func DecodePlan(r io.Reader) (*reconcile.Plan, error) {

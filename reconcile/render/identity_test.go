@@ -209,7 +209,7 @@ func TestRenderersOnEveryPlan(t *testing.T) {
 				if want := MarkdownMarker(p.Space, p.Target) + "\n"; !strings.HasPrefix(out, want) {
 					t.Errorf("markdown of %d bytes does not start with the marker %q", limit, want)
 				}
-				if max := cmp.Or(limit, DefaultMarkdownMaxLen); len(out) > max {
+				if max := cmp.Or(limit, defaultMarkdownMaxLen); len(out) > max {
 					t.Errorf("markdown of %d bytes is %d bytes", limit, len(out))
 				}
 				cut := strings.Contains(out, " more ")

@@ -137,7 +137,7 @@ func TestMarkdownShowsInjectionsAsText(t *testing.T) {
 		for _, o := range []MarkdownOptions{{}, {Title: "skillsync drift", Host: "GitLab", MaxLen: 1_000_000}} {
 			md := render(hostile, o)
 			checkInert(t, fmt.Sprintf("plan %d %+v", i, o), md, render(good, o))
-			if !strings.HasPrefix(md, MarkdownMarker("ab12", "")+"\n") || len(md) > DefaultMarkdownMaxLen {
+			if !strings.HasPrefix(md, MarkdownMarker("ab12", "")+"\n") || len(md) > defaultMarkdownMaxLen {
 				t.Errorf("plan %d: %d bytes, not starting with the marker", i, len(md))
 			}
 			if !strings.Contains(md, "<details>") || !strings.Contains(md, "```diff\n") {

@@ -19,13 +19,13 @@ import (
 // versions only add fields.
 const FormatVersion = "3"
 
-// ErrFormatVersion is returned (wrapped) by [ReadSavedPlans] for a plan
-// written in a format this version cannot read.
-var ErrFormatVersion = errors.New("unsupported plan format_version")
+// errFormatVersion is wrapped in the error [ReadSavedPlans] returns for a
+// plan written in a format this version cannot read.
+var errFormatVersion = errors.New("unsupported plan format_version")
 
-// ErrEarlierFormat is returned (wrapped, with [ErrFormatVersion]) for a
-// plan that an earlier skillsync saved, in a format this one no longer
-// reads: planning again is what to do with it.
+// ErrEarlierFormat is wrapped in the error returned for a plan that an
+// earlier skillsync saved, in a format this one no longer reads: planning
+// again is what to do with it.
 var ErrEarlierFormat = errors.New("the plan was written by an earlier skillsync, in a format this one no longer reads")
 
 // JSON writes the plans of the targets planned, one or several, as
@@ -33,10 +33,11 @@ var ErrEarlierFormat = errors.New("the plan was written by an earlier skillsync,
 //
 //	{"format_version": "3", "summary": {...}, "targets": [PLAN, ...]}
 //
-// summary adds the plans up ([reconcile.SummarizeTargets]); each PLAN has the fields
-// of [reconcile.Plan], its target's name ("" for a skillsync.yaml without targets)
-// always among them, and each change its diff. A saved plan is the same
-// document with the keys [WriteSavedPlans] adds.
+// summary adds the plans up ([reconcile.SummarizeTargets]); each PLAN has
+// the fields of [reconcile.Plan], its target's name ("" for a
+// skillsync.yaml without targets) always among them, and each change its
+// diff. A saved plan is the same document with the keys [WriteSavedPlans]
+// adds.
 //
 // The bytes are those a [json.Encoder] with two spaces of indent and no
 // HTML escaping writes of the whole, but that what no one can see is
@@ -185,9 +186,9 @@ func (j *jsonWriter) finish() error {
 	return j.err
 }
 
-// changeJSON is the JSON form of a [reconcile.Change]: its fields in their order,
-// with the diff of its instructions after "after". A test holds it to
-// Change, field by field.
+// changeJSON is the JSON form of a [reconcile.Change]: its fields in their
+// order, with the diff of its instructions after "after". A test holds it
+// to Change, field by field.
 type changeJSON struct {
 	Slug        string               `json:"slug"`
 	ID          string               `json:"id"`
@@ -271,11 +272,11 @@ func checkVersion(v *string, data []byte) error {
 	case "1", "2":
 		if bytes.Contains(data, []byte(`"desired_hash"`)) {
 			return fmt.Errorf("%w %q: %w; plan again with this one (skillsync plan -out FILE), and apply the new plan",
-				ErrFormatVersion, *v, ErrEarlierFormat)
+				errFormatVersion, *v, ErrEarlierFormat)
 		}
 	}
 	return fmt.Errorf("%w %q: this skillsync reads plans of format_version %s; plan again with this version, or use the skillsync that wrote it",
-		ErrFormatVersion, *v, FormatVersion)
+		errFormatVersion, *v, FormatVersion)
 }
 
 // readPlan reads the whole of a plan file of at most max bytes.

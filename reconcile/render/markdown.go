@@ -17,14 +17,14 @@ import (
 	"github.com/skillsync/skillsync/spec"
 )
 
-// DefaultMarkdownMaxLen is the largest comment GitHub accepts, 65,536
+// defaultMarkdownMaxLen is the largest comment GitHub accepts, 65,536
 // characters. Lengths here are counted in bytes, which are never fewer than
 // the characters (or UTF-16 code units) a service counts.
-const DefaultMarkdownMaxLen = 65536
+const defaultMarkdownMaxLen = 65536
 
 // MarkdownOptions configure [Markdown].
 type MarkdownOptions struct {
-	MaxLen int // default DefaultMarkdownMaxLen
+	MaxLen int // default 65,536, GitHub's
 	// Title starts the heading, before " for space ID" (default
 	// "skillsync plan"; drift says "skillsync drift").
 	Title string
@@ -92,9 +92,8 @@ func title(t string) string {
 // -->" for the one space of a skillsync.yaml without targets (so that the
 // comments of earlier versions go on being updated), with " target=NAME"
 // before "-->" for a target (two targets may have spaces of one id at two
-// addresses). It is part of the markdown format, defined here only: the
-// GitHub client is handed it, and reconcile stays a planner that knows
-// nothing of GitHub.
+// addresses). It is part of the markdown format and defined here only:
+// the GitHub and GitLab clients are handed it.
 func MarkdownMarker(space, target string) string {
 	if target != "" {
 		return "<!-- skillsync:plan space=" + space + " target=" + target + " -->"
@@ -132,7 +131,7 @@ const mdReserve = 2048
 func Markdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error {
 	max := o.MaxLen
 	if max <= 0 {
-		max = DefaultMarkdownMaxLen
+		max = defaultMarkdownMaxLen
 	}
 	m := newMDWriter(max, o)
 	m.plan(p)
@@ -186,7 +185,7 @@ func NoChangesMarkdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error 
 func FailureMarkdown(w io.Writer, space, target, message, hint string, problems []string, o MarkdownOptions) error {
 	max := o.MaxLen
 	if max <= 0 {
-		max = DefaultMarkdownMaxLen
+		max = defaultMarkdownMaxLen
 	}
 	m := newMDWriter(max, o)
 	m.must(MarkdownMarker(space, target) + "\n")

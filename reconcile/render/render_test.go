@@ -231,7 +231,7 @@ func TestRenderMarkdownCutsLongDiffs(t *testing.T) {
 			out := b.String()
 			max := tc.max
 			if max == 0 {
-				max = DefaultMarkdownMaxLen
+				max = defaultMarkdownMaxLen
 			}
 			if b.Len() > max {
 				t.Errorf("%d bytes, over %d", b.Len(), max)
@@ -304,7 +304,7 @@ func TestDecodePlanVersions(t *testing.T) {
 	for _, tc := range []struct {
 		json    string
 		err     string // "" for success
-		version bool   // the error wraps ErrFormatVersion
+		version bool   // the error wraps errFormatVersion
 		earlier bool   // and ErrEarlierFormat
 	}{
 		{json: `{"format_version": "3", "targets": [{}]}`},
@@ -339,8 +339,8 @@ func TestDecodePlanVersions(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: error %v, want one containing %q", tc.json, err, tc.err)
 		}
-		if err != nil && errors.Is(err, ErrFormatVersion) != tc.version {
-			t.Errorf("%s: errors.Is(err, ErrFormatVersion) = %v", tc.json, !tc.version)
+		if err != nil && errors.Is(err, errFormatVersion) != tc.version {
+			t.Errorf("%s: errors.Is(err, errFormatVersion) = %v", tc.json, !tc.version)
 		}
 		if err != nil && errors.Is(err, ErrEarlierFormat) != tc.earlier {
 			t.Errorf("%s: errors.Is(err, ErrEarlierFormat) = %v", tc.json, !tc.earlier)
@@ -384,7 +384,7 @@ func FuzzDecodePlan(f *testing.F) {
 		if err := Markdown(&md, p, MarkdownOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if md.Len() > DefaultMarkdownMaxLen {
+		if md.Len() > defaultMarkdownMaxLen {
 			t.Fatalf("markdown of %d bytes", md.Len())
 		}
 		if err := Text(&bytes.Buffer{}, p, TextOptions{Color: true}); err != nil {

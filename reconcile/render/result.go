@@ -26,7 +26,7 @@ func ResultLine(r *reconcile.Result) string {
 func ResultMarkdown(w io.Writer, r *reconcile.Result, o MarkdownOptions) error {
 	max := o.MaxLen
 	if max <= 0 {
-		max = DefaultMarkdownMaxLen
+		max = defaultMarkdownMaxLen
 	}
 	m := &mdWriter{limit: max - mdReserve}
 	m.must("### skillsync apply to space " + codeSpan(r.Space) + "\n\n")

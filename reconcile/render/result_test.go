@@ -67,8 +67,8 @@ func TestRenderFailureMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := b.String()
-	if len(md) > DefaultMarkdownMaxLen {
-		t.Errorf("%d bytes, over %d", len(md), DefaultMarkdownMaxLen)
+	if len(md) > defaultMarkdownMaxLen {
+		t.Errorf("%d bytes, over %d", len(md), defaultMarkdownMaxLen)
 	}
 	for _, want := range []string{
 		MarkdownMarker("ab12", "") + "\n### skillsync plan for space `ab12`\n\n",

@@ -38,7 +38,7 @@ func TestRenderMarkdownLinksTheRun(t *testing.T) {
 			out := renderMD(t, hugePlan(tc.skills, tc.lines), MarkdownOptions{MaxLen: tc.max, RunURL: runURL})
 			limit := tc.max
 			if limit == 0 {
-				limit = DefaultMarkdownMaxLen
+				limit = defaultMarkdownMaxLen
 			}
 			if len(out) > limit {
 				t.Errorf("%d bytes, over %d", len(out), limit)
@@ -67,7 +67,7 @@ func TestRenderMarkdownLinksTheRun(t *testing.T) {
 		if err := FailureMarkdown(&b, "ab12", "", "invalid", "", problems, MarkdownOptions{RunURL: runURL}); err != nil {
 			t.Fatal(err)
 		}
-		if b.Len() > DefaultMarkdownMaxLen || !strings.Contains(b.String(), "more problems") || !strings.HasSuffix(b.String(), link+"._\n") {
+		if b.Len() > defaultMarkdownMaxLen || !strings.Contains(b.String(), "more problems") || !strings.HasSuffix(b.String(), link+"._\n") {
 			t.Errorf("%d bytes; the failure report cut is not under the limit with a link to the run:\n...%s", b.Len(), b.String()[b.Len()-300:])
 		}
 	})

@@ -15,11 +15,11 @@ import (
 // the skillsync that wrote it, and in each plan base_url. Any reader of
 // plans reads it too.
 //
-// It refuses a plan of more than [reconcile.MaxSavedPlanBytes], which apply could
-// not read back: it then stops writing, having written no more than that
-// (w holds the start of the plan: write to a temporary file, renamed once
-// WriteSavedPlans succeeded, as plan -out does), and goes on only to count
-// the plan's size for the error.
+// It refuses a plan of more than [reconcile.MaxSavedPlanBytes], which
+// apply could not read back: it then stops writing, having written no
+// more than that (w holds the start of the plan: write to a temporary
+// file, renamed once WriteSavedPlans succeeded, as plan -out does), and
+// goes on only to count the plan's size for the error.
 func WriteSavedPlans(w io.Writer, toolVersion string, sps []*reconcile.SavedPlan) error {
 	return writeSavedPlans(w, toolVersion, sps, reconcile.MaxSavedPlanBytes)
 }
@@ -71,7 +71,7 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 }
 
 // ReadSavedPlans reads the plans written by [WriteSavedPlans]. It rejects
-// a document of another major format_version (wrapping [ErrFormatVersion]),
+// a document of another major format_version,
 // and a JSON plan that was not saved with `plan -out` (it has no base_url
 // to check the target against). It reads at most [reconcile.MaxSavedPlanBytes],
 // failing with a [*reconcile.TooLargeError] past that.

@@ -41,12 +41,12 @@ func TestSavedPlanFile(t *testing.T) {
 	}
 
 	future := strings.Replace(text, `"format_version": "3"`, `"format_version": "4.0"`, 1)
-	if _, err := ReadSavedPlan(strings.NewReader(future)); !errors.Is(err, ErrFormatVersion) {
-		t.Errorf("reading a version 4 plan: %v, want ErrFormatVersion", err)
+	if _, err := ReadSavedPlan(strings.NewReader(future)); !errors.Is(err, errFormatVersion) {
+		t.Errorf("reading a version 4 plan: %v, want errFormatVersion", err)
 	}
 	old := strings.Replace(text, `"format_version": "3"`, `"format_version": "1"`, 1)
-	if _, err := ReadSavedPlan(strings.NewReader(old)); !errors.Is(err, ErrFormatVersion) || !strings.Contains(err.Error(), "plan again") {
-		t.Errorf("reading a version 1 plan: %v, want ErrFormatVersion saying to plan again", err)
+	if _, err := ReadSavedPlan(strings.NewReader(old)); !errors.Is(err, errFormatVersion) || !strings.Contains(err.Error(), "plan again") {
+		t.Errorf("reading a version 1 plan: %v, want errFormatVersion saying to plan again", err)
 	}
 	minor := strings.Replace(text, `"format_version": "3"`, `"format_version": "3.7"`, 1)
 	if _, err := ReadSavedPlan(strings.NewReader(minor)); err != nil {

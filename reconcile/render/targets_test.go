@@ -222,7 +222,7 @@ func TestSavedPlanBoundWhileStreaming(t *testing.T) {
 	if int64(out.Len()) > max {
 		t.Errorf("wrote %d bytes, over the bound of %d", out.Len(), max)
 	}
-	if errors.Is(err, ErrFormatVersion) {
+	if errors.Is(err, errFormatVersion) {
 		t.Error("wrong error")
 	}
 }
