@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"github.com/skillsync/skillsync/internal/notify"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -39,6 +41,14 @@ drift report as its description; later runs update it, and close it once
 the space is back in sync. Merging it adopts the edits; closing it leaves
 them for the next apply to revert. See docs/drift.md.
 
+With --watch it runs until stopped: every --interval it reads the first
+page of each target's skills (most recently updated first: one request per
+target) and, only for a target whose page or repository moved, drifts it
+as a scheduled run would (report, --issue, --pr, notifications), reading
+only what changed through the cache. --self-heal then applies the
+repository over the app's edits, with apply's safety rules. --listen
+serves /healthz and Prometheus /metrics. See docs/watch.md.
+
 Examples:
    skillsync drift
    skillsync drift --format markdown > drift.md
@@ -52,6 +62,10 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			flagOut.def("also save the plan to FILE, written last: its presence says drift finished"),
 			flagProposeDrift.def("propose the app's edits as one pull (merge) request per target that drifted, updated on later runs and closed once in sync (needs contents and pull-requests write permission)"),
 			flagPRBase.def("the branch drift pull requests merge into (default: the branch the CI job runs on)"),
+			flagWatch.def("run until stopped (SIGINT, SIGTERM): every --interval, read the first page of each space's skills, and drift only the targets that moved"),
+			&cli.StringFlag{Name: string(flagInterval), Usage: "with --watch, the time between rounds, such as 30s or 5m", Value: "1m"},
+			flagListen.def("with --watch, serve /healthz and /metrics (Prometheus) on `ADDR`, such as :9090"),
+			flagSelfHeal.def("with --watch, apply the repository over the app's edits (as apply --auto-approve would, with its safety rules)"),
 		}, issueFlags()),
 		Action: func(c *cli.Context) error {
 			o, err := readPlanning(c, e)
@@ -62,8 +76,21 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			return runDrift(c.Context, e, driftOptions{planning: o, view: newPlanView(e.ui, format, o.color, "drift"), out: flagOut.get(c), github: readGitHub(c),
-				propose: flagProposeDrift.get(c), prBase: flagPRBase.get(c)})
+			do := driftOptions{planning: o, view: newPlanView(e.ui, format, o.color, "drift"), out: flagOut.get(c), github: readGitHub(c),
+				propose: flagProposeDrift.get(c), prBase: flagPRBase.get(c)}
+			if !flagWatch.get(c) {
+				for _, f := range []string{string(flagListen), string(flagSelfHeal), string(flagInterval)} {
+					if c.IsSet(f) {
+						return withHint(fmt.Errorf("--%s is a flag of drift --watch", f), "add --watch, or leave out --%s", f)
+					}
+				}
+				return runDrift(c.Context, e, do)
+			}
+			interval, err := time.ParseDuration(flagInterval.get(c))
+			if err != nil {
+				return withHint(fmt.Errorf("--%s: %w", flagInterval, err), "give a duration such as 30s, 5m or 1h")
+			}
+			return runWatch(c.Context, e, watchOptions{drift: do, interval: interval, listen: flagListen.get(c), selfHeal: flagSelfHeal.get(c), format: format})
 		},
 	}
 }

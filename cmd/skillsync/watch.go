@@ -1,0 +1,359 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/internal/notify"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/remote"
+)
+
+// watchOptions are the settings of drift --watch.
+type watchOptions struct {
+	drift    driftOptions
+	interval time.Duration
+	listen   string // --listen: health and metrics; "" for none
+	selfHeal bool   // --self-heal: apply over the app's edits
+	format   string // of the apply view of --self-heal
+}
+
+// probeLimit is the size of the page a round reads of each space: the
+// skills updated last come first, so an edit shows on it.
+const probeLimit = 100
+
+// minInterval is the shortest --interval: a round of 256 targets is 256
+// requests.
+const minInterval = 100 * time.Millisecond
+
+// A watcher runs the rounds of drift --watch. Each round reads the first
+// page of each target's skills; only a target whose page or desired state
+// moved since its last plan is planned again (through the cache), then
+// reported, notified, proposed and healed as a scheduled drift would.
+type watcher struct {
+	e       *env
+	o       watchOptions
+	metrics *watchMetrics
+	// targets are what the last rounds learned of each target, by name
+	// ("" for the one target of a skillsync.yaml without targets).
+	targets map[string]*watchedTarget
+}
+
+// A watchedTarget is what the rounds know of one target.
+type watchedTarget struct {
+	client  *remote.Client
+	probe   string // the first page of its skills, as last planned
+	desired string // its desired state, as last planned
+	drift   bool   // its last plan found drift
+}
+
+func newWatcher(e *env, o watchOptions) *watcher {
+	return &watcher{e: e, o: o, metrics: newWatchMetrics(), targets: map[string]*watchedTarget{}}
+}
+
+// runWatch runs rounds every o.interval until ctx ends (SIGINT, SIGTERM),
+// then stops the metrics server and returns nil: stopping is how a watch
+// ends. A round that fails is reported; the next one tries again.
+func runWatch(ctx context.Context, e *env, o watchOptions) error {
+	if o.interval < minInterval {
+		return withHint(fmt.Errorf("--%s %s is too short", flagInterval, o.interval), "use %s or more, such as --%s 1m", minInterval, flagInterval)
+	}
+	if o.drift.out != "" {
+		return withHint(errors.New("--out and --watch together: a watch has no last plan to save"), "leave out --out")
+	}
+	if o.drift.planning.cache == "" {
+		// An unchanged skill is read once for the whole watch.
+		dir, err := os.MkdirTemp("", "skillsync-watch-cache-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		o.drift.planning.cache = dir
+	}
+	w := newWatcher(e, o)
+	if o.listen != "" {
+		ln, err := net.Listen("tcp", o.listen)
+		if err != nil {
+			return withHint(fmt.Errorf("--%s: %w", flagListen, err), "choose a free address, such as --%s :9090", flagListen)
+		}
+		srv := &http.Server{Handler: w.metrics.handler(o.interval), ReadHeaderTimeout: 10 * time.Second}
+		// Serve ends with ErrServerClosed when the watch stops.
+		go srv.Serve(ln)
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			srv.Shutdown(sctx)
+		}()
+		e.ui.infof("health on http://%s/healthz, metrics on http://%s/metrics", ln.Addr(), ln.Addr())
+	}
+	e.ui.infof("watching every %s; stop with Ctrl-C or SIGTERM", o.interval)
+	t := time.NewTicker(o.interval)
+	defer t.Stop()
+	for {
+		if err := w.round(ctx); err != nil && ctx.Err() == nil {
+			reportAlso(e.ui, err)
+		}
+		select {
+		case <-ctx.Done():
+			e.ui.infof("stopped watching")
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// round reads the first page of each target's skills and plans those
+// that moved; the targets in sync or unmoved cost one request each.
+func (w *watcher) round(ctx context.Context) error {
+	e, planning := w.e, w.o.drift.planning
+	w.metrics.add("skillsync_watch_rounds_total", "", 1)
+	_, repo, _, err := loadRepo(ctx, e.ui, planning)
+	if err != nil {
+		w.metrics.add("skillsync_watch_errors_total", "", 1)
+		return err
+	}
+	ts, err := planning.targets(repo)
+	if err != nil {
+		w.metrics.add("skillsync_watch_errors_total", "", 1)
+		return err
+	}
+	probes := make([]string, len(ts))
+	desired := make([]string, len(ts))
+	var g errgroup.Group
+	g.SetLimit(planning.conn.parallelism)
+	for i, t := range ts {
+		wt := w.targets[t.Name]
+		if wt == nil {
+			wt = &watchedTarget{}
+			w.targets[t.Name] = wt
+		}
+		policy, _ := json.Marshal(t.Policy) // strings, numbers and lists: never fails
+		desired[i] = reconcile.DesiredHash(repo.ForTarget(t.Name)) + "\x00" + string(policy)
+		if wt.client == nil {
+			if wt.client, err = connect(e, planning, t); err != nil {
+				return err
+			}
+		}
+		bug.Go(&g, func() error {
+			w.metrics.add("skillsync_watch_probes_total", t.Name, 1)
+			page, err := wt.client.ListSkills(ctx, t.Space, probeLimit, 0)
+			if err != nil {
+				w.metrics.add("skillsync_watch_errors_total", t.Name, 1)
+				return fmt.Errorf("reading %s: %w", t.where(), err)
+			}
+			probes[i] = probeKey(page)
+			return nil
+		})
+	}
+	probeErr := g.Wait()
+	var moved []string
+	for i, t := range ts {
+		wt := w.targets[t.Name]
+		if probes[i] != "" && (probes[i] != wt.probe || desired[i] != wt.desired) {
+			moved = append(moved, t.Name)
+		}
+	}
+	if len(moved) == 0 {
+		w.metrics.done(time.Now(), probeErr == nil)
+		return probeErr
+	}
+	if len(ts) > 1 {
+		planning.conn.flags.targets = moved
+		e.ui.infof("%s: %s moved", time.Now().UTC().Format(time.TimeOnly), strings.Join(moved, ", "))
+	} else {
+		e.ui.infof("%s: %s moved", time.Now().UTC().Format(time.TimeOnly), ts[0].where())
+	}
+	err = w.plan(ctx, planning)
+	if err == nil {
+		for i, t := range ts {
+			if slices.Contains(moved, t.Name) {
+				w.targets[t.Name].probe, w.targets[t.Name].desired = probes[i], desired[i]
+			}
+		}
+	}
+	w.metrics.done(time.Now(), err == nil && probeErr == nil)
+	return errors.Join(probeErr, err)
+}
+
+// plan is a scheduled drift of the targets planning selects: the report,
+// the issue, the pull request, the notifications, and with --self-heal
+// the apply.
+func (w *watcher) plan(ctx context.Context, planning planningOptions) error {
+	e, o := w.e, w.o.drift
+	runs, err := makePlans(ctx, e, planning, false)
+	if err != nil {
+		w.metrics.add("skillsync_watch_errors_total", "", 1)
+		notifyFailure(ctx, e, planning, notify.PlanError, err)
+		return err
+	}
+	for _, r := range runs {
+		w.metrics.add("skillsync_watch_plans_total", r.target.Name, 1)
+	}
+	if err := o.view.plans(runs); err != nil {
+		return err
+	}
+	errs := []error{publishPlans(ctx, e, o.github, runs, "drift")}
+	if o.propose {
+		errs = append(errs, proposeDrifts(ctx, e, o.github, o.prBase, runs))
+	}
+	var heal []*planRun
+	for _, r := range runs {
+		wt := w.targets[r.target.Name]
+		if r.err != nil || r.plan.Drift().Status == reconcile.DriftError {
+			w.metrics.add("skillsync_watch_errors_total", r.target.Name, 1)
+			continue
+		}
+		drift := r.plan.HasDrift()
+		if wt.drift && !drift {
+			r.resolved = true
+		}
+		wt.drift = drift
+		w.metrics.set("skillsync_watch_drift", r.target.Name, boolGauge(drift))
+		w.metrics.set("skillsync_watch_drifted_skills", r.target.Name, float64(len(driftedSkills(r.plan))))
+		if w.o.selfHeal && r.plan.HasChanges() && !r.plan.HasErrors() {
+			heal = append(heal, r)
+		}
+	}
+	notifyPlans(ctx, e, runs, "drift")
+	if len(heal) > 0 {
+		// Apply's own rules hold: errors, the disable guard and the
+		// active limit stop a target; every change is journaled.
+		out, err := applyRuns(ctx, e.ui, newApplyView(e.ui, w.o.format, planning.color), heal, "", true)
+		notifyApply(ctx, e, out)
+		for _, oc := range out {
+			if oc.status == targetApplied {
+				w.metrics.add("skillsync_watch_self_heals_total", oc.run.target.Name, 1)
+			}
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// probeKey is what the first page of a space's skills says of its
+// changes: the total, and the id, update time and state of each.
+func probeKey(p *remote.Page[remote.Skill]) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(p.Total))
+	for _, s := range p.Data {
+		fmt.Fprintf(&b, "\x00%s\x01%s\x01%t", s.ID, s.UpdatedAt, s.Enabled)
+	}
+	return b.String()
+}
+
+func boolGauge(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// watchMetrics are the counters and gauges of a watch, served in the
+// Prometheus text format by [watchMetrics.handler].
+type watchMetrics struct {
+	mu      sync.Mutex
+	values  map[string]map[string]float64 // by metric, by target
+	last    time.Time                     // the end of the last round that succeeded
+	started time.Time
+}
+
+func newWatchMetrics() *watchMetrics {
+	return &watchMetrics{values: map[string]map[string]float64{}, started: time.Now()}
+}
+
+// metricHelp is the help of each metric, in the order served.
+var metricHelp = []struct{ name, kind, help string }{
+	{"skillsync_watch_rounds_total", "counter", "Rounds started."},
+	{"skillsync_watch_probes_total", "counter", "First pages of a space's skills read, by target."},
+	{"skillsync_watch_plans_total", "counter", "Targets planned because their space or desired state moved."},
+	{"skillsync_watch_errors_total", "counter", "Failed reads, loads and plans, by target (\"\" for the repository)."},
+	{"skillsync_watch_self_heals_total", "counter", "Applies made by --self-heal, by target."},
+	{"skillsync_watch_drift", "gauge", "1 when the target's space differed from git at its last plan."},
+	{"skillsync_watch_drifted_skills", "gauge", "Skills by which the target's space differed from git at its last plan."},
+	{"skillsync_watch_last_success_timestamp_seconds", "gauge", "When the last round that succeeded ended."},
+}
+
+func (m *watchMetrics) add(name, target string, d float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.values[name] == nil {
+		m.values[name] = map[string]float64{}
+	}
+	m.values[name][target] += d
+}
+
+func (m *watchMetrics) set(name, target string, v float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.values[name] == nil {
+		m.values[name] = map[string]float64{}
+	}
+	m.values[name][target] = v
+}
+
+// done records the end of a round.
+func (m *watchMetrics) done(at time.Time, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if ok {
+		m.last = at
+	}
+}
+
+// handler serves /metrics, and /healthz: 200 while a round succeeded in
+// the last three intervals (or the watch started less than that ago),
+// 503 otherwise.
+func (m *watchMetrics) handler(interval time.Duration) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		m.mu.Lock()
+		since := m.last
+		if since.IsZero() {
+			since = m.started
+		}
+		m.mu.Unlock()
+		if age := time.Since(since); age > 3*interval+30*time.Second {
+			http.Error(w, fmt.Sprintf("no round succeeded for %s", age.Round(time.Second)), http.StatusServiceUnavailable)
+			return
+		}
+		fmt.Fprintln(w, "ok")
+	})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for _, h := range metricHelp {
+			fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", h.name, h.help, h.name, h.kind)
+			if h.name == "skillsync_watch_last_success_timestamp_seconds" {
+				if !m.last.IsZero() {
+					fmt.Fprintf(w, "%s %d\n", h.name, m.last.Unix())
+				}
+				continue
+			}
+			byTarget := m.values[h.name]
+			targets := make([]string, 0, len(byTarget))
+			for t := range byTarget {
+				targets = append(targets, t)
+			}
+			slices.Sort(targets)
+			for _, t := range targets {
+				// Target names are [A-Za-z0-9_.-]: nothing to escape.
+				fmt.Fprintf(w, "%s{target=%q} %s\n", h.name, t, strconv.FormatFloat(byTarget[t], 'g', -1, 64))
+			}
+		}
+	})
+	return mux
+}
