@@ -46,6 +46,9 @@ func newPerfEnv(tb testing.TB, n int, opts remote.Options) *perfEnv {
 	e := remotetest.New()
 	e.AddSpace(remotetest.Space{ID: benchSpace})
 	e.AddToken(benchToken, remotetest.ReadWrite)
+	// The service's clock an hour behind: a skill's updatedAt is then never
+	// too close to a read to trust its cache entry (see racy).
+	e.SetClock(func() time.Time { return time.Now().Add(-time.Hour) })
 	srv := testserver.New(tb, e)
 	opts.BaseURL, opts.Token = srv.URL, benchToken
 	c, err := remote.New(opts)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/remote"
@@ -14,7 +15,7 @@ import (
 
 // cacheVersion is the format of a cache entry; an entry of another version
 // is ignored and rewritten.
-const cacheVersion = 2 // 2: keyed by service address too
+const cacheVersion = 3 // 2: keyed by service address too; 3: readAt
 
 // An InstructionCache keeps, on disk, the single-skill reads [Fetch] makes
 // for their instructions (list items have none), so that a later plan can
@@ -23,10 +24,14 @@ const cacheVersion = 2 // 2: keyed by service address too
 //
 // An entry is keyed by space and skill id and holds the skill as the get
 // answered it. It is used only when the skill as listed now has the same
-// updatedAt as the cached one and equals it in every listed field; the
-// service moves updatedAt on every write, so an edit made in the app since
-// is always read afresh. A corrupt or unreadable entry counts as absent and
-// is rewritten after the read.
+// updatedAt as the cached one (to the second, when either is written in
+// whole seconds) and equals it in every listed field. The cache relies on
+// the service moving updatedAt on every edit: an edit made in the app
+// since is then always read afresh. An edit within the same tick of
+// updatedAt as the cached read cannot be told from it, so, as git does
+// with racy timestamps, an entry read less than the tick and [racyMargin]
+// after its updatedAt is never trusted. A corrupt or unreadable entry
+// counts as absent and is rewritten after the read.
 //
 // Supporting files are not cached: they have no updatedAt of their own, and
 // nothing in space-api.md says a skill's updatedAt moves when one of its
@@ -56,6 +61,27 @@ type cacheEntry struct {
 	Version int `json:"version"`
 	cacheScope
 	Skill remote.Skill `json:"skill"`
+	// ReadAt is when the read was sent, by this machine's clock.
+	ReadAt time.Time `json:"readAt"`
+}
+
+// racyMargin is how far this machine's clock and the service's may be
+// apart for the racy check of the cache to hold.
+const racyMargin = 2 * time.Second
+
+// racy reports whether a read sent at readAt of a skill whose updatedAt
+// was stamp (as listed, listed) may have missed an edit that left the
+// same updatedAt: one made within the same tick, after the read.
+func racy(stamp, listed string, readAt time.Time) bool {
+	t, err := time.Parse(time.RFC3339Nano, stamp)
+	if err != nil || readAt.IsZero() {
+		return true
+	}
+	tick := time.Millisecond
+	if spec.WholeSeconds(stamp) || spec.WholeSeconds(listed) {
+		tick, t = time.Second, t.Truncate(time.Second)
+	}
+	return readAt.Before(t.Add(tick + racyMargin))
 }
 
 // OpenCache returns the cache kept in the folder dir, creating the folder
@@ -121,6 +147,9 @@ func (e *cacheEntry) standsFor(scope cacheScope, listed remote.Skill) (remote.Sk
 	if got.Instructions == nil {
 		return remote.Skill{}, false // kept by an older version: read again
 	}
+	if racy(got.UpdatedAt, listed.UpdatedAt, e.ReadAt) {
+		return remote.Skill{}, false
+	}
 	// Every field but instructions is in the list: all must match, so
 	// that an entry can only ever stand for the very read it replaces.
 	withoutText := got
@@ -136,14 +165,14 @@ func (e *cacheEntry) standsFor(scope cacheScope, listed remote.Skill) (remote.Sk
 // nor does any cache keep a read whose instructions are null.
 // A failure is not an error of the plan: the next plan reads the skill
 // again.
-func (c *InstructionCache) store(scope cacheScope, s remote.Skill) error {
+func (c *InstructionCache) store(scope cacheScope, s remote.Skill, readAt time.Time) error {
 	// A read with null instructions (SKILL.md unreadable) is not kept: the
 	// service may read the file again without moving updatedAt, and a kept
 	// null would plan a blind rewrite of the text on every later plan.
 	if c == nil || s.UpdatedAt == "" || s.ID == "" || s.Instructions == nil {
 		return nil
 	}
-	data, err := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s})
+	data, err := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s, ReadAt: readAt.UTC()})
 	if err != nil {
 		return err
 	}
@@ -183,13 +212,14 @@ func (c *InstructionCache) prune(scope cacheScope, listed []remote.Skill) {
 }
 
 // sameSkill reports whether a and b are the same read of a skill: the
-// fields a plan compares the same as [spec.Differ] has them, the others
-// equal.
+// fields a plan compares the same as [spec.Differ] has them, timestamps
+// the same moment as [spec.SameTime] has them (a list and a get may
+// write them in other precisions), the others equal.
 func sameSkill(a, b remote.Skill) bool {
 	ptrEq := func(x, y *string) bool {
 		return (x == nil) == (y == nil) && (x == nil || *x == *y)
 	}
 	return len(spec.Differ(stateOf(a).fields(), stateOf(b).fields())) == 0 &&
 		a.ID == b.ID && a.SpaceID == b.SpaceID && a.Slug == b.Slug && a.Source == b.Source &&
-		ptrEq(a.SourceURL, b.SourceURL) && a.CreatedAt == b.CreatedAt && a.UpdatedAt == b.UpdatedAt
+		ptrEq(a.SourceURL, b.SourceURL) && spec.SameTime(a.CreatedAt, b.CreatedAt) && spec.SameTime(a.UpdatedAt, b.UpdatedAt)
 }

@@ -165,11 +165,11 @@ func TestCachePrunesDeletedSkills(t *testing.T) {
 	gone, _ := env.emu.SkillBySlug(benchSpace, "skill-00002")
 	kept, _ := env.emu.SkillBySlug(benchSpace, "skill-00003")
 	other := remote.Skill{ID: gone.ID, Slug: gone.Slug, UpdatedAt: gone.UpdatedAt, Instructions: gone.Instructions} // same id, another space
-	if err := cache.store(cacheScope{env.client.BaseURL(), "zz99"}, other); err != nil {
+	if err := cache.store(cacheScope{env.client.BaseURL(), "zz99"}, other, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	otherTenant := cacheScope{"https://other-tenant.example.com", benchSpace} // same space id, another service
-	if err := cache.store(otherTenant, other); err != nil {
+	if err := cache.store(otherTenant, other, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	notes := filepath.Join(cacheDir(cache), "notes.json")
@@ -209,7 +209,7 @@ func TestCacheSkipsNullInstructions(t *testing.T) {
 	cache := openTestCache(t)
 	scope := cacheScope{Service: "https://t.example.com", Space: "ab12"}
 	s := remote.Skill{ID: "3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b", Slug: "a", Name: "A", Description: "d", UpdatedAt: "2026-11-23T10:00:00.000Z"}
-	if err := cache.store(scope, s); err != nil {
+	if err := cache.store(scope, s, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := cache.lookup(scope, s); ok {
@@ -225,7 +225,7 @@ func TestCacheSkipsNullInstructions(t *testing.T) {
 	}
 	text := "body\n"
 	s.Instructions = &text
-	if err := cache.store(scope, s); err != nil {
+	if err := cache.store(scope, s, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	listed := s
@@ -249,7 +249,7 @@ func TestCacheEntryBound(t *testing.T) {
 	scope := cacheScope{Service: "https://t.example.com", Space: "ab12"}
 	text := "body\n"
 	s := remote.Skill{ID: "3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b", Slug: "a", Name: "A", Description: "d", UpdatedAt: "2026-11-23T10:00:00.000Z", Instructions: &text}
-	data, err := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s})
+	data, err := json.Marshal(cacheEntry{Version: cacheVersion, cacheScope: scope, Skill: s, ReadAt: time.Now()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestCacheEntryBound(t *testing.T) {
 	long := strings.Repeat("x", MaxCacheEntryBytes)
 	big := s
 	big.ID, big.Instructions = "4f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b", &long
-	if err := cache.store(scope, big); err == nil || !strings.Contains(err.Error(), "more than 4 MiB") {
+	if err := cache.store(scope, big, time.Time{}); err == nil || !strings.Contains(err.Error(), "more than 4 MiB") {
 		t.Errorf("storing an entry over the bound: %v", err)
 	}
 	if _, err := os.Stat(entryPath(cache, scope, big.ID)); !os.IsNotExist(err) {
@@ -306,5 +306,48 @@ func TestCacheFIFOEntry(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("opening a FIFO entry still waits after 10 s")
+	}
+}
+
+// TestCacheRacyUpdatedAt: with timestamps in whole seconds, an edit in
+// the app within the same second as the cached read leaves updatedAt as
+// it was; the entry is not trusted (read too close to its updatedAt), so
+// the next plan sees the edit.
+func TestCacheRacyUpdatedAt(t *testing.T) {
+	env := newPerfEnv(t, 3, remote.Options{})
+	env.emu.SetAnswers(remotetest.Answers{Times: remotetest.TimeSeconds})
+	// Every change of the service from here falls within this second.
+	frozen := time.Now().Truncate(time.Second)
+	env.emu.SetClock(func() time.Time { return frozen })
+	s, _ := env.emu.SkillBySlug(benchSpace, "skill-00001")
+	touch := func(text string) {
+		env.emu.EditSkill(benchSpace, s.ID, func(s *remotetest.SkillSeed) { s.Instructions = text })
+	}
+	touch(*s.Instructions)
+	cache := openTestCache(t)
+	if p := env.planOnce(t, FetchOptions{Cache: cache}); p.HasChanges() {
+		t.Fatalf("cold plan has changes: %+v", p.Changes)
+	}
+	touch("edited in the app\n")
+	p := env.planOnce(t, FetchOptions{Cache: cache})
+	if len(p.Changes) != 1 || p.Changes[0].Slug != "skill-00001" {
+		t.Fatalf("plan after an edit within the second of the cached read: %+v, want skill-00001 changed", p.Changes)
+	}
+}
+
+// TestCacheHitsAcrossPrecisions: a list that writes updatedAt in whole
+// seconds and a get that writes milliseconds name the same moment; the
+// cache still saves the reads.
+func TestCacheHitsAcrossPrecisions(t *testing.T) {
+	env := newPerfEnv(t, 10, remote.Options{})
+	env.emu.SetAnswers(remotetest.Answers{Times: remotetest.TimeSecondsInLists})
+	cache := openTestCache(t)
+	env.planOnce(t, FetchOptions{Cache: cache})
+	env.emu.ResetRequests()
+	if p := env.planOnce(t, FetchOptions{Cache: cache}); p.HasChanges() {
+		t.Fatalf("warm plan has changes: %+v", p.Changes)
+	}
+	if n := gets(env); n != 0 {
+		t.Errorf("warm cache across precisions: %d gets, want 0", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -301,7 +302,9 @@ func (l *Listing) readSkill(ctx context.Context, s *remote.Skill) (gone bool, er
 		}
 	}
 	var got *remote.Skill
+	var sent time.Time // when the read left, for the cache's racy check
 	err = l.request(ctx, func(ctx context.Context) (err error) {
+		sent = time.Now()
 		got, err = l.c.GetSkill(ctx, l.space, s.ID)
 		return err
 	})
@@ -318,7 +321,7 @@ func (l *Listing) readSkill(ctx context.Context, s *remote.Skill) (gone bool, er
 			s.Slug, s.ID, got.Slug, s.Slug)
 	}
 	*s = *got
-	_ = l.o.Cache.store(l.scope, *got) // a failed store costs a read next time
+	_ = l.o.Cache.store(l.scope, *got, sent) // a failed store costs a read next time
 	return false, nil
 }
 

@@ -18,13 +18,14 @@ func SameTime(a, b string) bool {
 	if errA != nil || errB != nil {
 		return false
 	}
-	if wholeSeconds(a) || wholeSeconds(b) {
+	if WholeSeconds(a) || WholeSeconds(b) {
 		return ta.Truncate(time.Second).Equal(tb.Truncate(time.Second))
 	}
 	return ta.Equal(tb)
 }
 
-// wholeSeconds reports whether an RFC 3339 timestamp has no fraction.
-func wholeSeconds(ts string) bool {
+// WholeSeconds reports whether an RFC 3339 timestamp has no fraction of a
+// second: two moments of one second cannot be told apart by it.
+func WholeSeconds(ts string) bool {
 	return !strings.Contains(ts, ".")
 }

@@ -132,12 +132,22 @@ const (
 	// write (the value the application set) and whole seconds in reads
 	// (the value the database kept).
 	TimeMillisWritesSecondsReads
+	// TimeSecondsInLists gives whole seconds in list items and
+	// milliseconds in single reads and writes (two serialisers).
+	TimeSecondsInLists
 )
 
-// stamp is s with its timestamps at precision p, for a read or for the
-// answer to a write.
-func (p TimePrecision) stamp(s remote.Skill, write bool) remote.Skill {
-	if p == TimeSeconds || (p == TimeMillisWritesSecondsReads && !write) {
+// Kinds of answer a skill is stamped for.
+const (
+	inList = iota
+	inGet
+	inWrite
+)
+
+// stamp is s with its timestamps at precision p, for an answer of kind
+// (inList, inGet, inWrite).
+func (p TimePrecision) stamp(s remote.Skill, kind int) remote.Skill {
+	if p == TimeSeconds || (p == TimeMillisWritesSecondsReads && kind != inWrite) || (p == TimeSecondsInLists && kind == inList) {
 		s.CreatedAt, s.UpdatedAt = toSeconds(s.CreatedAt), toSeconds(s.UpdatedAt)
 	}
 	return s

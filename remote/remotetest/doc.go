@@ -126,8 +126,9 @@
 //     an empty body, 200 {"success":true}, or 202 {"success":true} with
 //     the write landing [Answers.AcceptedAfter] later by the emulator's
 //     clock (its checks, the 409 included, run then).
-//   - [Answers.Times]: timestamps in whole seconds, or in milliseconds in
-//     the answers to writes and whole seconds in reads.
+//   - [Answers.Times]: timestamps in whole seconds; or in milliseconds in
+//     the answers to writes and whole seconds in reads; or in whole
+//     seconds in list items only.
 //   - [Answers.Agents]: agents with other types than the table's
 //     (temperature "0.20", categoryId "3", conversation starters as
 //     strings, colours as hex strings or without alpha, a field the table

@@ -269,7 +269,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		page := paginate(all, limit, offset)
 		items := make([]remote.Skill, 0, len(page.Data))
 		for _, sk := range page.Data {
-			items = append(items, e.answers.Times.stamp(e.answers.Form.skill(sk.view(false)), false))
+			items = append(items, e.answers.Times.stamp(e.answers.Form.skill(sk.view(false)), inList))
 		}
 		writeJSON(w, http.StatusOK, e.answers.envelope(items, page.Total, page.Limit, page.Offset, page.HasMore))
 	case epListAgents:
@@ -317,7 +317,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m match, u *remote.SkillUpdate) {
 	switch m.ep {
 	case epGetSkill:
-		writeJSON(w, http.StatusOK, singleSkill(e.answers.Times.stamp(e.answers.Form.skill(sk.view(true)), false)))
+		writeJSON(w, http.StatusOK, singleSkill(e.answers.Times.stamp(e.answers.Form.skill(sk.view(true)), inGet)))
 	case epUpdateSkill, epEnableSkill, epDisableSkill:
 		if e.answers.Write == WriteAccepted {
 			// The checks of the write run when it lands: a queue answers
@@ -333,7 +333,7 @@ func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m mat
 			writeError(w, status, code, err.Error())
 			return
 		}
-		writeDone(w, e.answers.Write, e.answers.Times.stamp(e.answers.Form.skill(sk.view(true)), true))
+		writeDone(w, e.answers.Write, e.answers.Times.stamp(e.answers.Form.skill(sk.view(true)), inWrite))
 	case epGetFile:
 		e.serveFile(w, sk, m.file)
 	}
