@@ -53,6 +53,9 @@ type Policy struct {
 	// value, and counts as it is live (an ignored enabled state counts
 	// toward the active limit as the space has it).
 	Ignore []config.IgnoreRule
+	// Descriptions sets the budget and overlap check of the active
+	// skills (skillsync.yaml's descriptions:); defaults where unset.
+	Descriptions config.Descriptions
 }
 
 // ignores reports whether p's ignore rules cover field f of skill slug.
@@ -69,6 +72,7 @@ func PolicyFromConfig(c config.Config) Policy {
 		MaxDisablePercent: &c.MaxDisablePercent,
 		PublishAgents:     append([]string(nil), c.Agents.Publish...),
 		Ignore:            append([]config.IgnoreRule(nil), c.Ignore...),
+		Descriptions:      c.Descriptions,
 	}
 	return p.withDefaults()
 }
@@ -121,6 +125,7 @@ func Compute(desired *fsrepo.Repo, live *Live, p Policy) *Plan {
 	c.skills(desired)
 	c.unmanaged()
 	c.activeLimit()
+	c.describeSpace()
 	c.disableGuard()
 	c.agentImpact()
 	c.publish()

@@ -98,6 +98,9 @@ type Plan struct {
 	Errors    []Problem        `json:"errors"`
 	Warnings  []Problem        `json:"warnings"`
 	Summary   Summary          `json:"summary"`
+	// Descriptions is what the AI sees of the active skills together:
+	// the description budget and the overlapping pairs.
+	Descriptions *Descriptions `json:"descriptions"`
 }
 
 // A Change is what apply does to one remote skill. Skills with no change are

@@ -55,8 +55,9 @@ func Schema() []byte {
 				"minProperties":        1,
 				"maxProperties":        MaxTargets,
 			},
-			"lint":   lintSchema(),
-			"notify": notifySchema(true, "Where events (apply failed, drift found, ...) of every target are sent, by a destination name of your choosing."),
+			"lint":         lintSchema(),
+			"notify":       notifySchema(true, "Where events (apply failed, drift found, ...) of every target are sent, by a destination name of your choosing."),
+			"descriptions": descriptionsSchema("The description budget and the overlap check of the active skills, in every target."),
 			"excludeFiles": obj{
 				"type":        "array",
 				"description": "Development files of every skill folder, never synced, compared, counted as drift or hashed into skillsync.lock: gitignore patterns, matched in each skill folder, on top of evals/ (always excluded) and the folder's .skillignore.",
@@ -239,6 +240,7 @@ func targetSchema() obj {
 			"maxDisablePercent": percentProp(),
 			"agents":            agentsProp(),
 			"ignore":            ignoreProp("Differences ignored in this target, on top of the top-level ones."),
+			"descriptions":      descriptionsSchema("The target's description budget and overlap check, over the top-level ones, field by field."),
 			"notify":            notifySchema(false, "This target's destinations, merged by name into the top-level ones: a field set here wins; a new name adds a destination."),
 		}),
 		"required":             []string{"space"},
@@ -336,5 +338,21 @@ func notifySchema(required bool, description string) obj {
 		},
 		"maxProperties":        notify.MaxDestinations,
 		"additionalProperties": dest,
+	}
+}
+
+func descriptionsSchema(description string) obj {
+	return obj{
+		"type":        "object",
+		"description": description,
+		"properties": section(obj{
+			"budget": prop("integer", "Characters the active skills' names and descriptions may take after apply; agents commonly hide skills past about 8,000.",
+				obj{"minimum": 1, "maximum": 1_000_000, "default": DefaultDescriptionBudget}),
+			"budgetLevel": enumProp("What a plan over budget is.", LevelWarning, LevelWarning, LevelError),
+			"overlap": prop("integer", "Similarity in percent (TF-IDF cosine of the words of name and description) from which two active skills overlap.",
+				obj{"minimum": 1, "maximum": 100, "default": DefaultOverlapPercent}),
+			"overlapLevel": enumProp("What an overlapping pair of active skills is.", LevelWarning, LevelWarning, LevelError, LevelOff),
+		}),
+		"additionalProperties": false,
 	}
 }

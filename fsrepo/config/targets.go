@@ -51,6 +51,9 @@ type Target struct {
 	Agents            *AgentsConfig `json:"agents,omitempty"`
 	// Ignore are the target's ignore rules, on top of the top-level ones.
 	Ignore []IgnoreRule `json:"ignore,omitempty"`
+	// Descriptions overrides the top-level descriptions: section, field
+	// by field.
+	Descriptions Descriptions `json:"descriptions,omitempty"`
 	// Notify is the target's notify: section, merged by destination name
 	// into the top-level one ([notify.Config.ForTarget]).
 	Notify notify.Config `json:"notify,omitempty"`
@@ -176,6 +179,7 @@ func (c Config) ForTarget(name string) (Config, bool) {
 	}
 	out.Ignore = append(append([]IgnoreRule(nil), c.Ignore...), t.Ignore...)
 	out.Notify = c.Notify.ForTarget(t.Notify)
+	out.Descriptions = c.Descriptions.over(t.Descriptions)
 	return out, true
 }
 
@@ -475,6 +479,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 		if x := mappingValue(v, "notify"); x != nil {
 			t.Notify, t.notifyLines = parseNotify(x, shown+".notify", failHere)
 		}
+		t.Descriptions = parseDescriptions(mappingValue(v, "descriptions"), shown+".descriptions", failHere)
 		if errs > 0 {
 			continue
 		}

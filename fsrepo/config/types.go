@@ -19,6 +19,9 @@ type Config struct {
 	// every skill folder, on top of evals/ and each folder's .skillignore
 	// (see package skillignore).
 	ExcludeFiles []string `yaml:"excludeFiles" json:"excludeFiles,omitempty"`
+	// Descriptions sets the description budget and the overlap check of
+	// every target; a target's own section overrides it field by field.
+	Descriptions Descriptions `yaml:"-" json:"descriptions,omitempty"`
 	// Ignore are the differences never planned nor reported as drift, in
 	// every target.
 	Ignore []IgnoreRule `yaml:"-" json:"ignore,omitempty"`

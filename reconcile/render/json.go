@@ -96,6 +96,7 @@ func writeDocument(w io.Writer, plans []*reconcile.Plan, sk savedKeys) error {
 		j.value("errors", cp.Errors)
 		j.value("warnings", cp.Warnings)
 		j.value("summary", cp.Summary)
+		j.value("descriptions", cp.Descriptions)
 		j.end()
 	}
 	j.end()

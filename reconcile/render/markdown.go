@@ -271,6 +271,9 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 		head += fmt.Sprintf(" Agents: %d to publish.", p.Summary.Publish)
 	}
 	head += fmt.Sprintf(" Active skills: %d → %d of %d.", p.Summary.ActiveBefore, p.Summary.ActiveAfter, spec.MaxActiveSkills)
+	if d := p.Descriptions; d != nil {
+		head += " Descriptions: " + htmlText(strings.ReplaceAll(d.BudgetLine(), "->", "→")) + htmlText(overlapNote(d)) + "."
+	}
 	if p.Failed() {
 		// No counts to show: zeros and "No changes." would read as a
 		// space in step with git.

@@ -225,6 +225,9 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 		return
 	}
 	t.line(0, fmt.Sprintf("Active skills: %d -> %d (limit %d).", p.Summary.ActiveBefore, p.Summary.ActiveAfter, spec.MaxActiveSkills))
+	if d := p.Descriptions; d != nil {
+		t.line(0, "Descriptions: "+d.BudgetLine()+overlapNote(d)+".")
+	}
 	if len(p.Publish) > 0 {
 		t.line(0, fmt.Sprintf("Agents: %d to publish.", len(p.Publish)))
 	}
@@ -417,4 +420,23 @@ func fileName(f reconcile.FileIssue) string {
 		return f.RepoPath
 	}
 	return f.Slug + "/" + f.Path
+}
+
+// overlapNote counts the overlapping pairs of d, and those the change
+// brings: "; 2 overlapping pairs (1 new)"; "" for none.
+func overlapNote(d *reconcile.Descriptions) string {
+	if len(d.Overlaps) == 0 {
+		return ""
+	}
+	n := 0
+	for _, o := range d.Overlaps {
+		if o.New {
+			n++
+		}
+	}
+	note := fmt.Sprintf("; %d overlapping %s", len(d.Overlaps), plural(len(d.Overlaps), "pair", "pairs"))
+	if n > 0 {
+		note += fmt.Sprintf(" (%d new)", n)
+	}
+	return note
 }

@@ -1,0 +1,121 @@
+package config
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Defaults of the descriptions: section.
+const (
+	// DefaultDescriptionBudget is the characters of the active skills'
+	// names and descriptions that agents commonly show before they hide
+	// skills (Claude Code and Codex both cap the list near 8,000).
+	DefaultDescriptionBudget = 8000
+	// DefaultOverlapPercent is the similarity, in percent, from which two
+	// active skills' descriptions overlap.
+	DefaultOverlapPercent = 30
+
+	LevelWarning = "warning"
+	LevelError   = "error"
+	LevelOff     = "off"
+)
+
+// Descriptions is the descriptions: section of skillsync.yaml, top-level
+// or of a target: what the AI of a space sees of the active skills
+// together. A field left out is nil or "", and takes the top-level value,
+// then the default (see [Descriptions.WithDefaults]).
+type Descriptions struct {
+	// Budget is the characters the active skills' names and descriptions
+	// may take after apply.
+	Budget *int `json:"budget,omitempty"`
+	// BudgetLevel is what over budget is: "warning" or "error".
+	BudgetLevel string `json:"budgetLevel,omitempty"`
+	// Overlap is the similarity in percent (1 to 100) from which two
+	// active skills' descriptions overlap.
+	Overlap *int `json:"overlap,omitempty"`
+	// OverlapLevel is what an overlapping pair is: "warning", "error" or
+	// "off".
+	OverlapLevel string `json:"overlapLevel,omitempty"`
+}
+
+// over is d with each field o sets taken from o.
+func (d Descriptions) over(o Descriptions) Descriptions {
+	if o.Budget != nil {
+		d.Budget = o.Budget
+	}
+	if o.BudgetLevel != "" {
+		d.BudgetLevel = o.BudgetLevel
+	}
+	if o.Overlap != nil {
+		d.Overlap = o.Overlap
+	}
+	if o.OverlapLevel != "" {
+		d.OverlapLevel = o.OverlapLevel
+	}
+	return d
+}
+
+// WithDefaults is d with the defaults for what it leaves out.
+func (d Descriptions) WithDefaults() Descriptions {
+	if d.Budget == nil {
+		b := DefaultDescriptionBudget
+		d.Budget = &b
+	}
+	if d.BudgetLevel == "" {
+		d.BudgetLevel = LevelWarning
+	}
+	if d.Overlap == nil {
+		o := DefaultOverlapPercent
+		d.Overlap = &o
+	}
+	if d.OverlapLevel == "" {
+		d.OverlapLevel = LevelWarning
+	}
+	return d
+}
+
+// parseDescriptions reads a descriptions: section (named shown in
+// messages), whose shape checkKeys has checked.
+func parseDescriptions(v *yaml.Node, shown string, fail func(int, string, ...any)) Descriptions {
+	var d Descriptions
+	if v == nil || v.Kind != yaml.MappingNode {
+		return d
+	}
+	number := func(key string, lo, hi int) *int {
+		x := mappingValue(v, key)
+		if x == nil || x.Tag == "!!null" {
+			return nil
+		}
+		var n int
+		if err := x.Decode(&n); err != nil {
+			fail(x.Line, "%s.%s: %v", shown, key, err)
+			return nil
+		}
+		if n < lo || n > hi {
+			fail(x.Line, "%s.%s must be %d to %d, not %d", shown, key, lo, hi, n)
+		}
+		return &n
+	}
+	level := func(key string, allowed ...string) string {
+		x := mappingValue(v, key)
+		if x == nil || x.Tag == "!!null" {
+			return ""
+		}
+		for _, a := range allowed {
+			if x.Value == a {
+				return a
+			}
+		}
+		fail(x.Line, "%s.%s must be one of %q, not %q", shown, key, allowed, x.Value)
+		return ""
+	}
+	d.Budget = number("budget", 1, 1_000_000)
+	d.BudgetLevel = level("budgetLevel", LevelWarning, LevelError)
+	d.Overlap = number("overlap", 1, 100)
+	d.OverlapLevel = level("overlapLevel", LevelWarning, LevelError, LevelOff)
+	return d
+}
+
+// descriptionsExample is the example of the section in messages.
+var descriptionsExample = fmt.Sprintf("descriptions: {budget: %d, budgetLevel: error, overlap: %d, overlapLevel: warning}", DefaultDescriptionBudget, DefaultOverlapPercent)
