@@ -3,30 +3,11 @@ package reconcile
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sparseFile makes a file of size zero bytes, written sparse: a file over
-// a bound costs no disk and, if the bound holds, no read.
-func sparseFile(t *testing.T, name string, size int64) *os.File {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(path, size); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
-}
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
+)
 
 func wantTooLarge(t *testing.T, err error, want string) {
 	t.Helper()
@@ -42,7 +23,7 @@ func wantTooLarge(t *testing.T, err error, want string) {
 // TestJournalBound: a journal past MaxJournalBytes is neither read by
 // restore nor appended to by apply, naming the file and the bound.
 func TestJournalBound(t *testing.T) {
-	f := sparseFile(t, "j.jsonl", MaxJournalBytes+1)
+	f := reconciletest.SparseFile(t, "j.jsonl", MaxJournalBytes+1)
 	es, err := ReadJournal(f)
 	wantTooLarge(t, err, fmt.Sprintf("the journal is %d bytes, more than 1 GiB, the most skillsync reads of it", MaxJournalBytes+1))
 	if es != nil {

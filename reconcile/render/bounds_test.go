@@ -5,32 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 )
-
-// sparseFile makes a file of size zero bytes, written sparse: a file over
-// a bound costs no disk and, if the bound holds, no read.
-func sparseFile(t *testing.T, name string, size int64) *os.File {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(path, size); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
-}
 
 // countingReader counts what is read through it.
 type countingReader struct {
@@ -59,13 +39,13 @@ func wantTooLarge(t *testing.T, err error, want string) {
 // is refused from its size alone, naming the bound, and one that is no
 // file is read no further than the bound.
 func TestSavedPlanBound(t *testing.T) {
-	f := sparseFile(t, "plan.json", reconcile.MaxSavedPlanBytes+1)
+	f := reconciletest.SparseFile(t, "plan.json", reconcile.MaxSavedPlanBytes+1)
 	_, err := ReadSavedPlan(f)
 	wantTooLarge(t, err, fmt.Sprintf("the saved plan is %d bytes, more than 512 MiB, the most skillsync reads of it", reconcile.MaxSavedPlanBytes+1))
 	if off, _ := f.Seek(0, io.SeekCurrent); off != 0 {
 		t.Errorf("read %d bytes of a file known to be too large", off)
 	}
-	_, err = DecodePlan(sparseFile(t, "plan.json", reconcile.MaxSavedPlanBytes+1))
+	_, err = DecodePlan(reconciletest.SparseFile(t, "plan.json", reconcile.MaxSavedPlanBytes+1))
 	wantTooLarge(t, err, fmt.Sprintf("the plan is %d bytes, more than 512 MiB, the most skillsync reads of it", reconcile.MaxSavedPlanBytes+1))
 
 	// A stream of unknown size: read up to one byte past the bound.
