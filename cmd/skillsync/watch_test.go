@@ -45,6 +45,9 @@ func (s *syncBuffer) String() string {
 func watchSpaces(t *testing.T, n int) (*remotetest.Emulator, string, testEnv) {
 	t.Helper()
 	e := remotetest.New()
+	// The service's clock an hour behind this machine's: skills seeded
+	// now are not too fresh for the cache to trust (see reconcile's racy).
+	e.SetClock(func() time.Time { return time.Now().Add(-time.Hour) })
 	e.AddToken(scriptToken, remotetest.ReadWrite)
 	dir := t.TempDir()
 	cfg := "missing: warn\n"
