@@ -89,6 +89,11 @@ type Plan struct {
 	// DesiredHash identifies the desired state planned from (see
 	// [DesiredHash]), so a saved plan can be matched to its repository.
 	DesiredHash string `json:"desired_hash"`
+	// Findings are what the security rules found in the skills the plan
+	// changes, in the repository and in what the space holds, shown
+	// above the plan; an error among them is also in Errors. Left out of
+	// the JSON form when there are none.
+	Findings []Finding `json:"findings,omitempty"`
 
 	Changes   []Change         `json:"changes"` // sorted by slug, then id
 	Unmanaged []UnmanagedSkill `json:"unmanaged"`
@@ -101,6 +106,33 @@ type Plan struct {
 	// Descriptions is what the AI sees of the active skills together:
 	// the description budget and the overlapping pairs.
 	Descriptions *Descriptions `json:"descriptions"`
+}
+
+// CodeSecurity is the code of the plan error that error-level findings
+// of the security rules make.
+const CodeSecurity = "security"
+
+// A Finding is what a security rule found in a skill: in a file of the
+// repository, or in what the space holds (an edit typed into the app).
+type Finding struct {
+	Slug string `json:"slug"`
+	Rule string `json:"rule"`
+	// Severity is "error", "warning" or "note".
+	Severity string `json:"severity"`
+	// InSpace says the finding is in the space's copy of the skill (its
+	// name, description and instructions), not in the repository.
+	InSpace bool `json:"in_space,omitempty"`
+	// Path is the file of the repository, or for a finding in the space
+	// the skill's SKILL.md as the space would write it; Line and Col are
+	// in it.
+	Path    string `json:"path"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+	Match   string `json:"match"`
+	Decoded string `json:"decoded,omitempty"`
+	Hash    string `json:"hash,omitempty"`
+	Hint    string `json:"hint,omitempty"`
 }
 
 // A Change is what apply does to one remote skill. Skills with no change are

@@ -13,6 +13,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/lint"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -77,13 +78,26 @@ func plans(runs []*planRun) []*reconcile.Plan {
 // prints every diagnostic; otherwise it returns the warnings unprinted,
 // for the plan to carry in every format (see [validationWarnings]).
 func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.Repo, diag.Diagnostics, error) {
+	root, repo, diags, _, err := loadJudged(ctx, ui, o)
+	if err == nil && diags.HasErrors() {
+		printDiagnostics(ui, diags)
+		err = withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
+	}
+	return root, repo, diags, err
+}
+
+// loadJudged is loadRepo that lets errors of the security rules through,
+// for the plan to show above its changes and refuse ([planFindings]),
+// and returns the judge of those rules.
+func loadJudged(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.Repo, diag.Diagnostics, *lint.Judge, error) {
 	root, err := findRepo(o.dir)
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, nil, err
 	}
-	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: o.ref})
+	var j *lint.Judge
+	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: o.ref, Judge: judge(o.conn.secrets, o.conn.getenv, o.conn.flags.tokenFile, &j)})
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, nil, nil, err
 	}
 	// The diagnostics may quote a token (in a name, a file name): the
 	// --token-file's, and every target's, is registered before they are
@@ -93,11 +107,11 @@ func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.R
 		_, _ = readToken(ui, t, o.conn.getenv)
 	}
 	dropEchoingHints(ui, repo, diags)
-	if diags.HasErrors() {
+	if slices.ContainsFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.SeverityError && !isFinding(d) }) {
 		printDiagnostics(ui, diags)
-		return "", nil, nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
+		return "", nil, nil, nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
 	}
-	return root, repo, diags, nil
+	return root, repo, diags, j, nil
 }
 
 // dropEchoingHints leaves out the hints of the diagnostics of each skill
@@ -135,7 +149,7 @@ func printDiagnostics(ui *ui, diags diag.Diagnostics) {
 func validationWarnings(diags diag.Diagnostics, target string) []reconcile.Problem {
 	var out []reconcile.Problem
 	for _, d := range diags {
-		if d.Severity != diag.SeverityWarning || d.Target != "" && d.Target != target {
+		if d.Severity != diag.SeverityWarning || isFinding(d) || d.Target != "" && d.Target != target {
 			continue // another target's, said in its own plan
 		}
 		out = append(out, reconcile.Problem{Code: d.Code, Message: d.Location() + ": " + d.Message, Hint: d.Hint, Path: d.Path, Line: d.Line})
@@ -229,7 +243,7 @@ func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([
 	budget := reconcile.NewBudget(o.conn.parallelism)
 	early := startLists(ctx, e, o, budget)
 	defer early.stop()
-	root, repo, diags, err := loadRepo(ctx, e.ui, o)
+	root, repo, diags, j, err := loadJudged(ctx, e.ui, o)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +279,7 @@ func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([
 	})
 	if crash == nil {
 		crash = eachTarget(runs, errs, func(i int, r *planRun) error {
-			return planTarget(ctx, r, listings[i], diags, sum.part(i))
+			return planTarget(ctx, r, listings[i], diags, j, sum.part(i))
 		})
 	}
 	pr.done()
@@ -330,8 +344,9 @@ func listTarget(ctx context.Context, e *env, o planningOptions, r *planRun, earl
 }
 
 // planTarget reads what l lists of r.repo and plans r.repo against it,
-// carrying the warnings of diags.
-func planTarget(ctx context.Context, r *planRun, l *reconcile.Listing, diags diag.Diagnostics, progress func(done, total int)) error {
+// carrying the warnings of diags and the findings of the security rules
+// (j's, in the space).
+func planTarget(ctx context.Context, r *planRun, l *reconcile.Listing, diags diag.Diagnostics, j *lint.Judge, progress func(done, total int)) error {
 	t := r.target
 	live, err := l.Read(ctx, r.repo, progress)
 	if err != nil {
@@ -340,6 +355,7 @@ func planTarget(ctx context.Context, r *planRun, l *reconcile.Listing, diags dia
 	r.plan = reconcile.Compute(r.repo, live, t.Policy)
 	r.plan.Target = t.Name
 	r.plan.Warnings = append(validationWarnings(diags, t.Name), r.plan.Warnings...)
+	planFindings(r.plan, r.repo.Config.SkillsDir, diags, j)
 	return nil
 }
 

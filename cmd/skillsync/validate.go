@@ -64,7 +64,7 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 		return err
 	}
 	format := o.format
-	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: o.ref, Judge: judge(e, "")})
+	repo, diags, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: o.ref, Judge: judge(ui.secrets, e.getenv, "", nil)})
 	if err != nil {
 		return err
 	}

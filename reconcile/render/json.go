@@ -80,6 +80,9 @@ func writeDocument(w io.Writer, plans []*reconcile.Plan, sk savedKeys) error {
 			j.value("dirty", true)
 		}
 		j.value("desired_hash", cp.DesiredHash)
+		if len(cp.Findings) > 0 {
+			j.value("findings", cp.Findings)
+		}
 		j.begin("changes", '[')
 		for k := range cp.Changes {
 			j.value("", jsonForm(&cp.Changes[k]))

@@ -293,6 +293,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 	if p.HasErrors() {
 		m.must(fmt.Sprintf("> [!CAUTION]\n> **%d %s**: apply refuses this plan.\n\n", len(p.Errors), plural(len(p.Errors), "error", "errors")))
 	}
+	m.findings(p.Findings)
 
 	groups := groupByOrigin(p, m.review)
 	for _, g := range groups {
@@ -386,6 +387,25 @@ func (m *mdWriter) section(header string, items []string, footer, what string) {
 func (m *mdWriter) note(n int, what string) {
 	m.cut = true
 	m.must(fmt.Sprintf("\n_…and %d more %s, cut to keep this comment under %s; `skillsync plan` shows them all._\n", n, what, m.sizeLimit))
+}
+
+// findings lists the findings of the security rules, above the plan:
+// every text of them is escaped or in code, as the repository and the
+// space wrote it.
+func (m *mdWriter) findings(fs []reconcile.Finding) {
+	items := make([]string, len(fs))
+	for i, f := range fs {
+		where := codeSpan(fmt.Sprintf("%s:%d:%d", f.Path, f.Line, max(f.Col, 1)))
+		if f.InSpace {
+			where = "in the space, skill " + codeSpan(f.Slug) + ", " + where
+		}
+		s := fmt.Sprintf("- **%s** %s %s: %s", f.Severity, codeSpan(f.Rule), where, mdText(strings.TrimSuffix(f.Message, " ["+f.Rule+"]")))
+		if f.Hint != "" {
+			s += "\n  - hint: " + mdText(f.Hint)
+		}
+		items[i] = s + "\n"
+	}
+	m.section(fmt.Sprintf("**Security findings** in the skills this plan changes (%d):\n\n", len(fs)), items, "\n", "findings")
 }
 
 func (m *mdWriter) problems(title string, ps []reconcile.Problem) {

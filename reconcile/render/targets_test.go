@@ -85,6 +85,7 @@ func TestRenderJSONIsEncodingJSON(t *testing.T) {
 			continue
 		}
 		p.Dirty, p.Target = true, "t"
+		p.Findings = []reconcile.Finding{{Slug: "a", Rule: "hidden-unicode", Severity: "error"}} // written only when there are some
 		var got bytes.Buffer
 		if err := JSON(&got, []*reconcile.Plan{p}); err != nil {
 			t.Fatal(err)

@@ -163,6 +163,7 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 	}
 	t.paintLine(0, ansiBold, head)
 	t.b.WriteByte('\n')
+	t.findings(p.Findings)
 
 	if len(p.Changes) > 0 {
 		if strings.HasSuffix(title(t.title), " drift") {
@@ -294,6 +295,32 @@ func (t *textWriter) diff(indent int, d string) {
 		}
 		t.paintLine(indent, col, l)
 	}
+}
+
+// findings lists the findings of the security rules, above the plan.
+func (t *textWriter) findings(fs []reconcile.Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	t.paintLine(0, ansiBold, fmt.Sprintf("Security findings in the skills this plan changes (%d):", len(fs)))
+	for _, f := range fs {
+		col := map[string]string{"error": ansiRed, "warning": ansiYellow}[f.Severity]
+		t.spans(2, span{color: col, text: f.Severity + ":"}, span{text: " " + FindingLine(f)})
+		if f.Hint != "" {
+			t.line(4, "hint: "+f.Hint)
+		}
+	}
+	t.b.WriteByte('\n')
+}
+
+// FindingLine is a finding in one line: where it is, in the repository
+// or in the space, and what it is.
+func FindingLine(f reconcile.Finding) string {
+	where := fmt.Sprintf("%s:%d:%d", f.Path, f.Line, max(f.Col, 1))
+	if f.InSpace {
+		where = fmt.Sprintf("in the space, skill %s, %s", f.Slug, where)
+	}
+	return where + ": " + f.Message
 }
 
 func (t *textWriter) problems(kind, col string, ps []reconcile.Problem) {
