@@ -79,8 +79,12 @@ const (
 // no read.
 //
 // Each request is journaled before it is sent and again with its outcome
-// (see [OutcomeStarted]); an update's before is the skill as that last read
-// returned it, so that a restore brings back exactly what it replaced.
+// (see [OutcomeStarted]). An update's started line comes before its read,
+// with the skill as planned, which the read must find for the update to be
+// sent; so a restore brings back exactly what it replaced, and no other
+// skill's line waits between the read and the write. The window that
+// remains, from the read's answer to the write, is the API's: it has no
+// conditional write.
 // When ctx is cancelled no request starts; those in flight finish (within
 // ApplyOptions.Grace) and are journaled; the rest are skipped and
 // Result.Interrupted is set. Apply returns an error for a plan it must not
@@ -401,11 +405,12 @@ func (a *applier) journal(e JournalEntry) error {
 // request leaves, so that a process killed while it is in flight still
 // leaves the text it may overwrite in the journal.
 func (a *applier) run(s *step) {
-	var before *SkillState // the skill as read right before an update
+	// An update's started line holds the skill as planned, and comes before
+	// its read: nothing (another skill's journal line) waits between the
+	// read and the write, and the read sends nothing unless it finds that.
+	var before *SkillState
 	if s.action == ActionUpdate {
-		if before = a.reread(s); before == nil {
-			return
-		}
+		before = a.planned(s.change)
 	}
 	if e := a.acceptedBefore(s, before); e != nil {
 		a.finish(s, StepResult{Outcome: OutcomeAccepted, Reason: fmt.Sprintf(
@@ -418,6 +423,11 @@ func (a *applier) run(s *step) {
 		return
 	}
 	s.started = true
+	if s.action == ActionUpdate {
+		if before = a.reread(s); before == nil {
+			return
+		}
+	}
 	var (
 		r        StepResult
 		err      error
@@ -482,12 +492,12 @@ func (a *applier) run(s *step) {
 }
 
 // reread reads the skill of an update right before it is written, and
-// returns it; or it records why the update is not sent, and returns nil.
-// An edit made in the app since the plan read the skill (its updatedAt
-// moved, or a field an update writes changed) would be overwritten, and
-// the journal would hold the text the plan read, not the text replaced:
-// such a skill is left as it is, reported as changed in the space since
-// the plan, and journaled as skipped with what the read returned.
+// returns it; or it records why the update is not sent, journals that as
+// the step's outcome (skipped), and returns nil. An edit made in the app
+// since the plan read the skill (its updatedAt moved, or a field an update
+// writes changed) would be overwritten: such a skill is left as it is,
+// reported as changed in the space since the plan, and journaled with what
+// the read returned.
 func (a *applier) reread(s *step) *SkillState {
 	got, err := a.c.GetSkill(a.reqCtx, a.space, s.change.ID)
 	if err != nil && a.reqCtx.Err() != nil {
@@ -495,28 +505,47 @@ func (a *applier) reread(s *step) *SkillState {
 		a.mu.Lock()
 		a.res.Interrupted = true
 		a.mu.Unlock()
-		a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: reasonInterrupted})
+		a.notSent(s, nil, StepResult{Outcome: OutcomeSkipped, Reason: reasonInterrupted})
 		return nil
 	}
 	if err != nil {
 		r := StepResult{Outcome: OutcomeFailed}
 		r.Reason, r.Status = failureReason(err)
 		r.Reason = "reading the skill before its update: " + r.Reason
-		a.finish(s, r)
-		return nil
-	}
-	if why := a.stopReason(); why != "" {
-		a.finish(s, StepResult{Outcome: OutcomeSkipped, Reason: why})
+		a.notSent(s, nil, r)
 		return nil
 	}
 	now := stateOf(*got)
+	if why := a.stopReason(); why != "" {
+		a.notSent(s, &now, StepResult{Outcome: OutcomeSkipped, Reason: why})
+		return nil
+	}
 	if moved := a.movedSincePlan(s.change, *got); moved != "" {
-		r := StepResult{Outcome: OutcomeSkipped, Reason: moved}
-		a.journal(a.entry(s, &now, nil, r))
-		a.finish(s, r)
+		a.notSent(s, &now, StepResult{Outcome: OutcomeSkipped, Reason: moved})
 		return nil
 	}
 	return &now
+}
+
+// notSent ends the update s, whose started line is written, unsent: its
+// outcome line says skipped (r's reason, and the skill as read, if it was),
+// and the step ends with r.
+func (a *applier) notSent(s *step, read *SkillState, r StepResult) {
+	a.journal(a.entry(s, read, nil, StepResult{Outcome: OutcomeSkipped, Reason: r.Reason}))
+	s.ended = true
+	a.finish(s, r)
+}
+
+// planned is the skill of ch as the plan read it, enabled as this apply's
+// own disable left it.
+func (a *applier) planned(ch *Change) *SkillState {
+	b := ch.Before
+	a.mu.Lock()
+	if _, ok := a.wrote[ch]; ok {
+		b.Enabled = false
+	}
+	a.mu.Unlock()
+	return &b
 }
 
 // movedSincePlan describes how a skill read right before its update differs
@@ -593,7 +622,7 @@ func (a *applier) entry(s *step, before *SkillState, got *remote.Skill, r StepRe
 	}
 	b := *before
 	e.Before = &b
-	if s.action == ActionUpdate && r.Outcome != OutcomeSkipped {
+	if s.action == ActionUpdate {
 		u := s.update
 		e.Request = &u
 	}

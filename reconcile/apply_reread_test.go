@@ -1,12 +1,14 @@
 package reconcile
 
 import (
+	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -96,12 +98,15 @@ func TestApplyKeepsAnEditMadeInTheApp(t *testing.T) {
 			editedLines = append(editedLines, e)
 		}
 	}
-	if len(editedLines) != 1 {
-		t.Fatalf("journal lines of edited: %+v, want one", editedLines)
+	if len(editedLines) != 2 {
+		t.Fatalf("journal lines of edited: %+v, want two", editedLines)
 	}
-	if e := editedLines[0]; e.Outcome != OutcomeSkipped || e.Action != ActionUpdate || e.Request != nil || e.After != nil ||
+	if e := editedLines[0]; e.Outcome != OutcomeStarted || e.Before == nil || *e.Before.Instructions != "old edited\n" {
+		t.Errorf("first journal line of edited = %+v, want started, with the text planned", e)
+	}
+	if e := editedLines[1]; e.Outcome != OutcomeSkipped || e.Action != ActionUpdate || e.Request == nil || e.After != nil ||
 		e.Before == nil || e.Before.Instructions == nil || *e.Before.Instructions != appText || !strings.Contains(e.Error, "changed in the space since the plan") {
-		t.Errorf("journal line of edited = %+v, want skipped, with the text read and no request", e)
+		t.Errorf("second journal line of edited = %+v, want skipped, with the text read and the request not sent", e)
 	}
 	for _, e := range outcomes {
 		if e.Slug == "combo" && e.Action == ActionUpdate {
@@ -217,10 +222,10 @@ func TestApplyRereadFailure(t *testing.T) {
 	}
 }
 
-// TestSkippedJournalLines: the line of an update apply did not send (the
-// skill moved since the plan) stands alone. It closes no started line of
-// an earlier apply, which may still have overwritten text, and restore
-// reads nothing from it: no request went out.
+// TestSkippedJournalLines: the line of an update an older version did not
+// send (the skill moved since the plan) stands alone, with no request. It
+// closes no started line of an earlier apply, which may still have
+// overwritten text, and restore reads nothing from it: no request went out.
 func TestSkippedJournalLines(t *testing.T) {
 	in := `{"time":"2026-01-02T03:04:07Z","space":"ab12","slug":"b","id":"2","action":"update","request":{"name":"B"},"before":{"name":"Old B","description":"d","instructions":"old\n","enabled":true},"outcome":"started"}
 {"time":"2026-01-02T04:00:02Z","space":"ab12","slug":"b","id":"2","action":"update","before":{"name":"App B","description":"d","instructions":"app\n","enabled":true},"outcome":"skipped","error":"changed in the space since the plan"}
@@ -243,5 +248,86 @@ func TestSkippedJournalLines(t *testing.T) {
 	}
 	if _, err := PlanRestore(es[1:]); err == nil || !strings.Contains(err.Error(), "holds no change") {
 		t.Errorf("PlanRestore of a journal of skipped lines only: %v, want nothing to restore", err)
+	}
+}
+
+// slowJournal keeps the lines of an apply in memory, and holds the
+// started line of one skill's update until release is closed, as a
+// journal busy with other skills' lines (each synced to disk) would.
+type slowJournal struct {
+	memJournal
+	slug    string
+	held    chan struct{} // closed once the held line waits
+	release chan struct{}
+	once    sync.Once
+}
+
+func (j *slowJournal) Write(e JournalEntry) error {
+	if e.Slug == j.slug && e.Action == ActionUpdate && e.Outcome == OutcomeStarted {
+		j.once.Do(func() { close(j.held) })
+		<-j.release
+	}
+	return j.memJournal.Write(e)
+}
+
+// TestApplyEditDuringOtherWrites: at --parallelism 8, an edit made in the
+// app while one skill's update waits on the journal, and other skills are
+// written meanwhile, is not overwritten: the skill is read right before
+// its own write, with nothing to wait for in between.
+func TestApplyEditDuringOtherWrites(t *testing.T) {
+	env := newApplyEnv(t, remotetest.Space{})
+	var wants []fsrepo.Skill
+	for i := range 12 {
+		slug := fmt.Sprintf("skill-%02d", i)
+		env.seed(slug, "old "+slug+"\n", true)
+		wants = append(wants, wantSkill(slug, "new "+slug+"\n", true))
+	}
+	edited, _ := env.emu.SkillBySlug(envSpace, "skill-05")
+	p := env.plan(desiredRepo(wants...), Policy{})
+	if p.HasErrors() || p.Summary.Update != 12 {
+		t.Fatalf("plan: summary %+v, errors %+v", p.Summary, p.Errors)
+	}
+	j := &slowJournal{slug: "skill-05", held: make(chan struct{}), release: make(chan struct{})}
+	// The edit lands while another skill is written, once skill-05's
+	// update waits on the journal.
+	const appText = "Edited in the app while other skills were written.\n"
+	var once sync.Once
+	env.emu.SetOnRequest(func(r *http.Request) {
+		if r.Method != http.MethodPatch || strings.HasSuffix(r.URL.Path, "/"+edited.ID) {
+			return
+		}
+		select {
+		case <-j.held:
+		default:
+			return
+		}
+		once.Do(func() {
+			env.emu.EditSkill(envSpace, edited.ID, func(s *remotetest.SkillSeed) { s.Instructions = appText })
+			close(j.release)
+		})
+	})
+	res := env.apply(t.Context(), p, ApplyOptions{Journal: j, Parallelism: 8})
+	env.emu.SetOnRequest(nil)
+	select {
+	case <-j.release:
+	default:
+		t.Fatal("no other skill was written while skill-05 waited: the test tests nothing")
+	}
+	if s := env.skill("skill-05"); s.Instructions == nil || *s.Instructions != appText {
+		t.Errorf("skill-05 after apply = %q, want the app's edit kept", *s.Instructions)
+	}
+	if s := stepOf(t, res, "skill-05", ActionUpdate); s.Outcome != OutcomeSkipped || !strings.Contains(s.Reason, "changed in the space since the plan") {
+		t.Errorf("update of skill-05 = %+v, want skipped as changed in the space since the plan", s)
+	}
+	// What the journal says restores nothing of skill-05: its update was
+	// not sent.
+	rs, err := PlanRestore(j.entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, slug := range rs.Slugs() {
+		if slug == "skill-05" {
+			t.Errorf("restore would put back skill-05, which apply left alone")
+		}
 	}
 }

@@ -186,8 +186,15 @@ func journalOutcomes(t testing.TB, es []JournalEntry) (outcomes, unfinished []Jo
 		}
 		outcomes = append(outcomes, e)
 		if e.Outcome == OutcomeSkipped {
-			if e.Before == nil || e.Request != nil || e.After != nil || e.Error == "" {
-				t.Errorf("journal line %d: skipped line with a request or an after, or no before or reason: %+v", i+1, e)
+			if e.Before == nil || e.After != nil || e.Error == "" {
+				t.Errorf("journal line %d: skipped line with an after, or no before or reason: %+v", i+1, e)
+			}
+			if n := len(open[k]); n > 0 && e.Request != nil { // an update not sent after its read
+				st := es[open[k][n-1]]
+				open[k] = open[k][:n-1]
+				if !reflect.DeepEqual(st.Request, e.Request) {
+					t.Errorf("journal line %d: skipped line with another request than its started line's: %+v", i+1, e)
+				}
 			}
 			continue
 		}
@@ -676,9 +683,16 @@ func TestApplyInterrupted(t *testing.T) {
 		t.Errorf("%d started lines with no outcome after an interrupt with a grace period", len(unfinished))
 	}
 	journaled := map[string]bool{}
+	applied := 0
 	for _, e := range es {
-		journaled[string(e.Action)+" "+e.ID] = true
-		if e.Outcome != OutcomeApplied {
+		switch {
+		case e.Outcome == OutcomeApplied:
+			journaled[string(e.Action)+" "+e.ID] = true
+			applied++
+		case e.Outcome == OutcomeSkipped && e.Error == reasonInterrupted && e.Request != nil:
+			// An update interrupted between its started line and its
+			// write: not sent.
+		default:
 			t.Errorf("journal entry %+v", e)
 		}
 	}
@@ -687,8 +701,8 @@ func TestApplyInterrupted(t *testing.T) {
 			t.Errorf("applied %s %s has no journal line", s.Action, s.Slug)
 		}
 	}
-	if len(es) != n.Applied || len(es) != patches {
-		t.Errorf("journal has %d outcome lines, %d steps applied, %d PATCHes reached the service", len(es), n.Applied, patches)
+	if applied != n.Applied || applied != patches {
+		t.Errorf("journal has %d lines applied, %d steps applied, %d PATCHes reached the service", applied, n.Applied, patches)
 	}
 
 	// Planning and applying again finishes the job.

@@ -20,8 +20,8 @@ func Unfinished(es []JournalEntry) []JournalEntry {
 	}
 	open := make(map[key][]int) // indexes into es of started lines, oldest first
 	for i, e := range es {
-		if e.Outcome == OutcomeSkipped {
-			continue // no request: nothing it could close
+		if e.Outcome == OutcomeSkipped && e.Request == nil {
+			continue // an older version's line of its own: nothing it could close
 		}
 		k := key{e.Space, e.ID, e.Slug, e.Action}
 		if e.Outcome == OutcomeStarted {

@@ -32,9 +32,11 @@ const OutcomeStarted Outcome = "started"
 // failures are journaled too.
 //
 // An update apply did not send, because the skill read right before it
-// had changed in the space since the plan, has one line of its own, with
-// outcome [OutcomeSkipped], the skill as read in Before and no Request:
-// it changed nothing, so [PlanRestore] passes over it.
+// had changed in the space since the plan (or the read failed), has its
+// started line, with the skill as planned, then an outcome line
+// [OutcomeSkipped] with the request not sent and the skill as read in
+// Before: it changed nothing, so [PlanRestore] passes over both. (Older
+// versions wrote the skipped line alone, with no Request.)
 type JournalEntry struct {
 	// Time is when the line was written: just before the request for a
 	// started line, when the answer came for the others; RFC 3339 in UTC.
@@ -48,8 +50,8 @@ type JournalEntry struct {
 	Slug   string `json:"slug"`
 	ID     string `json:"id"`
 	Action Action `json:"action"`
-	// Request is the body of an update: exactly the fields sent. Enable,
-	// disable and publish have none.
+	// Request is the body of an update: exactly the fields sent (or, on a
+	// skipped line, not sent). Enable, disable and publish have none.
 	Request *remote.SkillUpdate `json:"request,omitempty"`
 	// Before is, for an update, the skill as read right before the
 	// request: the text it replaced, so that it can be restored; for an

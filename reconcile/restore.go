@@ -78,12 +78,36 @@ func (s *restoreSkill) knowState(st *SkillState) {
 	}
 }
 
+// unsentLines returns the indexes of the started lines of entries whose
+// outcome line says skipped: requests never sent. A skipped line with no
+// request, as older versions wrote them, stands alone.
+func unsentLines(entries []JournalEntry) map[int]bool {
+	out := map[int]bool{}
+	open := map[string]int{} // the started line of a mutation, by space, skill and action
+	for i, e := range entries {
+		k := e.Space + "\x00" + e.ID + "\x00" + string(e.Action)
+		switch e.Outcome {
+		case OutcomeStarted:
+			open[k] = i
+		case OutcomeSkipped:
+			if j, ok := open[k]; ok && e.Request != nil {
+				out[j] = true
+				delete(open, k)
+			}
+		default:
+			delete(open, k)
+		}
+	}
+	return out
+}
+
 // PlanRestore reads what undoing entries (a journal, in file order) takes.
 // Each field of a skill changed several times is put back as it was
 // before the first change of that field. A journal of several spaces, or of no mutation, is an error.
 func PlanRestore(entries []JournalEntry) (*Restore, error) {
 	r := &Restore{skills: map[string]*restoreSkill{}}
 	published := map[string]bool{}
+	unsent := unsentLines(entries)
 	for i, e := range entries {
 		if e.Space == "" {
 			return nil, fmt.Errorf("journal line %d names no space", i+1)
@@ -95,7 +119,7 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 		} else if e.Target != r.Target {
 			return nil, fmt.Errorf("the journal holds changes of targets %q and %q; restore one journal of one apply at a time", r.Target, e.Target)
 		}
-		if e.Outcome == OutcomeSkipped {
+		if e.Outcome == OutcomeSkipped || unsent[i] {
 			continue // not sent: it changed nothing
 		}
 		switch e.Action {

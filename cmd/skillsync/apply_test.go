@@ -132,7 +132,7 @@ func TestApplyLeavesAnAppEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(data, []byte(`"slug":"release-notes","id":"`+notes.ID+`","action":"update","before":`)) ||
+	if !bytes.Contains(data, []byte(`"slug":"release-notes","id":"`+notes.ID+`","action":"update","request":`)) ||
 		!bytes.Contains(data, []byte(`"outcome":"skipped"`)) || !bytes.Contains(data, []byte("Edited in the app while apply ran.")) {
 		t.Errorf("the journal does not record the skipped update with the text read:\n%s", data)
 	}
