@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -40,6 +41,10 @@ type SkillUpdate struct {
 	// Conflicts are the files that do not merge. Nothing is written for
 	// a skill with conflicts, unless forced.
 	Conflicts []FileConflict `json:"conflicts"`
+	// Log are upstream's commits after From up to To, newest first, as
+	// far as they are known: a remote's history is fetched at depth 1,
+	// so it holds To alone; a local repository's holds them all.
+	Log []LogEntry `json:"log,omitempty"`
 	// Notes say what of upstream's folder is not copied, and why.
 	Notes []string `json:"notes,omitempty"`
 	Error string   `json:"error,omitempty"`
@@ -118,6 +123,34 @@ func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport
 	return rep, nil
 }
 
+// A LogEntry is one commit of upstream's history.
+type LogEntry struct {
+	Commit  string `json:"commit"`
+	Summary string `json:"summary"` // the first line of its message
+}
+
+// maxLog is the most commits a [SkillUpdate] lists.
+const maxLog = 50
+
+// log returns the commits of u from to back to from (excluded), along
+// first parents, newest first, as far as u holds them.
+func (u *upstream) log(from, to plumbing.Hash) []LogEntry {
+	var out []LogEntry
+	for h := to; h != from && len(out) < maxLog && u.repo != nil; {
+		c, err := u.repo.CommitObject(h)
+		if err != nil {
+			break // not fetched
+		}
+		summary, _, _ := strings.Cut(c.Message, "\n")
+		out = append(out, LogEntry{Commit: h.String(), Summary: summary})
+		if len(c.ParentHashes) == 0 {
+			break
+		}
+		h = c.ParentHashes[0]
+	}
+	return out
+}
+
 // updateSkill merges upstream's changes from e.Commit to to into the
 // local folder of e, fills in su, and returns e as the lock should now
 // hold it (nil when it should not change).
@@ -150,6 +183,7 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 		return nil, err
 	}
 	su.Notes = notes
+	su.Log = u.log(plumbing.NewHash(e.Commit), to)
 	next := e
 	next.Commit, next.Hash = su.To, hashOf(theirs, cfg.ExcludeFiles)
 	ours, err := readLocalFolder(root, dir)

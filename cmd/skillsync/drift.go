@@ -60,7 +60,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "markdown", "json"),
 			flagOut.def("also save the plan to FILE, written last: its presence says drift finished"),
-			flagProposeDrift.def("propose the app's edits as one pull (merge) request per target that drifted, updated on later runs and closed once in sync (needs contents and pull-requests write permission)"),
+			flagPropose.def("propose the app's edits as one pull (merge) request per target that drifted, updated on later runs and closed once in sync (needs contents and pull-requests write permission)"),
 			flagPRBase.def("the branch drift pull requests merge into (default: the branch the CI job runs on)"),
 			flagWatch.def("run until stopped (SIGINT, SIGTERM): every --interval, read the first page of each space's skills, and drift only the targets that moved"),
 			&cli.StringFlag{Name: string(flagInterval), Usage: "with --watch, the time between rounds, such as 30s or 5m", Value: "1m"},
@@ -77,7 +77,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 				return err
 			}
 			do := driftOptions{planning: o, view: newPlanView(e.ui, format, o.color, "drift"), out: flagOut.get(c), github: readGitHub(c),
-				propose: flagProposeDrift.get(c), prBase: flagPRBase.get(c)}
+				propose: flagPropose.get(c), prBase: flagPRBase.get(c)}
 			if !flagWatch.get(c) {
 				for _, f := range []string{string(flagListen), string(flagSelfHeal), string(flagInterval)} {
 					if c.IsSet(f) {

@@ -63,7 +63,7 @@ const (
 	flagVersion          boolFlag = "version"
 	flagKeepGoing        boolFlag = "keep-going"
 	flagChanged          boolFlag = "changed"
-	flagProposeDrift     boolFlag = "pr" // drift's; plan's --pr is flagPR
+	flagPropose          boolFlag = "pr" // drift and vendor update; plan's --pr is flagPR
 	flagWatch            boolFlag = "watch"
 	flagSelfHeal         boolFlag = "self-heal"
 )

@@ -192,6 +192,7 @@ Examples:
    skillsync vendor update
    skillsync vendor update pdf
    skillsync vendor update --force pdf
+   skillsync vendor update --pr        # in a scheduled job: one pull request per upstream
 
 Exit codes: 0 updated (or current), 1 error or conflict (that skill is
 left as it was).`,
@@ -199,6 +200,8 @@ left as it was).`,
 			dirFlag(),
 			flagForce.def("write skills with conflicts, taking upstream's version of each conflicted file"),
 			formatFlag("text", "json"),
+			flagPropose.def("propose the update as one pull (merge) request per upstream that moved, with upstream's log, updated when it moves again; the working tree is left as it is"),
+			flagPRBase.def("the branch the pull requests merge into (default: the branch the CI job runs on)"),
 		},
 		Action: func(c *cli.Context) error {
 			format, err := readFormat(c, "text", "json")
@@ -210,10 +213,12 @@ left as it was).`,
 				return err
 			}
 			return runVendorUpdate(c.Context, e, vendorUpdateOptions{
-				dir:    resolveDir(flagDir.get(c), e.getenv),
-				slugs:  slugs,
-				force:  flagForce.get(c),
-				format: format,
+				dir:     resolveDir(flagDir.get(c), e.getenv),
+				slugs:   slugs,
+				force:   flagForce.get(c),
+				format:  format,
+				propose: flagPropose.get(c),
+				prBase:  flagPRBase.get(c),
 			})
 		},
 	}
@@ -295,10 +300,12 @@ func runVendorOutdated(ctx context.Context, e *env, o vendorOutdatedOptions) err
 
 // vendorUpdateOptions are vendor update's settings.
 type vendorUpdateOptions struct {
-	dir    string
-	slugs  []string // only these skills; all when empty
-	force  bool
-	format string // text or json
+	dir     string
+	slugs   []string // only these skills; all when empty
+	force   bool
+	format  string // text or json
+	propose bool   // --pr
+	prBase  string // --pr-base
 }
 
 func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
@@ -306,6 +313,9 @@ func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
 	root, err := findRepo(o.dir)
 	if err != nil {
 		return err
+	}
+	if o.propose {
+		return proposeVendorUpdates(ctx, e, root, o)
 	}
 	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: o.slugs, Force: o.force, Auth: gitAuth(e)})
 	if rep != nil {

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/internal/forge"
+	"github.com/skillsync/skillsync/internal/visible"
+	"github.com/skillsync/skillsync/lint"
+	"github.com/skillsync/skillsync/vendored"
+)
+
+// proposeVendorUpdates does vendor update --pr: for each upstream whose
+// vendored skills moved, the update of those skills (merged with local
+// edits, the lock moved) as one pull request on its own branch, with
+// upstream's log between the two commits; later runs update it. The
+// working tree is left as it was. The first failure is returned.
+func proposeVendorUpdates(ctx context.Context, e *env, root string, o vendorUpdateOptions) error {
+	ui := e.ui
+	rep, err := vendored.Outdated(ctx, root, vendored.OutdatedOptions{Slugs: o.slugs, Auth: gitAuth(e)})
+	if err != nil {
+		return vendorError(ui, err, "")
+	}
+	bySource := map[string][]string{}
+	for _, s := range rep.Skills {
+		if s.State == vendored.StateOutdated {
+			bySource[s.Source] = append(bySource[s.Source], s.Slug)
+		}
+	}
+	if len(bySource) == 0 {
+		ui.infof("no vendored skill moved upstream: nothing to propose")
+		return nil
+	}
+	sink, err := openReviewSink(ctx, e, githubOptions{}, "drift")
+	if err != nil {
+		return err
+	}
+	base, err := proposalBase(e, o.prBase)
+	if err != nil {
+		return err
+	}
+	cfg, err := config.Read(root)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, src := range slices.Sorted(maps.Keys(bySource)) {
+		if err := proposeVendorUpdate(ctx, e, sink, root, cfg, base, src, bySource[src], o.force); err != nil {
+			errs = append(errs, fmt.Errorf("vendor pull request of %s: %w", src, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// proposeVendorUpdate proposes the update of slugs, vendored from src.
+// The update is made in the working tree, read, and the tree put back as
+// it was, as the source of a relative path is found from the root.
+func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root string, cfg config.Config, base, src string, slugs []string, force bool) error {
+	ui := e.ui
+	folders := []string{fsrepo.LockFile}
+	for _, slug := range slugs {
+		folders = append(folders, path.Join(cfg.SkillsDir, slug))
+	}
+	before, err := snapshot(root, folders)
+	if err != nil {
+		return err
+	}
+	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: slugs, Force: force, Auth: gitAuth(e)})
+	after, serr := snapshot(root, folders)
+	if rerr := restore(root, before, after); rerr != nil {
+		return fmt.Errorf("putting the working tree back after the update: %w", rerr)
+	}
+	if err != nil {
+		return vendorError(ui, err, src)
+	}
+	if serr != nil {
+		return serr
+	}
+	for _, s := range rep.Skills {
+		if s.State == vendored.StateConflict || s.State == vendored.StateError {
+			rep.WriteText(ui.stdout)
+			return fmt.Errorf("%s was not updated (%s): nothing is proposed for %s", s.Slug, s.State, src)
+		}
+	}
+	files := map[string]forge.FileChange{}
+	for rel, f := range after {
+		if b, ok := before[rel]; !ok || !bytes.Equal(b.data, f.data) || b.exec != f.exec {
+			mode := forge.RegularMode
+			if f.exec {
+				mode = forge.ExecutableMode
+			}
+			files[rel] = forge.FileChange{Content: f.data, Mode: mode}
+		}
+	}
+	for rel := range before {
+		if _, ok := after[rel]; !ok {
+			files[rel] = forge.FileChange{Delete: true}
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	j, err := judge(e.ui.secrets, e.getenv, "", nil)(cfg)
+	if err != nil {
+		return err
+	}
+	var body strings.Builder
+	fmt.Fprintf(&body, "Upstream `%s` moved: skillsync vendor update merged its changes into the vendored skills below, keeping local edits, and moved `%s`. skillsync updates this pull request when upstream moves again.\n", visible.Line(src), fsrepo.LockFile)
+	for _, s := range rep.Skills {
+		if s.State != vendored.StateUpdated && s.State != vendored.StateUnchanged {
+			continue
+		}
+		fmt.Fprintf(&body, "\n### %s: %s → %s\n\n", visible.Line(s.Slug), short12(s.From), short12(s.To))
+		for _, f := range s.Files {
+			fmt.Fprintf(&body, "- `%s` %s\n", strings.ReplaceAll(visible.Line(f.Path), "`", "'"), visible.Line(f.Change))
+		}
+		dir := path.Join(cfg.SkillsDir, s.Slug)
+		if fs := newFindings(j, dir, before, after); len(fs) > 0 {
+			fmt.Fprintf(&body, "\n**Security findings the update brings** (%d):\n\n", len(fs))
+			for _, f := range fs {
+				fmt.Fprintf(&body, "- %v `%s`, %s:%d: %s\n", f.Severity, f.Rule, strings.ReplaceAll(visible.Line(f.Path), "`", "'"), f.Line, visible.Line(f.Message))
+			}
+		}
+		if len(s.Log) > 0 {
+			// Upstream's messages are shown as text, in a block markdown
+			// does not render.
+			body.WriteString("\nUpstream's log:\n\n~~~\n")
+			for _, l := range s.Log {
+				fmt.Fprintf(&body, "%s %s\n", short12(l.Commit), strings.ReplaceAll(visible.Line(l.Summary), "~~~", "~ ~ ~"))
+			}
+			body.WriteString("~~~\n")
+		}
+	}
+	head := "skillsync/vendor/" + branchPart(src)
+	p := forge.Proposal{
+		Base: base, Head: head, Files: files,
+		Message: "skillsync: update the skills vendored from " + src,
+		Title:   "skillsync: update the skills vendored from " + src,
+		Body:    ui.redact(body.String()),
+		Marker:  fmt.Sprintf("<!-- skillsync:vendor-pr source=%s -->", branchPart(src)),
+	}
+	out, err := sink.Propose(ctx, p)
+	if errors.Is(err, forge.ErrNothingToPropose) {
+		return nil
+	}
+	if err != nil {
+		return ciError(err)
+	}
+	switch out.Action {
+	case forge.ProposalOpened:
+		ui.infof("opened a pull request for the update from %s: %s", src, out.URL)
+	case forge.ProposalUpdated:
+		ui.infof("updated the pull request of the update from %s: %s", src, out.URL)
+	default:
+		ui.infof("the pull request of the update from %s already holds it: %s", src, out.URL)
+	}
+	return nil
+}
+
+// notBranch is what a branch name made of a source leaves out.
+var notBranch = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// branchPart is src as a part of a branch name: "github.com-acme-skills".
+func branchPart(src string) string {
+	src = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(src, "https://"), "http://"), ".git")
+	s := strings.Trim(notBranch.ReplaceAllString(src, "-"), "-.")
+	s = strings.ReplaceAll(s, "..", ".")
+	if len(s) > 100 {
+		s = s[:100]
+	}
+	if s == "" {
+		return "source"
+	}
+	return s
+}
+
+func short12(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
+// snapFile is a file of the working tree as [snapshot] read it.
+type snapFile struct {
+	data []byte
+	exec bool
+}
+
+// snapshot reads the regular files under each of rels (files or folders)
+// of root, by path from root with slashes.
+func snapshot(root string, rels []string) (map[string]snapFile, error) {
+	out := map[string]snapFile{}
+	for _, rel := range rels {
+		err := filepath.WalkDir(filepath.Join(root, filepath.FromSlash(rel)), func(p string, d os.DirEntry, err error) error {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil
+			}
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			r, err := filepath.Rel(root, p)
+			out[filepath.ToSlash(r)] = snapFile{data: data, exec: info.Mode()&0o111 != 0}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// restore puts the files of before back under root, and removes those
+// only after has.
+func restore(root string, before, after map[string]snapFile) error {
+	var errs []error
+	for rel, f := range before {
+		if a, ok := after[rel]; ok && bytes.Equal(a.data, f.data) && a.exec == f.exec {
+			continue
+		}
+		mode := os.FileMode(0o644)
+		if f.exec {
+			mode = 0o755
+		}
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, os.WriteFile(p, f.data, mode), os.Chmod(p, mode))
+	}
+	for rel := range after {
+		if _, ok := before[rel]; !ok {
+			errs = append(errs, os.Remove(filepath.Join(root, filepath.FromSlash(rel))))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// newFindings are the security findings of the skill folder dir as after
+// holds it that the folder as before held did not: those of the delta.
+func newFindings(j *lint.Judge, dir string, before, after map[string]snapFile) []lint.Finding {
+	files := func(snap map[string]snapFile) []lint.File {
+		var out []lint.File
+		for _, rel := range slices.Sorted(maps.Keys(snap)) {
+			if in, ok := strings.CutPrefix(rel, dir+"/"); ok {
+				out = append(out, lint.File{Path: in, Data: snap[rel].data})
+			}
+		}
+		return out
+	}
+	key := func(f lint.Finding) string { return f.Rule + "\x00" + f.Path + "\x00" + f.Message + "\x00" + f.Match }
+	old := map[string]bool{}
+	for _, f := range j.Skill(files(before)) {
+		old[key(f)] = true
+	}
+	var out []lint.Finding
+	for _, f := range j.Skill(files(after)) {
+		if !old[key(f)] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
