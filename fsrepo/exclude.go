@@ -29,7 +29,8 @@ func ExcludedFiles(repoWide []string, files map[string][]byte) skillignore.Match
 // dropExcluded moves the development files of each folder (see package
 // skillignore) from its entries to its excluded ones, so that nothing
 // after the reading sees them. A .skillignore that cannot be read as
-// patterns is a warning.
+// patterns is a warning, and so is an evals/evals.json not of the Agent
+// Skills guide's shape (see checkEvals).
 func dropExcluded(skillsDir string, repoWide []string, folders []*folder) diag.Diagnostics {
 	var ds diag.Diagnostics
 	for _, f := range folders {
@@ -49,6 +50,9 @@ func dropExcluded(skillsDir string, repoWide []string, folders []*folder) diag.D
 		m := skillignore.New(repoWide, ignores)
 		kept := f.entries[:0:0]
 		for _, e := range f.entries {
+			if e.rel == evalsFile && !e.link && !e.large {
+				ds = append(ds, checkEvals(path.Join(skillsDir, f.slug), e.data)...)
+			}
 			if m.Excludes(e.rel) {
 				f.excluded = append(f.excluded, e)
 			} else {
