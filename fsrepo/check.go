@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"sort"
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
+	"github.com/skillsync/skillsync/lint"
 )
 
 // CheckFolder checks a skill folder that is not on disk, given as its
@@ -19,7 +21,10 @@ import (
 // that [SkipsFile] leaves out are left out, and so are development files
 // (see package skillignore). The skill is nil when the
 // folder is no skill at all (it holds skills in subfolders).
-func CheckFolder(cfg config.Config, slug string, files map[string][]byte) (*Skill, diag.Diagnostics, error) {
+//
+// j, when not nil, judges the folder with the security rules, less what
+// cfg's waivers accept.
+func CheckFolder(cfg config.Config, slug string, files map[string][]byte, j *lint.Judge) (*Skill, diag.Diagnostics, error) {
 	rels := make([]string, 0, len(files))
 	for rel := range files {
 		if !SkipsFile(rel) {
@@ -39,7 +44,7 @@ func CheckFolder(cfg config.Config, slug string, files map[string][]byte) (*Skil
 		f.entries = append(f.entries, e)
 	}
 	xds := dropExcluded(cfg.SkillsDir, cfg.ExcludeFiles, []*folder{f})
-	skills, ds, err := buildSkills(context.Background(), cfg.SkillsDir, checks{lint: cfg.Lint}, []*folder{f})
+	skills, ds, err := buildSkills(context.Background(), cfg.SkillsDir, checks{lint: cfg.Lint, judge: j}, []*folder{f})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,4 +53,33 @@ func CheckFolder(cfg config.Config, slug string, files map[string][]byte) (*Skil
 		return nil, ds, nil
 	}
 	return &skills[0], ds, nil
+}
+
+// JudgeFiles is what j finds in files of the skill folder slug (paths in
+// it, slash-separated), less what cfg's waivers accept, as diagnostics
+// of the files under cfg's skills folder: for what changes in a folder.
+func JudgeFiles(j *lint.Judge, cfg config.Config, slug string, files map[string][]byte) diag.Diagnostics {
+	var raw []byte
+	var fs []File
+	for p, data := range files {
+		if p == skillmd.FileName {
+			raw = data
+		} else if !IsBinary(p, data) {
+			fs = append(fs, File{Path: p, Content: data})
+		}
+	}
+	sort.Slice(fs, func(a, b int) bool { return fs[a].Path < fs[b].Path })
+	ds, _ := judgeFolder(j, path.Join(cfg.SkillsDir, slug), raw, fs, cfg.Lint.Waivers)
+	return ds
+}
+
+// SecurityErrors reports whether ds holds an error of the security
+// rules, which no --force overrides: only a waiver does.
+func SecurityErrors(ds diag.Diagnostics) bool {
+	for _, d := range ds {
+		if d.Severity == diag.SeverityError && d.Hash != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -299,11 +299,11 @@ func TestCheckFolder(t *testing.T) {
 		skillmd.FileName: []byte("---\nname: pdf\ndescription: Reads PDFs.\n---\nUse it.\n"),
 		"notes.md":       []byte("n"),
 		".DS_Store":      {0, 1},
-	})
+	}, nil)
 	if err != nil || sk == nil || sk.Invalid || len(sk.Files) != 1 || ds.HasErrors() {
 		t.Fatalf("CheckFolder = %+v, %v, %v", sk, ds, err)
 	}
-	_, ds, err = CheckFolder(cfg, "pdf", map[string][]byte{skillmd.FileName: []byte("no frontmatter")})
+	_, ds, err = CheckFolder(cfg, "pdf", map[string][]byte{skillmd.FileName: []byte("no frontmatter")}, nil)
 	if err != nil || !ds.HasErrors() || !strings.HasPrefix(ds[0].Path, "skills/pdf/") {
 		t.Fatalf("CheckFolder of a bad SKILL.md = %v, %v", ds, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bounded"
+	"github.com/skillsync/skillsync/lint"
 )
 
 // AddOptions say what [Add] vendors.
@@ -38,10 +39,14 @@ type AddOptions struct {
 	// As names the local folder (the skill's slug); "" for the name of the
 	// upstream folder (of the repository, for its root).
 	As string
-	// Force writes a skill that has validation errors.
+	// Force writes a skill that has validation errors, but none of the
+	// security rules: only a waiver accepts those.
 	Force bool
 	// Auth gives a remote source's host its token, if any.
 	Auth Auth
+	// Judge, when set, judges upstream's folder with the security rules
+	// before anything is written.
+	Judge *lint.Judge
 }
 
 // Added is a skill [Add] vendored.
@@ -59,6 +64,11 @@ type Added struct {
 // which plan and apply would refuse: nothing is written (unless
 // AddOptions.Force). The diagnostics are in the [Added] returned with it.
 var ErrInvalidSkill = errors.New("the skill has errors that validate and plan refuse")
+
+// ErrInsecureSkill is returned by [Add] and reported by [Update] for
+// upstream content in which the security rules find an error that no
+// waiver of skillsync.yaml accepts: nothing is written, even with Force.
+var ErrInsecureSkill = errors.New("the security rules find errors in upstream's content")
 
 // A LockError is a skillsync.lock that cannot be read: vendoring stops
 // until it is fixed.
@@ -177,11 +187,14 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 		writes[p] = fsrepo.FileData{Data: f.data, Exec: f.exec}
 	}
 	added := &Added{Dir: local, Files: sortedKeys(files), Notes: notes}
-	_, ds, err := fsrepo.CheckFolder(cfg, slug, contents)
+	_, ds, err := fsrepo.CheckFolder(cfg, slug, contents, opts.Judge)
 	if err != nil {
 		return nil, err
 	}
 	added.Diagnostics = ds
+	if fsrepo.SecurityErrors(ds) {
+		return added, ErrInsecureSkill
+	}
 	if ds.HasErrors() && !opts.Force {
 		return added, ErrInvalidSkill
 	}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/lint"
 )
 
 // UpdateOptions say what [Update] does.
@@ -24,6 +26,10 @@ type UpdateOptions struct {
 	Force bool
 	// Auth gives each remote source's host its token, if any.
 	Auth Auth
+	// Judge, when set, judges what upstream changes (the files the
+	// update would write) with the security rules before anything is
+	// written: an error no waiver accepts leaves the skill as it is.
+	Judge *lint.Judge
 }
 
 // SkillUpdate is what [Update] did to one vendored skill.
@@ -48,6 +54,9 @@ type SkillUpdate struct {
 	// Notes say what of upstream's folder is not copied, and why.
 	Notes []string `json:"notes,omitempty"`
 	Error string   `json:"error,omitempty"`
+	// Findings are what the security rules find in the files upstream
+	// changes; an error among them leaves the skill as it is.
+	Findings diag.Diagnostics `json:"findings,omitempty"`
 }
 
 // UpdateReport is the result of [Update].
@@ -102,7 +111,7 @@ func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport
 		rep.Skills[i].State, rep.Skills[i].To = StateCurrent, entries[i].Commit
 	}
 	err = eachMoved(ctx, root, cfg.SkillsDir, entries, true, opts.Auth, current, fail, func(u *upstream, i int, t *target) {
-		e, err := updateSkill(u, root, cfg, entries[i], t.commit, opts.Force, &rep.Skills[i])
+		e, err := updateSkill(u, root, cfg, entries[i], t.commit, opts.Force, opts.Judge, &rep.Skills[i])
 		if err != nil {
 			fail(i, err)
 			return
@@ -154,7 +163,7 @@ func (u *upstream) log(from, to plumbing.Hash) []LogEntry {
 // updateSkill merges upstream's changes from e.Commit to to into the
 // local folder of e, fills in su, and returns e as the lock should now
 // hold it (nil when it should not change).
-func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSkill, to plumbing.Hash, force bool, su *SkillUpdate) (*fsrepo.LockedSkill, error) {
+func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSkill, to plumbing.Hash, force bool, j *lint.Judge, su *SkillUpdate) (*fsrepo.LockedSkill, error) {
 	su.To = to.String()
 	if su.To == e.Commit {
 		su.State = StateCurrent
@@ -214,6 +223,18 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 		}
 		if o, ok := raw[p]; !ok || !bytes.Equal(o.data, f.data) || o.exec != f.exec {
 			writes[p] = fsrepo.FileData{Data: f.data, Exec: f.exec}
+		}
+	}
+	if j != nil && len(writes) > 0 {
+		delta := make(map[string][]byte, len(writes))
+		for p, f := range writes {
+			delta[p] = f.Data
+		}
+		su.Findings = fsrepo.JudgeFiles(j, cfg, e.Slug, delta)
+		if fsrepo.SecurityErrors(su.Findings) {
+			su.State = StateError
+			su.Error = fmt.Sprintf("%v: %s is left as it is; waive a finding in %s if it is intended", ErrInsecureSkill, dir, config.FileName)
+			return nil, nil
 		}
 	}
 	var remove []string

@@ -144,3 +144,14 @@ func checkoutPrefix(root string) string {
 		}
 	}
 }
+
+// vendorJudge is the judge of the security rules for vendoring into the
+// repository at root: it knows every token of the process and of the
+// targets of its skillsync.yaml.
+func vendorJudge(e *env, root string) (*lint.Judge, error) {
+	cfg, err := config.Read(root)
+	if err != nil {
+		return nil, err
+	}
+	return judge(e.ui.secrets, e.getenv, "", nil)(cfg)
+}

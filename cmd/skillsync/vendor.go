@@ -240,7 +240,16 @@ func runVendorAdd(ctx context.Context, e *env, o vendorAddOptions) error {
 	if err != nil {
 		return err
 	}
-	added, err := vendored.Add(ctx, root, vendored.AddOptions{Source: o.source, Path: o.path, Ref: o.ref, As: o.as, Force: o.force, Auth: gitAuth(e)})
+	j, err := vendorJudge(e, root)
+	if err != nil {
+		return err
+	}
+	added, err := vendored.Add(ctx, root, vendored.AddOptions{Source: o.source, Path: o.path, Ref: o.ref, As: o.as, Force: o.force, Auth: gitAuth(e), Judge: j})
+	if errors.Is(err, vendored.ErrInsecureSkill) {
+		writeDiagnostics(ui, added.Diagnostics)
+		return withHint(fmt.Errorf("not vendored: %w; nothing is written", err),
+			"read what they find above; if it is intended, waive each finding in skillsync.yaml (lint.waivers, see docs/security.md) and vendor again")
+	}
 	if errors.Is(err, vendored.ErrInvalidSkill) {
 		writeDiagnostics(ui, added.Diagnostics)
 		errs, _ := countDiagnostics(added.Diagnostics)
@@ -317,8 +326,17 @@ func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
 	if o.propose {
 		return proposeVendorUpdates(ctx, e, root, o)
 	}
-	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: o.slugs, Force: o.force, Auth: gitAuth(e)})
+	j, err := vendorJudge(e, root)
+	if err != nil {
+		return err
+	}
+	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: o.slugs, Force: o.force, Auth: gitAuth(e), Judge: j})
 	if rep != nil {
+		if o.format != "json" {
+			for _, s := range rep.Skills {
+				writeDiagnostics(ui, s.Findings)
+			}
+		}
 		if o.format == "json" {
 			if jerr := writeJSON(ui, rep); jerr != nil && err == nil {
 				err = jerr
