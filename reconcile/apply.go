@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 	"golang.org/x/sync/errgroup"
@@ -708,4 +709,31 @@ func shortText(s string) string {
 		return s
 	}
 	return string(r[:most]) + "..."
+}
+
+// DefaultParallelism is how many requests [Apply] and [CheckStale] run at
+// once when their options leave it zero, as fetching does.
+const DefaultParallelism = fetch.DefaultParallelism
+
+// progress reports done/total to a callback from any goroutine, one call
+// at a time and in order.
+type progress struct {
+	mu    sync.Mutex
+	f     func(done, total int)
+	done  int
+	total int
+}
+
+func newProgress(f func(done, total int), total int) *progress {
+	return &progress{f: f, total: total}
+}
+
+func (p *progress) step() {
+	if p.f == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	p.f(p.done, p.total)
 }

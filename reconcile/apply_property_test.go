@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -79,7 +80,7 @@ func TestApplyConverges(t *testing.T) {
 			t.Fatalf("iteration %d (seed %d, %d skills): %s", it, seed, n, fmt.Sprintf(format, args...))
 		}
 		env.emu.ResetRequests() // the high-water mark starts at the seeded count
-		live, err := Fetch(t.Context(), env.client, space, desired, FetchOptions{})
+		live, err := fetch.Space(t.Context(), env.client, space, desired, fetch.Options{})
 		if err != nil {
 			fail("Fetch: %v", err)
 		}
@@ -112,7 +113,7 @@ func TestApplyConverges(t *testing.T) {
 		if m, bound := env.emu.MaxActiveSeen(space), max(p.Summary.ActiveBefore, p.Summary.ActiveAfter); m > bound {
 			fail("MaxActiveSeen = %d, more than the %d active before or after apply", m, bound)
 		}
-		live, err = Fetch(t.Context(), env.client, space, desired, FetchOptions{})
+		live, err = fetch.Space(t.Context(), env.client, space, desired, fetch.Options{})
 		if err != nil {
 			fail("Fetch after apply: %v", err)
 		}

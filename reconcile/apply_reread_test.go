@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -183,7 +184,7 @@ func TestRestoreBringsBackWhatApplyReplaced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := Fetch(t.Context(), env.client, envSpace, rs.Wanted(), FetchOptions{})
+	live, err := fetch.Space(t.Context(), env.client, envSpace, rs.Wanted(), fetch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -80,7 +81,7 @@ func (e *applyEnv) seed(slug, instructions string, enabled bool, opts ...func(*r
 // plan fetches the live state and plans against it.
 func (e *applyEnv) plan(desired *fsrepo.Repo, pol Policy) *Plan {
 	e.t.Helper()
-	live, err := Fetch(context.Background(), e.client, envSpace, desired, FetchOptions{})
+	live, err := fetch.Space(context.Background(), e.client, envSpace, desired, fetch.Options{})
 	if err != nil {
 		e.t.Fatalf("Fetch: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -108,7 +109,7 @@ func TestFetchBadAnswers(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			start := time.Now()
-			live, err := Fetch(context.Background(), c, benchSpace, &fsrepo.Repo{Skills: desired}, FetchOptions{Parallelism: 4})
+			live, err := fetch.Space(context.Background(), c, benchSpace, &fsrepo.Repo{Skills: desired}, fetch.Options{Parallelism: 4})
 			elapsed := time.Since(start)
 			runtime.ReadMemStats(&after)
 			if err == nil {

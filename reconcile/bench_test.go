@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -79,8 +80,8 @@ func (env *perfEnv) requests() int {
 }
 
 // planOnce fetches and plans, failing on any error or change.
-func (env *perfEnv) planOnce(tb testing.TB, o FetchOptions) *Plan {
-	live, err := Fetch(context.Background(), env.client, benchSpace, env.desired, o)
+func (env *perfEnv) planOnce(tb testing.TB, o fetch.Options) *Plan {
+	live, err := fetch.Space(context.Background(), env.client, benchSpace, env.desired, o)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func BenchmarkPlan1000(b *testing.B) {
 			env.emu.ResetRequests()
 			b.ResetTimer()
 			for range b.N {
-				if p := env.planOnce(b, FetchOptions{Parallelism: par}); p.HasChanges() || p.HasErrors() {
+				if p := env.planOnce(b, fetch.Options{Parallelism: par}); p.HasChanges() || p.HasErrors() {
 					b.Fatalf("plan of unchanged skills: %d changes, %d errors", len(p.Changes), len(p.Errors))
 				}
 			}
@@ -131,16 +132,16 @@ func BenchmarkPlan1000(b *testing.B) {
 func BenchmarkPlan1000WarmCache(b *testing.B) {
 	const n = 1000
 	env := newPerfEnv(b, n, remote.Options{})
-	cache, err := OpenCache(b.TempDir())
+	cache, err := fetch.OpenCache(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	env.planOnce(b, FetchOptions{Cache: cache}) // warm it
+	env.planOnce(b, fetch.Options{Cache: cache}) // warm it
 	env.emu.SetFaults(remotetest.Faults{Latency: benchLatency})
 	env.emu.ResetRequests()
 	b.ResetTimer()
 	for range b.N {
-		if p := env.planOnce(b, FetchOptions{Cache: cache}); p.HasChanges() || p.HasErrors() {
+		if p := env.planOnce(b, fetch.Options{Cache: cache}); p.HasChanges() || p.HasErrors() {
 			b.Fatalf("plan of unchanged skills: %d changes, %d errors", len(p.Changes), len(p.Errors))
 		}
 	}

@@ -3,15 +3,15 @@ package reconcile
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/skillsync/skillsync/internal/bounded"
 )
 
-// Bounds on the files skillsync reads back: a saved plan, a journal, a
-// cache entry. Each is larger than any such file skillsync itself writes
-// for a space of a thousand skills, and keeps a file that is not one of
-// them (a log, a dump, /dev/zero) from being read into memory whole.
+// Bounds on the files skillsync reads back: a saved plan, a journal (a
+// cache entry has its own, [fetch.MaxEntryBytes]). Each is larger than
+// any such file skillsync itself writes for a space of a thousand skills,
+// and keeps a file that is not one of them (a log, a dump, /dev/zero)
+// from being read into memory whole.
 const (
 	// MaxSavedPlanBytes is the largest saved plan (or JSON plan) read. A
 	// plan that changes 1,000 skills of 50,000 characters of instructions
@@ -24,12 +24,6 @@ const (
 	// and the answer of each change, without the plan's diffs: the
 	// journal of the largest saved plan stays well under twice its size.
 	MaxJournalBytes = 1 << 30
-	// MaxCacheEntryBytes is the largest entry of an [InstructionCache]
-	// read or written: one skill, whose instructions the service bounds
-	// at 50,000 UTF-16 code units (at most 300,000 bytes of JSON). A
-	// larger entry is not kept, and one found is taken for absent: the
-	// skill is read from the service instead.
-	MaxCacheEntryBytes = 4 << 20
 )
 
 // A TooLargeError is returned for a file over the bound skillsync reads of
@@ -46,12 +40,6 @@ func (e *TooLargeError) Error() string {
 		size = fmt.Sprintf("%d bytes, more than %s", e.Size, bounded.Size(e.Max))
 	}
 	return fmt.Sprintf("%s is %s, the most skillsync reads of it", e.What, size)
-}
-
-// readAllBounded reads the whole of r, which must hold at most max bytes.
-func readAllBounded(r io.Reader, what string, max int64) ([]byte, error) {
-	data, err := bounded.ReadAll(r, max)
-	return data, tooLarge(what, err)
 }
 
 // tooLarge names what err, when it is a [*bounded.TooLargeError], was;

@@ -16,27 +16,14 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/reconcile/diff"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
 
-// Live is the state of a space as the API shows it, fetched before planning.
-type Live struct {
-	Space string
-	// Skills are the listed skills. Instructions must be filled (by a get)
-	// for every skill whose slug the repository holds; a nil Instructions
-	// there means the service could not read the SKILL.md.
-	Skills []remote.Skill
-	// Files holds, by skill id and then by path, the remote content of the
-	// supporting files the repository has for that skill: nil when the
-	// space does not have the file. A path with no entry was not read.
-	Files map[string]map[string]*string
-	// LargeFiles holds, by skill id and then by path, the files whose copy
-	// in the space is over fsrepo.MaxCompareBytes: not read whole, so not
-	// in Files.
-	LargeFiles map[string]map[string]bool
-	Agents     []remote.Agent
-}
+// Live is the state of a space as [fetch.Space] reads it, what [Compute]
+// plans against.
+type Live = fetch.Live
 
 // Policy is how [Compute] treats what the repository does not say.
 type Policy struct {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -80,12 +81,12 @@ func TestFetchRequests(t *testing.T) {
 		pages := max(1, ceilDiv(n, 100))
 		for _, tt := range []struct {
 			name string
-			o    FetchOptions
+			o    fetch.Options
 			gets int
 		}{
-			{"cold", FetchOptions{}, n},
-			{"cold, filling the cache", FetchOptions{Cache: cache, Parallelism: 3}, n},
-			{"warm", FetchOptions{Cache: cache, Parallelism: 32}, 0},
+			{"cold", fetch.Options{}, n},
+			{"cold, filling the cache", fetch.Options{Cache: cache, Parallelism: 3}, n},
+			{"warm", fetch.Options{Cache: cache, Parallelism: 32}, 0},
 		} {
 			env.emu.ResetRequests()
 			if p := env.planOnce(t, tt.o); p.HasChanges() {
@@ -150,7 +151,7 @@ func TestFetchParallelismIsOneBudget(t *testing.T) {
 		s.Files = []fsrepo.File{localTextFile("notes.md", "local\n")}
 	}
 	env.emu.ResetRequests()
-	live, err := Fetch(t.Context(), env.client, benchSpace, env.desired, FetchOptions{Parallelism: par})
+	live, err := fetch.Space(t.Context(), env.client, benchSpace, env.desired, fetch.Options{Parallelism: par})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestFetchShiftWhileListing(t *testing.T) {
 	})
 	target = env.emu.Skills(benchSpace)[250] // on page 3
 	env.emu.ResetRequests()
-	p := env.planOnce(t, FetchOptions{Parallelism: 8})
+	p := env.planOnce(t, fetch.Options{Parallelism: 8})
 	if len(p.Changes) != 1 || p.Changes[0].ID != target.ID || *p.Changes[0].Before.Instructions != "edited in the app\n" {
 		t.Fatalf("plan: %d changes; want the edit of %s in the app undone", len(p.Changes), target.Slug)
 	}
@@ -203,7 +204,7 @@ func TestFetchDeletedBeforeRead(t *testing.T) {
 		}
 	}
 	env.emu.ResetRequests()
-	live, err := Fetch(t.Context(), env.client, benchSpace, env.desired, FetchOptions{Parallelism: 8})
+	live, err := fetch.Space(t.Context(), env.client, benchSpace, env.desired, fetch.Options{Parallelism: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -48,7 +49,7 @@ func TestFetchReadsWhatThePlannerNeedsAndNoMore(t *testing.T) {
 
 	var mu sync.Mutex
 	var last, calls, total int
-	live, err := Fetch(t.Context(), env.client, envSpace, desiredRepo(desired...), FetchOptions{
+	live, err := fetch.Space(t.Context(), env.client, envSpace, desiredRepo(desired...), fetch.Options{
 		Parallelism: 5,
 		Progress: func(done, n int) {
 			mu.Lock()
@@ -128,7 +129,7 @@ func TestFetchLargeFiles(t *testing.T) {
 		localTextFile("small.md", "x\n"),
 	}
 	env.emu.ResetRequests()
-	live, err := Fetch(t.Context(), env.client, envSpace, desiredRepo(local), FetchOptions{})
+	live, err := fetch.Space(t.Context(), env.client, envSpace, desiredRepo(local), fetch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func TestFetchErrors(t *testing.T) {
 				once.Do(func() { env.emu.RemoveToken(envToken) })
 			}
 		})
-		_, err := Fetch(t.Context(), env.client, envSpace, desiredRepo(desired...), FetchOptions{Parallelism: 2})
+		_, err := fetch.Space(t.Context(), env.client, envSpace, desiredRepo(desired...), fetch.Options{Parallelism: 2})
 		if !remote.IsUnauthorized(err) || !strings.Contains(err.Error(), "reading skill s-") {
 			t.Fatalf("Fetch = %v, want a 401 naming the skill", err)
 		}
@@ -175,7 +176,7 @@ func TestFetchErrors(t *testing.T) {
 	t.Run("the list fails", func(t *testing.T) {
 		env := newApplyEnv(t, remotetest.Space{})
 		env.emu.AddToken("other", remotetest.ReadWrite, "zz99")
-		_, err := Fetch(t.Context(), env.clientWith("other"), envSpace, desiredRepo(), FetchOptions{})
+		_, err := fetch.Space(t.Context(), env.clientWith("other"), envSpace, desiredRepo(), fetch.Options{})
 		if !remote.IsForbidden(err) || !strings.Contains(err.Error(), "listing") {
 			t.Errorf("Fetch = %v, want a 403 while listing", err)
 		}
@@ -193,7 +194,7 @@ func TestFetchErrors(t *testing.T) {
 			}
 		})
 		desired := desiredRepo(wantSkill("a", "x\n", true), wantSkill("b", "x\n", true))
-		live, err := Fetch(t.Context(), env.client, envSpace, desired, FetchOptions{})
+		live, err := fetch.Space(t.Context(), env.client, envSpace, desired, fetch.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

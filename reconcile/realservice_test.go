@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
@@ -275,7 +276,7 @@ func TestSlugDifferingFromTheListIsInvalid(t *testing.T) {
 	desired := &fsrepo.Repo{Config: config.Config{Space: "ab12", Unmanaged: config.UnmanagedDisable}, Skills: []fsrepo.Skill{
 		{Slug: "doc", Path: "skills/doc/SKILL.md", Name: "Skill doc", Description: "About doc", Instructions: "new\n", Enabled: true},
 	}}
-	_, err := Fetch(t.Context(), slugShifter{svc}, "ab12", desired, FetchOptions{})
+	_, err := fetch.Space(t.Context(), slugShifter{svc}, "ab12", desired, fetch.Options{})
 	if err == nil || !strings.Contains(err.Error(), `invalid response: the service answered slug "doc-2" for it, where its list gave "doc"`) {
 		t.Errorf("Fetch: %v, want an invalid response naming both slugs", err)
 	}

@@ -206,8 +206,8 @@ func (r *Restore) Slugs() []string {
 	return out
 }
 
-// Wanted is the state for [Fetch]: the skills to read, by slug, with
-// nothing else. Fetch reads their instructions, which [Restore.Desired]
+// Wanted is the state for [fetch.Space]: the skills to read, by slug, with
+// nothing else. It reads their instructions, which [Restore.Desired]
 // needs for the fields it does not put back.
 func (r *Restore) Wanted() *fsrepo.Repo {
 	repo := &fsrepo.Repo{Config: config.Config{Space: r.Space}}

@@ -1,12 +1,12 @@
 package reconcile
 
 import (
-	"context"
 	"fmt"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/spec"
@@ -112,16 +112,16 @@ func TestIdealRounds(t *testing.T) {
 func BenchmarkPlanSchedule(b *testing.B) {
 	for _, n := range []int{100, 1000, 5000} {
 		env := newPerfEnv(b, n, remote.Options{})
-		cache, err := OpenCache(b.TempDir())
+		cache, err := fetch.OpenCache(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
-		env.planOnce(b, FetchOptions{Cache: cache, Parallelism: 32}) // warm it
+		env.planOnce(b, fetch.Options{Cache: cache, Parallelism: 32}) // warm it
 		env.emu.SetFaults(remotetest.Faults{Latency: benchLatency})
 		for _, warm := range []bool{false, true} {
 			for _, par := range []int{8, 32} {
 				name := fmt.Sprintf("skills=%d/cold/P=%d", n, par)
-				o := FetchOptions{Parallelism: par}
+				o := fetch.Options{Parallelism: par}
 				if warm {
 					name = fmt.Sprintf("skills=%d/warm/P=%d", n, par)
 					o.Cache = cache
@@ -158,38 +158,6 @@ func BenchmarkPlanSchedule(b *testing.B) {
 			}
 		}
 	}
-}
-
-// BenchmarkCacheLookup10000 resolves 10,000 listed skills against a warm
-// instruction cache one by one, no request made: the disk's share of a
-// warm plan, which List reads ahead while the lists are read.
-//
-//	go test -run '^$' -bench CacheLookup -benchtime 5x ./reconcile
-func BenchmarkCacheLookup10000(b *testing.B) {
-	const n = 10000
-	env := newPerfEnv(b, n, remote.Options{})
-	cache, err := OpenCache(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	env.planOnce(b, FetchOptions{Cache: cache, Parallelism: 32}) // warm it
-	listed, err := env.client.ListAllSkills(context.Background(), benchSpace)
-	if err != nil {
-		b.Fatal(err)
-	}
-	scope := cacheScope{Service: env.client.BaseURL(), Space: benchSpace}
-	for b.Loop() {
-		hits := 0
-		for _, s := range listed {
-			if _, ok := cache.lookup(scope, s); ok {
-				hits++
-			}
-		}
-		if hits != n {
-			b.Fatalf("%d hits of %d", hits, n)
-		}
-	}
-	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/op")
 }
 
 // cpuTime is the processor time the process has used, in nanoseconds; 0

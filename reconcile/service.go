@@ -3,11 +3,12 @@ package reconcile
 import (
 	"context"
 
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 )
 
 // Service is the part of the service's API (space-api.md) that reconcile
-// reads and writes through: [Fetch], [Apply] and [CheckStale] take
+// reads and writes through: [fetch.Space], [Apply] and [CheckStale] take
 // one. Of package remote, reconcile uses nothing else but its wire types
 // (Skill, Agent, SkillUpdate, SkillFile, the ListOptions of a list), the
 // rules of an update body ([remote.CheckUpdate]) and the helpers that
@@ -19,20 +20,10 @@ import (
 // answers a failure the service explained with a [*remote.Error], so that
 // a 404 reads as "gone" whichever Service gave it.
 type Service interface {
-	// BaseURL is the address of the service, which tells apart spaces of
-	// the same id in [InstructionCache] entries.
-	BaseURL() string
-	// StreamSkills and StreamAgents list every skill or agent of the
-	// space, once each, reading up to o.Parallelism pages at once.
-	StreamSkills(ctx context.Context, space string, o remote.ListOptions) ([]remote.Skill, error)
-	StreamAgents(ctx context.Context, space string, o remote.ListOptions) ([]remote.Agent, error)
-	// GetSkill reads a skill with its instructions.
-	GetSkill(ctx context.Context, space, skillID string) (*remote.Skill, error)
-	// GetSkillFile reads a text file of a skill's folder; GetSkillFileUpTo
-	// reads one of at most maxBytes and fails with [remote.ErrTooLarge]
-	// for a larger one.
+	// The lists and reads of fetching: [fetch.Service].
+	fetch.Service
+	// GetSkillFile reads a text file of a skill's folder.
 	GetSkillFile(ctx context.Context, space, skillID, path string) (*remote.SkillFile, error)
-	GetSkillFileUpTo(ctx context.Context, space, skillID, path string, maxBytes int64) (*remote.SkillFile, error)
 	// UpdateSkill, EnableSkill and DisableSkill change a skill and answer
 	// it as the service now holds it.
 	UpdateSkill(ctx context.Context, space, skillID string, u remote.SkillUpdate) (*remote.Skill, error)

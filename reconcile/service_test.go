@@ -1,11 +1,7 @@
 package reconcile
 
 import (
-	"bytes"
 	"errors"
-	"io"
-	"io/fs"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +10,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -34,42 +31,6 @@ func (j *memJournal) Write(e JournalEntry) error {
 	return nil
 }
 
-// memStore keeps the entries of a cache in memory.
-type memStore struct {
-	mu    sync.Mutex
-	files map[string][]byte
-}
-
-func (m *memStore) Names() ([]string, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Collect(maps.Keys(m.files)), nil
-}
-
-func (m *memStore) Open(name string) (io.ReadCloser, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	data, ok := m.files[name]
-	if !ok {
-		return nil, fs.ErrNotExist
-	}
-	return io.NopCloser(bytes.NewReader(data)), nil
-}
-
-func (m *memStore) Write(name string, data []byte) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.files[name] = bytes.Clone(data)
-	return nil
-}
-
-func (m *memStore) Remove(name string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.files, name)
-	return nil
-}
-
 // skillReads counts the single-skill reads svc answered.
 func skillReads(svc *reconciletest.Service) int {
 	n := 0
@@ -81,9 +42,10 @@ func skillReads(svc *reconciletest.Service) int {
 	return n
 }
 
-// TestPlanAndApplyWithoutHTTP drives Fetch, Compute, Apply and CheckStale
-// through the Service interface alone, with the journal and the cache in
-// memory: reconcile needs no HTTP, no emulator and no disk.
+// TestPlanAndApplyWithoutHTTP drives fetch.Space, Compute, Apply and
+// CheckStale through the Service interface alone, with the journal in
+// memory: reconcile needs no HTTP, no emulator and no disk (the cache is
+// fetch's, in a folder).
 func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 	svc := reconciletest.NewService("ab12")
 	edit := svc.Add("edit", "old\n", true)
@@ -97,10 +59,13 @@ func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 		{Slug: "wake", Path: "skills/wake/SKILL.md", Name: "Skill wake", Description: "About wake", Instructions: "same\n", Enabled: true},
 	}}
 	pol := PolicyFromConfig(desired.Config)
-	cache := &InstructionCache{entries: &memStore{files: map[string][]byte{}}}
+	cache, err := fetch.OpenCache(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	plan := func() *Plan {
 		t.Helper()
-		live, err := Fetch(t.Context(), svc, "ab12", desired, FetchOptions{Cache: cache})
+		live, err := fetch.Space(t.Context(), svc, "ab12", desired, fetch.Options{Cache: cache})
 		if err != nil {
 			t.Fatalf("Fetch: %v", err)
 		}
@@ -164,7 +129,7 @@ func TestReadPanicIsAnError(t *testing.T) {
 	p := &Plan{Space: "ab12", Changes: []Change{{Slug: "a", ID: s.ID, Actions: []Action{ActionEnable}, Fields: []string{FieldEnabled}, UpdatedAt: s.UpdatedAt}}}
 	for name, run := range map[string]func() error{
 		"Fetch": func() error {
-			_, err := Fetch(t.Context(), svc, "ab12", desired, FetchOptions{})
+			_, err := fetch.Space(t.Context(), svc, "ab12", desired, fetch.Options{})
 			return err
 		},
 		"CheckStale": func() error {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/spec"
@@ -98,7 +99,7 @@ func soakRun(t *testing.T, seed uint64, n int) {
 	ctx := context.Background()
 	pol := Policy{Force: true}
 
-	live0, err := Fetch(ctx, env.client, benchSpace, env.desired, FetchOptions{})
+	live0, err := fetch.Space(ctx, env.client, benchSpace, env.desired, fetch.Options{})
 	if err != nil {
 		t.Fatalf("fetch under faults: %v", err)
 	}
@@ -177,7 +178,7 @@ func soakRun(t *testing.T, seed uint64, n int) {
 		}
 	}
 	// And planning again, still under faults, finds nothing to do.
-	live1, err := Fetch(ctx, env.client, benchSpace, env.desired, FetchOptions{})
+	live1, err := fetch.Space(ctx, env.client, benchSpace, env.desired, fetch.Options{})
 	if err != nil {
 		t.Fatalf("fetch after apply: %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -75,14 +76,14 @@ func BenchmarkPlanTargets(b *testing.B) {
 	e.ResetRequests()
 	b.ResetTimer()
 	for range b.N {
-		budget := NewBudget(par)
-		listings := make([]*Listing, len(ts))
+		budget := fetch.NewBudget(par)
+		listings := make([]*fetch.Listing, len(ts))
 		plans := make([]*Plan, len(ts))
 		errs := make([]error, len(ts))
 		var wg sync.WaitGroup
 		for i, t := range ts {
 			wg.Go(func() {
-				listings[i], errs[i] = List(context.Background(), t.client, t.space, FetchOptions{Parallelism: par, Budget: budget})
+				listings[i], errs[i] = fetch.List(context.Background(), t.client, t.space, fetch.Options{Parallelism: par, Budget: budget})
 			})
 		}
 		wg.Wait()

@@ -91,8 +91,9 @@ func TestPackageMap(t *testing.T) {
 		"remote/remotetest":            {"remote", "spec", "internal/..."},
 		"remote/remotetest/testserver": {"remote/remotetest", "remote", "spec", "internal/..."},
 		"reconcile/diff":               nil,
-		"reconcile":                    {"reconcile/diff", "fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
-		"reconcile/render":             {"reconcile", "reconcile/diff", "fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"reconcile/fetch":              {"fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"reconcile":                    {"reconcile/fetch", "reconcile/diff", "fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
+		"reconcile/render":             {"reconcile", "reconcile/fetch", "reconcile/diff", "fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
 		"reconcile/pull":               {"fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
 		"reconcile/reconciletest":      {"fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "remote", "spec", "internal/..."},
 		"vendored":                     {"fsrepo", "fsrepo/config", "fsrepo/skillignore", "lint", "fsrepo/skillmd", "fsrepo/diag", "spec", "internal/..."},
@@ -114,7 +115,7 @@ func TestPackageMap(t *testing.T) {
 			}
 		}
 	}
-	for _, must := range []string{"spec", "fsrepo", "remote", "remote/remotetest", "reconcile", "reconcile/render", "reconcile/diff", "reconcile/pull", "vendored", "cmd/skillsync", "internal/github"} {
+	for _, must := range []string{"spec", "fsrepo", "remote", "remote/remotetest", "reconcile", "reconcile/render", "reconcile/diff", "reconcile/fetch", "reconcile/pull", "vendored", "cmd/skillsync", "internal/github"} {
 		if _, ok := imports[must]; !ok {
 			t.Errorf("no package %s: the map names it", must)
 		}

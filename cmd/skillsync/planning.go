@@ -15,6 +15,7 @@ import (
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/lint"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -240,7 +241,7 @@ func refuseTokenInRepo(ui *ui, repo *fsrepo.Repo) error {
 // at once, sharing one --parallelism, and a target that cannot be planned
 // does not stop the others: its run holds the error ([planRun.fail]).
 func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([]*planRun, error) {
-	budget := reconcile.NewBudget(o.conn.parallelism)
+	budget := fetch.NewBudget(o.conn.parallelism)
 	early := startLists(ctx, e, o, budget)
 	defer early.stop()
 	root, repo, diags, j, err := loadJudged(ctx, e.ui, o)
@@ -271,7 +272,7 @@ func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([
 	// Every target's lists are read before any skill, so that the reads
 	// of one target never hold up the pages of another: a page unlocks
 	// reads, a read unlocks nothing.
-	listings := make([]*reconcile.Listing, len(runs))
+	listings := make([]*fetch.Listing, len(runs))
 	errs := make([]error, len(runs))
 	crash := eachTarget(runs, errs, func(i int, r *planRun) (err error) {
 		listings[i], err = listTarget(ctx, e, o, r, early, i, budget)
@@ -316,7 +317,7 @@ func eachTarget(runs []*planRun, errs []error, f func(i int, r *planRun) error) 
 
 // listTarget connects to the space of r.target and lists it, or takes the
 // client and lists of target i of early.
-func listTarget(ctx context.Context, e *env, o planningOptions, r *planRun, early *earlyLists, i int, budget *reconcile.Budget) (*reconcile.Listing, error) {
+func listTarget(ctx context.Context, e *env, o planningOptions, r *planRun, early *earlyLists, i int, budget *fetch.Budget) (*fetch.Listing, error) {
 	var err error
 	if early != nil {
 		r.client = early.clients[i]
@@ -326,16 +327,16 @@ func listTarget(ctx context.Context, e *env, o planningOptions, r *planRun, earl
 	if err := refuseTokenInRepo(e.ui, r.repo); err != nil {
 		return nil, err
 	}
-	var l *reconcile.Listing
+	var l *fetch.Listing
 	if early != nil {
 		err = early.lists[i].Wait()
 		l = early.listings[i]
 	} else {
-		fo := reconcile.FetchOptions{Parallelism: r.par, Budget: budget}
+		fo := fetch.Options{Parallelism: r.par, Budget: budget}
 		if fo.Cache, err = openCache(o); err != nil {
 			return nil, err
 		}
-		l, err = reconcile.List(ctx, r.client, r.target.Space, fo)
+		l, err = fetch.List(ctx, r.client, r.target.Space, fo)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", r.target.Space, err)
@@ -346,7 +347,7 @@ func listTarget(ctx context.Context, e *env, o planningOptions, r *planRun, earl
 // planTarget reads what l lists of r.repo and plans r.repo against it,
 // carrying the warnings of diags and the findings of the security rules
 // (j's, in the space).
-func planTarget(ctx context.Context, r *planRun, l *reconcile.Listing, diags diag.Diagnostics, j *lint.Judge, progress func(done, total int)) error {
+func planTarget(ctx context.Context, r *planRun, l *fetch.Listing, diags diag.Diagnostics, j *lint.Judge, progress func(done, total int)) error {
 	t := r.target
 	live, err := l.Read(ctx, r.repo, progress)
 	if err != nil {
@@ -360,11 +361,11 @@ func planTarget(ctx context.Context, r *planRun, l *reconcile.Listing, diags dia
 }
 
 // openCache opens the --cache folder; nil for none.
-func openCache(o planningOptions) (*reconcile.InstructionCache, error) {
+func openCache(o planningOptions) (*fetch.Cache, error) {
 	if o.cache == "" {
 		return nil, nil
 	}
-	return reconcile.OpenCache(o.cache)
+	return fetch.OpenCache(o.cache)
 }
 
 // earlyLists are the lists of the targets skillsync.yaml selects, read
@@ -375,13 +376,13 @@ type earlyLists struct {
 	targets  []targetSettings
 	clients  []*remote.Client
 	cancel   context.CancelFunc
-	lists    []errgroup.Group     // one per target
-	listings []*reconcile.Listing // once its lists have ended
+	lists    []errgroup.Group // one per target
+	listings []*fetch.Listing // once its lists have ended
 }
 
 // startLists starts reading the lists of the targets skillsync.yaml
 // selects, within budget; nil if it cannot.
-func startLists(ctx context.Context, e *env, o planningOptions, budget *reconcile.Budget) *earlyLists {
+func startLists(ctx context.Context, e *env, o planningOptions, budget *fetch.Budget) *earlyLists {
 	root, err := findRepo(o.dir)
 	if err != nil {
 		return nil
@@ -394,12 +395,12 @@ func startLists(ctx context.Context, e *env, o planningOptions, budget *reconcil
 	if err != nil || o.conn.checkParallelism() != nil {
 		return nil
 	}
-	fo := reconcile.FetchOptions{Parallelism: o.conn.parallelism, Budget: budget}
+	fo := fetch.Options{Parallelism: o.conn.parallelism, Budget: budget}
 	if fo.Cache, err = openCache(o); err != nil {
 		return nil
 	}
 	early := &earlyLists{targets: ts, clients: make([]*remote.Client, len(ts)),
-		lists: make([]errgroup.Group, len(ts)), listings: make([]*reconcile.Listing, len(ts))}
+		lists: make([]errgroup.Group, len(ts)), listings: make([]*fetch.Listing, len(ts))}
 	for i, t := range ts {
 		if early.clients[i], err = newClient(e, o.conn, t); err != nil {
 			return nil
@@ -408,7 +409,7 @@ func startLists(ctx context.Context, e *env, o planningOptions, budget *reconcil
 	ctx, early.cancel = context.WithCancel(ctx)
 	for i, t := range ts {
 		bug.Go(&early.lists[i], func() (err error) {
-			early.listings[i], err = reconcile.List(ctx, early.clients[i], t.Space, fo)
+			early.listings[i], err = fetch.List(ctx, early.clients[i], t.Space, fo)
 			return err
 		})
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -36,7 +37,7 @@ func TestRecheckAfterConfirmation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := reconcile.Fetch(ctx, cl, demoSpace, repo, reconcile.FetchOptions{})
+	live, err := fetch.Space(ctx, cl, demoSpace, repo, fetch.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 )
 
 func restoreCommand(e *env) *cli.Command {
@@ -187,7 +188,7 @@ func planRestore(ctx context.Context, e *env, o restoreOptions, rs *reconcile.Re
 		pr = e.ui.progress("fetching skills")
 	}
 	par := o.conn.parallelism
-	live, err := reconcile.Fetch(ctx, cl, t.Space, rs.Wanted(), reconcile.FetchOptions{Parallelism: par, Progress: pr.update})
+	live, err := fetch.Space(ctx, cl, t.Space, rs.Wanted(), fetch.Options{Parallelism: par, Progress: pr.update})
 	pr.done()
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)

@@ -1,4 +1,4 @@
-package reconcile
+package fetch
 
 import (
 	"crypto/sha256"
@@ -17,7 +17,7 @@ import (
 // is ignored and rewritten.
 const cacheVersion = 3 // 2: keyed by service address too; 3: readAt
 
-// An InstructionCache keeps, on disk, the single-skill reads [Fetch] makes
+// An Cache keeps, on disk, the single-skill reads [Space] makes
 // for their instructions (list items have none), so that a later plan can
 // skip the read of a skill the service has not changed since. It is opt-in
 // (`--cache DIR`), meant for a CI cache that survives between jobs.
@@ -40,14 +40,21 @@ const cacheVersion = 3 // 2: keyed by service address too; 3: readAt
 // Entries of skills deleted from the space are removed by the next plan
 // of that space, so the folder holds at most one entry per skill.
 //
-// Its entries are kept by a [CacheStore]: [OpenCache] keeps them in a
+// Its entries are kept by a [Store]: [OpenCache] keeps them in a
 // folder ([DirStore]). It is safe for concurrent use, also by several
 // processes sharing the folder. An entry is read up to
-// [MaxCacheEntryBytes]: a larger one is taken for absent, and none larger
+// [MaxEntryBytes]: a larger one is taken for absent, and none larger
 // is written.
-type InstructionCache struct {
-	entries CacheStore
+type Cache struct {
+	entries Store
 }
+
+// MaxEntryBytes is the largest entry of a [Cache] read or written: one
+// skill, whose instructions the service bounds at 50,000 UTF-16 code
+// units (at most 300,000 bytes of JSON). A larger entry is not kept, and
+// one found is taken for absent: the skill is read from the service
+// instead.
+const MaxEntryBytes = 4 << 20
 
 // cacheScope is what an entry belongs to: a space of a service. Two
 // tenants may well have spaces of the same id.
@@ -56,7 +63,7 @@ type cacheScope struct {
 	Space   string `json:"space"`
 }
 
-// cacheEntry is one file of an [InstructionCache].
+// cacheEntry is one file of an [Cache].
 type cacheEntry struct {
 	Version int `json:"version"`
 	cacheScope
@@ -86,12 +93,12 @@ func racy(stamp, listed string, readAt time.Time) bool {
 
 // OpenCache returns the cache kept in the folder dir, creating the folder
 // if needed.
-func OpenCache(dir string) (*InstructionCache, error) {
+func OpenCache(dir string) (*Cache, error) {
 	store, err := OpenDirStore(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &InstructionCache{entries: store}, nil
+	return &Cache{entries: store}, nil
 }
 
 // entryExt ends the name of every entry, which tells entries from other
@@ -107,7 +114,7 @@ func entryName(scope cacheScope, id string) string {
 
 // lookup returns the cached read of the listed skill, if the cache holds
 // one the skill has not moved away from. A nil cache holds nothing.
-func (c *InstructionCache) lookup(scope cacheScope, listed remote.Skill) (remote.Skill, bool) {
+func (c *Cache) lookup(scope cacheScope, listed remote.Skill) (remote.Skill, bool) {
 	if c == nil || listed.UpdatedAt == "" {
 		return remote.Skill{}, false // nothing to tell an edit by
 	}
@@ -119,14 +126,14 @@ func (c *InstructionCache) lookup(scope cacheScope, listed remote.Skill) (remote
 }
 
 // readEntry reads the entry name, if it holds one of this version, within
-// MaxCacheEntryBytes.
-func (c *InstructionCache) readEntry(name string) (*cacheEntry, bool) {
+// MaxEntryBytes.
+func (c *Cache) readEntry(name string) (*cacheEntry, bool) {
 	rc, err := c.entries.Open(name)
 	if err != nil {
 		return nil, false
 	}
 	defer rc.Close()
-	data, err := readAllBounded(rc, "the cache entry "+name, MaxCacheEntryBytes)
+	data, err := bounded.ReadAll(rc, MaxEntryBytes)
 	if err != nil {
 		return nil, false
 	}
@@ -165,7 +172,7 @@ func (e *cacheEntry) standsFor(scope cacheScope, listed remote.Skill) (remote.Sk
 // nor does any cache keep a read whose instructions are null.
 // A failure is not an error of the plan: the next plan reads the skill
 // again.
-func (c *InstructionCache) store(scope cacheScope, s remote.Skill, readAt time.Time) error {
+func (c *Cache) store(scope cacheScope, s remote.Skill, readAt time.Time) error {
 	// A read with null instructions (SKILL.md unreadable) is not kept: the
 	// service may read the file again without moving updatedAt, and a kept
 	// null would plan a blind rewrite of the text on every later plan.
@@ -176,8 +183,8 @@ func (c *InstructionCache) store(scope cacheScope, s remote.Skill, readAt time.T
 	if err != nil {
 		return err
 	}
-	if len(data) > MaxCacheEntryBytes {
-		return fmt.Errorf("the cache entry of skill %s is %d bytes, more than %s, the most read back", s.Slug, len(data), bounded.Size(MaxCacheEntryBytes))
+	if len(data) > MaxEntryBytes {
+		return fmt.Errorf("the cache entry of skill %s is %d bytes, more than %s, the most read back", s.Slug, len(data), bounded.Size(MaxEntryBytes))
 	}
 	return c.entries.Write(entryName(scope, s.ID), data)
 }
@@ -188,7 +195,7 @@ func (c *InstructionCache) store(scope cacheScope, s remote.Skill, readAt time.T
 // can read as its own entries of this scope: the entries of other spaces
 // (of this service or another), and anything else in the folder, stay.
 // Failures are ignored, as in store.
-func (c *InstructionCache) prune(scope cacheScope, listed []remote.Skill) {
+func (c *Cache) prune(scope cacheScope, listed []remote.Skill) {
 	if c == nil {
 		return
 	}
@@ -219,7 +226,12 @@ func sameSkill(a, b remote.Skill) bool {
 	ptrEq := func(x, y *string) bool {
 		return (x == nil) == (y == nil) && (x == nil || *x == *y)
 	}
-	return len(spec.Differ(stateOf(a).fields(), stateOf(b).fields())) == 0 &&
+	return len(spec.Differ(fieldsOf(a), fieldsOf(b))) == 0 &&
 		a.ID == b.ID && a.SpaceID == b.SpaceID && a.Slug == b.Slug && a.Source == b.Source &&
 		ptrEq(a.SourceURL, b.SourceURL) && spec.SameTime(a.CreatedAt, b.CreatedAt) && spec.SameTime(a.UpdatedAt, b.UpdatedAt)
+}
+
+// fieldsOf is the fields of s a plan compares.
+func fieldsOf(s remote.Skill) spec.Fields {
+	return spec.Fields{Name: s.Name, Description: s.Description, Instructions: s.Instructions, Enabled: s.Enabled}
 }

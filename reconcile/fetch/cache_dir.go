@@ -1,4 +1,4 @@
-package reconcile
+package fetch
 
 import (
 	"errors"
@@ -10,10 +10,10 @@ import (
 	"github.com/skillsync/skillsync/internal/bounded"
 )
 
-// A CacheStore keeps the entries of an [InstructionCache], each a small
+// A Store keeps the entries of an [Cache], each a small
 // file by name. [DirStore] is the one skillsync uses; a test may keep
 // entries in memory.
-type CacheStore interface {
+type Store interface {
 	// Names lists the entries held, in no order.
 	Names() ([]string, error)
 	// Open opens an entry for reading.
@@ -25,7 +25,7 @@ type CacheStore interface {
 	Remove(name string) error
 }
 
-// DirStore is a [CacheStore] in a folder: one file per entry, written to a
+// DirStore is a [Store] in a folder: one file per entry, written to a
 // temporary file and renamed into place.
 type DirStore struct {
 	dir string

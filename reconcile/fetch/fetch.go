@@ -1,4 +1,12 @@
-package reconcile
+// Package fetch reads the live state of a space, what [reconcile.Compute]
+// plans against: the lists of its skills and agents ([List]), then the
+// instructions and files of the skills a repository manages
+// ([Listing.Read]), with the fewest requests the API allows, within a
+// [Budget] of requests in flight that several spaces may share. A [Cache]
+// on disk stands in for the reads of skills unchanged since a plan before.
+//
+// [reconcile.Compute]: https://pkg.go.dev/github.com/skillsync/skillsync/reconcile#Compute
+package fetch
 
 import (
 	"context"
@@ -16,16 +24,53 @@ import (
 	"github.com/skillsync/skillsync/spec"
 )
 
-// DefaultParallelism is how many requests [Fetch], [Apply] and [CheckStale]
-// run at once when their options leave it zero (DESIGN.md: --parallelism).
+// DefaultParallelism is how many requests [Space] and [List] run at once
+// when their options leave it zero (DESIGN.md: --parallelism).
 const DefaultParallelism = 8
 
-// FetchOptions tune [Fetch] and [List].
-type FetchOptions struct {
+// Live is the state of a space as the API shows it, fetched before planning.
+type Live struct {
+	Space string
+	// Skills are the listed skills. Instructions must be filled (by a get)
+	// for every skill whose slug the repository holds; a nil Instructions
+	// there means the service could not read the SKILL.md.
+	Skills []remote.Skill
+	// Files holds, by skill id and then by path, the remote content of the
+	// supporting files the repository has for that skill: nil when the
+	// space does not have the file. A path with no entry was not read.
+	Files map[string]map[string]*string
+	// LargeFiles holds, by skill id and then by path, the files whose copy
+	// in the space is over fsrepo.MaxCompareBytes: not read whole, so not
+	// in Files.
+	LargeFiles map[string]map[string]bool
+	Agents     []remote.Agent
+}
+
+// Service is what fetching asks of the service (space-api.md): its lists,
+// and the reads of a skill and of a file. *remote.Client satisfies it; a
+// test may give an in-memory one. A failure the service explained is a
+// [*remote.Error], so that a 404 reads as "gone" whichever Service gave it.
+type Service interface {
+	// BaseURL is the address of the service, which tells apart spaces of
+	// the same id in [Cache] entries.
+	BaseURL() string
+	// StreamSkills and StreamAgents list every skill or agent of the
+	// space, once each, reading up to o.Parallelism pages at once.
+	StreamSkills(ctx context.Context, space string, o remote.ListOptions) ([]remote.Skill, error)
+	StreamAgents(ctx context.Context, space string, o remote.ListOptions) ([]remote.Agent, error)
+	// GetSkill reads a skill with its instructions.
+	GetSkill(ctx context.Context, space, skillID string) (*remote.Skill, error)
+	// GetSkillFileUpTo reads a text file of a skill's folder of at most
+	// maxBytes, and fails with [remote.ErrTooLarge] for a larger one.
+	GetSkillFileUpTo(ctx context.Context, space, skillID, path string, maxBytes int64) (*remote.SkillFile, error)
+}
+
+// Options tune [Space] and [List].
+type Options struct {
 	// Parallelism bounds the requests in flight, list pages and reads
 	// together (default DefaultParallelism).
 	Parallelism int
-	// Progress, when set, is what [Fetch] gives [Listing.Read].
+	// Progress, when set, is what [Space] gives [Listing.Read].
 	Progress func(done, total int)
 	// Budget, when set, is shared with other fetches made at once: the
 	// requests of all of them stay within it. Parallelism then bounds
@@ -33,8 +78,8 @@ type FetchOptions struct {
 	Budget *Budget
 	// Cache, when set, stands in for the read of each skill whose
 	// updatedAt has not moved since it was cached, and keeps every read
-	// made (see [InstructionCache]).
-	Cache *InstructionCache
+	// made (see [Cache]).
+	Cache *Cache
 }
 
 // A Budget bounds the requests in flight of the fetches that share it:
@@ -57,10 +102,10 @@ func (b *Budget) Acquire(ctx context.Context) error {
 // Release frees a slot taken by Acquire.
 func (b *Budget) Release() { <-b.slots }
 
-// Fetch reads what [Compute] needs of a space: every skill and agent
+// Space reads what [reconcile.Compute] needs of a space: every skill and agent
 // listed ([List]), then the instructions of each skill the repository
 // holds and the remote copy of each of their text files ([Listing.Read]).
-func Fetch(ctx context.Context, c Service, space string, desired *fsrepo.Repo, o FetchOptions) (*Live, error) {
+func Space(ctx context.Context, c Service, space string, desired *fsrepo.Repo, o Options) (*Live, error) {
 	l, err := List(ctx, c, space, o)
 	if err != nil {
 		return nil, err
@@ -74,7 +119,7 @@ func Fetch(ctx context.Context, c Service, space string, desired *fsrepo.Repo, o
 type Listing struct {
 	c       Service
 	space   string
-	o       FetchOptions
+	o       Options
 	scope   cacheScope
 	skills  []remote.Skill
 	agents  []remote.Agent
@@ -85,7 +130,7 @@ type Listing struct {
 // after the first of a list up to o.Parallelism at once. While they are
 // read, the entries of o.Cache are read too, so that a warm plan finds
 // them in memory.
-func List(ctx context.Context, c Service, space string, o FetchOptions) (*Listing, error) {
+func List(ctx context.Context, c Service, space string, o Options) (*Listing, error) {
 	if o.Parallelism <= 0 {
 		o.Parallelism = DefaultParallelism
 	}
@@ -165,7 +210,7 @@ func (l *Listing) readAhead(stop <-chan struct{}) *errgroup.Group {
 // reads: each is a file open and a JSON decode.
 const cacheReaders = 4
 
-// Read reads what [Compute] needs of the listed skills that desired holds:
+// Read reads what [reconcile.Compute] needs of the listed skills that desired holds:
 // the instructions of each (list items have none) and the remote copy of
 // each of its text supporting files, o.Parallelism at a time. Binary files
 // are not requested: the API serves only text, and the planner reports
@@ -223,13 +268,25 @@ func (l *Listing) Read(ctx context.Context, desired *fsrepo.Repo, progressf func
 		}
 	}
 
-	progress := newProgress(progressf, len(reads)+len(files))
+	var (
+		progressMu sync.Mutex // calls progressf one at a time, in order
+		done       int
+	)
+	step := func() {
+		if progressf == nil {
+			return
+		}
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		done++
+		progressf(done, len(reads)+len(files))
+	}
 	var mu sync.Mutex // guards live.Files and live.LargeFiles
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(l.o.Parallelism)
 	run := func(read func() error) {
 		bug.Go(g, func() error {
-			defer progress.step()
+			defer step()
 			return read()
 		})
 	}
@@ -239,7 +296,7 @@ func (l *Listing) Read(ctx context.Context, desired *fsrepo.Repo, progressf func
 		}
 		if got, ok := l.readAheadFor(skills[i]); ok {
 			skills[i] = got // in memory: not worth a goroutine
-			progress.step()
+			step()
 			continue
 		}
 		run(func() (err error) {
@@ -371,27 +428,4 @@ func (l *Listing) request(ctx context.Context, do func(ctx context.Context) erro
 	}
 	defer l.o.Budget.Release()
 	return do(ctx)
-}
-
-// progress reports done/total to a callback from any goroutine, one call
-// at a time and in order.
-type progress struct {
-	mu    sync.Mutex
-	f     func(done, total int)
-	done  int
-	total int
-}
-
-func newProgress(f func(done, total int), total int) *progress {
-	return &progress{f: f, total: total}
-}
-
-func (p *progress) step() {
-	if p.f == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
-	p.f(p.done, p.total)
 }
