@@ -117,20 +117,22 @@ func TestHostileTextEscaped(t *testing.T) {
 	}
 	texts := []string{msg.Text}
 	for _, b := range msg.Blocks {
+		objs := append(append([]slackText(nil), b.Fields...), b.Elements...)
 		if b.Text != nil {
-			texts = append(texts, b.Text.Text)
+			objs = append(objs, *b.Text)
 		}
-		for _, f := range b.Fields {
-			texts = append(texts, f.Text)
-			if !f.Verbatim {
-				t.Errorf("a field is not verbatim: %q", f.Text)
-			}
-		}
-		if b.Type == "context" {
-			for _, e := range b.Elements {
-				if e.Text != "<https://ci.example.com/run/1|CI run>" {
-					t.Errorf("link %q", e.Text)
+		for _, o := range objs {
+			switch {
+			case b.Type == "context":
+				if o.Text != "<https://ci.example.com/run/1|CI run>" {
+					t.Errorf("link %q", o.Text)
 				}
+			case o.Type == "mrkdwn":
+				// mrkdwn has no escape for *bold*, _italic_, ~strike~ or
+				// `code`: text of the event must not be there.
+				t.Errorf("Slack would format %q as mrkdwn", o.Text)
+			default:
+				texts = append(texts, o.Text)
 			}
 		}
 	}
@@ -138,6 +140,9 @@ func TestHostileTextEscaped(t *testing.T) {
 		if strings.ContainsAny(s, "<>") {
 			t.Errorf("Slack would parse %q", s)
 		}
+	}
+	if !strings.Contains(string(slack), "*bold* _it_") {
+		t.Errorf("the skills are not all shown:\n%s", slack)
 	}
 	if !strings.Contains(string(slack), "&lt;!channel&gt;") || !strings.Contains(string(slack), "⟦RLO⟧") {
 		t.Errorf("Slack body:\n%s", slack)

@@ -25,12 +25,15 @@ type slackBlock struct {
 	Elements []slackText `json:"elements,omitempty"`
 }
 
-// A slackText is a text object. Each mrkdwn one is verbatim, so that Slack
-// neither links a bare URL nor parses a mention of what it holds.
+// A slackText is a text object. Text from the repository or the space
+// goes in plain_text ones: mrkdwn has no escape for *bold*, _italic_,
+// ~strike~ or `code`. Each mrkdwn one holds only what skillsync wrote, and
+// is verbatim, so that Slack neither links a bare URL nor parses a mention.
 type slackText struct {
 	Type     string `json:"type"`
 	Text     string `json:"text"`
 	Verbatim bool   `json:"verbatim,omitempty"`
+	Emoji    *bool  `json:"emoji,omitempty"`
 }
 
 // Slack's limits on a section's text and on one of its fields.
@@ -41,24 +44,30 @@ const (
 
 func mrkdwn(s string) slackText { return slackText{Type: "mrkdwn", Text: s, Verbatim: true} }
 
+// plainText is a text object Slack shows as it is, :codes: included; its
+// &, < and > are escaped still, as in every text object.
+func plainText(s string) slackText {
+	return slackText{Type: "plain_text", Text: s, Emoji: ptr(false)}
+}
+
 // slackBody renders ev, whose texts are redacted, for Slack. Text from the
 // repository or the space is escaped: it can neither link nor mention.
 func slackBody(ev Event) ([]byte, error) {
 	var blocks []slackBlock
 	blocks = append(blocks, slackBlock{Type: "header", Text: &slackText{Type: "plain_text", Text: ev.Kind.title()}})
 	if ev.Summary != "" {
-		blocks = append(blocks, slackBlock{Type: "section", Text: ptr(mrkdwn(slackEscape(visible.String(ev.Summary), slackSectionMax)))})
+		blocks = append(blocks, slackBlock{Type: "section", Text: ptr(plainText(slackEscape(visible.String(ev.Summary), slackSectionMax)))})
 	}
 	var fields []slackText
 	for _, f := range facts(ev) {
-		fields = append(fields, mrkdwn("*"+f.name+"*\n"+slackEscape(visible.Line(f.value), slackFieldMax-len(f.name)-3)))
+		fields = append(fields, plainText(f.name+"\n"+slackEscape(visible.Line(f.value), slackFieldMax-len(f.name)-1)))
 	}
 	if len(fields) > 0 {
 		blocks = append(blocks, slackBlock{Type: "section", Fields: fields})
 	}
 	if len(ev.Skills) > 0 {
-		text := "*Skills*\n" + skillList(ev.Skills, func(s string) string { return slackEscape(s, 200) })
-		blocks = append(blocks, slackBlock{Type: "section", Text: ptr(mrkdwn(text))})
+		text := "Skills\n" + skillList(ev.Skills, func(s string) string { return slackEscape(s, 200) })
+		blocks = append(blocks, slackBlock{Type: "section", Text: ptr(plainText(text))})
 	}
 	var refs []slackText
 	for _, l := range links(ev.Links) {
