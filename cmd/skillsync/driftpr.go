@@ -93,6 +93,8 @@ func driftPRMarker(t targetSettings) string {
 func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *planRun) error {
 	ui := e.ui
 	where := r.target.where()
+	// The comments and the body are markdown: names go in code spans.
+	whereMD := render.WhereMarkdown(r.target.Space, r.target.Name)
 	withdraw := func(reason string) error {
 		out, err := sink.Withdraw(ctx, forge.Withdrawal{Head: driftHead(r.target), Marker: driftPRMarker(r.target), Reason: reason})
 		if err != nil {
@@ -105,20 +107,20 @@ func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *
 		return nil
 	}
 	if !r.plan.HasDrift() {
-		return withdraw(fmt.Sprintf("The drift is gone: %s is back in sync with git.", where))
+		return withdraw(fmt.Sprintf("The drift is gone: %s is back in sync with git.", whereMD))
 	}
 	files, err := adoptedFiles(ctx, e, r)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return withdraw(fmt.Sprintf("What differs in %s cannot be written to git (see the drift report): only the app, or an apply, can make them agree.", where))
+		return withdraw(fmt.Sprintf("What differs in %s cannot be written to git (see the drift report): only the app, or an apply, can make them agree.", whereMD))
 	}
 	mo := sink.MarkdownOptions("skillsync drift")
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "The app's edits of %s, written into the repository as `skillsync pull` writes them. "+
 		"**Merging** this pull request adopts them in git; **closing** it unmerged leaves them for the next apply to revert. "+
-		"skillsync updates it while the drift changes, and closes it once the space is back in sync.\n\n", where)
+		"skillsync updates it while the drift changes, and closes it once the space is back in sync.\n\n", whereMD)
 	if err := render.Markdown(&md, r.plan, mo); err != nil {
 		return err
 	}
@@ -133,7 +135,7 @@ func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *
 	}
 	out, err := sink.Propose(ctx, p)
 	if errors.Is(err, forge.ErrNothingToPropose) {
-		return withdraw(fmt.Sprintf("The branch %s already holds the app's edits of %s.", base, where))
+		return withdraw(fmt.Sprintf("The branch %s already holds the app's edits of %s.", render.CodeSpan(base), whereMD))
 	}
 	if err != nil {
 		return ciError(err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/forge/forgetest"
 	"github.com/skillsync/skillsync/internal/github/githubtest"
+	"github.com/skillsync/skillsync/internal/mdtest"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -196,5 +197,47 @@ func TestDriftMergeRequestOfTarget(t *testing.T) {
 	}
 	if !strings.Contains(got["skillsync.yaml"].Content, "\n  prod: {space: demo, enabled: {code-review: false}}\n") {
 		t.Errorf("skillsync.yaml of the branch:\n%s\nwant the override code-review: false in target prod", got["skillsync.yaml"].Content)
+	}
+}
+
+// TestDriftMergeRequestNamesShownAsCode: a target named like an address
+// (target names may hold dots) is named in the merge request's
+// description in a code span, which GitLab does not link.
+func TestDriftMergeRequestNamesShownAsCode(t *testing.T) {
+	t.Parallel()
+	e, dir, te := ciSetup(t)
+	delete(te, "SKILLSYNC_SPACE")
+	cfgPath := filepath.Join(dir, "skillsync.yaml")
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = []byte(strings.Replace(string(cfg), "space: demo", "targets:\n  www.evil.example: {space: demo}", 1))
+	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	syncDemo(t, dir, te)
+	f := newFakeGitLab(t, te)
+	delete(te, "CI_MERGE_REQUEST_IID")
+	te["CI_COMMIT_BRANCH"] = "main"
+	f.Git().CommitFiles("main", "the repository", repoFiles(t, dir))
+
+	e.EditSkill(demoSpace, mustSkill(t, e, "code-review").ID, func(s *remotetest.SkillSeed) { s.Description = "Edited in the app." })
+	if code, _, stderr := runCLI(t, te, "drift", "--dir", dir, "--pr"); code != exitChanges {
+		t.Fatalf("drift --pr: exit %d, want 2\n%s", code, stderr)
+	}
+	var bodies []string
+	for _, mr := range f.MergeRequests() {
+		if mr.SourceBranch != "" {
+			bodies = append(bodies, mr.Description)
+		}
+	}
+	if len(bodies) != 1 || !strings.Contains(bodies[0], "www.evil.example") {
+		t.Fatalf("merge requests %q, want one naming the target", bodies)
+	}
+	for _, got := range mdtest.Exposed(bodies[0], "www.evil.example") {
+		if !strings.HasPrefix(got, "<!-- skillsync:") { // the markers, which no one sees
+			t.Errorf("GitLab would link the target's name in %q", got)
+		}
 	}
 }

@@ -96,6 +96,8 @@ func Exposed(md string, words ...string) []string {
 		switch n := n.(type) {
 		case *ast.CodeSpan, *ast.FencedCodeBlock, *ast.CodeBlock:
 			return ast.WalkSkipChildren, nil
+		case *ast.AutoLink:
+			check(string(n.Label(src)))
 		case *ast.Text:
 			check(string(n.Segment.Value(src)))
 		case *ast.String:

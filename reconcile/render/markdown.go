@@ -110,6 +110,10 @@ func Where(space, target string) string {
 	return "space " + space
 }
 
+// WhereMarkdown is [Where] in markdown, the names in code spans, for other
+// markdown reports of skillsync.
+func WhereMarkdown(space, target string) string { return whereMarkdown(space, target) }
+
 // whereMarkdown is [Where] in markdown, the names in code spans.
 func whereMarkdown(space, target string) string {
 	if target != "" {
