@@ -152,20 +152,42 @@ func TestHostileTextEscaped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var card teamsMessage
+	// Teams reads markdown in a TextBlock (and its clients do not all
+	// honour backslash escapes); a TextRun it shows as it is.
+	var card struct {
+		Attachments []struct {
+			Content struct {
+				Body []map[string]any `json:"body"`
+			} `json:"content"`
+		} `json:"attachments"`
+	}
 	if err := json.Unmarshal(teams, &card); err != nil {
 		t.Fatal(err)
 	}
-	all := ""
+	runs := ""
 	for _, b := range card.Attachments[0].Content.Body {
-		all += b.Text + "\n"
-	}
-	for _, raw := range []string{"[click](", "<!here>", "*bold*", "_it_", "\n- item", "\n# heading", "https://evil"} {
-		if strings.Contains(all, raw) {
-			t.Errorf("Teams would read %q as markdown:\n%s", raw, all)
+		if b["type"] != "RichTextBlock" {
+			t.Errorf("Teams would read a %v as markdown: %v", b["type"], b)
+			continue
+		}
+		for _, in := range b["inlines"].([]any) {
+			r := in.(map[string]any)
+			if r["type"] != "TextRun" {
+				t.Errorf("inline %v", r)
+			}
+			runs += r["text"].(string) + "\n"
 		}
 	}
-	if a := card.Attachments[0].Content.Actions; len(a) != 1 || a[0].URL != "https://ci.example.com/run/1" {
+	for _, shown := range []string{"*bold* _it_ [click](https://evil.example)", "# heading", "invoice⟦RLO⟧gnp.exe"} {
+		if !strings.Contains(runs, shown) {
+			t.Errorf("Teams does not show %q as it is:\n%s", shown, runs)
+		}
+	}
+	var actions teamsMessage
+	if err := json.Unmarshal(teams, &actions); err != nil {
+		t.Fatal(err)
+	}
+	if a := actions.Attachments[0].Content.Actions; len(a) != 1 || a[0].URL != "https://ci.example.com/run/1" {
 		t.Errorf("actions %+v: want only the run (the other links are not plain)", a)
 	}
 }

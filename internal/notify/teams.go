@@ -1,10 +1,6 @@
 package notify
 
-import (
-	"strings"
-
-	"github.com/skillsync/skillsync/internal/visible"
-)
+import "github.com/skillsync/skillsync/internal/visible"
 
 // A teamsMessage is the body that a Teams incoming webhook made with the
 // Workflows app takes: one Adaptive Card, as a message's attachment. (The
@@ -26,28 +22,41 @@ type teamsAttachment struct {
 const adaptiveCardVersion = "1.4"
 
 type adaptiveCard struct {
-	Schema  string       `json:"$schema"`
-	Type    string       `json:"type"`
-	Version string       `json:"version"`
-	Body    []textBlock  `json:"body"`
-	Actions []cardAction `json:"actions,omitempty"`
-	MSTeams cardTeams    `json:"msteams"`
+	Schema  string          `json:"$schema"`
+	Type    string          `json:"type"`
+	Version string          `json:"version"`
+	Body    []richTextBlock `json:"body"`
+	Actions []cardAction    `json:"actions,omitempty"`
+	MSTeams cardTeams       `json:"msteams"`
 }
 
 type cardTeams struct {
 	Width string `json:"width"`
 }
 
-// A textBlock is read as markdown by Teams: whatever it holds from the
-// repository or the space is escaped by teamsEscape.
-type textBlock struct {
-	Type    string `json:"type"`
-	Text    string `json:"text"`
-	Wrap    bool   `json:"wrap"`
-	Weight  string `json:"weight,omitempty"`
-	Size    string `json:"size,omitempty"`
-	Color   string `json:"color,omitempty"`
-	Spacing string `json:"spacing,omitempty"`
+// A richTextBlock holds text runs, which Teams shows as they are: a
+// TextBlock reads markdown, whose backslash escapes Teams' clients do not
+// all honour, so text from the repository or the space never goes in one.
+type richTextBlock struct {
+	Type    string    `json:"type"`
+	Inlines []textRun `json:"inlines"`
+	Spacing string    `json:"spacing,omitempty"`
+}
+
+type textRun struct {
+	Type   string `json:"type"`
+	Text   string `json:"text"`
+	Weight string `json:"weight,omitempty"`
+	Size   string `json:"size,omitempty"`
+	Color  string `json:"color,omitempty"`
+}
+
+func run(text string) textRun { return textRun{Type: "TextRun", Text: text} }
+
+func bold(text string) textRun { return textRun{Type: "TextRun", Text: text, Weight: "Bolder"} }
+
+func paragraph(runs ...textRun) richTextBlock {
+	return richTextBlock{Type: "RichTextBlock", Inlines: runs}
 }
 
 type cardAction struct {
@@ -56,7 +65,7 @@ type cardAction struct {
 	URL   string `json:"url"`
 }
 
-// teamsTextMax bounds each text block, well under the 28 KB a Teams
+// teamsTextMax bounds each text run, well under the 28 KB a Teams
 // message may carry.
 const teamsTextMax = 3000
 
@@ -68,22 +77,21 @@ func teamsBody(ev Event) ([]byte, error) {
 	} else if ev.Kind == VendorOutdated {
 		color = "Warning"
 	}
-	body := []textBlock{{Type: "TextBlock", Text: teamsEscape(visible.Line(headline(ev)), 300), Wrap: true, Weight: "Bolder", Size: "Medium", Color: color}}
+	head := bold(cut(visible.Line(headline(ev)), 300))
+	head.Size, head.Color = "Medium", color
+	body := []richTextBlock{paragraph(head)}
 	if ev.Summary != "" {
-		// Markdown needs a blank line to break one.
-		summary := strings.ReplaceAll(visible.String(ev.Summary), "\n", "\n\n")
-		body = append(body, textBlock{Type: "TextBlock", Text: teamsEscape(summary, teamsTextMax), Wrap: true})
+		body = append(body, paragraph(run(cut(visible.String(ev.Summary), teamsTextMax))))
 	}
 	for i, f := range facts(ev) {
-		b := textBlock{Type: "TextBlock", Text: "**" + f.name + ":** " + teamsEscape(visible.Line(f.value), 300), Wrap: true}
+		b := paragraph(bold(f.name+": "), run(cut(visible.Line(f.value), 300)))
 		if i > 0 {
 			b.Spacing = "None"
 		}
 		body = append(body, b)
 	}
 	if len(ev.Skills) > 0 {
-		text := "**Skills:** " + skillList(ev.Skills, func(s string) string { return teamsEscape(s, 200) })
-		body = append(body, textBlock{Type: "TextBlock", Text: text, Wrap: true})
+		body = append(body, paragraph(bold("Skills: "), run(skillList(ev.Skills, func(s string) string { return cut(s, 200) }))))
 	}
 	var actions []cardAction
 	for _, l := range links(ev.Links) {
@@ -102,17 +110,5 @@ func teamsBody(ev Event) ([]byte, error) {
 				MSTeams: cardTeams{Width: "Full"},
 			},
 		}},
-	})
-}
-
-// teamsEscape puts a backslash before each ASCII punctuation character of
-// s, as CommonMark allows for any of them, so that it can start no
-// emphasis, list, link or autolink; and cuts it to max characters.
-func teamsEscape(s string, max int) string {
-	return escapeCut(s, max, func(r rune) string {
-		if r < 0x80 && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", r) {
-			return `\` + string(r)
-		}
-		return ""
 	})
 }
