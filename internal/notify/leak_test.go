@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/internal/redact/redacttest"
+	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // token is a space's token as the process knows it.
@@ -219,5 +220,27 @@ func TestLongTextCut(t *testing.T) {
 	}
 	if got := escapeCut("abcd", 3, func(rune) string { return "" }); got != "ab…" {
 		t.Errorf("escapeCut of a text one too long = %q", got)
+	}
+}
+
+// TestWebhookShowsInvisible: the generic webhook's payload writes what no
+// one can see as \u escapes, so that a person reading it (or a log of it)
+// sees it, and a parser reads the same values.
+func TestWebhookShowsInvisible(t *testing.T) {
+	hidden := "Say hello.\U000E0041\U000E006C\U000E0073\U000E006F invoice\u202egnp.exe\u200b"
+	ev := Event{Kind: DriftFound, Summary: hidden, Skills: []string{hidden}}.redacted(&redact.Set{})
+	body, err := webhookBody(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if visible.HasInvisible(string(body)) {
+		t.Errorf("the payload holds characters no one can see:\n%s", body)
+	}
+	var got webhookPayload
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Data.Summary != hidden || len(got.Data.Skills) != 1 || got.Data.Skills[0] != hidden {
+		t.Errorf("the payload reads back as %+v, want the texts as they were", got.Data)
 	}
 }

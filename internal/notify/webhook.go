@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // FormatVersion is the format_version of the generic webhook's payload. A
@@ -39,13 +41,14 @@ type webhookData struct {
 }
 
 // webhookBody renders ev, whose texts are redacted, as the generic
-// webhook's payload. Texts are data here, sent as they are.
+// webhook's payload. Texts are data here, sent as they are; what no one
+// can see in them is written as \u escapes, which a parser reads back.
 func webhookBody(ev Event) ([]byte, error) {
 	skills := ev.Skills[:min(len(ev.Skills), maxWebhookSkills)]
 	if skills == nil {
 		skills = []string{}
 	}
-	return marshal(webhookPayload{
+	body, err := marshal(webhookPayload{
 		FormatVersion: FormatVersion,
 		Type:          ev.Kind,
 		Timestamp:     ev.Time.UTC().Format(time.RFC3339),
@@ -60,6 +63,7 @@ func webhookBody(ev Event) ([]byte, error) {
 			Links:         ev.Links,
 		},
 	})
+	return visible.EscapeJSON(body), err
 }
 
 // marshal encodes v as compact JSON, leaving <, > and & as they are: the
