@@ -183,3 +183,30 @@ func TestResultMarkdownShowsInjectionsAsText(t *testing.T) {
 		checkInert(t, fmt.Sprintf("result %d", i), render(x), render(benign))
 	}
 }
+
+// TestFindingsShowInjectionsAsText: a security finding quotes what it
+// matched, hostile by nature, and names the skill and the file: in the
+// comment, all of it shows as text.
+func TestFindingsShowInjectionsAsText(t *testing.T) {
+	render := func(x string) string {
+		p := injectedPlan(t, benign)
+		p.Findings = []reconcile.Finding{
+			{Slug: x, Rule: "hidden-markdown", Severity: "error", InSpace: true, Path: "skills/" + x + "/SKILL.md", Line: 3, Col: 1,
+				Message: fmt.Sprintf("instructions in an HTML comment: %q [hidden-markdown]", x), Match: x, Hint: "waive it: " + x},
+			{Slug: "b", Rule: "exfiltration", Severity: "warning", Path: "skills/b/SKILL.md", Line: 7,
+				Message: "a markdown image with a dynamic query: " + x, Match: x},
+		}
+		var b bytes.Buffer
+		if err := Markdown(&b, p, MarkdownOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	for i, x := range injections {
+		md := render(x)
+		if !strings.Contains(md, "**Security findings**") {
+			t.Fatalf("findings %d: not shown:\n%s", i, md)
+		}
+		checkInert(t, fmt.Sprintf("findings %d", i), md, render(benign))
+	}
+}
