@@ -36,47 +36,45 @@ func terminal(t *testing.T, env testEnv, prompt, answer string, args ...string) 
 		mu    sync.Mutex
 		shown bytes.Buffer
 	)
+	// The answer is typed once the prompt shows, from the reader itself,
+	// so that it never waits on a clock.
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
 		buf := make([]byte, 4096)
+		answered := false
 		for {
 			n, err := ptmx.Read(buf)
 			mu.Lock()
 			shown.Write(buf[:n])
+			asked := strings.Contains(shown.String(), prompt)
 			mu.Unlock()
+			if asked && !answered {
+				answered = true
+				io.WriteString(ptmx, answer+"\n")
+			}
 			if err != nil {
 				return
 			}
 		}
 	}()
-	answered := make(chan struct{})
-	go func() {
-		defer close(answered)
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
-			mu.Lock()
-			asked := strings.Contains(shown.String(), prompt)
-			mu.Unlock()
-			if asked {
-				io.WriteString(ptmx, answer+"\n")
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}()
 
 	code := run(t.Context(), append([]string{"skillsync"}, args...), env.process(tty, tty, tty))
-	<-answered
 	tty.Close()
+	// Closing its only other end ends the reader once it has read all.
 	select {
 	case <-read:
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangBound):
+		t.Fatal("the terminal was not drained")
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	return code, strings.ReplaceAll(shown.String(), "\r\n", "\n")
 }
+
+// hangBound bounds the waits of these tests for a process to start, ask or
+// stop: only a hang reaches it, never a busy machine.
+const hangBound = 3 * time.Minute
 
 // TestApplyAsksOnATerminal: at a terminal, apply shows the plan and applies
 // only on "yes"; any other answer changes nothing.
@@ -143,8 +141,8 @@ func TestAgentsDeleteAsksOnATerminal(t *testing.T) {
 // interruptAtPrompt runs a skillsync process on a pseudo terminal of its
 // own, as from a shell, and presses Ctrl-C once prompt shows: the terminal
 // sends SIGINT. It returns the exit code and what the terminal showed. A
-// process still waiting ten seconds later fails the test: it waits for
-// Enter rather than stopping.
+// process still waiting then fails the test (after hangBound): it waits
+// for Enter rather than stopping.
 func interruptAtPrompt(t *testing.T, env testEnv, prompt string, args ...string) (int, string) {
 	t.Helper()
 	exe, err := os.Executable()
@@ -192,8 +190,9 @@ func interruptAtPrompt(t *testing.T, env testEnv, prompt string, args ...string)
 	case <-asked:
 	case err := <-exited:
 		t.Fatalf("exited (%v) before asking; terminal:\n%s", err, text())
-	case <-time.After(30 * time.Second):
+	case <-time.After(hangBound):
 		cmd.Process.Kill()
+		<-exited
 		t.Fatalf("never asked; terminal:\n%s", text())
 	}
 	if _, err := ptmx.Write([]byte{3}); err != nil { // Ctrl-C
@@ -201,7 +200,7 @@ func interruptAtPrompt(t *testing.T, env testEnv, prompt string, args ...string)
 	}
 	select {
 	case err = <-exited:
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangBound):
 		cmd.Process.Kill()
 		<-exited
 		t.Fatalf("Ctrl-C at the prompt did not stop skillsync; terminal:\n%s", text())
@@ -214,7 +213,8 @@ func interruptAtPrompt(t *testing.T, env testEnv, prompt string, args ...string)
 	// process, its only other end, is gone.
 	select {
 	case <-drained:
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangBound):
+		t.Fatalf("the terminal was not drained; it showed:\n%s", text())
 	}
 	return cmd.ProcessState.ExitCode(), text()
 }

@@ -115,10 +115,14 @@ func TestAppInABrowser(t *testing.T) {
 		t.Fatalf("before the app's edits drift finds %d changes and missing %+v, want brand-voice missing alone", len(p.Changes), p.Missing)
 	}
 
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	// The bound only stops a hang: a busy CI machine may take long to
+	// start chromium, which chromedp otherwise gives 20 s.
+	const hang = 4 * time.Minute
+	ctx, cancel := context.WithTimeout(t.Context(), hang)
 	defer cancel()
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(browser),
+		chromedp.WSURLReadTimeout(hang),
 		chromedp.Flag("headless", true),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,

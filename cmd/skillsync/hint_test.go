@@ -41,12 +41,7 @@ func TestHintForNetwork(t *testing.T) {
 	t.Cleanup(untrusted.Close)
 	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
 	t.Cleanup(hang.Close)
-	closed, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	refused := "http://" + closed.Addr().String()
-	closed.Close()
+	refused := "http://" + refusingAddr(t)
 
 	for _, tc := range []struct {
 		name, url, want string

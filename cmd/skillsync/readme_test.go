@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,12 +53,7 @@ func TestReadmeQuickStartOffline(t *testing.T) {
 		t.Fatalf("the quick start does not point at the app, http://%s/app/", readmeAddr)
 	}
 	// A free port stands for 8080, which may be taken where tests run.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := freeAddrT(t)
 	app := "http://" + addr + "/app/spaces/demo"
 	form := func(path string, fields ...string) string {
 		var b strings.Builder

@@ -104,6 +104,7 @@ func TestScripts(t *testing.T) {
 			"emu":          cmdEmu,
 			"exits":        cmdExits,
 			"freeport":     cmdFreeport,
+			"refusedport":  cmdRefusedport,
 			"await":        cmdAwait,
 			"replace":      cmdReplace,
 			"unescape":     cmdUnescape,
@@ -375,17 +376,30 @@ func cmdBigFile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(name, data, 0o644))
 }
 
-// cmdFreeport sets VAR to a free loopback address (127.0.0.1:PORT).
+// cmdFreeport sets VAR to a free loopback address (127.0.0.1:PORT), see
+// [freeAddr].
 //
 //	freeport VAR
 func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: freeport VAR")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeAddr()
 	ts.Check(err)
-	addr := l.Addr().String()
-	ts.Check(l.Close())
+	ts.Setenv(args[0], addr)
+}
+
+// cmdRefusedport sets VAR to a loopback address that refuses connections
+// until the script ends (see [holdRefusing]).
+//
+//	refusedport VAR
+func cmdRefusedport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: refusedport VAR")
+	}
+	addr, release, err := holdRefusing()
+	ts.Check(err)
+	ts.Defer(release)
 	ts.Setenv(args[0], addr)
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -171,12 +170,7 @@ func TestWatchNotifiesAndStops(t *testing.T) {
 	}
 	te["SKILLSYNC_NOTIFY_AUDIT"] = hook.URL
 	te["SKILLSYNC_NOTIFY_AUDIT_SECRET"] = testWebhookSecret
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := freeAddrT(t)
 
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
