@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 
@@ -88,12 +87,7 @@ func FolderExclusions(root, skillsDir, slug string, excludeFiles []string) (skil
 		if de.Name() != skillignore.FileName || !de.Type().IsRegular() {
 			return nil
 		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		data, err := bounded.ReadAll(f, maxIgnoreFileBytes)
+		data, err := bounded.ReadFile(p, maxIgnoreFileBytes)
 		var tl *bounded.TooLargeError
 		if errors.As(err, &tl) {
 			return nil

@@ -352,12 +352,7 @@ func readLocalFolder(root, dir string) (map[string]file, error) {
 		case !t.IsRegular() || fsrepo.SkipsFile(rel):
 			return nil
 		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		data, err := bounded.ReadAll(f, MaxFileBytes)
+		data, err := bounded.ReadFile(p, MaxFileBytes)
 		var tl *bounded.TooLargeError
 		if errors.As(err, &tl) {
 			return fmt.Errorf("%s/%s is over the %d bytes a vendored file may be", dir, rel, MaxFileBytes)
@@ -365,7 +360,7 @@ func readLocalFolder(root, dir string) (map[string]file, error) {
 		if err != nil {
 			return err
 		}
-		info, err := f.Stat()
+		info, err := de.Info()
 		if err != nil {
 			return err
 		}
