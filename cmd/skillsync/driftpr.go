@@ -213,6 +213,7 @@ func adoptedFiles(ctx context.Context, e *env, r *planRun) (map[string]forge.Fil
 	// Force lets pull write over them, as it is a copy.
 	rep, err := pull.Skills(ctx, r.client, r.target.Space, pull.Options{
 		Root: tmp, Config: cfg, Slugs: slugs, Parallelism: r.par, Enabled: shared, Force: true,
+		Secrets: e.ui.secrets.Found,
 	})
 	if rep != nil {
 		for _, w := range rep.Warnings {

@@ -154,6 +154,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 		Progress:    pr.update,
 		Enabled:     shared,
 		Exclude:     exclude,
+		Secrets:     ui.secrets.Found,
 	})
 	pr.done()
 	if err := reportPull(ui, space, rep, err, o.format); err != nil {
@@ -236,6 +237,7 @@ func reportPull(ui *ui, space string, rep *pull.Report, err error, format string
 		refused *fsrepo.RefusedError
 		unknown *pull.UnknownSlugsError
 		shared  *pull.SharedSlugsError
+		leaked  *pull.SecretsError
 	)
 	switch {
 	case errors.As(err, &refused):
@@ -249,6 +251,13 @@ func reportPull(ui *ui, space string, rep *pull.Report, err error, format string
 		return withHint(fmt.Errorf("refusing to pull: %w", err), "%s", strings.Join(hints, "\n"))
 	case errors.As(err, &unknown):
 		return withHint(err, "%s", unknown.Advice())
+	case errors.As(err, &leaked):
+		written := *rep // what was written is reported, its warnings said once
+		written.Warnings = nil
+		if err := reportPull(ui, space, &written, nil, format); err != nil {
+			return err
+		}
+		return withHint(err, "remove the value from each skill named in the app, and rotate the token: whoever can read the space has read it")
 	case errors.As(err, &shared):
 		return withHint(err, "%s", shared.Advice())
 	case err != nil:

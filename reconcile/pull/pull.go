@@ -55,6 +55,10 @@ type Options struct {
 	// when Slugs names none: those a target does not manage, which are
 	// unmanaged in its space, and whose folders other targets may manage.
 	Exclude func(slug string) bool
+	// Secrets, when set, returns the names of the secrets of this process
+	// that a text holds. A skill holding one is not written at all, and
+	// Skills returns a [*SecretsError] once the others are written.
+	Secrets func(text string) []string
 }
 
 // defaultParallelism is how many skills are read at once when
@@ -169,12 +173,17 @@ func Skills(ctx context.Context, c Service, space string, o Options) (*Report, e
 		return nil, err
 	}
 	rep := &Report{Space: space, SkillsDir: o.Config.SkillsDir, Skills: []Skill{}}
+	var leaks []SecretLeak
 	w := fsrepo.NewSkillWriter(o.Root, o.Config.SkillsDir, fsrepo.WriteOptions{Force: o.Force})
 	for _, p := range pulled {
 		rep.Warnings = append(rep.Warnings, p.warnings...)
 		rep.Unfound += p.unfound
 		if on, ok := o.Enabled[p.Slug]; ok && p.skip == "" && on != p.Enabled {
 			p.files[skillmd.FileName] = skillmd.Format(p.Name, p.Description, on, *p.Instructions)
+		}
+		if names := heldSecrets(p, o.Secrets); len(names) > 0 {
+			p.skip = "holds the value of " + strings.Join(names, ", ")
+			leaks = append(leaks, SecretLeak{Slug: p.Slug, Names: names})
 		}
 		if p.skip == "" {
 			w.Add(p.Slug, p.files)
@@ -216,7 +225,49 @@ func Skills(ctx context.Context, c Service, space string, o Options) (*Report, e
 		}
 		rep.ConfigWritten = true
 	}
+	if len(leaks) > 0 {
+		return rep, &SecretsError{Space: space, Leaks: leaks}
+	}
 	return rep, nil
+}
+
+// heldSecrets are the names of the secrets that a file of p holds,
+// each once, in the order secrets finds them.
+func heldSecrets(p *pulledSkill, secrets func(string) []string) []string {
+	if secrets == nil || p.skip != "" {
+		return nil
+	}
+	var names []string
+	for _, data := range p.files {
+		for _, n := range secrets(string(data)) {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// A SecretLeak is a skill of the space that holds secrets of this process.
+type SecretLeak struct {
+	Slug  string
+	Names []string // the names of the secrets, never their values
+}
+
+// A SecretsError is returned by [Skills] when skills of the space hold a
+// secret this process knows: they were not written, the others were.
+type SecretsError struct {
+	Space string
+	Leaks []SecretLeak
+}
+
+func (e *SecretsError) Error() string {
+	parts := make([]string, len(e.Leaks))
+	for i, l := range e.Leaks {
+		parts[i] = fmt.Sprintf("%s holds the value of %s", l.Slug, strings.Join(l.Names, ", "))
+	}
+	return fmt.Sprintf("not written, as no secret of this process is ever written to a file: in space %s, %s", e.Space, strings.Join(parts, "; "))
 }
 
 // An UnknownSlugsError is returned by [Skills] for slugs the space has no
