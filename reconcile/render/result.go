@@ -51,6 +51,8 @@ func ResultMarkdown(w io.Writer, r *reconcile.Result, o MarkdownOptions) error {
 			sym = "✗"
 		case reconcile.OutcomeSkipped:
 			sym = "–"
+		case reconcile.OutcomeAccepted:
+			sym = "…" // neither done nor failed: not visible yet
 		}
 		reason := strings.TrimSpace(s.Reason + " " + s.Mismatch)
 		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(s.Slug)), s.Action, s.Outcome, cell(mdText(reason)))

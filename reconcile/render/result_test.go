@@ -30,6 +30,21 @@ func TestRenderResultMarkdown(t *testing.T) {
 	}
 }
 
+// TestRenderResultMarkdownAccepted: a write the service accepted but does
+// not show yet is not ticked as done in the comment.
+func TestRenderResultMarkdownAccepted(t *testing.T) {
+	r := &reconcile.Result{Space: "ab12", Steps: []reconcile.StepResult{
+		{Slug: "a", Action: reconcile.ActionUpdate, Outcome: reconcile.OutcomeAccepted, Reason: "accepted by the service, not visible yet"},
+	}}
+	var b strings.Builder
+	if err := ResultMarkdown(&b, r, MarkdownOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if row := "| … | `a` | update | accepted | accepted by the service, not visible yet |\n"; !strings.Contains(b.String(), row) {
+		t.Errorf("want the row %q in:\n%s", row, b.String())
+	}
+}
+
 func TestRenderResultMarkdownStaysUnderLimit(t *testing.T) {
 	r := &reconcile.Result{Space: "ab12"}
 	for i := range 5000 {
