@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/skillsync/skillsync/internal/redact"
 )
 
 // A Request is an open pull (merge) request, as a [Host] lists it.
@@ -98,10 +100,14 @@ func Propose(ctx context.Context, host Host, p Proposal) (Outcome, error) {
 	return outcome(action, keep, commit), nil
 }
 
-// Withdraw closes the open requests of skillsync's from w.Head through
-// host, commenting w.Reason, then deletes the branch; with none it does
-// nothing. w is checked by the caller.
-func Withdraw(ctx context.Context, host Host, w Withdrawal) (Outcome, error) {
+// Withdraw checks w, then closes the open requests of skillsync's from
+// w.Head through host, commenting w.Reason redacted by r, then deletes the
+// branch; with none it does nothing.
+func Withdraw(ctx context.Context, host Host, w Withdrawal, r *redact.Redactor) (Outcome, error) {
+	if err := w.Check(); err != nil {
+		return Outcome{}, err
+	}
+	w.Reason = r.Redact(w.Reason)
 	reqs, err := host.Requests(ctx, w.Head, w.Marker)
 	if err != nil || len(reqs) == 0 {
 		return Outcome{Action: ProposalNone}, err

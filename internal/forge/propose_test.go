@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/internal/forge"
+	"github.com/skillsync/skillsync/internal/redact"
 )
 
 // host is a scripted forge.Host: it holds open requests and a branch,
@@ -124,14 +125,14 @@ func TestPropose(t *testing.T) {
 func TestWithdraw(t *testing.T) {
 	w := forge.Withdrawal{Head: "skillsync/x", Marker: "<!-- m -->", Reason: "gone"}
 	h := &host{}
-	if out, err := forge.Withdraw(context.Background(), h, w); err != nil || out.Action != forge.ProposalNone {
+	if out, err := forge.Withdraw(context.Background(), h, w, redact.New("")); err != nil || out.Action != forge.ProposalNone {
 		t.Errorf("none open: %+v, %v", out, err)
 	}
 	if !slices.Equal(h.calls, []string{"requests"}) {
 		t.Errorf("none open: calls %q", h.calls)
 	}
 	h = &host{open: []forge.Request{{Number: 4, Ref: "#4", URL: "u4"}, {Number: 6, Ref: "#6"}}}
-	out, err := forge.Withdraw(context.Background(), h, w)
+	out, err := forge.Withdraw(context.Background(), h, w, redact.New(""))
 	if err != nil || out.Action != forge.ProposalClosed || out.Number != 4 || out.URL != "u4" {
 		t.Errorf("two open: %+v, %v", out, err)
 	}

@@ -51,11 +51,7 @@ func (c *Client) Propose(ctx context.Context, p forge.Proposal) (forge.Outcome, 
 // With no such pull request it does nothing (ProposalNone); another's
 // from w.Head is an error wrapping [forge.ErrBranchTaken].
 func (c *Client) Withdraw(ctx context.Context, w forge.Withdrawal) (forge.Outcome, error) {
-	if err := w.Check(); err != nil {
-		return forge.Outcome{}, err
-	}
-	w.Reason = c.redactor.Redact(w.Reason)
-	return forge.Withdraw(ctx, proposer{c}, w)
+	return forge.Withdraw(ctx, proposer{c}, w, c.redactor)
 }
 
 // proposer is GitHub's side of forge.Propose and forge.Withdraw.
