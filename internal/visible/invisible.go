@@ -334,19 +334,6 @@ func lineHasRTL(s string, ls int) bool {
 	return false
 }
 
-// DecodeTags returns the ASCII that the tag characters of s spell, the
-// language tag U+E0001 and the cancel tag U+E007F left out; other
-// characters are dropped.
-func DecodeTags(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r >= 0xe0020 && r <= 0xe007e {
-			b.WriteByte(byte(r - 0xe0000))
-		}
-	}
-	return b.String()
-}
-
 // decodeRun is the text the run's characters spell, or "": the tag
 // characters as ASCII; else the bytes the variation selectors carry (one
 // each, U+FE00 to U+FE0F being 0 to 15 and U+E0100 to U+E01EF 16 to 255);

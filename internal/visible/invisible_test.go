@@ -116,9 +116,12 @@ func TestRunsFindHiddenText(t *testing.T) {
 	}
 }
 
-func TestDecodeTags(t *testing.T) {
-	if got := DecodeTags("x\U000E0001" + tags("Hi!") + "\U000E007Fy"); got != "Hi!" {
-		t.Errorf("DecodeTags = %q, want %q", got, "Hi!")
+// TestTagsDecoded: a run of tag characters spells their ASCII, the
+// language tag and the cancel tag left out.
+func TestTagsDecoded(t *testing.T) {
+	runs := Runs("x\U000E0001" + tags("Hi!") + "\U000E007Fy")
+	if len(runs) != 1 || runs[0].Decoded != "Hi!" {
+		t.Errorf("Runs = %+v, want one run spelling %q", runs, "Hi!")
 	}
 }
 
