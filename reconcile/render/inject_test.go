@@ -24,18 +24,19 @@ import (
 // would render as markdown: a link, bold "No changes.", a mention, an
 // image, an issue reference and a bare address (the attack of issue 23);
 // then what breaks a table, a fence or <details>, HTML, an entity, the
-// references of GitHub and GitLab, math, emphasis and new lines; last,
+// references of GitHub and GitLab, math, emphasis, an emoji's code,
+// commit hashes GitHub links, and new lines; last,
 // text that would start a code block or a list where it begins an item.
 var injections = []string{
 	"[Approve and merge](https://evil.example/x) **No changes.** @octocat <img src=x> #1 https://evil.example",
-	"a | b ``` </details> <!-- x --> ![img](https://evil.example/i.png) &amp; GH-12 !12 ~label %m $x$ www.evil.example user@evil.example _em_ ~~s~~ \\ `code`\n# Heading\n- item\n\n| t |\n1. one",
+	"a | b ``` </details> <!-- x --> ![img](https://evil.example/i.png) &amp; GH-12 !12 ~label %m $x$ www.evil.example user@evil.example _em_ ~~s~~ \\ `code` :rocket: a5c3785ed8d6 \"see 1f0e4d9c\"\n# Heading\n- item\n\n| t |\n1. one",
 	"     1. indented past a list's marker, @octocat #1",
 }
 
 // exposedWords are what no text outside code may hold once an injection is
 // rendered: GitHub or GitLab would link, mention or decode them. The tags
 // it holds are counted by the shape of the document.
-var exposedWords = []string{"@octocat", "#1", "evil.example", "GH-12", "!12", "~label", "%m", "&amp;", "<img", "user@"}
+var exposedWords = []string{"@octocat", "#1", "evil.example", "GH-12", "!12", "~label", "%m", "&amp;", "<img", "user@", ":rocket:", "a5c3785", "1f0e4d9c"}
 
 // benign stands for an injection, to render a plan of the same shape.
 const benign = "harmless"

@@ -797,11 +797,13 @@ func mdToken(s string, i int) (string, int) {
 }
 
 // plainWord reports whether w shows as it is in markdown, on GitHub and on
-// GitLab: no markup, address, mention or reference in it. A first word
+// GitLab: no markup, address, mention, reference, commit hash or emoji
+// code in it. A first word
 // must not read as the marker of a list either.
 func plainWord(w string, first bool) bool {
 	lower := strings.ToLower(w)
-	if strings.Contains(w, "://") || strings.Contains(lower, "www.") || ghRef.MatchString(lower) {
+	if strings.Contains(w, "://") || strings.Contains(lower, "www.") || ghRef.MatchString(lower) ||
+		emojiCode.MatchString(lower) || commitLike(lower) {
 		return false
 	}
 	for i := 0; i < len(w); i++ {
@@ -820,9 +822,27 @@ func plainWord(w string, first bool) bool {
 	return !first || !listMarker.MatchString(w)
 }
 
+// commitLike reports whether w, in lower case, holds a word GitHub would
+// link to a commit: hex digits, a letter among them, as plain numbers
+// (sizes, counts) are left as they read.
+func commitLike(w string) bool {
+	for _, m := range commitSHA.FindAllString(w, -1) {
+		if strings.ContainsAny(m, "abcdef") {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	// ghRef matches GitHub's reference to an issue, GH-12.
 	ghRef = regexp.MustCompile(`(^|[^a-z0-9])gh-[0-9]`)
+	// emojiCode matches an emoji's code, :rocket:, which both hosts show
+	// as the emoji.
+	emojiCode = regexp.MustCompile(`:[a-z0-9_+-]+:`)
+	// commitSHA matches what GitHub links to a commit of the repository
+	// when one has that prefix: 7 to 40 hex digits.
+	commitSHA = regexp.MustCompile(`(^|[^a-z0-9])[0-9a-f]{7,40}($|[^a-z0-9])`)
 	// listMarker matches the marker of an ordered list, 1. or 1).
 	listMarker = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
 )
