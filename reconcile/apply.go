@@ -37,8 +37,8 @@ type ApplyOptions struct {
 	// Journal, when set, gets two lines for every mutation attempted: one
 	// written and synced before the request is sent (outcome
 	// [OutcomeStarted]), and one with its outcome once it is known. A step
-	// whose first line cannot be written is not sent. [OpenJournal] gives
-	// the file skillsync journals to.
+	// whose first line cannot be written is not sent. Package
+	// reconcile/journal gives the file skillsync journals to.
 	Journal JournalWriter
 	// Progress, when set, is called after each step with the steps done and
 	// the total; never concurrently.
@@ -48,7 +48,7 @@ type ApplyOptions struct {
 	// reported failed.
 	Grace time.Duration
 	// Accepted are journal lines of writes the service accepted but did
-	// not show, from earlier applies ([RecentAccepted]): the same write
+	// not show, from earlier applies (journal.RecentAccepted): the same write
 	// of a skill still as it was before it is not sent again, and its
 	// step is reported accepted.
 	Accepted []JournalEntry
@@ -516,7 +516,7 @@ func (a *applier) reread(s *step) *SkillState {
 		a.notSent(s, nil, r)
 		return nil
 	}
-	now := stateOf(*got)
+	now := StateOf(*got)
 	if why := a.stopReason(); why != "" {
 		a.notSent(s, &now, StepResult{Outcome: OutcomeSkipped, Reason: why})
 		return nil
@@ -565,7 +565,7 @@ func (a *applier) movedSincePlan(ch *Change, got remote.Skill) string {
 	}
 	// Enabled is not an update's to write, and this apply's own disable
 	// may have moved it.
-	fields := slices.DeleteFunc(spec.Differ(ch.Before.fields(), stateOf(got).fields()),
+	fields := slices.DeleteFunc(spec.Differ(ch.Before.Fields(), StateOf(got).Fields()),
 		func(f string) bool { return f == FieldEnabled })
 	if len(fields) > 0 {
 		parts = append(parts, strings.Join(fields, ", ")+" changed")
@@ -628,7 +628,7 @@ func (a *applier) entry(s *step, before *SkillState, got *remote.Skill, r StepRe
 		e.Request = &u
 	}
 	if got != nil {
-		after := stateOf(*got)
+		after := StateOf(*got)
 		e.After = &after
 	}
 	return e
@@ -654,7 +654,7 @@ func failureReason(err error) (string, int) {
 // updateMismatch compares an update's response with its request: the
 // fields sent, as [spec.Differ] compares them.
 func updateMismatch(u remote.SkillUpdate, got *remote.Skill) string {
-	answered := stateOf(*got)
+	answered := StateOf(*got)
 	asked := answered
 	if u.Name != nil {
 		asked.Name = *u.Name
@@ -666,7 +666,7 @@ func updateMismatch(u remote.SkillUpdate, got *remote.Skill) string {
 		asked.Instructions = u.Instructions
 	}
 	var diffs []string
-	for _, f := range spec.Differ(answered.fields(), asked.fields()) {
+	for _, f := range spec.Differ(answered.Fields(), asked.Fields()) {
 		switch f {
 		case FieldName:
 			diffs = append(diffs, fmt.Sprintf("name %q, not %q", got.Name, *u.Name))
@@ -711,8 +711,9 @@ func shortText(s string) string {
 	return string(r[:most]) + "..."
 }
 
-// DefaultParallelism is how many requests [Apply] and [CheckStale] run at
-// once when their options leave it zero, as fetching does.
+// DefaultParallelism is how many requests [Apply] and the check of a
+// saved plan run at once when their options leave it zero, as fetching
+// does.
 const DefaultParallelism = fetch.DefaultParallelism
 
 // progress reports done/total to a callback from any goroutine, one call

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -20,24 +18,24 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/reconcile/fetch"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
-	"github.com/skillsync/skillsync/remote/remotetest/testserver"
-	"github.com/skillsync/skillsync/spec"
 )
 
-// The tests of Fetch, Apply and CheckStale run against the emulator over
-// real HTTP, through the real client.
+// The tests of Fetch and Apply run against the emulator over real HTTP,
+// through the real client.
 
 const (
-	envSpace   = "ab12"
-	envToken   = "rw-token"
-	envROToken = "ro-token"
+	envSpace   = reconciletest.Space
+	envToken   = reconciletest.Token
+	envROToken = reconciletest.ROToken
 )
 
 // applyEnv is an emulator with space ab12 served on loopback, a read-write
 // and a read-only token, and a client with the read-write one.
 type applyEnv struct {
+	*reconciletest.Env
 	t      testing.TB
 	emu    *remotetest.Emulator
 	srv    *remotetest.Server
@@ -46,36 +44,15 @@ type applyEnv struct {
 
 func newApplyEnv(t testing.TB, sp remotetest.Space) *applyEnv {
 	t.Helper()
-	if sp.ID == "" {
-		sp.ID = envSpace
-	}
-	e := remotetest.New()
-	e.AddSpace(sp)
-	e.AddToken(envToken, remotetest.ReadWrite)
-	e.AddToken(envROToken, remotetest.ReadOnly)
-	env := &applyEnv{t: t, emu: e, srv: testserver.New(t, e)}
-	env.client = env.clientWith(envToken)
-	return env
+	e := reconciletest.NewEnv(t, sp)
+	return &applyEnv{Env: e, t: t, emu: e.Emu, srv: e.Srv, client: e.Client}
 }
 
-func (e *applyEnv) clientWith(token string) *remote.Client {
-	e.t.Helper()
-	c, err := remote.New(remote.Options{BaseURL: e.srv.URL, Token: token, MaxAttempts: 3,
-		MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, Sleep: instantWait})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return c
-}
+func (e *applyEnv) clientWith(token string) *remote.Client { return e.ClientWith(token) }
 
 // seed adds a remote skill named after its slug.
 func (e *applyEnv) seed(slug, instructions string, enabled bool, opts ...func(*remotetest.SkillSeed)) remote.Skill {
-	s := remotetest.SkillSeed{Slug: slug, Name: "Skill " + slug, Description: "About " + slug,
-		Instructions: instructions, Enabled: enabled}
-	for _, o := range opts {
-		o(&s)
-	}
-	return e.emu.AddSkill(envSpace, s)
+	return e.Seed(slug, instructions, enabled, opts...)
 }
 
 // plan fetches the live state and plans against it.
@@ -115,29 +92,15 @@ func (e *applyEnv) converged(desired *fsrepo.Repo, pol Policy) {
 	}
 }
 
-func (e *applyEnv) skill(slug string) remote.Skill {
-	e.t.Helper()
-	s, ok := e.emu.SkillBySlug(envSpace, slug)
-	if !ok {
-		e.t.Fatalf("no skill %s in the emulator", slug)
-	}
-	return s
-}
+func (e *applyEnv) skill(slug string) remote.Skill { return e.Skill(slug) }
 
 // wantSkill is a skill of the repository named after its slug, as seed
 // names the remote one.
 func wantSkill(slug, instructions string, enabled bool, opts ...func(*fsrepo.Skill)) fsrepo.Skill {
-	s := fsrepo.Skill{Slug: slug, Path: "skills/" + slug + "/SKILL.md", Name: "Skill " + slug,
-		Description: "About " + slug, Enabled: enabled, Instructions: spec.Canonical(instructions)}
-	for _, o := range opts {
-		o(&s)
-	}
-	return s
+	return reconciletest.Want(slug, instructions, enabled, opts...)
 }
 
-func desiredRepo(skills ...fsrepo.Skill) *fsrepo.Repo {
-	return &fsrepo.Repo{Root: "/repo", Config: config.Config{Space: envSpace}, Skills: skills, Commit: "0123456789abcdef0123"}
-}
+func desiredRepo(skills ...fsrepo.Skill) *fsrepo.Repo { return reconciletest.Desired(skills...) }
 
 func stepOf(t testing.TB, r *Result, slug string, a Action) StepResult {
 	t.Helper()
@@ -148,19 +111,6 @@ func stepOf(t testing.TB, r *Result, slug string, a Action) StepResult {
 	}
 	t.Fatalf("no %s step for %s in %+v", a, slug, r.Steps)
 	return StepResult{}
-}
-
-func readJournalFile(t testing.TB, path string) []JournalEntry {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	es, err := ReadJournal(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("journal does not parse: %v\n%s", err, data)
-	}
-	return es
 }
 
 // journalOutcomes checks the pairing of a journal's lines: every outcome
@@ -251,14 +201,9 @@ func TestApplyEveryKindOfChange(t *testing.T) {
 		t.Fatalf("plan errors: %+v", p.Errors)
 	}
 
-	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
-	j, err := OpenJournal(jpath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := &memJournal{}
 	var calls []int
 	res := env.apply(t.Context(), p, ApplyOptions{Journal: j, Progress: func(done, total int) { calls = append(calls, done*1000+total) }})
-	j.Close()
 
 	if res.Failed() || res.Interrupted {
 		t.Fatalf("apply failed: %+v", res)
@@ -311,7 +256,7 @@ func TestApplyEveryKindOfChange(t *testing.T) {
 
 	// The journal: two lines per mutation, started then its outcome, with
 	// exactly the fields sent and the instructions replaced.
-	all := readJournalFile(t, jpath)
+	all := j.lines(t)
 	es, unfinished := journalOutcomes(t, all)
 	if len(all) != 2*len(want) || len(es) != len(want) || len(unfinished) != 0 {
 		t.Fatalf("journal has %d lines, %d outcomes and %d unfinished, want %d, %d and 0", len(all), len(es), len(unfinished), 2*len(want), len(want))
@@ -652,13 +597,8 @@ func TestApplyInterrupted(t *testing.T) {
 			cancel() // as Ctrl-C would, with requests in flight
 		}
 	})
-	jpath := DefaultJournalPath(t.TempDir(), time.Now())
-	j, err := OpenJournal(jpath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := &memJournal{}
 	res := env.apply(ctx, p, ApplyOptions{Journal: j, Parallelism: 4})
-	j.Close()
 	env.emu.SetOnRequest(nil)
 	env.emu.SetFaults(remotetest.Faults{})
 
@@ -679,7 +619,7 @@ func TestApplyInterrupted(t *testing.T) {
 	}
 	// Every request in flight got its answer: each started line has its
 	// outcome line.
-	es, unfinished := journalOutcomes(t, readJournalFile(t, jpath))
+	es, unfinished := journalOutcomes(t, j.lines(t))
 	if len(unfinished) != 0 {
 		t.Errorf("%d started lines with no outcome after an interrupt with a grace period", len(unfinished))
 	}
@@ -719,13 +659,8 @@ func TestApplyStopsWhenTheJournalFails(t *testing.T) {
 	env.seed("a", "old\n", true)
 	env.seed("b", "old\n", true)
 	p := env.plan(desiredRepo(wantSkill("a", "new\n", true), wantSkill("b", "new\n", true)), Policy{})
-	j, err := OpenJournal(filepath.Join(t.TempDir(), "j.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j.Close() // every write now fails
 	env.emu.ResetRequests()
-	res := env.apply(t.Context(), p, ApplyOptions{Journal: j, Parallelism: 1})
+	res := env.apply(t.Context(), p, ApplyOptions{Journal: brokenJournal{}, Parallelism: 1})
 	if res.JournalError == "" || !res.Failed() {
 		t.Errorf("result = %+v, want the journal error reported", res)
 	}
@@ -746,8 +681,9 @@ func TestApplyStopsWhenTheJournalFails(t *testing.T) {
 
 // TestApplyJournalsBeforeEachRequest reads the journal from the service's
 // side as each mutation arrives: its started line, with the request and
-// the text it overwrites, is already on disk, so a process killed while
-// the request is in flight leaves it restorable.
+// the text it overwrites, is already written (the file journal syncs each
+// line before Write returns), so a process killed while the request is in
+// flight leaves it restorable.
 func TestApplyJournalsBeforeEachRequest(t *testing.T) {
 	env := newApplyEnv(t, remotetest.Space{})
 	env.seed("rewrite", "old text\n", true)
@@ -758,12 +694,7 @@ func TestApplyJournalsBeforeEachRequest(t *testing.T) {
 	if p.HasErrors() || len(p.Changes) != 3 {
 		t.Fatalf("plan: %d changes, errors %+v", len(p.Changes), p.Errors)
 	}
-	jpath := filepath.Join(t.TempDir(), "j.jsonl")
-	j, err := OpenJournal(jpath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j := &memJournal{}
 	ids := map[string]string{}
 	for _, ch := range p.Changes {
 		ids[ch.ID] = ch.Slug
@@ -778,14 +709,9 @@ func TestApplyJournalsBeforeEachRequest(t *testing.T) {
 		defer mu.Unlock()
 		seen++
 		// Parallelism 1: nothing else writes the journal meanwhile.
-		data, err := os.ReadFile(jpath)
-		if err != nil {
-			t.Errorf("reading the journal: %v", err)
-			return
-		}
-		es, err := ReadJournal(bytes.NewReader(data))
-		if err != nil || len(es) == 0 {
-			t.Errorf("%s %s: journal %q, %v, want its started line on disk", r.Method, r.URL.Path, data, err)
+		es := j.lines(t)
+		if len(es) == 0 {
+			t.Errorf("%s %s: empty journal, want its started line written", r.Method, r.URL.Path)
 			return
 		}
 		last := es[len(es)-1]
@@ -805,7 +731,7 @@ func TestApplyJournalsBeforeEachRequest(t *testing.T) {
 	if seen != 3 {
 		t.Errorf("%d write requests, want 3", seen)
 	}
-	if es, unfinished := journalOutcomes(t, readJournalFile(t, jpath)); len(es) != 3 || len(unfinished) != 0 {
+	if es, unfinished := journalOutcomes(t, j.lines(t)); len(es) != 3 || len(unfinished) != 0 {
 		t.Errorf("journal: %d outcomes, %d unfinished; want 3 and 0", len(es), len(unfinished))
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile/fetch"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
@@ -101,7 +102,7 @@ func TestFetchBadAnswers(t *testing.T) {
 				timeout = 30 * time.Second // reading to the limit takes a while under -race
 			}
 			c, err := remote.New(remote.Options{BaseURL: srv.URL, Token: benchToken, Timeout: timeout,
-				MaxAttempts: 2, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, Sleep: instantWait})
+				MaxAttempts: 2, MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, Sleep: reconciletest.InstantWait})
 			if err != nil {
 				t.Fatal(err)
 			}

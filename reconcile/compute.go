@@ -45,8 +45,8 @@ type Policy struct {
 	Descriptions config.Descriptions
 }
 
-// ignores reports whether p's ignore rules cover field f of skill slug.
-func (p Policy) ignores(slug, f string) bool {
+// Ignores reports whether p's ignore rules cover field f of skill slug.
+func (p Policy) Ignores(slug, f string) bool {
 	return slices.ContainsFunc(p.Ignore, func(r config.IgnoreRule) bool { return r.Covers(slug, f) })
 }
 
@@ -265,14 +265,14 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 		Slug:      ls.Slug,
 		ID:        rs.ID,
 		Path:      ls.Path,
-		Before:    stateOf(rs),
+		Before:    StateOf(rs),
 		UpdatedAt: rs.UpdatedAt,
 		LiveHash:  LiveHash(rs),
 	}
 	ch.After = ch.Before
 	want := spec.Canonical(ls.Instructions)
-	differ := spec.Differ(ch.Before.fields(), desiredFields(ls, ch.Before))
-	changes := func(f string) bool { return slices.Contains(differ, f) && !c.policy.ignores(ls.Slug, f) }
+	differ := spec.Differ(ch.Before.Fields(), DesiredFields(ls, ch.Before))
+	changes := func(f string) bool { return slices.Contains(differ, f) && !c.policy.Ignores(ls.Slug, f) }
 	var upd remote.SkillUpdate
 	if changes(FieldName) {
 		ch.Fields = append(ch.Fields, FieldName)
@@ -339,10 +339,10 @@ func skillPath(slug, p string) string {
 	return path.Join(slug, skillmd.FileName)
 }
 
-// desiredFields are the fields ls asks of a skill whose fields are now
+// DesiredFields are the fields ls asks of a skill whose fields are now
 // live. An empty name or description in the repository leaves the live
 // one: the service would reject it, and fsrepo reports it.
-func desiredFields(ls fsrepo.Skill, live SkillState) spec.Fields {
+func DesiredFields(ls fsrepo.Skill, live SkillState) spec.Fields {
 	f := ls.Fields()
 	if f.Name == "" {
 		f.Name = live.Name
@@ -353,7 +353,8 @@ func desiredFields(ls fsrepo.Skill, live SkillState) spec.Fields {
 	return f
 }
 
-func stateOf(rs remote.Skill) SkillState {
+// StateOf is the state of a skill as the service answers it.
+func StateOf(rs remote.Skill) SkillState {
 	return SkillState{Name: rs.Name, Description: rs.Description, Instructions: rs.Instructions, Enabled: rs.Enabled}
 }
 
@@ -411,14 +412,14 @@ func (c *planner) unmanaged() {
 		}
 		for _, rs := range c.bySlug[slug] {
 			u := UnmanagedSkill{Slug: rs.Slug, ID: rs.ID, Name: rs.Name, Source: rs.Source, Enabled: rs.Enabled}
-			if disable && rs.Enabled && knownSource(rs.Source) && !c.policy.ignores(rs.Slug, FieldEnabled) {
+			if disable && rs.Enabled && knownSource(rs.Source) && !c.policy.Ignores(rs.Slug, FieldEnabled) {
 				u.Disable = true
 				ch := Change{
 					Slug:      rs.Slug,
 					ID:        rs.ID,
 					Actions:   []Action{ActionDisable},
 					Fields:    []string{FieldEnabled},
-					Before:    stateOf(rs),
+					Before:    StateOf(rs),
 					Unmanaged: true,
 					UpdatedAt: rs.UpdatedAt,
 					LiveHash:  LiveHash(rs),

@@ -8,7 +8,7 @@ import (
 // never came.
 
 // Unfinished returns the started entries of es (in the order of
-// [ReadJournal]) that no outcome line follows: mutations whose request may
+// the journal file) that no outcome line follows: mutations whose request may
 // have been applied, the process having ended before their answer was
 // journaled. An outcome line closes the latest open started line of the
 // same space, id, slug and action, so a journal appended by several applies

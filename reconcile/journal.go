@@ -1,15 +1,8 @@
 package reconcile
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"time"
 
-	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -35,7 +28,7 @@ const OutcomeStarted Outcome = "started"
 // had changed in the space since the plan (or the read failed), has its
 // started line, with the skill as planned, then an outcome line
 // [OutcomeSkipped] with the request not sent and the skill as read in
-// Before: it changed nothing, so [PlanRestore] passes over both. (Older
+// Before: it changed nothing, so restore passes over both. (Older
 // versions wrote the skipped line alone, with no Request.)
 type JournalEntry struct {
 	// Time is when the line was written: just before the request for a
@@ -68,69 +61,9 @@ type JournalEntry struct {
 // A JournalWriter records the lines of an apply: [Apply] writes a
 // [JournalEntry] through it before each request and after each answer, and
 // sends no request whose line could not be written, so Write must return
-// only once the line would survive a crash. [*Journal], a file, is the one
-// skillsync writes; a test may keep the lines in memory.
+// only once the line would survive a crash. The file of package
+// reconcile/journal is the one skillsync writes; a test may keep the lines
+// in memory.
 type JournalWriter interface {
 	Write(JournalEntry) error
 }
-
-// ReadJournal reads every entry of a journal, in file order: started lines
-// and outcome lines alike (see [OutcomeStarted]).
-// On a line that does not parse it returns the entries before it with an
-// error naming the line: a [*TornJournalError] when it is the last line (a
-// crash or a full disk cut its write short), which a reader may accept.
-//
-// It reads at most [MaxJournalBytes], failing with a [*TooLargeError] and
-// no entries past that.
-func ReadJournal(r io.Reader) ([]JournalEntry, error) {
-	return readJournal(r, MaxJournalBytes)
-}
-
-func readJournal(r io.Reader, max int64) ([]JournalEntry, error) {
-	var out []JournalEntry
-	var bad error // a line that is not an entry: torn if no whole line follows
-	badLine := 0
-	br := bufio.NewReader(bounded.NewReader(r, max))
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			if bad != nil {
-				return out, bad // damage in the middle, not a write cut short
-			}
-			var e JournalEntry
-			// Unknown keys are allowed: a later version may add some.
-			if derr := json.Unmarshal(line, &e); derr != nil {
-				bad, badLine = fmt.Errorf("journal line %d: %w", n, derr), n
-			} else {
-				out = append(out, e)
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			if bad != nil {
-				return out, &TornJournalError{Line: badLine, Err: bad}
-			}
-			return out, nil
-		}
-		var tl *bounded.TooLargeError
-		if errors.As(err, &tl) {
-			return nil, tooLarge("the journal", err)
-		}
-		if err != nil {
-			return out, fmt.Errorf("reading journal: %w", err)
-		}
-	}
-}
-
-// A TornJournalError is returned by [ReadJournal] when only the last line
-// of the journal is not an entry: a write cut short by a crash or a full
-// disk. The entries before it are returned with it, whole.
-type TornJournalError struct {
-	Line int // the torn line
-	Err  error
-}
-
-func (e *TornJournalError) Error() string {
-	return fmt.Sprintf("the last line of the journal is cut short: %v", e.Err)
-}
-
-func (e *TornJournalError) Unwrap() error { return e.Err }

@@ -227,8 +227,8 @@ type SkillState struct {
 	Enabled      bool    `json:"enabled"`
 }
 
-// fields is s as [spec.Differ] compares it.
-func (s SkillState) fields() spec.Fields {
+// Fields is s as [spec.Differ] compares it.
+func (s SkillState) Fields() spec.Fields {
 	return spec.Fields{Name: s.Name, Description: s.Description, Instructions: s.Instructions, Enabled: s.Enabled}
 }
 

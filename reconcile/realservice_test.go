@@ -2,7 +2,6 @@ package reconcile
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -154,7 +153,7 @@ func TestAcceptedWriteIsNeitherDoneNorFailed(t *testing.T) {
 	env.seed("wake", "old wake\n", false)
 	desired := desiredRepo(wantSkill("wake", "new wake\n", true))
 	p := env.plan(desired, Policy{})
-	c, err := remote.New(remote.Options{BaseURL: env.srv.URL, Token: envToken, WriteWait: time.Second, Sleep: instantWait})
+	c, err := remote.New(remote.Options{BaseURL: env.srv.URL, Token: envToken, WriteWait: time.Second, Sleep: reconciletest.InstantWait})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,54 +204,6 @@ func TestAgentsAsARealServiceSendsThem(t *testing.T) {
 		if wantPublish && stepOf(t, res, "Support Bot", ActionPublish).Outcome != OutcomeApplied {
 			t.Errorf("shape %d: publish not applied: %+v", shape, res.Steps)
 		}
-	}
-}
-
-// TestAcceptedWriteNotSentAgain: within the window after a write the
-// service accepted but did not show, apply again does not send it again
-// while the skill is still as it was; the step stays accepted.
-func TestAcceptedWriteNotSentAgain(t *testing.T) {
-	env := newApplyEnv(t, remotetest.Space{})
-	env.emu.SetAnswers(remotetest.Answers{Write: remotetest.WriteAccepted, AcceptedAfter: time.Hour})
-	env.seed("doc", "old\n", true)
-	desired := desiredRepo(wantSkill("doc", "new\n", true))
-	c, err := remote.New(remote.Options{BaseURL: env.srv.URL, Token: envToken, WriteWait: time.Second, Sleep: instantWait})
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	dir := filepath.Join(root, StateDir, "journal")
-	applyOnce := func(accepted []JournalEntry) *Result {
-		t.Helper()
-		j, err := OpenJournal(TargetJournalPath(root, time.Now(), ""))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer j.Close()
-		res, err := Apply(t.Context(), c, envSpace, env.plan(desired, Policy{}), ApplyOptions{Journal: j, Accepted: accepted})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	applyOnce(nil)
-	accepted, err := RecentAccepted(dir, time.Now().Add(-AcceptedWindow))
-	if err != nil || len(accepted) != 1 || accepted[0].Slug != "doc" {
-		t.Fatalf("RecentAccepted = %+v, %v; want the update of doc", accepted, err)
-	}
-	env.emu.ResetRequests()
-	res := applyOnce(accepted)
-	if s := stepOf(t, res, "doc", ActionUpdate); s.Outcome != OutcomeAccepted || !strings.Contains(s.Reason, "not sent again") {
-		t.Errorf("second update = %+v, want accepted, not sent again", s)
-	}
-	if n := env.emu.Requests()[remotetest.KeyUpdateSkill]; n != 0 {
-		t.Errorf("the update was sent again (%d requests)", n)
-	}
-	// Out of the window, or once the skill changed, it is sent.
-	env.emu.EditSkill(envSpace, env.skill("doc").ID, func(s *remotetest.SkillSeed) { s.Description = "Edited in the app" })
-	applyOnce(accepted)
-	if n := env.emu.Requests()[remotetest.KeyUpdateSkill]; n != 1 {
-		t.Errorf("after an edit in the app, %d update requests, want 1", n)
 	}
 }
 

@@ -8,10 +8,11 @@ import (
 )
 
 // Service is the part of the service's API (space-api.md) that reconcile
-// reads and writes through: [fetch.Space], [Apply] and [CheckStale] take
-// one. Of package remote, reconcile uses nothing else but its wire types
-// (Skill, Agent, SkillUpdate, SkillFile, the ListOptions of a list), the
-// rules of an update body ([remote.CheckUpdate]) and the helpers that
+// reads and writes through: [fetch.Space] and [Apply] take one, and so
+// does the check of a saved plan (package reconcile/planfile). Of package
+// remote, reconcile uses nothing else but its wire types (Skill, Agent,
+// SkillUpdate, SkillFile, the ListOptions of a list), the rules of an
+// update body ([remote.CheckUpdate]) and the helpers that
 // classify its errors ([remote.IsNotFound], [remote.ErrTooLarge]).
 // *remote.Client is the Service of the real service; a test may give a
 // small in-memory one, with no HTTP at all.
@@ -31,14 +32,4 @@ type Service interface {
 	DisableSkill(ctx context.Context, space, skillID string) (*remote.Skill, error)
 	// PublishAgent copies an agent's draft over its published version.
 	PublishAgent(ctx context.Context, space, agentID string) (*remote.Agent, error)
-}
-
-// listSkills lists the skills of a space, one page after another.
-func listSkills(ctx context.Context, c Service, space string) ([]remote.Skill, error) {
-	return c.StreamSkills(ctx, space, remote.ListOptions{})
-}
-
-// listAgents lists the agents of a space, one page after another.
-func listAgents(ctx context.Context, c Service, space string) ([]remote.Agent, error) {
-	return c.StreamAgents(ctx, space, remote.ListOptions{})
 }

@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -31,6 +32,45 @@ func (j *memJournal) Write(e JournalEntry) error {
 	return nil
 }
 
+// lines are the entries written so far as a journal file holds them: each
+// encoded as a JSON line and decoded back.
+func (j *memJournal) lines(t testing.TB) []JournalEntry {
+	t.Helper()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var data []byte
+	for _, e := range j.entries {
+		line, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(append(data, line...), '\n')
+	}
+	return decodeLines(t, string(data))
+}
+
+// decodeLines decodes a journal's JSON lines, failing the test on a line
+// that is not an entry.
+func decodeLines(t testing.TB, in string) []JournalEntry {
+	t.Helper()
+	var out []JournalEntry
+	for i, line := range strings.Split(strings.TrimSuffix(in, "\n"), "\n") {
+		var e JournalEntry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("journal line %d: %v\n%s", i+1, err, line)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// brokenJournal fails every write, as a journal on a full disk does.
+type brokenJournal struct{}
+
+func (brokenJournal) Write(JournalEntry) error {
+	return errors.New("writing journal: no space left on device")
+}
+
 // skillReads counts the single-skill reads svc answered.
 func skillReads(svc *reconciletest.Service) int {
 	n := 0
@@ -42,9 +82,9 @@ func skillReads(svc *reconciletest.Service) int {
 	return n
 }
 
-// TestPlanAndApplyWithoutHTTP drives fetch.Space, Compute, Apply and
-// CheckStale through the Service interface alone, with the journal in
-// memory: reconcile needs no HTTP, no emulator and no disk (the cache is
+// TestPlanAndApplyWithoutHTTP drives fetch.Space, Compute and Apply
+// through the Service interface alone, with the journal in memory (the
+// check of a saved plan is planfile's TestCheckStaleWithoutHTTP): reconcile needs no HTTP, no emulator and no disk (the cache is
 // fetch's, in a folder).
 func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 	svc := reconciletest.NewService("ab12")
@@ -107,16 +147,12 @@ func TestPlanAndApplyWithoutHTTP(t *testing.T) {
 	if n := skillReads(svc) - before; n != 0 {
 		t.Errorf("warm cache: %d reads, want none", n)
 	}
-
-	stale, err := CheckStale(t.Context(), svc, &SavedPlan{Plan: p}, "ab12", svc.BaseURL(), desired)
-	if err != nil || len(stale) != 3 {
-		t.Errorf("CheckStale of the applied plan: %q, %v; want its 3 skills moved", stale, err)
-	}
 }
 
 // TestReadPanicIsAnError: a read that panics, which Go would turn into the
 // end of the process with exit code 2 (skillsync's "changes"), is returned
-// as a *bug.Error by every function that reads in parallel.
+// as a *bug.Error by every function that reads in parallel (planfile's
+// TestCheckStaleReadPanicIsAnError for the check of a saved plan).
 func TestReadPanicIsAnError(t *testing.T) {
 	svc := reconciletest.NewService("ab12")
 	s := svc.Add("a", "x\n", true)
@@ -126,14 +162,9 @@ func TestReadPanicIsAnError(t *testing.T) {
 		}
 	}
 	desired := &fsrepo.Repo{Skills: []fsrepo.Skill{{Slug: "a", Name: "A", Description: "d", Instructions: "y\n", Enabled: true}}}
-	p := &Plan{Space: "ab12", Changes: []Change{{Slug: "a", ID: s.ID, Actions: []Action{ActionEnable}, Fields: []string{FieldEnabled}, UpdatedAt: s.UpdatedAt}}}
 	for name, run := range map[string]func() error{
 		"Fetch": func() error {
 			_, err := fetch.Space(t.Context(), svc, "ab12", desired, fetch.Options{})
-			return err
-		},
-		"CheckStale": func() error {
-			_, err := CheckStale(t.Context(), svc, &SavedPlan{Plan: p}, "ab12", svc.BaseURL(), nil)
 			return err
 		},
 	} {

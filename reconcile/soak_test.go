@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -111,15 +110,8 @@ func soakRun(t *testing.T, seed uint64, n int) {
 		t.Fatalf("the plan does not exercise every phase: %+v", p.Summary)
 	}
 
-	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
-	j, err := OpenJournal(jpath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := &memJournal{}
 	res, err := Apply(ctx, env.client, benchSpace, p, ApplyOptions{Journal: j})
-	if cerr := j.Close(); cerr != nil {
-		t.Fatal(cerr)
-	}
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
@@ -134,7 +126,7 @@ func soakRun(t *testing.T, seed uint64, n int) {
 
 	// Every step of the plan is journaled, once, as applied, after its
 	// started line; none is left started with no outcome.
-	outcomes, unfinished := journalOutcomes(t, readJournalFile(t, jpath))
+	outcomes, unfinished := journalOutcomes(t, j.lines(t))
 	for _, e := range unfinished {
 		t.Errorf("journal: %s %s started, with no outcome", e.Action, e.Slug)
 	}

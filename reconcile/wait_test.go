@@ -10,10 +10,6 @@ import (
 	"github.com/skillsync/skillsync/remote"
 )
 
-// instantWait is a remote.Options Sleep that returns at once: a test's
-// retries need not sleep through a backoff.
-func instantWait(ctx context.Context, d time.Duration) error { return ctx.Err() }
-
 // retryLog records, through remote.Options' Sleep and OnRequest, the waits
 // a client asks for between attempts and the attempts it makes. Its waits
 // return at once, so a test asserts the delays asked for, not wall time.

@@ -21,6 +21,8 @@ import (
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/journal"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 	"github.com/skillsync/skillsync/reconcile/render"
 )
 
@@ -167,12 +169,12 @@ type targetOutcome struct {
 }
 
 // applyRuns applies the plans of runs one after another, in the order of
-// skillsync.yaml, each with its own journal: journal when given (for one
+// skillsync.yaml, each with its own journal: journalPath when given (for one
 // target), else a new one under .skillsync/journal/. A target that fails
 // (its plan has errors, or a step of it failed) stops the later ones
 // unless keepGoing. The view is handed every outcome, then the error says
 // what failed; the outcomes are returned with it.
-func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journal string, keepGoing bool) ([]targetOutcome, error) {
+func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journalPath string, keepGoing bool) ([]targetOutcome, error) {
 	out := make([]targetOutcome, len(runs))
 	stopped := false
 	now := time.Now()
@@ -192,7 +194,7 @@ func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journa
 			// this one was started, and it has no journal.
 			oc.status, stopped = targetNotStarted, true
 		case r.plan.HasChanges():
-			path := cmp.Or(journal, reconcile.TargetJournalPath(r.root, now, r.target.Name))
+			path := cmp.Or(journalPath, journal.TargetPath(r.root, now, r.target.Name))
 			v.applying(r)
 			oc.status = targetApplied
 			oc.res, oc.err = applyTarget(ctx, ui, v, r, path)
@@ -394,8 +396,8 @@ func readAnswer(ctx context.Context, in io.Reader) (string, error) {
 func recheck(ctx context.Context, runs []*planRun) error {
 	var stale []string
 	for _, r := range runs {
-		sp := &reconcile.SavedPlan{Plan: r.plan, BaseURL: r.target.BaseURL}
-		got, err := reconcile.CheckStale(ctx, r.client, sp, r.target.Space, r.target.BaseURL, r.repo)
+		sp := &planfile.Saved{Plan: r.plan, BaseURL: r.target.BaseURL}
+		got, err := planfile.CheckStale(ctx, r.client, sp, r.target.Space, r.target.BaseURL, r.repo)
 		if err != nil {
 			return fmt.Errorf("checking the plan against %s: %w", r.target.where(), err)
 		}
@@ -420,8 +422,8 @@ func applyTarget(ctx context.Context, ui *ui, v applyView, r *planRun, journalPa
 	if err := checkJournalOwner(journalPath, r.target.Space, r.plan.Target); err != nil {
 		return nil, err
 	}
-	j, err := reconcile.OpenJournal(journalPath)
-	if errors.Is(err, reconcile.ErrStateDirLink) {
+	j, err := journal.Open(journalPath)
+	if errors.Is(err, journal.ErrStateDirLink) {
 		return nil, withHint(fmt.Errorf("opening journal: %w", err), "nothing was applied; remove the link (skillsync makes the folder itself), or pass --journal FILE to journal elsewhere")
 	}
 	if err != nil {
@@ -434,7 +436,7 @@ func applyTarget(ctx context.Context, ui *ui, v applyView, r *planRun, journalPa
 	}
 	// Only the default journal folder is looked in: a --journal FILE
 	// elsewhere is the caller's to keep.
-	accepted, err := reconcile.RecentAccepted(filepath.Join(r.root, reconcile.StateDir, "journal"), time.Now().Add(-reconcile.AcceptedWindow))
+	accepted, err := journal.RecentAccepted(filepath.Join(r.root, journal.StateDir, "journal"), time.Now().Add(-journal.AcceptedWindow))
 	if err != nil {
 		ui.warningf("%v; writes the service accepted earlier may be sent again", err)
 	}
@@ -471,15 +473,15 @@ func applyTarget(ctx context.Context, ui *ui, v applyView, r *planRun, journalPa
 func checkJournalOwner(path, space, target string) error {
 	f, err := bounded.Open(path)
 	if err != nil {
-		return nil // none yet; or OpenJournal says what is wrong with it
+		return nil // none yet; or journal.Open says what is wrong with it
 	}
 	defer f.Close()
-	entries, _ := reconcile.ReadJournal(f) // OpenJournal refuses a damaged one
+	entries, _ := journal.Read(f) // journal.Open refuses a damaged one
 	for i, e := range entries {
 		if e.Space != space || e.Target != target {
 			return withHint(fmt.Errorf("journal %s holds the changes of %s (line %d), not of %s: restore takes one space's journal at a time",
 				path, journalOwner(e.Space, e.Target), i+1, journalOwner(space, target)),
-				"name another journal file for this target, or leave out --journal for a new one under %s/journal/", reconcile.StateDir)
+				"name another journal file for this target, or leave out --journal for a new one under %s/journal/", journal.StateDir)
 		}
 	}
 	return nil

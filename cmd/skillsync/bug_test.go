@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/journal"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
@@ -77,10 +78,10 @@ func TestPanicIsAnInternalError(t *testing.T) {
 			if err := os.Mkdir(pullDir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			journal := filepath.Join(tmp, "journal.jsonl")
+			jpath := filepath.Join(tmp, "journal.jsonl")
 			args := make([]string, len(tt.args))
 			for i, a := range tt.args {
-				args[i] = strings.NewReplacer("PULLDIR", pullDir, "JOURNAL", journal).Replace(a)
+				args[i] = strings.NewReplacer("PULLDIR", pullDir, "JOURNAL", jpath).Replace(a)
 			}
 			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 			defer cancel()
@@ -116,11 +117,11 @@ func TestPanicIsAnInternalError(t *testing.T) {
 					!strings.Contains(out, "skipped") {
 					t.Errorf("the step that panicked, or those skipped after it, are not reported:\n%s", out)
 				}
-				data, err := os.ReadFile(journal)
+				data, err := os.ReadFile(jpath)
 				if err != nil {
 					t.Fatal(err)
 				}
-				entries, err := reconcile.ReadJournal(bytes.NewReader(data))
+				entries, err := journal.Read(bytes.NewReader(data))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/journal"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 )
@@ -76,11 +77,11 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	journal := filepath.Join(t.TempDir(), "journal.jsonl")
+	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	// The test binary runs main when called skillsync (see TestMain).
-	cmd := exec.CommandContext(ctx, exe, "apply", "--auto-approve", "--parallelism", "2", "--journal", journal)
+	cmd := exec.CommandContext(ctx, exe, "apply", "--auto-approve", "--parallelism", "2", "--journal", jpath)
 	cmd.Args[0] = "skillsync"
 	cmd.Env = sp.env(token).environ()
 	var stdout, stderr bytes.Buffer
@@ -106,11 +107,11 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 		t.Errorf("stderr does not say it was interrupted:\n%s", stderr.String())
 	}
 
-	data, err := os.ReadFile(journal)
+	data, err := os.ReadFile(jpath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := reconcile.ReadJournal(bytes.NewReader(data))
+	entries, err := journal.Read(bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("the journal of an interrupted apply does not parse: %v\n%s", err, data)
 	}
@@ -151,7 +152,7 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 	sp.emu.SetFaults(remotetest.Faults{})
 	var out, errOut bytes.Buffer
 	env := sp.env(token)
-	if code := run(t.Context(), []string{"skillsync", "apply", "--auto-approve", "--journal", journal}, env.process(nil, &out, &errOut)); code != exitOK {
+	if code := run(t.Context(), []string{"skillsync", "apply", "--auto-approve", "--journal", jpath}, env.process(nil, &out, &errOut)); code != exitOK {
 		t.Fatalf("second apply exited %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 	out.Reset()
@@ -159,8 +160,8 @@ func TestApplyInterruptedBySIGINT(t *testing.T) {
 	if code := run(t.Context(), []string{"skillsync", "plan", "--detailed-exitcode"}, env.process(nil, &out, &errOut)); code != exitOK {
 		t.Fatalf("plan after the second apply exited %d\n%s\n%s", code, out.String(), errOut.String())
 	}
-	data, _ = os.ReadFile(journal)
-	if _, err := reconcile.ReadJournal(bytes.NewReader(data)); err != nil {
+	data, _ = os.ReadFile(jpath)
+	if _, err := journal.Read(bytes.NewReader(data)); err != nil {
 		t.Fatalf("journal after the second apply: %v", err)
 	}
 }
@@ -219,10 +220,10 @@ func TestApplyKilledMidRequest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	journal := filepath.Join(t.TempDir(), "journal.jsonl")
+	jpath := filepath.Join(t.TempDir(), "journal.jsonl")
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "apply", "--auto-approve", "--parallelism", "1", "--journal", journal)
+	cmd := exec.CommandContext(ctx, exe, "apply", "--auto-approve", "--parallelism", "1", "--journal", jpath)
 	cmd.Args[0] = "skillsync"
 	cmd.Env = sp.env(token).environ()
 	var stdout, stderr bytes.Buffer
@@ -241,11 +242,11 @@ func TestApplyKilledMidRequest(t *testing.T) {
 	}
 	cmd.Wait()
 
-	data, err := os.ReadFile(journal)
+	data, err := os.ReadFile(jpath)
 	if err != nil {
 		t.Fatalf("no journal after a kill mid-request: %v", err)
 	}
-	entries, err := reconcile.ReadJournal(bytes.NewReader(data))
+	entries, err := journal.Read(bytes.NewReader(data))
 	if err != nil {
 		t.Fatalf("the journal of a killed apply does not parse: %v\n%s", err, data)
 	}

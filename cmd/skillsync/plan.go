@@ -4,15 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillsync/skillsync/internal/notify"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 
+	"github.com/skillsync/skillsync/internal/notify"
+
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/journal"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 	"github.com/skillsync/skillsync/reconcile/render"
 )
 
@@ -108,7 +110,7 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 		}
 		sayOrWarn(ui, o.view.say, closed, savedLine(runs, o.out))
 		if outsideState(runs[0].root, o.out) {
-			ui.hintf("a saved plan holds the full text of the skills: keep %s out of git, or save plans under %s/, which skillsync has git ignore", o.out, reconcile.StateDir)
+			ui.hintf("a saved plan holds the full text of the skills: keep %s out of git, or save plans under %s/, which skillsync has git ignore", o.out, journal.StateDir)
 		}
 	}
 	if ghErr != nil {
@@ -158,9 +160,9 @@ func savedLine(runs []*planRun, path string) string {
 // savePlans writes the saved plan of runs atomically, so that an
 // interrupted plan never leaves half a file for apply to read.
 func savePlans(path string, runs []*planRun) error {
-	sps := make([]*reconcile.SavedPlan, len(runs))
+	sps := make([]*planfile.Saved, len(runs))
 	for i, r := range runs {
-		sps[i] = &reconcile.SavedPlan{Plan: r.plan, BaseURL: r.target.BaseURL}
+		sps[i] = &planfile.Saved{Plan: r.plan, BaseURL: r.target.BaseURL}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".skillsync-plan-*")
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/reconcile/fetch"
+	"github.com/skillsync/skillsync/reconcile/journal"
 )
 
 func restoreCommand(e *env) *cli.Command {
@@ -111,11 +111,11 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 			return err
 		}
 	}
-	journal := o.journal
-	if journal == "" {
-		journal = filepath.Join(filepath.Dir(o.src), filepath.Base(reconcile.DefaultJournalPath("", time.Now())))
+	path := o.journal
+	if path == "" {
+		path = filepath.Join(filepath.Dir(o.src), filepath.Base(journal.DefaultPath("", time.Now())))
 	}
-	if _, err := applyRuns(ctx, ui, o.view, runs, journal, false); err != nil {
+	if _, err := applyRuns(ctx, ui, o.view, runs, path, false); err != nil {
 		return err
 	}
 	if r.plan.HasChanges() {
@@ -127,21 +127,21 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 // readRestore reads the journal at path and what undoing it takes. A last
 // line cut short (a crash, a full disk) is a warning: the whole lines
 // before it are restored.
-func readRestore(ui *ui, path string) (*reconcile.Restore, error) {
+func readRestore(ui *ui, path string) (*journal.Restore, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, withHint(fmt.Errorf("reading journal: %w", err), "name a journal file written by apply; they are under .skillsync/journal/ of the repository")
 	}
 	defer f.Close()
-	entries, err := reconcile.ReadJournal(f)
-	var torn *reconcile.TornJournalError
+	entries, err := journal.Read(f)
+	var torn *journal.TornError
 	switch {
 	case errors.As(err, &torn):
 		ui.warningf("%s: %v; restoring from the %s before it", path, err, count(len(entries), "whole line", "whole lines"))
 	case err != nil:
 		return nil, withHint(fmt.Errorf("%s: %w", path, err), "restore reads the journal of an apply, one JSON object a line; only a last line cut short is passed over")
 	}
-	rs, err := reconcile.PlanRestore(entries)
+	rs, err := journal.PlanRestore(entries)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -151,7 +151,7 @@ func readRestore(ui *ui, path string) (*reconcile.Restore, error) {
 // planRestore reads the skills rs changed from the space and plans putting
 // them back. The space is the journal's unless --space, SKILLSYNC_SPACE or
 // skillsync.yaml names one, which must then be the same.
-func planRestore(ctx context.Context, e *env, o restoreOptions, rs *reconcile.Restore) (*planRun, error) {
+func planRestore(ctx context.Context, e *env, o restoreOptions, rs *journal.Restore) (*planRun, error) {
 	root, cfg, err := optionalConfig(o.dir)
 	if err != nil {
 		return nil, err
@@ -193,7 +193,7 @@ func planRestore(ctx context.Context, e *env, o restoreOptions, rs *reconcile.Re
 	if err != nil {
 		return nil, fmt.Errorf("reading space %s: %w", t.Space, err)
 	}
-	plan := reconcile.RestorePlan(rs, live, t.Policy)
+	plan := journal.RestorePlan(rs, live, t.Policy)
 	plan.Target = t.Name
 	return &planRun{root: root, target: t, client: cl, par: par, plan: plan}, nil
 }

@@ -12,7 +12,8 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/suggest"
-	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/journal"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 	"github.com/skillsync/skillsync/reconcile/render"
 )
 
@@ -68,7 +69,7 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	}
 	// In the order of skillsync.yaml, as a fresh plan is applied (staging
 	// before production), whatever the order of the file.
-	slices.SortStableFunc(sps, func(a, b *reconcile.SavedPlan) int { return order[a.Plan.Target] - order[b.Plan.Target] })
+	slices.SortStableFunc(sps, func(a, b *planfile.Saved) int { return order[a.Plan.Target] - order[b.Plan.Target] })
 	var runs []*planRun
 	var stale []string
 	partly := 0 // changes applied already, of plans not applied whole
@@ -79,7 +80,7 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 			return nil, err
 		}
 		desired := repo.ForTarget(t.Name)
-		chk, err := reconcile.CheckSaved(ctx, cl, sp, t.Space, t.BaseURL, desired)
+		chk, err := planfile.CheckSaved(ctx, cl, sp, t.Space, t.BaseURL, desired)
 		if err != nil {
 			return nil, fmt.Errorf("checking %s against %s: %w", file, t.where(), err)
 		}
@@ -118,7 +119,7 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 // (the one space of a skillsync.yaml without targets, or targets it
 // names), and returns those --target (or SKILLSYNC_TARGET) selects, in
 // the order of the file: all of them when none is named.
-func selectSaved(sps []*reconcile.SavedPlan, cfg config.Config, cs connSettings, file string) ([]*reconcile.SavedPlan, error) {
+func selectSaved(sps []*planfile.Saved, cfg config.Config, cs connSettings, file string) ([]*planfile.Saved, error) {
 	if sps[0].Plan.Target == "" {
 		if len(cfg.Targets) > 0 {
 			return nil, withHint(fmt.Errorf("the saved plan %s is for the one space of a %s without targets, and %s now has targets", file, config.FileName, config.FileName),
@@ -149,7 +150,7 @@ func selectSaved(sps []*reconcile.SavedPlan, cfg config.Config, cs connSettings,
 		}
 		want[n] = true
 	}
-	return slices.DeleteFunc(sps, func(sp *reconcile.SavedPlan) bool { return !want[sp.Plan.Target] }), nil
+	return slices.DeleteFunc(sps, func(sp *planfile.Saved) bool { return !want[sp.Plan.Target] }), nil
 }
 
 // stateIgnore is the .gitignore of a .skillsync folder that skillsync
@@ -161,7 +162,7 @@ const stateIgnore = "# written by skillsync: journals, saved plans and state, ne
 // plan -out .skillsync/plan.json works in a fresh clone, and git never
 // sees the plan.
 func makeStateDir(dir string) error {
-	if filepath.Base(dir) != reconcile.StateDir {
+	if filepath.Base(dir) != journal.StateDir {
 		return nil
 	}
 	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
@@ -189,7 +190,7 @@ func outsideState(root, path string) bool {
 		return false
 	}
 	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-	return first != reconcile.StateDir
+	return first != journal.StateDir
 }
 
 // checkPlanOut refuses a -out path of cmd that holds something other than

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 	"github.com/skillsync/skillsync/reconcile/reconciletest"
 )
 
@@ -35,21 +36,21 @@ func wantTooLarge(t *testing.T, err error, want string) {
 	}
 }
 
-// TestSavedPlanBound: a file past MaxSavedPlanBytes given as a saved plan
+// TestSavedPlanBound: a file past planfile.MaxBytes given as a saved plan
 // is refused from its size alone, naming the bound, and one that is no
 // file is read no further than the bound.
 func TestSavedPlanBound(t *testing.T) {
-	f := reconciletest.SparseFile(t, "plan.json", reconcile.MaxSavedPlanBytes+1)
+	f := reconciletest.SparseFile(t, "plan.json", planfile.MaxBytes+1)
 	_, err := ReadSavedPlan(f)
-	wantTooLarge(t, err, fmt.Sprintf("the saved plan is %d bytes, more than 512 MiB, the most skillsync reads of it", reconcile.MaxSavedPlanBytes+1))
+	wantTooLarge(t, err, fmt.Sprintf("the saved plan is %d bytes, more than 512 MiB, the most skillsync reads of it", planfile.MaxBytes+1))
 	if off, _ := f.Seek(0, io.SeekCurrent); off != 0 {
 		t.Errorf("read %d bytes of a file known to be too large", off)
 	}
-	_, err = DecodePlan(reconciletest.SparseFile(t, "plan.json", reconcile.MaxSavedPlanBytes+1))
-	wantTooLarge(t, err, fmt.Sprintf("the plan is %d bytes, more than 512 MiB, the most skillsync reads of it", reconcile.MaxSavedPlanBytes+1))
+	_, err = DecodePlan(reconciletest.SparseFile(t, "plan.json", planfile.MaxBytes+1))
+	wantTooLarge(t, err, fmt.Sprintf("the plan is %d bytes, more than 512 MiB, the most skillsync reads of it", planfile.MaxBytes+1))
 
 	// A stream of unknown size: read up to one byte past the bound.
-	sp := &reconcile.SavedPlan{BaseURL: "https://t.example.com", Plan: reviewPlan()}
+	sp := &planfile.Saved{BaseURL: "https://t.example.com", Plan: reviewPlan()}
 	var buf bytes.Buffer
 	if err := WriteSavedPlan(&buf, sp); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 )
 
 // What only the tests read: plans decoded without a saved plan's keys,
@@ -29,10 +30,10 @@ func DecodePlan(r io.Reader) (*reconcile.Plan, error) {
 
 // DecodePlans reads the JSON document of the plans of any number of
 // targets and returns its plans, in their order, checked as DecodePlan
-// checks them. It reads at most [reconcile.MaxSavedPlanBytes], failing with a
+// checks them. It reads at most [planfile.MaxBytes], failing with a
 // [*reconcile.TooLargeError] past that.
 func DecodePlans(r io.Reader) ([]*reconcile.Plan, error) {
-	data, err := readPlan(r, "the plan", reconcile.MaxSavedPlanBytes)
+	data, err := readPlan(r, "the plan", planfile.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -49,17 +50,17 @@ func DecodePlans(r io.Reader) ([]*reconcile.Plan, error) {
 
 // WriteSavedPlan writes sp as the saved plan of one target, written by
 // skillsync v1 ([WriteSavedPlans]).
-func WriteSavedPlan(w io.Writer, sp *reconcile.SavedPlan) error {
-	return WriteSavedPlans(w, "v1", []*reconcile.SavedPlan{sp})
+func WriteSavedPlan(w io.Writer, sp *planfile.Saved) error {
+	return WriteSavedPlans(w, "v1", []*planfile.Saved{sp})
 }
 
-func writeSavedPlan(w io.Writer, sp *reconcile.SavedPlan, max int64) error {
-	return writeSavedPlans(w, "v1", []*reconcile.SavedPlan{sp}, max)
+func writeSavedPlan(w io.Writer, sp *planfile.Saved, max int64) error {
+	return writeSavedPlans(w, "v1", []*planfile.Saved{sp}, max)
 }
 
 // ReadSavedPlan reads a plan written by [WriteSavedPlan]: [ReadSavedPlans]
 // of a file that holds the plan of one target.
-func ReadSavedPlan(r io.Reader) (*reconcile.SavedPlan, error) {
+func ReadSavedPlan(r io.Reader) (*planfile.Saved, error) {
 	sps, err := ReadSavedPlans(r)
 	if err != nil {
 		return nil, err
@@ -70,7 +71,7 @@ func ReadSavedPlan(r io.Reader) (*reconcile.SavedPlan, error) {
 	return sps[0], nil
 }
 
-func readSavedPlan(r io.Reader, max int64) (*reconcile.SavedPlan, error) {
+func readSavedPlan(r io.Reader, max int64) (*planfile.Saved, error) {
 	sps, err := readSavedPlans(r, max)
 	if err != nil {
 		return nil, err

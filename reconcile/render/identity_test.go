@@ -15,6 +15,7 @@ import (
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/reconcile/diff"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -295,7 +296,7 @@ func TestRenderersWriteWholeLinesAsTheyGo(t *testing.T) {
 		}, true},
 		// plan -out of the largest plan must not hold it whole either.
 		{"saved", func(w *writeLog) error {
-			return WriteSavedPlan(w, &reconcile.SavedPlan{BaseURL: "https://t.example.com", Plan: p})
+			return WriteSavedPlan(w, &planfile.Saved{BaseURL: "https://t.example.com", Plan: p})
 		}, true},
 		{"markdown", func(w *writeLog) error { return Markdown(w, p, MarkdownOptions{}) }, false},
 	} {

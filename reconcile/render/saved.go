@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 )
 
 // WriteSavedPlans writes the saved plans of the targets planned, one or
@@ -15,16 +16,16 @@ import (
 // the skillsync that wrote it, and in each plan base_url. Any reader of
 // plans reads it too.
 //
-// It refuses a plan of more than [reconcile.MaxSavedPlanBytes], which
+// It refuses a plan of more than [planfile.MaxBytes], which
 // apply could not read back: it then stops writing, having written no
 // more than that (w holds the start of the plan: write to a temporary
 // file, renamed once WriteSavedPlans succeeded, as plan -out does), and
 // goes on only to count the plan's size for the error.
-func WriteSavedPlans(w io.Writer, toolVersion string, sps []*reconcile.SavedPlan) error {
-	return writeSavedPlans(w, toolVersion, sps, reconcile.MaxSavedPlanBytes)
+func WriteSavedPlans(w io.Writer, toolVersion string, sps []*planfile.Saved) error {
+	return writeSavedPlans(w, toolVersion, sps, planfile.MaxBytes)
 }
 
-func writeSavedPlans(w io.Writer, toolVersion string, sps []*reconcile.SavedPlan, max int64) error {
+func writeSavedPlans(w io.Writer, toolVersion string, sps []*planfile.Saved, max int64) error {
 	if len(sps) == 0 {
 		return errors.New("no plan to save")
 	}
@@ -73,13 +74,13 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 // ReadSavedPlans reads the plans written by [WriteSavedPlans]. It rejects
 // a document of another major format_version,
 // and a JSON plan that was not saved with `plan -out` (it has no base_url
-// to check the target against). It reads at most [reconcile.MaxSavedPlanBytes],
+// to check the target against). It reads at most [planfile.MaxBytes],
 // failing with a [*reconcile.TooLargeError] past that.
-func ReadSavedPlans(r io.Reader) ([]*reconcile.SavedPlan, error) {
-	return readSavedPlans(r, reconcile.MaxSavedPlanBytes)
+func ReadSavedPlans(r io.Reader) ([]*planfile.Saved, error) {
+	return readSavedPlans(r, planfile.MaxBytes)
 }
 
-func readSavedPlans(r io.Reader, max int64) ([]*reconcile.SavedPlan, error) {
+func readSavedPlans(r io.Reader, max int64) ([]*planfile.Saved, error) {
 	data, err := readPlan(r, "the saved plan", max)
 	if err != nil {
 		return nil, err
@@ -88,12 +89,12 @@ func readSavedPlans(r io.Reader, max int64) ([]*reconcile.SavedPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*reconcile.SavedPlan, len(ts))
+	out := make([]*planfile.Saved, len(ts))
 	for i := range ts {
 		if ts[i].BaseURL == nil {
 			return nil, errors.New("not a saved plan (no base_url): save plans for apply with `skillsync plan -out FILE`, not with --format json")
 		}
-		out[i] = &reconcile.SavedPlan{BaseURL: *ts[i].BaseURL, Plan: &ts[i].Plan}
+		out[i] = &planfile.Saved{BaseURL: *ts[i].BaseURL, Plan: &ts[i].Plan}
 	}
 	return out, nil
 }

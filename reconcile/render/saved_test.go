@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 )
 
 // TestSavedPlanFile: a saved plan says which skillsync wrote it and for
 // which service, reads back as the plan it was written from, and is
 // refused when of another major format_version or not saved for apply.
 func TestSavedPlanFile(t *testing.T) {
-	sp := &reconcile.SavedPlan{BaseURL: "https://t.example.com", Plan: reviewPlan()}
+	sp := &planfile.Saved{BaseURL: "https://t.example.com", Plan: reviewPlan()}
 	var buf bytes.Buffer
-	if err := WriteSavedPlans(&buf, "v1.2.3", []*reconcile.SavedPlan{sp}); err != nil {
+	if err := WriteSavedPlans(&buf, "v1.2.3", []*planfile.Saved{sp}); err != nil {
 		t.Fatal(err)
 	}
 	text := buf.String()
@@ -57,7 +58,7 @@ func TestSavedPlanFile(t *testing.T) {
 	if _, err := ReadSavedPlan(&plain); err == nil || !strings.Contains(err.Error(), "plan -out") {
 		t.Errorf("reading a plain JSON plan: %v, want a hint to use plan -out", err)
 	}
-	if err := WriteSavedPlan(&buf, &reconcile.SavedPlan{BaseURL: "https://user:secret@example.com", Plan: sp.Plan}); err == nil {
+	if err := WriteSavedPlan(&buf, &planfile.Saved{BaseURL: "https://user:secret@example.com", Plan: sp.Plan}); err == nil {
 		t.Error("saved a plan with credentials in its base URL")
 	}
 }

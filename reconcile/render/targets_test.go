@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/planfile"
 	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 )
@@ -160,7 +161,7 @@ func TestDecodePlansRefusesBadDocuments(t *testing.T) {
 // the skillsync that wrote it and each plan's service.
 func TestSavedPlansOfTargets(t *testing.T) {
 	plans := targetPlans(t)
-	sps := []*reconcile.SavedPlan{
+	sps := []*planfile.Saved{
 		{BaseURL: "https://a.example.com", Plan: plans[0]},
 		{BaseURL: "https://b.example.com", Plan: plans[1]},
 	}
@@ -209,7 +210,7 @@ func TestSavedPlansOfTargets(t *testing.T) {
 // its size, and no more than the bound was written of it.
 func TestSavedPlanBoundWhileStreaming(t *testing.T) {
 	p := hugePlan(40, 200)
-	sp := &reconcile.SavedPlan{BaseURL: "https://t.example.com", Plan: p}
+	sp := &planfile.Saved{BaseURL: "https://t.example.com", Plan: p}
 	var whole bytes.Buffer
 	if err := WriteSavedPlan(&whole, sp); err != nil {
 		t.Fatal(err)

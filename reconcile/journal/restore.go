@@ -1,4 +1,4 @@
-package reconcile
+package journal
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -24,7 +25,7 @@ const (
 // A Restore is what undoing the mutations of a journal takes: for every
 // skill the journal changed, the fields it changed and their values before
 // its first change. [Restore.Desired] turns it into a desired state for
-// [Compute], so that putting a space back is planned, checked against the
+// [reconcile.Compute], so that putting a space back is planned, checked against the
 // 40-active limit, shown and applied like any other change.
 //
 // Only the fields the journal changed are put back: an update restores the
@@ -41,7 +42,7 @@ type Restore struct {
 	// journal of a version that did not record it.
 	Target string
 	// Notes are what the journal changed that cannot be restored.
-	Notes []Problem
+	Notes []reconcile.Problem
 
 	skills map[string]*restoreSkill // by slug
 }
@@ -50,8 +51,8 @@ type restoreSkill struct {
 	id string
 	// before holds, for each field in fields, its value before the first
 	// journal line that changed it. The other fields are unset.
-	before SkillState
-	fields map[string]bool // FieldName, FieldDescription, FieldInstructions, FieldEnabled
+	before reconcile.SkillState
+	fields map[string]bool // the fields of reconcile: name, description, instructions, enabled
 	// known holds, per field, every value the journal shows it with:
 	// asked for, replaced, or answered (normalized by the service). A
 	// current value outside it was written by someone else since.
@@ -67,29 +68,29 @@ func (s *restoreSkill) know(f, v string) {
 }
 
 // knowState records the fields of st as known values.
-func (s *restoreSkill) knowState(st *SkillState) {
+func (s *restoreSkill) knowState(st *reconcile.SkillState) {
 	if st == nil {
 		return
 	}
-	s.know(FieldName, st.Name)
-	s.know(FieldDescription, st.Description)
+	s.know(reconcile.FieldName, st.Name)
+	s.know(reconcile.FieldDescription, st.Description)
 	if st.Instructions != nil {
-		s.know(FieldInstructions, *st.Instructions)
+		s.know(reconcile.FieldInstructions, *st.Instructions)
 	}
 }
 
 // unsentLines returns the indexes of the started lines of entries whose
 // outcome line says skipped: requests never sent. A skipped line with no
 // request, as older versions wrote them, stands alone.
-func unsentLines(entries []JournalEntry) map[int]bool {
+func unsentLines(entries []reconcile.JournalEntry) map[int]bool {
 	out := map[int]bool{}
 	open := map[string]int{} // the started line of a mutation, by space, skill and action
 	for i, e := range entries {
 		k := e.Space + "\x00" + e.ID + "\x00" + string(e.Action)
 		switch e.Outcome {
-		case OutcomeStarted:
+		case reconcile.OutcomeStarted:
 			open[k] = i
-		case OutcomeSkipped:
+		case reconcile.OutcomeSkipped:
 			if j, ok := open[k]; ok && e.Request != nil {
 				out[j] = true
 				delete(open, k)
@@ -104,7 +105,7 @@ func unsentLines(entries []JournalEntry) map[int]bool {
 // PlanRestore reads what undoing entries (a journal, in file order) takes.
 // Each field of a skill changed several times is put back as it was
 // before the first change of that field. A journal of several spaces, or of no mutation, is an error.
-func PlanRestore(entries []JournalEntry) (*Restore, error) {
+func PlanRestore(entries []reconcile.JournalEntry) (*Restore, error) {
 	r := &Restore{skills: map[string]*restoreSkill{}}
 	published := map[string]bool{}
 	unsent := unsentLines(entries)
@@ -119,19 +120,19 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 		} else if e.Target != r.Target {
 			return nil, fmt.Errorf("the journal holds changes of targets %q and %q; restore one journal of one apply at a time", r.Target, e.Target)
 		}
-		if e.Outcome == OutcomeSkipped || unsent[i] {
+		if e.Outcome == reconcile.OutcomeSkipped || unsent[i] {
 			continue // not sent: it changed nothing
 		}
 		switch e.Action {
-		case ActionPublish:
+		case reconcile.ActionPublish:
 			if !published[e.ID] {
 				published[e.ID] = true
-				r.Notes = append(r.Notes, Problem{Code: CodeRestorePublish, Agent: e.ID,
+				r.Notes = append(r.Notes, reconcile.Problem{Code: CodeRestorePublish, Agent: e.ID,
 					Message: fmt.Sprintf("agent %s (%s) was published; a publish cannot be undone", e.Slug, e.ID),
 					Hint:    "the API has no unpublish; the agent's earlier version can only be brought back in the app"})
 			}
 			continue
-		case ActionUpdate, ActionEnable, ActionDisable:
+		case reconcile.ActionUpdate, reconcile.ActionEnable, reconcile.ActionDisable:
 		default:
 			return nil, fmt.Errorf("journal line %d: unknown action %q", i+1, e.Action)
 		}
@@ -157,36 +158,36 @@ func PlanRestore(entries []JournalEntry) (*Restore, error) {
 			}
 			s.fields[field] = true
 			switch field {
-			case FieldName:
+			case reconcile.FieldName:
 				s.before.Name = e.Before.Name
-			case FieldDescription:
+			case reconcile.FieldDescription:
 				s.before.Description = e.Before.Description
-			case FieldInstructions:
+			case reconcile.FieldInstructions:
 				s.before.Instructions = e.Before.Instructions
-			case FieldEnabled:
+			case reconcile.FieldEnabled:
 				s.before.Enabled = e.Before.Enabled
 			}
 		}
 		s.knowState(e.Before)
 		s.knowState(e.After)
 		switch e.Action {
-		case ActionEnable, ActionDisable:
-			touch(FieldEnabled)
-		case ActionUpdate:
+		case reconcile.ActionEnable, reconcile.ActionDisable:
+			touch(reconcile.FieldEnabled)
+		case reconcile.ActionUpdate:
 			if e.Request == nil {
 				return nil, fmt.Errorf("journal line %d: the update of %s has no request", i+1, e.Slug)
 			}
 			if e.Request.Name != nil {
-				touch(FieldName)
-				s.know(FieldName, *e.Request.Name)
+				touch(reconcile.FieldName)
+				s.know(reconcile.FieldName, *e.Request.Name)
 			}
 			if e.Request.Description != nil {
-				touch(FieldDescription)
-				s.know(FieldDescription, *e.Request.Description)
+				touch(reconcile.FieldDescription)
+				s.know(reconcile.FieldDescription, *e.Request.Description)
 			}
 			if e.Request.Instructions != nil {
-				touch(FieldInstructions)
-				s.know(FieldInstructions, *e.Request.Instructions)
+				touch(reconcile.FieldInstructions)
+				s.know(reconcile.FieldInstructions, *e.Request.Instructions)
 			}
 		}
 	}
@@ -222,9 +223,9 @@ func (r *Restore) Wanted() *fsrepo.Repo {
 // with the fields the journal changed set back. A skill that is gone, whose
 // slug another skill holds now, or whose text cannot be known, is left out
 // with a warning saying why.
-func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
+func (r *Restore) Desired(live *reconcile.Live) (*fsrepo.Repo, []reconcile.Problem) {
 	repo := &fsrepo.Repo{Config: config.Config{Space: r.Space}}
-	warnings := append([]Problem(nil), r.Notes...)
+	warnings := append([]reconcile.Problem(nil), r.Notes...)
 	bySlug := map[string][]remote.Skill{}
 	for _, s := range live.Skills {
 		bySlug[s.Slug] = append(bySlug[s.Slug], s)
@@ -238,7 +239,7 @@ func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
 			}
 		}
 		if cur == nil {
-			pr := Problem{Code: CodeRestoreGone, Slug: slug, Hint: "nothing of it can be restored through the API"}
+			pr := reconcile.Problem{Code: CodeRestoreGone, Slug: slug, Hint: "nothing of it can be restored through the API"}
 			pr.Message = fmt.Sprintf("skill %s (%s) is no longer in the space", slug, rs.id)
 			if len(bySlug[slug]) > 0 {
 				pr.Code = CodeRestoreReplaced
@@ -265,27 +266,27 @@ func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
 		}
 		if len(kept) > 0 {
 			sort.Strings(kept)
-			warnings = append(warnings, Problem{Code: CodeRestoreEditedSince, Slug: slug,
+			warnings = append(warnings, reconcile.Problem{Code: CodeRestoreEditedSince, Slug: slug,
 				Message: fmt.Sprintf("%s of %s changed in the space after the journal's change; kept as it is", strings.Join(kept, ", "), slug),
 				Hint:    "restore it by hand if the journal's earlier value is the one wanted"})
 		}
 		b := rs.before
-		if fields[FieldName] {
+		if fields[reconcile.FieldName] {
 			ds.Name = b.Name
 		}
-		if fields[FieldDescription] {
+		if fields[reconcile.FieldDescription] {
 			ds.Description = b.Description
 		}
-		if fields[FieldEnabled] {
+		if fields[reconcile.FieldEnabled] {
 			ds.Enabled = b.Enabled
 		}
 		switch {
-		case fields[FieldInstructions] && b.Instructions != nil:
+		case fields[reconcile.FieldInstructions] && b.Instructions != nil:
 			ds.Instructions = spec.Canonical(*b.Instructions)
-		case fields[FieldInstructions] || cur.Instructions == nil:
+		case fields[reconcile.FieldInstructions] || cur.Instructions == nil:
 			// Planning this skill would write text no one knows: leave
 			// it out rather than guess.
-			pr := Problem{Code: CodeRestoreUnknownText, Slug: slug,
+			pr := reconcile.Problem{Code: CodeRestoreUnknownText, Slug: slug,
 				Hint: "restore it in the app; its other fields are left as they are too"}
 			pr.Message = fmt.Sprintf("the journal does not hold the instructions %s had, or the space cannot show its current ones; it is left out", slug)
 			warnings = append(warnings, pr)
@@ -302,11 +303,11 @@ func (r *Restore) Desired(live *Live) (*fsrepo.Repo, []Problem) {
 func (rs *restoreSkill) editedSince(f string, cur *remote.Skill) bool {
 	var v string
 	switch f {
-	case FieldName:
+	case reconcile.FieldName:
 		v = cur.Name
-	case FieldDescription:
+	case reconcile.FieldDescription:
 		v = cur.Description
-	case FieldInstructions:
+	case reconcile.FieldInstructions:
 		if cur.Instructions == nil {
 			return false // unknown: Desired says so
 		}
@@ -317,15 +318,15 @@ func (rs *restoreSkill) editedSince(f string, cur *remote.Skill) bool {
 	return !rs.known[f][spec.Normalize(f, v)]
 }
 
-// RestorePlan plans undoing r against live: [Compute] of [Restore.Desired]
-// under p (skills the journal did not change are left alone whatever p
-// says), with the warnings of the restore added.
-func RestorePlan(r *Restore, live *Live, p Policy) *Plan {
+// RestorePlan plans undoing r against live: [reconcile.Compute] of
+// [Restore.Desired] under p (skills the journal did not change are left
+// alone whatever p says), with the warnings of the restore added.
+func RestorePlan(r *Restore, live *reconcile.Live, p reconcile.Policy) *reconcile.Plan {
 	desired, warnings := r.Desired(live)
 	p.Unmanaged = config.UnmanagedIgnore
 	p.Missing = config.MissingWarn
 	p.PublishAgents = nil
-	pl := Compute(desired, live, p)
+	pl := reconcile.Compute(desired, live, p)
 	pl.Warnings = append(warnings, pl.Warnings...)
 	// The skills the journal did not change are no part of a restore;
 	// listing them as "unmanaged" would only mislead.

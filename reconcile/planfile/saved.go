@@ -1,4 +1,8 @@
-package reconcile
+// Package planfile checks a plan saved by `plan -out FILE` before `apply
+// FILE` applies it: the skills it touches are read again, and a plan the
+// space or the repository moved away from is refused as stale, naming
+// what moved. Package reconcile/render writes and reads the file.
+package planfile
 
 import (
 	"context"
@@ -10,18 +14,26 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 	"golang.org/x/sync/errgroup"
 )
 
-// SavedPlan is the plan of one target as `plan -out FILE` saves it for a
+// MaxBytes is the largest saved plan (or JSON plan) read. A plan that
+// changes 1,000 skills of 50,000 characters of instructions each, with
+// their before, after and diff, comes to about 300 MB; the writer of saved
+// plans refuses to write a larger plan than this, so that every plan saved
+// can be applied.
+const MaxBytes = 512 << 20
+
+// Saved is the plan of one target as `plan -out FILE` saves it for a
 // later `apply FILE`: the plan (which records the space, the commit, the
 // hash of the desired state, and each touched skill's updatedAt and live
 // hash) and the service it was made against. It never holds the token.
-type SavedPlan struct {
+type Saved struct {
 	BaseURL string
-	Plan    *Plan
+	Plan    *reconcile.Plan
 }
 
 // CheckStale tells whether a saved plan still describes what applying it
@@ -40,7 +52,7 @@ type SavedPlan struct {
 // repository as planned, each change must be the one that state and the
 // skill re-read give, planned again: the plan is applied as it is,
 // and a desired hash proves nothing about changes edited in the file.
-func CheckStale(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
+func CheckStale(ctx context.Context, c reconcile.Service, sp *Saved, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
 	sc, err := checkSaved(ctx, c, sp, space, baseURL, desired)
 	if err != nil {
 		return nil, err
@@ -63,8 +75,8 @@ type savedScan struct {
 	repoMoved string
 }
 
-// A SavedCheck is what [CheckSaved] found of a saved plan.
-type SavedCheck struct {
+// A Check is what [CheckSaved] found of a saved plan.
+type Check struct {
 	// Stale says, one line each, why the plan cannot be applied as it
 	// is; none when it can.
 	Stale []string
@@ -88,12 +100,12 @@ type SavedCheck struct {
 // went through already: retried, it is applied, not stale. A plan some of
 // whose changes are applied (an apply that stopped half-way) stays stale,
 // each applied change said so, as planning again is what shows the rest.
-func CheckSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) (SavedCheck, error) {
+func CheckSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, baseURL string, desired *fsrepo.Repo) (Check, error) {
 	sc, err := checkSaved(ctx, c, sp, space, baseURL, desired)
 	if err != nil {
-		return SavedCheck{}, err
+		return Check{}, err
 	}
-	chk := SavedCheck{Stale: sc.stale}
+	chk := Check{Stale: sc.stale}
 	all := len(sc.applied)+len(sc.published) > 0 && !sp.Plan.HasErrors()
 	for i, done := range sc.applied {
 		if done {
@@ -115,7 +127,7 @@ func CheckSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 
 // checkSaved is CheckStale, with, for each step of the plan, whether the
 // space holds it already.
-func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL string, desired *fsrepo.Repo) (*savedScan, error) {
+func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, baseURL string, desired *fsrepo.Repo) (*savedScan, error) {
 	if sp == nil || sp.Plan == nil {
 		return nil, errors.New("no saved plan to check")
 	}
@@ -148,7 +160,7 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	// The first error cancels the reads in flight; a read that panics is
 	// a *bug.Error, not the end of the process.
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(DefaultParallelism)
+	g.SetLimit(reconcile.DefaultParallelism)
 	for i := range p.Changes {
 		if gctx.Err() != nil {
 			break
@@ -186,7 +198,7 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 	var agents []remote.Agent // listed only for a plan that publishes
 
 	if p.Summary.Enable > 0 || hasEnable(p) {
-		skills, err := listSkills(ctx, c, space)
+		skills, err := c.StreamSkills(ctx, space, remote.ListOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("listing skills: %w", err)
 		}
@@ -197,7 +209,7 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 
 	if len(p.Publish) > 0 {
 		var err error
-		agents, err = listAgents(ctx, c, space)
+		agents, err = c.StreamAgents(ctx, space, remote.ListOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("listing agents: %w", err)
 		}
@@ -240,12 +252,12 @@ func checkSaved(ctx context.Context, c Service, sp *SavedPlan, space, baseURL st
 // changed meanwhile; their changes are not compared. agents are the
 // space's agents when p publishes any (nil otherwise): each of its
 // publishes must be one agents.publish gives.
-func changesEdited(p *Plan, desired *fsrepo.Repo, reread []*remote.Skill, agents []remote.Agent) []string {
+func changesEdited(p *reconcile.Plan, desired *fsrepo.Repo, reread []*remote.Skill, agents []remote.Agent) []string {
 	local := make(map[string]bool, len(desired.Skills))
 	for _, s := range desired.Skills {
 		local[s.Slug] = true
 	}
-	live := &Live{Space: p.Space, Agents: agents}
+	live := &reconcile.Live{Space: p.Space, Agents: agents}
 	slugs := make(map[string]bool)
 	for _, got := range reread {
 		if got == nil {
@@ -264,10 +276,10 @@ func changesEdited(p *Plan, desired *fsrepo.Repo, reread []*remote.Skill, agents
 			sub.Skills = append(sub.Skills, s)
 		}
 	}
-	pol := PolicyFromConfig(desired.Config)
+	pol := reconcile.PolicyFromConfig(desired.Config)
 	pol.Force = true // the disable guard adds errors, never changes
-	q := Compute(sub, live, pol)
-	want := make(map[string]*Change, len(q.Changes))
+	q := reconcile.Compute(sub, live, pol)
+	want := make(map[string]*reconcile.Change, len(q.Changes))
 	for i := range q.Changes {
 		want[q.Changes[i].ID] = &q.Changes[i]
 	}
@@ -310,7 +322,7 @@ func changesEdited(p *Plan, desired *fsrepo.Repo, reread []*remote.Skill, agents
 // changeDiff names what differs between a change of a plan and the change
 // planned again: what apply sends (actions, fields, after) and what its
 // journal records as replaced (before).
-func changeDiff(got, want *Change) []string {
+func changeDiff(got, want *reconcile.Change) []string {
 	var d []string
 	if got.Slug != want.Slug {
 		d = append(d, "slug")
@@ -324,12 +336,12 @@ func changeDiff(got, want *Change) []string {
 	if !slices.Equal(got.Fields, want.Fields) {
 		d = append(d, "fields")
 	}
-	state := func(prefix string, a, b SkillState, sent []string) {
-		differ := spec.Differ(a.fields(), b.fields())
+	state := func(prefix string, a, b reconcile.SkillState, sent []string) {
+		differ := spec.Differ(a.Fields(), b.Fields())
 		// Apply sends a planned name or description as it is: the
 		// comparison's tolerance is not the service's.
-		if slices.Contains(sent, FieldDescription) && a.Description != b.Description && !slices.Contains(differ, FieldDescription) {
-			differ = slices.Insert(differ, slices.Index(differ, FieldName)+1, FieldDescription)
+		if slices.Contains(sent, reconcile.FieldDescription) && a.Description != b.Description && !slices.Contains(differ, reconcile.FieldDescription) {
+			differ = slices.Insert(differ, slices.Index(differ, reconcile.FieldName)+1, reconcile.FieldDescription)
 		}
 		for _, f := range differ {
 			d = append(d, prefix+f)
@@ -340,17 +352,17 @@ func changeDiff(got, want *Change) []string {
 	return d
 }
 
-func hasEnable(p *Plan) bool {
+func hasEnable(p *reconcile.Plan) bool {
 	for i := range p.Changes {
-		if p.Changes[i].Has(ActionEnable) {
+		if p.Changes[i].Has(reconcile.ActionEnable) {
 			return true
 		}
 	}
 	return false
 }
 
-// activeCount counts the enabled skills of a list as [Compute] counts
-// Summary.ActiveBefore: each id once.
+// activeCount counts the enabled skills of a list as [reconcile.Compute]
+// counts Summary.ActiveBefore: each id once.
 func activeCount(skills []remote.Skill) int {
 	seen := make(map[string]bool, len(skills))
 	n := 0
@@ -370,17 +382,17 @@ func activeCount(skills []remote.Skill) int {
 // against, or "".
 // isApplied reports whether got, the skill of ch as read now, is as ch
 // would leave it: every field the plan compares equal to ch.After.
-func isApplied(ch *Change, got remote.Skill) bool {
+func isApplied(ch *reconcile.Change, got remote.Skill) bool {
 	if got.ID != ch.ID || got.Slug != ch.Slug {
 		return false
 	}
 	if ch.Unmanaged && ch.After.Instructions == nil {
 		got.Instructions = nil // planned from the list, which has none
 	}
-	return len(spec.Differ(ch.After.fields(), stateOf(got).fields())) == 0
+	return len(spec.Differ(ch.After.Fields(), reconcile.StateOf(got).Fields())) == 0
 }
 
-func skillMoved(ch *Change, got remote.Skill) string {
+func skillMoved(ch *reconcile.Change, got remote.Skill) string {
 	if ch.Unmanaged && ch.Before.Instructions == nil {
 		// Planned from the list, which has no instructions.
 		got.Instructions = nil
@@ -392,19 +404,19 @@ func skillMoved(ch *Change, got remote.Skill) string {
 	if ch.UpdatedAt != "" && !spec.SameTime(got.UpdatedAt, ch.UpdatedAt) {
 		parts = append(parts, fmt.Sprintf("updatedAt %s -> %s", ch.UpdatedAt, got.UpdatedAt))
 	}
-	if ch.LiveHash != "" && LiveHash(got) != ch.LiveHash {
+	if ch.LiveHash != "" && reconcile.LiveHash(got) != ch.LiveHash {
 		// The hash is of the fields as the service spelt them; a field
 		// that differs only as the comparison allows (a description's
 		// final newline, instructions with the same canonical form) has
 		// not moved. What the fields do not explain (the id, the slug, a
 		// plan whose before was edited) is still a move.
-		fields := spec.Differ(ch.Before.fields(), stateOf(got).fields())
+		fields := spec.Differ(ch.Before.Fields(), reconcile.StateOf(got).Fields())
 		rest := got
 		rest.Name, rest.Description, rest.Instructions, rest.Enabled = ch.Before.Name, ch.Before.Description, ch.Before.Instructions, ch.Before.Enabled
 		switch {
 		case len(fields) > 0:
 			parts = append(parts, strings.Join(fields, ", ")+" changed")
-		case LiveHash(rest) != ch.LiveHash:
+		case reconcile.LiveHash(rest) != ch.LiveHash:
 			parts = append(parts, "its live hash differs")
 		}
 	}
@@ -416,8 +428,8 @@ func skillMoved(ch *Change, got remote.Skill) string {
 
 // repoChanged describes how the repository differs from the one planned
 // from, naming the planned skills whose desired state moved, or "".
-func repoChanged(p *Plan, desired *fsrepo.Repo) string {
-	now := DesiredHash(desired)
+func repoChanged(p *reconcile.Plan, desired *fsrepo.Repo) string {
+	now := reconcile.DesiredHash(desired)
 	if now == p.DesiredHash {
 		return ""
 	}
@@ -429,7 +441,7 @@ func repoChanged(p *Plan, desired *fsrepo.Repo) string {
 	for i := range desired.Skills {
 		local[desired.Skills[i].Slug] = &desired.Skills[i]
 	}
-	pol := PolicyFromConfig(desired.Config) // an ignored field is never planned
+	pol := reconcile.PolicyFromConfig(desired.Config) // an ignored field is never planned
 	var details []string
 	for i := range p.Changes {
 		ch := &p.Changes[i]
@@ -444,7 +456,7 @@ func repoChanged(p *Plan, desired *fsrepo.Repo) string {
 			details = append(details, ch.Slug+" is no longer in the repository")
 			continue
 		}
-		fields := slices.DeleteFunc(spec.Differ(ch.After.fields(), desiredFields(*ls, ch.After)), func(f string) bool { return pol.ignores(ch.Slug, f) })
+		fields := slices.DeleteFunc(spec.Differ(ch.After.Fields(), reconcile.DesiredFields(*ls, ch.After)), func(f string) bool { return pol.Ignores(ch.Slug, f) })
 		if len(fields) > 0 {
 			details = append(details, fmt.Sprintf("%s: %s now differ from the plan", ch.Slug, strings.Join(fields, ", ")))
 		}

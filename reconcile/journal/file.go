@@ -1,4 +1,9 @@
-package reconcile
+// Package journal keeps the journal of an apply on disk and reads it back:
+// a [File] of JSON lines that apply writes through
+// [reconcile.JournalWriter], restore ([PlanRestore]) undoing what one apply
+// changed, and the writes the service accepted but did not show yet
+// ([RecentAccepted]), which apply must not send again.
+package journal
 
 import (
 	"encoding/json"
@@ -13,6 +18,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/skillsync/skillsync/internal/bounded"
+	"github.com/skillsync/skillsync/reconcile"
 )
 
 // StateDir is the folder of a repository where skillsync keeps what it
@@ -20,24 +26,24 @@ import (
 // it is ever committed.
 const StateDir = ".skillsync"
 
-// A Journal is an append-only file of [JournalEntry] lines, one JSON object
-// a line, each synced to disk before [Journal.Write] returns: the started
-// line of a mutation before its request is sent, its outcome line before
-// the step is reported. It is safe for concurrent use.
-type Journal struct {
+// A File is an append-only file of [reconcile.JournalEntry] lines, one
+// JSON object a line, each synced to disk before [File.Write] returns: the
+// started line of a mutation before its request is sent, its outcome line
+// before the step is reported. It is safe for concurrent use.
+type File struct {
 	mu   sync.Mutex
 	f    *os.File
 	path string
 	err  error // the first write error; later writes fail with it
 }
 
-// ErrStateDirLink is returned (wrapped, naming the link) by [OpenJournal]
+// ErrStateDirLink is returned (wrapped, naming the link) by [Open]
 // for a journal inside a [StateDir] folder when that folder, a folder
 // between it and the journal, the journal or the folder's .gitignore is a
 // symbolic link.
 var ErrStateDirLink = errors.New("is a symbolic link")
 
-// OpenJournal opens path for appending, creating it and its parent folders.
+// Open opens path for appending, creating it and its parent folders.
 // When path lies inside a [StateDir] folder, that folder gets a .gitignore
 // of "*" if it has none; one there that does not ignore the journal gets
 // a line that does.
@@ -46,7 +52,7 @@ var ErrStateDirLink = errors.New("is a symbolic link")
 // .skillsync committed as a link, even one pointing inside the repository,
 // would put the journal and the .gitignore wherever it points. Such a path
 // is refused, before any folder or file is made, with [ErrStateDirLink].
-func OpenJournal(path string) (*Journal, error) {
+func Open(path string) (*File, error) {
 	dir := filepath.Dir(path)
 	state, err := checkStateDir(path)
 	if err != nil {
@@ -64,9 +70,9 @@ func OpenJournal(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
 	}
-	if size > MaxJournalBytes {
+	if size > MaxBytes {
 		// Restore could not read it back.
-		return nil, fmt.Errorf("journal %s is %d bytes already, more than %s, the most restore reads: name another journal file", path, size, bounded.Size(MaxJournalBytes))
+		return nil, fmt.Errorf("journal %s is %d bytes already, more than %s, the most restore reads: name another journal file", path, size, bounded.Size(MaxBytes))
 	}
 	if torn {
 		// Lines appended after a torn one would make it damage in the
@@ -77,7 +83,7 @@ func OpenJournal(path string) (*Journal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
 	}
-	return &Journal{f: f, path: path}, nil
+	return &File{f: f, path: path}, nil
 }
 
 // endsTorn reports whether the file at path exists, is not empty and does
@@ -221,18 +227,18 @@ func ignoreJournal(gi, state, path string) error {
 	return f.Close()
 }
 
-// DefaultJournalPath is where apply journals by default:
+// DefaultPath is where apply journals by default:
 // root/.skillsync/journal/<UTC time>.jsonl, the time to the millisecond in
 // a form every file system accepts.
-func DefaultJournalPath(root string, now time.Time) string {
-	return TargetJournalPath(root, now, "")
+func DefaultPath(root string, now time.Time) string {
+	return TargetPath(root, now, "")
 }
 
-// TargetJournalPath is where apply journals target by default:
+// TargetPath is where apply journals target by default:
 // root/.skillsync/journal/<UTC time>-<target>.jsonl, so that the targets
 // of one apply, which start one after another, each have a journal of
-// their own; the [DefaultJournalPath] for target "".
-func TargetJournalPath(root string, now time.Time, target string) string {
+// their own; the [DefaultPath] for target "".
+func TargetPath(root string, now time.Time, target string) string {
 	name := now.UTC().Format("20060102T150405.000Z")
 	if target != "" {
 		name += "-" + target
@@ -241,11 +247,11 @@ func TargetJournalPath(root string, now time.Time, target string) string {
 }
 
 // Path returns the file the journal writes to.
-func (j *Journal) Path() string { return j.path }
+func (j *File) Path() string { return j.path }
 
 // Write appends e as one line and syncs the file, so that a line reported
 // written survives a crash.
-func (j *Journal) Write(e JournalEntry) error {
+func (j *File) Write(e reconcile.JournalEntry) error {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return fmt.Errorf("encoding journal entry: %w", err)
@@ -271,7 +277,7 @@ func (j *Journal) Write(e JournalEntry) error {
 }
 
 // Close closes the file. Closing a nil or closed journal does nothing.
-func (j *Journal) Close() error {
+func (j *File) Close() error {
 	if j == nil {
 		return nil
 	}

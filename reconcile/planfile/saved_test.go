@@ -1,28 +1,121 @@
-package reconcile
+package planfile
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/fetch"
+	"github.com/skillsync/skillsync/reconcile/reconciletest"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 )
 
+// The tests of CheckStale run against the emulator over real HTTP,
+// through the real client, and against a space in memory.
+
+// applyEnv plans and applies against an emulator.
+type applyEnv struct{ *reconciletest.Env }
+
+func newApplyEnv(t testing.TB, sp remotetest.Space) *applyEnv {
+	return &applyEnv{reconciletest.NewEnv(t, sp)}
+}
+
+func (e *applyEnv) seed(slug, instructions string, enabled bool, opts ...func(*remotetest.SkillSeed)) remote.Skill {
+	return e.Seed(slug, instructions, enabled, opts...)
+}
+
+func (e *applyEnv) skill(slug string) remote.Skill { return e.Skill(slug) }
+
+// plan fetches the live state and plans against it.
+func (e *applyEnv) plan(desired *fsrepo.Repo, pol reconcile.Policy) *reconcile.Plan {
+	e.T.Helper()
+	live, err := fetch.Space(context.Background(), e.Client, reconciletest.Space, desired, fetch.Options{})
+	if err != nil {
+		e.T.Fatalf("Fetch: %v", err)
+	}
+	return reconcile.Compute(desired, live, pol)
+}
+
+func (e *applyEnv) apply(ctx context.Context, p *reconcile.Plan, o reconcile.ApplyOptions) *reconcile.Result {
+	e.T.Helper()
+	res, err := reconcile.Apply(ctx, e.Client, reconciletest.Space, p, o)
+	if err != nil {
+		e.T.Fatalf("Apply: %v", err)
+	}
+	return res
+}
+
+func strp(s string) *string { return &s }
+
+// TestCheckStaleWithoutHTTP: CheckStale reads through the Service
+// interface alone; a plan applied already has every skill moved.
+func TestCheckStaleWithoutHTTP(t *testing.T) {
+	svc := reconciletest.NewService(reconciletest.Space)
+	edit := svc.Add("edit", "old\n", true)
+	svc.Add("wake", "same\n", false)
+	svc.Add("stray", "x\n", true)
+	desired := reconciletest.Desired(reconciletest.Want("edit", "new\n", true), reconciletest.Want("wake", "same\n", true))
+	desired.Config.Unmanaged = config.UnmanagedDisable
+	live, err := fetch.Space(t.Context(), svc, reconciletest.Space, desired, fetch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := reconcile.Compute(desired, live, reconcile.PolicyFromConfig(desired.Config))
+	if len(p.Changes) != 3 || p.HasErrors() {
+		t.Fatalf("plan: %d changes, errors %+v", len(p.Changes), p.Errors)
+	}
+	if stale, err := CheckStale(t.Context(), svc, &Saved{Plan: p}, reconciletest.Space, svc.BaseURL(), desired); err != nil || len(stale) != 0 {
+		t.Fatalf("CheckStale of a fresh plan: %q, %v", stale, err)
+	}
+	res, err := reconcile.Apply(t.Context(), svc, reconciletest.Space, p, reconcile.ApplyOptions{})
+	if err != nil || res.Failed() {
+		t.Fatalf("Apply: %+v, %v", res, err)
+	}
+	stale, err := CheckStale(t.Context(), svc, &Saved{Plan: p}, reconciletest.Space, svc.BaseURL(), desired)
+	if err != nil || len(stale) != 3 || !strings.HasPrefix(stale[0], "edit: changed in the space since the plan") || edit.ID == "" {
+		t.Errorf("CheckStale of the applied plan: %q, %v; want its 3 skills moved", stale, err)
+	}
+}
+
+// TestCheckStaleReadPanicIsAnError: a read that panics, which Go would
+// turn into the end of the process with exit code 2 (skillsync's
+// "changes"), is returned as a *bug.Error.
+func TestCheckStaleReadPanicIsAnError(t *testing.T) {
+	svc := reconciletest.NewService(reconciletest.Space)
+	s := svc.Add("a", "x\n", true)
+	svc.Hook = func(call string) {
+		if call == "GET "+s.ID {
+			panic("planted bug")
+		}
+	}
+	p := &reconcile.Plan{Space: reconciletest.Space, Changes: []reconcile.Change{{Slug: "a", ID: s.ID, Actions: []reconcile.Action{reconcile.ActionEnable},
+		Fields: []string{reconcile.FieldEnabled}, UpdatedAt: s.UpdatedAt}}}
+	_, err := CheckStale(t.Context(), svc, &Saved{Plan: p}, reconciletest.Space, svc.BaseURL(), nil)
+	var be *bug.Error
+	if !errors.As(err, &be) || be.Value != "planted bug" {
+		t.Errorf("CheckStale returned %v (%T), want the panic as a *bug.Error", err, err)
+	}
+}
+
 // savedFixture is a space with a plan of an update, an enable and an
 // unmanaged disable, saved and read back.
-func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, Policy, *SavedPlan) {
+func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, reconcile.Policy, *Saved) {
 	t.Helper()
 	env := newApplyEnv(t, remotetest.Space{})
 	env.seed("edit", "old\n", true)
 	env.seed("wake", "same\n", false)
 	env.seed("stray", "x\n", true)
 	env.seed("quiet", "same\n", true)
-	env.emu.AddAgent(envSpace, remote.Agent{Name: "Helper", HasUnpublishedChanges: true})
-	desired := desiredRepo(wantSkill("edit", "new\n", true), wantSkill("wake", "same\n", true), wantSkill("quiet", "same\n", true))
+	env.Emu.AddAgent(reconciletest.Space, remote.Agent{Name: "Helper", HasUnpublishedChanges: true})
+	desired := reconciletest.Desired(reconciletest.Want("edit", "new\n", true), reconciletest.Want("wake", "same\n", true), reconciletest.Want("quiet", "same\n", true))
 	// The policy comes from skillsync.yaml, as it does for the CLI: the
 	// saved plan's desired hash covers it.
 	desired.Config.Unmanaged = config.UnmanagedDisable
@@ -30,12 +123,12 @@ func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, Policy, 
 	if publish {
 		desired.Config.Agents.Publish = []string{"Helper"}
 	}
-	pol := PolicyFromConfig(desired.Config)
+	pol := reconcile.PolicyFromConfig(desired.Config)
 	p := env.plan(desired, pol)
 	if p.HasErrors() || len(p.Changes) != 3 {
 		t.Fatalf("plan: %d changes, errors %+v", len(p.Changes), p.Errors)
 	}
-	sp := throughFile(t, &SavedPlan{BaseURL: env.srv.URL, Plan: p})
+	sp := throughFile(t, &Saved{BaseURL: env.Srv.URL, Plan: p})
 	if !reflect.DeepEqual(sp.Plan, p) {
 		t.Fatalf("saved plan did not round-trip:\n got %+v\nwant %+v", sp.Plan, p)
 	}
@@ -45,16 +138,16 @@ func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, Policy, 
 func TestCheckStale(t *testing.T) {
 	t.Run("fresh", func(t *testing.T) {
 		env, desired, _, sp := savedFixture(t, false)
-		env.emu.ResetRequests()
-		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL+"/", desired)
+		env.Emu.ResetRequests()
+		stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL+"/", desired)
 		if err != nil || len(stale) != 0 {
 			t.Fatalf("CheckStale = %q, %v", stale, err)
 		}
 		want := map[string]int{remotetest.KeyGetSkill: 3, remotetest.KeyListSkills: 1}
-		if got := env.emu.Requests(); !reflect.DeepEqual(got, want) {
+		if got := env.Emu.Requests(); !reflect.DeepEqual(got, want) {
 			t.Errorf("requests = %v, want exactly one get per change and one list for the enable", got)
 		}
-		res := env.apply(t.Context(), sp.Plan, ApplyOptions{})
+		res := env.apply(t.Context(), sp.Plan, reconcile.ApplyOptions{})
 		if res.Failed() {
 			t.Fatalf("apply: %+v", res.Steps)
 		}
@@ -62,10 +155,10 @@ func TestCheckStale(t *testing.T) {
 	t.Run("edited in the app", func(t *testing.T) {
 		env, desired, _, sp := savedFixture(t, false)
 		before := env.skill("edit")
-		env.emu.EditSkill(envSpace, before.ID, func(s *remotetest.SkillSeed) { s.Instructions = "edited in the app\n" })
-		env.emu.EditSkill(envSpace, env.skill("stray").ID, func(s *remotetest.SkillSeed) { s.Enabled = false })
-		env.emu.EditSkill(envSpace, env.skill("quiet").ID, func(s *remotetest.SkillSeed) { s.Name = "Renamed" }) // not in the plan
-		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		env.Emu.EditSkill(reconciletest.Space, before.ID, func(s *remotetest.SkillSeed) { s.Instructions = "edited in the app\n" })
+		env.Emu.EditSkill(reconciletest.Space, env.skill("stray").ID, func(s *remotetest.SkillSeed) { s.Enabled = false })
+		env.Emu.EditSkill(reconciletest.Space, env.skill("quiet").ID, func(s *remotetest.SkillSeed) { s.Name = "Renamed" }) // not in the plan
+		stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,13 +175,13 @@ func TestCheckStale(t *testing.T) {
 	})
 	// readAs makes the plan's change of edit one planned from a read whose
 	// description was desc, its updatedAt that of the skill now.
-	readAs := func(env *applyEnv, sp *SavedPlan, desc string) {
+	readAs := func(env *applyEnv, sp *Saved, desc string) {
 		for i := range sp.Plan.Changes {
 			if ch := &sp.Plan.Changes[i]; ch.Slug == "edit" {
 				read := env.skill("edit")
 				read.Description = desc
 				ch.Before.Description, ch.After.Description = desc, desc
-				ch.LiveHash = LiveHash(read)
+				ch.LiveHash = reconcile.LiveHash(read)
 			}
 		}
 	}
@@ -100,11 +193,11 @@ func TestCheckStale(t *testing.T) {
 		// skill has not moved, and the plan applies as planned.
 		env, desired, _, sp := savedFixture(t, false)
 		readAs(env, sp, "About edit\n")
-		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired)
 		if err != nil || len(stale) != 0 {
 			t.Fatalf("CheckStale = %q, %v; want the plan fresh", stale, err)
 		}
-		if res := env.apply(t.Context(), sp.Plan, ApplyOptions{}); res.Failed() {
+		if res := env.apply(t.Context(), sp.Plan, reconcile.ApplyOptions{}); res.Failed() {
 			t.Errorf("apply: %+v", res.Steps)
 		}
 		if s := env.skill("edit"); *s.Instructions != "new\n" || s.Description != "About edit" {
@@ -114,7 +207,7 @@ func TestCheckStale(t *testing.T) {
 	t.Run("a description that says something else", func(t *testing.T) {
 		env, desired, _, sp := savedFixture(t, false)
 		readAs(env, sp, "About something else")
-		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired)
 		if err != nil || len(stale) != 1 || stale[0] != "edit: changed in the space since the plan (description changed)" {
 			t.Errorf("CheckStale = %q, %v; want edit's description changed", stale, err)
 		}
@@ -128,7 +221,7 @@ func TestCheckStale(t *testing.T) {
 			t.Fatalf("fixture: %d active before, want 3", sp.Plan.Summary.ActiveBefore)
 		}
 		env.seed("newcomer", "x\n", true)
-		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired)
 		if err != nil || len(stale) != 1 || stale[0] != "the space has 4 active skills, the plan was made with 3" {
 			t.Errorf("CheckStale = %q, %v", stale, err)
 		}
@@ -136,19 +229,19 @@ func TestCheckStale(t *testing.T) {
 	t.Run("no enable, no list", func(t *testing.T) {
 		env := newApplyEnv(t, remotetest.Space{})
 		env.seed("edit", "old\n", true)
-		desired := desiredRepo(wantSkill("edit", "new\n", true))
-		p := env.plan(desired, Policy{})
+		desired := reconciletest.Desired(reconciletest.Want("edit", "new\n", true))
+		p := env.plan(desired, reconcile.Policy{})
 		if p.Summary.Update != 1 || p.Summary.Enable != 0 {
 			t.Fatalf("plan summary %+v, want one update", p.Summary)
 		}
 		env.seed("newcomer", "x\n", true) // active count moved, but nothing is enabled
-		env.emu.ResetRequests()
-		stale, err := CheckStale(t.Context(), env.client, &SavedPlan{BaseURL: env.srv.URL, Plan: p}, envSpace, env.srv.URL, desired)
+		env.Emu.ResetRequests()
+		stale, err := CheckStale(t.Context(), env.Client, &Saved{BaseURL: env.Srv.URL, Plan: p}, reconciletest.Space, env.Srv.URL, desired)
 		if err != nil || len(stale) != 0 {
 			t.Errorf("CheckStale = %q, %v", stale, err)
 		}
 		want := map[string]int{remotetest.KeyGetSkill: 1}
-		if got := env.emu.Requests(); !reflect.DeepEqual(got, want) {
+		if got := env.Emu.Requests(); !reflect.DeepEqual(got, want) {
 			t.Errorf("requests = %v, want one get and no list", got)
 		}
 	})
@@ -158,7 +251,7 @@ func TestCheckStale(t *testing.T) {
 		changed.Skills = append([]fsrepo.Skill(nil), desired.Skills...)
 		changed.Skills[0].Instructions = "newer\n"
 		changed.Commit = "fedcba9876543210fedc"
-		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, &changed)
+		stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, &changed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +262,7 @@ func TestCheckStale(t *testing.T) {
 		// is not a change.
 		same := *desired
 		same.Commit = "fedcba9876543210fedc"
-		if stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, &same); err != nil || len(stale) != 0 {
+		if stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, &same); err != nil || len(stale) != 0 {
 			t.Errorf("a new commit with the same skills: %q, %v", stale, err)
 		}
 	})
@@ -184,7 +277,7 @@ func TestCheckStale(t *testing.T) {
 		} {
 			changed := *desired
 			edit(&changed.Config)
-			stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, &changed)
+			stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, &changed)
 			if err != nil || len(stale) != 1 || !strings.Contains(stale[0], "skillsync.yaml's policy") {
 				t.Errorf("%s changed: CheckStale = %q, %v", name, stale, err)
 			}
@@ -192,38 +285,38 @@ func TestCheckStale(t *testing.T) {
 	})
 	t.Run("another target", func(t *testing.T) {
 		env, desired, _, sp := savedFixture(t, false)
-		env.emu.ResetRequests()
-		stale, _ := CheckStale(t.Context(), env.client, sp, "zz99", env.srv.URL, desired)
+		env.Emu.ResetRequests()
+		stale, _ := CheckStale(t.Context(), env.Client, sp, "zz99", env.Srv.URL, desired)
 		if len(stale) != 1 || !strings.Contains(stale[0], "for space ab12, not zz99") {
 			t.Errorf("other space: %q", stale)
 		}
-		stale, _ = CheckStale(t.Context(), env.client, sp, envSpace, "https://tenant.example.com", desired)
+		stale, _ = CheckStale(t.Context(), env.Client, sp, reconciletest.Space, "https://tenant.example.com", desired)
 		if len(stale) != 1 || !strings.Contains(stale[0], "not https://tenant.example.com") {
 			t.Errorf("other service: %q", stale)
 		}
-		if n := len(env.emu.Requests()); n != 0 {
+		if n := len(env.Emu.Requests()); n != 0 {
 			t.Errorf("%d requests made for a plan of another target", n)
 		}
 	})
 	t.Run("agents", func(t *testing.T) {
 		env, desired, _, sp := savedFixture(t, true)
-		env.emu.ResetRequests()
-		if stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired); err != nil || len(stale) != 0 {
+		env.Emu.ResetRequests()
+		if stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired); err != nil || len(stale) != 0 {
 			t.Fatalf("CheckStale = %q, %v", stale, err)
 		}
-		if n := env.emu.Requests()[remotetest.KeyListAgents]; n != 1 {
+		if n := env.Emu.Requests()[remotetest.KeyListAgents]; n != 1 {
 			t.Errorf("%d agent lists", n)
 		}
-		env.emu.EditAgent(envSpace, sp.Plan.Publish[0].ID, func(a *remote.Agent) { a.Description = "edited" })
-		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		env.Emu.EditAgent(reconciletest.Space, sp.Plan.Publish[0].ID, func(a *remote.Agent) { a.Description = "edited" })
+		stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired)
 		if err != nil || len(stale) != 1 || !strings.HasPrefix(stale[0], "agent Helper: changed in the space since the plan (updatedAt") {
 			t.Errorf("CheckStale = %q, %v", stale, err)
 		}
 	})
 	t.Run("skill deleted", func(t *testing.T) {
 		env, desired, _, sp := savedFixture(t, false)
-		env.emu.EditSkill(envSpace, env.skill("wake").ID, func(s *remotetest.SkillSeed) { s.Builtin = true })
-		stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		env.Emu.EditSkill(reconciletest.Space, env.skill("wake").ID, func(s *remotetest.SkillSeed) { s.Builtin = true })
+		stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired)
 		if err != nil || len(stale) != 1 || !strings.HasPrefix(stale[0], "wake: no longer in the space") {
 			t.Errorf("CheckStale = %q, %v", stale, err)
 		}
@@ -235,7 +328,7 @@ func TestCheckStale(t *testing.T) {
 // One whose changes were edited in the file (its desired hash kept) is
 // refused, naming the skill and what differs; nothing is sent.
 func TestCheckStaleEditedChanges(t *testing.T) {
-	change := func(t *testing.T, p *Plan, slug string) *Change {
+	change := func(t *testing.T, p *reconcile.Plan, slug string) *reconcile.Change {
 		t.Helper()
 		for i := range p.Changes {
 			if p.Changes[i].Slug == slug {
@@ -248,42 +341,42 @@ func TestCheckStaleEditedChanges(t *testing.T) {
 	tests := []struct {
 		name    string
 		publish bool
-		edit    func(t *testing.T, env *applyEnv, p *Plan)
+		edit    func(t *testing.T, env *applyEnv, p *reconcile.Plan)
 		want    []string
 	}{
-		{"after text", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+		{"after text", false, func(t *testing.T, _ *applyEnv, p *reconcile.Plan) {
 			change(t, p, "edit").After.Instructions = strp("rm -rf /\n")
 		}, []string{"edit: ", "after.instructions"}},
-		{"after name", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+		{"after name", false, func(t *testing.T, _ *applyEnv, p *reconcile.Plan) {
 			change(t, p, "edit").After.Name = "Other name"
 		}, []string{"edit: ", "after.name"}},
-		{"an action added", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+		{"an action added", false, func(t *testing.T, _ *applyEnv, p *reconcile.Plan) {
 			ch := change(t, p, "wake")
-			ch.Actions = []Action{ActionUpdate, ActionEnable}
-			ch.Fields = []string{FieldInstructions, FieldEnabled}
+			ch.Actions = []reconcile.Action{reconcile.ActionUpdate, reconcile.ActionEnable}
+			ch.Fields = []string{reconcile.FieldInstructions, reconcile.FieldEnabled}
 			ch.After.Instructions = strp("injected\n")
 		}, []string{"wake: ", "actions", "fields", "after.instructions"}},
-		{"before text", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+		{"before text", false, func(t *testing.T, _ *applyEnv, p *reconcile.Plan) {
 			// What the journal would hold, and restore bring back.
 			change(t, p, "edit").Before.Instructions = strp("not what the space held\n")
 		}, []string{"edit: ", "before.instructions"}},
-		{"a change added", false, func(t *testing.T, env *applyEnv, p *Plan) {
+		{"a change added", false, func(t *testing.T, env *applyEnv, p *reconcile.Plan) {
 			q := env.skill("quiet")
-			ch := Change{Slug: "quiet", ID: q.ID, Actions: []Action{ActionDisable}, Fields: []string{FieldEnabled},
-				Before: stateOf(q), UpdatedAt: q.UpdatedAt, LiveHash: LiveHash(q)}
+			ch := reconcile.Change{Slug: "quiet", ID: q.ID, Actions: []reconcile.Action{reconcile.ActionDisable}, Fields: []string{reconcile.FieldEnabled},
+				Before: reconcile.StateOf(q), UpdatedAt: q.UpdatedAt, LiveHash: reconcile.LiveHash(q)}
 			ch.After = ch.Before
 			ch.After.Enabled = false
 			p.Changes = append(p.Changes, ch)
 		}, []string{"quiet: ", "no change"}},
-		{"a managed skill made unmanaged", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+		{"a managed skill made unmanaged", false, func(t *testing.T, _ *applyEnv, p *reconcile.Plan) {
 			change(t, p, "wake").Unmanaged = true
 		}, []string{"wake: ", "unmanaged"}},
-		{"a change twice", false, func(t *testing.T, _ *applyEnv, p *Plan) {
+		{"a change twice", false, func(t *testing.T, _ *applyEnv, p *reconcile.Plan) {
 			p.Changes = append(p.Changes, *change(t, p, "edit"))
 		}, []string{"edit: ", "more than once"}},
-		{"a publish added", true, func(t *testing.T, env *applyEnv, p *Plan) {
-			a := env.emu.AddAgent(envSpace, remote.Agent{Name: "Other bot", HasUnpublishedChanges: true})
-			p.Publish = append(p.Publish, AgentPublish{ID: a.ID, Name: a.Name, HasUnpublishedChanges: true, UpdatedAt: a.UpdatedAt})
+		{"a publish added", true, func(t *testing.T, env *applyEnv, p *reconcile.Plan) {
+			a := env.Emu.AddAgent(reconciletest.Space, remote.Agent{Name: "Other bot", HasUnpublishedChanges: true})
+			p.Publish = append(p.Publish, reconcile.AgentPublish{ID: a.ID, Name: a.Name, HasUnpublishedChanges: true, UpdatedAt: a.UpdatedAt})
 		}, []string{"agent Other bot: ", "agents.publish"}},
 	}
 	for _, tt := range tests {
@@ -291,8 +384,8 @@ func TestCheckStaleEditedChanges(t *testing.T) {
 			env, desired, _, sp := savedFixture(t, tt.publish)
 			tt.edit(t, env, sp.Plan)
 			sp = throughFile(t, sp) // as apply FILE reads it
-			env.emu.ResetRequests()
-			stale, err := CheckStale(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+			env.Emu.ResetRequests()
+			stale, err := CheckStale(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -305,7 +398,7 @@ func TestCheckStaleEditedChanges(t *testing.T) {
 					t.Errorf("stale =\n%s\nwant it to say %q", got, w)
 				}
 			}
-			for k := range env.emu.Requests() {
+			for k := range env.Emu.Requests() {
 				if !strings.HasPrefix(k, "GET ") {
 					t.Errorf("CheckStale sent %s", k)
 				}
@@ -323,9 +416,9 @@ func TestCheckSavedApplied(t *testing.T) {
 	if len(sp.Plan.Publish) != 1 {
 		t.Fatalf("the plan publishes %d agents, want 1", len(sp.Plan.Publish))
 	}
-	check := func() SavedCheck {
+	check := func() Check {
 		t.Helper()
-		chk, err := CheckSaved(t.Context(), env.client, sp, envSpace, env.srv.URL, desired)
+		chk, err := CheckSaved(t.Context(), env.Client, sp, reconciletest.Space, env.Srv.URL, desired)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -336,7 +429,7 @@ func TestCheckSavedApplied(t *testing.T) {
 	}
 	// Every skill as the plan would leave it, the agent not published.
 	for _, ch := range sp.Plan.Changes {
-		env.emu.EditSkill(envSpace, ch.ID, func(s *remotetest.SkillSeed) {
+		env.Emu.EditSkill(reconciletest.Space, ch.ID, func(s *remotetest.SkillSeed) {
 			s.Name, s.Description, s.Enabled = ch.After.Name, ch.After.Description, ch.After.Enabled
 			if ch.After.Instructions != nil {
 				s.Instructions = *ch.After.Instructions
@@ -348,7 +441,7 @@ func TestCheckSavedApplied(t *testing.T) {
 		t.Fatalf("skills applied, publish not: %+v, want 3 applied and stale", chk)
 	}
 	// Published since: the whole plan went through.
-	if _, err := env.client.PublishAgent(t.Context(), envSpace, sp.Plan.Publish[0].ID); err != nil {
+	if _, err := env.Client.PublishAgent(t.Context(), reconciletest.Space, sp.Plan.Publish[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	if chk := check(); !chk.AllApplied || len(chk.Stale) != 0 || len(chk.Notes) != 0 {
@@ -364,13 +457,13 @@ func TestCheckSavedApplied(t *testing.T) {
 // throughFile is sp as apply FILE reads it back: its plan written as JSON
 // and read, checked and normalized as the reader of saved plans does. The
 // tests of reconcile/render hold its document to encoding/json's.
-func throughFile(t *testing.T, sp *SavedPlan) *SavedPlan {
+func throughFile(t *testing.T, sp *Saved) *Saved {
 	t.Helper()
 	data, err := json.Marshal(sp.Plan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p Plan
+	var p reconcile.Plan
 	if err := json.Unmarshal(data, &p); err != nil {
 		t.Fatal(err)
 	}
@@ -378,5 +471,5 @@ func throughFile(t *testing.T, sp *SavedPlan) *SavedPlan {
 		t.Fatal(err)
 	}
 	p.Normalize()
-	return &SavedPlan{BaseURL: sp.BaseURL, Plan: &p}
+	return &Saved{BaseURL: sp.BaseURL, Plan: &p}
 }

@@ -1,4 +1,4 @@
-package reconcile
+package journal
 
 import (
 	"errors"
@@ -49,7 +49,7 @@ func TestOpenJournalRefusesLinkedStateDir(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			link, target := tt.setup(t, root)
-			_, err := OpenJournal(DefaultJournalPath(root, time.Now()))
+			_, err := Open(DefaultPath(root, time.Now()))
 			if !errors.Is(err, ErrStateDirLink) || !strings.Contains(err.Error(), link) {
 				t.Fatalf("OpenJournal = %v, want ErrStateDirLink naming %s", err, link)
 			}
@@ -67,7 +67,7 @@ func TestOpenJournalOutsideLinkedStateDir(t *testing.T) {
 	root, out := t.TempDir(), t.TempDir()
 	symlink(t, out, filepath.Join(root, StateDir))
 	path := filepath.Join(t.TempDir(), "journal.jsonl")
-	j, err := OpenJournal(path)
+	j, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,11 +130,11 @@ func TestOpenJournalIgnoredByGit(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			path := DefaultJournalPath(root, time.Now())
+			path := DefaultPath(root, time.Now())
 			if tt.journal != "" {
 				path = filepath.Join(root, StateDir, tt.journal)
 			}
-			j, err := OpenJournal(path)
+			j, err := Open(path)
 			if err != nil {
 				t.Fatal(err)
 			}
