@@ -95,17 +95,6 @@ type SkillWriter struct {
 	opts      WriteOptions
 	skills    []pendingSkill
 	problems  []PathProblem
-	hooks     writerHooks
-}
-
-// writerHooks, set by tests only, run where a folder swapped for a
-// symlink would strike.
-type writerHooks struct {
-	// openSkillRoot runs just before a skill folder is opened.
-	openSkillRoot func(dir string)
-	// writeFile runs as a file of the skill folder dir, already opened
-	// and checked, is about to be written.
-	writeFile func(dir string)
 }
 
 type pendingSkill struct {
@@ -273,7 +262,7 @@ func CheckLocalPath(rel string) error {
 // 255 bytes, what ext4, XFS, Btrfs and the BSDs hold (NAME_MAX), and less
 // than what APFS and NTFS hold (255 characters, or UTF-16 code units).
 // The API's paths may have longer names; a file system with a shorter
-// limit is asked before any write (see inspectPath).
+// limit is asked before any write (see inspect).
 const maxNameBytes = 255
 
 // longName says which name of the slash-separated path rel is too long to
@@ -445,60 +434,16 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 		return nil, fmt.Errorf("writing skills: %w", err)
 	}
 	defer r.Close()
-	var sr *os.Root // the skill folder of the writes in hand
-	defer func() {
-		if sr != nil {
-			sr.Close()
-		}
-	}()
-	for i, wr := range writes {
-		if i == 0 || writes[i-1].dir != wr.dir {
-			if sr != nil {
-				sr.Close()
-			}
-			if sr, err = openSkillRoot(r, w.root, wr.dir, w.hooks.openSkillRoot); err != nil {
-				return results, err
-			}
-		}
+	for _, wr := range writes {
 		do := writeFile
 		if wr.remove {
 			do = removeFile
 		}
-		if err := do(sr, filepath.Join(w.root, filepath.FromSlash(wr.dir)), wr, w.hooks.writeFile); err != nil {
+		if err := do(r, wr); err != nil {
 			return results, err
 		}
 	}
 	return results, nil
-}
-
-// openSkillRoot creates the skill folder dir (relative to root) and opens
-// it as a root of its own, checked to be the very folder that the path
-// names with no symlink on the way. Writes through the handle stay in that
-// folder even if a folder on the path is swapped for a symlink meanwhile.
-func openSkillRoot(r *os.Root, root, dir string, hook func(dir string)) (*os.Root, error) {
-	if err := r.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", dir, err)
-	}
-	if hook != nil {
-		hook(dir)
-	}
-	sr, err := r.OpenRoot(dir)
-	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", dir, err)
-	}
-	held, err := sr.Stat(".")
-	if err == nil {
-		if named, problem := inspectPath(root, dir, true); problem != nil {
-			err = fmt.Errorf("%s %s", problem.Path, problem.Reason)
-		} else if !os.SameFile(held, named.info) {
-			err = errors.New("the folder changed while it was being opened")
-		}
-	}
-	if err != nil {
-		sr.Close()
-		return nil, fmt.Errorf("writing %s: %w", dir, err)
-	}
-	return sr, nil
 }
 
 type fileState struct {
@@ -510,19 +455,13 @@ type fileState struct {
 // root) with Lstat, never following a symlink: a symlink anywhere, a file
 // where a folder belongs, or a folder where the file belongs is a problem.
 func inspect(root, rel string) (fileState, *PathProblem) {
-	return inspectPath(root, rel, false)
-}
-
-// inspectPath is inspect for a file, or, when dir, for a folder that must
-// exist: every component of rel a real folder, no symlink on the way.
-func inspectPath(root, rel string, dir bool) (fileState, *PathProblem) {
 	parts := strings.Split(rel, "/")
 	cur := root
 	for i, p := range parts {
 		cur = filepath.Join(cur, p)
 		at := strings.Join(parts[:i+1], "/")
 		fi, err := os.Lstat(cur)
-		if errors.Is(err, fs.ErrNotExist) && !dir {
+		if errors.Is(err, fs.ErrNotExist) {
 			// What is left is to be created in the folder that holds
 			// cur: ask it whether it takes their names, so that one too
 			// long for its file system is refused before any write, not
@@ -544,9 +483,7 @@ func inspectPath(root, rel string, dir bool) (fileState, *PathProblem) {
 			return fileState{}, &PathProblem{Path: at, Reason: "is a symlink, which is never followed; make it a real folder or file, or remove it"}
 		case !last && !fi.IsDir():
 			return fileState{}, &PathProblem{Path: at, Reason: "is a file where a folder is needed"}
-		case last && dir && !fi.IsDir():
-			return fileState{}, &PathProblem{Path: at, Reason: "is not a folder"}
-		case last && !dir && !fi.Mode().IsRegular():
+		case last && !fi.Mode().IsRegular():
 			return fileState{}, &PathProblem{Path: at, Reason: "is not a regular file"}
 		case last:
 			return fileState{exists: true, info: fi}, nil
@@ -599,19 +536,11 @@ func lstatReason(err error) string {
 	return err.Error()
 }
 
-// writeFile writes one file of a skill folder through r, the folder opened
-// as a root (see openSkillRoot), which keeps every operation inside it; dir
-// is its path, whose components below it are checked again just before,
-// to narrow the window in which a symlink could appear.
-func writeFile(r *os.Root, dir string, wr write, hook func(dir string)) error {
-	if _, problem := inspect(dir, wr.rel); problem != nil {
-		return fmt.Errorf("writing %s: %s %s", path.Join(wr.dir, wr.rel), path.Join(wr.dir, problem.Path), problem.Reason)
-	}
-	if hook != nil {
-		hook(wr.dir) // the window a check cannot close
-	}
+// writeFile writes one file through r, the repository opened as a root,
+// atomically: a temporary file in the same folder renamed over it.
+func writeFile(r *os.Root, wr write) error {
 	full := path.Join(wr.dir, wr.rel)
-	sub := path.Dir(wr.rel)
+	sub := path.Dir(full)
 	if err := r.MkdirAll(sub, 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", full, err)
 	}
@@ -641,7 +570,7 @@ func writeFile(r *os.Root, dir string, wr write, hook func(dir string)) error {
 		err = cerr
 	}
 	if err == nil {
-		err = r.Rename(tmp, wr.rel)
+		err = r.Rename(tmp, full)
 	}
 	if err != nil {
 		r.Remove(tmp)
@@ -650,20 +579,14 @@ func writeFile(r *os.Root, dir string, wr write, hook func(dir string)) error {
 	return nil
 }
 
-// removeFile removes one file of a skill folder through r, as writeFile
-// writes one, then the folders of the skill folder it leaves empty.
-func removeFile(r *os.Root, dir string, wr write, hook func(dir string)) error {
-	if _, problem := inspect(dir, wr.rel); problem != nil {
-		return fmt.Errorf("removing %s: %s %s", path.Join(wr.dir, wr.rel), path.Join(wr.dir, problem.Path), problem.Reason)
-	}
-	if hook != nil {
-		hook(wr.dir)
-	}
-	if err := r.Remove(wr.rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
+// removeFile removes one file through r, the repository opened as a
+// root, then the folders of the skill folder it leaves empty.
+func removeFile(r *os.Root, wr write) error {
+	if err := r.Remove(path.Join(wr.dir, wr.rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("removing %s: %w", path.Join(wr.dir, wr.rel), err)
 	}
 	for sub := path.Dir(wr.rel); sub != "."; sub = path.Dir(sub) {
-		if r.Remove(sub) != nil {
+		if r.Remove(path.Join(wr.dir, sub)) != nil {
 			break // not empty
 		}
 	}
