@@ -4,7 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -40,13 +44,13 @@ const cacheVersion = 3 // 2: keyed by service address too; 3: readAt
 // Entries of skills deleted from the space are removed by the next plan
 // of that space, so the folder holds at most one entry per skill.
 //
-// Its entries are kept by a [Store]: [OpenCache] keeps them in a
-// folder ([DirStore]). It is safe for concurrent use, also by several
-// processes sharing the folder. An entry is read up to
+// Each entry is a file of the cache's folder, written to a temporary file
+// and renamed into place: the cache is safe for concurrent use, also by
+// several processes sharing the folder. An entry is read up to
 // [MaxEntryBytes]: a larger one is taken for absent, and none larger
 // is written.
 type Cache struct {
-	entries Store
+	dir string
 }
 
 // MaxEntryBytes is the largest entry of a [Cache] read or written: one
@@ -94,11 +98,51 @@ func racy(stamp, listed string, readAt time.Time) bool {
 // OpenCache returns the cache kept in the folder dir, creating the folder
 // if needed.
 func OpenCache(dir string) (*Cache, error) {
-	store, err := OpenDirStore(dir)
-	if err != nil {
-		return nil, err
+	if dir == "" {
+		return nil, errors.New("no cache folder given")
 	}
-	return &Cache{entries: store}, nil
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating cache folder: %w", err)
+	}
+	return &Cache{dir: dir}, nil
+}
+
+// open opens the regular file of an entry, whose size a bounded read
+// checks before reading; anything else at its place fails at once.
+func (c *Cache) open(name string) (io.ReadCloser, error) {
+	return bounded.Open(filepath.Join(c.dir, name))
+}
+
+// names lists the entries of the folder: its regular files named as
+// entries are.
+func (c *Cache) names() ([]string, error) {
+	des, err := os.ReadDir(c.dir)
+	var out []string
+	for _, de := range des {
+		if de.Type().IsRegular() && strings.HasSuffix(de.Name(), entryExt) {
+			out = append(out, de.Name())
+		}
+	}
+	return out, err
+}
+
+// write replaces the entry name with data: a reader, even in another
+// process, sees the old entry or the new one whole.
+func (c *Cache) write(name string, data []byte) error {
+	f, err := os.CreateTemp(c.dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), filepath.Join(c.dir, name)); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
 }
 
 // entryExt ends the name of every entry, which tells entries from other
@@ -128,7 +172,7 @@ func (c *Cache) lookup(scope cacheScope, listed remote.Skill) (remote.Skill, boo
 // readEntry reads the entry name, if it holds one of this version, within
 // MaxEntryBytes.
 func (c *Cache) readEntry(name string) (*cacheEntry, bool) {
-	rc, err := c.entries.Open(name)
+	rc, err := c.open(name)
 	if err != nil {
 		return nil, false
 	}
@@ -186,7 +230,7 @@ func (c *Cache) store(scope cacheScope, s remote.Skill, readAt time.Time) error 
 	if len(data) > MaxEntryBytes {
 		return fmt.Errorf("the cache entry of skill %s is %d bytes, more than %s, the most read back", s.Slug, len(data), bounded.Size(MaxEntryBytes))
 	}
-	return c.entries.Write(entryName(scope, s.ID), data)
+	return c.write(entryName(scope, s.ID), data)
 }
 
 // prune removes the entries of scope for skills that listed, the space's
@@ -203,17 +247,17 @@ func (c *Cache) prune(scope cacheScope, listed []remote.Skill) {
 	for _, s := range listed {
 		keep[entryName(scope, s.ID)] = true
 	}
-	names, err := c.entries.Names()
+	names, err := c.names()
 	if err != nil {
 		return
 	}
 	for _, name := range names {
-		if keep[name] || !strings.HasSuffix(name, entryExt) {
+		if keep[name] {
 			continue
 		}
 		e, ok := c.readEntry(name)
 		if ok && e.cacheScope == scope && name == entryName(scope, e.Skill.ID) {
-			c.entries.Remove(name)
+			os.Remove(filepath.Join(c.dir, name))
 		}
 	}
 }

@@ -90,7 +90,7 @@ func openTestCache(t testing.TB) *Cache {
 func gets(env *testEnv) int { return env.emu.Requests()[remotetest.KeyGetSkill] }
 
 // cacheDir is the folder of a cache opened with OpenCache.
-func cacheDir(c *Cache) string { return c.entries.(*DirStore).dir }
+func cacheDir(c *Cache) string { return c.dir }
 
 func TestCacheIgnoresBadEntries(t *testing.T) {
 	env := newTestEnv(t, 5)
@@ -294,7 +294,7 @@ func TestCacheEntryBound(t *testing.T) {
 // TestCacheFIFOEntry: a FIFO in place of an entry is not an entry: opening
 // it fails at once, instead of waiting for a writer that never comes.
 func TestCacheFIFOEntry(t *testing.T) {
-	d, err := OpenDirStore(t.TempDir())
+	d, err := OpenCache(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestCacheFIFOEntry(t *testing.T) {
 	}
 	opened := make(chan error, 1)
 	go func() {
-		rc, err := d.Open("entry.json")
+		rc, err := d.open("entry.json")
 		if err == nil {
 			rc.Close()
 		}

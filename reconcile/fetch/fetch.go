@@ -175,7 +175,7 @@ func (l *Listing) readAhead(stop <-chan struct{}) *errgroup.Group {
 	l.entries = make(map[string]*cacheEntry)
 	var mu sync.Mutex
 	bug.Go(&g, func() error {
-		names, err := cache.entries.Names()
+		names, err := cache.names()
 		if err != nil {
 			return nil // the lookups will find nothing either
 		}
@@ -186,9 +186,6 @@ func (l *Listing) readAhead(stop <-chan struct{}) *errgroup.Group {
 			case <-stop:
 				return reads.Wait()
 			default:
-			}
-			if !strings.HasSuffix(name, entryExt) {
-				continue
 			}
 			bug.Go(&reads, func() error {
 				e, ok := cache.readEntry(name)
