@@ -3,6 +3,7 @@ package skillmd
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -66,19 +67,18 @@ func renderSkillMD(name, description string, enabled bool, body string, quoteAll
 // the name, description or enabled entry that differs are rewritten, in
 // the style the author wrote the value in (plain, quoted, a "|" or ">"
 // block) when that style holds the new value (a "|" block only a value of
-// several lines: one line is written as Format writes it), and the
-// body when the
-// instructions differ; every other byte stays as it is: a byte-order mark,
-// CRLF line endings, comments, the other keys and their order, the blank
-// lines after the closing "---". A key written twice keeps its first
-// entry, as the loader reads it.
+// several lines: one line is written as Format writes it), and the body
+// when the instructions differ; every other byte stays as it is: a
+// byte-order mark, CRLF line endings, comments, the other keys and their
+// order, the blank lines after the closing "---". A key written twice
+// keeps its first entry, as the loader reads it.
 //
 // A frontmatter that cannot be edited line by line (a flow mapping, keys
 // not at the start of their lines) is written afresh: next, with the keys
 // of local that skillsync does not know (license, allowed-tools, metadata,
-// ...) after name, description and enabled, in their order and original
-// text where that reads back the same, and an explicit "enabled: true"
-// kept; in the byte-order mark and line endings of local. When next has no
+// ...) after name, description and enabled, in their order, encoded
+// anew, and an explicit "enabled: true" kept; in the byte-order mark and
+// line endings of local. When next has no
 // frontmatter, or local none to keep, the result is next, in the
 // byte-order mark and line endings of local.
 func Merge(local, next []byte) []byte {
@@ -148,88 +148,13 @@ func rewriteSkillMD(local, next []byte, have, want *Document, readsBack func([]b
 	if keepEnabled {
 		known += KeyEnabled + ": true\n"
 	}
-	compose := func(before, after string) []byte {
-		var b bytes.Buffer
-		b.WriteString("---\n")
-		b.WriteString(before)
-		b.WriteString(known)
-		b.WriteString(after)
-		b.WriteString("---\n")
-		b.Write(nfm.Body)
-		return b.Bytes()
-	}
-	if before, after, ok := extraText(lfm.Block, root); ok {
-		if out := compose(before, after); readsBack(out) {
-			return out
-		}
-	}
-	if after, ok := extraValues(root, have.Extra); ok {
-		if out := compose("", after); readsBack(out) {
+	if extra, ok := extraValues(root, have.Extra); ok {
+		out := slices.Concat([]byte("---\n"+known+extra+"---\n"), nfm.Body)
+		if readsBack(out) {
 			return out
 		}
 	}
 	return next
-}
-
-// extraText cuts the frontmatter block into the lines before its first key
-// and the text of the keys skillsync does not know (each with the comment
-// lines right above it), in their order. A duplicate key keeps its first
-// entry, as the loader does. ok is false for a layout whose entries are
-// not whole lines (a flow mapping, an indented one).
-func extraText(block []byte, root *yaml.Node) (before, after string, ok bool) {
-	if root.Style&yaml.FlowStyle != 0 || bytes.Contains(block, []byte("\r")) {
-		return "", "", false
-	}
-	lines := strings.SplitAfter(string(block), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	type entry struct {
-		key        string
-		start, end int // lines [start, end), 0-based
-	}
-	var entries []entry
-	prev := -1 // the line of the previous key
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k := root.Content[i]
-		line := k.Line - 1
-		if k.Column != 1 || line <= prev || line >= len(lines) {
-			return "", "", false
-		}
-		start := line
-		// Comments above the first key stay first, with the lines
-		// before it.
-		for prev >= 0 && start-1 > prev && strings.HasPrefix(lines[start-1], "#") {
-			start--
-		}
-		if n := len(entries); n > 0 {
-			entries[n-1].end = start
-		}
-		entries = append(entries, entry{key: k.Value, start: start, end: len(lines)})
-		prev = line
-	}
-	if len(entries) == 0 {
-		return "", "", false
-	}
-	before = strings.Join(lines[:entries[0].start], "")
-	var b strings.Builder
-	seen := map[string]bool{}
-	for _, e := range entries {
-		if seen[e.key] {
-			continue
-		}
-		seen[e.key] = true
-		switch e.key {
-		case KeyName, KeyDescription, KeyEnabled:
-			continue
-		}
-		b.WriteString(strings.Join(lines[e.start:e.end], ""))
-	}
-	after = b.String()
-	if after != "" && !strings.HasSuffix(after, "\n") {
-		after += "\n"
-	}
-	return before, after, true
 }
 
 // extraValues writes the keys of extra afresh, in the order of root.
