@@ -2,9 +2,7 @@ package fsrepo
 
 import (
 	"bytes"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -250,12 +248,8 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 	ok := true
 	for i := 0; i+1 < len(item.Content); i += 2 {
 		k, v := item.Content[i], item.Content[i+1]
-		known := false
-		for _, kk := range lockKeys {
-			known = known || kk == k.Value
-		}
 		switch {
-		case !known:
+		case !slices.Contains(lockKeys, k.Value):
 			fail(k.Line, "unknown key %q; known keys: %s", k.Value, strings.Join(lockKeys, ", "))
 			ok = false
 		case vals[k.Value] != nil:
@@ -337,32 +331,15 @@ func isLowerHex(s string) bool {
 // WriteLock writes l to root/skillsync.lock, atomically (a temporary file
 // renamed over it). It never writes through a symlink.
 func WriteLock(root string, l Lock) error {
-	name := filepath.Join(root, LockFile)
-	if fi, err := os.Lstat(name); err == nil && !fi.Mode().IsRegular() {
+	if fi, err := os.Lstat(filepath.Join(root, LockFile)); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("writing %s: it is not a regular file (a symlink is never written through)", LockFile)
 	}
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	tmp := filepath.Join(root, "."+LockFile+".skillsync-"+hex.EncodeToString(rnd[:]))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	r, err := os.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", LockFile, err)
 	}
-	_, err = f.Write(l.Marshal())
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", LockFile, err)
-	}
-	return nil
+	defer r.Close()
+	return writeFile(r, write{dir: ".", rel: LockFile, data: l.Marshal(), mode: 0o644})
 }
 
 // CheckFolderName says why slug cannot be the name of a skill folder that
