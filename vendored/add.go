@@ -26,9 +26,6 @@ type AddOptions struct {
 	// Source is an https URL or the path of a git repository (or of a
 	// folder in one), as given.
 	Source string
-	// WorkDir is the folder a relative Source counts from; "" for the
-	// current one.
-	WorkDir string
 	// Path is the skill's folder in the source, slash-separated; "" finds
 	// it: the root when it holds a SKILL.md, else the one folder that
 	// does.
@@ -110,11 +107,9 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 	if err != nil {
 		return nil, err
 	}
-	workDir := opts.WorkDir
-	if workDir == "" {
-		if workDir, err = os.Getwd(); err != nil {
-			return nil, err
-		}
+	workDir, err := os.Getwd() // a relative Source counts from here
+	if err != nil {
+		return nil, err
 	}
 	src, err := ParseSource(opts.Source, root, workDir)
 	if err != nil {

@@ -99,7 +99,8 @@ func TestAddRelativeSourceIsRelativeToTheRoot(t *testing.T) {
 	writeFile(t, filepath.Join(root, config.FileName), "space: ab12\n")
 	// Run from the skills folder: the path given counts from there, the
 	// lock's from the root.
-	_, err := Add(context.Background(), root, AddOptions{Source: "../../../upstream/skills/pdf", WorkDir: filepath.Join(root, "skills")})
+	t.Chdir(filepath.Join(root, "skills"))
+	_, err := Add(context.Background(), root, AddOptions{Source: "../../../upstream/skills/pdf"})
 	if err != nil {
 		t.Fatal(err)
 	}
