@@ -3,6 +3,7 @@ package reconcile
 import (
 	"fmt"
 	"path"
+	"slices"
 
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/reconcile/diff"
@@ -177,14 +178,7 @@ type Change struct {
 }
 
 // Has reports whether c includes action a.
-func (c *Change) Has(a Action) bool {
-	for _, x := range c.Actions {
-		if x == a {
-			return true
-		}
-	}
-	return false
-}
+func (c *Change) Has(a Action) bool { return slices.Contains(c.Actions, a) }
 
 // Diff returns the unified diff of the canonical instructions, before to
 // after, between "live/SLUG/SKILL.md" and the SKILL.md of the repository;
@@ -208,14 +202,7 @@ func (c *Change) DiffInput() (oldName, newName, before, after string) {
 }
 
 // Changes reports whether c changes field f.
-func (c *Change) Changes(f string) bool {
-	for _, x := range c.Fields {
-		if x == f {
-			return true
-		}
-	}
-	return false
-}
+func (c *Change) Changes(f string) bool { return slices.Contains(c.Fields, f) }
 
 // SkillState is the fields of a skill that skillsync manages.
 type SkillState struct {

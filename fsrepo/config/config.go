@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo/skillignore"
@@ -295,11 +296,7 @@ func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail f
 			fail(k.Line, "duplicate key %q (first at line %d)", display, lines[full])
 			continue
 		}
-		ok := false
-		for _, kk := range known {
-			ok = ok || kk == k.Value
-		}
-		if !ok {
+		if !slices.Contains(known, k.Value) {
 			hint := ""
 			if kk := suggest.Closest(k.Value, known); kk != "" {
 				hint = fmt.Sprintf(" (did you mean %q?)", kk)

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/names"
@@ -45,7 +46,7 @@ func parseLint(n *yaml.Node, fail func(int, string, ...any)) lint.Config {
 		}
 		switch k.Value {
 		case "profile":
-			if !contains(profiles, v.Value) {
+			if !slices.Contains(profiles, v.Value) {
 				fail(v.Line, "lint.profile must be %s, not %q%s", quoteList(profiles), v.Value, didYouMean(v.Value, profiles))
 				continue
 			}
@@ -71,7 +72,7 @@ func parseLintRules(m *yaml.Node, fail func(int, string, ...any)) map[string]lin
 			continue
 		}
 		lines[code] = k.Line
-		if !contains(codes, code) {
+		if !slices.Contains(codes, code) {
 			fail(k.Line, "unknown rule %q in lint.rules%s; rules: %s", code, didYouMean(code, codes), strings.Join(codes, ", "))
 			continue
 		}
@@ -166,15 +167,6 @@ func quoteList(ws []string) string {
 		q[i] = fmt.Sprintf("%q", w)
 	}
 	return strings.Join(q, " or ")
-}
-
-func contains(ws []string, w string) bool {
-	for _, x := range ws {
-		if x == w {
-			return true
-		}
-	}
-	return false
 }
 
 // mappingValue is the value of key in the mapping m, or nil.

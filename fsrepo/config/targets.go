@@ -105,7 +105,7 @@ type IgnoreRule struct {
 
 // Covers reports whether the rule ignores field of the skill slug.
 func (r IgnoreRule) Covers(slug, field string) bool {
-	return contains(r.Fields, field) && matchesAny(r.Skills, slug)
+	return slices.Contains(r.Fields, field) && matchesAny(r.Skills, slug)
 }
 
 // IgnoreFields are the fields an ignore rule may name: those a plan
@@ -318,7 +318,7 @@ func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []I
 		if f := mappingValue(item, "fields"); f != nil && f.Kind == yaml.SequenceNode {
 			for _, v := range f.Content {
 				v = yamlnode.Resolve(v)
-				if !contains(IgnoreFields, v.Value) {
+				if !slices.Contains(IgnoreFields, v.Value) {
 					fail(v.Line, "%s.fields: unknown field %q%s; the fields are %s", where, v.Value, didYouMean(v.Value, IgnoreFields), strings.Join(IgnoreFields, ", "))
 					continue
 				}
