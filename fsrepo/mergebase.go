@@ -35,7 +35,7 @@ type MissingCommitError struct {
 }
 
 func (e *MissingCommitError) Error() string {
-	return fmt.Sprintf("reading commit %s of %s: %v", shortSHA(e.SHA), e.Ref, e.Err)
+	return fmt.Sprintf("reading commit %s of %s: %v", shortCommit(e.SHA), e.Ref, e.Err)
 }
 
 func (e *MissingCommitError) Unwrap() error { return e.Err }
@@ -143,11 +143,4 @@ func resolveCommit(r *git.Repository, rev string) (*object.Commit, error) {
 		return nil, &MissingCommitError{Ref: rev, SHA: h.String(), Err: err}
 	}
 	return c, nil
-}
-
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }
