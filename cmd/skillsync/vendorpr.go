@@ -18,6 +18,7 @@ import (
 	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/lint"
+	"github.com/skillsync/skillsync/reconcile/render"
 	"github.com/skillsync/skillsync/vendored"
 )
 
@@ -116,20 +117,22 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 		return err
 	}
 	var body strings.Builder
-	fmt.Fprintf(&body, "Upstream `%s` moved: skillsync vendor update merged its changes into the vendored skills below, keeping local edits, and moved `%s`. skillsync updates this pull request when upstream moves again.\n", visible.Line(src), fsrepo.LockFile)
+	// Upstream names its files and writes what the findings quote: every
+	// such text goes in a code span or is escaped.
+	fmt.Fprintf(&body, "Upstream %s moved: skillsync vendor update merged its changes into the vendored skills below, keeping local edits, and moved `%s`. skillsync updates this pull request when upstream moves again.\n", render.CodeSpan(src), fsrepo.LockFile)
 	for _, s := range rep.Skills {
 		if s.State != vendored.StateUpdated && s.State != vendored.StateUnchanged {
 			continue
 		}
-		fmt.Fprintf(&body, "\n### %s: %s → %s\n\n", visible.Line(s.Slug), short12(s.From), short12(s.To))
+		fmt.Fprintf(&body, "\n### %s: %s → %s\n\n", render.CodeSpan(s.Slug), short12(s.From), short12(s.To))
 		for _, f := range s.Files {
-			fmt.Fprintf(&body, "- `%s` %s\n", strings.ReplaceAll(visible.Line(f.Path), "`", "'"), visible.Line(f.Change))
+			fmt.Fprintf(&body, "- %s %s\n", render.CodeSpan(f.Path), render.MarkdownText(f.Change))
 		}
 		dir := path.Join(cfg.SkillsDir, s.Slug)
 		if fs := newFindings(j, dir, before, after); len(fs) > 0 {
 			fmt.Fprintf(&body, "\n**Security findings the update brings** (%d):\n\n", len(fs))
 			for _, f := range fs {
-				fmt.Fprintf(&body, "- %v `%s`, %s:%d: %s\n", f.Severity, f.Rule, strings.ReplaceAll(visible.Line(f.Path), "`", "'"), f.Line, visible.Line(f.Message))
+				fmt.Fprintf(&body, "- %v `%s`, %s: %s\n", f.Severity, f.Rule, render.CodeSpan(fmt.Sprintf("%s:%d", f.Path, f.Line)), render.MarkdownText(f.Message))
 			}
 		}
 		if len(s.Log) > 0 {
