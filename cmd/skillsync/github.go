@@ -32,7 +32,7 @@ type githubOptions struct {
 // it does stdout, so that stdout keeps only what --format asked for.
 func writeAnnotations(ui *ui, diags diag.Diagnostics) {
 	if ui.github.Actions {
-		github.WriteAnnotations(ui.stderr, diagnosticAnnotations(diags))
+		github.WriteAnnotations(ui.annotations, diagnosticAnnotations(diags))
 	}
 }
 
@@ -80,7 +80,7 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind 
 	// mistake; nothing leaves this process unredacted.
 	doc := ui.redact(md.String())
 	if actions {
-		writePlanAnnotations(ui.stderr, p)
+		writePlanAnnotations(ui.annotations, p)
 		if path := ui.github.StepSummary; path != "" {
 			if err := github.AppendStepSummary(path, doc); err != nil {
 				ui.warningf("writing the job summary: %v", err)
@@ -294,7 +294,7 @@ func publishResult(ui *ui, res *reconcile.Result) {
 			as = append(as, github.Annotation{Level: "error", Message: ui.redact(msg)})
 		}
 	}
-	github.WriteAnnotations(ui.stderr, as)
+	github.WriteAnnotations(ui.annotations, as)
 	path := ui.github.StepSummary
 	if path == "" {
 		return

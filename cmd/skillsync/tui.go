@@ -38,7 +38,12 @@ type ui struct {
 	// a rune cut short until the next write; flush writes it out.
 	shown []*visible.Writer
 	lines *lineRedactingWriter // under stdout
-	mu    sync.Mutex           // serializes lines on stderr
+	// annotations is stderr for the workflow commands of skillsync's own;
+	// under GitHub Actions, guards keep the runner from obeying any other
+	// line of stdout or stderr.
+	annotations io.Writer
+	guards      []*github.CommandGuard
+	mu          sync.Mutex // serializes lines on stderr
 	// secrets are every secret the process knows, redacted from all
 	// that is printed.
 	secrets   *redact.Set
@@ -70,11 +75,24 @@ func newUI(stdout, stderr io.Writer, gh github.Env) *ui {
 		stderrTTY: isTerminal(stderr),
 		github:    gh,
 	}
+	annotations := stderr
+	if gh.Actions {
+		// Text of the space or the repository must not be obeyed as a
+		// workflow command; only annotations pass.
+		gOut, gErr := github.NewCommandGuard(stdout), github.NewCommandGuard(stderr)
+		stdout, stderr, annotations = gOut, gErr, gErr.Own()
+		ui.guards = []*github.CommandGuard{gOut, gErr}
+	}
 	out, errs := &lineRedactingWriter{ui: ui, w: stdout}, redactingWriter{ui: ui, w: stderr}
 	shownOut, shownErr := visible.NewWriter(out), visible.NewWriter(errs)
 	ui.stdout, ui.stderr = shownOut, shownErr
 	ui.stdoutOwn, ui.stderrOwn = ownWriter{shownOut, out}, ownWriter{shownErr, errs}
 	ui.shown, ui.lines = []*visible.Writer{shownOut, shownErr}, out
+	ui.annotations = ui.stderr
+	if gh.Actions {
+		shownAnn := visible.NewWriter(redactingWriter{ui: ui, w: annotations})
+		ui.annotations, ui.shown = shownAnn, append(ui.shown, shownAnn)
+	}
 	return ui
 }
 
@@ -165,6 +183,9 @@ func (ui *ui) flush() {
 		v.Flush()
 	}
 	ui.lines.Flush()
+	for _, g := range ui.guards {
+		g.Flush()
+	}
 }
 
 func isTerminal(w io.Writer) bool {

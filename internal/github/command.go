@@ -1,0 +1,115 @@
+package github
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// A CommandGuard writes lines to a stream the runner of GitHub Actions
+// reads, so that none of them is obeyed as a workflow command: the runner
+// takes a line for one when it starts with "::" after spaces, or holds
+// "##[" anywhere, and a plan's text could fake an annotation, mask words
+// of the log or stop skillsync's own annotations. Such a line is written
+// as it is, between ::stop-commands:: and the resume line of a token no
+// text can guess, which the runner reads and does not show. A line is
+// held until it ends, or until [CommandGuard.Flush]. Annotations of
+// skillsync's own go past the guard, through [CommandGuard.Own]. A CommandGuard is
+// safe for concurrent use.
+type CommandGuard struct {
+	mu    sync.Mutex
+	w     io.Writer
+	token string
+	held  []byte // the start of a line not ended yet
+	out   []byte
+}
+
+// NewCommandGuard returns a CommandGuard that writes to w.
+func NewCommandGuard(w io.Writer) *CommandGuard {
+	b := make([]byte, 16)
+	rand.Read(b) // never fails (crypto/rand)
+	return &CommandGuard{w: w, token: "skillsync-" + hex.EncodeToString(b)}
+}
+
+func (g *CommandGuard) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	end := bytes.LastIndexByte(p, '\n')
+	if end < 0 {
+		g.held = append(g.held, p...)
+		return len(p), nil
+	}
+	data := p[:end+1]
+	if len(g.held) > 0 {
+		data = append(g.held, data...)
+	}
+	err := g.write(data)
+	g.held = append(g.held[:0], p[end+1:]...)
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Own returns a writer of whole lines that the runner must obey,
+// skillsync's own annotations, which it writes past the guard.
+func (g *CommandGuard) Own() io.Writer { return ownLines{g} }
+
+type ownLines struct{ g *CommandGuard }
+
+// Write writes p, whole lines, before the line the guard holds back,
+// which has not ended: in the middle of it, the runner would not read p.
+func (o ownLines) Write(p []byte) (int, error) {
+	o.g.mu.Lock()
+	defer o.g.mu.Unlock()
+	return o.g.w.Write(p)
+}
+
+// Flush writes the line held back, which has not ended.
+func (g *CommandGuard) Flush() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.held) == 0 {
+		return nil
+	}
+	err := g.write(g.held)
+	g.held = g.held[:0]
+	return err
+}
+
+// write writes whole lines, the last one perhaps not ended, in one write.
+func (g *CommandGuard) write(data []byte) error {
+	out := g.out[:0]
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line = data[:i+1]
+		}
+		data = data[len(line):]
+		if !IsWorkflowCommand(string(line)) {
+			out = append(out, line...)
+			continue
+		}
+		out = append(out, "::stop-commands::"+g.token+"\n"...)
+		out = append(out, line...)
+		if line[len(line)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		out = append(out, "::"+g.token+"::\n"...)
+	}
+	g.out = out
+	_, err := g.w.Write(out)
+	return err
+}
+
+// IsWorkflowCommand reports whether the runner of GitHub Actions would
+// read line as a workflow command: "::" after leading white space (as
+// .NET trims it: Unicode's, U+3000 included), or the older form "##["
+// anywhere in it.
+func IsWorkflowCommand(line string) bool {
+	return strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(line, "##[")
+}
