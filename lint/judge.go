@@ -7,7 +7,9 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/coregx/ahocorasick"
 	"github.com/skillsync/skillsync/internal/visible"
@@ -34,13 +36,38 @@ type Judge struct {
 	dets    []detector
 	leaks   []leakRule
 	leakCfg leakGlobal
-	// ac finds every anchor of the detectors and every keyword of the
-	// secret rules in one pass; targets[pattern] lists what each wakes:
-	// detectors by index, secret rules by index + len(dets).
-	ac      *ahocorasick.Automaton
-	targets [][]int
-	secrets []knownSecret
+	// ac finds in one pass every anchor of the detectors, every keyword
+	// of the secret rules, every literal of the prefilters and every mark
+	// of the process's secrets; wakes[pattern] lists what each wakes.
+	ac    *ahocorasick.Automaton
+	wakes [][]wake
+	// detPre and leakPre are the prefilters of the detectors and of the
+	// secret rules, by index; need[i] is the group of dets[i].need, or -1.
+	detPre, leakPre []prefilter
+	need            []int
+	groups          int
+	secrets         []knownSecret
+	// gated[i] says that secrets[i] is in a text only if the automaton
+	// found one of its marks there.
+	gated []bool
+	// bufs holds *textBuf, the memory of texts judged before.
+	bufs sync.Pool
 }
+
+// A wake is what an occurrence of a pattern of the automaton concerns.
+type wake struct {
+	kind wakeKind
+	i    int32
+}
+
+type wakeKind uint8
+
+const (
+	wakeDetector wakeKind = iota // an anchor of dets[i]
+	wakeLeak                     // a keyword of leaks[i]
+	wakeGroup                    // a literal of group i
+	wakeSecret                   // a mark of secrets[i]
+)
 
 // New compiles the rules.
 func New(opts Options) (*Judge, error) {
@@ -59,40 +86,107 @@ func New(opts Options) (*Judge, error) {
 		return nil, err
 	}
 	j.leaks, j.leakCfg = leaks, global
-	ids := map[string]int{}
-	var patterns []string
-	wake := func(anchor string, target int) {
-		id, ok := ids[anchor]
-		if !ok {
-			id = len(patterns)
-			ids[anchor] = id
-			patterns = append(patterns, anchor)
-			j.targets = append(j.targets, nil)
-		}
-		j.targets[id] = append(j.targets[id], target)
-	}
-	for i, d := range j.dets {
-		for _, a := range d.anchors {
-			wake(a, i)
-		}
-	}
-	for i, l := range j.leaks {
-		for _, k := range l.keywords {
-			wake(k, len(j.dets)+i)
-		}
-	}
-	ac, err := ahocorasick.NewBuilder().AddStrings(patterns).Build()
-	if err != nil {
-		return nil, fmt.Errorf("building the anchors of the security rules: %w", err)
-	}
-	j.ac = ac
 	for name, v := range opts.Secrets {
 		if v != "" {
 			j.secrets = append(j.secrets, newKnownSecret(name, v))
 		}
 	}
 	sort.Slice(j.secrets, func(a, b int) bool { return j.secrets[a].name < j.secrets[b].name })
+	ac, err := j.buildAutomaton()
+	if err != nil {
+		return nil, fmt.Errorf("building the anchors of the security rules: %w", err)
+	}
+	j.ac = ac
 	return j, nil
+}
+
+// buildAutomaton gathers the patterns of the automaton and what each
+// wakes, and makes the prefilters.
+func (j *Judge) buildAutomaton() (*ahocorasick.Automaton, error) {
+	ids := map[string]int{}
+	var patterns []string
+	add := func(p string, w wake) {
+		id, ok := ids[p]
+		if !ok {
+			id = len(patterns)
+			ids[p] = id
+			patterns = append(patterns, p)
+			j.wakes = append(j.wakes, nil)
+		}
+		j.wakes[id] = append(j.wakes[id], w)
+	}
+	groupIDs := map[string]int{}
+	group := func(lits []string) int {
+		key := strings.Join(lits, "\x00")
+		if g, ok := groupIDs[key]; ok {
+			return g
+		}
+		g := j.groups
+		j.groups++
+		groupIDs[key] = g
+		for _, l := range lits {
+			add(l, wake{wakeGroup, int32(g)})
+		}
+		return g
+	}
+	prefilterOf := func(expr string, raw bool, anchors []string) prefilter {
+		var p prefilter
+		if raw {
+			// A token's run is the better test, and costs the
+			// automaton nothing.
+			if p.runSet, p.runLen = byteRun(expr); p.runSet != nil {
+				return p
+			}
+		}
+		for _, lits := range literalGroups(expr, raw) {
+			if !subset(lits, anchors) { // anchors are there already
+				p.groups = append(p.groups, group(lits))
+			}
+		}
+		return p
+	}
+	j.detPre = make([]prefilter, len(j.dets))
+	j.need = make([]int, len(j.dets))
+	for i, d := range j.dets {
+		for _, a := range d.anchors {
+			add(a, wake{wakeDetector, int32(i)})
+		}
+		j.detPre[i] = prefilterOf(d.re.String(), false, d.anchors)
+		j.need[i] = -1
+		if len(d.need) > 0 {
+			j.need[i] = group(d.need)
+		}
+	}
+	j.leakPre = make([]prefilter, len(j.leaks))
+	for i, l := range j.leaks {
+		for _, k := range l.keywords {
+			add(k, wake{wakeLeak, int32(i)})
+		}
+		j.leakPre[i] = prefilterOf(l.re.String(), true, l.keywords)
+	}
+	j.gated = make([]bool, len(j.secrets))
+	for i, k := range j.secrets {
+		if j.gated[i] = k.gateable(); j.gated[i] {
+			for _, m := range k.foldedMarks() {
+				add(m, wake{wakeSecret, int32(i)})
+			}
+		}
+	}
+	return ahocorasick.NewBuilder().AddStrings(patterns).Build()
+}
+
+// subset reports whether every literal of lits is one of words.
+func subset(lits, words []string) bool {
+	for _, l := range lits {
+		found := false
+		for _, w := range words {
+			found = found || l == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // Skill judges the files of one skill folder: SKILL.md whole (frontmatter
@@ -123,7 +217,17 @@ func (j *Judge) file(p string, data []byte, about bool) []Finding {
 	if isBinary(data) {
 		return nil
 	}
-	s := j.scan(p, string(data), ContentHash(data), 0, about)
+	// raw shares data's memory, which the caller does not change while
+	// it is judged: nothing a finding keeps may hold a piece of raw.
+	raw := unsafe.String(unsafe.SliceData(data), len(data))
+	s := j.scan(p, raw, "", 0, about)
+	if len(s.out) > 0 {
+		// Hashed only for what it found: most files have nothing to waive.
+		h := ContentHash(data)
+		for i := range s.out {
+			s.out[i].Hash = h
+		}
+	}
 	return s.out
 }
 
@@ -131,7 +235,7 @@ func (j *Judge) file(p string, data []byte, about bool) []Finding {
 // description and title) presents the skill as security work: a
 // scanner, a red team's or a pentester's guide, a course on attacks.
 func aboutAttacks(skillMD []byte) bool {
-	head := newText(string(skillMD[:min(len(skillMD), 1024)])).fold
+	head := newText(string(skillMD[:min(len(skillMD), 1024)]), &textBuf{}).fold
 	for _, w := range securityTopics() {
 		if i := bytes.Index(head, []byte(w)); i >= 0 && wordStart(head, i) {
 			return true
@@ -174,6 +278,10 @@ func isBinary(data []byte) bool {
 	}
 	bad := 0
 	for i := 0; i < len(head); {
+		if head[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRune(head[i:])
 		if r == utf8.RuneError && n == 1 && len(head)-i >= utf8.UTFMax {
 			bad++
@@ -203,6 +311,10 @@ type scan struct {
 	work  int
 	out   []Finding
 	spans []span // of out, in fold
+	// lits lists where the literals of each prefilter group occur, and
+	// marked which secrets' marks occur: see [scan.findLiterals].
+	lits   [][]literal
+	marked []bool
 }
 
 // A span is where a finding lies in fold, and what may change its
@@ -215,7 +327,13 @@ type span struct {
 }
 
 func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
-	t := newText(raw)
+	buf, _ := j.bufs.Get().(*textBuf)
+	if buf == nil {
+		buf = &textBuf{}
+	}
+	// Nothing keeps the text once it is judged: its memory serves the next.
+	defer j.bufs.Put(buf)
+	t := newText(raw, buf)
 	s := &scan{j: j, path: p, t: t, fold: t.fold, hash: hash, depth: depth, aboutAttacks: about}
 	s.hiddenUnicode()
 	s.detect()
@@ -308,7 +426,7 @@ func (s *scan) addRaw(rule string, sev Severity, rs, re int, decoded, msg string
 	line, col := s.t.pos(rs)
 	s.out = append(s.out, Finding{
 		Rule: rule, Severity: sev, Path: s.path, Line: line, Col: col,
-		Message: msg, Match: excerpt(s.t.raw[rs:re]), Decoded: shorten(decoded, maxExcerpt), Hash: s.hash,
+		Message: msg, Match: strings.Clone(excerpt(s.t.raw[rs:re])), Decoded: shorten(decoded, maxExcerpt), Hash: s.hash,
 	})
 	s.spans = append(s.spans, span{start: -1, end: -1})
 }
@@ -376,7 +494,8 @@ func (s *scan) window(lo, hi int) (int, int) {
 // detector whose expression starts with its anchor is tried at each
 // occurrence only, anchored there; the others (and the secret rules) run
 // over the windows around their anchors, merged where they overlap. Each
-// try and each window is bounded, so the work is linear in the text.
+// try and each window is bounded, so the work is linear in the text; a
+// try or window that lacks what every match holds is skipped.
 func (s *scan) detect() {
 	if len(s.fold) == 0 {
 		return
@@ -385,6 +504,7 @@ func (s *scan) detect() {
 	if len(hits) == 0 {
 		return
 	}
+	s.findLiterals(hits)
 	nd := len(s.j.dets)
 	cur := make([][2]int, nd+len(s.j.leaks)) // the window each target has open
 	for i := range cur {
@@ -398,21 +518,25 @@ func (s *scan) detect() {
 			return
 		}
 		if target < nd {
-			s.runDetector(&s.j.dets[target], w[0], w[1])
-		} else {
+			s.runDetector(target, w[0], w[1])
+		} else if s.leakPasses(target-nd, w[0], w[1]) {
 			s.runLeak(&s.j.leaks[target-nd], w[0], w[1])
 		}
 	}
 	for _, h := range hits {
-		for _, target := range s.j.targets[h.PatternID] {
+		for _, wk := range s.j.wakes[h.PatternID] {
+			if wk.kind != wakeDetector && wk.kind != wakeLeak {
+				continue
+			}
+			target := int(wk.i)
 			// Secret rules' expressions reach a little before their
 			// keyword and a token's length after it.
 			before, after, lines := 64, 256, false
-			if target < nd {
+			if wk.kind == wakeDetector {
 				d := &s.j.dets[target]
 				if !d.window {
 					if h.Start >= done[target] && wordStart(s.fold, h.Start) {
-						if end := s.tryAt(d, h.Start); end > 0 {
+						if end := s.tryAt(target, h.Start); end > 0 {
 							done[target] = end
 						}
 					}
@@ -420,9 +544,11 @@ func (s *scan) detect() {
 				}
 				before, after = d.reach()
 				lines = d.lines
-			}
-			if target >= nd && (!wordStart(s.fold, h.Start) || s.j.leaks[target-nd].assigned && !assignmentAfter(s.fold, h.End)) {
-				continue // a keyword inside a word, or with no value given it
+			} else {
+				if !wordStart(s.fold, h.Start) || s.j.leaks[target].assigned && !assignmentAfter(s.fold, h.End) {
+					continue // a keyword inside a word, or with no value given it
+				}
+				target += nd
 			}
 			lo, hi := max(h.Start-before, 0), min(h.End+after, len(s.fold))
 			if lines {
@@ -446,6 +572,70 @@ func (s *scan) detect() {
 	}
 }
 
+// A literal is an occurrence in fold of a literal of a prefilter's group.
+// Those of a group are kept in the order they end; maxStart is the
+// latest start of those up to this one.
+type literal struct {
+	end, maxStart int
+}
+
+// findLiterals records where the literals of each group occur, and
+// which secrets of the process may be in the text.
+func (s *scan) findLiterals(hits []ahocorasick.Match) {
+	for _, h := range hits {
+		for _, wk := range s.j.wakes[h.PatternID] {
+			switch wk.kind {
+			case wakeGroup:
+				if s.lits == nil {
+					s.lits = make([][]literal, s.j.groups)
+				}
+				l := &s.lits[wk.i]
+				ms := h.Start
+				if n := len(*l); n > 0 {
+					ms = max(ms, (*l)[n-1].maxStart)
+				}
+				*l = append(*l, literal{h.End, ms})
+			case wakeSecret:
+				if s.marked == nil {
+					s.marked = make([]bool, len(s.j.secrets))
+				}
+				s.marked[wk.i] = true
+			}
+		}
+	}
+}
+
+// has reports whether a literal of group g lies within fold[lo:hi].
+func (s *scan) has(g, lo, hi int) bool {
+	if s.lits == nil {
+		return false
+	}
+	l := s.lits[g]
+	// The last literal ending by hi, and the latest start up to it.
+	k := sort.Search(len(l), func(k int) bool { return l[k].end > hi }) - 1
+	return k >= 0 && l[k].maxStart >= lo
+}
+
+// leakPasses reports whether the raw text of fold[lo:hi] may hold a
+// match of leaks[i]: its literals, and a run as long as its token.
+func (s *scan) leakPasses(i, lo, hi int) bool {
+	p := &s.j.leakPre[i]
+	if !s.passes(p, lo, hi) {
+		return false
+	}
+	return p.runSet == nil || hasRun(s.t.raw[s.t.rawOff(lo):s.t.rawEnd(hi)], p.runSet, p.runLen)
+}
+
+// passes reports whether fold[lo:hi] holds a literal of each group of p.
+func (s *scan) passes(p *prefilter, lo, hi int) bool {
+	for _, g := range p.groups {
+		if !s.has(g, lo, hi) {
+			return false
+		}
+	}
+	return true
+}
+
 // assignmentAfter reports whether an assignment (=, :, =>, a comma)
 // follows fold[i] within the reach of gitleaks' assignment rules.
 func assignmentAfter(fold []byte, i int) bool {
@@ -465,12 +655,16 @@ func isWordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c >= 0x80
 }
 
-// tryAt matches an anchored detector at fold[i], and returns where its
-// match ends, or 0.
-func (s *scan) tryAt(d *detector, i int) int {
+// tryAt matches the anchored detector dets[t] at fold[i], and returns
+// where its match ends, or 0.
+func (s *scan) tryAt(t, i int) int {
+	d := &s.j.dets[t]
 	_, after := d.reach()
 	end := min(i+after, len(s.fold))
-	if len(d.need) > 0 && !containsAny(s.fold[i:min(i+160, end)], d.need) {
+	if g := s.j.need[t]; g >= 0 && !s.has(g, i, min(i+160, end)) {
+		return 0
+	}
+	if !s.passes(&s.j.detPre[t], i, end) {
 		return 0
 	}
 	start := i
@@ -501,16 +695,11 @@ func (s *scan) tryAt(d *detector, i int) int {
 	return m[1]
 }
 
-func containsAny(b []byte, words []string) bool {
-	for _, w := range words {
-		if bytes.Contains(b, []byte(w)) {
-			return true
-		}
+func (s *scan) runDetector(t, lo, hi int) {
+	if !s.passes(&s.j.detPre[t], lo, hi) {
+		return
 	}
-	return false
-}
-
-func (s *scan) runDetector(d *detector, lo, hi int) {
+	d := &s.j.dets[t]
 	s.work += hi - lo
 	for _, m := range d.re.FindAllSubmatchIndex(s.fold[lo:hi], -1) {
 		for k := range m {
@@ -564,6 +753,9 @@ func (s *scan) group(m []int, k int) string {
 // hiddenUnicode reports the runs of invisible characters, and judges again
 // what they spell.
 func (s *scan) hiddenUnicode() {
+	if s.t.plain {
+		return // printable ASCII hides nothing
+	}
 	for _, r := range visible.Runs(s.t.raw) {
 		sev, what := SeverityWarning, r.Main().String()
 		switch {
@@ -629,7 +821,10 @@ func (s *scan) judgeDecoded(decoded string) string {
 // knownSecrets reports each secret of the process that the text holds,
 // by the name of its variable.
 func (s *scan) knownSecrets() {
-	for _, k := range s.j.secrets {
+	for i, k := range s.j.secrets {
+		if s.j.gated[i] && (s.marked == nil || !s.marked[i]) {
+			continue // none of its marks, so none of its spellings
+		}
 		if off, ok := k.find(s.t.raw, s.fold); ok {
 			line, col := s.t.pos(off)
 			s.out = append(s.out, Finding{
@@ -640,6 +835,28 @@ func (s *scan) knownSecrets() {
 			s.spans = append(s.spans, span{start: -1, end: -1})
 		}
 	}
+}
+
+// gateable reports whether the automaton may stand in for the first test
+// of [knownSecret.find]: the secret is ASCII, so a text holding it holds
+// its first mark in the folded text.
+func (k knownSecret) gateable() bool {
+	for i := 0; i < len(k.v); i++ {
+		if k.v[i] >= 0x80 {
+			return false
+		}
+	}
+	return len(k.marks) > 0 && strings.Contains(strings.ToLower(k.v), k.marks[0])
+}
+
+// foldedMarks are what the folded text holds wherever [knownSecret.find]
+// may find the secret: its marks lowered, and escapes that may spell it.
+func (k knownSecret) foldedMarks() []string {
+	ms := []string{`\u00`, "&#", "%25"}
+	for _, m := range k.marks {
+		ms = append(ms, strings.ToLower(m))
+	}
+	return ms
 }
 
 // lineOf is the text of the line of fold holding fold[i].

@@ -24,24 +24,38 @@ const maxDecoded = 1 << 20
 // what they decode to; a blob whose text another rule finds is reported.
 func (s *scan) payloads() {
 	raw := s.t.raw
-	for i := 0; i < len(raw); {
-		if !isB64(raw[i]) {
-			i++
+	// No run of base64 goes on past i, so a run of minBlob characters
+	// from i on holds raw[i+minBlob-1]: only where that is a character of
+	// base64 is the run around it read.
+	for i := 0; i+minBlob <= len(raw); {
+		p := i + minBlob - 1
+		if !isB64(raw[p]) {
+			i = p + 1
 			continue
 		}
-		j := i
-		for j < len(raw) && isB64(raw[j]) {
-			j++
+		lo, hi := p, p+1
+		for lo > i && isB64(raw[lo-1]) {
+			lo--
 		}
-		if j-i >= minBlob && !dataURI(raw, i) {
-			s.blob(i, j)
+		for hi < len(raw) && isB64(raw[hi]) {
+			hi++
 		}
-		i = j
+		if hi-lo >= minBlob && !dataURI(raw, lo) {
+			s.blob(lo, hi)
+		}
+		i = hi
 	}
 }
 
+// isB64 reports whether c is a letter, a digit or one of "+/=-_": a
+// character of base64, URL-safe or not. The two masks hold a bit for
+// each such character below 64 and from 64 to 127.
 func isB64(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '=' || c == '-' || c == '_'
+	const low, high = 0x23ffa80000000000, 0x7fffffe87fffffe
+	if c < 64 {
+		return low>>c&1 != 0
+	}
+	return c < 128 && high>>(c-64)&1 != 0
 }
 
 // dataURI reports whether the blob at raw[i:] is the data of an image or

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -21,47 +22,59 @@ type text struct {
 	// when the two align byte for byte.
 	offs  []int32
 	lines []int // offsets in raw of line starts, made when first needed
+	// plain says raw holds no character that [visible.KindOf] calls
+	// invisible, so that it has no run of them.
+	plain bool
 }
 
-func newText(raw string) *text {
-	t := &text{raw: raw}
+// A textBuf holds the memory of a text's fold and offsets, kept for the
+// next text once the one that used it is judged.
+type textBuf struct {
+	fold []byte
+	offs []int32
+}
+
+// newText folds raw into the memory of buf, which the text then owns
+// until it is judged.
+func newText(raw string, buf *textBuf) *text {
+	t := &text{raw: raw, plain: true}
 	ascii := true
 	for i := 0; i < len(raw); i++ {
-		if raw[i] >= 0x80 {
+		if raw[i] >= utf8.RuneSelf {
 			ascii = false
 			break
 		}
 	}
 	if ascii {
-		b := make([]byte, len(raw))
-		for i := 0; i < len(raw); i++ {
-			c := raw[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			b[i] = c
-		}
+		b := append(buf.fold[:0], raw...)
+		t.plain = lowerASCII(b)
 		blankContinuations(b)
-		t.fold = b
+		t.fold, buf.fold = b, b[:0]
 		return t
 	}
-	b := make([]byte, 0, len(raw))
-	offs := make([]int32, 0, len(raw))
-	var buf [32]byte
+	b, offs := buf.fold[:0], buf.offs[:0]
+	var tmp [32]byte
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c < 0x80 {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+		if raw[i] < utf8.RuneSelf {
+			// A run of ASCII is copied and lowered as a whole.
+			j := i + 1
+			for j < len(raw) && raw[j] < utf8.RuneSelf {
+				j++
 			}
-			b = append(b, c)
-			offs = append(offs, int32(i))
-			i++
+			b = append(b, raw[i:j]...)
+			if !lowerASCII(b[len(b)-(j-i):]) {
+				t.plain = false
+			}
+			for ; i < j; i++ {
+				offs = append(offs, int32(i))
+			}
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(raw[i:])
-		out := foldRune(buf[:0], r, raw[i:i+n])
-		for _, c := range out {
+		if visible.KindOf(r) != visible.KindNone {
+			t.plain = false
+		}
+		for _, c := range foldRune(tmp[:0], r, raw[i:i+n]) {
 			b = append(b, c)
 			offs = append(offs, int32(i))
 		}
@@ -69,25 +82,47 @@ func newText(raw string) *text {
 	}
 	blankContinuations(b)
 	t.fold, t.offs = b, offs
+	buf.fold, buf.offs = b[:0], offs[:0]
 	return t
+}
+
+// lowerASCII lowers the ASCII letters of b in place, and reports whether
+// b is free of control characters other than tabs and line breaks.
+func lowerASCII(b []byte) bool {
+	plain := true
+	for i, c := range b {
+		switch {
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		case c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f:
+			plain = false
+		}
+	}
+	return plain
 }
 
 // blankContinuations turns a backslash (or PowerShell's backtick) that
 // continues a command on the next line into spaces, so a command cut
-// across lines reads as one.
+// across lines reads as one. It looks only before line breaks, in order,
+// so a blanked break may make the next one's backtick follow a space.
 func blankContinuations(b []byte) {
-	for i := 0; i+1 < len(b); i++ {
+	for k := bytes.IndexByte(b, '\n'); k >= 0; {
+		i := k - 1 // the character continued
+		if i >= 0 && b[i] == '\r' {
+			i--
+		}
 		// PowerShell continues a line with a backtick after a space;
 		// markdown ends code spans and fences with backticks too.
-		if b[i] != '\\' && (b[i] != '`' || i == 0 || b[i-1] != ' ') {
-			continue
+		if i >= 0 && (b[i] == '\\' || b[i] == '`' && i > 0 && b[i-1] == ' ') {
+			for c := i; c <= k; c++ {
+				b[c] = ' '
+			}
 		}
-		switch {
-		case b[i+1] == '\n':
-			b[i], b[i+1] = ' ', ' '
-		case b[i+1] == '\r' && i+2 < len(b) && b[i+2] == '\n':
-			b[i], b[i+1], b[i+2] = ' ', ' ', ' '
+		next := bytes.IndexByte(b[k+1:], '\n')
+		if next < 0 {
+			break
 		}
+		k += 1 + next
 	}
 }
 

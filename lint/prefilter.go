@@ -1,0 +1,295 @@
+package lint
+
+import (
+	"regexp/syntax"
+	"strings"
+)
+
+// A prefilter is a cheap test that a stretch of text may hold a match of
+// an expression: every match holds one literal of each group, and a run
+// of at least runLen bytes of runSet. What fails it is never matched.
+type prefilter struct {
+	groups []int // indexes of the literal groups of a [Judge]
+	runSet *[256]bool
+	runLen int
+}
+
+// minLiteral is the shortest literal a prefilter looks for: shorter ones
+// are everywhere, and would wake the automaton at every other byte.
+const minLiteral = 4
+
+// maxLiterals bounds the literals of one group.
+const maxLiterals = 64
+
+// minRun is the shortest run of a set of bytes a prefilter tests for: a
+// token's body, which shorter runs of words and numbers do not imitate.
+const minRun = 12
+
+// literalGroups lists groups of literals of which every match of expr
+// holds one of each, as the folded text spells them. raw says expr is
+// matched against the raw text, whose letters the folded text lowers:
+// only ASCII literals then count.
+func literalGroups(expr string, raw bool) [][]string {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	re = re.Simplify()
+	var groups [][]string
+	var each func(n *syntax.Regexp)
+	each = func(n *syntax.Regexp) {
+		switch {
+		case n.Op == syntax.OpCapture || n.Op == syntax.OpPlus || n.Op == syntax.OpRepeat && n.Min >= 1:
+			each(n.Sub[0])
+		case n.Op == syntax.OpConcat:
+			// Each part of a concatenation is in every match.
+			for _, sub := range n.Sub {
+				each(sub)
+			}
+		default:
+			if set, ok := literals(n, raw); ok && score(set) >= minLiteral {
+				groups = append(groups, set)
+			}
+		}
+	}
+	each(re)
+	return groups
+}
+
+// literals is a set of literals of which every match of n holds one, or
+// false when n has none worth looking for.
+func literals(n *syntax.Regexp, raw bool) ([]string, bool) {
+	switch n.Op {
+	case syntax.OpLiteral:
+		s, ok := literalText(n.Rune, n.Flags&syntax.FoldCase != 0, raw)
+		return []string{s}, ok
+	case syntax.OpCharClass:
+		if len(n.Rune) == 2 && n.Rune[0] == n.Rune[1] {
+			s, ok := literalText(n.Rune[:1], false, raw)
+			return []string{s}, ok
+		}
+	case syntax.OpCapture, syntax.OpPlus:
+		return literals(n.Sub[0], raw)
+	case syntax.OpRepeat:
+		if n.Min >= 1 {
+			return literals(n.Sub[0], raw)
+		}
+	case syntax.OpConcat:
+		var best []string
+		for _, sub := range n.Sub {
+			if set, ok := literals(sub, raw); ok && (best == nil || better(set, best)) {
+				best = set
+			}
+		}
+		return best, best != nil
+	case syntax.OpAlternate:
+		seen := map[string]bool{}
+		var all []string
+		for _, sub := range n.Sub {
+			set, ok := literals(sub, raw)
+			if !ok {
+				return nil, false
+			}
+			for _, s := range set {
+				if !seen[s] {
+					seen[s] = true
+					all = append(all, s)
+				}
+			}
+		}
+		return all, len(all) <= maxLiterals
+	}
+	return nil, false
+}
+
+// literalText is the literal rs as the folded text holds it wherever a
+// match holds rs, or false when that is not known.
+func literalText(rs []rune, foldCase, raw bool) (string, bool) {
+	s := string(rs)
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80:
+			ascii = false
+		case raw && (c == '\\' || c == '`' || c == '\n' || c == '\r'):
+			return "", false // what blankContinuations may blank
+		}
+	}
+	switch {
+	case ascii && (raw || foldCase):
+		// The folded text lowers ASCII letters and folds the letters
+		// that match them in any case (the Kelvin sign, the long s).
+		return strings.ToLower(s), true
+	case raw || foldCase:
+		return "", false
+	}
+	return s, true
+}
+
+// score is the length of the shortest literal of set: how rare a match
+// of the set is likely to be.
+func score(set []string) int {
+	n := -1
+	for _, s := range set {
+		if n < 0 || len(s) < n {
+			n = len(s)
+		}
+	}
+	return n
+}
+
+func better(a, b []string) bool {
+	sa, sb := score(a), score(b)
+	return sa > sb || sa == sb && len(a) < len(b)
+}
+
+// byteRun finds in expr, matched against raw text, a set of bytes of
+// which every match holds a run of at least minRun, or returns 0.
+func byteRun(expr string) (*[256]bool, int) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, 0
+	}
+	r := runOf(re.Simplify())
+	if r.n < minRun || r.set[' '] || r.set['\n'] {
+		return nil, 0
+	}
+	return &r.set, r.n
+}
+
+// A run says that every match of a node holds n bytes in a row from set;
+// whole says the match is made of such bytes only.
+type run struct {
+	set   [256]bool
+	n     int
+	whole bool
+}
+
+func runOf(n *syntax.Regexp) run {
+	switch n.Op {
+	case syntax.OpLiteral:
+		var r run
+		for _, c := range []byte(string(n.Rune)) {
+			r.add(c, n.Flags&syntax.FoldCase != 0)
+		}
+		r.n, r.whole = len(string(n.Rune)), true
+		return r
+	case syntax.OpCharClass:
+		var r run
+		for i := 0; i+1 < len(n.Rune); i += 2 {
+			for c := n.Rune[i]; c <= n.Rune[i+1] && c < 0x80; c++ {
+				r.set[c] = true
+			}
+			if n.Rune[i+1] >= 0x80 {
+				r.setHigh()
+			}
+		}
+		r.n, r.whole = 1, true
+		return r
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		var r run
+		for c := range r.set {
+			r.set[c] = c != '\n' || n.Op == syntax.OpAnyChar
+		}
+		r.n, r.whole = 1, true
+		return r
+	case syntax.OpCapture:
+		return runOf(n.Sub[0])
+	case syntax.OpStar, syntax.OpQuest, syntax.OpPlus, syntax.OpRepeat:
+		r := runOf(n.Sub[0])
+		min := 1
+		switch n.Op {
+		case syntax.OpStar, syntax.OpQuest:
+			min = 0
+		case syntax.OpRepeat:
+			min = n.Min
+		}
+		if !r.whole {
+			if min == 0 {
+				return run{}
+			}
+			return r
+		}
+		r.n *= min
+		return r
+	case syntax.OpConcat:
+		var best, cur run
+		cur.whole = true
+		all := true
+		for _, sub := range n.Sub {
+			r := runOf(sub)
+			if !r.whole || r.n == 0 {
+				// A part that may be empty or holds other bytes ends
+				// the run of the parts before it.
+				if cur.n > best.n {
+					best = cur
+				}
+				cur = run{whole: true}
+				all = false
+				if r.n > best.n {
+					best = r
+				}
+				continue
+			}
+			cur.union(&r)
+			cur.n += r.n
+		}
+		if cur.n > best.n {
+			best = cur
+		}
+		best.whole = all
+		return best
+	case syntax.OpAlternate:
+		var r run
+		r.whole = true
+		for i, sub := range n.Sub {
+			s := runOf(sub)
+			if i == 0 || s.n < r.n {
+				r.n = s.n
+			}
+			r.union(&s)
+			r.whole = r.whole && s.whole
+		}
+		return r
+	}
+	return run{}
+}
+
+func (r *run) add(c byte, foldCase bool) {
+	r.set[c] = true
+	if foldCase && c >= 0x80 {
+		r.setHigh() // the other cases of a letter beyond ASCII
+	}
+	if foldCase && ('a' <= c|0x20 && c|0x20 <= 'z') {
+		r.set[c|0x20], r.set[c&^0x20] = true, true
+		r.setHigh() // the Kelvin sign and the long s fold to k and s
+	}
+}
+
+// setHigh adds every byte of characters beyond ASCII.
+func (r *run) setHigh() {
+	for c := 0x80; c < 0x100; c++ {
+		r.set[c] = true
+	}
+}
+
+func (r *run) union(o *run) {
+	for c, ok := range o.set {
+		r.set[c] = r.set[c] || ok
+	}
+}
+
+// hasRun reports whether b holds n bytes in a row from set.
+func hasRun(b string, set *[256]bool, n int) bool {
+	k := 0
+	for i := 0; i < len(b); i++ {
+		if !set[b[i]] {
+			k = 0
+			continue
+		}
+		if k++; k >= n {
+			return true
+		}
+	}
+	return false
+}
