@@ -9,5 +9,5 @@
 // it back, refusing another major format_version and
 // any plan [reconcile.Plan.Validate] refuses. Every renderer shows what no
 // one can see (control, invisible and look-alike characters) as markers,
-// and writes whole lines as it goes.
+// and writes as it goes.
 package render

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -43,8 +44,8 @@ var ErrEarlierFormat = errors.New("the plan was written by an earlier skillsync,
 // HTML escaping writes of the whole, but that what no one can see is
 // written as \u escapes ([visible.EscapeJSON]): values stay as they are for
 // machines, and a person sees them. The document of a large plan is
-// larger than the plan, so it is written a change at a time, in writes of
-// whole lines.
+// larger than the plan, so it is written a change at a time, a few
+// kilobytes at a time.
 func JSON(w io.Writer, plans []*reconcile.Plan) error {
 	return writeDocument(w, plans, savedKeys{})
 }
@@ -111,7 +112,7 @@ func writeDocument(w io.Writer, plans []*reconcile.Plan, sk savedKeys) error {
 // json.Encoder writes the whole: each value is encoded when it is written,
 // so that only the largest holds memory while it is written.
 type jsonWriter struct {
-	lw     *lineWriter
+	lw     *bufio.Writer
 	buf    bytes.Buffer
 	enc    *json.Encoder // encodes into buf
 	indent string        // of the members of the innermost open container
@@ -126,7 +127,7 @@ type container struct {
 }
 
 func newJSONWriter(w io.Writer) *jsonWriter {
-	j := &jsonWriter{lw: newLineWriter(w)}
+	j := &jsonWriter{lw: newBuffered(w)}
 	j.enc = json.NewEncoder(&j.buf)
 	j.enc.SetEscapeHTML(false) // diffs hold "<" and "&"; keep them readable
 	return j

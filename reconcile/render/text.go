@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"slices"
@@ -37,10 +38,10 @@ const (
 // instruction change, and last the line "Plan: X to update, Y to enable, Z
 // to disable." or "No changes.".
 //
-// It writes as it goes, in writes of whole lines (see [JSON]), making
-// each diff when it comes to it.
+// It writes as it goes, a few kilobytes at a time, making each diff when
+// it comes to it.
 func Text(w io.Writer, p *reconcile.Plan, o TextOptions) error {
-	t := textWriter{b: newLineWriter(w), color: o.Color, title: o.Title}
+	t := textWriter{b: newBuffered(w), color: o.Color, title: o.Title}
 	t.plan(p)
 	return t.b.Flush()
 }
@@ -94,7 +95,7 @@ func targetsSummaryLine(s reconcile.TargetsSummary) string {
 }
 
 type textWriter struct {
-	b     *lineWriter
+	b     *bufio.Writer
 	color bool
 	title string
 }
