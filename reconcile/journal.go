@@ -56,6 +56,11 @@ type JournalEntry struct {
 	Outcome  Outcome     `json:"outcome"`
 	Error    string      `json:"error,omitempty"`    // why the request failed
 	Mismatch string      `json:"mismatch,omitempty"` // how the response differed from the request
+	// Withheld names the texts left out of the line because they held a
+	// secret of this process ("before.instructions", "request.name",
+	// "error", ...), each with the names of its secrets: restore cannot
+	// put such a text back.
+	Withheld map[string][]string `json:"withheld,omitempty"`
 }
 
 // A JournalWriter records the lines of an apply: [Apply] writes a

@@ -430,6 +430,7 @@ func applyTarget(ctx context.Context, ui *ui, v applyView, r *planRun, journalPa
 		return nil, withHint(fmt.Errorf("opening journal: %w", err), "pass --journal FILE to write it elsewhere")
 	}
 	defer j.Close()
+	j.Secrets = ui.secrets.Found
 	var pr *progressLine
 	if v.progress() {
 		pr = ui.progress("applying")

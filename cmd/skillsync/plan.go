@@ -105,7 +105,7 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 		return err
 	}
 	if o.out != "" {
-		if err := savePlans(o.out, runs); err != nil {
+		if err := savePlans(ui, o.out, runs); err != nil {
 			return err
 		}
 		sayOrWarn(ui, o.view.say, closed, savedLine(runs, o.out))
@@ -157,12 +157,20 @@ func savedLine(runs []*planRun, path string) string {
 	return fmt.Sprintf("saved %s to %s; apply it with: skillsync apply %s", what, path, path)
 }
 
+// hintSecretInSpace is what to do about a secret of this process found
+// in a skill of the space.
+const hintSecretInSpace = "remove the value from each skill named in the app, and rotate the token: whoever can read the space has read it"
+
 // savePlans writes the saved plan of runs atomically, so that an
-// interrupted plan never leaves half a file for apply to read.
-func savePlans(path string, runs []*planRun) error {
+// interrupted plan never leaves half a file for apply to read. A plan
+// holding a secret of this process is not written at all.
+func savePlans(ui *ui, path string, runs []*planRun) error {
 	sps := make([]*planfile.Saved, len(runs))
 	for i, r := range runs {
 		sps[i] = &planfile.Saved{Plan: r.plan, BaseURL: r.target.BaseURL}
+	}
+	if err := planfile.CheckSecrets(sps, ui.secrets.Found); err != nil {
+		return withHint(fmt.Errorf("saving plan to %s: %w", path, err), hintSecretInSpace)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".skillsync-plan-*")
 	if err != nil {

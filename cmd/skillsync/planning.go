@@ -360,12 +360,18 @@ func planTarget(ctx context.Context, r *planRun, l *fetch.Listing, diags diag.Di
 	return nil
 }
 
-// openCache opens the --cache folder; nil for none.
+// openCache opens the --cache folder; nil for none. It keeps no skill
+// holding a secret of this process.
 func openCache(o planningOptions) (*fetch.Cache, error) {
 	if o.cache == "" {
 		return nil, nil
 	}
-	return fetch.OpenCache(o.cache)
+	c, err := fetch.OpenCache(o.cache)
+	if err != nil {
+		return nil, err
+	}
+	c.Secrets = o.conn.secrets.Found
+	return c, nil
 }
 
 // earlyLists are the lists of the targets skillsync.yaml selects, read

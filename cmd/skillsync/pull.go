@@ -257,7 +257,7 @@ func reportPull(ui *ui, space string, rep *pull.Report, err error, format string
 		if err := reportPull(ui, space, &written, nil, format); err != nil {
 			return err
 		}
-		return withHint(err, "remove the value from each skill named in the app, and rotate the token: whoever can read the space has read it")
+		return withHint(err, hintSecretInSpace)
 	case errors.As(err, &shared):
 		return withHint(err, "%s", shared.Advice())
 	case err != nil:

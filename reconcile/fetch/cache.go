@@ -51,6 +51,9 @@ const cacheVersion = 3 // 2: keyed by service address too; 3: readAt
 // is written.
 type Cache struct {
 	dir string
+	// Secrets, when set, names the secrets of this process a text holds.
+	// No read holding one is kept: the next plan reads that skill again.
+	Secrets func(text string) []string
 }
 
 // MaxEntryBytes is the largest entry of a [Cache] read or written: one
@@ -213,7 +216,8 @@ func (e *cacheEntry) standsFor(scope cacheScope, listed remote.Skill) (remote.Sk
 }
 
 // store records a skill as a get answered it; a nil cache keeps nothing,
-// nor does any cache keep a read whose instructions are null.
+// nor does any cache keep a read whose instructions are null, nor one
+// holding a secret of this process.
 // A failure is not an error of the plan: the next plan reads the skill
 // again.
 func (c *Cache) store(scope cacheScope, s remote.Skill, readAt time.Time) error {
@@ -229,6 +233,9 @@ func (c *Cache) store(scope cacheScope, s remote.Skill, readAt time.Time) error 
 	}
 	if len(data) > MaxEntryBytes {
 		return fmt.Errorf("the cache entry of skill %s is %d bytes, more than %s, the most read back", s.Slug, len(data), bounded.Size(MaxEntryBytes))
+	}
+	if c.Secrets != nil && len(c.Secrets(string(data))) > 0 {
+		return nil
 	}
 	return c.write(entryName(scope, s.ID), data)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -349,4 +350,44 @@ func BenchmarkCacheLookup10000(b *testing.B) {
 		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/op")
+}
+
+// TestCacheKeepsNoSecret: a skill whose read holds a secret of this
+// process (a token typed into the app) is not kept: no file of the cache
+// holds the secret, and the next plan reads that skill again, the others
+// from the cache.
+func TestCacheKeepsNoSecret(t *testing.T) {
+	const token = "ghp_Q7xTestTokenValue0123456789abcdefABCD"
+	env := newTestEnv(t, 3)
+	s, _ := env.emu.SkillBySlug(testSpace, "skill-00001")
+	env.emu.EditSkill(testSpace, s.ID, func(ss *remotetest.SkillSeed) { ss.Instructions = "Call the API with " + token + ".\n" })
+	secrets := &redact.Set{}
+	secrets.Add("GITHUB_TOKEN", token)
+	cache := openTestCache(t)
+	cache.Secrets = secrets.Found
+	read := func() {
+		t.Helper()
+		if _, err := Space(t.Context(), env.client, testSpace, env.desired, Options{Cache: cache}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read()
+	files, err := filepath.Glob(filepath.Join(cacheDir(cache), "*"))
+	if err != nil || len(files) != 2 {
+		t.Fatalf("%d cache entries (%v), want the 2 skills holding no secret", len(files), err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(data), "Q7xTestToken") {
+			t.Errorf("%s holds the token", f)
+		}
+	}
+	env.emu.ResetRequests()
+	read()
+	if n := gets(env); n != 1 {
+		t.Errorf("%d reads, want 1: the skill holding the token read again, the others from the cache", n)
+	}
 }

@@ -31,6 +31,11 @@ const StateDir = ".skillsync"
 // started line of a mutation before its request is sent, its outcome line
 // before the step is reported. It is safe for concurrent use.
 type File struct {
+	// Secrets, when set, names the secrets of this process a text holds.
+	// No line holds one: such a text is withheld (see
+	// [reconcile.JournalEntry]'s Withheld), and restore says so.
+	Secrets func(text string) []string
+
 	mu   sync.Mutex
 	f    *os.File
 	path string
@@ -249,10 +254,10 @@ func TargetPath(root string, now time.Time, target string) string {
 // Path returns the file the journal writes to.
 func (j *File) Path() string { return j.path }
 
-// Write appends e as one line and syncs the file, so that a line reported
-// written survives a crash.
+// Write appends e as one line, without any text that holds a secret, and
+// syncs the file, so that a line reported written survives a crash.
 func (j *File) Write(e reconcile.JournalEntry) error {
-	line, err := json.Marshal(e)
+	line, err := json.Marshal(withhold(e, j.Secrets))
 	if err != nil {
 		return fmt.Errorf("encoding journal entry: %w", err)
 	}

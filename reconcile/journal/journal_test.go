@@ -84,15 +84,7 @@ func TestJournalConcurrentWritesAndAppend(t *testing.T) {
 	}
 	write(20)
 	write(5) // appends
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	es, err := Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	es := readFile(t, path)
 	if len(es) != 25 {
 		t.Fatalf("%d entries, want 25", len(es))
 	}

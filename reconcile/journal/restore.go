@@ -3,6 +3,7 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,6 +21,7 @@ const (
 	CodeRestoreUnknownText = "restore-unknown-text" // the journal does not hold the text replaced
 	CodeRestorePublish     = "restore-publish"      // a publish cannot be undone
 	CodeRestoreEditedSince = "restore-edited-since" // a field changed again after the journal: kept
+	CodeRestoreSecret      = "restore-secret"       // the text replaced held a secret, never journaled
 )
 
 // A Restore is what undoing the mutations of a journal takes: for every
@@ -57,6 +59,13 @@ type restoreSkill struct {
 	// asked for, replaced, or answered (normalized by the service). A
 	// current value outside it was written by someone else since.
 	known map[string]map[string]bool
+	// withheld holds, per field, the names of the secrets its value
+	// before held: the journal left that value out.
+	withheld map[string][]string
+	// unknownWrite holds, per field, the names of the secrets a value the
+	// journal wrote (or was answered) held: left out, so that a current
+	// value cannot be told from an edit made since.
+	unknownWrite map[string][]string
 }
 
 // know records v as a value field f had or was given in the journal.
@@ -144,7 +153,8 @@ func PlanRestore(entries []reconcile.JournalEntry) (*Restore, error) {
 		}
 		s := r.skills[e.Slug]
 		if s == nil {
-			s = &restoreSkill{id: e.ID, fields: map[string]bool{}, known: map[string]map[string]bool{}}
+			s = &restoreSkill{id: e.ID, fields: map[string]bool{}, known: map[string]map[string]bool{},
+				withheld: map[string][]string{}, unknownWrite: map[string][]string{}}
 			r.skills[e.Slug] = s
 		} else if s.id != e.ID {
 			return nil, fmt.Errorf("journal line %d: slug %s names skill %s, but an earlier line names %s", i+1, e.Slug, e.ID, s.id)
@@ -157,6 +167,9 @@ func PlanRestore(entries []reconcile.JournalEntry) (*Restore, error) {
 				return
 			}
 			s.fields[field] = true
+			if names := e.Withheld["before."+field]; len(names) > 0 {
+				s.withheld[field] = names
+			}
 			switch field {
 			case reconcile.FieldName:
 				s.before.Name = e.Before.Name
@@ -170,6 +183,13 @@ func PlanRestore(entries []reconcile.JournalEntry) (*Restore, error) {
 		}
 		s.knowState(e.Before)
 		s.knowState(e.After)
+		for k, names := range e.Withheld {
+			if f, ok := strings.CutPrefix(k, "request."); ok {
+				s.unknownWrite[f] = names
+			} else if f, ok := strings.CutPrefix(k, "after."); ok {
+				s.unknownWrite[f] = names
+			}
+		}
 		switch e.Action {
 		case reconcile.ActionEnable, reconcile.ActionDisable:
 			touch(reconcile.FieldEnabled)
@@ -177,17 +197,21 @@ func PlanRestore(entries []reconcile.JournalEntry) (*Restore, error) {
 			if e.Request == nil {
 				return nil, fmt.Errorf("journal line %d: the update of %s has no request", i+1, e.Slug)
 			}
-			if e.Request.Name != nil {
-				touch(reconcile.FieldName)
-				s.know(reconcile.FieldName, *e.Request.Name)
-			}
-			if e.Request.Description != nil {
-				touch(reconcile.FieldDescription)
-				s.know(reconcile.FieldDescription, *e.Request.Description)
-			}
-			if e.Request.Instructions != nil {
-				touch(reconcile.FieldInstructions)
-				s.know(reconcile.FieldInstructions, *e.Request.Instructions)
+			// A request text withheld for a secret was still sent.
+			for _, f := range []struct {
+				name string
+				sent *string
+			}{
+				{reconcile.FieldName, e.Request.Name},
+				{reconcile.FieldDescription, e.Request.Description},
+				{reconcile.FieldInstructions, e.Request.Instructions},
+			} {
+				if f.sent != nil || e.Withheld["request."+f.name] != nil {
+					touch(f.name)
+				}
+				if f.sent != nil {
+					s.know(f.name, *f.sent)
+				}
 			}
 		}
 	}
@@ -256,19 +280,35 @@ func (r *Restore) Desired(live *reconcile.Live) (*fsrepo.Repo, []reconcile.Probl
 		// it replaced was edited again since: restoring it would undo
 		// that edit, so it is kept, and said so.
 		fields := map[string]bool{}
-		var kept []string
+		var kept, unknown, unknownNames []string
 		for f := range rs.fields {
-			if rs.editedSince(f, cur) {
+			switch {
+			case rs.editedSince(f, cur) && len(rs.unknownWrite[f]) > 0:
+				unknown = append(unknown, f)
+				unknownNames = append(unknownNames, rs.unknownWrite[f]...)
+			case rs.editedSince(f, cur):
 				kept = append(kept, f)
-				continue
+			default:
+				fields[f] = true
 			}
-			fields[f] = true
+		}
+		if len(unknown) > 0 {
+			sort.Strings(unknown)
+			slices.Sort(unknownNames)
+			warnings = append(warnings, reconcile.Problem{Code: CodeRestoreSecret, Slug: slug,
+				Message: fmt.Sprintf("%s of %s: what the journal's change wrote held the value of %s, which skillsync never writes to a file, so an edit since cannot be told from it; kept as it is",
+					strings.Join(unknown, ", "), slug, strings.Join(slices.Compact(unknownNames), ", ")),
+				Hint: "restore it by hand if need be, and rotate the token: whoever can read the space has read it"})
 		}
 		if len(kept) > 0 {
 			sort.Strings(kept)
 			warnings = append(warnings, reconcile.Problem{Code: CodeRestoreEditedSince, Slug: slug,
 				Message: fmt.Sprintf("%s of %s changed in the space after the journal's change; kept as it is", strings.Join(kept, ", "), slug),
 				Hint:    "restore it by hand if the journal's earlier value is the one wanted"})
+		}
+		if pr, ok := rs.withheldProblem(slug, fields); ok {
+			warnings = append(warnings, pr)
+			continue
 		}
 		b := rs.before
 		if fields[reconcile.FieldName] {
@@ -295,6 +335,27 @@ func (r *Restore) Desired(live *reconcile.Live) (*fsrepo.Repo, []reconcile.Probl
 		repo.Skills = append(repo.Skills, ds)
 	}
 	return repo, warnings
+}
+
+// withheldProblem says, when a field to put back held a secret of the
+// process before the journal's change (so the journal left it out), that
+// the skill cannot be restored, and why.
+func (rs *restoreSkill) withheldProblem(slug string, fields map[string]bool) (reconcile.Problem, bool) {
+	var parts, names []string
+	for _, f := range []string{reconcile.FieldName, reconcile.FieldDescription, reconcile.FieldInstructions} {
+		if fields[f] && len(rs.withheld[f]) > 0 {
+			parts = append(parts, f)
+			names = append(names, rs.withheld[f]...)
+		}
+	}
+	if len(parts) == 0 {
+		return reconcile.Problem{}, false
+	}
+	slices.Sort(names)
+	return reconcile.Problem{Code: CodeRestoreSecret, Slug: slug,
+		Message: fmt.Sprintf("the journal does not hold the %s %s had: it held the value of %s, which skillsync never writes to a file; %s is left out",
+			strings.Join(parts, " and "), slug, strings.Join(slices.Compact(names), ", "), slug),
+		Hint: "restore it in the app, without the secret, and rotate the token: whoever can read the space has read it"}, true
 }
 
 // editedSince reports whether field f of cur holds a value the journal
