@@ -147,8 +147,8 @@ func HasInvisible(s string) bool {
 
 // Runs returns the runs of invisible characters of s, in order. Left out,
 // as a person sees what they mean: a byte order mark at the very start;
-// emoji tag sequences (the flags of England, Scotland and Wales: U+1F3F4,
-// two to six tag letters or digits, U+E007F); a zero-width joiner between
+// the emoji tag sequences of the flags of England, Scotland and Wales
+// (U+1F3F4, the tags of gbeng, gbsct or gbwls, U+E007F); a zero-width joiner between
 // two emoji; one variation selector after a character it may vary (VS15
 // or VS16 after an emoji or a keycap base, another selector after a
 // character beyond ASCII); one joiner or non-joiner between two letters of
@@ -278,21 +278,23 @@ func validSequence(s string, i int, r, prev, b rune) int {
 	return 0
 }
 
-// flagTags is the length of the tag letters or digits and the cancel tag
-// that open s, as an emoji subdivision flag spells them, or 0.
+// The tags, cancel tag included, of the subdivision flags Unicode
+// recommends for interchange: England (gbeng), Scotland (gbsct), Wales
+// (gbwls).
+const (
+	flagEngland  = "\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F"
+	flagScotland = "\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"
+	flagWales    = "\U000E0067\U000E0062\U000E0077\U000E006C\U000E0073\U000E007F"
+)
+
+// flagTags is the length of the tags that open s when they are those of
+// the flag of England, Scotland or Wales, or 0: other tags after a black
+// flag show as the flag alone, and can spell words.
 func flagTags(s string) int {
-	count := 0
-	for j := 0; j < len(s); {
-		r, n := utf8.DecodeRuneInString(s[j:])
-		switch {
-		case r >= 0xe0030 && r <= 0xe0039, r >= 0xe0061 && r <= 0xe007a:
-			count++
-		case r == 0xe007f && count >= 2 && count <= 6:
-			return j + n
-		default:
-			return 0
+	for _, f := range [...]string{flagEngland, flagScotland, flagWales} {
+		if strings.HasPrefix(s, f) {
+			return len(f)
 		}
-		j += n
 	}
 	return 0
 }
