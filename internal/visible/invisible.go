@@ -315,10 +315,17 @@ func isPictographic(r rune) bool {
 }
 
 // joins reports whether r is a letter or mark of a script that uses the
-// zero-width joiner and non-joiner in ordinary words (Arabic, the Indic
-// scripts and others beyond Latin, Greek and Cyrillic).
+// zero-width joiner and non-joiner in ordinary words: Hebrew, Arabic,
+// Syriac and the scripts near them, the Indic scripts, Tibetan, Myanmar,
+// Khmer, Mongolian, and Arabic's presentation forms. Han, fullwidth or
+// mathematical letters use neither, so a joiner there only hides.
 func joins(r rune) bool {
-	return r >= 0x0590 && (unicode.IsLetter(r) || unicode.IsMark(r)) && !isPictographic(r)
+	switch {
+	case r >= 0x0590 && r <= 0x08ff, r >= 0x0900 && r <= 0x0dff, r >= 0x0f00 && r <= 0x109f,
+		r >= 0x1780 && r <= 0x18af, r >= 0xa840 && r <= 0xa8ff, r >= 0xfb1d && r <= 0xfdff, r >= 0xfe70 && r <= 0xfefe:
+		return unicode.IsLetter(r) || unicode.IsMark(r)
+	}
+	return false
 }
 
 // lineHasRTL reports whether the line starting at s[ls:] holds a
