@@ -150,8 +150,8 @@ func HasInvisible(s string) bool {
 // the emoji tag sequences of the flags of England, Scotland and Wales
 // (U+1F3F4, the tags of gbeng, gbsct or gbwls, U+E007F); a zero-width joiner between
 // two emoji; one variation selector after a character it may vary (VS15
-// or VS16 after an emoji or a keycap base, another selector after a
-// character beyond ASCII); one joiner or non-joiner between two letters of
+// or VS16 after an emoji or a keycap base, another selector after a CJK
+// ideograph or a character Unicode's standardized sequences vary); one joiner or non-joiner between two letters of
 // a script that joins them; and bidirectional marks in a line that holds
 // right-to-left text.
 func Runs(s string) []Run { return findRuns(s, excuseSequences|excuseLeadingBOM) }
@@ -263,7 +263,7 @@ func validSequence(s string, i int, r, prev, b rune) int {
 			return n
 		}
 	case r >= 0xfe00 && r <= 0xfe0d, r >= 0xe0100 && r <= 0xe01ef:
-		if adjacent && prev >= 0x80 && KindOf(next) != KindVariation && !unicode.IsSpace(prev) {
+		if adjacent && KindOf(next) != KindVariation && (ideograph(prev) || r <= 0xfe0d && variedBySelector(prev)) {
 			return n
 		}
 	case r >= 0x180b && r <= 0x180f:
@@ -312,6 +312,21 @@ func isPictographic(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// ideograph reports whether r is a CJK ideograph, which an ideographic
+// variation sequence (U+E0100 to U+E01EF) or a standardized one may vary.
+func ideograph(r rune) bool {
+	return r >= 0x3400 && r <= 0x4dbf || r >= 0x4e00 && r <= 0x9fff || r >= 0xf900 && r <= 0xfaff || r >= 0x20000 && r <= 0x3ffff
+}
+
+// variedBySelector reports whether r belongs to a block whose characters
+// Unicode's standardized variation sequences vary with VS1 to VS14:
+// mathematical operators, Myanmar, Phags-pa, Manichaean, Egyptian
+// hieroglyphs.
+func variedBySelector(r rune) bool {
+	return r >= 0x2200 && r <= 0x22ff || r >= 0x2a00 && r <= 0x2aff || r >= 0x1000 && r <= 0x109f ||
+		r >= 0xa840 && r <= 0xa877 || r >= 0x10ac0 && r <= 0x10aff || r >= 0x13000 && r <= 0x1343f
 }
 
 // joins reports whether r is a letter or mark of a script that uses the
