@@ -107,9 +107,18 @@ func (g *CommandGuard) write(data []byte) error {
 }
 
 // IsWorkflowCommand reports whether the runner of GitHub Actions would
-// read line as a workflow command: "::" after leading white space (as
-// .NET trims it: Unicode's, U+3000 included), or the older form "##["
+// read line, or a piece of it after a carriage return (which ends a line
+// for the runner), as a workflow command: "::" after leading white space
+// (as .NET trims it: Unicode's, U+3000 included), or the older form "##["
 // anywhere in it.
 func IsWorkflowCommand(line string) bool {
-	return strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(line, "##[")
+	if strings.Contains(line, "##[") {
+		return true
+	}
+	for piece := range strings.SplitSeq(line, "\r") {
+		if strings.HasPrefix(strings.TrimLeftFunc(piece, unicode.IsSpace), "::") {
+			return true
+		}
+	}
+	return false
 }

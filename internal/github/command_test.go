@@ -44,3 +44,28 @@ func TestCommandGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandGuardCarriageReturn: the runner ends a line at a carriage
+// return as at a line feed, so a command after a carriage return in the
+// middle of a written line is obeyed no more than one at its start.
+func TestCommandGuardCarriageReturn(t *testing.T) {
+	log := "Say hello.\r::error title=Approved::all checks passed\n" +
+		"        +ok\r  ##[add-mask]evil\n" +
+		"the end\r::stop-commands::resume-me"
+	if obeyed, _ := githubtest.RunnerReads(log); len(obeyed) < 2 {
+		t.Fatalf("the runner's model obeys %q: it cannot tell", obeyed)
+	}
+	var b bytes.Buffer
+	g := NewCommandGuard(&b)
+	if _, err := g.Write([]byte(log)); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	obeyed, shown := githubtest.RunnerReads(b.String())
+	want := []string{"Say hello.", "::error title=Approved::all checks passed", "        +ok", "  ##[add-mask]evil", "the end", "::stop-commands::resume-me"}
+	if len(obeyed) > 0 || !slices.Equal(shown, want) {
+		t.Errorf("the runner obeys %q and shows\n%s", obeyed, strings.Join(shown, "\n"))
+	}
+}

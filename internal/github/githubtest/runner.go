@@ -8,8 +8,11 @@ import (
 // RunnerReads reads log, what a step wrote to stdout or stderr, as the
 // runner of GitHub Actions does (ActionCommand.TryParseV2, then the older
 // TryParse, and stop-commands): the lines it obeys as workflow commands,
-// and those it shows.
+// and those it shows. Its lines end as .NET's StreamReader.ReadLine ends
+// them: at a line feed, a carriage return, or the two together.
 func RunnerReads(log string) (obeyed, shown []string) {
+	log = strings.ReplaceAll(log, "\r\n", "\n")
+	log = strings.ReplaceAll(log, "\r", "\n")
 	stop := ""
 	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
 		if stop != "" {
