@@ -1,9 +1,8 @@
 package remote
 
 import (
+	"cmp"
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -116,62 +115,25 @@ func New(opts Options) (*Client, error) {
 	if err := checkToken(opts.Token); err != nil {
 		return nil, err
 	}
+	// Callers set the options, not users: a zero value means the default.
 	c := &Client{
 		base:        strings.TrimSuffix(u.String(), "/"),
 		baseURL:     u,
 		token:       secret(opts.Token),
 		redactor:    redact.New(opts.Token),
-		userAgent:   opts.UserAgent,
-		timeout:     opts.Timeout,
-		maxAttempts: opts.MaxAttempts,
-		minBackoff:  opts.MinBackoff,
-		maxBackoff:  opts.MaxBackoff,
-		maxBody:     opts.MaxBodyBytes,
-		writeWait:   opts.WriteWait,
+		userAgent:   cmp.Or(opts.UserAgent, DefaultUserAgent),
+		timeout:     cmp.Or(opts.Timeout, DefaultTimeout),
+		maxAttempts: cmp.Or(opts.MaxAttempts, DefaultMaxAttempts),
+		minBackoff:  cmp.Or(opts.MinBackoff, DefaultMinBackoff),
+		maxBackoff:  cmp.Or(opts.MaxBackoff, DefaultMaxBackoff),
+		maxBody:     cmp.Or(opts.MaxBodyBytes, DefaultMaxBodyBytes),
+		writeWait:   cmp.Or(opts.WriteWait, DefaultWriteWait),
 		onRequest:   opts.OnRequest,
 		now:         time.Now,
 		sleep:       opts.Sleep,
 	}
 	if c.sleep == nil {
 		c.sleep = sleepContext
-	}
-	if c.userAgent == "" {
-		c.userAgent = DefaultUserAgent
-	}
-	if strings.ContainsAny(c.userAgent, "\r\n") {
-		return nil, errors.New("user agent must be a single line")
-	}
-	for _, d := range []struct {
-		name string
-		v    *time.Duration
-		def  time.Duration
-	}{
-		{"timeout", &c.timeout, DefaultTimeout},
-		{"minimum backoff", &c.minBackoff, DefaultMinBackoff},
-		{"maximum backoff", &c.maxBackoff, DefaultMaxBackoff},
-		{"write wait", &c.writeWait, DefaultWriteWait},
-	} {
-		switch {
-		case *d.v < 0:
-			return nil, fmt.Errorf("%s must not be negative (got %s)", d.name, *d.v)
-		case *d.v == 0:
-			*d.v = d.def
-		}
-	}
-	if c.minBackoff > c.maxBackoff {
-		return nil, fmt.Errorf("minimum backoff %s is longer than maximum backoff %s", c.minBackoff, c.maxBackoff)
-	}
-	switch {
-	case c.maxAttempts < 0:
-		return nil, fmt.Errorf("max attempts must not be negative (got %d)", c.maxAttempts)
-	case c.maxAttempts == 0:
-		c.maxAttempts = DefaultMaxAttempts
-	}
-	switch {
-	case c.maxBody < 0:
-		return nil, fmt.Errorf("max body bytes must not be negative (got %d)", c.maxBody)
-	case c.maxBody == 0:
-		c.maxBody = DefaultMaxBodyBytes
 	}
 
 	var hc http.Client
