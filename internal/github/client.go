@@ -1,13 +1,12 @@
 package github
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -34,7 +33,7 @@ type Client struct {
 	gh       *gh.Client
 	owner    string
 	repo     string
-	api      string           // for the hint of a network error
+	api      forge.API        // for the hints of errors
 	redactor *redact.Redactor // of the token, to scrub it from error messages
 	runURL   string           // Env.RunURL, linked from a body cut to fit
 	maxPages int              // the most pages of a list read: MaxPages
@@ -69,26 +68,10 @@ func newClient(_ context.Context, env Env, httpClient *http.Client, maxBody int6
 		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub repository %q is not of the form owner/name", env.Repository),
 			Hint: "set GITHUB_REPOSITORY to owner/name"}
 	}
-	api := env.APIURL
-	if api == "" {
-		api = DefaultAPIURL
-	}
-	shown := redact.Userinfo(api)
-	u, err := url.Parse(api)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub API URL %q is not an http(s) URL", shown),
-			Hint: "set GITHUB_API_URL to the REST API's root, such as " + DefaultAPIURL}
-	}
-	if u.User != nil {
-		// The token travels in a header: a user and password in the URL
-		// are never needed, and would be printed in every hint.
-		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub API URL %q holds credentials", shown),
-			Hint: "set GITHUB_API_URL to the REST API's root without a user or password, such as " + DefaultAPIURL + "; the token goes in GITHUB_TOKEN"}
-	}
-	if u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
-		// The token would travel in clear, as for the space's address.
-		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitHub API URL %q is plain http to a host that is not loopback", u.Redacted()),
-			Hint: "use https:// (plain http is allowed only for 127.0.0.1, ::1 or localhost, as in tests)"}
+	api := forge.API{Host: host, Env: "GITHUB_API_URL", TokenEnv: "GITHUB_TOKEN", Example: DefaultAPIURL + ", or https://HOST/api/v3 on GitHub Enterprise Server", Root: cmp.Or(env.APIURL, DefaultAPIURL)}
+	u, err := api.Check()
+	if err != nil {
+		return nil, err
 	}
 	hc := http.Client{Timeout: 30 * time.Second}
 	if httpClient != nil {
@@ -105,7 +88,7 @@ func newClient(_ context.Context, env Env, httpClient *http.Client, maxBody int6
 	c, err := gh.NewClient(
 		gh.WithHTTPClient(&hc),
 		gh.WithAuthToken(env.Token),
-		gh.WithURLs(&api, nil),
+		gh.WithURLs(&api.Root, nil),
 		gh.WithUserAgent("skillsync"),
 	)
 	if err != nil {
@@ -146,29 +129,9 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 		rate  *gh.RateLimitError
 		abuse *gh.AbuseRateLimitError
 		resp  *gh.ErrorResponse
-		redir *origin.RedirectError
-		big   *forge.ResponseTooLargeError
-		pages *forge.TooManyPagesError
-		page  *forge.WebPageError
-		syn   *json.SyntaxError
-		typ   *json.UnmarshalTypeError
 	)
 	switch {
-	case errors.As(err, &page):
-		e.Message = page.Error()
-		e.Hint = fmt.Sprintf("GitHub's API at %s answered a web page: check GITHUB_API_URL (https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server) and any proxy or sign-in page between this machine and GitHub", c.api)
-	case errors.As(err, &syn) || errors.As(err, &typ):
-		e.Message = "GitHub's answer is not the JSON of its API: " + err.Error()
-		e.Hint = fmt.Sprintf("check GITHUB_API_URL (%s): it must be the REST API's root, https://api.github.com or https://HOST/api/v3, and any proxy between this machine and GitHub", c.api)
-	case errors.As(err, &redir):
-		e.Message = redir.Error()
-		e.Hint = fmt.Sprintf("GitHub's API at %s answered with a redirect elsewhere: check GITHUB_API_URL (https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server) and any proxy between this machine and GitHub", c.api)
-	case errors.As(err, &big):
-		e.Message = big.Error()
-		e.Hint = fmt.Sprintf("check GITHUB_API_URL (%s) and any proxy between this machine and GitHub: GitHub's API never answers this much", c.api)
-	case errors.As(err, &pages):
-		e.Message = pages.Error()
-		e.Hint = fmt.Sprintf("check GITHUB_API_URL (%s) and any proxy between this machine and GitHub: GitHub's API ends its lists", c.api)
+	case c.api.Misdirected(e, err):
 	case errors.As(err, &rate):
 		e.Status = statusOf(rate.Response)
 		e.Message = rate.Message
@@ -222,7 +185,7 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 	default:
 		e.Message = err.Error()
 		if !errors.Is(err, context.Canceled) {
-			e.Hint = fmt.Sprintf("GitHub's API at %s did not answer: check the network, and GITHUB_API_URL on GitHub Enterprise Server", c.api)
+			e.Hint = fmt.Sprintf("GitHub's API at %s did not answer: check the network, and GITHUB_API_URL on GitHub Enterprise Server", c.api.Root)
 		}
 	}
 	// GitHub's message, as any server's, may echo the token in any

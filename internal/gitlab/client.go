@@ -1,6 +1,7 @@
 package gitlab
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,6 @@ import (
 	"maps"
 	"net"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +58,7 @@ type Client struct {
 	gl         *gl.Client
 	project    string           // id or path, as the API takes it
 	projectURL string           // the project's web page, for the address of a note
-	api        string           // for the hint of a network error
+	api        forge.API        // for the hints of errors
 	runURL     string           // Env.RunURL, linked from a body cut to fit
 	redactor   *redact.Redactor // of the token, to scrub it from error messages
 	maxPages   int              // the most pages of a list read: MaxPages
@@ -89,26 +89,10 @@ func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, e
 	if err := env.CheckProject(); err != nil {
 		return nil, &Error{Host: host, Op: op, Message: err.Error(), Hint: "set CI_PROJECT_ID to the project's id, or CI_PROJECT_PATH to its path"}
 	}
-	api := env.APIURL
-	if api == "" {
-		api = DefaultAPIURL
-	}
-	shown := redact.Userinfo(api)
-	u, err := url.Parse(api)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitLab API URL %q is not an http(s) URL", shown),
-			Hint: "set CI_API_V4_URL to the REST API's root, such as " + DefaultAPIURL}
-	}
-	if u.User != nil {
-		// The token travels in a header: a user and password in the URL
-		// are never needed, and would be printed in every hint.
-		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitLab API URL %q holds credentials", shown),
-			Hint: "set CI_API_V4_URL to the REST API's root without a user or password, such as " + DefaultAPIURL + "; the token goes in GITLAB_TOKEN"}
-	}
-	if u.Scheme == "http" && !origin.IsLoopbackHost(u.Hostname()) {
-		// The token would travel in clear, as for the space's address.
-		return nil, &Error{Host: host, Op: op, Message: fmt.Sprintf("GitLab API URL %q is plain http to a host that is not loopback", u.Redacted()),
-			Hint: "use https:// (plain http is allowed only for 127.0.0.1, ::1 or localhost, as in tests)"}
+	api := forge.API{Host: host, Env: "CI_API_V4_URL", TokenEnv: "GITLAB_TOKEN", Example: DefaultAPIURL + ", or https://HOST/api/v4 on a self-managed instance", Root: cmp.Or(env.APIURL, DefaultAPIURL)}
+	u, err := api.Check()
+	if err != nil {
+		return nil, err
 	}
 
 	hc := http.Client{Timeout: 30 * time.Second}
@@ -123,7 +107,7 @@ func newClient(_ context.Context, env Env, o Options, maxBody int64) (*Client, e
 	hc.Transport = forge.Bound(hc.Transport, host, maxBody)
 
 	opts := []gl.ClientOptionFunc{
-		gl.WithBaseURL(api),
+		gl.WithBaseURL(api.Root),
 		gl.WithHTTPClient(&hc),
 		gl.WithUserAgent("skillsync"),
 		gl.WithCustomRetry(checkRetry),
@@ -230,31 +214,9 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 		return nil
 	}
 	e := &Error{Host: host, Op: op, Err: err}
-	var (
-		redir  *origin.RedirectError
-		big    *forge.ResponseTooLargeError
-		pages  *forge.TooManyPagesError
-		page   *forge.WebPageError
-		syntax *json.SyntaxError
-		typ    *json.UnmarshalTypeError
-		resp   *gl.ErrorResponse
-	)
+	var resp *gl.ErrorResponse
 	switch {
-	case errors.As(err, &redir):
-		e.Message = redir.Error()
-		e.Hint = fmt.Sprintf("GitLab's API at %s answered with a redirect elsewhere: check CI_API_V4_URL (https://HOST/api/v4) and any proxy between this machine and GitLab", c.api)
-	case errors.As(err, &big):
-		e.Message = big.Error()
-		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s): GitLab's API never answers this much", c.api)
-	case errors.As(err, &pages):
-		e.Message = pages.Error()
-		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s) and any proxy between this machine and GitLab: GitLab's API ends its lists", c.api)
-	case errors.As(err, &page):
-		e.Message = page.Error()
-		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s): it must be the REST API's root, https://HOST/api/v4, not the web page of the project or a sign-in page", c.api)
-	case errors.As(err, &syntax) || errors.As(err, &typ):
-		e.Message = "GitLab's answer is not the JSON of its API: " + err.Error()
-		e.Hint = fmt.Sprintf("check CI_API_V4_URL (%s): it must be the REST API's root, https://HOST/api/v4, not the web page of the project or a login page", c.api)
+	case c.api.Misdirected(e, err):
 	case errors.Is(err, gl.ErrNotFound):
 		e.Status = http.StatusNotFound
 		e.Hint = c.notFoundHint(acc, subject)
@@ -287,7 +249,7 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 	default:
 		e.Message = err.Error()
 		if !errors.Is(err, context.Canceled) {
-			e.Hint = fmt.Sprintf("GitLab's API at %s did not answer: check the network, and CI_API_V4_URL on a self-managed instance", c.api)
+			e.Hint = fmt.Sprintf("GitLab's API at %s did not answer: check the network, and CI_API_V4_URL on a self-managed instance", c.api.Root)
 		}
 	}
 	// GitLab's message, as any server's, may echo the token in any
