@@ -232,17 +232,17 @@ func adoptedFiles(ctx context.Context, e *env, r *planRun) (map[string]forge.Fil
 		}
 	}
 	// What pull wrote anew is in the copy; what it did not, is as it was.
-	written, err := filesUnder(tmp, folders)
+	written, err := snapshot(tmp, folders)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]forge.FileChange{}
-	for rel, data := range written {
+	for rel, f := range written {
 		old, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
-		if err == nil && bytes.Equal(old, data) {
+		if err == nil && bytes.Equal(old, f.data) {
 			continue
 		}
-		out[rel] = forge.FileChange{Content: data}
+		out[rel] = forge.FileChange{Content: f.data}
 	}
 	return out, nil
 }
@@ -303,28 +303,4 @@ func copyFolder(root, dst, rel string) error {
 		}
 		return os.WriteFile(target, data, 0o644)
 	})
-}
-
-// filesUnder reads the regular files of dir under each of rels (files or
-// folders), by path from dir with slashes.
-func filesUnder(dir string, rels []string) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for _, rel := range rels {
-		err := filepath.WalkDir(filepath.Join(dir, filepath.FromSlash(rel)), func(p string, d fs.DirEntry, err error) error {
-			if err != nil || !d.Type().IsRegular() {
-				return err
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			r, err := filepath.Rel(dir, p)
-			out[filepath.ToSlash(r)] = data
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
