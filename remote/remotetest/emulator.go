@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -261,7 +262,7 @@ func (e *Emulator) AddSkill(spaceID string, s SkillSeed) remote.Skill {
 	return sk
 }
 
-// addSkill is [Emulator.AddSkill] returning its error, for the app.
+// addSkill is [Emulator.AddSkill] returning its error, for the app and seeds.
 func (e *Emulator) addSkill(spaceID string, s SkillSeed) (remote.Skill, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -277,7 +278,7 @@ func (e *Emulator) addSkillLocked(sp *space, s SkillSeed) (remote.Skill, error) 
 	spaceID := sp.ID
 	s = s.clone()
 	if s.Slug == "" {
-		s.Slug = uniqueSlug(sp, slugify(s.Name))
+		s.Slug = uniqueSlug(sp, names.Slug(s.Name))
 	}
 	for _, o := range sp.skills {
 		if o.Slug == s.Slug {
@@ -454,7 +455,7 @@ func (e *Emulator) AddAgent(spaceID string, a remote.Agent) remote.Agent {
 	return a
 }
 
-// addAgent is [Emulator.AddAgent] returning its error, for the app.
+// addAgent is [Emulator.AddAgent] returning its error, for the app and seeds.
 func (e *Emulator) addAgent(spaceID string, a remote.Agent) (remote.Agent, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -800,28 +801,6 @@ func uniqueSlug(sp *space, base string) string {
 			return s
 		}
 	}
-}
-
-// slugify makes a slug from a name: lower case, runs of anything but a-z
-// and 0-9 become one '-', no '-' at either end.
-func slugify(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	if b.Len() == 0 {
-		return "skill"
-	}
-	return b.String()
 }
 
 // nameUUID derives a version-5-style UUID from its parts, so generated IDs

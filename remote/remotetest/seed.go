@@ -142,7 +142,8 @@ func (e *Emulator) loadSpace(fsys fs.FS, dir, spaceID string) error {
 				if a.SpaceID != "" && a.SpaceID != spaceID {
 					return fmt.Errorf("spaceId %q is not the folder's space %q", a.SpaceID, spaceID)
 				}
-				return catch(func() { e.AddAgent(spaceID, a) })
+				_, err := e.addAgent(spaceID, a)
+				return err
 			})
 		case "assets":
 			err = e.loadJSONDir(fsys, p, func(file string, data []byte) error {
@@ -153,7 +154,8 @@ func (e *Emulator) loadSpace(fsys fs.FS, dir, spaceID string) error {
 				if !isJSONObject(data) {
 					return errors.New("not a JSON object")
 				}
-				return catch(func() { e.AddAsset(spaceID, id, data) })
+				e.AddAsset(spaceID, id, data)
+				return nil
 			})
 		default:
 			err = fmt.Errorf("seed %s: unexpected folder; a space folder holds skills/, agents/ and assets/", p)
@@ -206,7 +208,7 @@ func (e *Emulator) loadSkills(fsys fs.FS, dir, spaceID string) error {
 		if err := checkSeedSkill(seed); err != nil {
 			return fmt.Errorf("seed %s: %w", path.Join(p, skillFileName), err)
 		}
-		if err := catch(func() { e.AddSkill(spaceID, seed) }); err != nil {
+		if _, err := e.addSkill(spaceID, seed); err != nil {
 			return fmt.Errorf("seed %s: %w", p, err)
 		}
 	}
@@ -270,17 +272,6 @@ func readSkillFolder(fsys fs.FS, dir string) (SkillSeed, error) {
 	}
 	slices.Sort(seed.BinaryFiles)
 	return seed, nil
-}
-
-// catch turns a panic of a test-support method into an error.
-func catch(f func()) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	f()
-	return nil
 }
 
 // checkSeedSkill holds a seeded skill to the field table of the spec, so

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -585,8 +586,8 @@ func TestSlugs(t *testing.T) {
 		"Code Review": "code-review", "  PDF -- forms!! ": "pdf-forms", "A1": "a1", "Ünïcode x": "n-code-x",
 		"---": "skill", "x_y.z": "x-y-z",
 	} {
-		if got := slugify(in); got != want {
-			t.Errorf("slugify(%q) = %q, want %q", in, got, want)
+		if got := names.Slug(in); got != want {
+			t.Errorf("names.Slug(%q) = %q, want %q", in, got, want)
 		}
 	}
 	f := newFixture(t)
