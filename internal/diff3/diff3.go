@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -117,9 +118,9 @@ func Merge(base, ours, theirs []byte) (Result, error) {
 		}
 		rb, ro, rt := xb[b:e], xo[o:oe], xt[t:te]
 		switch {
-		case equal(ro, rb):
+		case slices.Equal(ro, rb):
 			emit(lt[t:te])
-		case equal(rt, rb), equal(ro, rt):
+		case slices.Equal(rt, rb), slices.Equal(ro, rt):
 			emit(lo[o:oe])
 		default:
 			res.Conflicts = append(res.Conflicts, Conflict{
@@ -168,18 +169,6 @@ func intern(ids map[string]int32, lines [][]byte) []int32 {
 	return xs
 }
 
-func equal(x, y []int32) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if x[i] != y[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // maxLineRunes is the number of valid runes: all but the surrogate halves.
 const maxLineRunes = utf8.MaxRune + 1 - (0xE000 - 0xD800)
 
@@ -217,15 +206,6 @@ func match(a, b []int32, ids int) ([]int, error) {
 		switch d.Type {
 		case diffmatchpatch.DiffEqual:
 			for x := range k {
-				if a[i+x] != b[j+x] {
-					// go-diff's script is wrong: never seen, but a wrong
-					// match would merge wrongly. Keep nothing instead:
-					// every change then conflicts or is one-sided.
-					for y := pre; y < len(a)-suf; y++ {
-						m[y] = -1
-					}
-					return m, nil
-				}
 				m[i+x] = j + x
 			}
 			i, j = i+k, j+k
