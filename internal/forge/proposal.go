@@ -116,67 +116,13 @@ var ErrBranchTaken = errors.New("an open pull request that is not skillsync's co
 // error of a base that moved again.
 var ErrBaseMoved = errors.New("the base branch moved")
 
-// Check refuses, before any request, a proposal that could not be made
-// as asked: a branch name git refuses, the same branch twice, a marker
-// that would not find the pull request again, no title or message, no
-// files, a path git refuses or that is both a file and a folder, a
-// deletion with content.
+// Check refuses a proposal whose head branch is its base, which would
+// be force-updated. The rest of a proposal is skillsync's own making:
+// the base is checked where it is read (CheckBranch), the paths by pull
+// and vendored, which write them.
 func (p Proposal) Check() error {
-	if err := CheckBranch("base", p.Base); err != nil {
-		return err
-	}
-	if err := CheckBranch("head", p.Head); err != nil {
-		return err
-	}
 	if p.Head == p.Base {
 		return fmt.Errorf("the head branch %q is the base branch: a proposal needs a branch of its own", p.Head)
-	}
-	if err := CheckMarker("pull request", p.Marker); err != nil {
-		return err
-	}
-	if strings.TrimSpace(p.Title) == "" || strings.ContainsAny(p.Title, "\r\n") {
-		return fmt.Errorf("the pull request's title %q is empty or on several lines", p.Title)
-	}
-	if strings.TrimSpace(p.Message) == "" {
-		return errors.New("the commit message is empty")
-	}
-	if len(p.Files) == 0 {
-		return errors.New("a proposal with no file changes: nothing to commit")
-	}
-	paths := make([]string, 0, len(p.Files))
-	for path, fc := range p.Files {
-		if err := checkPath(path); err != nil {
-			return err
-		}
-		if fc.Delete && (len(fc.Content) > 0 || fc.Mode != KeepMode) {
-			return fmt.Errorf("%s: a deletion with content or a mode", path)
-		}
-		if fc.Mode < KeepMode || fc.Mode > ExecutableMode {
-			return fmt.Errorf("%s: unknown mode %d", path, fc.Mode)
-		}
-		paths = append(paths, path)
-	}
-	// A folder sorts right before the files in it, "a/b" before "a/b/c".
-	slices.Sort(paths)
-	for i := 1; i < len(paths); i++ {
-		if strings.HasPrefix(paths[i], paths[i-1]+"/") {
-			return fmt.Errorf("%s is changed as a file and as a folder holding %s", paths[i-1], paths[i])
-		}
-	}
-	return nil
-}
-
-// Check refuses a withdrawal whose branch git refuses or whose marker
-// would not find the pull request.
-func (w Withdrawal) Check() error {
-	if err := CheckBranch("head", w.Head); err != nil {
-		return err
-	}
-	if err := CheckMarker("pull request", w.Marker); err != nil {
-		return err
-	}
-	if strings.TrimSpace(w.Reason) == "" {
-		return errors.New("no reason to give for closing the pull request")
 	}
 	return nil
 }
@@ -229,38 +175,6 @@ func CheckBranch(what, name string) error {
 			return bad("a part starts with .")
 		case strings.HasSuffix(seg, ".lock"):
 			return bad("a part ends with .lock")
-		}
-	}
-	return nil
-}
-
-// checkPath refuses a path that is not one git stores: not relative, not
-// clean, with a .git part, or with control characters.
-func checkPath(path string) error {
-	bad := func(why string) error {
-		return fmt.Errorf("the path %q cannot be committed: %s", path, why)
-	}
-	switch {
-	case path == "":
-		return bad("it is empty")
-	case len(path) > 4096:
-		return bad("it is over 4096 bytes")
-	case !utf8.ValidString(path):
-		return bad("it is not UTF-8")
-	}
-	for _, r := range path {
-		if r < 0x20 || r == 0x7f || r == '\\' {
-			return bad(fmt.Sprintf("it holds %q", r))
-		}
-	}
-	for seg := range strings.SplitSeq(path, "/") {
-		switch {
-		case seg == "":
-			return bad("it has an empty part (a leading, trailing or double slash)")
-		case seg == "." || seg == "..":
-			return bad("it has a . or .. part")
-		case strings.EqualFold(seg, ".git"):
-			return bad("it has a .git part")
 		}
 	}
 	return nil

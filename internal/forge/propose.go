@@ -100,13 +100,10 @@ func Propose(ctx context.Context, host Host, p Proposal) (Outcome, error) {
 	return outcome(action, keep, commit), nil
 }
 
-// Withdraw checks w, then closes the open requests of skillsync's from
-// w.Head through host, commenting w.Reason redacted by r, then deletes the
-// branch; with none it does nothing.
+// Withdraw closes the open requests of skillsync's from w.Head through
+// host, commenting w.Reason redacted by r, then deletes the branch; with
+// none it does nothing.
 func Withdraw(ctx context.Context, host Host, w Withdrawal, r *redact.Redactor) (Outcome, error) {
-	if err := w.Check(); err != nil {
-		return Outcome{}, err
-	}
 	w.Reason = r.Redact(w.Reason)
 	reqs, err := host.Requests(ctx, w.Head, w.Marker)
 	if err != nil || len(reqs) == 0 {
