@@ -127,16 +127,6 @@ func (p Proposal) Check() error {
 	return nil
 }
 
-// CheckMarker refuses a marker that is not a hidden HTML comment on one
-// line: it would show, or not be found again. what names its post ("plan
-// comment").
-func CheckMarker(what, marker string) error {
-	if !strings.HasPrefix(marker, "<!--") || !strings.HasSuffix(marker, "-->") || strings.ContainsAny(marker, "\r\n") {
-		return fmt.Errorf("the %s's marker %q is not a hidden HTML comment on one line", what, marker)
-	}
-	return nil
-}
-
 // CheckBranch refuses a branch name that git or a code host refuses
 // (git check-ref-format's rules), or that names a ref rather than a
 // branch ("refs/heads/main"). what says which branch it is ("head").

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	gh "github.com/google/go-github/v92/github"
-	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/mdcut"
 )
 
@@ -49,13 +48,7 @@ const (
 // CommentUnchanged or CommentSkipped, and the comment's address (none when
 // skipped).
 func (c *Client) SyncPlanComment(ctx context.Context, pr int, pc PlanComment) (action, url string, err error) {
-	if pr <= 0 {
-		return "", "", fmt.Errorf("no pull request to comment on (got number %d): plan comments are for pull_request events", pr)
-	}
 	marker := pc.Marker
-	if err := forge.CheckMarker("plan comment", marker); err != nil {
-		return "", "", err
-	}
 	body := c.fitBody(withMarker(marker, pc.Markdown), "plan")
 
 	existing, err := c.findComment(ctx, pr, marker)

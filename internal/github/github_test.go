@@ -725,33 +725,6 @@ func TestWebPageAnswer(t *testing.T) {
 	}
 }
 
-// TestUpsertPlanCommentNeedsMarker: a marker that would not find the
-// comment again (empty, visible, on several lines) is refused before any
-// request, rather than piling up comments.
-func TestUpsertPlanCommentNeedsMarker(t *testing.T) {
-	f := githubtest.New(t)
-	for _, marker := range []string{"", "ab12", "<!-- skillsync:plan\nspace=ab12 -->", "<!-- a -->\r"} {
-		_, _, err := upsert(newClient(t, f), context.Background(), 1, marker, "plan")
-		if err == nil || !strings.Contains(err.Error(), "not a hidden HTML comment on one line") {
-			t.Errorf("marker %q: error = %v, want it refused", marker, err)
-		}
-	}
-	if requests := f.Requests(); len(requests) != 0 {
-		t.Errorf("sent %q with no usable marker", requests)
-	}
-}
-
-func TestUpsertPlanCommentNeedsPullRequest(t *testing.T) {
-	f := githubtest.New(t)
-	_, _, err := upsert(newClient(t, f), context.Background(), 0, markerAB, "plan")
-	if err == nil || !strings.Contains(err.Error(), "pull_request") {
-		t.Fatalf("error = %v, want one saying comments are for pull requests", err)
-	}
-	if requests := f.Requests(); len(requests) != 0 {
-		t.Errorf("sent %q with no pull request", requests)
-	}
-}
-
 func TestSyncDriftIssue(t *testing.T) {
 	ctx := context.Background()
 	f := githubtest.New(t)

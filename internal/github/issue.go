@@ -60,9 +60,6 @@ func driftSubject(space, target string) string {
 // issue's address. Should two open issues carry the marker (two jobs that
 // raced), the oldest is kept and the others are closed as superseded.
 func (c *Client) SyncDriftIssue(ctx context.Context, space, target string, drift bool, markdown string) (action, url string, err error) {
-	if space == "" {
-		return "", "", errors.New("no space to report drift for")
-	}
 	marker := DriftMarker(space, target)
 	issues, err := c.findIssues(ctx, marker)
 	if err != nil {

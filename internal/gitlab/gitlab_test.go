@@ -366,28 +366,6 @@ func TestSyncPlanNoteSizeLimit(t *testing.T) {
 	}
 }
 
-func TestSyncPlanNoteRefuses(t *testing.T) {
-	f := gitlabtest.New(t)
-	c := newClient(t, f)
-	for _, tc := range []struct {
-		mr     int64
-		marker string
-		want   string
-	}{
-		{0, markerAB, "no merge request to comment on"},
-		{7, "skillsync plan", "is not a hidden HTML comment on one line"},
-		{7, "<!-- a\nb -->", "is not a hidden HTML comment on one line"},
-	} {
-		_, _, err := c.SyncPlanNote(context.Background(), tc.mr, gitlab.PlanNote{Marker: tc.marker, Markdown: "x"})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("!%d %q: error %v, want %q", tc.mr, tc.marker, err, tc.want)
-		}
-	}
-	if len(f.Requests()) != 0 {
-		t.Errorf("requests sent: %q", f.Requests())
-	}
-}
-
 func TestSyncDriftIssue(t *testing.T) {
 	ctx := context.Background()
 	f := gitlabtest.New(t)
@@ -509,25 +487,5 @@ func TestTargetMarkers(t *testing.T) {
 	}
 	if n := f.Notes(); n[len(n)-1].Body != "Target prod is back in sync." {
 		t.Errorf("closing note %q, want the caller's", n[len(n)-1].Body)
-	}
-}
-
-func TestSyncDriftIssueRefuses(t *testing.T) {
-	f := gitlabtest.New(t)
-	c := newClient(t, f)
-	for _, tc := range []struct {
-		di   gitlab.DriftIssue
-		want string
-	}{
-		{gitlab.DriftIssue{Marker: "drift ab12", Title: "t", Drift: true}, "the drift issue's marker \"drift ab12\" is not a hidden HTML comment on one line"},
-		{gitlab.DriftIssue{Marker: "", Drift: false}, "is not a hidden HTML comment"},
-		{gitlab.DriftIssue{Marker: gitlab.DriftMarker("ab12"), Drift: true, Markdown: "x"}, "no title for the drift issue"},
-	} {
-		if _, _, err := c.SyncDriftIssue(context.Background(), tc.di); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: error %v, want %q", tc.di, err, tc.want)
-		}
-	}
-	if len(f.Requests()) != 0 {
-		t.Errorf("requests sent: %q", f.Requests())
 	}
 }

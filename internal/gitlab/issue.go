@@ -2,13 +2,9 @@ package gitlab
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 
 	gl "gitlab.com/gitlab-org/api/client-go"
-
-	"github.com/skillsync/skillsync/internal/forge"
 )
 
 // DriftLabel is put on drift issues; GitLab makes the label when the
@@ -62,12 +58,6 @@ type DriftIssue struct {
 // superseded.
 func (c *Client) SyncDriftIssue(ctx context.Context, di DriftIssue) (action, url string, err error) {
 	marker := di.Marker
-	if err := forge.CheckMarker("drift issue", marker); err != nil {
-		return "", "", err
-	}
-	if di.Drift && strings.TrimSpace(di.Title) == "" {
-		return "", "", errors.New("no title for the drift issue of " + marker)
-	}
 	issues, err := c.findIssues(ctx, marker)
 	if err != nil {
 		return "", "", err

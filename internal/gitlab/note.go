@@ -7,7 +7,6 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
-	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/mdcut"
 )
 
@@ -52,13 +51,7 @@ const (
 // there. It returns NoteCreated, NoteUpdated, NoteUnchanged or NoteSkipped,
 // and the note's address when the project's is known (none when skipped).
 func (c *Client) SyncPlanNote(ctx context.Context, mr int64, pn PlanNote) (action, url string, err error) {
-	if mr <= 0 {
-		return "", "", fmt.Errorf("no merge request to comment on (got !%d): plan notes are for merge request pipelines", mr)
-	}
 	marker := pn.Marker
-	if err := forge.CheckMarker("plan note", marker); err != nil {
-		return "", "", err
-	}
 	body := c.fitBody(withMarker(marker, pn.Markdown), "plan")
 
 	existing, err := c.findNote(ctx, mr, marker)
