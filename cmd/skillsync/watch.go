@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -344,12 +345,7 @@ func (m *watchMetrics) handler(interval time.Duration) http.Handler {
 				continue
 			}
 			byTarget := m.values[h.name]
-			targets := make([]string, 0, len(byTarget))
-			for t := range byTarget {
-				targets = append(targets, t)
-			}
-			slices.Sort(targets)
-			for _, t := range targets {
+			for _, t := range slices.Sorted(maps.Keys(byTarget)) {
 				// Target names are [A-Za-z0-9_.-]: nothing to escape.
 				fmt.Fprintf(w, "%s{target=%q} %s\n", h.name, t, strconv.FormatFloat(byTarget[t], 'g', -1, 64))
 			}
