@@ -3,9 +3,7 @@ package remotetest
 import (
 	"bytes"
 	"crypto/rand"
-	"crypto/subtle"
 	"embed"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
@@ -39,13 +37,12 @@ var appTemplates embed.FS
 // app.
 //
 // The pages are plain HTML forms that need no JavaScript. A form is
-// accepted only with the process's own form token and from a page of the
-// same origin, and pages answer only on a loopback host name, so that no
-// other page a browser on the machine opens can drive them.
+// accepted only from a page of the same origin, and pages answer only on
+// a loopback host name, so that no other page a browser on the machine
+// opens can drive them.
 type App struct {
 	e        *Emulator
 	onChange func()
-	csrf     string
 	cop      *http.CrossOriginProtection
 	pages    map[string]*template.Template
 	mux      *http.ServeMux
@@ -55,12 +52,9 @@ type App struct {
 // every write that succeeded, through the app's forms or the API (a
 // 2xx answer to any method but GET), for instance to save the state.
 func NewApp(e *Emulator, onChange func()) *App {
-	key := make([]byte, 32)
-	rand.Read(key) // never fails (crypto/rand documents it)
 	a := &App{
 		e:        e,
 		onChange: onChange,
-		csrf:     base64.RawURLEncoding.EncodeToString(key),
 		cop:      http.NewCrossOriginProtection(),
 		pages:    parsePages(),
 		mux:      http.NewServeMux(),
@@ -135,8 +129,7 @@ func (a *App) routes() {
 }
 
 // form guards a form's handler: the request must come from a page of this
-// origin (Sec-Fetch-Site, Origin) and carry the process's form token, and
-// its body is bounded. A change that succeeds is reported to onChange.
+// origin (Sec-Fetch-Site, Origin), and its body is bounded. A change that succeeds is reported to onChange.
 func (a *App) form(h func(http.ResponseWriter, *http.Request) bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if err := a.cop.Check(r); err != nil {
@@ -152,10 +145,6 @@ func (a *App) form(h func(http.ResponseWriter, *http.Request) bool) http.Handler
 			a.fail(w, http.StatusBadRequest, "The form could not be read: %v.", err)
 			return
 		}
-		if subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(a.csrf)) != 1 {
-			a.fail(w, http.StatusForbidden, "Refused: the form lacks this emulator's form token, so it did not come from one of its pages (or the emulator was restarted since the page was opened). Reload the page and send the form again.")
-			return
-		}
 		if h(w, r) && a.onChange != nil {
 			a.onChange()
 		}
@@ -165,7 +154,6 @@ func (a *App) form(h func(http.ResponseWriter, *http.Request) bool) http.Handler
 // page is what every template gets.
 type page struct {
 	Title  string
-	CSRF   string
 	Crumbs []crumb
 	Notice string // what the last change did, after a redirect
 	Error  string // why the form sent was refused
@@ -176,7 +164,6 @@ type crumb struct{ Name, URL string }
 
 // render writes a page whole, or a plain error when its template fails.
 func (a *App) render(w http.ResponseWriter, status int, name string, p page) {
-	p.CSRF = a.csrf
 	var buf bytes.Buffer
 	if err := a.pages[name].ExecuteTemplate(&buf, "layout", p); err != nil {
 		http.Error(w, "rendering the page: "+err.Error(), http.StatusInternalServerError)

@@ -71,11 +71,10 @@ func (f *appFixture) get(path string) appAnswer {
 	return f.do(req)
 }
 
-// post sends a form as a page of the app would: its token added, and the
-// headers a browser sends from a page of the same origin.
+// post sends a form as a page of the app would: with the headers a
+// browser sends from a page of the same origin.
 func (f *appFixture) post(path string, form url.Values) appAnswer {
 	f.t.Helper()
-	form.Set("csrf", f.app.csrf)
 	return f.postRaw(path, form, map[string]string{"Origin": f.url, "Sec-Fetch-Site": "same-origin"})
 }
 
@@ -127,30 +126,23 @@ func addSlug(e *Emulator, slug string, enabled bool) remote.Skill {
 	return e.AddSkill(testSpace, s)
 }
 
-// TestAppRefusesFormsFromElsewhere: a form without the process's token,
-// or sent from another origin, changes nothing.
+// TestAppRefusesFormsFromElsewhere: a form sent from another origin
+// changes nothing.
 func TestAppRefusesFormsFromElsewhere(t *testing.T) {
 	f := newAppFixture(t)
 	before := addSlug(f.e, "sql-style", true)
 	path := "/app/spaces/ab12/skills/sql-style/disable"
 	for _, tc := range []struct {
 		name   string
-		csrf   string
 		header map[string]string
 		want   string
 	}{
-		{"no token", "", map[string]string{"Sec-Fetch-Site": "same-origin"}, "lacks this emulator's form token"},
-		{"a wrong token", "guessed", map[string]string{"Sec-Fetch-Site": "same-origin"}, "lacks this emulator's form token"},
-		{"another site, Sec-Fetch-Site", f.app.csrf, map[string]string{"Sec-Fetch-Site": "cross-site"}, "sent from another site"},
-		{"another local page, Sec-Fetch-Site", f.app.csrf, map[string]string{"Sec-Fetch-Site": "same-site"}, "sent from another site"},
-		{"another origin, Origin", f.app.csrf, map[string]string{"Origin": "http://127.0.0.1:1"}, "sent from another site"},
+		{"another site, Sec-Fetch-Site", map[string]string{"Sec-Fetch-Site": "cross-site"}, "sent from another site"},
+		{"another local page, Sec-Fetch-Site", map[string]string{"Sec-Fetch-Site": "same-site"}, "sent from another site"},
+		{"another origin, Origin", map[string]string{"Origin": "http://127.0.0.1:1"}, "sent from another site"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			form := url.Values{}
-			if tc.csrf != "" {
-				form.Set("csrf", tc.csrf)
-			}
-			a := f.postRaw(path, form, tc.header)
+			a := f.postRaw(path, url.Values{}, tc.header)
 			wantStatus(t, a, http.StatusForbidden, tc.want)
 		})
 	}
@@ -160,7 +152,7 @@ func TestAppRefusesFormsFromElsewhere(t *testing.T) {
 	if n := f.changes.Load(); n != 0 {
 		t.Errorf("onChange called %d times for refused forms", n)
 	}
-	// The same form with the token, from the app's own page, goes through.
+	// The same form, from the app's own page, goes through.
 	a := f.post(path, url.Values{})
 	wantStatus(t, a, http.StatusSeeOther)
 	if f.skill("sql-style").Enabled {
@@ -168,9 +160,9 @@ func TestAppRefusesFormsFromElsewhere(t *testing.T) {
 	}
 }
 
-// TestAppAnswersOnlyOnLoopbackNames: a page asked for under another host
-// name (a DNS name rebound to 127.0.0.1) is refused, so another site's
-// script can read no form token.
+// TestAppAnswersOnlyOnLoopbackNames: a page or form sent under another
+// host name (a DNS name rebound to 127.0.0.1, whose pages are of the same
+// origin) is refused.
 func TestAppAnswersOnlyOnLoopbackNames(t *testing.T) {
 	f := newAppFixture(t)
 	req, err := http.NewRequest(http.MethodGet, f.url+"/app/", nil)
@@ -180,12 +172,22 @@ func TestAppAnswersOnlyOnLoopbackNames(t *testing.T) {
 	req.Host = "rebound.example:80"
 	a := f.do(req)
 	wantStatus(t, a, http.StatusForbidden, "only on a loopback host name")
-	if strings.Contains(a.body, f.app.csrf) {
-		t.Error("the refusal shows the form token")
+	addSlug(f.e, "sql-style", true)
+	post, err := http.NewRequest(http.MethodPost, f.url+"/app/spaces/ab12/skills/sql-style/disable", strings.NewReader(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	post.Host = "rebound.example:80"
+	post.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	post.Header.Set("Origin", "http://rebound.example:80")
+	post.Header.Set("Sec-Fetch-Site", "same-origin")
+	wantStatus(t, f.do(post), http.StatusForbidden, "only on a loopback host name")
+	if !f.skill("sql-style").Enabled {
+		t.Error("a form sent under a rebound host name disabled the skill")
 	}
 	req.URL.Path = "/app/spaces/ab12/"
 	req.Host = "localhost"
-	wantStatus(t, f.do(req), http.StatusOK, f.app.csrf)
+	wantStatus(t, f.do(req), http.StatusOK, "sql-style")
 }
 
 // TestAppEnableRefusedAtTheLimit: with 40 active skills (built-in ones
