@@ -32,19 +32,6 @@ func (c *Client) ListAgents(ctx context.Context, spaceID string, limit, offset i
 	return page, nil
 }
 
-// ListAllAgents returns every agent of the space visible to the caller, as
-// [Client.ListAllSkills] does for skills.
-func (c *Client) ListAllAgents(ctx context.Context, spaceID string) ([]Agent, error) {
-	if err := spec.CheckShortSpaceID(spaceID); err != nil {
-		return nil, err
-	}
-	return listAll(ctx, "agents", spaceID,
-		func(ctx context.Context, limit, offset int) (*Page[Agent], error) {
-			return c.ListAgents(ctx, spaceID, limit, offset)
-		},
-		func(a Agent) (string, string) { return a.ID, a.UpdatedAt })
-}
-
 // StreamAgents returns every agent of the space visible to the caller, as
 // [Client.StreamSkills] does for skills.
 func (c *Client) StreamAgents(ctx context.Context, spaceID string, o ListOptions) ([]Agent, error) {

@@ -342,7 +342,10 @@ func TestArgumentErrorsSendNothing(t *testing.T) {
 	}{
 		{"space too short", func(ctx context.Context, c *Client) error { _, err := c.GetSkill(ctx, "a", skillID); return err }, "spaceId"},
 		{"space of 7", func(ctx context.Context, c *Client) error { _, err := c.ListSkills(ctx, "abcdefg", 10, 0); return err }, "spaceId"},
-		{"space with slash", func(ctx context.Context, c *Client) error { _, err := c.ListAllSkills(ctx, "a/b"); return err }, "spaceId"},
+		{"space with slash", func(ctx context.Context, c *Client) error {
+			_, err := c.StreamSkills(ctx, "a/b", ListOptions{})
+			return err
+		}, "spaceId"},
 		{"21-character space on list (only enable takes it)", func(ctx context.Context, c *Client) error {
 			_, err := c.ListSkills(ctx, "V1StGXR8_Z5jdHi6B-myT", 10, 0)
 			return err
@@ -381,7 +384,10 @@ func TestArgumentErrorsSendNothing(t *testing.T) {
 		{"agent id", func(ctx context.Context, c *Client) error { _, err := c.PublishAgent(ctx, space, "nope"); return err }, "agentId"},
 		{"delete agent id", func(ctx context.Context, c *Client) error { return c.DeleteAgent(ctx, space, "nope") }, "agentId"},
 		{"asset id", func(ctx context.Context, c *Client) error { _, err := c.GetAsset(ctx, space, "nope"); return err }, "assetId"},
-		{"list all agents space", func(ctx context.Context, c *Client) error { _, err := c.ListAllAgents(ctx, ""); return err }, "spaceId"},
+		{"list all agents space", func(ctx context.Context, c *Client) error {
+			_, err := c.StreamAgents(ctx, "", ListOptions{})
+			return err
+		}, "spaceId"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

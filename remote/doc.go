@@ -5,8 +5,8 @@
 // ([Client.ListSkills], [Client.GetSkill], [Client.UpdateSkill],
 // [Client.EnableSkill], [Client.DisableSkill], [Client.GetSkillFile],
 // [Client.ListAgents], [Client.PublishAgent], [Client.DeleteAgent],
-// [Client.GetAsset]) and four that read whole lists, the last two several pages at once
-// ([Client.ListAllSkills], [Client.ListAllAgents], [Client.StreamSkills], [Client.StreamAgents]), re-listing when the
+// [Client.GetAsset]) and two that read whole lists, several pages at once
+// ([Client.StreamSkills], [Client.StreamAgents]), re-listing when the
 // order shifts under them while they page. Every argument is checked against
 // the service's rules before any request, failing with a [*spec.RuleError] that
 // names the field. Every endpoint is idempotent, so each request is retried

@@ -85,7 +85,7 @@ func TestAgainstEmulator(t *testing.T) {
 	}()
 	ctx := t.Context()
 
-	all, err := c.ListAllSkills(ctx, space)
+	all, err := c.StreamSkills(ctx, space, remote.ListOptions{})
 	if err != nil || len(all) != 250 {
 		t.Fatalf("ListAllSkills: %d skills, %v", len(all), err)
 	}
@@ -118,7 +118,7 @@ func TestAgainstEmulator(t *testing.T) {
 	if _, err := c.GetSkill(ctx, space, "00000000-0000-4000-8000-000000000000"); !remote.IsNotFound(err) {
 		t.Errorf("GetSkill of an unknown id: %v, want a 404", err)
 	}
-	if agents, err := c.ListAllAgents(ctx, space); err != nil || len(agents) != 0 {
+	if agents, err := c.StreamAgents(ctx, space, remote.ListOptions{}); err != nil || len(agents) != 0 {
 		t.Errorf("ListAllAgents = %v, %v", agents, err)
 	}
 

@@ -81,15 +81,6 @@ type ListOptions struct {
 	Limiter Limiter
 }
 
-// listAll reads every page of a list ordered by updatedAt, most recent
-// first, one page after another; see [listAllWith].
-func listAll[T any](ctx context.Context, kind, spaceID string,
-	fetch func(ctx context.Context, limit, offset int) (*Page[T], error),
-	key func(T) (id, version string),
-) ([]T, error) {
-	return listAllWith(ctx, kind, spaceID, fetch, key, ListOptions{})
-}
-
 // listAllWith reads every page of a list ordered by updatedAt, most recent
 // first.
 //

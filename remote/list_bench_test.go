@@ -56,7 +56,7 @@ func BenchmarkListAllLyingServer(b *testing.B) {
 			var last error
 			for b.Loop() {
 				requests.Store(0)
-				_, last = c.ListAllSkills(context.Background(), space)
+				_, last = c.StreamSkills(context.Background(), space, ListOptions{})
 				if last == nil {
 					b.Fatal("a lying service's list was accepted")
 				}

@@ -286,7 +286,7 @@ func TestListAllGivesUp(t *testing.T) {
 // with par pages in flight.
 func listSkills(t *testing.T, c *Client, par int) ([]Skill, error) {
 	if par == 0 {
-		return c.ListAllSkills(t.Context(), space)
+		return c.StreamSkills(t.Context(), space, ListOptions{})
 	}
 	return c.StreamSkills(t.Context(), space, ListOptions{Parallelism: par})
 }
@@ -300,7 +300,7 @@ func TestListAllError(t *testing.T) {
 		}
 		s.ServeHTTP(w, r)
 	})
-	_, err := newClient(t, srv.URL, nil).ListAllSkills(t.Context(), space)
+	_, err := newClient(t, srv.URL, nil).StreamSkills(t.Context(), space, ListOptions{})
 	if !IsForbidden(err) || !strings.Contains(err.Error(), "GET /api/v1/spaces/ab12/skills?limit=100&offset=100: 403 Forbidden: no access") {
 		t.Errorf("error = %v", err)
 	}
@@ -328,7 +328,7 @@ func TestListAllAgents(t *testing.T) {
 		end := min(offset+100, len(agents))
 		writeJSON(w, 200, map[string]any{"data": agents[offset:end], "total": len(agents), "limit": 100, "offset": offset, "hasMore": end < len(agents)})
 	})
-	got, err := newClient(t, srv.URL, nil).ListAllAgents(t.Context(), space)
+	got, err := newClient(t, srv.URL, nil).StreamAgents(t.Context(), space, ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -215,7 +215,7 @@ func agentFixture(t *testing.T, shape remotetest.AgentShape) *variantFixture {
 // than the table's: they are listed, and shown as the service sent them.
 func TestAgentsOfLooseTypes(t *testing.T) {
 	f := agentFixture(t, remotetest.AgentsLooseTypes)
-	agents, err := f.c.ListAllAgents(t.Context(), variantSpace)
+	agents, err := f.c.StreamAgents(t.Context(), variantSpace, remote.ListOptions{})
 	if err != nil {
 		t.Fatalf("ListAllAgents: %v", err)
 	}
@@ -244,7 +244,7 @@ func TestAgentsOfLooseTypes(t *testing.T) {
 // fields left null or out are shown as such, not as zeros.
 func TestAgentsSparse(t *testing.T) {
 	f := agentFixture(t, remotetest.AgentsSparse)
-	agents, err := f.c.ListAllAgents(t.Context(), variantSpace)
+	agents, err := f.c.StreamAgents(t.Context(), variantSpace, remote.ListOptions{})
 	if err != nil {
 		t.Fatalf("ListAllAgents: %v", err)
 	}
@@ -309,11 +309,11 @@ func TestListsReadWhole(t *testing.T) {
 				}
 				return out
 			}
-			ss, err := f.c.ListAllSkills(t.Context(), variantSpace)
+			ss, err := f.c.StreamSkills(t.Context(), variantSpace, remote.ListOptions{})
 			check("ListAllSkills", len(ss), skillIDs(ss), err, 250)
 			ss, err = f.c.StreamSkills(t.Context(), variantSpace, remote.ListOptions{Parallelism: 4})
 			check("StreamSkills", len(ss), skillIDs(ss), err, 250)
-			as, err := f.c.ListAllAgents(t.Context(), variantSpace)
+			as, err := f.c.StreamAgents(t.Context(), variantSpace, remote.ListOptions{})
 			var aids []string
 			for _, a := range as {
 				aids = append(aids, a.ID)

@@ -34,23 +34,10 @@ func (c *Client) ListSkills(ctx context.Context, spaceID string, limit, offset i
 	return page, nil
 }
 
-// ListAllSkills returns every user-created skill of the space, most recently
-// updated first, reading pages of [spec.MaxPageLimit] and listing again when an
-// edit shifts the order while it pages.
-func (c *Client) ListAllSkills(ctx context.Context, spaceID string) ([]Skill, error) {
-	if err := spec.CheckShortSpaceID(spaceID); err != nil {
-		return nil, err
-	}
-	return listAll(ctx, "skills", spaceID,
-		func(ctx context.Context, limit, offset int) (*Page[Skill], error) {
-			return c.ListSkills(ctx, spaceID, limit, offset)
-		},
-		func(s Skill) (string, string) { return s.ID, s.UpdatedAt })
-}
-
-// StreamSkills returns every user-created skill of the space, as
-// [Client.ListAllSkills] does, reading up to o.Parallelism pages at once
-// once the first has given the total.
+// StreamSkills returns every user-created skill of the space, most
+// recently updated first, listing again when an edit shifts the order
+// while it pages; up to o.Parallelism pages are read at once once the
+// first has given the total.
 func (c *Client) StreamSkills(ctx context.Context, spaceID string, o ListOptions) ([]Skill, error) {
 	if err := spec.CheckShortSpaceID(spaceID); err != nil {
 		return nil, err

@@ -121,7 +121,7 @@ func runAgentsList(ctx context.Context, e *env, o agentsOptions, format string) 
 	if err != nil {
 		return err
 	}
-	agents, err := cl.ListAllAgents(ctx, t.Space)
+	agents, err := cl.StreamAgents(ctx, t.Space, remote.ListOptions{})
 	if err != nil {
 		return fmt.Errorf("listing agents of space %s: %w", t.Space, err)
 	}
@@ -180,7 +180,7 @@ func runAgentsDelete(ctx context.Context, e *env, o agentsOptions, id string, ye
 	if !yes {
 		// An id says nothing to the one asked: name the agent. The API
 		// has no read of one agent, so it is found in the list.
-		agents, err := cl.ListAllAgents(ctx, t.Space)
+		agents, err := cl.StreamAgents(ctx, t.Space, remote.ListOptions{})
 		if err != nil {
 			return fmt.Errorf("listing agents of space %s: %w", t.Space, err)
 		}
@@ -219,7 +219,7 @@ func agentClient(e *env, o agentsOptions, command string) (*remote.Client, targe
 // findAgent finds an agent by id, or else by exact name; a name shared by
 // several agents is refused rather than guessed.
 func findAgent(ctx context.Context, cl *remote.Client, space, ref string) (*remote.Agent, error) {
-	agents, err := cl.ListAllAgents(ctx, space)
+	agents, err := cl.StreamAgents(ctx, space, remote.ListOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("listing agents of space %s: %w", space, err)
 	}

@@ -333,7 +333,7 @@ func BenchmarkCacheLookup10000(b *testing.B) {
 		b.Fatal(err)
 	}
 	env.fetchOnce(b, Options{Cache: cache, Parallelism: 32}) // warm it
-	listed, err := env.client.ListAllSkills(b.Context(), testSpace)
+	listed, err := env.client.StreamSkills(b.Context(), testSpace, remote.ListOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

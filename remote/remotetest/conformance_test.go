@@ -48,7 +48,7 @@ func TestConformanceSkills(t *testing.T) {
 	seeded := f.e.AddSkill(testSpace, SkillSeed{Name: "Code Review", Description: "Reviews code", Instructions: "body\n", Enabled: true,
 		Files: map[string]string{"references/guide.md": "guide"}, BinaryFiles: []string{"logo.png"}})
 
-	all, err := c.ListAllSkills(ctx, testSpace)
+	all, err := c.StreamSkills(ctx, testSpace, remote.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestConformanceSkills(t *testing.T) {
 	if _, err := c.EnableSkill(ctx, testSpace, unknown); !remote.IsNotFound(err) {
 		t.Errorf("enable unknown: %v", err)
 	}
-	if _, err := c.ListAllSkills(ctx, "zz99"); !remote.IsNotFound(err) {
+	if _, err := c.StreamSkills(ctx, "zz99", remote.ListOptions{}); !remote.IsNotFound(err) {
 		t.Errorf("unknown space: %v", err)
 	}
 }
@@ -156,7 +156,7 @@ func TestConformancePermissions(t *testing.T) {
 	sk := f.e.AddSkill(testSpace, seedSkill("a"))
 	ag := f.e.AddAgent(testSpace, remote.Agent{Name: "a"})
 	ro := newClient(t, f, roToken)
-	if _, err := ro.ListAllSkills(ctx, testSpace); err != nil {
+	if _, err := ro.StreamSkills(ctx, testSpace, remote.ListOptions{}); err != nil {
 		t.Errorf("read-only list: %v", err)
 	}
 	name := "b"
@@ -171,7 +171,7 @@ func TestConformancePermissions(t *testing.T) {
 			t.Errorf("read-only %s: %v, want 403", what, err)
 		}
 	}
-	if _, err := newClient(t, f, "unknown").ListAllSkills(ctx, testSpace); !remote.IsUnauthorized(err) {
+	if _, err := newClient(t, f, "unknown").StreamSkills(ctx, testSpace, remote.ListOptions{}); !remote.IsUnauthorized(err) {
 		t.Errorf("unknown token: %v, want 401", err)
 	}
 	f.e.AddSpace(Space{ID: testSpace, SkillsFeatureDisabled: true})
@@ -190,7 +190,7 @@ func TestConformanceAgents(t *testing.T) {
 	a := f.e.AddAgent(testSpace, remote.Agent{Name: "a", EmbedEnabled: true})
 	b := f.e.AddAgent(testSpace, remote.Agent{Name: "b", Published: true})
 
-	agents, err := c.ListAllAgents(ctx, testSpace)
+	agents, err := c.StreamAgents(ctx, testSpace, remote.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestConformanceAgents(t *testing.T) {
 	if _, err := c.PublishAgent(ctx, testSpace, a.ID); !remote.IsNotFound(err) {
 		t.Errorf("publish deleted: %v, want 404", err)
 	}
-	if agents, _ := c.ListAllAgents(ctx, testSpace); len(agents) != 1 {
+	if agents, _ := c.StreamAgents(ctx, testSpace, remote.ListOptions{}); len(agents) != 1 {
 		t.Errorf("%d agents after delete", len(agents))
 	}
 }
@@ -271,7 +271,7 @@ func TestConformanceListShift(t *testing.T) {
 		}
 	})
 	c := newClient(t, f, rwToken)
-	all, err := c.ListAllSkills(ctx, testSpace)
+	all, err := c.StreamSkills(ctx, testSpace, remote.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestConformanceUnderFaults(t *testing.T) {
 	if _, err := c.PublishAgent(ctx, testSpace, ag.ID); err != nil {
 		t.Fatal(err)
 	}
-	all, err := c.ListAllSkills(ctx, testSpace)
+	all, err := c.StreamSkills(ctx, testSpace, remote.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +383,7 @@ func TestConformanceConcurrentClients(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if _, err := c.ListAllSkills(ctx, testSpace); err != nil {
+		if _, err := c.StreamSkills(ctx, testSpace, remote.ListOptions{}); err != nil {
 			t.Error(err)
 		}
 	}()
