@@ -32,7 +32,8 @@ const (
 	KindSeparator
 	// KindFormat is another invisible format character or filler: the
 	// combining grapheme joiner, Hangul fillers, interlinear annotation
-	// marks and the like.
+	// marks and the like, and the unassigned characters that Unicode
+	// makes ignorable by default.
 	KindFormat
 	// KindControl is a C0 control but tab, newline and carriage return,
 	// DEL, or a C1 control.
@@ -80,7 +81,9 @@ func KindOf(r rune) Kind {
 	case r == 0x034f, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5,
 		r >= 0x180b && r <= 0x180f, r == 0x3164, r == 0xffa0,
 		r >= 0x206a && r <= 0x206f, r >= 0xfff9 && r <= 0xfffb,
-		r >= 0x1d173 && r <= 0x1d17a, r >= 0x1bca0 && r <= 0x1bca3:
+		r >= 0x1d173 && r <= 0x1d17a, r >= 0x1bca0 && r <= 0x1bca3,
+		// Unassigned, and ignorable by default: shown as nothing.
+		r == 0x2065, r >= 0xfff0 && r <= 0xfff8, r >= 0xe0080 && r <= 0xe00ff, r >= 0xe01f0 && r <= 0xe0fff:
 		return KindFormat
 	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return KindBidi

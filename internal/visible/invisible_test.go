@@ -107,6 +107,8 @@ func TestRunsFindHiddenText(t *testing.T) {
 		{"soft hyphen", "in\u00advisible", KindSoftHyphen, ""},
 		{"line separator", "one\u2028two", KindSeparator, ""},
 		{"hangul filler", "name\u3164", KindFormat, ""},
+		{"an unassigned character past the tags", "name\U000E0080\U000E0F00", KindFormat, ""},
+		{"an unassigned format character", "name\u2065\ufff0", KindFormat, ""},
 		{"escape", "\x1b[2K", KindControl, ""},
 	} {
 		runs := Runs(tc.in)
