@@ -11,7 +11,7 @@ import (
 	"github.com/skillsync/skillsync/internal/visible"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/rules.md from Rules")
+var update = flag.Bool("update", false, "rewrite docs/rules.md from Rules, and the expectations of the fixtures")
 
 // rulesDoc is docs/rules.md, the list of every rule, from the root of the
 // module.
