@@ -86,7 +86,10 @@ func ph(expr string) *regexp.Regexp {
 
 // Parts of expressions shared by several detectors.
 const (
-	neg = `(?:do_not|don'?t|dont|never|must_not|should_not|shouldn'?t|may_not|cannot|can'?t|will_not|won'?t|you_must_not|you_should_not)`
+	// pathSep joins the parts of a path as shells and code write it: a
+	// slash, a Windows backslash, or quoted pieces a join puts together.
+	pathSep = `(?:/|\\{1,2}|['"]\s*(?:,|/|\+)\s*['"])`
+	neg     = `(?:do_not|don'?t|dont|never|must_not|should_not|shouldn'?t|may_not|cannot|can'?t|will_not|won'?t|you_must_not|you_should_not)`
 	// who is the person a skill works for.
 	who = `(?:the_|your_|this_)?(?:users?|human|operator|owner)(?:'s)?`
 	// fetcher is a command that downloads.
@@ -94,7 +97,11 @@ const (
 	// shell is an interpreter that runs what it reads.
 	shell = `(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:\S+=\S*\s+)*)?(?:/usr/bin/env\s+)?(?:/bin/|/usr/bin/|/usr/local/bin/)?(?:bash|sh|zsh|dash|ksh|fish|python[\d.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell|osascript|source)`
 	// secretFile is a file of stored credentials.
-	secretFile = `(?:\.ssh/(?:id_[a-z0-9]+\b(?:[^.]|$)|identity\b)|\.aws/credentials|\.config/gcloud/(?:credentials|application_default|access_tokens|legacy_credentials)|\.azure/(?:accesstokens|msal_token)|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.gnupg/|\.password-store|/etc/shadow|\.bash_history|\.zsh_history|\.clawdbot/|\.openclaw/(?:credentials|\.env|openclaw\.json)|\.claude/\.credentials|\.codex/auth\.json|\.config/gh/hosts\.yml|login[\\\s]*data|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|\.solana/id\.json|keystore/utc--|\.electrum/wallets|exodus\.wallet)`
+	secretFile = `(?:\.ssh` + pathSep + `(?:id_[a-z0-9]+\b(?:[^.]|$)|identity\b)|\.aws` + pathSep + `credentials|keychains/[\w.-]*\.keychain(?:-db)?\b|(?:chrome|chromium|brave-browser|microsoft\s?edge|opera\s?\w*)/(?:default|profile\s\d+)/(?:cookies|web\s?data)\b|\.config/gcloud/(?:credentials|application_default|access_tokens|legacy_credentials)|\.azure/(?:accesstokens|msal_token)|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.netrc|\.git-credentials|\.gnupg/|\.password-store|/etc/shadow|\.bash_history|\.zsh_history|\.clawdbot/|\.openclaw/(?:credentials|\.env|openclaw\.json)|\.claude/\.credentials|\.codex/auth\.json|\.config/gh/hosts\.yml|login[\\\s]*data|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|\.solana/id\.json|keystore/utc--|\.electrum/wallets|exodus\.wallet)`
+	// hardSecretFile is a file of secrets no tool but its owner reads:
+	// keys, cloud credentials, browser and wallet stores. An agent's own
+	// configuration, which skills read for their settings, is not one.
+	hardSecretFile = `(?:\.ssh` + pathSep + `id_[a-z0-9]+\b(?:[^.]|$)|\.aws` + pathSep + `credentials|keychains/[\w.-]*\.keychain|\.config/gcloud/(?:credentials|application_default|access_tokens)|\.kube/config|\.docker/config\.json|\.git-credentials|\.netrc|login[\\\s]*data|logins\.json|key[34]\.db|cookies\.sqlite|wallet\.dat|\.solana/id\.json|keystore/utc--|\.electrum/wallets|exodus\.wallet|\.bash_history|\.zsh_history)`
 	// secretOrEnv is secretFile or a .env file, whose reading is ordinary
 	// but whose sending is not.
 	secretOrEnv = `(?:` + secretFile + `|\.env(?:\.local|\.production)?\b)`
@@ -113,6 +120,9 @@ func detectors() []detector {
 	ds = append(ds, credentialDetectors()...)
 	ds = append(ds, persistenceDetectors()...)
 	ds = append(ds, charCodeDetectors()...)
+	ds = append(ds, intlDetectors()...)
+	ds = append(ds, destructiveDetectors()...)
+	ds = append(ds, decodeDetectors()...)
 	return ds
 }
 
@@ -123,43 +133,72 @@ func overrideDetectors() []detector {
 		anchors: []string{"ignore", "disregard", "forget", "override", "bypass", "overrule", "supersede", "set aside", "abandon", "discard"},
 		re: ph(`\b(?:ignore|disregard|forget(?:_about)?|override|bypass|overrule|supersede|set_aside|abandon|discard)_(?:(?:all|any|every|each|of|the|your|my|these|those|other|prior|previous|all_other|any_other)_){0,3}` +
 			`(?:previous|prior|preceding|above|earlier|former|original|initial|old|system|developer|safety|security|other|existing|users?'s?)_(?:\w+_)?` +
-			`(?:instructions?|prompts?|rules|guidelines|directives|guardrails|constraints|policies|restrictions|commands|programming|training|safeguards|messages)\b` +
+			`(?:instructions?|prompts?|rules|guidelines|guidance|directions|directives|guardrails|constraints|policies|restrictions|commands|programming|training|safeguards|messages|requests?|orders)\b` +
 			`|\bforget_(?:everything|all)_(?:you_(?:know|were_told|have_been_told)|above|before|prior|previously)`),
 		after: 260,
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
 		msg:     "tells the agent to take on a role without its rules",
-		anchors: []string{"you are", "you're", "youre", "developer mode", "god mode", "jailbreak mode", "dan mode", "unrestricted mode", "sudo mode", "act as", "behave as", "respond as", "pretend", "no longer bound", "not bound", "no longer be bound", "not be bound"},
+		anchors: []string{"you are", "you're", "youre", "developer mode", "god mode", "jailbreak mode", "dan mode", "unrestricted mode", "sudo mode", "act as", "behave as", "respond as", "pretend", "no longer bound", "not bound", "no longer be bound", "not be bound", "no longer follow", "no longer obey", "never follow", "stop following", "stop obeying"},
 		re: ph(`\byou(?:_are|'re)_(?:now_|no_longer_|from_now_on_)(?:an?_|in_|the_)?(?:dan\b|jailbroken|jailbreak|unrestricted|unfiltered|uncensored|unlimited|evil|malicious|free_(?:from|of)|(?:developer|god|admin|root|debug|jailbreak|unrestricted|dan|sudo)_mode|not_bound|no_longer_bound|without_(?:any_)?(?:restrictions|limits|rules|filters|guidelines|ethics))` +
 			`|\b(?:developer|god|jailbreak|dan|unrestricted|sudo)_mode_(?:is_)?(?:enabled|activated|on|engaged)` +
 			`|\b(?:act|behave|respond)_as_(?:an?_|if_you_were_an?_)?(?:unrestricted|unfiltered|jailbroken|uncensored|evil)` +
 			`|\bpretend_(?:that_)?(?:you_are|you're|to_be)_(?:an?_)?(?:unrestricted|unfiltered|jailbroken|evil|dan\b|an_ai_without)` +
-			`|\b(?:no_longer|not)_(?:be_)?bound_by_(?:any_|your_|the_|its_)?(?:rules|guidelines|policies|restrictions|instructions|ethics)`),
+			`|\b(?:no_longer|not)_(?:be_)?bound_by_(?:any_|your_|the_|its_)?(?:rules|guidelines|policies|restrictions|instructions|ethics)` +
+			`|\byou(?:_are|'re)_(?:now_|no_longer_|from_now_on_)(?:an?_|the_)?(?:[\w-]+_){0,3}?(?:without_(?:any_)?(?:restrictions|limits|rules|filters|guidelines|ethics|censorship|boundaries)|with_no_(?:restrictions|limits|rules|filters|guidelines))` +
+			`|\b(?:no_longer|never)_(?:follow|obey)_(?:the_|any_|your_)?(?:rules|guidelines|policies|instructions)_(?:of|from|set_by|given_by)_(?:your_|the_)?(?:developers?|creators?|makers?|anthropic|openai|system|operators?)` +
+			`|\bstop_(?:following|obeying)_(?:the_|your_|all_)?(?:users?'?s?_|previous_|prior_|original_|system_)?(?:instructions|requests?|rules|guidelines|prompts?)\b`),
 		after: 260,
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
-		msg:     "fakes a system message to the agent",
-		anchors: []string{"<|im_start|>", "<|system|>", "<<sys>>", "system override", "admin override", "administrator override", "developer override"},
+		msg: "fakes a system message to the agent",
+		anchors: []string{"<|im_start|>", "<|system|>", "<<sys>>", "system override", "admin override", "administrator override", "developer override",
+			"</user", "</input", "</document", "</context", "</human", "</query", "</data"},
 		re: mustCompile(`<\|im_start\|>\s*system|<\|system\|>|<<sys>>` +
+			`|</(?:user_?input|user|human|input|document|context|query|data)>\s*<(?:system|admin|developer|instructions?)>` +
 			`|\b(?:system|admin|administrator|developer)\s+override\b[^\n]{0,20}?(?::|activated|enabled|engaged|mode\b)`),
 		after: 260,
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
 		msg:    "fakes a system message to the agent",
-		window: true, lines: true, anchors: []string{"[inst]", "[/inst]", "system:", "system :", "[system]", "<system>", "admin:", "[admin]"},
+		window: true, lines: true, anchors: []string{"[inst]", "[/inst]", "system:", "system :", "[system]", "<system>", "admin:", "[admin]", "system prompt", "system message"},
 		re: mustCompile(`(?m:^\s*\[/?inst\])` +
+			`|(?m:^[\s>#*=\[-]*(?:new|updated|real|true|begin|start\s+of)\s+system\s+(?:prompt|message|instructions)\b)` +
 			`|(?m:^[\s>#*_]*(?:<!--\s*)?(?:\[system\]|<system>|system|\[admin\]|admin)\s*:?\s*[*_]*\s*(?:ignore|disregard|forget|you\s+(?:are\s+now|must\s+now|will\s+now)|new\s+instructions|override|from\s+now\s+on))`),
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:    "gives the agent replacement instructions",
-		window: true, lines: true, anchors: []string{"instructions:", "instruction:", "instructions :"},
-		re: ph(`(?m:^[\s>#*]*(?:new|updated|revised|real|actual|true|hidden|secret)_(?:system_)?instructions?\s*:)`),
+		window: true, lines: true, anchors: []string{"instructions:", "instruction:", "instructions :", "task:", "objective:"},
+		re: ph(`(?m:^[\s>#*]*(?:new|updated|revised|real|actual|true|hidden|secret)_(?:system_)?(?:instructions?|task|objective)\s*:)|[.!]_new_(?:task|objective|instructions)\s*:`),
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:    "gives the agent replacement instructions",
 		window: true, anchors: []string{"instructions are", "instructions is", "task is", "objective is", "goal is", "mission is", "purpose is"},
 		re:     ph(`\b(?:your|the)_(?:new|real|true|actual|hidden|secret)_(?:instructions|task|objective|goal|mission|purpose)_(?:is|are)\b`),
 		before: 40, after: 12,
+	}, {
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
+		msg:     "tells the agent to drop its instructions",
+		anchors: []string{"from now on", "henceforth"},
+		re:      ph(`\b(?:from_now_on|henceforth),?_you_(?:must|will|shall|are_to)_(?:always_)?ignore\b`),
+	}, {
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
+		msg:     "claims priority over the user's and the agent's instructions",
+		anchors: []string{"these instructions", "this instruction", "my instructions", "the following instructions", "this overrides", "this supersedes", "this replaces", "these override", "it overrides"},
+		re: ph(`\b(?:these|this|my|the_following)_instructions?_(?:take|takes|have|has)_(?:priority|precedence)_over_(?:the_|any_|all_)?(?:users?'?s?|your|other|previous|prior|system)` +
+			`|\b(?:this|these|it)_(?:overrides?|supersedes?|replaces?)_(?:any_|all_)?(?:other_|previous_|prior_|your_|the_user's_)?(?:instructions|rules|guidelines|system_prompt)`),
+	}, {
+		rule: RuleInstructionOverride, sev: SeverityError,
+		msg:     "hides orders to the model in an <IMPORTANT> block, as poisoned tool descriptions do",
+		anchors: []string{"<important>"},
+		re:      mustCompile(`<important>[\s\S]{0,800}?</important>`),
+		refine: func(s *scan, m []int) verdict {
+			if !toolPoison.Match(s.fold[m[0]:m[1]]) {
+				return verdict{}
+			}
+			return verdict{SeverityError, "hides orders to the model in an <IMPORTANT> block, as poisoned tool descriptions do", ""}
+		},
+		after: 900,
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:     "gives the agent replacement instructions",
@@ -169,12 +208,19 @@ func overrideDetectors() []detector {
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:     "addresses the model that reads it, over the user's head",
-		anchors: []string{"if you", "important note", "important message", "important instruction", "important notice", "urgent note", "urgent message", "urgent instruction", "urgent notice", "critical note", "critical message", "critical instruction", "critical notice", "priority note", "priority message", "priority instruction", "priority notice", "attention ai", "attention llm", "attention assistant", "attention agent", "attention model"},
+		anchors: []string{"if you", "note to", "note for", "message to", "message for", "instructions to", "instructions for", "instruction to", "instruction for", "reminder to", "reminder for", "ai agent", "ai assistant", "ai model", "llm agent", "llm model", "llm assistant", "important note", "important message", "important instruction", "important notice", "urgent note", "urgent message", "urgent instruction", "urgent notice", "critical note", "critical message", "critical instruction", "critical notice", "priority note", "priority message", "priority instruction", "priority notice", "attention ai", "attention llm", "attention assistant", "attention agent", "attention model"},
 		re: ph(`\bif_you_(?:are|'re)_an?_(?:ai|llm|large_language_model|language_model|ai_assistant|ai_agent|chatbot|automated_agent)\b[^\n]{0,80}(?:ignore|do_not|don'?t|you_must|must|instead|send|run|execute)` +
 			`|\b(?:important|urgent|critical|priority)_(?:note|message|instructions?|notice)_(?:to|for)_(?:the_|any_|all_)?(?:ai|llm|assistant|agent|model|language_model)s?\b` +
-			`|\battention_(?:ai|llm|assistant|agent|model)s?\b`),
+			`|\battention_(?:ai|llm|assistant|agent|model)s?\b` +
+			`|\b(?:note|message|instructions?|reminder)_(?:to|for)_(?:the_|any_|all_)?(?:ai|llm|assistant|agent|model|language_model)s?_(?:reading|processing|that_reads)\b` +
+			`|\b(?:ai|llm)_(?:agents?|assistants?|models?)_(?:reading|processing)_this\b`),
 	}}
 }
+
+// toolPoison finds, in an <IMPORTANT> block, what poisoned tool
+// descriptions ask: a file read and passed along, a condition on using the
+// tool, secrecy.
+var toolPoison = ph(`(?:before|when)_(?:using|calling|you_use|invoking)|pass_(?:its|the|their|all|this)_(?:\w+_)?(?:contents?|values?)|(?:read|open|cat)_[^\n]{0,40}?(?:~/|\.ssh|\.env|\.cursor|mcp\.json|credentials|id_rsa)|(?:do_not|don'?t|never)_(?:mention|tell|reveal)|otherwise_the_tool`)
 
 // notNegated drops a match that a negation just before it turns around
 // ("never silently overwrite"), and reports the others with msg.
@@ -225,6 +271,22 @@ func suppressionDetectors() []detector {
 		after: 260,
 	}, {
 		rule: RuleSuppression, prose: true, sev: SeverityError,
+		msg:     "acts behind the user's back",
+		anchors: []string{"keep"},
+		re:      ph(`\bkeep_(?:this|it|that|these|them|the_\w+|all_\w+)_(?:\w+_)?(?:invisible|hidden|secret|private|confidential|unknown)_(?:to|from)_` + who),
+	}, {
+		rule: RuleSuppression, prose: true, sev: SeverityError,
+		msg:     "tells the agent to mislead the user about the result",
+		anchors: []string{"whatever", "regardless", "no matter", "even if", "tell the user", "tell them", "report to the user", "inform the user"},
+		re: ph(`\b(?:whatever|regardless_of|no_matter)_(?:the_)?(?:result|outcome|output|what_happens|happens)[^.\n]{0,30}?\b(?:tell|report_to|inform|assure)_(?:the_user|them|the_human)_(?:that_)?(?:[\w']+_){0,3}?(?:passed|succeeded|success|successful|worked|completed|fine|ok)\b` +
+			`|\b(?:tell|report_to|inform|assure)_(?:the_user|them|the_human)_(?:that_)?(?:[\w']+_){0,4}?(?:passed|succeeded|worked|completed_successfully)_(?:whatever|regardless|even_if|no_matter)\b`),
+	}, {
+		rule: RuleSuppression, prose: true, sev: SeverityWarning,
+		msg:     "hides its actions from the output the user reads",
+		anchors: []string{"leave"},
+		re:      ph(`\bleave_(?:this|it|that|these|them)_(?:\w+_)?out_of_(?:your_|the_)?(?:summary|answer|reply|response|report|output)`),
+	}, {
+		rule: RuleSuppression, prose: true, sev: SeverityError,
 		msg:    "acts behind the user's back",
 		window: true, anchors: []string{"not know", "never know", "not find out", "never find out", "not be told", "never be told", "not be aware", "never be aware", "not be informed", "never be informed", "not be notified", "not learn", "never learn"},
 		re:     ph(`\b` + who + `_(?:must|should|will|need|needs)_(?:not|never)_(?:know|find_out|learn|be_(?:told|informed|aware|notified))\b`),
@@ -256,11 +318,12 @@ func consentDetectors() []detector {
 	return []detector{{
 		rule: RuleConsentBypass, prose: true, sev: SeverityWarning,
 		msg:     "acts without the user's consent",
-		anchors: []string{"without", "assume", "treat it", "skip", "do not", "don't", "dont", "never", "must not", "should not", "shouldn't", "may not", "cannot", "can't", "will not", "won't", "you must not", "you should not"},
+		anchors: []string{"without", "assume", "treat it", "skip", "the user has", "user has", "users have", "do not", "don't", "dont", "never", "must not", "should not", "shouldn't", "may not", "cannot", "can't", "will not", "won't", "you must not", "you should not"},
 		re: ph(`\bwithout_(?:first_)?(?:asking|requesting|seeking|waiting_for|prompting|requiring|needing|getting|obtaining)_(?:for_)?(?:the_)?(?:users?'?s?_|their_|any_|explicit_|prior_|human_)?(?:permission|confirmation|approval|consent|authori[sz]ation)` +
 			`|\b` + neg + `_(?:ever_)?(?:ask|request|seek|wait_for|prompt|require|need)_(?:the_user_|users_|for_)*(?:\w+_)?(?:permission|confirmation|approval|consent|authori[sz]ation)` +
 			`|\b(?:assume|treat_it_as)_(?:that_)?(?:the_user_)?(?:has_)?(?:already_)?(?:approved|consented|confirmed|granted_permission)` +
-			`|\bskip_(?:all_|any_|the_)?(?:confirmation|permission|approval|consent)_(?:prompts?|checks?|dialogs?|steps?|requests?)`),
+			`|\bskip_(?:all_|any_|the_)?(?:confirmation|permission|approval|consent)_(?:prompts?|checks?|dialogs?|steps?|requests?)` +
+			`|\b(?:the_)?users?_(?:has|have)_(?:already_)?(?:pre-?approved|approved|authori[sz]ed|consented_to|agreed_to)_(?:all|every|any|everything)\b`),
 		after: 260,
 	}, {
 		rule: RuleConsentBypass, sev: SeverityWarning,

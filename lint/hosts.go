@@ -54,7 +54,7 @@ func pasteHosts() []string {
 
 var (
 	urlPattern = regexp.MustCompile(`\b(?:https?|ftp)://[^\s'"<>()|;\x60]+`)
-	bareHost   = regexp.MustCompile(`\b(?:curl|wget)\s+(?:-\S+\s+)*["']?((?:[a-z0-9-]+\.)+(?:com|net|org|io|xyz|site|top|ru|cn|example|app|dev|me|cc|tk|info|biz|online|live|pw|co|us|uk|de|fr|in)(?::\d+)?(?:/[^\s'"|;]*)?)(?:[\s'"|;]|$)`)
+	bareHost   = regexp.MustCompile(`\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\s+(?:-\S+\s+)*["']?((?:[a-z0-9-]+\.)+(?:com|net|org|io|xyz|site|top|ru|cn|example|app|dev|me|cc|tk|info|biz|online|live|pw|co|us|uk|de|fr|in|sh|rs|run|ai|so|gg|tech|cloud|link)(?::\d+)?(?:/[^\s'"|;]*)?)(?:[\s'"|;]|$)`)
 )
 
 // hostSeverity judges the downloads of a command that runs what it

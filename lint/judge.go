@@ -235,13 +235,39 @@ func (j *Judge) file(p string, data []byte, about bool) []Finding {
 // description and title) presents the skill as security work: a
 // scanner, a red team's or a pentester's guide, a course on attacks.
 func aboutAttacks(skillMD []byte) bool {
-	head := newText(string(skillMD[:min(len(skillMD), 1024)]), &textBuf{}).fold
+	head := newText(string(skillHead(skillMD[:min(len(skillMD), 1024)])), &textBuf{}).fold
 	for _, w := range securityTopics() {
 		if i := bytes.Index(head, []byte(w)); i >= 0 && wordStart(head, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// skillHead is the frontmatter of a SKILL.md and its first heading: what
+// says what the skill is, before its commands begin.
+func skillHead(b []byte) []byte {
+	i := 0
+	if bytes.HasPrefix(b, []byte("---")) {
+		if end := bytes.Index(b[3:], []byte("\n---")); end >= 0 {
+			i = 3 + end + 4
+		}
+	}
+	for i < len(b) {
+		nl := bytes.IndexByte(b[i:], '\n')
+		if nl < 0 {
+			return b
+		}
+		line := bytes.TrimSpace(b[i : i+nl])
+		i += nl + 1
+		if bytes.HasPrefix(line, []byte("#")) {
+			return b[:i]
+		}
+		if len(line) > 0 && !bytes.HasPrefix(line, []byte("---")) {
+			return b[:i] // text before any heading: it presents the skill too
+		}
+	}
+	return b
 }
 
 // securityTopics are the stems of words by which a skill says it is

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +13,9 @@ import (
 type hidden struct {
 	start, end int // in raw
 	what       string
+	// element is set for text hidden by style or attribute, which no
+	// author writes but to hide it.
+	element bool
 }
 
 // hiddenMarkdown finds what a rendered page leaves out: HTML comments,
@@ -41,8 +45,8 @@ func (s *scan) hiddenMarkdown() {
 			s.addRaw(RuleHiddenMarkdown, SeverityError, h.start, h.end, "", fmt.Sprintf("%s holds text that another rule finds, which no reader of the page sees", h.what))
 		case instructionLike.Match(s.fold[fs:fe]):
 			sev := SeverityWarning
-			if agentDirected.Match(s.fold[fs:fe]) && sendsAway.Match(s.fold[fs:fe]) {
-				sev = SeverityError // orders to send something away, where no reviewer reads them
+			if agentDirected.Match(s.fold[fs:fe]) && sendsAway.Match(s.fold[fs:fe]) || h.element && markdownPath(s.path) || modelAddressed.Match(s.fold[fs:fe]) {
+				sev = SeverityError // orders for the model where no reviewer reads them
 			}
 			s.work += fe - fs
 			s.addRaw(RuleHiddenMarkdown, sev, h.start, h.end, "", fmt.Sprintf("%s holds instructions that no reader of the page sees", h.what))
@@ -80,6 +84,20 @@ var instructionLike = ph(`\b(?:you|assistant|agent|ai|model|llm|claude|gpt|chatg
 // address: what templates' comments for the agent do not hold.
 var sendsAway = mustCompile(`\b(?:send|upload|e-?mail|forward|post|exfiltrate|transmit|leak|curl|wget)\b[^\n]{0,200}?(?:https?://|[\w.+-]+@[a-z0-9-]+\.[a-z]|\b[a-z0-9-]+\.(?:com|net|org|io|example|xyz|ru|cn|site|top|app|dev)\b)`)
 
+// markdownPath reports whether p is markdown or plain text, where no
+// author hides an element but to hide its text (HTML pages hide controls).
+func markdownPath(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".mdx", ".txt", "":
+		return true
+	}
+	return false
+}
+
+// modelAddressed finds hidden text that speaks to the model by name and
+// tells it what it must do.
+var modelAddressed = ph(`\b(?:assistant|ai|agent|llm|model|claude|gpt|chatgpt|copilot)s?(?:_reading_this(?:_\w+)?)?\s*[:,]_[^\n]{0,80}?\b(?:you_must|must|always|never|ignore|approve|run|execute|send|do_not)\b`)
+
 // agentDirected finds text that speaks to the agent or of the user it
 // works for: an order hidden there is meant for the model, not for a
 // maintainer.
@@ -87,7 +105,7 @@ var agentDirected = ph(`\b(?:you|your|assistant|agent|ai|model|llm|claude|gpt|ch
 
 var (
 	refComment    = regexp.MustCompile(`(?m)^ {0,3}\[(?://|#|comment|_|\s*)\]:\s*(?:#|<>|\S*)\s*(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))[ \t]*$`)
-	hiddenOpen    = regexp.MustCompile(`(?i)<([a-z][a-z0-9]*)\b[^>]{0,400}?(?:\shidden\b|style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|em|rem|pt)?\s*[;"']|opacity\s*:\s*0(?:\.0*)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b|height\s*:\s*0(?:px)?\s*;[^"']*overflow\s*:\s*hidden))[^>]{0,400}>`)
+	hiddenOpen    = regexp.MustCompile(`(?i)<([a-z][a-z0-9]*)\b[^>]{0,400}?(?:\shidden\b|style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|em|rem|pt)?\s*[;"']|opacity\s*:\s*0(?:\.0*)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b|height\s*:\s*0(?:px)?\s*;[^"']*overflow\s*:\s*hidden|(?:left|top|text-indent)\s*:\s*-\d{4,})|\scolor\s*=\s*["']?(?:white|#fff(?:fff)?|transparent)\b)[^>]{0,400}>`)
 	maxHiddenBody = 8192
 )
 
@@ -158,7 +176,7 @@ func (c *codeIndex) in(i int) bool {
 // element is hidden.
 func hidingWord(tag string) bool {
 	t := strings.ToLower(tag)
-	for _, w := range []string{"hidden", "display", "visibility", "font-size", "opacity", "color", "height"} {
+	for _, w := range []string{"hidden", "display", "visibility", "font-size", "opacity", "color", "height", "left", "text-indent"} {
 		if strings.Contains(t, w) {
 			return true
 		}
@@ -187,7 +205,7 @@ func (s *scan) hiddenRanges() []hidden {
 		} else {
 			end = start + 4 + end + 3
 		}
-		hs = append(hs, hidden{start, end, "an HTML comment"})
+		hs = append(hs, hidden{start: start, end: end, what: "an HTML comment"})
 		i = end
 	}
 	// A link reference definition holds "]:" on its line: only such lines
@@ -205,7 +223,7 @@ func (s *scan) hiddenRanges() []hidden {
 			le += i + k
 		}
 		if m := refComment.FindStringIndex(raw[ls:le]); m != nil {
-			hs = append(hs, hidden{ls + m[0], ls + m[1], "a link reference definition used as a comment"})
+			hs = append(hs, hidden{start: ls + m[0], end: ls + m[1], what: "a link reference definition used as a comment"})
 		}
 		i = le
 		if i >= len(raw) {
@@ -244,7 +262,7 @@ func (s *scan) hiddenRanges() []hidden {
 		if c := strings.Index(strings.ToLower(raw[bodyStart:limit]), "</"+name); c >= 0 {
 			end = bodyStart + c
 		}
-		hs = append(hs, hidden{start, end, "an element hidden by its attributes"})
+		hs = append(hs, hidden{start, end, "an element hidden by its attributes", true})
 		s.work += end - bodyStart
 		i = max(i, end) // hidden bodies do not overlap, so each byte is read once
 	}
@@ -267,7 +285,7 @@ func (s *scan) documentation() {
 		switch {
 		case sp.prose && (code || s.quoted(sp.start, sp.end)):
 			note = docQuoted
-		case s.aboutAttacks || pathDoc || docWordsIn(s.around(sp.start, sp.end, 400)) || docWordsIn(s.heading(sp.start)):
+		case s.aboutAttacks || pathDoc || docWordsIn(s.fold[max(sp.start-400, 0):sp.start]) || docWordsIn(s.fold[sp.end:min(sp.end+400, len(s.fold))]) || docWordsIn(s.heading(sp.start)):
 			note = docNote
 		default:
 			continue

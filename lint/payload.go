@@ -200,38 +200,42 @@ func searchOffs(offs []int32, raw int) int {
 // charCodeDetectors decode text spelt as character codes or escapes:
 // String.fromCharCode(104, 116, ...), chr(104)+chr(116), "\x68\x74".
 func charCodeDetectors() []detector {
-	decode := func(how string, parse func(string) string) func(s *scan, m []int) verdict {
-		return func(s *scan, m []int) verdict {
-			text := parse(s.group(m, 0))
-			if !textLike([]byte(text)) {
-				return verdict{}
-			}
-			inner := s.j.scan(s.path, text, s.hash, s.depth+1, s.aboutAttacks)
-			s.work += inner.work
-			best := Severity(0)
-			msg := ""
-			for _, f := range inner.out {
-				if f.Severity > best {
-					best, msg = f.Severity, fmt.Sprintf("%s that decode to what %s finds: %s", how, f.Rule, f.Message)
-				}
-			}
-			if best < SeverityWarning || s.depth >= maxDepth {
-				return verdict{}
-			}
-			return verdict{best, msg, text}
-		}
-	}
 	return []detector{{
 		rule: RuleObfuscatedPayload, anchors: []string{"fromcharcode", "chr(", "char(", "bytes([", "[char[]]", "[byte[]]", "bytearray(["},
 		re:     mustCompile(`(?:fromcharcode\s*\(|bytes\(\s*\[|bytearray\(\s*\[|\[char\[\]\]\s*\(?|\[byte\[\]\]\s*\(?)\s*(?:\d{1,3}\s*,\s*){7,}\d{1,3}|(?:\b(?:chr|char)\(\s*\d{1,3}\s*\)\s*[+.,&]\s*){7,}\b(?:chr|char)\(\s*\d{1,3}\s*\)`),
-		refine: decode("character codes", parseCodes),
+		refine: decodedBy("character codes", parseCodes),
 		after:  4000,
 	}, {
 		rule: RuleObfuscatedPayload, anchors: []string{`\x`, `\u00`},
 		re:     mustCompile(`(?:\\x[0-9a-f]{2}){8,}|(?:\\u00[0-9a-f]{2}){8,}`),
-		refine: decode("escapes", parseEscapes),
+		refine: decodedBy("escapes", parseEscapes),
 		after:  4000,
 	}}
+}
+
+// decodedBy judges the text that parse decodes from a match, and reports
+// the match when another rule finds something in it; how names the
+// encoding ("character codes").
+func decodedBy(how string, parse func(string) string) func(s *scan, m []int) verdict {
+	return func(s *scan, m []int) verdict {
+		text := parse(s.group(m, 0))
+		if !textLike([]byte(text)) {
+			return verdict{}
+		}
+		inner := s.j.scan(s.path, text, s.hash, s.depth+1, s.aboutAttacks)
+		s.work += inner.work
+		best := Severity(0)
+		msg := ""
+		for _, f := range inner.out {
+			if f.Severity > best {
+				best, msg = f.Severity, fmt.Sprintf("%s that decode to what %s finds: %s", how, f.Rule, f.Message)
+			}
+		}
+		if best < SeverityWarning || s.depth >= maxDepth {
+			return verdict{}
+		}
+		return verdict{best, msg, text}
+	}
 }
 
 // parseCodes reads the decimal numbers of s as characters.

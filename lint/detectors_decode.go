@@ -1,0 +1,109 @@
+package lint
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// decodeDetectors undo the encodings that hide a command or an order
+// beyond base64, hex and character codes: strings cut and joined again,
+// text written backwards, rot13 and octal escapes. What they decode to is
+// judged again, and reported only when another rule finds something.
+func decodeDetectors() []detector {
+	return []detector{{
+		rule: RuleObfuscatedPayload, window: true,
+		anchors: []string{"' + '", "'+'", `" + "`, `"+"`, "' +'", "'+ '", `" +"`, `"+ "`},
+		re:      mustCompile(`['"][^'"\n]{0,120}['"](?:\s*\+\s*['"][^'"\n]{0,120}['"])+`),
+		refine:  decodedBy("strings cut apart", joinQuoted),
+		before:  130, after: 400,
+	}, {
+		rule: RuleObfuscatedPayload, window: true,
+		anchors: []string{".split('')", `.split("")`, "[::-1]"},
+		re:      mustCompile(`['"][^'"\n]{8,400}['"]\s*(?:\.split\(\s*(?:''|"")\s*\)\s*\.reverse\(\)|\[\s*::\s*-1\s*\])`),
+		refine:  decodedBy("text written backwards", func(m string) string { return reverse(firstQuoted(m)) }),
+		before:  420, after: 20,
+	}, {
+		rule: RuleObfuscatedPayload, window: true, prose: true,
+		anchors: []string{"backwards", "in reverse", "reversed", "reverse order", "right to left"},
+		re:      ph(`\b(?:backwards|in_reverse|reversed|reverse_order|right_to_left)\b[^\n]{0,120}\n\s*([^\n]{8,400})`),
+		refine:  decodedBy("text written backwards", func(m string) string { return reverse(lastLine(m)) }),
+		before:  10, after: 560,
+	}, {
+		rule: RuleObfuscatedPayload, window: true,
+		anchors: []string{"rot13", "rot-13", "rot 13", "rot_13"},
+		re:      mustCompile(`['"][^'"\n]{8,400}['"]\s*,\s*['"]rot[_-]?13['"]|\brot[\s_-]?13\b[^\n]{0,160}(?:\n\s*)*[^\n]{8,400}`),
+		refine:  decodedBy("rot13 text", rot13Payload),
+		before:  420, after: 600,
+	}, {
+		rule: RuleObfuscatedPayload, anchors: []string{`\0`, `\1`, `\2`, `\3`},
+		re:     mustCompile(`(?:\\[0-3][0-7]{2}){8,}`),
+		refine: decodedBy("octal escapes", parseOctal),
+		after:  4000,
+	}}
+}
+
+var quotedPiece = regexp.MustCompile(`['"]([^'"\n]*)['"]`)
+
+// joinQuoted joins the quoted pieces of s.
+func joinQuoted(s string) string {
+	var b strings.Builder
+	for _, m := range quotedPiece.FindAllStringSubmatch(s, -1) {
+		b.WriteString(m[1])
+	}
+	return b.String()
+}
+
+func firstQuoted(s string) string {
+	if m := quotedPiece.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func lastLine(s string) string {
+	return strings.TrimSpace(s[strings.LastIndexByte(s, '\n')+1:])
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
+}
+
+// rot13Payload is the text a rot13 match names, rotated: the quoted
+// string of a call, or the text after the line that names the encoding
+// (or after its colon).
+func rot13Payload(s string) string {
+	var text string
+	switch {
+	case strings.HasPrefix(s, "'") || strings.HasPrefix(s, `"`):
+		text = firstQuoted(s)
+	case strings.Contains(s, "\n"):
+		text = strings.TrimSpace(s[strings.IndexByte(s, '\n')+1:])
+	default:
+		text = s[strings.LastIndexByte(s, ':')+1:]
+	}
+	return strings.Map(func(r rune) rune {
+		switch {
+		case 'a' <= r && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case 'A' <= r && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, text)
+}
+
+// parseOctal reads \NNN escapes as bytes.
+func parseOctal(s string) string {
+	var b []byte
+	for _, part := range strings.Split(s, `\`)[1:] {
+		if v, err := strconv.ParseUint(part, 8, 8); err == nil {
+			b = append(b, byte(v))
+		}
+	}
+	return string(b)
+}
