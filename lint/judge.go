@@ -207,12 +207,6 @@ func (j *Judge) Skill(files []File) []Finding {
 	return out
 }
 
-// File judges one file of a skill folder, unless it is binary, as
-// [Judge.Skill] would with no SKILL.md beside it.
-func (j *Judge) File(p string, data []byte) []Finding {
-	return j.file(p, data, false)
-}
-
 func (j *Judge) file(p string, data []byte, about bool) []Finding {
 	if isBinary(data) {
 		return nil
@@ -693,6 +687,13 @@ func (s *scan) tryAt(t, i int) int {
 	if !s.passes(&s.j.detPre[t], i, end) {
 		return 0
 	}
+	s.work += end - i
+	m := d.re.FindSubmatchIndex(s.fold[i:end])
+	if m == nil {
+		return 0
+	}
+	// The prefix, searched backwards over the line, costs more than the
+	// expression anchored here: it runs only when that matched.
 	start := i
 	if d.pre != nil {
 		lo := max(i-240, 0)
@@ -705,11 +706,6 @@ func (s *scan) tryAt(t, i int) int {
 			return 0
 		}
 		start = lo + pm[0]
-	}
-	s.work += end - i
-	m := d.re.FindSubmatchIndex(s.fold[i:end])
-	if m == nil {
-		return 0
 	}
 	for k := range m {
 		if m[k] >= 0 {

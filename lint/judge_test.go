@@ -10,6 +10,12 @@ import (
 	"github.com/skillsync/skillsync/internal/redact"
 )
 
+// File judges one file of a skill folder, as [Judge.Skill] would with no
+// SKILL.md beside it.
+func (j *Judge) File(p string, data []byte) []Finding {
+	return j.file(p, data, false)
+}
+
 // TestKnownSecretNamedNeverShown: a secret of the process is found as it
 // is and as an honest echo spells it, named by its variable, and its value
 // appears in no field of the finding.

@@ -1,7 +1,5 @@
 package lint
 
-import "strings"
-
 // A Rule is a check of a skill beyond the service's rules: its stable
 // name (by which skillsync.yaml sets its level, diagnostics and findings
 // name it, and waivers accept it), its levels, and the text the
@@ -191,16 +189,6 @@ func (l Level) String() string {
 
 // MarshalText makes a Level "off", "warning" or "error" in JSON.
 func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
-
-// ParseLevel reads a level as skillsync.yaml writes it, in any case.
-func ParseLevel(s string) (Level, bool) {
-	for l := LevelOff; l <= LevelError; l++ {
-		if strings.EqualFold(s, l.String()) {
-			return l, true
-		}
-	}
-	return LevelOff, false
-}
 
 // ProfileAgentSkills is the profile of the open Agent Skills format
 // (agentskills.io): its rules on names and frontmatter keys, as its
