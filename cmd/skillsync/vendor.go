@@ -187,6 +187,9 @@ folder, three ways, so that local edits survive, and moves its lock entry
 to the new commit. A file both sides changed in the same lines is a
 conflict, reported with its lines; nothing is written for that skill
 unless --force, which takes upstream's version of each conflicted file.
+What upstream changes is judged by the security rules first: an error no
+waiver accepts leaves the skill as it is (with --pr, nothing is pushed nor
+proposed for its upstream).
 
 Examples:
    skillsync vendor update

@@ -77,7 +77,13 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 	if err != nil {
 		return err
 	}
-	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: slugs, Force: force, Auth: gitAuth(e)})
+	// Judged as vendor update judges it: an error no waiver accepts is
+	// refused before anything is pushed.
+	j, err := judge(e.ui.secrets, e.getenv, "", nil)(cfg)
+	if err != nil {
+		return err
+	}
+	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: slugs, Force: force, Auth: gitAuth(e), Judge: j})
 	after, serr := snapshot(root, folders)
 	if rerr := restore(root, before, after); rerr != nil {
 		return fmt.Errorf("putting the working tree back after the update: %w", rerr)
@@ -87,6 +93,16 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 	}
 	if serr != nil {
 		return serr
+	}
+	for _, s := range rep.Skills {
+		if fsrepo.SecurityErrors(s.Findings) {
+			for _, s := range rep.Skills {
+				writeDiagnostics(ui, s.Findings)
+			}
+			rep.WriteText(ui.stdout)
+			return withHint(fmt.Errorf("%s was not updated: %w; nothing is pushed nor proposed for %s", s.Slug, vendored.ErrInsecureSkill, src),
+				"read what they find above; if it is intended, waive each finding in skillsync.yaml (lint.waivers, see docs/security.md) and run 'skillsync vendor update --pr' again")
+		}
 	}
 	for _, s := range rep.Skills {
 		if s.State == vendored.StateConflict || s.State == vendored.StateError {
@@ -111,10 +127,6 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 	}
 	if len(files) == 0 {
 		return nil
-	}
-	j, err := judge(e.ui.secrets, e.getenv, "", nil)(cfg)
-	if err != nil {
-		return err
 	}
 	var body strings.Builder
 	// Upstream names its files and writes what the findings quote: every
