@@ -444,9 +444,14 @@ func (s *scan) add(rule string, sev Severity, start, end int, decoded, msg strin
 // neither lowered nor raised.
 func (s *scan) addRaw(rule string, sev Severity, rs, re int, decoded, msg string) {
 	line, col := s.t.pos(rs)
+	// The match shows without the line break a pattern took in at its end.
+	match := s.t.raw[rs:re]
+	if m := strings.TrimRight(match, "\r\n"); m != "" {
+		match = m
+	}
 	s.out = append(s.out, Finding{
 		Rule: rule, Severity: sev, Path: s.path, Line: line, Col: col,
-		Message: msg, Match: strings.Clone(excerpt(s.t.raw[rs:re])), Decoded: shorten(decoded, maxExcerpt), Hash: s.hash,
+		Message: msg, Match: strings.Clone(excerpt(match)), Decoded: shorten(decoded, maxExcerpt), Hash: s.hash,
 	})
 	s.spans = append(s.spans, span{start: -1, end: -1})
 }
