@@ -20,7 +20,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/spec"
@@ -194,7 +193,7 @@ func (w *SkillWriter) add(p pendingSkill) {
 			check = CheckLocalPath
 		}
 		if err := check(rel); err != nil {
-			w.problem(dir+"/"+rel, diag.RuleMessage(err))
+			w.problem(dir+"/"+rel, skillmd.RuleMessage(err))
 			ok = false
 		} else if names.InGitDir(rel) {
 			w.problem(dir+"/"+rel, "a path inside a .git folder is never written: git would take it for a repository and run the commands its config names")

@@ -33,6 +33,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/lint"
 )
 
@@ -926,7 +927,7 @@ func buildSkills(ctx context.Context, skillsDir string, c checks, folders []*fol
 		for _, i := range idx {
 			ni := names[i]
 			all = append(all, diag.Diagnostic{Path: skills[i].Path, Line: ni.line, Col: ni.col, Severity: diag.SeverityWarning,
-				Code: "name-duplicate", Message: fmt.Sprintf("name %q is also the name of %s", skills[i].Name, otherPaths(skills, idx, i)),
+				Code: "name-duplicate", Message: fmt.Sprintf("name %s is also the name of %s", visible.Quote(skills[i].Name), otherPaths(skills, idx, i)),
 				Hint: "give each skill a distinct name"})
 		}
 	}
@@ -948,7 +949,7 @@ func unusedWaivers(ws []lint.Waiver, used []bool, skills []Skill) diag.Diagnosti
 		}
 		why := "the file it accepted changed (its findings are reported again, to be judged anew) or the finding is gone"
 		if !slices.ContainsFunc(skills, func(s Skill) bool { return s.Slug == w.Skill }) {
-			why = fmt.Sprintf("there is no skill %q", w.Skill)
+			why = fmt.Sprintf("there is no skill %s", visible.Quote(w.Skill))
 		}
 		ds = append(ds, diag.Diagnostic{Path: config.FileName, Line: w.Line, Col: 1, Severity: diag.SeverityWarning, Code: "waiver-unused",
 			Message: fmt.Sprintf("waiver of rule %s for skill %s (hash %s) accepts no finding: %s", w.Rule, w.Skill, w.Hash, why),

@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // gitControlFile reports whether the slash-separated path rel names a
@@ -57,11 +59,11 @@ func unportable(rel string) string {
 	for _, name := range strings.Split(rel, "/") {
 		switch {
 		case strings.HasSuffix(name, ".") && name != "." && name != "..":
-			return fmt.Sprintf("the name %q ends with a dot, which Windows drops: a checkout there cannot hold it", name)
+			return fmt.Sprintf("the name %s ends with a dot, which Windows drops: a checkout there cannot hold it", visible.Quote(name))
 		case strings.HasSuffix(name, " "):
-			return fmt.Sprintf("the name %q ends with a space, which Windows drops: a checkout there cannot hold it", name)
+			return fmt.Sprintf("the name %s ends with a space, which Windows drops: a checkout there cannot hold it", visible.Quote(name))
 		case deviceName(name):
-			return fmt.Sprintf("the name %q is a device name on Windows, where a checkout cannot hold it", name)
+			return fmt.Sprintf("the name %s is a device name on Windows, where a checkout cannot hold it", visible.Quote(name))
 		}
 	}
 	return ""

@@ -14,6 +14,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/lint"
 	"github.com/skillsync/skillsync/spec"
 )
@@ -55,13 +56,13 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 
 	if f.isLink {
 		errf(dir, "symlink-folder", "make it a real folder; skillsync never follows a symlinked skill folder",
-			"skill folder %q is a symlink", f.slug)
+			"skill folder %s is a symlink", visible.Quote(f.slug))
 		sk.Invalid = true
 		return sk, ds, nameInfo{}, nil
 	}
 	if !names.URLSafe(f.slug) {
 		errf(dir, "slug-invalid", fmt.Sprintf("rename the folder to the skill's slug, such as %q", Slugify(f.slug)),
-			"folder name %q is not a URL-safe slug: use letters, digits, '-', '.', '_' or '~'", f.slug)
+			"folder name %s is not a URL-safe slug: use letters, digits, '-', '.', '_' or '~'", visible.Quote(f.slug))
 	}
 
 	// A checkout on Windows or macOS must hold every name as written.
@@ -113,7 +114,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 				hint = fmt.Sprintf("rename %s to %s (the name is case-sensitive)", rel, skillmd.FileName)
 			}
 		}
-		errf(dir, "skill-md-missing", hint, "skill folder %q has no %s", f.slug, skillmd.FileName)
+		errf(dir, "skill-md-missing", hint, "skill folder %s has no %s", visible.Quote(f.slug), skillmd.FileName)
 		sk.Invalid = true
 		return sk, ds, nameInfo{}, nil
 	}
@@ -146,11 +147,11 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 				f.slug, strings.ReplaceAll(f.slug, "-", " "), slug)
 			if Slugify(f.slug) != f.slug {
 				hint = fmt.Sprintf("no name gives the slug %q, as slugs hold only a-z, 0-9 and '-': rename the folder to %q, "+
-					"the slug the skill gets when it is created in the app with name %q", f.slug, slug, sk.Name)
+					"the slug the skill gets when it is created in the app with name %s", f.slug, slug, visible.Quote(sk.Name))
 			}
 			ds = append(ds, diag.Diagnostic{Path: sk.Path, Line: ni.line, Col: ni.col, Severity: diag.SeverityWarning, Code: "slug-mismatch",
-				Message: fmt.Sprintf("folder name %q is not the slug the service would make from name %q: %q",
-					f.slug, sk.Name, slug),
+				Message: fmt.Sprintf("folder name %q is not the slug the service would make from name %s: %q",
+					f.slug, visible.Quote(sk.Name), slug),
 				Hint: hint})
 		}
 	}
@@ -162,7 +163,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 		full := path.Join(dir, e.rel)
 		if path.Base(e.rel) == skillmd.FileName {
 			warnf(full, "skill-nested", fmt.Sprintf("skill folders sit directly in %s; move it there if it is a skill of its own", skillsDir),
-				"nested %s is a supporting file of skill %q, not a skill", skillmd.FileName, f.slug)
+				"nested %s is a supporting file of skill %s, not a skill", skillmd.FileName, visible.Quote(f.slug))
 		}
 		if err := spec.CheckFilePath(e.rel); err != nil {
 			// The API neither reads nor writes such a file, so it is no
@@ -170,7 +171,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 			// cannot be compared.
 			warnf(full, "file-path-invalid",
 				"rename it if the compared copy matters: the files endpoint takes letters, digits, '_', '-', '.' and '/'",
-				"supporting file cannot be compared with its copy in the space: the files endpoint cannot address it: %s", diag.RuleMessage(err))
+				"supporting file cannot be compared with its copy in the space: the files endpoint cannot address it: %s", skillmd.RuleMessage(err))
 		}
 		target, ok := fe.resolve(e.rel, dir, errf)
 		if !ok {
@@ -294,10 +295,10 @@ func (fe *folderEntries) resolve(rel, dir string, errf func(p, code, hint, forma
 		if e == nil {
 			if fe.isDir(cur) {
 				errf(full, "symlink-folder", "link the files one by one, or copy the folder",
-					"symlink leads to folder %q; only links to files are read", cur)
+					"symlink leads to folder %s; only links to files are read", visible.Quote(cur))
 				return nil, false
 			}
-			errf(full, "symlink-dangling", "fix or remove the link", "symlink leads to %q, which does not exist", cur)
+			errf(full, "symlink-dangling", "fix or remove the link", "symlink leads to %s, which does not exist", visible.Quote(cur))
 			return nil, false
 		}
 		if !e.link {
@@ -311,7 +312,7 @@ func (fe *folderEntries) resolve(rel, dir string, errf func(p, code, hint, forma
 		next := path.Join(path.Dir(cur), target)
 		if path.IsAbs(target) || next == ".." || strings.HasPrefix(next, "../") || next == "." || strings.Contains(target, `\`) || (len(target) > 1 && target[1] == ':') {
 			errf(full, "symlink-outside", "copy the file into the skill folder; the service keeps each skill folder on its own",
-				"symlink leads outside the skill folder (to %q); it is not followed", target)
+				"symlink leads outside the skill folder (to %s); it is not followed", visible.Quote(target))
 			return nil, false
 		}
 		cur = next

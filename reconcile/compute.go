@@ -15,6 +15,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile/diff"
 	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
@@ -219,8 +220,8 @@ func (c *planner) skills(desired *fsrepo.Repo) {
 		case !knownSource(remotes[0].Source):
 			c.errorf(Problem{Code: CodeBuiltin, Slug: ls.Slug, Path: ls.Path,
 				Hint: "rename the folder, or remove it from the repository"},
-				"%s matches a skill with source %q, which is not a user skill the API can update",
-				ls.Slug, remotes[0].Source)
+				"%s matches a skill with source %s, which is not a user skill the API can update",
+				ls.Slug, visible.Quote(remotes[0].Source))
 		default:
 			c.matched++
 			c.managedSkill(ls, remotes[0])
@@ -236,7 +237,7 @@ func (c *planner) missing(ls fsrepo.Skill) {
 	}
 	todo := missingTodo(ls.Slug, ls.Name)
 	if slug, ok := c.folded[names.FoldCase(ls.Slug)]; ok {
-		todo = fmt.Sprintf("the space has a skill with slug %q; slugs match case-sensitively, so rename the folder", slug)
+		todo = fmt.Sprintf("the space has a skill with slug %s; slugs match case-sensitively, so rename the folder", visible.Quote(slug))
 	}
 	c.plan.Missing = append(c.plan.Missing, MissingSkill{Slug: ls.Slug, Path: ls.Path, Name: ls.Name, Severity: sev, Todo: todo})
 	report(Problem{Code: CodeMissing, Slug: ls.Slug, Path: ls.Path, Hint: todo},
@@ -249,14 +250,14 @@ func (c *planner) missing(ls fsrepo.Skill) {
 // one that gives the folder's slug.
 func missingTodo(slug, name string) string {
 	if fsrepo.Slugify(name) == slug {
-		return fmt.Sprintf("create a skill named %q in the app (the service makes its slug, %s, from the name), then plan again", name, slug)
+		return fmt.Sprintf("create a skill named %s in the app (the service makes its slug, %s, from the name), then plan again", visible.Quote(name), slug)
 	}
 	if typed := strings.ReplaceAll(slug, "-", " "); fsrepo.Slugify(typed) == slug {
-		return fmt.Sprintf("create a skill named %q in the app, so that the slug the service makes from the name is %s (%q would give %s), then plan again: apply renames it to %q",
-			typed, slug, name, fsrepo.Slugify(name), name)
+		return fmt.Sprintf("create a skill named %q in the app, so that the slug the service makes from the name is %s (%s would give %s), then plan again: apply renames it to %s",
+			typed, slug, visible.Quote(name), fsrepo.Slugify(name), visible.Quote(name))
 	}
-	return fmt.Sprintf("no name gives the slug %s (the service makes lowercase letters, digits and hyphens): rename the folder to %s, then create a skill named %q in the app",
-		slug, fsrepo.Slugify(name), name)
+	return fmt.Sprintf("no name gives the slug %s (the service makes lowercase letters, digits and hyphens): rename the folder to %s, then create a skill named %s in the app",
+		slug, fsrepo.Slugify(name), visible.Quote(name))
 }
 
 // managedSkill plans one local skill against its remote twin.
@@ -537,7 +538,7 @@ func (c *planner) agentImpact() {
 		}
 		for _, a := range refs {
 			c.warnf(Problem{Code: CodeAgentUsesDisabled, Slug: ch.Slug, Path: ch.Path, Agent: a.ID},
-				"agent %q uses %s, which this plan disables; the agent stops loading it", a.Name, ch.Slug)
+				"agent %s uses %s, which this plan disables; the agent stops loading it", visible.Quote(a.Name), ch.Slug)
 		}
 	}
 }
@@ -557,11 +558,11 @@ func (c *planner) publish() {
 		switch {
 		case errors.As(err, &amb):
 			c.errorf(Problem{Code: CodeAgentAmbiguous, Hint: "name the agent by id in agents.publish"},
-				"agents.publish names %q, which %d agents are called (%s)", ref, len(amb.IDs), strings.Join(amb.IDs, ", "))
+				"agents.publish names %s, which %d agents are called (%s)", visible.Quote(ref), len(amb.IDs), strings.Join(amb.IDs, ", "))
 			continue
 		case err != nil:
 			c.errorf(Problem{Code: CodeAgentUnknown, Hint: "list the agents with `skillsync agents list`"},
-				"agents.publish names %q, which is neither the id nor the name of an agent in the space", ref)
+				"agents.publish names %s, which is neither the id nor the name of an agent in the space", visible.Quote(ref))
 			continue
 		}
 		if done[a.ID] || !NeedsPublish(a) {
@@ -571,7 +572,7 @@ func (c *planner) publish() {
 		if CheckPublish(a) != nil {
 			c.errorf(Problem{Code: CodeEmbedWhitelist, Agent: a.ID,
 				Hint: "add the domains allowed to embed the agent in the app, or turn off embedding"},
-				"agent %q has embedding enabled and no allowed domain; the service refuses to publish it", a.Name)
+				"agent %s has embedding enabled and no allowed domain; the service refuses to publish it", visible.Quote(a.Name))
 		}
 		c.plan.Publish = append(c.plan.Publish, AgentPublish{
 			ID: a.ID, Name: a.Name, Published: a.Published,

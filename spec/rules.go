@@ -30,13 +30,26 @@ type RuleError struct {
 	Field string // "name", "spaceId", "path", ...
 	Value string // the offending value, shortened for display
 	Rule  string // the rule, in words
+	Found rune   // the character that breaks the rule, when one does; 0 otherwise
 }
 
 func (e *RuleError) Error() string {
-	if e.Value == "" {
-		return fmt.Sprintf("invalid %s: %s", e.Field, e.Rule)
+	msg := fmt.Sprintf("invalid %s: %s", e.Field, e.Rule)
+	if e.Value != "" {
+		msg = fmt.Sprintf("invalid %s %q: %s", e.Field, e.Value, e.Rule)
 	}
-	return fmt.Sprintf("invalid %s %q: %s", e.Field, e.Value, e.Rule)
+	if e.Found != 0 {
+		msg += fmt.Sprintf(" (found %q)", e.Found)
+	}
+	return msg
+}
+
+// foundError is the RuleError of a value that holds r, which the rule of
+// field does not allow.
+func foundError(field, value, rule string, r rune) *RuleError {
+	e := ruleError(field, value, rule)
+	e.Found = r
+	return e
 }
 
 func ruleError(field, value, rule string) *RuleError {
@@ -142,12 +155,12 @@ func CheckName(name string) error {
 		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
 		if i == 0 || i == len(runes)-1 {
 			if !alnum {
-				return ruleError("name", name, fmt.Sprintf("must begin and end with a letter or digit (found %q)", r))
+				return foundError("name", name, "must begin and end with a letter or digit", r)
 			}
 			continue
 		}
 		if !alnum && r != ' ' && r != '-' {
-			return ruleError("name", name, fmt.Sprintf("may contain only letters, digits, spaces and hyphens (found %q)", r))
+			return foundError("name", name, "may contain only letters, digits, spaces and hyphens", r)
 		}
 	}
 	return nil
@@ -184,7 +197,7 @@ func CheckFilePath(p string) error {
 	for _, r := range p {
 		if !(r < utf8.RuneSelf && (r == '_' || r == '-' || r == '.' || r == '/' ||
 			('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9'))) {
-			return ruleError("path", p, fmt.Sprintf("may contain only letters, digits, '_', '-', '.' and '/' (found %q)", r))
+			return foundError("path", p, "may contain only letters, digits, '_', '-', '.' and '/'", r)
 		}
 	}
 	// space-api.md: "must not contain `..`, `.` or empty segments". Read

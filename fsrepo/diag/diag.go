@@ -6,13 +6,10 @@
 package diag
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/skillsync/skillsync/spec"
 )
 
 // Severity says whether a [Diagnostic] blocks (an error) or only warns
@@ -132,20 +129,6 @@ func (ds Diagnostics) Sort() {
 		}
 		return a.Col < b.Col
 	})
-}
-
-// RuleMessage is the rule err breaks, when it is a [*spec.RuleError],
-// phrased for a diagnostic that already points at the value; else err's
-// message.
-func RuleMessage(err error) string {
-	var re *spec.RuleError
-	if errors.As(err, &re) {
-		if re.Value != "" {
-			return fmt.Sprintf("%s %q %s", re.Field, re.Value, re.Rule)
-		}
-		return re.Field + " " + re.Rule
-	}
-	return err.Error()
 }
 
 // InvalidUTF8 finds the first byte of data that is not UTF-8, as a line

@@ -15,6 +15,7 @@ import (
 	"github.com/skillsync/skillsync/internal/frontmatter"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/suggest"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
@@ -230,7 +231,7 @@ func (p *skillParser) frontmatter(sk *Document, fm frontmatter.Split) {
 		kl, kc := fm.Line(k.Line), k.Column
 		if first, dup := seen[key]; dup {
 			p.errorf(kl, kc, "frontmatter-duplicate-key", "remove one of them",
-				"duplicate key %q (first at line %d)", key, fm.Line(first.Line))
+				"duplicate key %s (first at line %d)", visible.Quote(key), fm.Line(first.Line))
 			continue
 		}
 		seen[key] = k
@@ -245,7 +246,7 @@ func (p *skillParser) frontmatter(sk *Document, fm frontmatter.Split) {
 			// comment: a "#word" is a tag the author meant to keep, where
 			// "# note" is a comment.
 			p.warnf(vl, vc, key+"-comment", fmt.Sprintf("quote the %s to keep it whole: %s: %s", key, key, yamlnode.Quote(v.Value+" "+v.LineComment)),
-				"%s ends at %q: the rest of the line, %q, is a YAML comment and is dropped", key, v.Value, v.LineComment)
+				"%s ends at %s: the rest of the line, %s, is a YAML comment and is dropped", key, visible.Quote(v.Value), visible.Quote(v.LineComment))
 		}
 		switch key {
 		case KeyName:
@@ -254,7 +255,7 @@ func (p *skillParser) frontmatter(sk *Document, fm frontmatter.Split) {
 			var ok bool
 			sk.Name, ok = p.stringValue(key, v, vl, vc)
 			if err := spec.CheckName(sk.Name); err != nil && sk.Name != "" {
-				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", diag.RuleMessage(err))
+				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", RuleMessage(err))
 			} else {
 				sk.NameOK = ok
 				if r, found := firstNonASCII(sk.Name); found {
@@ -267,7 +268,7 @@ func (p *skillParser) frontmatter(sk *Document, fm frontmatter.Split) {
 			sk.Description, _ = p.stringValue(key, v, vl, vc)
 			if err := spec.CheckDescription(sk.Description); err != nil && sk.Description != "" {
 				p.errorf(vl, vc, "description-invalid", "shorten the description; say what the skill does and when to use it",
-					"%s", diag.RuleMessage(err))
+					"%s", RuleMessage(err))
 			}
 		case KeyEnabled:
 			sk.Enabled = p.boolValue(key, v, vl, vc)
@@ -283,7 +284,7 @@ func (p *skillParser) frontmatter(sk *Document, fm frontmatter.Split) {
 			sk.Extra[key] = x
 			if known, ok := Typo(key); ok {
 				p.warnf(kl, kc, "frontmatter-key-typo", fmt.Sprintf("rename it to %q", known),
-					"unknown frontmatter key %q looks like a typo of %q", key, known)
+					"unknown frontmatter key %s looks like a typo of %q", visible.Quote(key), known)
 			}
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/spec"
 	"github.com/yuin/goldmark/ast"
@@ -479,7 +478,7 @@ func pathProblem(p string) string {
 		return "a path that leaves the skill folder"
 	}
 	if err := spec.CheckFilePath(p); err != nil {
-		return "a path the files endpoint cannot address: " + diag.RuleMessage(err)
+		return "a path the files endpoint cannot address: " + RuleMessage(err)
 	}
 	return ""
 }
