@@ -15,7 +15,9 @@ import (
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
+	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/visible"
+	"github.com/skillsync/skillsync/lint"
 	"github.com/skillsync/skillsync/reconcile/pull"
 )
 
@@ -47,6 +49,12 @@ Pull never writes outside the skills folder nor through a symlink, and never
 overwrites a file that differs from git's HEAD (uncommitted work) unless
 --force. When it refuses, it names every such file and writes nothing.
 
+Each skill written is then judged by the security rules, as validate judges
+it (less what lint.waivers accepts): what they find is listed under the
+skill, and in the JSON output as its "findings". An error exits 1: the
+skill is written all the same, as the space holds it already, to be read
+before it is committed.
+
 Examples:
    export SKILLSYNC_TOKEN=...
    skillsync pull --base-url https://tenant.example.com --space ab12
@@ -54,8 +62,9 @@ Examples:
    skillsync pull --force
    skillsync pull --format json > pulled.json
 
-Exit codes: 0 success, 1 error (when pull refuses, nothing is written),
-130 interrupted.`,
+Exit codes: 0 success, 1 error (when pull refuses, nothing is written; when
+the security rules find an error in what it wrote, it is written), 130
+interrupted.`,
 		Flags: flags([]cli.Flag{
 			flagDir.def(withEnv("repository root (default: nearest folder upward holding skillsync.yaml, within the git working tree, else the current folder)", envDir)),
 			flagForce.def("overwrite local files that differ from git's HEAD"),
@@ -142,6 +151,10 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 			}
 		}
 	}
+	j, err := judge(ui.secrets, e.getenv, o.conn.flags.tokenFile, nil)(cfg)
+	if err != nil {
+		return err
+	}
 	pr := ui.progress("reading skills")
 	rep, err := pull.Skills(ctx, cl, space, pull.Options{
 		Root:        root,
@@ -157,13 +170,73 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 		Secrets:     ui.secrets.Found,
 	})
 	pr.done()
+	if rep != nil {
+		if jerr := judgePulled(j, root, cfg, rep); jerr != nil && err == nil {
+			err = jerr
+		}
+	}
 	if err := reportPull(ui, space, rep, err, o.format); err != nil {
 		return err
 	}
-	if t.Name == "" {
+	if t.Name != "" {
+		if err := writeOverrides(ui, root, cfg, t.Name, rep, shared); err != nil {
+			return err
+		}
+	}
+	return pulledFindingsError(rep)
+}
+
+// judgePulled sets on each skill that rep says pull wrote what the
+// security rules find in it, less what cfg's waivers accept: its SKILL.md
+// and the files written, read back as they now are.
+func judgePulled(j *lint.Judge, root string, cfg config.Config, rep *pull.Report) error {
+	for i := range rep.Skills {
+		s := &rep.Skills[i]
+		if s.Status != pull.Written {
+			continue
+		}
+		files := map[string][]byte{}
+		for _, rel := range append([]string{skillmd.FileName}, s.Files...) {
+			p := filepath.Join(root, filepath.FromSlash(s.Dir), filepath.FromSlash(rel))
+			data, err := bounded.ReadFile(p, fsrepo.MaxCompareBytes)
+			var large *bounded.TooLargeError
+			if errors.As(err, &large) {
+				continue // validate reports it; pull judges what fits a skill
+			}
+			if err != nil {
+				return fmt.Errorf("judging what pull wrote: %w", err)
+			}
+			files[rel] = data
+		}
+		s.Findings = fsrepo.JudgeFiles(j, cfg, s.Slug, files)
+		errs, warns := s.Findings.Count()
+		rep.Summary.SecurityErrors += errs
+		rep.Summary.SecurityWarnings += warns
+	}
+	return nil
+}
+
+// pulledFindingsError is the error of a pull that wrote skills holding
+// an error of the security rules: they are written, as the space holds
+// them already, and must be looked at before they are committed.
+func pulledFindingsError(rep *pull.Report) error {
+	if rep == nil || rep.Summary.SecurityErrors == 0 {
 		return nil
 	}
-	return writeOverrides(ui, root, cfg, t.Name, rep, shared)
+	return withHint(fmt.Errorf("the security rules find %s in what pull wrote: %s",
+		count(rep.Summary.SecurityErrors, "error", "errors"), strings.Join(findingSlugs(rep, true), ", ")),
+		"the skills are written, as the space holds them: read what is listed above before you commit; remove it in the app and pull again, or if it is intended waive each finding in %s (lint.waivers, see docs/security.md)", config.FileName)
+}
+
+// findingSlugs are the skills of rep with findings, or with errors only.
+func findingSlugs(rep *pull.Report, errorsOnly bool) []string {
+	var out []string
+	for _, s := range rep.Skills {
+		if errs, _ := s.Findings.Count(); errs > 0 || !errorsOnly && len(s.Findings) > 0 {
+			out = append(out, s.Slug)
+		}
+	}
+	return out
 }
 
 // writeOverrides records in skillsync.yaml, as target's overrides, the
@@ -279,6 +352,10 @@ func reportPull(ui *ui, space string, rep *pull.Report, err error, format string
 		for _, n := range s.NotRead {
 			fprintf(ui.stdout, "          not read: %s (SKILL.md line %d): %s\n", visible.Line(n.Path), n.Line, visible.Line(n.Reason))
 		}
+		for _, d := range s.Findings {
+			fprintf(ui.stdout, "          %s\n", visible.Line(d.String()))
+			fprintf(ui.stdout, "            hint: %s\n", visible.Line(d.Hint))
+		}
 	}
 	if rep.ConfigWritten {
 		fprintf(ui.stdout, "wrote     %s\n", config.FileName)
@@ -286,11 +363,24 @@ func reportPull(ui *ui, space string, rep *pull.Report, err error, format string
 	n := rep.Summary.Pulled
 	fprintf(ui.stdout, "Pulled %d %s from space %s: %d written, %d unchanged, %d skipped.\n",
 		n, plural(n, "skill", "skills"), space, rep.Summary.Written, rep.Summary.Unchanged, rep.Summary.Skipped)
+	if e, w := rep.Summary.SecurityErrors, rep.Summary.SecurityWarnings; e+w > 0 {
+		var what []string
+		if e > 0 {
+			what = append(what, count(e, "error", "errors"))
+		}
+		if w > 0 {
+			what = append(what, count(w, "warning", "warnings"))
+		}
+		fprintf(ui.stdout, "The security rules find %s in what pull wrote (%s, above): review %s before you commit.\n",
+			strings.Join(what, " and "), visible.Line(strings.Join(findingSlugs(rep, false), ", ")), plural(e+w, "it", "them"))
+	}
 	if rep.Unfound > 0 {
 		ui.infof("%s that instructions mention, but do not link, %s not in the space: taken for examples, not pulled",
 			count(rep.Unfound, "path", "paths"), plural(rep.Unfound, "is", "are"))
 	}
-	ui.hintf("run 'skillsync plan' to check that the repository matches the space, then commit")
+	if rep.Summary.SecurityErrors == 0 {
+		ui.hintf("run 'skillsync plan' to check that the repository matches the space, then commit")
+	}
 	return nil
 }
 

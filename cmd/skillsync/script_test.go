@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -117,12 +118,30 @@ func TestScripts(t *testing.T) {
 	})
 }
 
+// emuCharEscape is a \uXXXX or \UXXXXXXXX escape of emu's TEXT.
+var emuCharEscape = regexp.MustCompile(`\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}`)
+
+// emuText is the TEXT of emu edit and emu file: its words joined by
+// spaces, \n a newline, \uXXXX and \UXXXXXXXX the character they name,
+// so that a script shows the characters no one can see.
+func emuText(words []string) string {
+	text := strings.ReplaceAll(strings.Join(words, " "), `\n`, "\n")
+	return emuCharEscape.ReplaceAllStringFunc(text, func(esc string) string {
+		r, err := strconv.ParseUint(esc[2:], 16, 32)
+		if err != nil {
+			return esc
+		}
+		return string(rune(r))
+	})
+}
+
 // cmdEmu changes or checks the script's emulated space (demo, or with
 // -space ID another), as an edit in the app would:
 //
 //	emu copy-space ID             add space ID holding the skills of the space
 //	emu disable SLUG | emu enable SLUG
 //	emu edit SLUG instructions|name|description TEXT
+//	                              (in TEXT, \n is a newline, \uXXXX and \UXXXXXXXX a character)
 //	emu add SLUG NAME [enabled|disabled]
 //	emu file SLUG PATH TEXT       write a supporting text file of a skill
 //	emu fill N                    add N enabled unmanaged skills (filler-01, ...)
@@ -195,7 +214,7 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 		e.EditSkill(space, s.ID, func(sd *remotetest.SkillSeed) { sd.Enabled = args[0] == "enable" })
 	case "edit":
 		s := skill(args[1])
-		text := strings.ReplaceAll(strings.Join(args[3:], " "), `\n`, "\n")
+		text := emuText(args[3:])
 		e.EditSkill(space, s.ID, func(sd *remotetest.SkillSeed) {
 			switch args[2] {
 			case "instructions":
@@ -213,7 +232,7 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 			Instructions: "# " + args[2] + "\n", Enabled: len(args) < 4 || args[3] == "enabled"})
 	case "file":
 		s := skill(args[1])
-		text := strings.ReplaceAll(strings.Join(args[3:], " "), `\n`, "\n")
+		text := emuText(args[3:])
 		e.EditSkill(space, s.ID, func(sd *remotetest.SkillSeed) {
 			if sd.Files == nil {
 				sd.Files = map[string]string{}

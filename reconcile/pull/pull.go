@@ -20,6 +20,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillignore"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
@@ -102,6 +103,10 @@ type Summary struct {
 	Written   int `json:"written"`
 	Unchanged int `json:"unchanged"`
 	Skipped   int `json:"skipped"`
+	// SecurityErrors and SecurityWarnings count the findings of the
+	// skills written, notes among the warnings.
+	SecurityErrors   int `json:"security_errors"`
+	SecurityWarnings int `json:"security_warnings"`
 }
 
 // Skill is one skill of a [Report].
@@ -117,6 +122,9 @@ type Skill struct {
 	// SpaceEnabled is the skill's enabled state in the space, which
 	// SKILL.md holds unless [Options.Enabled] says otherwise.
 	SpaceEnabled bool `json:"-"`
+	// Findings are what the security rules find in the skill as written,
+	// less what waivers accept, once the caller has judged it.
+	Findings diag.Diagnostics `json:"findings,omitempty"`
 }
 
 // NotRead is a file that a skill's instructions refer to and pull does not
