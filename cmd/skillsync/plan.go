@@ -26,9 +26,14 @@ func planCommand(e *env) *cli.Command {
 apply would change (~ update, + enable, - disable) and what the API cannot
 do (missing skills, supporting files). Nothing is changed.
 
+With --format sarif, stdout is a SARIF 2.1.0 log of what the security rules
+find in the skills the plan changes (and of every error), for code
+scanning, as validate --format sarif writes for the whole repository.
+
 Examples:
    skillsync plan
    skillsync plan --format markdown > plan.md
+   skillsync plan --format sarif > skillsync.sarif
    skillsync plan -out plan.json --detailed-exitcode
    skillsync plan --comment      # in a pull/merge request job: one comment per space
    skillsync plan --base origin/main   # this pull request's changes apart from drift
@@ -37,7 +42,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 (including a plan with errors), 2 changes present (only with
 --detailed-exitcode), 130 interrupted.`,
 		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
-			formatFlag("text", "markdown", "json"),
+			formatFlag("text", "markdown", "json", "sarif"),
 			flagOut.def("also save the plan to FILE, for 'skillsync apply FILE'"),
 			flagDetailedExitcode.def("exit 2 when the plan has changes"),
 		}, commentFlags(), []cli.Flag{baseFlag()}),
@@ -46,7 +51,7 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			if err != nil {
 				return err
 			}
-			format, err := readFormat(c, "text", "markdown", "json")
+			format, err := readFormat(c, "text", "markdown", "json", "sarif")
 			if err != nil {
 				return err
 			}

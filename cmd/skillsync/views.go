@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 
+	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/reconcile/render"
 )
@@ -31,6 +32,8 @@ func newPlanView(ui *ui, format string, color bool, kind string) planView {
 	switch format {
 	case "json":
 		return planJSON{ui}
+	case "sarif":
+		return planSARIF{ui}
 	case "markdown":
 		return planMarkdown{ui, "skillsync " + kind}
 	}
@@ -102,6 +105,39 @@ func (v planJSON) plans(runs []*planRun) error { return render.JSON(v.ui.stdout,
 func (v planJSON) say(string, ...any) {}
 
 func (v planJSON) unsyncable([]*planRun) {}
+
+// planSARIF writes the findings of the plans as one SARIF log, and
+// nothing else: those of the repository's files, which code scanning
+// places on lines of the checkout; a finding in the space's copy of a
+// skill lies in no file of it.
+type planSARIF struct{ ui *ui }
+
+func (v planSARIF) progress() bool { return false }
+
+func (v planSARIF) plans(runs []*planRun) error {
+	var diags diag.Diagnostics
+	seen := map[reconcile.Finding]bool{} // targets share the repository's files
+	for _, r := range runs {
+		for _, f := range r.plan.Findings {
+			if f.InSpace || seen[f] {
+				continue
+			}
+			seen[f] = true
+			d := diag.Diagnostic{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message, Hint: f.Hint, Code: f.Rule,
+				Match: f.Match, Decoded: f.Decoded, Hash: f.Hash}
+			if err := d.Severity.UnmarshalText([]byte(f.Severity)); err != nil {
+				return err
+			}
+			diags = append(diags, d)
+		}
+	}
+	diags.Sort()
+	return writeSARIF(v.ui, runs[0].root, diags)
+}
+
+func (v planSARIF) say(string, ...any) {}
+
+func (v planSARIF) unsyncable([]*planRun) {}
 
 // textOut is where text for a terminal goes: a coloured text carries
 // escapes of skillsync's own, and shows the text of the space and the
