@@ -203,7 +203,7 @@ func overrideDetectors() []detector {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
 		msg:     "gives the agent replacement instructions",
 		anchors: []string{"from now on", "henceforth"},
-		re:      ph(`|\b(?:from_now_on|henceforth),?_you_(?:must|will|shall|are_to)_(?:always_|never_|only_)?(?:ignore|obey|follow_only|respond_only|reply_only)`),
+		re:      ph(`\b(?:from_now_on|henceforth),?_you_(?:must|will|shall|are_to)_(?:always_|never_|only_)?(?:ignore|obey|follow_only|respond_only|reply_only)`),
 		after:   260,
 	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityWarning,
