@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,6 +39,59 @@ func TestRulesDoc(t *testing.T) {
 			t.Errorf("%s has no section for rule %s", rulesDoc, r.Name)
 		}
 	}
+}
+
+// readme is the README, whose rules section lists every rule with an
+// example, between these markers.
+const (
+	readme          = "../README.md"
+	readmeRulesFrom = "<!-- rules: generated from lint.Rules by go test ./lint -update -->\n"
+	readmeRulesTo   = "<!-- /rules -->\n"
+)
+
+// TestReadmeRules: the README lists every rule with an example, as Rules
+// says (go test ./lint -update rewrites the list).
+func TestReadmeRules(t *testing.T) {
+	got, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rest, ok := bytes.Cut(got, []byte(readmeRulesFrom))
+	_, tail, ok2 := bytes.Cut(rest, []byte(readmeRulesTo))
+	if !ok || !ok2 {
+		t.Fatalf("%s has no rules section between %q and %q", readme, readmeRulesFrom, readmeRulesTo)
+	}
+	want := slices.Concat(head, []byte(readmeRulesFrom), readmeRules(), []byte(readmeRulesTo), tail)
+	if *update {
+		if err := os.WriteFile(readme, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got = want
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("the rules of %s are not lint.Rules of this build: run go test ./lint -update and commit it", readme)
+	}
+	for _, r := range Rules {
+		if !bytes.Contains(got, []byte("| `"+r.Name+"` |")) {
+			t.Errorf("%s does not list rule %s", readme, r.Name)
+		}
+	}
+}
+
+// readmeRules is the README's table of rules: name, default level and an
+// example, with what no one can see made visible.
+func readmeRules() []byte {
+	var b bytes.Buffer
+	b.WriteString("| Rule | Default | Finds, for example |\n|---|---|---|\n")
+	for _, security := range []bool{true, false} {
+		for _, r := range Rules {
+			if r.Security == security {
+				example := strings.ReplaceAll(visible.Line(r.Example), "|", "\\|")
+				fmt.Fprintf(&b, "| `%s` | %s | `` %s `` |\n", r.Name, r.Default, example)
+			}
+		}
+	}
+	return b.Bytes()
 }
 
 // renderRules writes Rules as markdown: a table of every rule's levels,
