@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/forge/forgetest"
 	"github.com/skillsync/skillsync/internal/github/githubtest"
+	"github.com/skillsync/skillsync/internal/gitlab/gitlabtest"
 	"github.com/skillsync/skillsync/internal/mdtest"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
@@ -158,22 +159,7 @@ func mustSkill(t *testing.T, e *remotetest.Emulator, slug string) remote.Skill {
 // is, on the target's own branch, as one merge request.
 func TestDriftMergeRequestOfTarget(t *testing.T) {
 	t.Parallel()
-	e, dir, te := ciSetup(t)
-	delete(te, "SKILLSYNC_SPACE")
-	cfgPath := filepath.Join(dir, "skillsync.yaml")
-	cfg, err := os.ReadFile(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = []byte(strings.Replace(string(cfg), "space: demo", "targets:\n  prod: {space: demo}", 1))
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	syncDemo(t, dir, te)
-	f := newFakeGitLab(t, te)
-	delete(te, "CI_MERGE_REQUEST_IID")
-	te["CI_COMMIT_BRANCH"] = "main"
-	f.Git().CommitFiles("main", "the repository", repoFiles(t, dir))
+	e, dir, te, f := gitlabTargetOnMain(t, "prod")
 
 	e.EditSkill(demoSpace, mustSkill(t, e, "code-review").ID, func(s *remotetest.SkillSeed) { s.Enabled = false })
 	for run := range 2 {
@@ -205,22 +191,7 @@ func TestDriftMergeRequestOfTarget(t *testing.T) {
 // description in a code span, which GitLab does not link.
 func TestDriftMergeRequestNamesShownAsCode(t *testing.T) {
 	t.Parallel()
-	e, dir, te := ciSetup(t)
-	delete(te, "SKILLSYNC_SPACE")
-	cfgPath := filepath.Join(dir, "skillsync.yaml")
-	cfg, err := os.ReadFile(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = []byte(strings.Replace(string(cfg), "space: demo", "targets:\n  www.evil.example: {space: demo}", 1))
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	syncDemo(t, dir, te)
-	f := newFakeGitLab(t, te)
-	delete(te, "CI_MERGE_REQUEST_IID")
-	te["CI_COMMIT_BRANCH"] = "main"
-	f.Git().CommitFiles("main", "the repository", repoFiles(t, dir))
+	e, dir, te, f := gitlabTargetOnMain(t, "www.evil.example")
 
 	e.EditSkill(demoSpace, mustSkill(t, e, "code-review").ID, func(s *remotetest.SkillSeed) { s.Description = "Edited in the app." })
 	if code, _, stderr := runCLI(t, te, "drift", "--dir", dir, "--pr"); code != exitChanges {
@@ -240,4 +211,28 @@ func TestDriftMergeRequestNamesShownAsCode(t *testing.T) {
 			t.Errorf("GitLab would link the target's name in %q", got)
 		}
 	}
+}
+
+// gitlabTargetOnMain sets up a GitLab pipeline on main of a repository
+// whose one target, named target, is the demo space, applied and
+// committed to main.
+func gitlabTargetOnMain(t *testing.T, target string) (*remotetest.Emulator, string, testEnv, *gitlabtest.Server) {
+	t.Helper()
+	e, dir, te := ciSetup(t)
+	delete(te, "SKILLSYNC_SPACE")
+	cfgPath := filepath.Join(dir, "skillsync.yaml")
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = []byte(strings.Replace(string(cfg), "space: demo", "targets:\n  "+target+": {space: demo}", 1))
+	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	syncDemo(t, dir, te)
+	f := newFakeGitLab(t, te)
+	delete(te, "CI_MERGE_REQUEST_IID")
+	te["CI_COMMIT_BRANCH"] = "main"
+	f.Git().CommitFiles("main", "the repository", repoFiles(t, dir))
+	return e, dir, te, f
 }
