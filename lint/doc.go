@@ -14,9 +14,9 @@
 // of one skill folder (SKILL.md whole, frontmatter included and well
 // formed or not, and every other text file) and returns [Finding] values:
 // a rule of [Rules], a [Severity], a position in the file as stored, the
-// text matched with what no one can see shown as escapes, what hidden or
-// encoded text decodes to, and the [ContentHash] of the file, on which
-// waivers rest.
+// text matched as it is (its diagnostic shows what no one can see in it as
+// markers), what hidden or encoded text decodes to, and the [ContentHash]
+// of the file, on which waivers rest.
 //
 // The security rules read a folded copy of each file: lower case, invisible
 // characters dropped, fullwidth and other compatibility forms and

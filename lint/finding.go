@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // A Severity is how much a finding weighs: an error blocks (validate
@@ -54,8 +55,8 @@ type Finding struct {
 	Col  int `json:"col"`
 	// Message says what was found, in a sentence without the secret.
 	Message string `json:"message"`
-	// Match is the text matched, with the characters no one can see shown
-	// as escapes; a secret's value never appears in it.
+	// Match is the text matched as it is, cut when long; a secret's value
+	// never appears in it. Text for people shows it with visible.Line.
 	Match string `json:"match"`
 	// Decoded is what hidden or encoded text at the match spells, when
 	// it spells something.
@@ -94,13 +95,14 @@ func ContentHash(data []byte) string {
 
 // Diagnostic is f as a diagnostic of the file it was found in, under the
 // skill folder dir (slash-separated, from the repository root): the
-// message quotes the match and what it decodes to, and ends with the
-// rule; the hint says why it matters and how to waive it.
+// message quotes the match and what it decodes to, what no one can see
+// in them shown as markers, and ends with the rule; the hint says why it
+// matters and how to waive it.
 func (f Finding) Diagnostic(dir string) diag.Diagnostic {
 	hint := f.Why() + "; " + f.Waive(path.Base(dir))
-	msg := f.Message + `: "` + f.Match + `"`
-	if f.Decoded != "" && !strings.Contains(msg, f.Decoded) {
-		msg += `, which decodes to "` + f.Decoded + `"`
+	msg := f.Message + `: "` + visible.Line(f.Match) + `"`
+	if decoded := visible.Line(f.Decoded); decoded != "" && !strings.Contains(msg, decoded) {
+		msg += `, which decodes to "` + decoded + `"`
 	}
 	sev := diag.SeverityError
 	switch f.Severity {

@@ -465,10 +465,10 @@ const maxPerRule = 20
 // shows.
 const maxExcerpt = 200
 
-// excerpt is s on one line with what no one can see shown as escapes,
-// cut to maxExcerpt characters.
+// excerpt is s as it is, cut to maxExcerpt characters: renderers show
+// what no one can see in it.
 func excerpt(s string) string {
-	return shorten(showHidden(s), maxExcerpt)
+	return shorten(s, maxExcerpt)
 }
 
 func shorten(s string, n int) string {
@@ -477,30 +477,6 @@ func shorten(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n]) + "…"
-}
-
-// showHidden shows the invisible characters of s as escapes (\u200b,
-// \U000e0041), and its line breaks as \n.
-func showHidden(s string) string {
-	if !visible.HasInvisible(s) && !strings.ContainsAny(s, "\n") {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteByte(' ')
-		case visible.KindOf(r) == visible.KindNone:
-			b.WriteRune(r)
-		case r > 0xffff:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		default:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-	}
-	return b.String()
 }
 
 // window widens fold[lo:hi] to whole lines, by up to 240 bytes each way.
@@ -804,7 +780,7 @@ func (s *scan) hiddenUnicode() {
 		}
 		msg := fmt.Sprintf("%d %s no one can see", r.Count, what)
 		if r.Decoded != "" {
-			msg = fmt.Sprintf("%d %s no one can see spell %q", r.Count, what, shorten(r.Decoded, 80))
+			msg = fmt.Sprintf("%d %s no one can see spell %s", r.Count, what, visible.Quote(shorten(r.Decoded, 80)))
 			if inner := s.judgeDecoded(r.Decoded); inner != "" {
 				msg += "; decoded, " + inner
 			}

@@ -28,7 +28,7 @@ func TestMatchEndsBeforeLineEnd(t *testing.T) {
 	}
 	for _, fx := range loadFixtures(t) {
 		for _, f := range judgeFor(t, fx.secrets).Skill(fx.files) {
-			if strings.HasSuffix(f.Match, `\n`) || strings.HasSuffix(f.Match, "\r") {
+			if strings.HasSuffix(f.Match, "\n") || strings.HasSuffix(f.Match, "\r") {
 				t.Errorf("%s: %s: match %q ends with the line end", fx.name, f, f.Match)
 			}
 		}

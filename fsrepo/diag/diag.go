@@ -64,7 +64,7 @@ type Diagnostic struct {
 	Hint     string   `json:"hint"` // what to do about it; may be empty
 	Code     string   `json:"code"` // short stable identifier, such as "name-invalid"
 	// Match, Decoded and Hash are set for a finding of a security rule:
-	// the text matched (invisible characters shown as escapes), what
+	// the exact text matched (the message shows it with markers), what
 	// hidden or encoded text there decodes to, and the hash of the file
 	// judged, which a waiver names.
 	Match   string `json:"match,omitempty"`
