@@ -2,7 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 )
 
@@ -14,8 +13,8 @@ type detector struct {
 	sev     Severity
 	msg     string
 	anchors []string
-	re      *regexp.Regexp
-	pre     *regexp.Regexp // prefix, compiled
+	re      *expression
+	pre     *expression // prefix, compiled
 	// refine, when set, judges a match (its submatch offsets in fold):
 	// a severity of 0 drops it.
 	refine func(s *scan, m []int) verdict
@@ -67,7 +66,7 @@ const sep = `[\s*_~\x60>"']+`
 
 // ph compiles a phrase, in which "_" stands for sep. A "_" inside a
 // character class would be replaced too, so none may stand there.
-func ph(expr string) *regexp.Regexp {
+func ph(expr string) *expression {
 	depth := 0
 	for i := 0; i < len(expr); i++ {
 		switch c := expr[i]; {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -72,20 +71,8 @@ const (
 // New compiles the rules.
 func New(opts Options) (*Judge, error) {
 	j := &Judge{dets: detectors()}
-	for i := range j.dets {
-		if d := &j.dets[i]; !d.window {
-			// Tried at an anchor, an expression must match there.
-			d.re = regexp.MustCompile(`^(?:` + d.re.String() + `)`)
-		}
-		if d := &j.dets[i]; d.prefix != "" {
-			d.pre = regexp.MustCompile(`(?:` + d.prefix + `)$`)
-		}
-	}
-	leaks, global, err := loadLeakRules()
-	if err != nil {
-		return nil, err
-	}
-	j.leaks, j.leakCfg = leaks, global
+	anchorDetectors(j.dets)
+	j.leaks, j.leakCfg = loadLeakRules()
 	for name, v := range opts.Secrets {
 		if v != "" {
 			j.secrets = append(j.secrets, newKnownSecret(name, v))
@@ -98,6 +85,19 @@ func New(opts Options) (*Judge, error) {
 	}
 	j.ac = ac
 	return j, nil
+}
+
+// anchorDetectors makes the expressions of detectors tried at an anchor
+// match there, and compiles their prefixes.
+func anchorDetectors(dets []detector) {
+	for i := range dets {
+		if d := &dets[i]; !d.window {
+			d.re = mustCompile(`^(?:` + d.re.String() + `)`)
+		}
+		if d := &dets[i]; d.prefix != "" {
+			d.pre = mustCompile(`(?:` + d.prefix + `)$`)
+		}
+	}
 }
 
 // buildAutomaton gathers the patterns of the automaton and what each
@@ -129,16 +129,15 @@ func (j *Judge) buildAutomaton() (*ahocorasick.Automaton, error) {
 		}
 		return g
 	}
-	prefilterOf := func(expr string, raw bool, anchors []string) prefilter {
+	prefilterOf := func(d derivation, anchors []string) prefilter {
 		var p prefilter
-		if raw {
+		if d.runLen > 0 {
 			// A token's run is the better test, and costs the
 			// automaton nothing.
-			if p.runSet, p.runLen = byteRun(expr); p.runSet != nil {
-				return p
-			}
+			p.runSet, p.runLen = d.runSet(), d.runLen
+			return p
 		}
-		for _, lits := range literalGroups(expr, raw) {
+		for _, lits := range d.groups {
 			if !subset(lits, anchors) { // anchors are there already
 				p.groups = append(p.groups, group(lits))
 			}
@@ -151,7 +150,7 @@ func (j *Judge) buildAutomaton() (*ahocorasick.Automaton, error) {
 		for _, a := range d.anchors {
 			add(a, wake{wakeDetector, int32(i)})
 		}
-		j.detPre[i] = prefilterOf(d.re.String(), false, d.anchors)
+		j.detPre[i] = prefilterOf(detectorDerivation(d.re.String()), d.anchors)
 		j.need[i] = -1
 		if len(d.need) > 0 {
 			j.need[i] = group(d.need)
@@ -162,7 +161,7 @@ func (j *Judge) buildAutomaton() (*ahocorasick.Automaton, error) {
 		for _, k := range l.keywords {
 			add(k, wake{wakeLeak, int32(i)})
 		}
-		j.leakPre[i] = prefilterOf(l.re.String(), true, l.keywords)
+		j.leakPre[i] = prefilterOf(l.derived, l.keywords)
 	}
 	j.gated = make([]bool, len(j.secrets))
 	for i, k := range j.secrets {
@@ -876,7 +875,3 @@ func (s *scan) lineOf(i int) []byte {
 func (s *scan) around(start, end, n int) []byte {
 	return s.fold[max(start-n, 0):min(end+n, len(s.fold))]
 }
-
-// mustCompile compiles a rule's expression; the expressions are fixed, so
-// a failure is a bug that tests catch.
-func mustCompile(expr string) *regexp.Regexp { return regexp.MustCompile(expr) }

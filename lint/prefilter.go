@@ -1,9 +1,13 @@
 package lint
 
 import (
+	"hash/fnv"
 	"regexp/syntax"
+	"sort"
 	"strings"
 )
+
+//go:generate go test -run TestGeneratedTables -update
 
 // A prefilter is a cheap test that a stretch of text may hold a match of
 // an expression: every match holds one literal of each group, and a run
@@ -12,6 +16,82 @@ type prefilter struct {
 	groups []int // indexes of the literal groups of a [Judge]
 	runSet *[256]bool
 	runLen int
+}
+
+// A derivation is what a prefilter is made from: the literal groups of
+// an expression, or, for one matched against raw text, the bytes of which
+// every match holds a run of runLen (see [byteRun]).
+type derivation struct {
+	groups [][]string
+	run    string // the set of bytes as ranges: first, last, first, last...
+	runLen int
+}
+
+// derive derives the prefilter of expr. Parsing every expression takes
+// tens of milliseconds: New reads what tables_gen.go stores.
+func derive(expr string, raw bool) derivation {
+	if raw {
+		if set, n := byteRun(expr); set != nil {
+			var run []byte
+			for c := 0; c < len(set); c++ {
+				if !set[c] {
+					continue
+				}
+				lo := c
+				for c+1 < len(set) && set[c+1] {
+					c++
+				}
+				run = append(run, byte(lo), byte(c))
+			}
+			return derivation{run: string(run), runLen: n}
+		}
+	}
+	return derivation{groups: literalGroups(expr, raw)}
+}
+
+// runSet is the set of the bytes of d's run.
+func (d derivation) runSet() *[256]bool {
+	var set [256]bool
+	for i := 0; i+1 < len(d.run); i += 2 {
+		for c := int(d.run[i]); c <= int(d.run[i+1]); c++ {
+			set[c] = true
+		}
+	}
+	return &set
+}
+
+// A storedDerivation is the derivation of an expression of a detector
+// matched against folded text, stored with the expression's hash.
+type storedDerivation struct {
+	sum     uint64
+	derived derivation
+}
+
+// exprSum is the FNV-1a hash of expr, by which detectorTable finds it.
+func exprSum(expr string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(expr))
+	return h.Sum64()
+}
+
+// lookupDerivation is the derivation tables_gen.go stores for the
+// expression of a detector.
+func lookupDerivation(expr string) (derivation, bool) {
+	sum := exprSum(expr)
+	i := sort.Search(len(detectorTable), func(i int) bool { return detectorTable[i].sum >= sum })
+	if i < len(detectorTable) && detectorTable[i].sum == sum {
+		return detectorTable[i].derived, true
+	}
+	return derivation{}, false
+}
+
+// detectorDerivation is the derivation of the expression of a detector:
+// stored, or derived when the tables are older than the expression.
+func detectorDerivation(expr string) derivation {
+	if d, ok := lookupDerivation(expr); ok {
+		return d
+	}
+	return derive(expr, false)
 }
 
 // minLiteral is the shortest literal a prefilter looks for: shorter ones

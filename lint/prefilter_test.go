@@ -49,7 +49,7 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 			}
 		}
 		for i, l := range j.leaks {
-			for _, m := range l.re.FindAllStringIndex(text, -1) {
+			for _, m := range l.re.re().FindAllStringIndex(text, -1) {
 				checked++
 				lo, hi := s.foldSpan(m[0], m[1])
 				if !s.leakPasses(i, lo, hi) {

@@ -5,30 +5,66 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/skillsync/skillsync/internal/redact"
-	"github.com/spf13/viper"
-	"github.com/zricethezav/gitleaks/v8/config"
 )
 
 // A leakRule is one of gitleaks' rules for a token format.
 type leakRule struct {
 	id, desc    string
-	re          *regexp.Regexp
+	re          *expression
 	secretGroup int
 	entropy     float64
 	keywords    []string
-	allow       []*config.Allowlist
+	allow       []allowlist
 	// assigned marks a rule that finds a value assigned to a name near
 	// its keyword ("linear_secret = x"): no assignment, no match.
 	assigned bool
+	derived  derivation
 }
 
 // leakGlobal holds gitleaks' allowlists that apply to every rule.
 type leakGlobal struct {
-	allow []*config.Allowlist
+	allow []allowlist
+}
+
+// A leakSpec is a gitleaks rule as tables_gen.go stores it.
+type leakSpec struct {
+	id, desc, expr string
+	secretGroup    int
+	entropy        float64
+	keywords       []string
+	allow          []allowSpec
+	assigned       bool
+	derived        derivation
+}
+
+// An allowSpec is one of gitleaks' allowlists as tables_gen.go stores it:
+// its expressions joined in one, as gitleaks joins them.
+type allowSpec struct {
+	target    string // what regex matches: "" the secret, "match" or "line"
+	regex     string
+	stopWords []string // in lower case
+	and       bool     // every check must allow, not one
+	scoped    bool     // it also names paths or commits
+}
+
+// An allowlist is an allowSpec whose expression compiles when first used.
+type allowlist struct {
+	allowSpec
+	re *expression // nil when it has no regex
+}
+
+func allowlists(specs []allowSpec) []allowlist {
+	out := make([]allowlist, len(specs))
+	for i, a := range specs {
+		out[i].allowSpec = a
+		if a.regex != "" {
+			out[i].re = mustCompile(a.regex)
+		}
+	}
+	return out
 }
 
 // leakSkipped are gitleaks rules left out: generic-api-key finds any
@@ -65,35 +101,18 @@ func selfIdentifying(l *leakRule, secret string) bool {
 	return false
 }
 
-// loadLeakRules reads gitleaks' default configuration, the maintained
-// rule set it embeds, as gitleaks itself reads it.
-func loadLeakRules() ([]leakRule, leakGlobal, error) {
-	v := viper.New()
-	v.SetConfigType("toml")
-	if err := v.ReadConfig(strings.NewReader(config.DefaultConfig)); err != nil {
-		return nil, leakGlobal{}, fmt.Errorf("reading gitleaks' rules: %w", err)
-	}
-	var vc config.ViperConfig
-	if err := v.Unmarshal(&vc); err != nil {
-		return nil, leakGlobal{}, fmt.Errorf("reading gitleaks' rules: %w", err)
-	}
-	cfg, err := vc.Translate()
-	if err != nil {
-		return nil, leakGlobal{}, fmt.Errorf("reading gitleaks' rules: %w", err)
-	}
-	var out []leakRule
-	for _, id := range cfg.OrderedRules {
-		r := cfg.Rules[id]
-		if leakSkipped(id) || r.Regex == nil || r.Path != nil || len(r.RequiredRules) > 0 || r.SkipReport || len(r.Keywords) == 0 {
-			continue
+// loadLeakRules makes the rules of gitleaks' default configuration, the
+// maintained rule set it embeds, as tables_gen.go stores them.
+func loadLeakRules() ([]leakRule, leakGlobal) {
+	out := make([]leakRule, len(leakTable))
+	for i, r := range leakTable {
+		out[i] = leakRule{
+			id: r.id, desc: r.desc, re: mustCompile(r.expr), secretGroup: r.secretGroup,
+			entropy: r.entropy, keywords: r.keywords, allow: allowlists(r.allow),
+			assigned: r.assigned, derived: r.derived,
 		}
-		out = append(out, leakRule{
-			id: id, desc: r.Description, re: r.Regex, secretGroup: r.SecretGroup,
-			entropy: r.Entropy, keywords: r.Keywords, allow: r.Allowlists,
-			assigned: strings.Contains(r.Regex.String(), ":{1,3}="),
-		})
 	}
-	return out, leakGlobal{allow: cfg.Allowlists}, nil
+	return out, leakGlobal{allow: allowlists(leakAllowTable)}
 }
 
 // runLeak matches a secret rule over the raw text that fold[lo:hi] came
@@ -162,30 +181,40 @@ func (s *scan) seenRaw(rule string, off int) bool {
 // allowed applies gitleaks' allowlists as gitleaks does: each matches the
 // secret, or the whole match or line when its target says so, by regex or
 // stop word.
-func allowed(lists []*config.Allowlist, secret, match, line string) bool {
+func allowed(lists []allowlist, secret, match, line string) bool {
 	for _, a := range lists {
 		target := secret
-		switch a.RegexTarget {
+		switch a.target {
 		case "match":
 			target = match
 		case "line":
 			target = line
 		}
-		regexOK := len(a.Regexes) > 0 && a.RegexAllowed(target)
-		stopOK, _ := a.ContainsStopWord(secret)
-		stopOK = stopOK && len(a.StopWords) > 0
-		if a.MatchCondition == config.AllowlistMatchAnd {
+		regexOK := a.re != nil && target != "" && a.re.MatchString(target)
+		stopOK := secret != "" && len(a.stopWords) > 0 && containsStopWord(a.stopWords, secret)
+		if a.and {
 			// Paths and commits do not apply to a skill's text: a list
 			// that needs them never allows.
-			if len(a.Paths) > 0 || len(a.Commits) > 0 {
+			if a.scoped {
 				continue
 			}
-			if (len(a.Regexes) == 0 || regexOK) && (len(a.StopWords) == 0 || stopOK) && (len(a.Regexes) > 0 || len(a.StopWords) > 0) {
+			if (a.re == nil || regexOK) && (len(a.stopWords) == 0 || stopOK) && (a.re != nil || len(a.stopWords) > 0) {
 				return true
 			}
 			continue
 		}
 		if regexOK || stopOK {
+			return true
+		}
+	}
+	return false
+}
+
+// containsStopWord reports whether s in lower case holds one of words.
+func containsStopWord(words []string, s string) bool {
+	s = strings.ToLower(s)
+	for _, w := range words {
+		if strings.Contains(s, w) {
 			return true
 		}
 	}
