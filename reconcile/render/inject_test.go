@@ -26,17 +26,19 @@ import (
 // then what breaks a table, a fence or <details>, HTML, an entity, the
 // references of GitHub and GitLab, math, emphasis, an emoji's code,
 // commit hashes GitHub links, and new lines; last,
-// text that would start a code block or a list where it begins an item.
+// text that would start a code block or a list where it begins an item;
+// commit hashes right after a number, among plain words.
 var injections = []string{
 	"[Approve and merge](https://evil.example/x) **No changes.** @octocat <img src=x> #1 https://evil.example",
 	"a | b ``` </details> <!-- x --> ![img](https://evil.example/i.png) &amp; GH-12 !12 ~label %m $x$ www.evil.example user@evil.example _em_ ~~s~~ \\ `code` :rocket: a5c3785ed8d6 \"see 1f0e4d9c\"\n# Heading\n- item\n\n| t |\n1. one",
 	"     1. indented past a list's marker, @octocat #1",
+	"the build of 1234567-deadbee1 passed, and so did \"the one between 7654321 cafe0123\" today",
 }
 
 // exposedWords are what no text outside code may hold once an injection is
 // rendered: GitHub or GitLab would link, mention or decode them. The tags
 // it holds are counted by the shape of the document.
-var exposedWords = []string{"@octocat", "#1", "evil.example", "GH-12", "!12", "~label", "%m", "&amp;", "<img", "user@", ":rocket:", "a5c3785", "1f0e4d9c"}
+var exposedWords = []string{"@octocat", "#1", "evil.example", "GH-12", "!12", "~label", "%m", "&amp;", "<img", "user@", ":rocket:", "a5c3785", "1f0e4d9c", "deadbee1", "cafe0123"}
 
 // benign stands for an injection, to render a plan of the same shape.
 const benign = "harmless"

@@ -823,11 +823,14 @@ func plainWord(w string, first bool) bool {
 }
 
 // commitLike reports whether w, in lower case, holds a word GitHub would
-// link to a commit: hex digits, a letter among them, as plain numbers
-// (sizes, counts) are left as they read.
+// link to a commit: 7 to 40 hex digits between non-alphanumerics, a letter
+// among them, as plain numbers (sizes, counts) are left as they read.
 func commitLike(w string) bool {
-	for _, m := range commitSHA.FindAllString(w, -1) {
-		if strings.ContainsAny(m, "abcdef") {
+	words := strings.FieldsFunc(w, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
+	})
+	for _, m := range words {
+		if len(m) >= 7 && len(m) <= 40 && strings.Trim(m, "0123456789abcdef") == "" && strings.ContainsAny(m, "abcdef") {
 			return true
 		}
 	}
@@ -840,9 +843,6 @@ var (
 	// emojiCode matches an emoji's code, :rocket:, which both hosts show
 	// as the emoji.
 	emojiCode = regexp.MustCompile(`:[a-z0-9_+-]+:`)
-	// commitSHA matches what GitHub links to a commit of the repository
-	// when one has that prefix: 7 to 40 hex digits.
-	commitSHA = regexp.MustCompile(`(^|[^a-z0-9])[0-9a-f]{7,40}($|[^a-z0-9])`)
 	// listMarker matches the marker of an ordered list, 1. or 1).
 	listMarker = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
 )
