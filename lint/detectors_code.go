@@ -250,22 +250,31 @@ func exfiltrationDetectors() []detector {
 	}}
 }
 
-// unlessIdentity drops a match whose credential file is given to -i
-// (ssh, scp, rsync -e "ssh -i"): the key is used to log in, not sent.
+// unlessIdentity drops a match whose every credential file is given to
+// -i (ssh, scp, rsync -e "ssh -i"): the key is used to log in, not sent.
 func unlessIdentity(msg string) func(s *scan, m []int) verdict {
+	file := mustCompile(secretOrEnv)
 	return func(s *scan, m []int) verdict {
-		if identityUse.Match(s.fold[m[0]:m[1]]) {
+		if onlyIdentity(s.fold[m[0]:m[1]], file) {
 			return verdict{}
 		}
 		return verdict{SeverityError, msg, ""}
 	}
 }
 
+// onlyIdentity reports whether t gives a key to ssh to log in, and holds
+// no credential file that file finds but that key.
+func onlyIdentity(t []byte, file *expression) bool {
+	return identityUse.Match(t) && !file.Match(identityArg.re().ReplaceAll(t, []byte(" ")))
+}
+
 var (
 	// downloadedTo finds a download to a named file: its URL and the file.
 	downloadedTo = mustCompile(`\b(?:curl|wget)\b[^\n]{0,200}?(https?://\S+)?[^\n]{0,200}?\s(?:-o|--output|--output-document|-O)\s*['"]?([^\s'"\x60]+)`)
 	identityUse  = mustCompile(`(?:\s-i\s*|identityfile[\s=]+|--key(?:-file)?[\s=]+|\s-e\s*["']?ssh\b[^"'\n]{0,60}?-i\s*)['"]?[^\s'"]{0,40}?(?:\.ssh/|id_)`)
-	secretVar    = mustCompile(`\$\{?([a-z_]*(?:key|token|secret|password)[a-z_]*)\}?`)
+	// identityArg is a key given to ssh to log in, its path whole.
+	identityArg = mustCompile(`(?:\s-i\s*|identityfile[\s=]+|--key(?:-file)?[\s=]+|\s-e\s*["']?ssh\b[^"'\n]{0,60}?-i\s*)['"]?[^\s'"]*`)
+	secretVar   = mustCompile(`\$\{?([a-z_]*(?:key|token|secret|password)[a-z_]*)\}?`)
 	// replacedByData finds an order to fill an image's placeholder with
 	// the conversation.
 	replacedByData = ph(`\breplac(?:e|ing)_\S+_with_(?:a_|the_)?(?:[\w-]+_){0,3}?(?:summary|contents?|transcript|text|copy|history)_of_(?:the_|this_)?(?:conversation|chat|session|messages)`)
@@ -501,6 +510,7 @@ func credentialAnchors() []string {
 
 func credentialDetectors() []detector {
 	browserStore := mustCompile(`login\s*data|logins\.json|key[34]\.db|/(?:cookies|web\s?data)$|\.keychain(?:-db)?$`)
+	file := mustCompile(secretFile)
 	walletFile := mustCompile(`wallet\.dat|keystore/utc--|\.electrum/wallets|exodus\.wallet`)
 	return []detector{{
 		rule: RuleCredentialAccess, sev: SeverityWarning,
@@ -511,7 +521,7 @@ func credentialDetectors() []detector {
 		after:   80,
 		refine: func(s *scan, m []int) verdict {
 			t := s.group(m, 0)
-			if identityUse.MatchString(t) {
+			if onlyIdentity([]byte(t), file) {
 				return verdict{} // a key given to ssh to log in
 			}
 			if browserStore.MatchString(t) {
