@@ -142,19 +142,9 @@ var errDemoStopped = errors.New("the demo's output is no longer read")
 
 // copyEmbedded writes the embedded folder dir to dst.
 func copyEmbedded(dst, dir string) error {
-	return fs.WalkDir(skillsync.Demo, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
-		target := filepath.Join(dst, filepath.FromSlash(rel))
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := fs.ReadFile(skillsync.Demo, p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
+	sub, err := fs.Sub(skillsync.Demo, dir)
+	if err != nil {
+		return err
+	}
+	return os.CopyFS(dst, sub)
 }
