@@ -6,10 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -191,10 +189,12 @@ func adoptedFiles(ctx context.Context, e *env, r *planRun) (map[string]forge.Fil
 	for _, slug := range slugs {
 		folders = append(folders, path.Join(cfg.SkillsDir, slug))
 	}
-	for _, f := range folders {
-		if err := copyFolder(r.root, tmp, f); err != nil {
-			return nil, err
-		}
+	before, err := snapshot(r.root, folders)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeSnapshot(tmp, before, nil); err != nil {
+		return nil, err
 	}
 	// SKILL.md keeps the state the repository gives it unless the app's
 	// differs and counts: with targets, the shared state stays in
@@ -238,8 +238,7 @@ func adoptedFiles(ctx context.Context, e *env, r *planRun) (map[string]forge.Fil
 	}
 	out := map[string]forge.FileChange{}
 	for rel, f := range written {
-		old, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
-		if err == nil && bytes.Equal(old, f.data) {
+		if b, ok := before[rel]; ok && bytes.Equal(b.data, f.data) {
 			continue
 		}
 		out[rel] = forge.FileChange{Content: f.data}
@@ -269,38 +268,4 @@ func overrideStates(cfg config.Config, target string, rep *pull.Report, shared, 
 		}
 	}
 	return states
-}
-
-// copyFolder copies the regular files of rel (a folder or a file of
-// root, if there) into the same place under dst. A symlink is neither
-// followed nor copied.
-func copyFolder(root, dst, rel string) error {
-	src := filepath.Join(root, filepath.FromSlash(rel))
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) && p == src {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		if !d.Type().IsRegular() && !d.IsDir() {
-			return nil
-		}
-		r, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, r)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
 }

@@ -85,7 +85,7 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 	}
 	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: slugs, Force: force, Auth: gitAuth(e), Judge: j})
 	after, serr := snapshot(root, folders)
-	if rerr := restore(root, before, after); rerr != nil {
+	if rerr := writeSnapshot(root, before, after); rerr != nil {
 		return fmt.Errorf("putting the working tree back after the update: %w", rerr)
 	}
 	if err != nil {
@@ -244,12 +244,13 @@ func snapshot(root string, rels []string) (map[string]snapFile, error) {
 	return out, nil
 }
 
-// restore puts the files of before back under root, and removes those
-// only after has.
-func restore(root string, before, after map[string]snapFile) error {
+// writeSnapshot makes the files under root those of want, where have is
+// what root holds now: it writes the files of want that have lacks or
+// holds otherwise, and removes those only have holds.
+func writeSnapshot(root string, want, have map[string]snapFile) error {
 	var errs []error
-	for rel, f := range before {
-		if a, ok := after[rel]; ok && bytes.Equal(a.data, f.data) && a.exec == f.exec {
+	for rel, f := range want {
+		if h, ok := have[rel]; ok && bytes.Equal(h.data, f.data) && h.exec == f.exec {
 			continue
 		}
 		mode := os.FileMode(0o644)
@@ -263,8 +264,8 @@ func restore(root string, before, after map[string]snapFile) error {
 		}
 		errs = append(errs, os.WriteFile(p, f.data, mode), os.Chmod(p, mode))
 	}
-	for rel := range after {
-		if _, ok := before[rel]; !ok {
+	for rel := range have {
+		if _, ok := want[rel]; !ok {
 			errs = append(errs, os.Remove(filepath.Join(root, filepath.FromSlash(rel))))
 		}
 	}
