@@ -79,6 +79,8 @@ func baseError(err error) error {
 	return err
 }
 
+// shortSHA is a commit as messages and pull request bodies show it: its
+// first 12 characters.
 func shortSHA(sha string) string {
 	if len(sha) > 12 {
 		return sha[:12]
