@@ -20,7 +20,7 @@ import (
 )
 
 func agentsCommand(e *env) *cli.Command {
-	common := func() []cli.Flag { return flags([]cli.Flag{dirFlag()}, oneTargetRemoteFlags()) }
+	common := func() []cli.Flag { return slices.Concat([]cli.Flag{dirFlag()}, oneTargetRemoteFlags()) }
 	return &cli.Command{
 		Name:  "agents",
 		Usage: "list, publish or delete the agents of the space",
@@ -41,7 +41,7 @@ Exit codes: 0 success, 1 error.`,
    skillsync agents list --format markdown >> "$GITHUB_STEP_SUMMARY"
 
 Exit codes: 0 success, 1 error.`,
-				Flags: flags(common(), []cli.Flag{formatFlag("text", "markdown", "json")}),
+				Flags: slices.Concat(common(), []cli.Flag{formatFlag("text", "markdown", "json")}),
 				Action: func(c *cli.Context) error {
 					o, err := readAgents(c, e)
 					if err != nil {
@@ -91,7 +91,7 @@ Example:
    skillsync agents delete --yes 3f2b6c1e-8a4d-4e7f-9b0a-1c2d3e4f5a6b
 
 Exit codes: 0 deleted, 1 error or not confirmed.`,
-				Flags: flags(common(), []cli.Flag{flagYes.def("delete without asking")}),
+				Flags: slices.Concat(common(), []cli.Flag{flagYes.def("delete without asking")}),
 				Action: func(c *cli.Context) error {
 					o, err := readAgents(c, e)
 					if err != nil {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ Examples:
 
 Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 130 interrupted (requests in flight finish and are journaled).`,
-		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
+		Flags: slices.Concat(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "json"),
 			flagAutoApprove.def("apply without asking for confirmation"),
 			flagJournal.def("journal FILE (default: .skillsync/journal/<time>.jsonl in the repository, <time>-<target>.jsonl for a target); with one target only"),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/skillsync/skillsync/internal/visible"
 
@@ -26,7 +27,7 @@ Exit codes: 0 success, 1 error.`,
    skillsync assets get --format text 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a
 
 Exit codes: 0 success, 1 error (404: no such asset in the space).`,
-			Flags: flags([]cli.Flag{dirFlag(), formatFlag("json", "text")}, oneTargetRemoteFlags()),
+			Flags: slices.Concat([]cli.Flag{dirFlag(), formatFlag("json", "text")}, oneTargetRemoteFlags()),
 			Action: func(c *cli.Context) error {
 				o, err := readAgents(c, e)
 				if err != nil {

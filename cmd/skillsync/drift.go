@@ -3,11 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/skillsync/skillsync/internal/notify"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
@@ -57,7 +58,7 @@ Examples:
    skillsync drift --out drift.json
 
 Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
-		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
+		Flags: slices.Concat(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "markdown", "json"),
 			flagOut.def("also save the plan to FILE, written last: its presence says drift finished"),
 			flagPropose.def("propose the app's edits as one pull (merge) request per target that drifted, updated on later runs and closed once in sync (needs contents and pull-requests write permission)"),

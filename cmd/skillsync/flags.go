@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -189,14 +191,6 @@ func baseFlag() cli.Flag {
 	return flagBase.def("split the plan into the changes of this pull request and drift, against the merge base of `REF` (the target branch, such as origin/main) and HEAD")
 }
 
-func flags(groups ...[]cli.Flag) []cli.Flag {
-	var all []cli.Flag
-	for _, g := range groups {
-		all = append(all, g...)
-	}
-	return all
-}
-
 // connFlags are the [remoteFlags] as given on the command line.
 type connFlags struct {
 	targets                   []string // --target, each given
@@ -222,7 +216,11 @@ func readConnFlags(c *cli.Context) connFlags {
 
 // readFormat reads --format, refusing one the command does not produce.
 func readFormat(c *cli.Context, allowed ...string) (string, error) {
-	return checkFormat(flagFormat.get(c), allowed...)
+	f := flagFormat.get(c)
+	if slices.Contains(allowed, f) {
+		return f, nil
+	}
+	return "", withHint(fmt.Errorf("unknown --format %q", f), "use one of: %s", strings.Join(allowed, ", "))
 }
 
 // readGitHub reads the flags of plan --comment and drift --issue.

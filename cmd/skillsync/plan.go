@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
-
-	"github.com/skillsync/skillsync/internal/notify"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/reconcile/journal"
 	"github.com/skillsync/skillsync/reconcile/planfile"
 	"github.com/skillsync/skillsync/reconcile/render"
@@ -41,7 +41,7 @@ Examples:
 Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 (including a plan with errors), 2 changes present (only with
 --detailed-exitcode), 130 interrupted.`,
-		Flags: flags(planFlags(), remoteFlags(), []cli.Flag{
+		Flags: slices.Concat(planFlags(), remoteFlags(), []cli.Flag{
 			formatFlag("text", "markdown", "json", "sarif"),
 			flagOut.def("also save the plan to FILE, for 'skillsync apply FILE'"),
 			flagDetailedExitcode.def("exit 2 when the plan has changes"),

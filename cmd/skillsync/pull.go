@@ -65,7 +65,7 @@ Examples:
 Exit codes: 0 success, 1 error (when pull refuses, nothing is written; when
 the security rules find an error in what it wrote, it is written), 130
 interrupted.`,
-		Flags: flags([]cli.Flag{
+		Flags: slices.Concat([]cli.Flag{
 			flagDir.def(withEnv("repository root (default: nearest folder upward holding skillsync.yaml, within the git working tree, else the current folder)", envDir)),
 			flagForce.def("overwrite local files that differ from git's HEAD"),
 			formatFlag("text", "json"),

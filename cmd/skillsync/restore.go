@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -41,7 +42,7 @@ Examples:
 
 Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 130 interrupted.`,
-		Flags: flags([]cli.Flag{dirFlag(), noColorFlag(),
+		Flags: slices.Concat([]cli.Flag{dirFlag(), noColorFlag(),
 			flagForce.def("allow disabling more than maxDisablePercent of the skills restored"),
 		}, oneTargetRemoteFlags(), []cli.Flag{
 			formatFlag("text", "json"),

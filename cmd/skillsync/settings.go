@@ -98,16 +98,6 @@ func forced(v string) bool {
 	return v != "" && v != "0" && !strings.EqualFold(v, "false")
 }
 
-// checkFormat refuses a --format the command does not produce.
-func checkFormat(f string, allowed ...string) (string, error) {
-	for _, a := range allowed {
-		if f == a {
-			return f, nil
-		}
-	}
-	return "", withHint(fmt.Errorf("unknown --format %q", f), "use one of: %s", strings.Join(allowed, ", "))
-}
-
 // connSettings are how a command talks to a space, whichever it is: the
 // flags and variables that [resolveTarget] reads with skillsync.yaml to
 // say where requests go, and what holds for every target.
