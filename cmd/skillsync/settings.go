@@ -99,7 +99,7 @@ func forced(v string) bool {
 }
 
 // connSettings are how a command talks to a space, whichever it is: the
-// flags and variables that [resolveTarget] reads with skillsync.yaml to
+// flags and variables that [resolveTargets] reads with skillsync.yaml to
 // say where requests go, and what holds for every target.
 type connSettings struct {
 	flags  connFlags
@@ -238,30 +238,28 @@ func selectedTargets(f connFlags, getenv func(string) string) (names []string, f
 }
 
 // resolveTargets is the one place where targets are selected and their
-// settings resolved. Without targets: in cfg, there is one implicit
-// target ([resolveTarget]). With them, the targets named by --target
-// (else SKILLSYNC_TARGET, comma-separated), else all of them, in the
-// order of skillsync.yaml; each with its space (--space, else
+// settings resolved. A skillsync.yaml without targets: has one implicit
+// target, with no name. With targets, those named by --target (else
+// SKILLSYNC_TARGET, comma-separated) are selected, else all of them, in
+// the order of skillsync.yaml. Each gets its space (--space, else
 // SKILLSYNC_SPACE, else its own: the first two only when one target is
 // selected), its address (--base-url, else SKILLSYNC_BASE_URL, else its
 // own baseURL, else the top-level one), its token's variable (tokenEnv,
 // else SKILLSYNC_TOKEN; --token-file stands for every target selected)
-// and its policy.
+// and its policy. The token is never read from skillsync.yaml.
 //
 // The settings come back filled even with an error of one target, for a
 // failure report that needs only the space.
 func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) ([]targetSettings, error) {
 	names, from := selectedTargets(f, getenv)
-	if len(cfg.Targets) == 0 {
+	all := cfg.TargetNames()
+	if len(all) == 0 {
 		if len(names) > 0 {
 			return nil, withHint(fmt.Errorf("%s %s: %s has no targets", from, strings.Join(names, ","), config.FileName),
 				"leave out %s (and unset %s), or name the spaces under targets: in %s", "--"+string(flagTarget), envTarget, config.FileName)
 		}
-		t, err := resolveTarget(f, getenv, cfg)
-		return []targetSettings{t}, err
+		all = []string{""} // the implicit target
 	}
-	all := cfg.TargetNames()
-	selected := map[string]bool{}
 	for _, n := range names {
 		if !slices.Contains(all, n) {
 			err := fmt.Errorf("no target %q in %s", n, config.FileName)
@@ -270,54 +268,44 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) 
 			}
 			return nil, withHint(err, "the targets are: %s", strings.Join(all, ", "))
 		}
-		selected[n] = true
 	}
 	if len(names) == 0 {
-		for _, n := range all {
-			selected[n] = true
-		}
+		names = all
 	}
 	var out []targetSettings
+	var own, ownToken []string // the targets selected with an address, a token of their own
 	for _, n := range all {
-		if selected[n] {
-			tc, _ := cfg.ForTarget(n)
-			ft, _ := cfg.Target(n)
-			t := targetSettings{Name: n, TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(tc), Notify: tc.Notify}
-			if ft.TokenEnv != "" {
-				t.TokenEnv = ft.TokenEnv
-			}
-			if ft.BaseURL != "" {
-				// A target's own address is not the shared one that
-				// SKILLSYNC_BASE_URL stands for: a variable set for the
-				// whole job must not send this target's token elsewhere.
-				// Only --base-url, for this one target, overrides it.
-				t.BaseURL, t.BaseURLFrom = ft.BaseURL, config.FileName
-				if f.baseURL != "" {
-					t.BaseURL, t.BaseURLFrom = f.baseURL, "--"+string(flagBaseURL)
-				}
-			} else {
-				t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, tc.BaseURL)
-				if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
-					t.BaseURLFrom = envBaseURL
-				}
-			}
-			t.Space = tc.Space
-			out = append(out, t)
+		if !slices.Contains(names, n) {
+			continue
 		}
+		tc, _ := cfg.ForTarget(n) // cfg itself for the implicit target
+		ft, _ := cfg.Target(n)    // the zero Target for the implicit target
+		t := targetSettings{Name: n, Space: tc.Space, TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(tc), Notify: tc.Notify}
+		if ft.TokenEnv != "" {
+			t.TokenEnv = ft.TokenEnv
+			ownToken = append(ownToken, n)
+		}
+		if ft.BaseURL != "" {
+			// A target's own address is not the shared one that
+			// SKILLSYNC_BASE_URL stands for: a variable set for the
+			// whole job must not send this target's token elsewhere.
+			// Only --base-url, for this one target, overrides it.
+			own = append(own, n)
+			t.BaseURL, t.BaseURLFrom = ft.BaseURL, config.FileName
+			if f.baseURL != "" {
+				t.BaseURL, t.BaseURLFrom = f.baseURL, "--"+string(flagBaseURL)
+			}
+		} else {
+			t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, tc.BaseURL)
+			if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
+				t.BaseURLFrom = envBaseURL // the same value either way
+			}
+		}
+		out = append(out, t)
 	}
 	if len(out) > 1 {
 		// One address or one token for several targets that each name
 		// their own would send one target's token to another's space.
-		var own, ownToken []string
-		for _, n := range targetNames(out) {
-			ft, _ := cfg.Target(n)
-			if ft.BaseURL != "" {
-				own = append(own, n)
-			}
-			if ft.TokenEnv != "" {
-				ownToken = append(ownToken, n)
-			}
-		}
 		if f.baseURL != "" && len(own) > 0 {
 			return out, withHint(fmt.Errorf("--%s names one address, and %d targets are selected, %s with an address of its own (%s)", flagBaseURL, len(out), plural(len(own), "one", "some"), strings.Join(own, ", ")),
 				"pick one target with --%s NAME, or leave out --%s: each target's address is in %s", flagTarget, flagBaseURL, config.FileName)
@@ -336,12 +324,8 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) 
 	}
 	bySpace := map[string]targetSettings{} // by space and address key
 	for _, t := range out {
-		if t.BaseURL == "" {
-			return out, withHint(fmt.Errorf("target %s: no service address", t.Name),
-				"set baseURL in %s (at the top, or in the target), SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com", config.FileName)
-		}
-		if err := spec.CheckShortSpaceID(t.Space); err != nil {
-			return out, withHint(fmt.Errorf("target %s: %w", t.Name, err), "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and %s", config.FileName)
+		if err := t.check(); err != nil {
+			return out, err
 		}
 		// --base-url or SKILLSYNC_BASE_URL may send two targets that
 		// skillsync.yaml keeps apart to one space.
@@ -355,28 +339,25 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) 
 	return out, nil
 }
 
-// resolveTarget resolves the one implicit target of a skillsync.yaml
-// without targets: the space and the address from their flag, else their
-// variable, else cfg; the token from --token-file, else its variable,
-// never from cfg. The settings come back filled even with an error, for a
-// failure report that needs only the space.
-func resolveTarget(f connFlags, getenv func(string) string, cfg config.Config) (targetSettings, error) {
-	t := targetSettings{TokenEnv: envToken, TokenFile: f.tokenFile, Policy: reconcile.PolicyFromConfig(cfg), Notify: cfg.Notify}
-	t.BaseURL, t.BaseURLFrom = pick(flagBaseURL, f.baseURL, envBaseURL, getenv, cfg.BaseURL)
-	if t.BaseURLFrom == "--"+string(flagBaseURL) && getenv(envBaseURL) == t.BaseURL {
-		t.BaseURLFrom = envBaseURL // the same value either way
-	}
-	t.Space, _ = pick(flagSpace, f.space, envSpace, getenv, cfg.Space)
-	if t.BaseURL == "" {
-		return t, withHint(errors.New("no service address"), "set baseURL in skillsync.yaml, SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com")
-	}
-	if t.Space == "" {
-		return t, withHint(errors.New("no space"), "set space in skillsync.yaml, SKILLSYNC_SPACE, or pass --space ID")
+// check refuses the settings of a target that has no service address or
+// no valid space id; the error names the target, when it has a name.
+func (t targetSettings) check() error {
+	switch {
+	case t.BaseURL == "" && t.Name == "":
+		return withHint(errors.New("no service address"), "set baseURL in %s, SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com", config.FileName)
+	case t.BaseURL == "":
+		return withHint(fmt.Errorf("target %s: no service address", t.Name),
+			"set baseURL in %s (at the top, or in the target), SKILLSYNC_BASE_URL, or pass --base-url https://tenant.example.com", config.FileName)
+	case t.Space == "" && t.Name == "":
+		return withHint(errors.New("no space"), "set space in %s, SKILLSYNC_SPACE, or pass --space ID", config.FileName)
 	}
 	if err := spec.CheckShortSpaceID(t.Space); err != nil {
-		return t, withHint(err, "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and skillsync.yaml")
+		if t.Name != "" {
+			err = fmt.Errorf("target %s: %w", t.Name, err)
+		}
+		return withHint(err, "skillsync needs a space id of 2 to 6 characters (the API lists skills only for those); check --space, SKILLSYNC_SPACE and %s", config.FileName)
 	}
-	return t, nil
+	return nil
 }
 
 // registerTokens makes every token the process may send a secret that no
