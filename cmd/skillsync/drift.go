@@ -145,10 +145,9 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 		}
 	}
 	if o.out != "" {
-		if err := savePlans(ui, o.out, runs); err != nil {
+		if err := savePlans(ui, o.view.say, closed, o.out, runs); err != nil {
 			return err
 		}
-		sayOrWarn(ui, o.view.say, closed, savedLine(runs, o.out))
 	}
 	if ghErr != nil {
 		return ghErr

@@ -86,17 +86,13 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 		}
 	}
 	runs, err := makePlans(ctx, e, o.planning, o.view.progress())
+	if err == nil && o.base != "" {
+		err = splitByBase(ctx, ui, runs, o.planning.ref, o.base)
+	}
 	if err != nil {
 		publishFailure(ctx, e, o.planning, o.github, "plan", err)
 		notifyFailure(ctx, e, o.planning, notify.PlanError, err)
 		return err
-	}
-	if o.base != "" {
-		if err := splitByBase(ctx, ui, runs, o.planning.ref, o.base); err != nil {
-			publishFailure(ctx, e, o.planning, o.github, "plan", err)
-			notifyFailure(ctx, e, o.planning, notify.PlanError, err)
-			return err
-		}
 	}
 	closed, err := printedOrClosed(o.view.plans(runs))
 	if err != nil {
@@ -110,10 +106,9 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 		return err
 	}
 	if o.out != "" {
-		if err := savePlans(ui, o.out, runs); err != nil {
+		if err := savePlans(ui, o.view.say, closed, o.out, runs); err != nil {
 			return err
 		}
-		sayOrWarn(ui, o.view.say, closed, savedLine(runs, o.out))
 		if outsideState(runs[0].root, o.out) {
 			ui.hintf("a saved plan holds the full text of the skills: keep %s out of git, or save plans under %s/, which skillsync has git ignore", o.out, journal.StateDir)
 		}
@@ -121,7 +116,7 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 	if ghErr != nil {
 		return ghErr
 	}
-	if o.detailedExitcode && anyChanges(runs) {
+	if o.detailedExitcode && slices.ContainsFunc(runs, func(r *planRun) bool { return r.plan.HasChanges() }) {
 		return errChanges
 	}
 	return nil
@@ -137,16 +132,6 @@ func printedOrClosed(err error) (closed bool, _ error) {
 	return false, err
 }
 
-// sayOrWarn says line on stdout, or on stderr as a warning when stdout
-// was closed, so the line that the plan was saved is never lost.
-func sayOrWarn(ui *ui, say func(string, ...any), closed bool, line string) {
-	if closed {
-		ui.warningf("stdout was closed before the plan was all printed; %s", line)
-		return
-	}
-	say("%s", line)
-}
-
 // savedLine says where the plans of runs were saved, and how to apply
 // them.
 func savedLine(runs []*planRun, path string) string {
@@ -154,10 +139,8 @@ func savedLine(runs []*planRun, path string) string {
 	if len(runs) > 1 {
 		what = fmt.Sprintf("the plans of %d targets", len(runs))
 	}
-	for _, r := range runs {
-		if r.plan.HasErrors() {
-			return fmt.Sprintf("saved %s to %s", what, path) // apply refuses it
-		}
+	if slices.ContainsFunc(runs, func(r *planRun) bool { return r.plan.HasErrors() }) {
+		return fmt.Sprintf("saved %s to %s", what, path) // apply refuses it
 	}
 	return fmt.Sprintf("saved %s to %s; apply it with: skillsync apply %s", what, path, path)
 }
@@ -167,9 +150,10 @@ func savedLine(runs []*planRun, path string) string {
 const hintSecretInSpace = "remove the value from each skill named in the app, and rotate the token: whoever can read the space has read it"
 
 // savePlans writes the saved plan of runs atomically, so that an
-// interrupted plan never leaves half a file for apply to read. A plan
-// holding a secret of this process is not written at all.
-func savePlans(ui *ui, path string, runs []*planRun) error {
+// interrupted plan never leaves half a file for apply to read, then says
+// where with say. A plan holding a secret of this process is not written
+// at all.
+func savePlans(ui *ui, say func(string, ...any), closed bool, path string, runs []*planRun) error {
 	sps := make([]*planfile.Saved, len(runs))
 	for i, r := range runs {
 		sps[i] = &planfile.Saved{Plan: r.plan, BaseURL: r.target.BaseURL}
@@ -197,6 +181,13 @@ func savePlans(ui *ui, path string, runs []*planRun) error {
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("saving plan to %s: %w", path, err)
+	}
+	// When stdout was closed, the line that the plan was saved goes to
+	// stderr, so that it is never lost.
+	if closed {
+		ui.warningf("stdout was closed before the plan was all printed; %s", savedLine(runs, path))
+	} else {
+		say("%s", savedLine(runs, path))
 	}
 	return nil
 }

@@ -442,47 +442,28 @@ func (early *earlyLists) stop() {
 }
 
 // plansErrors is the error of runs of which bad says some have errors,
-// after rendering them; nil when none has. The errors of targets that
+// after rendering them; nil when none has. One run's is its plan's
+// error; several runs' names the targets, and the errors of targets that
 // could not be planned are also said on stderr, where errors are looked
 // for.
 func plansErrors(ui *ui, runs []*planRun, bad func(*planRun) bool) error {
-	if len(runs) == 1 {
-		if bad(runs[0]) {
-			return planErrors(runs[0].plan)
-		}
-		return nil
-	}
-	return targetsError(ui, runs, bad)
-}
-
-// targetsError is the error of the runs, of several, that bad says have
-// errors (nil when none has), and says on stderr why those that could not
-// be planned could not.
-func targetsError(ui *ui, runs []*planRun, bad func(*planRun) bool) error {
 	var names []string
 	for _, r := range runs {
-		if r.err != nil {
+		if r.err != nil { // only ever set when there are several
 			reportAlso(ui, r.err)
 		}
 		if bad(r) {
 			names = append(names, r.target.Name)
 		}
 	}
-	if len(names) == 0 {
+	switch {
+	case len(names) == 0:
 		return nil
+	case len(runs) == 1:
+		return planErrors(runs[0].plan)
 	}
 	return withHint(fmt.Errorf("%d of %d targets have errors (%s); nothing can be applied to them until they are fixed", len(names), len(runs), strings.Join(names, ", ")),
 		"see the errors of each target above, each with what to do")
-}
-
-// anyChanges reports whether any plan of runs changes its space.
-func anyChanges(runs []*planRun) bool {
-	for _, r := range runs {
-		if r.plan.HasChanges() {
-			return true
-		}
-	}
-	return false
 }
 
 // planErrors is the error of a plan that has errors, after rendering it.
