@@ -111,7 +111,11 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 	if len(runs) > 1 && o.journal != "" {
 		// Before anything is applied: each target needs a journal of
 		// its own.
-		return withHint(fmt.Errorf("--%s names one file, and %d targets are selected (%s)", flagJournal, len(runs), strings.Join(targetNames(targetsOf(runs)), ", ")),
+		var names []string
+		for _, r := range runs {
+			names = append(names, r.target.Name)
+		}
+		return withHint(fmt.Errorf("--%s names one file, and %d targets are selected (%s)", flagJournal, len(runs), strings.Join(names, ", ")),
 			"leave out --%s: each target's journal then goes to .skillsync/journal/<time>-<target>.jsonl; or select one target with --%s", flagJournal, flagTarget)
 	}
 	if err := o.view.plans(runs, o.planFile); err != nil {
@@ -141,15 +145,6 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 	out, err := applyRuns(ctx, e.ui, o.view, runs, o.journal, o.keepGoing)
 	notifyApply(ctx, e, out)
 	return err
-}
-
-// targetsOf are the targets of runs.
-func targetsOf(runs []*planRun) []targetSettings {
-	ts := make([]targetSettings, len(runs))
-	for i, r := range runs {
-		ts[i] = r.target
-	}
-	return ts
 }
 
 // Statuses of a target in the outcome of an apply.
@@ -302,7 +297,8 @@ func applyDocument(out []targetOutcome) any {
 		FormatVersion string   `json:"format_version"`
 		Summary       summary  `json:"summary"`
 		Targets       []target `json:"targets"`
-	}{FormatVersion: render.FormatVersion, Summary: summary{Targets: len(out)}, Targets: make([]target, len(out))}
+	}{FormatVersion: render.FormatVersion, Targets: make([]target, len(out))}
+	byStatus := map[string]int{}
 	for i, oc := range out {
 		t := target{Target: oc.run.target.Name, Space: oc.run.target.Space, Status: oc.status, Journal: oc.journal, Steps: []reconcile.StepResult{}}
 		if oc.res != nil {
@@ -315,17 +311,10 @@ func applyDocument(out []targetOutcome) any {
 			t.Error = oc.err.Error()
 		}
 		doc.Targets[i] = t
-		switch oc.status {
-		case targetApplied:
-			doc.Summary.Applied++
-		case targetUnchanged:
-			doc.Summary.Unchanged++
-		case targetFailed:
-			doc.Summary.Failed++
-		default:
-			doc.Summary.NotStarted++
-		}
+		byStatus[oc.status]++
 	}
+	doc.Summary = summary{Targets: len(out), Applied: byStatus[targetApplied], Unchanged: byStatus[targetUnchanged],
+		Failed: byStatus[targetFailed], NotStarted: byStatus[targetNotStarted]}
 	return doc
 }
 
