@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -334,19 +335,16 @@ func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
 		return err
 	}
 	rep, err := vendored.Update(ctx, root, vendored.UpdateOptions{Slugs: o.slugs, Force: o.force, Auth: gitAuth(e), Judge: j})
-	if rep != nil {
-		if o.format != "json" {
-			for _, s := range rep.Skills {
-				writeDiagnostics(ui, s.Findings)
-			}
+	switch {
+	case rep != nil && o.format == "json":
+		if jerr := writeJSON(ui, rep); jerr != nil && err == nil {
+			err = jerr
 		}
-		if o.format == "json" {
-			if jerr := writeJSON(ui, rep); jerr != nil && err == nil {
-				err = jerr
-			}
-		} else {
-			rep.WriteText(ui.stdout)
+	case rep != nil:
+		for _, s := range rep.Skills {
+			writeDiagnostics(ui, s.Findings)
 		}
+		rep.WriteText(ui.stdout)
 	}
 	if err != nil {
 		return vendorError(ui, err, "")
@@ -373,19 +371,11 @@ func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
 	if rep.Failed() {
 		return errSilent
 	}
-	if !o.force && o.format != "json" && hasState(rep, vendored.StateUpdated) {
+	updated := slices.ContainsFunc(rep.Skills, func(s vendored.SkillUpdate) bool { return s.State == vendored.StateUpdated })
+	if !o.force && o.format != "json" && updated {
 		ui.hintf("review with 'git diff', then 'skillsync plan'; commit the folders and %s", fsrepo.LockFile)
 	}
 	return nil
-}
-
-func hasState(rep *vendored.UpdateReport, state string) bool {
-	for _, s := range rep.Skills {
-		if s.State == state {
-			return true
-		}
-	}
-	return false
 }
 
 // vendorError gives the errors of the vendored package a hint: a lock
