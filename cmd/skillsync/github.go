@@ -67,11 +67,7 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind 
 	if !actions && sink == nil {
 		return nil
 	}
-	title := "skillsync " + kind
-	mo := render.MarkdownOptions{Title: title, RunURL: ui.github.RunURL}
-	if sink != nil {
-		mo = sink.MarkdownOptions(title)
-	}
+	mo := markdownOptions(ui, sink, kind)
 	var md bytes.Buffer
 	if err := render.Markdown(&md, p, mo); err != nil {
 		return err
@@ -81,11 +77,7 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind 
 	doc := ui.redact(md.String())
 	if actions {
 		writePlanAnnotations(ui.annotations, p)
-		if path := ui.github.StepSummary; path != "" {
-			if err := github.AppendStepSummary(path, doc); err != nil {
-				ui.warningf("writing the job summary: %v", err)
-			}
-		}
+		appendSummary(ui, doc)
 	}
 	if sink == nil {
 		return nil
@@ -221,24 +213,15 @@ func publishFailureOf(ctx context.Context, e *env, sink reviewSink, sinkErr erro
 	if errors.As(failure, &invalid) {
 		lines = invalid.errorLines()
 	}
-	title := "skillsync " + kind
-	mo := render.MarkdownOptions{Title: title, RunURL: ui.github.RunURL}
-	if sink != nil {
-		mo = sink.MarkdownOptions(title)
-	}
 	var md bytes.Buffer
-	if err := render.FailureMarkdown(&md, t.Space, t.Name, failure.Error(), hintFor(failure), lines, mo); err != nil {
+	if err := render.FailureMarkdown(&md, t.Space, t.Name, failure.Error(), hintFor(failure), lines, markdownOptions(ui, sink, kind)); err != nil {
 		ui.warningf("writing the failure report: %v", err)
 		return
 	}
 	// The error and the validation errors may quote the token; the report
 	// is redacted whole, after rendering, whatever the renderer escaped.
 	doc := ui.redact(md.String())
-	if path := ui.github.StepSummary; actions && path != "" {
-		if err := github.AppendStepSummary(path, doc); err != nil {
-			ui.warningf("writing the job summary: %v", err)
-		}
-	}
+	appendSummary(ui, doc)
 	if !comment {
 		return
 	}
@@ -295,18 +278,32 @@ func publishResult(ui *ui, res *reconcile.Result) {
 		}
 	}
 	github.WriteAnnotations(ui.annotations, as)
-	path := ui.github.StepSummary
-	if path == "" {
-		return
-	}
 	var md bytes.Buffer
 	if err := render.ResultMarkdown(&md, res, render.MarkdownOptions{}); err != nil {
 		ui.warningf("writing the job summary: %v", err)
 		return
 	}
-	if err := github.AppendStepSummary(path, ui.redact(md.String())); err != nil {
-		ui.warningf("writing the job summary: %v", err)
+	appendSummary(ui, ui.redact(md.String()))
+}
+
+// appendSummary appends the markdown doc to the job summary under GitHub
+// Actions. A failure is a warning: the summary is a copy of what stdout
+// and the annotations say.
+func appendSummary(ui *ui, doc string) {
+	if path := ui.github.StepSummary; ui.github.Actions && path != "" {
+		if err := github.AppendStepSummary(path, doc); err != nil {
+			ui.warningf("writing the job summary: %v", err)
+		}
 	}
+}
+
+// markdownOptions are those of the markdown of kind's plan ("plan" or
+// "drift"): the sink's, else those of the job summary.
+func markdownOptions(ui *ui, sink reviewSink, kind string) render.MarkdownOptions {
+	if sink != nil {
+		return sink.MarkdownOptions("skillsync " + kind)
+	}
+	return render.MarkdownOptions{Title: "skillsync " + kind, RunURL: ui.github.RunURL}
 }
 
 func problemText(pr reconcile.Problem) string {
