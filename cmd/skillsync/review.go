@@ -86,7 +86,7 @@ func openReviewSink(ctx context.Context, e *env, g githubOptions, kind string) (
 	if err != nil {
 		return nil, ciError(err)
 	}
-	return &githubSink{c: gc, pr: pr, runURL: env.RunURL}, nil
+	return &githubSink{Client: gc, pr: pr, runURL: env.RunURL}, nil
 }
 
 // githubTokenVar names the variable that github.ReadEnv takes the token
@@ -125,12 +125,13 @@ func openGitLab(ctx context.Context, e *env, ge gitlab.Env, g githubOptions, com
 	if err != nil {
 		return nil, ciError(err)
 	}
-	return &gitlabSink{c: c, mr: mr, runURL: ge.RunURL}, nil
+	return &gitlabSink{Client: c, mr: mr, runURL: ge.RunURL}, nil
 }
 
-// githubSink posts to a GitHub pull request and repository.
+// githubSink posts to a GitHub pull request and repository. Its
+// client's Propose and Withdraw are the sink's.
 type githubSink struct {
-	c      *github.Client
+	*github.Client
 	pr     int // 0 for drift --issue
 	runURL string
 }
@@ -140,29 +141,22 @@ func (s *githubSink) MarkdownOptions(title string) render.MarkdownOptions {
 }
 
 func (s *githubSink) SyncPlan(ctx context.Context, marker, md string, noChanges bool) (string, string, error) {
-	action, url, err := s.c.SyncPlanComment(ctx, s.pr, github.PlanComment{Marker: marker, Markdown: md, NoChanges: noChanges})
+	action, url, err := s.SyncPlanComment(ctx, s.pr, github.PlanComment{Marker: marker, Markdown: md, NoChanges: noChanges})
 	return action, url, ciError(err)
 }
 
 func (s *githubSink) SyncDrift(ctx context.Context, space, target string, drift bool, md string) (string, string, error) {
-	action, url, err := s.c.SyncDriftIssue(ctx, space, target, drift, md)
+	action, url, err := s.SyncDriftIssue(ctx, space, target, drift, md)
 	return action, url, ciError(err)
-}
-
-func (s *githubSink) Propose(ctx context.Context, p forge.Proposal) (forge.Outcome, error) {
-	return s.c.Propose(ctx, p)
-}
-
-func (s *githubSink) Withdraw(ctx context.Context, w forge.Withdrawal) (forge.Outcome, error) {
-	return s.c.Withdraw(ctx, w)
 }
 
 func (s *githubSink) Review() string  { return fmt.Sprintf("pull request #%d", s.pr) }
 func (s *githubSink) Comment() string { return "comment" }
 
-// gitlabSink posts to a GitLab merge request and project.
+// gitlabSink posts to a GitLab merge request and project. Its client's
+// Propose and Withdraw are the sink's.
 type gitlabSink struct {
-	c      *gitlab.Client
+	*gitlab.Client
 	mr     int64 // 0 for drift --issue
 	runURL string
 }
@@ -172,7 +166,7 @@ func (s *gitlabSink) MarkdownOptions(title string) render.MarkdownOptions {
 }
 
 func (s *gitlabSink) SyncPlan(ctx context.Context, marker, md string, noChanges bool) (string, string, error) {
-	action, url, err := s.c.SyncPlanNote(ctx, s.mr, gitlab.PlanNote{Marker: marker, Markdown: md, NoChanges: noChanges})
+	action, url, err := s.SyncPlanNote(ctx, s.mr, gitlab.PlanNote{Marker: marker, Markdown: md, NoChanges: noChanges})
 	return action, url, ciError(err)
 }
 
@@ -180,7 +174,7 @@ func (s *gitlabSink) SyncPlan(ctx context.Context, marker, md string, noChanges 
 // two hosts never disagree on what a space's or a target's issue is.
 func (s *gitlabSink) SyncDrift(ctx context.Context, space, target string, drift bool, md string) (string, string, error) {
 	where := render.Where(space, target)
-	action, url, err := s.c.SyncDriftIssue(ctx, gitlab.DriftIssue{
+	action, url, err := s.SyncDriftIssue(ctx, gitlab.DriftIssue{
 		Marker:   github.DriftMarker(space, target),
 		Title:    "skillsync: drift in " + where,
 		Drift:    drift,
@@ -188,14 +182,6 @@ func (s *gitlabSink) SyncDrift(ctx context.Context, space, target string, drift 
 		InSync:   strings.ToUpper(where[:1]) + where[1:] + " is back in sync with git.",
 	})
 	return action, url, ciError(err)
-}
-
-func (s *gitlabSink) Propose(ctx context.Context, p forge.Proposal) (forge.Outcome, error) {
-	return s.c.Propose(ctx, p)
-}
-
-func (s *gitlabSink) Withdraw(ctx context.Context, w forge.Withdrawal) (forge.Outcome, error) {
-	return s.c.Withdraw(ctx, w)
 }
 
 func (s *gitlabSink) Review() string  { return fmt.Sprintf("merge request !%d", s.mr) }
