@@ -253,11 +253,8 @@ func confirmDelete(ctx context.Context, e *env, what string) error {
 	if !ok || !isTerminal(in) {
 		return withHint(errors.New("deleting an agent needs confirmation, and there is no terminal to ask on"), "pass --yes to delete without asking; deletion is permanent")
 	}
-	fprintf(e.ui.stdout, "Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", what)
-	e.ui.flush()
-	line, err := readAnswer(ctx, in)
+	line, err := ask(ctx, e.ui, e.ui.stdout, in, fmt.Sprintf("Delete agent %s permanently? Its draft, published version, actions and skills are lost for good. Type 'yes' to confirm: ", what))
 	if err != nil {
-		fprintf(e.ui.stdout, "\n") // after the "^C" the terminal shows
 		return err
 	}
 	if strings.TrimSpace(line) != "yes" {

@@ -336,11 +336,8 @@ func confirm(ctx context.Context, e *env, cmd string, runs []*planRun, noTermina
 	for i, r := range runs {
 		where[i] = r.target.where()
 	}
-	fprintf(prompt, "\nApply these changes to %s? Only 'yes' will be accepted: ", strings.Join(where, ", "))
-	ui.flush()
-	line, err := readAnswer(ctx, in)
+	line, err := ask(ctx, ui, prompt, in, fmt.Sprintf("\nApply these changes to %s? Only 'yes' will be accepted: ", strings.Join(where, ", ")))
 	if err != nil {
-		fprintf(prompt, "\n") // after the "^C" the terminal shows
 		return err
 	}
 	if line == "" {
@@ -352,11 +349,13 @@ func confirm(ctx context.Context, e *env, cmd string, runs []*planRun, noTermina
 	return nil
 }
 
-// readAnswer reads a line typed at the terminal in, or "" when it is
-// closed first. It returns errInterrupted as soon as ctx ends: Ctrl-C at
-// the prompt sends SIGINT, which ends ctx, while the read itself would go
-// on waiting for Enter.
-func readAnswer(ctx context.Context, in io.Reader) (string, error) {
+// ask writes question on w, and reads the answer typed at the terminal
+// in: a line, or "" when it is closed first. It returns errInterrupted as
+// soon as ctx ends: Ctrl-C at the prompt sends SIGINT, which ends ctx,
+// while the read itself would go on waiting for Enter.
+func ask(ctx context.Context, ui *ui, w io.Writer, in io.Reader, question string) (string, error) {
+	fprintf(w, "%s", question)
+	ui.flush()
 	got := make(chan string, 1)
 	crashed := make(chan error, 1)
 	go func() {
@@ -371,14 +370,16 @@ func readAnswer(ctx context.Context, in io.Reader) (string, error) {
 		}
 		got <- line
 	}()
+	var err error
 	select {
 	case line := <-got:
 		return line, nil
-	case err := <-crashed:
-		return "", err
+	case err = <-crashed:
 	case <-ctx.Done():
-		return "", errInterrupted
+		err = errInterrupted
 	}
+	fprintf(w, "\n") // after the "^C" the terminal shows
+	return "", err
 }
 
 // recheck refuses the plans of runs if a skill one touches moved since it
