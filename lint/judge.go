@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/coregx/ahocorasick"
 	"github.com/skillsync/skillsync/internal/visible"
 )
 
@@ -29,8 +28,8 @@ type Options struct {
 	Secrets map[string]string
 }
 
-// A Judge holds the compiled rules. It is safe for concurrent use; build
-// one per process, as compiling takes some tens of milliseconds.
+// A Judge holds the rules, and the secrets of the process. It is safe for
+// concurrent use. Its expressions compile when a text first needs them.
 type Judge struct {
 	dets    []detector
 	leaks   []leakRule
@@ -38,7 +37,7 @@ type Judge struct {
 	// ac finds in one pass every anchor of the detectors, every keyword
 	// of the secret rules, every literal of the prefilters and every mark
 	// of the process's secrets; wakes[pattern] lists what each wakes.
-	ac    *ahocorasick.Automaton
+	ac    *automaton
 	wakes [][]wake
 	// detPre and leakPre are the prefilters of the detectors and of the
 	// secret rules, by index; need[i] is the group of dets[i].need, or -1.
@@ -68,7 +67,7 @@ const (
 	wakeSecret                   // a mark of secrets[i]
 )
 
-// New compiles the rules.
+// New makes the Judge of the rules and of the secrets in opts.
 func New(opts Options) (*Judge, error) {
 	j := &Judge{dets: detectors()}
 	anchorDetectors(j.dets)
@@ -79,11 +78,7 @@ func New(opts Options) (*Judge, error) {
 		}
 	}
 	sort.Slice(j.secrets, func(a, b int) bool { return j.secrets[a].name < j.secrets[b].name })
-	ac, err := j.buildAutomaton()
-	if err != nil {
-		return nil, fmt.Errorf("building the anchors of the security rules: %w", err)
-	}
-	j.ac = ac
+	j.ac = j.buildAutomaton()
 	return j, nil
 }
 
@@ -102,7 +97,7 @@ func anchorDetectors(dets []detector) {
 
 // buildAutomaton gathers the patterns of the automaton and what each
 // wakes, and makes the prefilters.
-func (j *Judge) buildAutomaton() (*ahocorasick.Automaton, error) {
+func (j *Judge) buildAutomaton() *automaton {
 	ids := map[string]int{}
 	var patterns []string
 	add := func(p string, w wake) {
@@ -171,7 +166,7 @@ func (j *Judge) buildAutomaton() (*ahocorasick.Automaton, error) {
 			}
 		}
 	}
-	return ahocorasick.NewBuilder().AddStrings(patterns).Build()
+	return newAutomaton(patterns)
 }
 
 // subset reports whether every literal of lits is one of words.
@@ -581,7 +576,7 @@ type literal struct {
 
 // findLiterals records where the literals of each group occur, and
 // which secrets of the process may be in the text.
-func (s *scan) findLiterals(hits []ahocorasick.Match) {
+func (s *scan) findLiterals(hits []hit) {
 	for _, h := range hits {
 		for _, wk := range s.j.wakes[h.PatternID] {
 			switch wk.kind {

@@ -1,0 +1,69 @@
+package lint
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// naiveHits finds every occurrence of patterns in text by trying each
+// pattern at each end, in the order an automaton reports them: by end,
+// the longer first.
+func naiveHits(patterns []string, text []byte) []hit {
+	var hits []hit
+	for end := 1; end <= len(text); end++ {
+		var here []hit
+		for id, p := range patterns {
+			if len(p) <= end && string(text[end-len(p):end]) == p {
+				here = append(here, hit{PatternID: id, Start: end - len(p), End: end})
+			}
+		}
+		slices.SortFunc(here, func(a, b hit) int { return a.Start - b.Start })
+		hits = append(hits, here...)
+	}
+	return hits
+}
+
+// TestAutomatonFindsAll: the automaton finds what trying every pattern
+// at every byte finds, on patterns that overlap, nest and share
+// prefixes and suffixes, in ASCII and beyond, and on the patterns and
+// texts of the rules.
+func TestAutomatonFindsAll(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 23))
+	alphabet := []string{"a", "b", "c", "é", "ü", "安", " ", "\n", "\x00", "\xff"}
+	for round := range 300 {
+		seen := map[string]bool{}
+		var patterns []string
+		for range 1 + r.IntN(30) {
+			var b strings.Builder
+			for range 1 + r.IntN(6) {
+				b.WriteString(alphabet[r.IntN(len(alphabet)-round%4)])
+			}
+			if p := b.String(); !seen[p] {
+				seen[p] = true
+				patterns = append(patterns, p)
+			}
+		}
+		var text strings.Builder
+		for range r.IntN(400) {
+			text.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		a := newAutomaton(patterns)
+		got, want := a.FindAllOverlapping([]byte(text.String())), naiveHits(patterns, []byte(text.String()))
+		if !slices.Equal(got, want) {
+			t.Fatalf("patterns %q in %q:\n got %v\nwant %v", patterns, text.String(), got, want)
+		}
+	}
+
+	j := judgeFor(t, map[string]string{"SKILLSYNC_TOKEN": "sk-sync-7Hq2mX9vL4pR8wZ1cT6y"})
+	patterns := j.ac.patterns
+	for _, f := range loadFixtures(t)[:40] {
+		for _, file := range f.files {
+			fold := newText(string(file.Data), &textBuf{}).fold
+			if got, want := j.ac.FindAllOverlapping(fold), naiveHits(patterns, fold); !slices.Equal(got, want) {
+				t.Errorf("%s/%s: the automaton finds %d occurrences, trying every pattern %d", f.name, file.Path, len(got), len(want))
+			}
+		}
+	}
+}
