@@ -53,6 +53,10 @@ func withhold(e reconcile.JournalEntry, found func(text string) []string) reconc
 		}
 		return &c
 	}
+	// A publish's slug is the agent's name, which the space holds.
+	if check("slug", &e.Slug) {
+		e.Slug = "withheld: it holds the value of " + strings.Join(w["slug"], ", ")
+	}
 	e.Before = state("before.", e.Before)
 	e.After = state("after.", e.After)
 	if check("error", &e.Error) {

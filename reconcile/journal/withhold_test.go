@@ -123,3 +123,47 @@ func TestRestoreWithheldRequest(t *testing.T) {
 		t.Errorf("restore changes %+v, want the name put back and the instructions kept", p.Changes)
 	}
 }
+
+// TestJournalWithholdsAnAgentsName: a publish line names the agent, whose
+// name the space holds and anyone may have typed a token into: the line
+// holds the name only when it holds no secret, and restore still notes
+// the publish.
+func TestJournalWithholdsAnAgentsName(t *testing.T) {
+	const token = "ghp_Q7xTestTokenValue0123456789abcdefABCD"
+	secrets := &redact.Set{}
+	secrets.Add("GITHUB_TOKEN", token)
+	path := filepath.Join(t.TempDir(), "j.jsonl")
+	j, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Secrets = secrets.Found
+	const id = "11111111-1111-4111-8111-111111111111"
+	for _, o := range []reconcile.Outcome{reconcile.OutcomeStarted, reconcile.OutcomeApplied} {
+		e := reconcile.JournalEntry{Time: time.Now().UTC(), Space: "ab12", Slug: "Release bot " + token, ID: id, Action: reconcile.ActionPublish, Outcome: o}
+		if err := j.Write(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "Q7xTestToken") {
+		t.Fatalf("the journal holds a secret:\n%s", data)
+	}
+	es := readFile(t, path)
+	if want := map[string][]string{"slug": {"GITHUB_TOKEN"}}; !reflect.DeepEqual(es[0].Withheld, want) {
+		t.Errorf("withheld = %v, want %v", es[0].Withheld, want)
+	}
+	rs, err := PlanRestore(es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs.Notes) != 1 || rs.Notes[0].Code != CodeRestorePublish || !strings.Contains(rs.Notes[0].Message, id) {
+		t.Errorf("restore notes %+v, want the publish of %s", rs.Notes, id)
+	}
+}
