@@ -190,9 +190,15 @@ var notBranch = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 func branchPart(src string) string {
 	src = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(src, "https://"), "http://"), ".git")
 	s := strings.Trim(notBranch.ReplaceAllString(src, "-"), "-.")
-	s = strings.ReplaceAll(s, "..", ".")
+	for strings.Contains(s, "..") {
+		s = strings.ReplaceAll(s, "..", ".")
+	}
 	if len(s) > 100 {
 		s = s[:100]
+	}
+	// git refuses a branch ending in "." or ".lock".
+	for strings.HasSuffix(s, ".") || strings.HasSuffix(s, ".lock") {
+		s = strings.TrimSuffix(strings.TrimSuffix(s, "."), ".lock")
 	}
 	if s == "" {
 		return "source"

@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/skillsync/skillsync/internal/forge"
 	"github.com/skillsync/skillsync/internal/github/githubtest"
 	"github.com/skillsync/skillsync/lint"
 )
@@ -213,5 +214,24 @@ func TestVendorUpdatePullRequestRefusesFindings(t *testing.T) {
 	}
 	if prs := openPRs(f); len(prs) != 1 {
 		t.Errorf("once waived, open pull requests %+v, want one", prs)
+	}
+}
+
+// TestVendorBranchIsABranch: the branch of an upstream's pull request is
+// one git and the code hosts accept, whatever the upstream's address
+// holds: dots in a row, a name ending in .lock, a cut that ends on a dot.
+func TestVendorBranchIsABranch(t *testing.T) {
+	t.Parallel()
+	for _, src := range []string{
+		"https://example.com/acme/skills...v2.git",
+		"https://example.com/acme/team.lock",
+		"https://example.com/acme/team.lock.lock",
+		"https://example.com/" + strings.Repeat("a", 87) + ".bcd",
+		"../upstream....skills",
+	} {
+		head := "skillsync/vendor/" + branchPart(src)
+		if err := forge.CheckBranch("head", head); err != nil {
+			t.Errorf("source %s: %v", src, err)
+		}
 	}
 }
