@@ -4,10 +4,9 @@ import "slices"
 
 // An automaton finds every occurrence of a set of patterns in one pass
 // over a text (Aho-Corasick), by a table of transitions over the classes
-// of bytes the patterns hold. It is ours, not a module's, because every
-// command that judges builds one: this build fills each state's row from
-// its failure state's in one breadth-first pass, where the module walked
-// the failure links for every entry, which was most of New's time.
+// of bytes the patterns hold. Every command that judges builds one, so
+// the build fills each state's row from its failure state's, in one
+// breadth-first pass, and allocates the table once.
 type automaton struct {
 	classes [256]uint32 // the class of each byte; 0 for bytes no pattern holds
 	stride  uint32      // the number of classes

@@ -27,8 +27,8 @@ type derivation struct {
 	runLen int
 }
 
-// derive derives the prefilter of expr. Parsing every expression takes
-// tens of milliseconds: New reads what tables_gen.go stores.
+// derive derives the prefilter of expr. New reads what tables_gen.go
+// stores instead, so that it parses no expression the tables hold.
 func derive(expr string, raw bool) derivation {
 	if raw {
 		if set, n := byteRun(expr); set != nil {
