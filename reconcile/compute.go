@@ -1,6 +1,7 @@
 package reconcile
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -325,12 +326,6 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 	}
 }
 
-// newName is the +++ name of an instructions diff: the SKILL.md in the
-// repository.
-func newName(ls fsrepo.Skill) string {
-	return skillPath(ls.Slug, ls.Path)
-}
-
 // skillPath is the SKILL.md of a skill: p, or SLUG/SKILL.md when the
 // skill has none.
 func skillPath(slug, p string) string {
@@ -366,7 +361,7 @@ func (c *planner) files(ls fsrepo.Skill, rs remote.Skill) {
 	remoteFiles := c.live.Files[rs.ID]
 	for _, f := range ls.Files {
 		got, read := remoteFiles[f.Path]
-		issue := FileIssue{Slug: ls.Slug, Path: f.Path, RepoPath: path.Join(path.Dir(newName(ls)), f.Path)}
+		issue := FileIssue{Slug: ls.Slug, Path: f.Path, RepoPath: path.Join(path.Dir(skillPath(ls.Slug, ls.Path)), f.Path)}
 		switch {
 		case !read && f.Binary:
 			issue.Status = FileUnchecked
@@ -432,12 +427,8 @@ func (c *planner) unmanaged() {
 			c.plan.Unmanaged = append(c.plan.Unmanaged, u)
 		}
 	}
-	sort.SliceStable(c.plan.Changes, func(i, j int) bool {
-		a, b := c.plan.Changes[i], c.plan.Changes[j]
-		if a.Slug != b.Slug {
-			return a.Slug < b.Slug
-		}
-		return a.ID < b.ID
+	slices.SortStableFunc(c.plan.Changes, func(a, b Change) int {
+		return cmp.Or(cmp.Compare(a.Slug, b.Slug), cmp.Compare(a.ID, b.ID))
 	})
 }
 
@@ -525,18 +516,13 @@ func (c *planner) agentImpact() {
 	}
 	for i := range c.plan.Changes {
 		ch := &c.plan.Changes[i]
-		refs := append([]AgentRef(nil), bySkill[ch.ID]...)
-		sort.Slice(refs, func(i, j int) bool {
-			if refs[i].Name != refs[j].Name {
-				return refs[i].Name < refs[j].Name
-			}
-			return refs[i].ID < refs[j].ID
+		ch.Agents = slices.SortedFunc(slices.Values(bySkill[ch.ID]), func(a, b AgentRef) int {
+			return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
 		})
-		ch.Agents = refs
 		if !ch.Has(ActionDisable) {
 			continue
 		}
-		for _, a := range refs {
+		for _, a := range ch.Agents {
 			c.warnf(Problem{Code: CodeAgentUsesDisabled, Slug: ch.Slug, Path: ch.Path, Agent: a.ID},
 				"agent %s uses %s, which this plan disables; the agent stops loading it", visible.Quote(a.Name), ch.Slug)
 		}
@@ -579,12 +565,8 @@ func (c *planner) publish() {
 			HasUnpublishedChanges: a.HasUnpublishedChanges, UpdatedAt: a.UpdatedAt,
 		})
 	}
-	sort.SliceStable(c.plan.Publish, func(i, j int) bool {
-		a, b := c.plan.Publish[i], c.plan.Publish[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return a.ID < b.ID
+	slices.SortStableFunc(c.plan.Publish, func(a, b AgentPublish) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
 	})
 }
 

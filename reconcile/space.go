@@ -1,10 +1,10 @@
 package reconcile
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -95,11 +95,9 @@ func activeSets(live []remote.Skill, changes []Change) (before, after []activeSk
 			after = append(after, activeSkill{s.Slug, st.Name, st.Description})
 		}
 	}
-	bySlug := func(a []activeSkill) {
-		sort.Slice(a, func(i, j int) bool { return a[i].slug < a[j].slug })
-	}
-	bySlug(before)
-	bySlug(after)
+	bySlug := func(a, b activeSkill) int { return cmp.Compare(a.slug, b.slug) }
+	slices.SortFunc(before, bySlug)
+	slices.SortFunc(after, bySlug)
 	return before, after
 }
 
@@ -122,7 +120,7 @@ func DescribeSpace(live []remote.Skill, changes []Change, d config.Descriptions)
 		r.Largest = append(r.Largest, DescriptionSize{Slug: s.slug, Chars: s.chars()})
 	}
 	r.Over = r.After > r.Budget
-	sort.SliceStable(r.Largest, func(i, j int) bool { return r.Largest[i].Chars > r.Largest[j].Chars })
+	slices.SortStableFunc(r.Largest, func(a, b DescriptionSize) int { return cmp.Compare(b.Chars, a.Chars) })
 	r.Largest = r.Largest[:min(len(r.Largest), maxContributors)]
 	for slug, n := range now {
 		if n != was[slug] {
@@ -134,12 +132,8 @@ func DescribeSpace(live []remote.Skill, changes []Change, d config.Descriptions)
 			r.Changed = append(r.Changed, DescriptionSize{Slug: slug, Delta: -n})
 		}
 	}
-	sort.Slice(r.Changed, func(i, j int) bool {
-		a, b := r.Changed[i], r.Changed[j]
-		if a.Delta != b.Delta {
-			return a.Delta > b.Delta
-		}
-		return a.Slug < b.Slug
+	slices.SortFunc(r.Changed, func(a, b DescriptionSize) int {
+		return cmp.Or(cmp.Compare(b.Delta, a.Delta), cmp.Compare(a.Slug, b.Slug))
 	})
 	if d.OverlapLevel != config.LevelOff {
 		r.Overlaps = overlaps(after, r.OverlapPercent)
@@ -206,15 +200,9 @@ func thousands(n int) string {
 // describeSpace adds the report of the descriptions to the plan, and its
 // problems at the levels the policy sets.
 func (c *planner) describeSpace() {
-	seen := make(map[string]bool, len(c.live.Skills))
-	var live []remote.Skill
+	var live []remote.Skill // index has listed each id once
 	for _, slug := range c.slugs {
-		for _, s := range c.bySlug[slug] {
-			if !seen[s.ID] {
-				seen[s.ID] = true
-				live = append(live, s)
-			}
-		}
+		live = append(live, c.bySlug[slug]...)
 	}
 	d := c.policy.Descriptions.WithDefaults()
 	r := DescribeSpace(live, c.plan.Changes, d)
@@ -263,14 +251,8 @@ func overlaps(skills []activeSkill, percent int) []Overlap {
 		}
 		out = append(out, Overlap{Slugs: [2]string{a, b}, Percent: p})
 	})
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Percent != out[j].Percent {
-			return out[i].Percent > out[j].Percent
-		}
-		if out[i].Slugs[0] != out[j].Slugs[0] {
-			return out[i].Slugs[0] < out[j].Slugs[0]
-		}
-		return out[i].Slugs[1] < out[j].Slugs[1]
+	slices.SortFunc(out, func(a, b Overlap) int {
+		return cmp.Or(cmp.Compare(b.Percent, a.Percent), cmp.Compare(a.Slugs[0], b.Slugs[0]), cmp.Compare(a.Slugs[1], b.Slugs[1]))
 	})
 	return out
 }
