@@ -358,37 +358,25 @@ func (p *Plan) HasErrors() bool {
 // Normalize makes nil slices empty, so the JSON form has [] rather than null
 // and a decoded plan equals the one encoded.
 func (p *Plan) Normalize() {
-	if p.Changes == nil {
-		p.Changes = []Change{}
-	}
+	p.Changes = orEmpty(p.Changes)
 	for i := range p.Changes {
 		c := &p.Changes[i]
-		if c.Actions == nil {
-			c.Actions = []Action{}
-		}
-		if c.Fields == nil {
-			c.Fields = []string{}
-		}
-		if c.Agents == nil {
-			c.Agents = []AgentRef{}
-		}
+		c.Actions = orEmpty(c.Actions)
+		c.Fields = orEmpty(c.Fields)
+		c.Agents = orEmpty(c.Agents)
 	}
-	if p.Unmanaged == nil {
-		p.Unmanaged = []UnmanagedSkill{}
+	p.Unmanaged = orEmpty(p.Unmanaged)
+	p.Missing = orEmpty(p.Missing)
+	p.Files = orEmpty(p.Files)
+	p.Publish = orEmpty(p.Publish)
+	p.Errors = orEmpty(p.Errors)
+	p.Warnings = orEmpty(p.Warnings)
+}
+
+// orEmpty is s, or an empty slice when s is nil.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
 	}
-	if p.Missing == nil {
-		p.Missing = []MissingSkill{}
-	}
-	if p.Files == nil {
-		p.Files = []FileIssue{}
-	}
-	if p.Publish == nil {
-		p.Publish = []AgentPublish{}
-	}
-	if p.Errors == nil {
-		p.Errors = []Problem{}
-	}
-	if p.Warnings == nil {
-		p.Warnings = []Problem{}
-	}
+	return s
 }
