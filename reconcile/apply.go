@@ -135,7 +135,6 @@ func Apply(ctx context.Context, c Service, space string, p *Plan, o ApplyOptions
 		res:    &Result{Target: p.Target, Space: space},
 	}
 	a.build()
-	a.progress = newProgress(o.Progress, len(a.steps))
 	for _, phase := range a.phases {
 		if phase.before != nil {
 			phase.before()
@@ -192,12 +191,12 @@ type applier struct {
 	plan        *Plan
 	opts        ApplyOptions
 	res         *Result
-	progress    *progress
 
 	steps  []*step
 	phases []phase
 
-	mu         sync.Mutex // guards res.Steps[i] while steps run, journalErr, bug and wrote
+	mu         sync.Mutex // guards res.Steps[i] while steps run, done, journalErr, bug and wrote
+	done       int        // steps finished, for opts.Progress
 	journalErr error
 	bug        error // the first panic of a step, a *bug.Error
 	// wrote holds the changes whose skill this apply's own disable
@@ -375,13 +374,17 @@ func (a *applier) stopReason() string {
 	return ""
 }
 
-// finish records the outcome of a step, keeping its name and action.
+// finish records the outcome of a step, keeping its name and action, and
+// reports progress: one call at a time, in order.
 func (a *applier) finish(s *step, r StepResult) {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	sr := &a.res.Steps[s.idx]
 	sr.Outcome, sr.Reason, sr.Status, sr.Mismatch = r.Outcome, r.Reason, r.Status, r.Mismatch
-	a.mu.Unlock()
-	a.progress.step()
+	a.done++
+	if a.opts.Progress != nil {
+		a.opts.Progress(a.done, len(a.steps))
+	}
 }
 
 // journal writes e, and records the first failure to, which stops apply.
@@ -715,26 +718,3 @@ func shortText(s string) string {
 // saved plan run at once when their options leave it zero, as fetching
 // does.
 const DefaultParallelism = fetch.DefaultParallelism
-
-// progress reports done/total to a callback from any goroutine, one call
-// at a time and in order.
-type progress struct {
-	mu    sync.Mutex
-	f     func(done, total int)
-	done  int
-	total int
-}
-
-func newProgress(f func(done, total int), total int) *progress {
-	return &progress{f: f, total: total}
-}
-
-func (p *progress) step() {
-	if p.f == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
-	p.f(p.done, p.total)
-}
