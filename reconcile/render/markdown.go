@@ -39,6 +39,14 @@ type MarkdownOptions struct {
 	RunURL string
 }
 
+// maxLen is the most bytes a comment may take: MaxLen, or GitHub's limit.
+func (o MarkdownOptions) maxLen() int {
+	if o.MaxLen <= 0 {
+		return defaultMarkdownMaxLen
+	}
+	return o.MaxLen
+}
+
 // review names what a plan is reviewed on, as its host calls it.
 func (o MarkdownOptions) review() string {
 	if o.Host == "GitLab" {
@@ -110,16 +118,12 @@ func Where(space, target string) string {
 	return "space " + space
 }
 
-// WhereMarkdown is [Where] in markdown, the names in code spans, for other
-// markdown reports of skillsync.
-func WhereMarkdown(space, target string) string { return whereMarkdown(space, target) }
-
-// whereMarkdown is [Where] in markdown, the names in code spans.
-func whereMarkdown(space, target string) string {
+// WhereMarkdown is [Where] in markdown, the names in code spans.
+func WhereMarkdown(space, target string) string {
 	if target != "" {
-		return "target " + codeSpan(target) + " (space " + codeSpan(space) + ")"
+		return "target " + CodeSpan(target) + " (space " + CodeSpan(space) + ")"
 	}
-	return "space " + codeSpan(space)
+	return "space " + CodeSpan(space)
 }
 
 // mdReserve is kept free while filling the comment, for the notes that say
@@ -133,11 +137,7 @@ const mdReserve = 2048
 // are kept, long diffs are cut with a note saying so, and what does not fit
 // at all is counted in a note.
 func Markdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error {
-	max := o.MaxLen
-	if max <= 0 {
-		max = defaultMarkdownMaxLen
-	}
-	m := newMDWriter(max, o)
+	m := newMDWriter(o)
 	m.plan(p)
 	m.end()
 	return writeLines(w, m.b.String())
@@ -164,10 +164,10 @@ func NoChangesMarkdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error 
 	}
 	var m mdWriter
 	m.must(MarkdownMarker(p.Space, p.Target) + "\n")
-	m.must("### " + title(o.Title) + " for " + whereMarkdown(p.Space, p.Target) + "\n\n")
+	m.must("### " + title(o.Title) + " for " + WhereMarkdown(p.Space, p.Target) + "\n\n")
 	m.must("**No changes.**")
 	if p.Commit != "" {
-		m.must(" Commit " + codeSpan(shortCommit(p.Commit)))
+		m.must(" Commit " + CodeSpan(shortCommit(p.Commit)))
 		if p.Dirty {
 			m.must(" with uncommitted edits")
 		}
@@ -187,21 +187,17 @@ func NoChangesMarkdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error 
 // [Markdown] it stays under o.MaxLen bytes, listing as many problems
 // as fit.
 func FailureMarkdown(w io.Writer, space, target, message, hint string, problems []string, o MarkdownOptions) error {
-	max := o.MaxLen
-	if max <= 0 {
-		max = defaultMarkdownMaxLen
-	}
-	m := newMDWriter(max, o)
+	m := newMDWriter(o)
 	m.must(MarkdownMarker(space, target) + "\n")
-	m.must("### " + title(o.Title) + " for " + whereMarkdown(space, target) + "\n\n")
-	m.must("> [!CAUTION]\n> **No plan could be made:** " + mdText(message) + "\n")
+	m.must("### " + title(o.Title) + " for " + WhereMarkdown(space, target) + "\n\n")
+	m.must("> [!CAUTION]\n> **No plan could be made:** " + MarkdownText(message) + "\n")
 	if hint != "" {
-		m.must(">\n> " + mdText(hint) + "\n")
+		m.must(">\n> " + MarkdownText(hint) + "\n")
 	}
 	m.must("\n")
 	items := make([]string, len(problems))
 	for i, p := range problems {
-		items[i] = "- " + codeSpan(p) + "\n"
+		items[i] = "- " + CodeSpan(p) + "\n"
 	}
 	m.list(items, "problems")
 	m.end()
@@ -221,11 +217,11 @@ type mdWriter struct {
 	review string
 }
 
-// newMDWriter returns a writer that keeps to max bytes, with room kept for
-// the notes and, when o links the run, the line linking it.
-func newMDWriter(max int, o MarkdownOptions) *mdWriter {
+// newMDWriter returns a writer that keeps to o.MaxLen bytes, with room kept
+// for the notes and, when o links the run, the line linking it.
+func newMDWriter(o MarkdownOptions) *mdWriter {
 	link := o.runLink()
-	return &mdWriter{limit: max - mdReserve - len(link), title: o.Title, sizeLimit: o.sizeLimit(), link: link, review: o.review()}
+	return &mdWriter{limit: o.maxLen() - mdReserve - len(link), title: o.Title, sizeLimit: o.sizeLimit(), link: link, review: o.review()}
 }
 
 // end closes a plan from which something was cut with the link to the
@@ -269,7 +265,7 @@ func (m *mdWriter) list(items []string, what string) bool {
 
 func (m *mdWriter) plan(p *reconcile.Plan) {
 	m.must(MarkdownMarker(p.Space, p.Target) + "\n")
-	m.must("### " + title(m.title) + " for " + whereMarkdown(p.Space, p.Target) + "\n\n")
+	m.must("### " + title(m.title) + " for " + WhereMarkdown(p.Space, p.Target) + "\n\n")
 	head := "**" + SummaryLine(p) + "**"
 	if p.Summary.Publish > 0 {
 		head += fmt.Sprintf(" Agents: %d to publish.", p.Summary.Publish)
@@ -284,7 +280,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 		head = "**Not planned.**"
 	}
 	if p.Commit != "" {
-		head += " Commit " + codeSpan(shortCommit(p.Commit))
+		head += " Commit " + CodeSpan(shortCommit(p.Commit))
 		if p.Dirty {
 			head += " with uncommitted edits"
 		}
@@ -318,7 +314,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 			if c.Unmanaged {
 				acts = append(acts, "(unmanaged)")
 			}
-			rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(c.Slug)),
+			rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(CodeSpan(c.Slug)),
 				strings.Join(acts, ", "), fieldsCell(c), cell(agentSpans(c.Agents)))
 		}
 		m.list(rows, "skills")
@@ -330,27 +326,27 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 
 	var items []string
 	for _, s := range p.Missing {
-		item := fmt.Sprintf("- %s: no skill %s in the space (%s)", codeSpan(s.Path), codeSpan(s.Slug), s.Severity)
+		item := fmt.Sprintf("- %s: no skill %s in the space (%s)", CodeSpan(s.Path), CodeSpan(s.Slug), s.Severity)
 		if s.Todo != "" {
-			item += ": " + mdText(s.Todo)
+			item += ": " + MarkdownText(s.Todo)
 		}
 		items = append(items, item+"\n")
 	}
 	for _, f := range p.Files {
-		items = append(items, fmt.Sprintf("- %s: %s\n", codeSpan(fileName(f)), mdText(f.Detail)))
+		items = append(items, fmt.Sprintf("- %s: %s\n", CodeSpan(fileName(f)), MarkdownText(f.Detail)))
 	}
 	m.section("**Not possible through the API**, which cannot create skills or write files; make these changes in the app:\n\n", items, "\n", "items")
 
 	items = nil
 	for _, a := range p.Publish {
-		items = append(items, fmt.Sprintf("- %s (%s): %s\n", codeSpan(a.Name), codeSpan(a.ID), publishReason(a, m.review)))
+		items = append(items, fmt.Sprintf("- %s (%s): %s\n", CodeSpan(a.Name), CodeSpan(a.ID), publishReason(a, m.review)))
 	}
 	m.section("**Agents to publish:**\n\n", items, "\n", "agents")
 
 	items = nil
 	for _, u := range p.Unmanaged {
 		if !u.Disable {
-			items = append(items, fmt.Sprintf("- %s (%s)\n", codeSpan(u.Slug), enabledWord(u.Enabled)))
+			items = append(items, fmt.Sprintf("- %s (%s)\n", CodeSpan(u.Slug), enabledWord(u.Enabled)))
 		}
 	}
 	m.section(fmt.Sprintf("<details><summary>Unmanaged skills in the space, left alone (%d)</summary>\n\n", len(items)),
@@ -399,13 +395,13 @@ func (m *mdWriter) note(n int, what string) {
 func (m *mdWriter) findings(fs []reconcile.Finding) {
 	items := make([]string, len(fs))
 	for i, f := range fs {
-		where := codeSpan(fmt.Sprintf("%s:%d:%d", f.Path, f.Line, max(f.Col, 1)))
+		where := CodeSpan(fmt.Sprintf("%s:%d:%d", f.Path, f.Line, max(f.Col, 1)))
 		if f.InSpace {
-			where = "in the space, skill " + codeSpan(f.Slug) + ", " + where
+			where = "in the space, skill " + CodeSpan(f.Slug) + ", " + where
 		}
-		s := fmt.Sprintf("- **%s** %s %s: %s", f.Severity, codeSpan(f.Rule), where, mdText(strings.TrimSuffix(f.Message, " ["+f.Rule+"]")))
+		s := fmt.Sprintf("- **%s** %s %s: %s", f.Severity, CodeSpan(f.Rule), where, MarkdownText(strings.TrimSuffix(f.Message, " ["+f.Rule+"]")))
 		if f.Hint != "" {
-			s += "\n  - hint: " + mdText(f.Hint)
+			s += "\n  - hint: " + MarkdownText(f.Hint)
 		}
 		items[i] = s + "\n"
 	}
@@ -415,9 +411,9 @@ func (m *mdWriter) findings(fs []reconcile.Finding) {
 func (m *mdWriter) problems(title string, ps []reconcile.Problem) {
 	items := make([]string, len(ps))
 	for i, pr := range ps {
-		s := "- " + mdText(pr.Message)
+		s := "- " + MarkdownText(pr.Message)
 		if pr.Hint != "" {
-			s += " (hint: " + mdText(pr.Hint) + ")"
+			s += " (hint: " + MarkdownText(pr.Hint) + ")"
 		}
 		items[i] = s + "\n"
 	}
@@ -570,10 +566,10 @@ func changeBlock(c *reconcile.Change) mdBlock {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "<details><summary><code>%s %s</code>: %s</summary>\n\n", sym, htmlText(c.Slug), strings.Join(acts, ", "))
 	if c.Changes(reconcile.FieldName) {
-		fmt.Fprintf(&sb, "- name: %s → %s%s\n", codeSpan(quote(c.Before.Name)), codeSpan(quote(c.After.Name)), invisibleNote(c.Before.Name, c.After.Name))
+		fmt.Fprintf(&sb, "- name: %s → %s%s\n", CodeSpan(quote(c.Before.Name)), CodeSpan(quote(c.After.Name)), invisibleNote(c.Before.Name, c.After.Name))
 	}
 	if c.Changes(reconcile.FieldDescription) {
-		fmt.Fprintf(&sb, "- description: %s → %s%s\n", codeSpan(quote(c.Before.Description)), codeSpan(quote(c.After.Description)), invisibleNote(c.Before.Description, c.After.Description))
+		fmt.Fprintf(&sb, "- description: %s → %s%s\n", CodeSpan(quote(c.Before.Description)), CodeSpan(quote(c.After.Description)), invisibleNote(c.Before.Description, c.After.Description))
 	}
 	if c.Changes(reconcile.FieldEnabled) {
 		fmt.Fprintf(&sb, "- enabled: `%t` → `%t`\n", c.Before.Enabled, c.After.Enabled)
@@ -589,7 +585,7 @@ func changeBlock(c *reconcile.Change) mdBlock {
 		case c.Before.Instructions == nil:
 			sb.WriteString("- instructions: null in the space (its SKILL.md could not be read), rewritten as below\n")
 		case only:
-			sb.WriteString("- instructions: " + ch.describe(codeSpan) + ", as below\n")
+			sb.WriteString("- instructions: " + ch.describe(CodeSpan) + ", as below\n")
 		default:
 			sb.WriteString("- instructions: as below\n")
 		}
@@ -605,6 +601,11 @@ func htmlText(s string) string { return html.EscapeString(visible.Line(s)) }
 // fenceFor returns a code fence longer than any run of backticks in s, so
 // that no line of s can close it.
 func fenceFor(s string) string {
+	return strings.Repeat("`", max(3, longestBackticks(s)+1))
+}
+
+// longestBackticks is the length of the longest run of backticks in s.
+func longestBackticks(s string) int {
 	longest, run := 0, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '`' {
@@ -614,7 +615,7 @@ func fenceFor(s string) string {
 			run = 0
 		}
 	}
-	return strings.Repeat("`", max(3, longest+1))
+	return longest
 }
 
 // fieldsCell lists the fields of a change, marking those the pull request
@@ -644,27 +645,15 @@ func fieldsCell(c *reconcile.Change) string {
 }
 
 // CodeSpan returns s as a markdown inline code span that s cannot break
-// out of, for other markdown reports of skillsync.
-func CodeSpan(s string) string { return codeSpan(s) }
-
-// codeSpan returns s as an inline code span that s cannot break out of,
-// what it holds that no one can see shown (see package visible).
-func codeSpan(s string) string {
+// out of, what it holds that no one can see shown (see package visible).
+func CodeSpan(s string) string {
 	s = visible.Line(s)
-	longest, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	ticks := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || longest > 0 {
+	// Spaces inside the ticks let s begin or end with a backtick.
+	if longest := longestBackticks(s); longest > 0 {
+		ticks := strings.Repeat("`", longest+1)
 		return ticks + " " + s + " " + ticks
 	}
-	return ticks + s + ticks
+	return "`" + s + "`"
 }
 
 // cell makes md, markdown on one line, safe inside a table cell: no pipe
@@ -675,17 +664,13 @@ func cell(md string) string { return strings.ReplaceAll(md, "|", `\|`) }
 func agentSpans(refs []reconcile.AgentRef) string {
 	names := make([]string, len(refs))
 	for i, a := range refs {
-		names[i] = codeSpan(a.Name)
+		names[i] = CodeSpan(a.Name)
 	}
 	return strings.Join(names, ", ")
 }
 
 // MarkdownText returns s, text that the repository, the space or the
-// service may hold, as markdown that shows it (see mdText), for other
-// markdown reports of skillsync.
-func MarkdownText(s string) string { return mdText(s) }
-
-// mdText returns s as markdown on one line that shows it as it reads, for
+// service may hold, as markdown on one line that shows it as it reads, for
 // a list item or a paragraph (a table cell needs [cell] too). Its plain
 // words stay as they are; a word that markdown, GitHub or GitLab could
 // take for markup, a link, an address, a mention or a reference (#12,
@@ -693,7 +678,7 @@ func MarkdownText(s string) string { return mdText(s) }
 // is; so do a quoted text holding one, and runs of such words with the
 // few plain words between them. A code span of s stays one. What no one
 // can see is shown (see package visible).
-func mdText(s string) string {
+func MarkdownText(s string) string {
 	// Spaces that begin it could start a code block; those that end it,
 	// a line break.
 	s = strings.Trim(visible.Line(strings.ReplaceAll(s, "\n", " ")), " ")
@@ -746,7 +731,7 @@ func mdText(s string) string {
 	var b, run strings.Builder // run gathers the words of one code span
 	flush := func() {
 		if run.Len() > 0 {
-			b.WriteString(codeSpan(run.String()))
+			b.WriteString(CodeSpan(run.String()))
 			run.Reset()
 		}
 	}
@@ -754,7 +739,7 @@ func mdText(s string) string {
 		switch {
 		case t.code:
 			flush()
-			b.WriteString(t.space + codeSpan(t.text))
+			b.WriteString(t.space + CodeSpan(t.text))
 		case t.plain:
 			flush()
 			b.WriteString(t.space + t.text)

@@ -422,8 +422,8 @@ func TestMarkdownFencesHoldTheirContent(t *testing.T) {
 		if got := fenceFor(tc.in); got != tc.fence {
 			t.Errorf("fenceFor(%q) = %q, want %q", tc.in, got, tc.fence)
 		}
-		if got := codeSpan(tc.in); got != tc.span {
-			t.Errorf("codeSpan(%q) = %q, want %q", tc.in, got, tc.span)
+		if got := CodeSpan(tc.in); got != tc.span {
+			t.Errorf("CodeSpan(%q) = %q, want %q", tc.in, got, tc.span)
 		}
 	}
 }

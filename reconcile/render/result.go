@@ -24,16 +24,12 @@ func ResultLine(r *reconcile.Result) string {
 // stays under o.MaxLen bytes like [Markdown]: rows that do not fit are
 // counted in a note, the heading and counts never cut.
 func ResultMarkdown(w io.Writer, r *reconcile.Result, o MarkdownOptions) error {
-	max := o.MaxLen
-	if max <= 0 {
-		max = defaultMarkdownMaxLen
-	}
-	m := &mdWriter{limit: max - mdReserve}
-	m.must("### skillsync apply to space " + codeSpan(r.Space) + "\n\n")
+	m := &mdWriter{limit: o.maxLen() - mdReserve}
+	m.must("### skillsync apply to space " + CodeSpan(r.Space) + "\n\n")
 	m.must("**" + ResultLine(r) + "**\n\n")
 	switch {
 	case r.JournalError != "":
-		m.must("> [!CAUTION]\n> Writing the journal failed, so apply stopped: " + mdText(r.JournalError) + "\n\n")
+		m.must("> [!CAUTION]\n> Writing the journal failed, so apply stopped: " + MarkdownText(r.JournalError) + "\n\n")
 	case r.Interrupted:
 		m.must("> [!WARNING]\n> Apply was interrupted: the steps not started were skipped. Run apply again to finish.\n\n")
 	case r.Failed():
@@ -43,7 +39,6 @@ func ResultMarkdown(w io.Writer, r *reconcile.Result, o MarkdownOptions) error {
 		return writeLines(w, m.b.String())
 	}
 	m.must("| | Skill | Action | Outcome | Reason |\n|:-:|---|---|---|---|\n")
-	rows := make([]string, len(r.Steps))
 	for i, s := range r.Steps {
 		sym := "✓"
 		switch s.Outcome {
@@ -55,11 +50,8 @@ func ResultMarkdown(w io.Writer, r *reconcile.Result, o MarkdownOptions) error {
 			sym = "…" // neither done nor failed: not visible yet
 		}
 		reason := strings.TrimSpace(s.Reason + " " + s.Mismatch)
-		rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(codeSpan(s.Slug)), s.Action, s.Outcome, cell(mdText(reason)))
-	}
-	for i, row := range rows {
-		if !m.add(row) {
-			m.must(fmt.Sprintf("\n_…and %d more steps, cut to fit; the job's log and the apply journal list them all._\n", len(rows)-i))
+		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(CodeSpan(s.Slug)), s.Action, s.Outcome, cell(MarkdownText(reason)))) {
+			m.must(fmt.Sprintf("\n_…and %d more steps, cut to fit; the job's log and the apply journal list them all._\n", len(r.Steps)-i))
 			break
 		}
 	}

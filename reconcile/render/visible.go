@@ -28,7 +28,7 @@ func shownDiff(d string) string {
 		l := lines[i]
 		if !inHunk || l[0] != '-' {
 			inHunk = inHunk || strings.HasPrefix(l, "@@")
-			writeShownLine(&b, l, visible.Line)
+			writeShownLine(&b, l)
 			i++
 			continue
 		}
@@ -43,7 +43,7 @@ func shownDiff(d string) string {
 		}
 		if k-j != j-i {
 			for _, l := range lines[i:k] {
-				writeShownLine(&b, l, visible.Line)
+				writeShownLine(&b, l)
 			}
 			i = k
 			continue
@@ -60,7 +60,7 @@ func shownDiff(d string) string {
 			}
 		}
 		for n, l := range lines[i:k] {
-			writeShownLine(&b, l, visible.Line)
+			writeShownLine(&b, l)
 			if n >= j-i && alike[n-(j-i)] != "" {
 				b.WriteString(`\ ` + alike[n-(j-i)] + "\n")
 			}
@@ -82,15 +82,15 @@ func mayHide(s string) bool {
 }
 
 // writeShownLine writes diff line l, its first character kept and the rest
-// shown by show, then a newline.
-func writeShownLine(b *strings.Builder, l string, show func(string) string) {
+// shown by [visible.Line], then a newline.
+func writeShownLine(b *strings.Builder, l string) {
 	l = strings.TrimSuffix(l, "\n")
 	if l == "" {
 		b.WriteString("\n")
 		return
 	}
 	b.WriteString(l[:1])
-	b.WriteString(show(l[1:]))
+	b.WriteString(visible.Line(l[1:]))
 	b.WriteString("\n")
 }
 
