@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -181,7 +182,7 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 		contents[p] = f.data
 		writes[p] = fsrepo.FileData{Data: f.data, Exec: f.exec}
 	}
-	added := &Added{Dir: local, Files: sortedKeys(files), Notes: notes}
+	added := &Added{Dir: local, Files: slices.Sorted(maps.Keys(files)), Notes: notes}
 	_, ds, err := fsrepo.CheckFolder(cfg, slug, contents, opts.Judge)
 	if err != nil {
 		return nil, err
@@ -309,15 +310,6 @@ func listFolders(fs []string) string {
 		fs = fs[:most]
 	}
 	return strings.Join(fs, "\n  ") + more
-}
-
-func sortedKeys(m map[string]file) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // readLocalFolder reads the vendored folder dir (relative to root): its

@@ -3,7 +3,8 @@ package vendored
 import (
 	"bytes"
 	"errors"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
@@ -104,20 +105,14 @@ type folderMerge struct {
 // conflict; with force, the file takes upstream's version and says so.
 // The executable bit merges the same way, on its own.
 func mergeFolder(base, ours, theirs map[string]file, force bool) folderMerge {
-	paths := map[string]bool{}
+	var paths []string
 	for _, m := range []map[string]file{base, ours, theirs} {
-		for p := range m {
-			paths[p] = true
-		}
+		paths = slices.AppendSeq(paths, maps.Keys(m))
 	}
-	sorted := make([]string, 0, len(paths))
-	for p := range paths {
-		sorted = append(sorted, p)
-	}
-	sort.Strings(sorted)
+	slices.Sort(paths)
 
 	res := folderMerge{files: map[string]file{}}
-	for _, p := range sorted {
+	for _, p := range slices.Compact(paths) {
 		b, bok := base[p]
 		o, ook := ours[p]
 		t, tok := theirs[p]

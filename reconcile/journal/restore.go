@@ -3,8 +3,8 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
@@ -223,12 +223,7 @@ func PlanRestore(entries []reconcile.JournalEntry) (*Restore, error) {
 
 // Slugs are the skills the journal changed, sorted.
 func (r *Restore) Slugs() []string {
-	out := make([]string, 0, len(r.skills))
-	for slug := range r.skills {
-		out = append(out, slug)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(r.skills))
 }
 
 // Wanted is the state for [fetch.Space]: the skills to read, by slug, with
@@ -293,7 +288,7 @@ func (r *Restore) Desired(live *reconcile.Live) (*fsrepo.Repo, []reconcile.Probl
 			}
 		}
 		if len(unknown) > 0 {
-			sort.Strings(unknown)
+			slices.Sort(unknown)
 			slices.Sort(unknownNames)
 			warnings = append(warnings, reconcile.Problem{Code: CodeRestoreSecret, Slug: slug,
 				Message: fmt.Sprintf("%s of %s: what the journal's change wrote held the value of %s, which skillsync never writes to a file, so an edit since cannot be told from it; kept as it is",
@@ -301,7 +296,7 @@ func (r *Restore) Desired(live *reconcile.Live) (*fsrepo.Repo, []reconcile.Probl
 				Hint: "restore it by hand if need be, and rotate the token: whoever can read the space has read it"})
 		}
 		if len(kept) > 0 {
-			sort.Strings(kept)
+			slices.Sort(kept)
 			warnings = append(warnings, reconcile.Problem{Code: CodeRestoreEditedSince, Slug: slug,
 				Message: fmt.Sprintf("%s of %s changed in the space after the journal's change; kept as it is", strings.Join(kept, ", "), slug),
 				Hint:    "restore it by hand if the journal's earlier value is the one wanted"})

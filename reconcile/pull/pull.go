@@ -9,9 +9,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -314,15 +314,10 @@ type SharedSlugsError struct {
 }
 
 func (e *SharedSlugsError) Error() string {
-	slugs := make([]string, 0, len(e.IDs))
-	for slug := range e.IDs {
-		slugs = append(slugs, slug)
-	}
-	sort.Strings(slugs)
-	lines := make([]string, len(slugs))
-	for i, slug := range slugs {
+	var lines []string
+	for _, slug := range slices.Sorted(maps.Keys(e.IDs)) {
 		ids := e.IDs[slug]
-		lines[i] = fmt.Sprintf("%d skills of space %s share the slug %q: %s", len(ids), e.Space, slug, strings.Join(ids, ", "))
+		lines = append(lines, fmt.Sprintf("%d skills of space %s share the slug %q: %s", len(ids), e.Space, slug, strings.Join(ids, ", ")))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -347,9 +342,7 @@ func selectSkills(list []remote.Skill, slugs []string, space string) ([]remote.S
 	}
 	var out []remote.Skill
 	if len(slugs) == 0 {
-		for _, s := range bySlug {
-			out = append(out, s)
-		}
+		out = slices.Collect(maps.Values(bySlug))
 	} else {
 		var unknown []string
 		seen := map[string]bool{}
@@ -364,15 +357,10 @@ func selectSkills(list []remote.Skill, slugs []string, space string) ([]remote.S
 			}
 		}
 		if len(unknown) > 0 {
-			known := make([]string, 0, len(bySlug))
-			for slug := range bySlug {
-				known = append(known, slug)
-			}
-			sort.Strings(known)
-			return nil, &UnknownSlugsError{Space: space, Slugs: unknown, Known: known}
+			return nil, &UnknownSlugsError{Space: space, Slugs: unknown, Known: slices.Sorted(maps.Keys(bySlug))}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
+	slices.SortFunc(out, func(a, b remote.Skill) int { return strings.Compare(a.Slug, b.Slug) })
 	shared := &SharedSlugsError{Space: space, IDs: map[string][]string{}}
 	for _, s := range out {
 		if len(ids[s.Slug]) > 1 {
