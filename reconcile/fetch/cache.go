@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,12 +109,6 @@ func OpenCache(dir string) (*Cache, error) {
 	return &Cache{dir: dir}, nil
 }
 
-// open opens the regular file of an entry, whose size a bounded read
-// checks before reading; anything else at its place fails at once.
-func (c *Cache) open(name string) (io.ReadCloser, error) {
-	return bounded.Open(filepath.Join(c.dir, name))
-}
-
 // names lists the entries of the folder: its regular files named as
 // entries are.
 func (c *Cache) names() ([]string, error) {
@@ -173,14 +166,9 @@ func (c *Cache) lookup(scope cacheScope, listed remote.Skill) (remote.Skill, boo
 }
 
 // readEntry reads the entry name, if it holds one of this version, within
-// MaxEntryBytes.
+// MaxEntryBytes. Anything but a regular file at its place counts as absent.
 func (c *Cache) readEntry(name string) (*cacheEntry, bool) {
-	rc, err := c.open(name)
-	if err != nil {
-		return nil, false
-	}
-	defer rc.Close()
-	data, err := bounded.ReadAll(rc, MaxEntryBytes)
+	data, err := bounded.ReadFile(filepath.Join(c.dir, name), MaxEntryBytes)
 	if err != nil {
 		return nil, false
 	}
