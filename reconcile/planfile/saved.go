@@ -136,7 +136,7 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 	if p.Space != space {
 		stale = append(stale, fmt.Sprintf("the plan is for space %s, not %s", p.Space, space))
 	}
-	if sp.BaseURL != "" && !sameService(sp.BaseURL, baseURL) {
+	if sp.BaseURL != "" && !config.SameAddress(sp.BaseURL, baseURL) {
 		stale = append(stale, fmt.Sprintf("the plan is for %s, not %s", sp.BaseURL, baseURL))
 	}
 	if len(stale) > 0 {
@@ -197,7 +197,9 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 	}
 	var agents []remote.Agent // listed only for a plan that publishes
 
-	if p.Summary.Enable > 0 || hasEnable(p) {
+	// A plan edited by hand may enable skills its summary does not count.
+	enables := slices.ContainsFunc(p.Changes, func(c reconcile.Change) bool { return c.Has(reconcile.ActionEnable) })
+	if p.Summary.Enable > 0 || enables {
 		skills, err := c.StreamSkills(ctx, space, remote.ListOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("listing skills: %w", err)
@@ -352,15 +354,6 @@ func changeDiff(got, want *reconcile.Change) []string {
 	return d
 }
 
-func hasEnable(p *reconcile.Plan) bool {
-	for i := range p.Changes {
-		if p.Changes[i].Has(reconcile.ActionEnable) {
-			return true
-		}
-	}
-	return false
-}
-
 // activeCount counts the enabled skills of a list as [reconcile.Compute]
 // counts Summary.ActiveBefore: each id once.
 func activeCount(skills []remote.Skill) int {
@@ -378,8 +371,6 @@ func activeCount(skills []remote.Skill) int {
 	return n
 }
 
-// skillMoved describes how a skill re-read differs from the one planned
-// against, or "".
 // isApplied reports whether got, the skill of ch as read now, is as ch
 // would leave it: every field the plan compares equal to ch.After.
 func isApplied(ch *reconcile.Change, got remote.Skill) bool {
@@ -392,6 +383,8 @@ func isApplied(ch *reconcile.Change, got remote.Skill) bool {
 	return len(spec.Differ(ch.After.Fields(), reconcile.StateOf(got).Fields())) == 0
 }
 
+// skillMoved describes how a skill re-read differs from the one planned
+// against, or "".
 func skillMoved(ch *reconcile.Change, got remote.Skill) string {
 	if ch.Unmanaged && ch.Before.Instructions == nil {
 		// Planned from the list, which has no instructions.
@@ -473,7 +466,3 @@ func abbrevCommit(c string) string {
 	}
 	return c
 }
-
-// sameService reports whether two base URLs address the same service
-// ([fsrepo.SameAddress]).
-func sameService(a, b string) bool { return config.SameAddress(a, b) }
