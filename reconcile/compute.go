@@ -27,12 +27,13 @@ import (
 // plans against.
 type Live = fetch.Live
 
-// Policy is how [Compute] treats what the repository does not say.
+// Policy is how [Compute] treats what the repository does not say. Its
+// values are those of skillsync.yaml, checked when it is read.
 type Policy struct {
-	Unmanaged string // fsrepo.UnmanagedIgnore (default) or fsrepo.UnmanagedDisable
-	Missing   string // fsrepo.MissingError (default) or fsrepo.MissingWarn
+	Unmanaged string // config.UnmanagedIgnore (default) or config.UnmanagedDisable
+	Missing   string // config.MissingError (default) or config.MissingWarn
 	// MaxDisablePercent is the share of skills in play a plan may disable;
-	// nil means fsrepo.DefaultMaxDisablePercent, and 0 forbids any disable
+	// nil means config.DefaultMaxDisablePercent, and 0 forbids any disable
 	// (maxDisablePercent: 0 in skillsync.yaml).
 	MaxDisablePercent *int
 	Force             bool // allow disabling more than MaxDisablePercent
@@ -109,7 +110,6 @@ func Compute(desired *fsrepo.Repo, live *Live, p Policy) *Plan {
 		pl.Space = desired.Config.Space
 	}
 	c := planner{plan: pl, live: live, policy: p}
-	c.checkPolicy()
 	c.index()
 	c.skills(desired)
 	c.unmanaged()
@@ -147,23 +147,6 @@ func (c *planner) errorf(pr Problem, format string, args ...any) {
 func (c *planner) warnf(pr Problem, format string, args ...any) {
 	pr.Message = fmt.Sprintf(format, args...)
 	c.plan.Warnings = append(c.plan.Warnings, pr)
-}
-
-func (c *planner) checkPolicy() {
-	switch c.policy.Unmanaged {
-	case config.UnmanagedIgnore, config.UnmanagedDisable:
-	default:
-		c.errorf(Problem{Code: CodePolicy, Hint: `use "ignore" or "disable"`},
-			"unknown unmanaged policy %q", c.policy.Unmanaged)
-		c.policy.Unmanaged = config.UnmanagedIgnore
-	}
-	switch c.policy.Missing {
-	case config.MissingError, config.MissingWarn:
-	default:
-		c.errorf(Problem{Code: CodePolicy, Hint: `use "error" or "warn"`},
-			"unknown missing policy %q", c.policy.Missing)
-		c.policy.Missing = config.MissingError
-	}
 }
 
 func (c *planner) index() {

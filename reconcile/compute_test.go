@@ -550,13 +550,6 @@ func TestCompute(t *testing.T) {
 			},
 		},
 		{
-			name:    "unknown policy values",
-			desired: repo(),
-			live:    &Live{},
-			policy:  Policy{Unmanaged: "delete", Missing: "ignore"},
-			errors:  []string{CodePolicy, CodePolicy},
-		},
-		{
 			name:    "changes are sorted by slug whatever the input order",
 			desired: repo(local("c", disabled), local("a", disabled), local("b", disabled)),
 			live:    &Live{Skills: []remote.Skill{live("b"), live("zz"), live("c"), live("a")}},

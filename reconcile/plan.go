@@ -66,7 +66,6 @@ const (
 	CodeAgentUnknown      = "agent-unknown"       // agents.publish names no agent
 	CodeAgentAmbiguous    = "agent-ambiguous"     // agents.publish names several agents
 	CodeEmbedWhitelist    = "embed-whitelist"     // publishing an embed with no allowed domain
-	CodePolicy            = "policy"              // a policy value this version does not know
 )
 
 // Plan is what apply would do to a space to make it match a repository, and
