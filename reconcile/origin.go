@@ -50,9 +50,10 @@ func SetOrigins(p *Plan, base, head *fsrepo.Repo) {
 		case !inBase:
 			origin = OriginPR
 		default:
+			differ := spec.Differ(b.Fields(), h.Fields())
 			var drifted []string
 			for _, f := range c.Fields {
-				if fieldDiffers(f, b, h) {
+				if slices.Contains(differ, f) {
 					origin = OriginPR
 				} else {
 					drifted = append(drifted, f)
@@ -74,14 +75,4 @@ func SetOrigins(p *Plan, base, head *fsrepo.Repo) {
 			a.Origin = OriginDrift
 		}
 	}
-}
-
-func fieldDiffers(field string, a, b *fsrepo.Skill) bool {
-	switch field {
-	case FieldName, FieldDescription, FieldInstructions, FieldEnabled:
-		return slices.Contains(spec.Differ(a.Fields(), b.Fields()), field)
-	}
-	// A field this version does not know: say the pull request changed it,
-	// so that it is reviewed.
-	return true
 }
