@@ -111,19 +111,8 @@ func Apply(ctx context.Context, c Service, space string, p *Plan, o ApplyOptions
 	// line rather than leaving the space in an unknown state.
 	reqCtx, cancelReq := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelReq()
-	go func() {
-		select {
-		case <-ctx.Done():
-			t := time.NewTimer(o.Grace)
-			defer t.Stop()
-			select {
-			case <-t.C:
-				cancelReq()
-			case <-reqCtx.Done():
-			}
-		case <-reqCtx.Done():
-		}
-	}()
+	stopGrace := context.AfterFunc(ctx, func() { time.AfterFunc(o.Grace, cancelReq) })
+	defer stopGrace()
 
 	a := &applier{
 		ctx:    ctx,
@@ -173,7 +162,7 @@ type step struct {
 	agent   *AgentPublish
 	action  Action
 	update  remote.SkillUpdate // for an update
-	after   int                // index of this skill's update step, for an enable; -1 if none
+	after   *step              // this skill's update step, for an enable; nil if none
 	skipWhy string             // set before the phase runs: skip with this reason
 	// started and ended say which of its journal lines are written.
 	started, ended bool
@@ -221,38 +210,34 @@ func (a *applier) add(s *step) *step {
 // build lays out the steps in their phases.
 func (a *applier) build() {
 	var disables, updates, enables, publishes []*step
-	updateOf := make(map[int]int) // change index -> update step index
+	updateOf := make(map[*Change]*step)
 	for i := range a.plan.Changes {
 		ch := &a.plan.Changes[i]
 		if ch.Has(ActionDisable) {
-			disables = append(disables, a.add(&step{change: ch, action: ActionDisable, after: -1}))
+			disables = append(disables, a.add(&step{change: ch, action: ActionDisable}))
 		}
 	}
 	for i := range a.plan.Changes {
 		ch := &a.plan.Changes[i]
 		if ch.Has(ActionUpdate) {
 			u, fields := updateBody(ch)
-			s := a.add(&step{change: ch, action: ActionUpdate, update: u, after: -1})
+			s := a.add(&step{change: ch, action: ActionUpdate, update: u})
 			a.res.Steps[s.idx].Fields = fields
 			if len(fields) == 0 {
 				s.skipWhy = "no field to send: the change names none of name, description, instructions"
 			}
-			updateOf[i] = s.idx
+			updateOf[ch] = s
 			updates = append(updates, s)
 		}
 	}
 	for i := range a.plan.Changes {
 		ch := &a.plan.Changes[i]
 		if ch.Has(ActionEnable) {
-			after := -1
-			if u, ok := updateOf[i]; ok {
-				after = u
-			}
-			enables = append(enables, a.add(&step{change: ch, action: ActionEnable, after: after}))
+			enables = append(enables, a.add(&step{change: ch, action: ActionEnable, after: updateOf[ch]}))
 		}
 	}
 	for i := range a.plan.Publish {
-		publishes = append(publishes, a.add(&step{agent: &a.plan.Publish[i], action: ActionPublish, after: -1}))
+		publishes = append(publishes, a.add(&step{agent: &a.plan.Publish[i], action: ActionPublish}))
 	}
 	a.phases = []phase{
 		{steps: disables},
@@ -307,8 +292,8 @@ func (a *applier) planEnables(disables, enables []*step) {
 		room = max(0, spec.MaxActiveSkills-(a.plan.Summary.ActiveBefore-disabled))
 	}
 	for _, s := range enables {
-		if s.after >= 0 {
-			switch a.res.Steps[s.after].Outcome {
+		if s.after != nil {
+			switch update := a.res.Steps[s.after.idx]; update.Outcome {
 			case OutcomeFailed:
 				s.skipWhy = "update failed"
 				continue
@@ -316,8 +301,8 @@ func (a *applier) planEnables(disables, enables []*step) {
 				s.skipWhy = reasonAwaitsAccepted
 				continue
 			case OutcomeSkipped:
-				s.skipWhy = "update was skipped: " + a.res.Steps[s.after].Reason
-				if a.res.Steps[s.after].Reason == reasonInterrupted {
+				s.skipWhy = "update was skipped: " + update.Reason
+				if update.Reason == reasonInterrupted {
 					s.skipWhy = reasonInterrupted
 				}
 				continue
