@@ -1,5 +1,7 @@
 package reconcile
 
+import "slices"
+
 // HasDrift reports whether the space differs from the repository, as drift
 // reports it: p has changes or publishes, a supporting file differs or is
 // absent in the space, or a skill of the repository is missing from the
@@ -7,15 +9,8 @@ package reconcile
 // that [Plan.HasChanges] says is empty. A file that could not be checked
 // ([FileUnchecked]) is not drift: whether it differs is unknown.
 func (p *Plan) HasDrift() bool {
-	if p.HasChanges() || len(p.Missing) > 0 {
-		return true
-	}
-	for _, f := range p.Files {
-		if f.Status == FileDiffers || f.Status == FileAbsent {
-			return true
-		}
-	}
-	return false
+	return p.HasChanges() || len(p.Missing) > 0 ||
+		slices.ContainsFunc(p.Files, func(f FileIssue) bool { return f.Status == FileDiffers || f.Status == FileAbsent })
 }
 
 // A DriftStatus is drift's verdict on a plan.

@@ -1,5 +1,7 @@
 package reconcile
 
+import "slices"
+
 // An Outcome is what became of one step of an apply.
 type Outcome string
 
@@ -85,15 +87,9 @@ func (r *Result) Counts() Counts {
 // failed: the space does not match the plan. Accepted writes are not
 // failures: the service took them.
 func (r *Result) Failed() bool {
-	if r.JournalError != "" {
-		return true
-	}
-	for _, s := range r.Steps {
-		if s.Outcome == OutcomeFailed || (s.Outcome == OutcomeSkipped && s.Reason != reasonInterrupted && s.Reason != reasonAwaitsAccepted) {
-			return true
-		}
-	}
-	return false
+	return r.JournalError != "" || slices.ContainsFunc(r.Steps, func(s StepResult) bool {
+		return s.Outcome == OutcomeFailed || (s.Outcome == OutcomeSkipped && s.Reason != reasonInterrupted && s.Reason != reasonAwaitsAccepted)
+	})
 }
 
 // reasonInterrupted is the Reason of a step skipped because apply was

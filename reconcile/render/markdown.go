@@ -252,15 +252,14 @@ func (m *mdWriter) add(s string) bool {
 func (m *mdWriter) must(s string) { m.b.WriteString(visible.String(s)) }
 
 // list writes items until one does not fit, then a note of how many were
-// left out. It reports whether all fit.
-func (m *mdWriter) list(items []string, what string) bool {
+// left out.
+func (m *mdWriter) list(items []string, what string) {
 	for i, it := range items {
 		if !m.add(it) {
 			m.note(len(items)-i, what)
-			return false
+			return
 		}
 	}
-	return true
 }
 
 func (m *mdWriter) plan(p *reconcile.Plan) {
@@ -814,12 +813,9 @@ func commitLike(w string) bool {
 	words := strings.FieldsFunc(w, func(r rune) bool {
 		return !('a' <= r && r <= 'z' || '0' <= r && r <= '9')
 	})
-	for _, m := range words {
-		if len(m) >= 7 && len(m) <= 40 && strings.Trim(m, "0123456789abcdef") == "" && strings.ContainsAny(m, "abcdef") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(m string) bool {
+		return len(m) >= 7 && len(m) <= 40 && strings.Trim(m, "0123456789abcdef") == "" && strings.ContainsAny(m, "abcdef")
+	})
 }
 
 var (
