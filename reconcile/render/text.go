@@ -306,22 +306,16 @@ func (t *textWriter) findings(fs []reconcile.Finding) {
 	t.paintLine(0, ansiBold, fmt.Sprintf("Security findings in the skills this plan changes (%d):", len(fs)))
 	for _, f := range fs {
 		col := map[string]string{"error": ansiRed, "warning": ansiYellow}[f.Severity]
-		t.spans(2, span{color: col, text: f.Severity + ":"}, span{text: " " + FindingLine(f)})
+		where := fmt.Sprintf("%s:%d:%d", f.Path, f.Line, max(f.Col, 1))
+		if f.InSpace {
+			where = fmt.Sprintf("in the space, skill %s, %s", f.Slug, where)
+		}
+		t.spans(2, span{color: col, text: f.Severity + ":"}, span{text: " " + where + ": " + f.Message})
 		if f.Hint != "" {
 			t.line(4, "hint: "+f.Hint)
 		}
 	}
 	t.b.WriteByte('\n')
-}
-
-// FindingLine is a finding in one line: where it is, in the repository
-// or in the space, and what it is.
-func FindingLine(f reconcile.Finding) string {
-	where := fmt.Sprintf("%s:%d:%d", f.Path, f.Line, max(f.Col, 1))
-	if f.InSpace {
-		where = fmt.Sprintf("in the space, skill %s, %s", f.Slug, where)
-	}
-	return where + ": " + f.Message
 }
 
 func (t *textWriter) problems(kind, col string, ps []reconcile.Problem) {
