@@ -90,7 +90,8 @@ const (
 	ConflictTooLarge     = "changed here and upstream, in too many lines to merge"
 )
 
-// folderMerge is the three-way merge of a vendored folder.
+// folderMerge is the three-way merge of a vendored folder. Its changes
+// and conflicts are never nil, so that JSON shows [].
 type folderMerge struct {
 	files     map[string]file // the folder after the merge
 	changes   []FileChange
@@ -111,7 +112,7 @@ func mergeFolder(base, ours, theirs map[string]file, force bool) folderMerge {
 	}
 	slices.Sort(paths)
 
-	res := folderMerge{files: map[string]file{}}
+	res := folderMerge{files: map[string]file{}, changes: []FileChange{}, conflicts: []FileConflict{}}
 	for _, p := range slices.Compact(paths) {
 		b, bok := base[p]
 		o, ook := ours[p]

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -59,22 +60,12 @@ type Report struct {
 
 // Outdated reports whether any skill's folder changed (or went) upstream.
 func (r *Report) Outdated() bool {
-	for _, s := range r.Skills {
-		if s.State == StateOutdated || s.State == StateRemoved {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Skills, func(s Status) bool { return s.State == StateOutdated || s.State == StateRemoved })
 }
 
 // Failed reports whether any skill could not be checked.
 func (r *Report) Failed() bool {
-	for _, s := range r.Skills {
-		if s.State == StateError {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Skills, func(s Status) bool { return s.State == StateError })
 }
 
 // ErrNotVendored is returned (wrapped) for a slug skillsync.lock does not

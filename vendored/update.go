@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -68,12 +69,9 @@ type UpdateReport struct {
 // Failed reports whether any skill was left as it was for a conflict or
 // an error.
 func (r *UpdateReport) Failed() bool {
-	for _, s := range r.Skills {
-		if s.State == StateConflict || s.State == StateError || s.State == StateRemoved {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Skills, func(s SkillUpdate) bool {
+		return s.State == StateConflict || s.State == StateError || s.State == StateRemoved
+	})
 }
 
 // Update brings upstream's changes into the vendored skills of opts.Slugs
@@ -206,12 +204,6 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 	ours, crlf := storedForm(ours, base, theirs)
 	m := mergeFolder(base, ours, theirs, force)
 	su.Files, su.Conflicts = m.changes, m.conflicts
-	if su.Files == nil {
-		su.Files = []FileChange{}
-	}
-	if su.Conflicts == nil {
-		su.Conflicts = []FileConflict{}
-	}
 	if len(m.conflicts) > 0 && !force {
 		su.State = StateConflict
 		return nil, nil
@@ -246,8 +238,11 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 	// The local files as read are what the merge took for ours: one that
 	// changes before it is written over is refused, not lost.
 	opts := fsrepo.WriteOptions{Force: force, HeadBlob: func(rel string) ([]byte, bool) {
-		o, ok := raw[relTo(dir, rel)]
-		return o.data, ok
+		if p, inDir := strings.CutPrefix(rel, dir+"/"); inDir {
+			o, ok := raw[p]
+			return o.data, ok
+		}
+		return nil, false
 	}}
 	if len(writes) > 0 || len(remove) > 0 {
 		w := fsrepo.NewSkillWriter(root, cfg.SkillsDir, opts)
@@ -292,13 +287,4 @@ func storedForm(ours, base, theirs map[string]file) (map[string]file, map[string
 		}
 	}
 	return out, crlf
-}
-
-// relTo is rel, slash-separated and relative to the repository root,
-// relative to dir instead ("" when it is outside dir).
-func relTo(dir, rel string) string {
-	if len(rel) > len(dir) && rel[:len(dir)] == dir && rel[len(dir)] == '/' {
-		return rel[len(dir)+1:]
-	}
-	return ""
 }
