@@ -183,16 +183,12 @@ func (r *Descriptions) LargestLine() string {
 	return "largest: " + strings.Join(parts, ", ")
 }
 
-// thousands writes n with a comma between groups of three digits.
+// thousands writes n, a count of characters, with a comma between groups
+// of three digits.
 func thousands(n int) string {
 	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
 	}
 	return s
 }
