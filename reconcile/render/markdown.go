@@ -162,17 +162,9 @@ func NoChangesMarkdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error 
 	if !NothingToReview(p) {
 		return errors.New("the plan has changes, errors, warnings or things the API cannot do: render it whole")
 	}
-	var m mdWriter
-	m.must(MarkdownMarker(p.Space, p.Target) + "\n")
-	m.must("### " + title(o.Title) + " for " + WhereMarkdown(p.Space, p.Target) + "\n\n")
-	m.must("**No changes.**")
-	if p.Commit != "" {
-		m.must(" Commit " + CodeSpan(shortCommit(p.Commit)))
-		if p.Dirty {
-			m.must(" with uncommitted edits")
-		}
-		m.must(".")
-	}
+	m := mdWriter{o: o}
+	m.heading(p.Space, p.Target)
+	m.must("**No changes.**" + commitNote(p))
 	if u := linkURL(o.RunURL); u != "" {
 		m.must(" Planned by [this run](" + u + ").")
 	}
@@ -188,8 +180,7 @@ func NoChangesMarkdown(w io.Writer, p *reconcile.Plan, o MarkdownOptions) error 
 // as fit.
 func FailureMarkdown(w io.Writer, space, target, message, hint string, problems []string, o MarkdownOptions) error {
 	m := newMDWriter(o)
-	m.must(MarkdownMarker(space, target) + "\n")
-	m.must("### " + title(o.Title) + " for " + WhereMarkdown(space, target) + "\n\n")
+	m.heading(space, target)
 	m.must("> [!CAUTION]\n> **No plan could be made:** " + MarkdownText(message) + "\n")
 	if hint != "" {
 		m.must(">\n> " + MarkdownText(hint) + "\n")
@@ -206,29 +197,22 @@ func FailureMarkdown(w io.Writer, space, target, message, hint string, problems 
 
 type mdWriter struct {
 	b     strings.Builder
-	limit int // bytes the content may fill; notes may go beyond, into the reserve
-	title string
-	// sizeLimit names the limit in cut notes; link ends a cut plan (see
-	// [MarkdownOptions.runLink]).
-	sizeLimit, link string
-	cut             bool // something was left out
-	// review names what the plan is posted on: "pull request", or
-	// "merge request" in a GitLab note.
-	review string
+	o     MarkdownOptions
+	limit int  // bytes the content may fill; notes may go beyond, into the reserve
+	cut   bool // something was left out
 }
 
 // newMDWriter returns a writer that keeps to o.MaxLen bytes, with room kept
 // for the notes and, when o links the run, the line linking it.
 func newMDWriter(o MarkdownOptions) *mdWriter {
-	link := o.runLink()
-	return &mdWriter{limit: o.maxLen() - mdReserve - len(link), title: o.Title, sizeLimit: o.sizeLimit(), link: link, review: o.review()}
+	return &mdWriter{o: o, limit: o.maxLen() - mdReserve - len(o.runLink())}
 }
 
 // end closes a plan from which something was cut with the link to the
 // run that holds all of it, when there is one.
 func (m *mdWriter) end() {
-	if m.cut && m.link != "" {
-		m.must(m.link)
+	if m.cut {
+		m.must(m.o.runLink())
 	}
 }
 
@@ -262,9 +246,27 @@ func (m *mdWriter) list(items []string, what string) {
 	}
 }
 
+// heading writes the marker of the space's comment and its heading.
+func (m *mdWriter) heading(space, target string) {
+	m.must(MarkdownMarker(space, target) + "\n")
+	m.must("### " + title(m.o.Title) + " for " + WhereMarkdown(space, target) + "\n\n")
+}
+
+// commitNote is " Commit `SHA`." for a plan of a commit, saying whether
+// the working tree had uncommitted edits; "" outside git.
+func commitNote(p *reconcile.Plan) string {
+	if p.Commit == "" {
+		return ""
+	}
+	note := " Commit " + CodeSpan(shortCommit(p.Commit))
+	if p.Dirty {
+		note += " with uncommitted edits"
+	}
+	return note + "."
+}
+
 func (m *mdWriter) plan(p *reconcile.Plan) {
-	m.must(MarkdownMarker(p.Space, p.Target) + "\n")
-	m.must("### " + title(m.title) + " for " + WhereMarkdown(p.Space, p.Target) + "\n\n")
+	m.heading(p.Space, p.Target)
 	head := "**" + SummaryLine(p) + "**"
 	if p.Summary.Publish > 0 {
 		head += fmt.Sprintf(" Agents: %d to publish.", p.Summary.Publish)
@@ -278,13 +280,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 		// space in step with git.
 		head = "**Not planned.**"
 	}
-	if p.Commit != "" {
-		head += " Commit " + CodeSpan(shortCommit(p.Commit))
-		if p.Dirty {
-			head += " with uncommitted edits"
-		}
-		head += "."
-	}
+	head += commitNote(p)
 	if u := UnsyncableLine(p); u != "" {
 		head += " " + u
 	}
@@ -294,7 +290,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 	}
 	m.findings(p.Findings)
 
-	groups := groupByOrigin(p, m.review)
+	groups := groupByOrigin(p, m.o.review())
 	for _, g := range groups {
 		if len(g.changes) == 0 {
 			continue
@@ -338,7 +334,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 
 	items = nil
 	for _, a := range p.Publish {
-		items = append(items, fmt.Sprintf("- %s (%s): %s\n", CodeSpan(a.Name), CodeSpan(a.ID), publishReason(a, m.review)))
+		items = append(items, fmt.Sprintf("- %s (%s): %s\n", CodeSpan(a.Name), CodeSpan(a.ID), publishReason(a, m.o.review())))
 	}
 	m.section("**Agents to publish:**\n\n", items, "\n", "agents")
 
@@ -385,7 +381,7 @@ func (m *mdWriter) section(header string, items []string, footer, what string) {
 // note says that the last n items of a list were left out.
 func (m *mdWriter) note(n int, what string) {
 	m.cut = true
-	m.must(fmt.Sprintf("\n_…and %d more %s, cut to keep this comment under %s; `skillsync plan` shows them all._\n", n, what, m.sizeLimit))
+	m.must(fmt.Sprintf("\n_…and %d more %s, cut to keep this comment under %s; `skillsync plan` shows them all._\n", n, what, m.o.sizeLimit()))
 }
 
 // findings lists the findings of the security rules, above the plan:
@@ -516,7 +512,7 @@ func (m *mdWriter) blocks(blocks []mdBlock, what string) {
 	}
 	if omitted > 0 {
 		m.cut = true
-		m.must(fmt.Sprintf("_%d %s not shown, to keep this comment under %s; `skillsync plan` shows them all._\n", omitted, what, m.sizeLimit))
+		m.must(fmt.Sprintf("_%d %s not shown, to keep this comment under %s; `skillsync plan` shows them all._\n", omitted, what, m.o.sizeLimit()))
 	}
 }
 
@@ -544,7 +540,7 @@ func (m *mdWriter) fill(blocks []mdBlock, room int) int {
 			continue
 		}
 		d := b.diffText()
-		s, ok := b.render(d, allot[i], m.sizeLimit)
+		s, ok := b.render(d, allot[i], m.o.sizeLimit())
 		if !ok || !m.add(s) {
 			omitted++
 			continue
