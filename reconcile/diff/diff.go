@@ -10,7 +10,6 @@ package diff
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -360,13 +359,10 @@ func writeHunk(sb *strings.Builder, ops []lineOp, oldLine, newLine int, replaced
 func writeRange(sb *strings.Builder, start, count int) {
 	switch count {
 	case 0:
-		sb.WriteString(strconv.Itoa(start - 1))
-		sb.WriteString(",0")
+		fmt.Fprintf(sb, "%d,0", start-1)
 	case 1:
-		sb.WriteString(strconv.Itoa(start))
+		fmt.Fprintf(sb, "%d", start)
 	default:
-		sb.WriteString(strconv.Itoa(start))
-		sb.WriteByte(',')
-		sb.WriteString(strconv.Itoa(count))
+		fmt.Fprintf(sb, "%d,%d", start, count)
 	}
 }
