@@ -72,18 +72,27 @@ func (r *Report) Failed() bool {
 // hold.
 var ErrNotVendored = errors.New("not vendored")
 
-// selectEntries returns the lock's entries of slugs, all of them when
-// slugs is empty.
-func selectEntries(lock fsrepo.Lock, slugs []string) ([]fsrepo.LockedSkill, error) {
+// lockedEntries reads skillsync.yaml and skillsync.lock of the repository
+// at root, and returns them with the lock's entries of slugs, all of them
+// when slugs is empty.
+func lockedEntries(root string, slugs []string) (config.Config, fsrepo.Lock, []fsrepo.LockedSkill, error) {
+	cfg, err := config.Read(root)
+	if err != nil {
+		return cfg, fsrepo.Lock{}, nil, err
+	}
+	lock, err := readLock(root)
+	if err != nil {
+		return cfg, lock, nil, err
+	}
 	if len(slugs) == 0 {
-		return lock.Skills, nil
+		return cfg, lock, lock.Skills, nil
 	}
 	var out []fsrepo.LockedSkill
 	seen := map[string]bool{}
 	for _, s := range slugs {
 		e, ok := lock.Entry(s)
 		if !ok {
-			return nil, fmt.Errorf("skill %q is %w (it has no entry in %s)", s, ErrNotVendored, fsrepo.LockFile)
+			return cfg, lock, nil, fmt.Errorf("skill %q is %w (it has no entry in %s)", s, ErrNotVendored, fsrepo.LockFile)
 		}
 		if !seen[s] {
 			seen[s] = true
@@ -91,7 +100,7 @@ func selectEntries(lock fsrepo.Lock, slugs []string) ([]fsrepo.LockedSkill, erro
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Slug < out[j].Slug })
-	return out, nil
+	return cfg, lock, out, nil
 }
 
 // eachMoved asks the upstream of each source of entries, once, which
@@ -219,15 +228,7 @@ type OutdatedOptions struct {
 // is in the report with its error; the error returned is for the lock and
 // slugs.
 func Outdated(ctx context.Context, root string, opts OutdatedOptions) (*Report, error) {
-	cfg, err := config.Read(root)
-	if err != nil {
-		return nil, err
-	}
-	lock, err := readLock(root)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := selectEntries(lock, opts.Slugs)
+	cfg, _, entries, err := lockedEntries(root, opts.Slugs)
 	if err != nil {
 		return nil, err
 	}

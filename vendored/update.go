@@ -84,15 +84,7 @@ func (r *UpdateReport) Failed() bool {
 // fails leaves the others be. The error returned is for the lock and the
 // slugs; a skill's own is in its [SkillUpdate].
 func Update(ctx context.Context, root string, opts UpdateOptions) (*UpdateReport, error) {
-	cfg, err := config.Read(root)
-	if err != nil {
-		return nil, err
-	}
-	lock, err := readLock(root)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := selectEntries(lock, opts.Slugs)
+	cfg, lock, entries, err := lockedEntries(root, opts.Slugs)
 	if err != nil {
 		return nil, err
 	}
