@@ -503,7 +503,7 @@ func applyFailed(res *reconcile.Result) error {
 	}
 	for _, s := range res.Steps {
 		if s.Outcome == reconcile.OutcomeFailed {
-			if h := hintForStatus(s.Status, callOfAction(s.Action), time.Time{}); h != "" {
+			if h := hintForStatus(s.Status, call(s.Action), time.Time{}); h != "" {
 				return withHint(err, "%s", h)
 			}
 		}

@@ -286,17 +286,18 @@ func hintForNetwork(err error) string {
 	return ""
 }
 
-// A call is the kind of request a status answered: the same status means
-// different things for a read, an update or an enable.
-type call int
+// A call is the kind of request a status answered, named as apply names
+// its steps ("" for a read): the same status means different things for
+// a read, an update or an enable.
+type call string
 
 const (
-	callRead call = iota
-	callUpdate
-	callEnable
-	callDisable
-	callPublish
-	callDeleteAgent
+	callRead        call = ""
+	callUpdate           = call(reconcile.ActionUpdate)
+	callEnable           = call(reconcile.ActionEnable)
+	callDisable          = call(reconcile.ActionDisable)
+	callPublish          = call(reconcile.ActionPublish)
+	callDeleteAgent call = "delete"
 )
 
 // callOf is the call of a request of the service, by its method and path.
@@ -312,21 +313,6 @@ func callOf(method, path string) call {
 	case method == "POST" && strings.HasSuffix(path, "/disable"):
 		return callDisable
 	case method == "POST" && strings.HasSuffix(path, "/publish"):
-		return callPublish
-	}
-	return callRead
-}
-
-// callOfAction is the call an apply step sends.
-func callOfAction(a reconcile.Action) call {
-	switch a {
-	case reconcile.ActionUpdate:
-		return callUpdate
-	case reconcile.ActionEnable:
-		return callEnable
-	case reconcile.ActionDisable:
-		return callDisable
-	case reconcile.ActionPublish:
 		return callPublish
 	}
 	return callRead
