@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -248,19 +249,14 @@ func writeOverrides(ui *ui, root string, cfg config.Config, target string, rep *
 	if len(states) == 0 {
 		return nil
 	}
+	slugs := slices.Sorted(maps.Keys(states))
 	if err := config.SetTargetEnabled(root, target, states); err != nil {
-		var list []string
-		for slug, on := range states {
-			list = append(list, fmt.Sprintf("%s: %t", slug, on))
+		list := make([]string, len(slugs))
+		for i, slug := range slugs {
+			list[i] = fmt.Sprintf("%s: %t", slug, states[slug])
 		}
-		slices.Sort(list)
 		return withHint(err, "the skills were pulled; add to targets.%s.enabled in %s by hand: %s", target, config.FileName, strings.Join(list, ", "))
 	}
-	slugs := make([]string, 0, len(states))
-	for slug := range states {
-		slugs = append(slugs, slug)
-	}
-	slices.Sort(slugs)
 	for _, slug := range slugs {
 		ui.infof("%s: targets.%s.enabled.%s: %t (the space's state; %s keeps the one the targets share)", config.FileName, target, slug, states[slug], path.Join(cfg.SkillsDir, slug, skillmd.FileName))
 	}
