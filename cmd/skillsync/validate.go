@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -91,12 +92,7 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 		}
 	default:
 		writeDiagnostics(ui, diags)
-		errs, warns := countDiagnostics(diags)
-		if errs == 0 {
-			fprintf(ui.stdout, "%d %s valid (%s).\n", len(repo.Skills), plural(len(repo.Skills), "skill", "skills"), count(warns, "warning", "warnings"))
-		} else {
-			fprintf(ui.stdout, "%s, %s.\n", count(errs, "error", "errors"), count(warns, "warning", "warnings"))
-		}
+		fprintf(ui.stdout, "%s.\n", validateSummary(len(repo.Skills), diags))
 	}
 	// On stderr, as every command puts them, so that stdout holds only
 	// the report in the format asked for.
@@ -110,13 +106,7 @@ func runValidate(ctx context.Context, e *env, o validateOptions) error {
 // writeDiagnosticsMarkdown writes the report of validate as markdown: the
 // counts in bold, then one list item a problem with its hint.
 func writeDiagnosticsMarkdown(ui *ui, skills int, diags diag.Diagnostics) {
-	errs, warns := countDiagnostics(diags)
-	fprintf(ui.stdout, "### skillsync validate\n\n")
-	if errs == 0 {
-		fprintf(ui.stdout, "**%d %s valid (%s).**\n", skills, plural(skills, "skill", "skills"), count(warns, "warning", "warnings"))
-	} else {
-		fprintf(ui.stdout, "**%s, %s.**\n", count(errs, "error", "errors"), count(warns, "warning", "warnings"))
-	}
+	fprintf(ui.stdout, "### skillsync validate\n\n**%s.**\n", validateSummary(skills, diags))
 	if len(diags) > 0 {
 		fprintf(ui.stdout, "\n")
 	}
@@ -126,6 +116,16 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags diag.Diagnostics) {
 			fprintf(ui.stdout, "  - hint: %s\n", render.MarkdownText(d.Hint)) // a nested item: a bare indented line joins the one above
 		}
 	}
+}
+
+// validateSummary sums up validate's report of skills with diags, with no
+// final period: "3 skills valid (1 warning)", or "2 errors, 0 warnings".
+func validateSummary(skills int, diags diag.Diagnostics) string {
+	errs, warns := countDiagnostics(diags)
+	if errs == 0 {
+		return fmt.Sprintf("%d %s valid (%s)", skills, plural(skills, "skill", "skills"), count(warns, "warning", "warnings"))
+	}
+	return fmt.Sprintf("%s, %s", count(errs, "error", "errors"), count(warns, "warning", "warnings"))
 }
 
 // writeDiagnostics prints diagnostics with their hints.
