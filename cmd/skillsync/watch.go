@@ -62,7 +62,11 @@ type watchedTarget struct {
 }
 
 func newWatcher(e *env, o watchOptions) *watcher {
-	return &watcher{e: e, o: o, metrics: newWatchMetrics(), targets: map[string]*watchedTarget{}}
+	m := &watchMetrics{values: map[string]map[string]float64{}, started: time.Now()}
+	for _, h := range metricHelp {
+		m.values[h.name] = map[string]float64{}
+	}
+	return &watcher{e: e, o: o, metrics: m, targets: map[string]*watchedTarget{}}
 }
 
 // runWatch runs rounds every o.interval until ctx ends (SIGINT, SIGTERM),
@@ -266,13 +270,9 @@ func boolGauge(b bool) float64 {
 // Prometheus text format by [watchMetrics.handler].
 type watchMetrics struct {
 	mu      sync.Mutex
-	values  map[string]map[string]float64 // by metric, by target
+	values  map[string]map[string]float64 // by metric of metricHelp, by target
 	last    time.Time                     // the end of the last round that succeeded
 	started time.Time
-}
-
-func newWatchMetrics() *watchMetrics {
-	return &watchMetrics{values: map[string]map[string]float64{}, started: time.Now()}
 }
 
 // metricHelp is the help of each metric, in the order served.
@@ -290,18 +290,12 @@ var metricHelp = []struct{ name, kind, help string }{
 func (m *watchMetrics) add(name, target string, d float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.values[name] == nil {
-		m.values[name] = map[string]float64{}
-	}
 	m.values[name][target] += d
 }
 
 func (m *watchMetrics) set(name, target string, v float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.values[name] == nil {
-		m.values[name] = map[string]float64{}
-	}
 	m.values[name][target] = v
 }
 
