@@ -20,9 +20,6 @@ Example:
 
 Exit codes: 0.`,
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
 			_, err := e.ui.stdout.Write(config.Schema())
 			return err
 		},
