@@ -10,13 +10,11 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// The bash and zsh scripts follow urfave/cli's own (autocomplete/), fixed
-// to the program name; they ask the binary for candidates through
-// --generate-bash-completion. Unlike those, they never pass "--" to it:
-// urfave/cli ignores the completion flag after "--" and runs the command
-// with the flag as its argument, so `skillsync plan --<TAB>` ran a plan.
-// A word starting with "-" asks with "-" instead, and after a typed "--"
-// (where only arguments follow) the shell completes files without asking.
+// The bash and zsh scripts ask the binary for candidates with
+// --generate-bash-completion, as urfave/cli's own scripts do, but never
+// pass "--" before it, as urfave/cli would then run the command: a word
+// starting with "-" is sent as "-", and after a typed "--" the shell
+// completes file names without asking.
 const bashCompletion = `# bash completion for skillsync; load with: source <(skillsync completion bash)
 _skillsync_complete() {
   local cur words i opts
@@ -106,27 +104,20 @@ Exit codes: 0 success, 1 unknown shell.`,
 // completionFlag is how the shell scripts ask for candidates.
 const completionFlag = "--generate-bash-completion"
 
-// prepareCompletion makes a request for shell completions safe, and
-// returns the arguments to run app with: args unchanged when they are not
-// such a request. A request is args holding --generate-bash-completion
-// anywhere. urfave/cli honours the flag only as the last argument with no
-// "--" before it, and otherwise runs the command with the flag as one of
-// its arguments: `plan -- --generate-bash-completion` planned, and `pull --
-// --generate-bash-completion` would pull. For a request, every "--" and
-// all that follows the flag are dropped, and no Before, Action or After of
-// the app or a command is left to run, so that only candidates are
-// printed, whatever urfave/cli makes of the words.
+// prepareCompletion returns the arguments to run app with: args as they
+// are, unless they hold --generate-bash-completion anywhere and so ask for
+// shell completions. Then every "--" and all after the flag are dropped,
+// and no Before, Action or After of the app or a command is left to run:
+// a request only ever prints candidates, even where urfave/cli would take
+// the flag for an argument and run the command.
 //
-// Candidates come from args, not os.Args as urfave/cli's default reads
-// them. The scripts hand over the words before the one completed (with
-// "-" for it when it starts with "-"), so a last word that is a whole flag
-// taking a value asks for that value: a choice flag's values (--format's),
-// else none, for the shell to complete file names. Otherwise, for a word
-// starting with "-", the flags; else the subcommands;
-// else, for a command that takes no arguments, its flags (where urfave/cli
-// listed "help h"); else none, for the shell to complete file names.
-//
-// run calls it between newApp and running the app.
+// Candidates come from args, not os.Args. The scripts send the words
+// before the one completed ("-" for it when it starts with "-"). For a
+// last word that is a whole flag taking a value, they are its choices
+// (--format's), else none; for a word starting with "-", the flags; else
+// the subcommands; else, for a command that takes no arguments, its
+// flags; else none, for the shell to complete file names. run calls it
+// between newApp and running the app.
 func prepareCompletion(app *cli.App, args []string) []string {
 	i := slices.Index(args, completionFlag)
 	if i < 1 {
