@@ -67,7 +67,9 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			&cli.StringFlag{Name: string(flagInterval), Usage: "with --watch, the time between rounds, such as 30s or 5m", Value: "1m"},
 			flagListen.def("with --watch, serve /healthz and /metrics (Prometheus) on `ADDR`, such as :9090"),
 			flagSelfHeal.def("with --watch, apply the repository over the app's edits (as apply --auto-approve would, with its safety rules)"),
-		}, issueFlags()),
+			flagIssue.def("open one issue per space when drift is found, update it on later runs, close it when in sync (needs GITHUB_TOKEN with issues: write, or GITLAB_TOKEN with the api scope under GitLab CI)"),
+			githubRepoFlag(),
+		}),
 		Action: func(c *cli.Context) error {
 			o, err := readPlanning(c, e)
 			if err != nil {

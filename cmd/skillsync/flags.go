@@ -169,28 +169,6 @@ func githubRepoFlag() cli.Flag {
 	return flagGitHubRepo.def("GitHub repository `owner/name` of the comment or issue (default: GITHUB_REPOSITORY)")
 }
 
-// commentFlags are plan's flags for the pull-request comment.
-func commentFlags() []cli.Flag {
-	return []cli.Flag{
-		flagComment.def("post the plan as one comment per space on the pull request (GitHub Actions) or merge request (GitLab CI), updated in place; none while there is nothing to review, and an earlier one becomes a short No changes (needs GITHUB_TOKEN with pull-requests: write, or GITLAB_TOKEN with the api scope)"),
-		githubRepoFlag(),
-		flagPR.def("pull request or merge request `N` to comment on (default: the pipeline's)"),
-	}
-}
-
-// issueFlags are drift's flags for the drift issue.
-func issueFlags() []cli.Flag {
-	return []cli.Flag{
-		flagIssue.def("open one issue per space when drift is found, update it on later runs, close it when in sync (needs GITHUB_TOKEN with issues: write, or GITLAB_TOKEN with the api scope under GitLab CI)"),
-		githubRepoFlag(),
-	}
-}
-
-// baseFlag is plan's --base: the branch a pull request merges into.
-func baseFlag() cli.Flag {
-	return flagBase.def("split the plan into the changes of this pull request and drift, against the merge base of `REF` (the target branch, such as origin/main) and HEAD")
-}
-
 // connFlags are the [remoteFlags] as given on the command line.
 type connFlags struct {
 	targets                   []string // --target, each given

@@ -45,7 +45,11 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			formatFlag("text", "markdown", "json", "sarif"),
 			flagOut.def("also save the plan to FILE, for 'skillsync apply FILE'"),
 			flagDetailedExitcode.def("exit 2 when the plan has changes"),
-		}, commentFlags(), []cli.Flag{baseFlag()}),
+			flagComment.def("post the plan as one comment per space on the pull request (GitHub Actions) or merge request (GitLab CI), updated in place; none while there is nothing to review, and an earlier one becomes a short No changes (needs GITHUB_TOKEN with pull-requests: write, or GITLAB_TOKEN with the api scope)"),
+			githubRepoFlag(),
+			flagPR.def("pull request or merge request `N` to comment on (default: the pipeline's)"),
+			flagBase.def("split the plan into the changes of this pull request and drift, against the merge base of `REF` (the target branch, such as origin/main) and HEAD"),
+		}),
 		Action: func(c *cli.Context) error {
 			o, err := readPlanning(c, e)
 			if err != nil {
