@@ -41,23 +41,23 @@ func isFinding(d diag.Diagnostic) bool { return d.Hash != "" }
 // space's copy of each skill it changes, unless the repository's copy
 // holds the same.
 func planFindings(p *reconcile.Plan, skillsDir string, diags diag.Diagnostics, j *lint.Judge) {
-	changed := map[string]string{} // skill folder -> slug
+	changed := map[string]bool{} // the folders of the skills p changes
 	for _, c := range p.Changes {
 		if c.Path != "" {
-			changed[path.Dir(c.Path)] = c.Slug
+			changed[path.Dir(c.Path)] = true
 		}
 	}
-	var bad []string
+	var bad []string // the slugs of the skills with an error
 	for _, d := range diags {
 		if !isFinding(d) {
 			continue
 		}
 		dir := skillDir(skillsDir, d.Path)
 		if d.Severity == diag.SeverityError {
-			if !slices.Contains(bad, dir) {
-				bad = append(bad, dir)
+			if !slices.Contains(bad, path.Base(dir)) {
+				bad = append(bad, path.Base(dir))
 			}
-		} else if _, ok := changed[dir]; !ok {
+		} else if !changed[dir] {
 			continue
 		}
 		p.Findings = append(p.Findings, reconcile.Finding{
@@ -65,12 +65,8 @@ func planFindings(p *reconcile.Plan, skillsDir string, diags diag.Diagnostics, j
 			Message: d.Message, Match: d.Match, Decoded: d.Decoded, Hash: d.Hash, Hint: d.Hint})
 	}
 	if len(bad) > 0 {
-		slugs := make([]string, len(bad))
-		for i, b := range bad {
-			slugs[i] = path.Base(b)
-		}
-		p.Errors = append(p.Errors, reconcile.Problem{Code: reconcile.CodeSecurity, Skills: slugs,
-			Message: fmt.Sprintf("security rules find errors in %s (listed above)", strings.Join(slugs, ", ")),
+		p.Errors = append(p.Errors, reconcile.Problem{Code: reconcile.CodeSecurity, Skills: bad,
+			Message: fmt.Sprintf("security rules find errors in %s (listed above)", strings.Join(bad, ", ")),
 			Hint:    "remove what they find, or waive a finding in skillsync.yaml if it is intended; 'skillsync validate' lists them offline"})
 	}
 	if j == nil {
