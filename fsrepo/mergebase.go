@@ -25,21 +25,6 @@ type UnknownRefError struct {
 
 func (e *UnknownRefError) Error() string { return "unknown ref " + e.Ref }
 
-// A MissingCommitError is a revision that resolves to a commit the clone
-// cannot read. go-git reads the commit of a revision as it resolves it, so
-// this is an [UnknownRefError] with go-git v5; it is kept for a resolver
-// that does not.
-type MissingCommitError struct {
-	Ref, SHA string
-	Err      error // go-git's
-}
-
-func (e *MissingCommitError) Error() string {
-	return fmt.Sprintf("reading commit %s of %s: %v", shortCommit(e.SHA), e.Ref, e.Err)
-}
-
-func (e *MissingCommitError) Unwrap() error { return e.Err }
-
 // A NoMergeBaseError reports that two commits of the clone have no merge
 // base in it: the clone is shallow, or the histories are unrelated.
 type NoMergeBaseError struct {
@@ -74,9 +59,9 @@ func (e *NoMergeBaseError) Advice() string {
 // MergeBase returns the SHA of the merge base of the revisions ref and head
 // (branch names, tags, SHAs, HEAD~1) in the git repository holding root:
 // where a pull request from head into ref branched off. It fails with a
-// [*NotRepoError], an [*UnknownRefError] or a [*MissingCommitError] for
-// either revision, and with a [*NoMergeBaseError] when the clone holds no
-// merge base; [FirstParent] is then the base of a merge commit.
+// [*NotRepoError] or an [*UnknownRefError] for either revision, and with
+// a [*NoMergeBaseError] when the clone holds no merge base; [FirstParent]
+// is then the base of a merge commit.
 func MergeBase(root, ref, head string) (string, error) {
 	r, err := openRepo(root)
 	if err != nil {
@@ -132,7 +117,8 @@ func openRepo(root string) (*git.Repository, error) {
 	return r, nil
 }
 
-// resolveCommit returns the commit rev names in r.
+// resolveCommit returns the commit rev names in r. go-git reads that
+// commit as it resolves rev, so a rev it resolves names a commit it can read.
 func resolveCommit(r *git.Repository, rev string) (*object.Commit, error) {
 	h, err := r.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
@@ -140,7 +126,7 @@ func resolveCommit(r *git.Repository, rev string) (*object.Commit, error) {
 	}
 	c, err := r.CommitObject(*h)
 	if err != nil {
-		return nil, &MissingCommitError{Ref: rev, SHA: h.String(), Err: err}
+		return nil, fmt.Errorf("reading commit %s of %s: %w", shortCommit(h.String()), rev, err)
 	}
 	return c, nil
 }

@@ -60,7 +60,6 @@ func baseError(err error) error {
 	var (
 		notRepo *fsrepo.NotRepoError
 		unknown *fsrepo.UnknownRefError
-		missing *fsrepo.MissingCommitError
 	)
 	switch {
 	case errors.As(err, &notRepo):
@@ -73,8 +72,6 @@ func baseError(err error) error {
 		}
 		return withHint(err,
 			"check the name (git branch -a lists the branches of this clone); in GitHub Actions fetch it first: actions/checkout with fetch-depth: 0, or %s", fetch)
-	case errors.As(err, &missing):
-		return withHint(err, "the clone lacks it: use actions/checkout with fetch-depth: 0, or leave out --base")
 	}
 	return err
 }
