@@ -12,19 +12,6 @@ import (
 	"github.com/skillsync/skillsync/internal/bounded"
 )
 
-// ExcludedFiles is the [skillignore.Matcher] of a skill folder given as its
-// files' contents by slash-separated path in it: the default, the
-// repository-wide patterns, and the folder's .skillignore files.
-func ExcludedFiles(repoWide []string, files map[string][]byte) skillignore.Matcher {
-	ignores := map[string][]byte{}
-	for rel, data := range files {
-		if skillignore.IsIgnoreFile(rel) {
-			ignores[rel] = data
-		}
-	}
-	return skillignore.New(repoWide, ignores)
-}
-
 // dropExcluded moves the development files of each folder (see package
 // skillignore) from its entries to its excluded ones, so that nothing
 // after the reading sees them. A .skillignore that cannot be read as

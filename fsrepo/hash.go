@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+
+	"github.com/skillsync/skillsync/fsrepo/skillignore"
 )
 
 // hashPrefix names the algorithm of a [FolderHash].
@@ -50,7 +52,13 @@ func FolderHash(sums map[string][sha256.Size]byte) string {
 // development files that excludeFiles (skillsync.yaml's) and the folder's
 // .skillignore files exclude (see package skillignore).
 func HashFiles(files map[string][]byte, excludeFiles []string) string {
-	m := ExcludedFiles(excludeFiles, files)
+	ignores := map[string][]byte{}
+	for rel, data := range files {
+		if skillignore.IsIgnoreFile(rel) {
+			ignores[rel] = data
+		}
+	}
+	m := skillignore.New(excludeFiles, ignores)
 	sums := make(map[string][sha256.Size]byte, len(files))
 	for p, data := range files {
 		if !SkipsFile(p) && !m.Excludes(p) {
@@ -75,7 +83,7 @@ func SkipsFile(p string) bool {
 // Windows' default): each CRLF made LF, as the loader reads SKILL.md. A
 // binary file (see [IsBinary]) is data as it is.
 func StoredText(name string, data []byte) []byte {
-	if !bytes.Contains(data, []byte("\r\n")) || isBinary(name, data) {
+	if !bytes.Contains(data, []byte("\r\n")) || IsBinary(name, data) {
 		return data
 	}
 	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))

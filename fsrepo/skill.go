@@ -23,9 +23,10 @@ import (
 // a skill folder, so that a loop ends.
 const maxLinkHops = 8
 
-// isBinary classifies content as git does (a NUL byte in the first
-// sniffLen bytes), and by extension for formats that may lack one early.
-func isBinary(name string, data []byte) bool {
+// IsBinary reports whether the file at name holding data is binary, as
+// the loader classifies supporting files: by a NUL byte among its first
+// sniffLen bytes, as git does, or by an extension of a binary format.
+func IsBinary(name string, data []byte) bool {
 	if skillmd.IsBinaryPath(name) {
 		return true
 	}
@@ -239,14 +240,14 @@ func judgeFolder(j *lint.Judge, dir string, raw []byte, files []File, waivers []
 // MaxCompareBytes is TooLarge: hashed, its content not kept.
 func supportingFile(rel, full string, e *entry, ds *diag.Diagnostics) File {
 	if e.large {
-		binary := isBinary(rel, e.head)
+		binary := IsBinary(rel, e.head)
 		return File{Path: rel, Size: e.size, SHA256: e.sha256, Binary: binary, TooLarge: !binary}
 	}
 	data := e.data
 	sum := sha256.Sum256(data)
 	file := File{Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])}
 	switch {
-	case isBinary(rel, data):
+	case IsBinary(rel, data):
 		file.Binary = true
 	case len(data) > MaxCompareBytes:
 		file.TooLarge = true
@@ -318,11 +319,6 @@ func (fe *folderEntries) resolve(rel, dir string, errf func(p, code, hint, forma
 		cur = next
 	}
 }
-
-// IsBinary reports whether the file at name holding data is binary, as
-// the loader classifies supporting files: by a NUL byte among its first
-// 8,000 bytes, as git does, or by an extension of a binary format.
-func IsBinary(name string, data []byte) bool { return isBinary(name, data) }
 
 // nameInfo is where the name was written, for diagnostics about it that
 // only the whole repository can tell (duplicates, the folder's slug).
