@@ -2,13 +2,13 @@ package fsrepo
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -291,15 +291,15 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 		fail(line("slug"), "slug %q: %v", e.Slug, err)
 		ok = false
 	}
-	if !isCommitID(e.Commit) {
+	if !commitID.MatchString(e.Commit) {
 		fail(line("commit"), "commit %q is not a commit id: 40 lowercase hexadecimal digits", e.Commit)
 		ok = false
 	}
-	if !isFolderHash(e.Hash) {
+	if !folderHash.MatchString(e.Hash) {
 		fail(line("hash"), "hash %q is not %s followed by 64 lowercase hexadecimal digits", e.Hash, hashPrefix)
 		ok = false
 	}
-	if e.Local != "" && !isFolderHash(e.Local) {
+	if e.Local != "" && !folderHash.MatchString(e.Local) {
 		fail(line("local"), "local %q is not %s followed by 64 lowercase hexadecimal digits", e.Local, hashPrefix)
 		ok = false
 	}
@@ -310,23 +310,11 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 	return e, ok
 }
 
-func isCommitID(s string) bool {
-	return len(s) == 40 && isLowerHex(s)
-}
+// commitID is a git commit id, as skillsync.lock records it.
+var commitID = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
-func isFolderHash(s string) bool {
-	h, ok := strings.CutPrefix(s, hashPrefix)
-	return ok && len(h) == 2*sha256.Size && isLowerHex(h)
-}
-
-func isLowerHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+// folderHash is a [FolderHash], as skillsync.lock records it.
+var folderHash = regexp.MustCompile(`^` + hashPrefix + `[0-9a-f]{64}$`)
 
 // WriteLock writes l to root/skillsync.lock, atomically (a temporary file
 // renamed over it). It never writes through a symlink.
