@@ -10,9 +10,10 @@
 package skillignore
 
 import (
+	"cmp"
 	"fmt"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
@@ -43,16 +44,13 @@ func New(repoWide []string, ignoreFiles map[string][]byte) Matcher {
 	for _, p := range repoWide {
 		ps = append(ps, gitignore.ParsePattern(p, nil))
 	}
+	// A folder without a .skillignore, the common case, allocates nothing.
 	rels := make([]string, 0, len(ignoreFiles))
 	for rel := range ignoreFiles {
 		rels = append(rels, rel)
 	}
-	sort.Slice(rels, func(i, j int) bool {
-		di, dj := strings.Count(rels[i], "/"), strings.Count(rels[j], "/")
-		if di != dj {
-			return di < dj
-		}
-		return rels[i] < rels[j]
+	slices.SortFunc(rels, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")), strings.Compare(a, b))
 	})
 	for _, rel := range rels {
 		var domain []string
