@@ -36,7 +36,7 @@ func Schema() []byte {
 		"title":       "skillsync.yaml",
 		"description": "Settings of a skillsync repository: which space (or spaces, as targets) its skill folders drive, and how plans treat what differs.",
 		"type":        "object",
-		"properties": section(obj{
+		"properties": obj{
 			"baseURL":           prop("string", "Address of the service, https:// (http:// only for a loopback host such as the emulator), without /api/v1. SKILLSYNC_BASE_URL and --base-url win over it.", obj{"pattern": baseURLPattern}),
 			"space":             spaceProp("The space the repository drives, when it drives one; beside targets: it is an error."),
 			"skillsDir":         prop("string", "Folder of the skill folders, relative to the repository root, written with '/'.", obj{"default": DefaultSkillsDir, "pattern": `^[^/\\]`}),
@@ -63,7 +63,7 @@ func Schema() []byte {
 				"description": "Development files of every skill folder, never synced, compared, counted as drift or hashed into skillsync.lock: gitignore patterns, matched in each skill folder, on top of evals/ (always excluded) and the folder's .skillignore.",
 				"items":       obj{"type": "string", "minLength": 1},
 			},
-		}),
+		},
 		"additionalProperties": false,
 		"not": obj{
 			"required":    []string{"space", "targets"},
@@ -143,10 +143,6 @@ func nullable(s obj) {
 	}
 }
 
-// section is the properties of a section of the file, which hold the keys
-// configKeys allows there (the schema's test checks that they do).
-func section(props obj) obj { return props }
-
 func prop(typ, description string, more obj) obj {
 	o := obj{"type": typ, "description": description}
 	for k, v := range more {
@@ -175,13 +171,13 @@ func agentsProp() obj {
 	return obj{
 		"type":        "object",
 		"description": "Agents of the space.",
-		"properties": section(obj{
+		"properties": obj{
 			"publish": obj{
 				"type":        "array",
 				"description": "Agents (ids or exact names) that apply publishes when it changes a skill they use.",
 				"items":       obj{"type": []string{"string", "number"}, "minLength": 1},
 			},
-		}),
+		},
 		"additionalProperties": false,
 	}
 }
@@ -196,7 +192,7 @@ func ignoreProp(description string) obj {
 		"description": description,
 		"items": obj{
 			"type": "object",
-			"properties": section(obj{
+			"properties": obj{
 				"skills": obj{
 					"type":        "array",
 					"description": "Globs of the slugs the rule covers, as path.Match reads them (*, ?, [a-z]).",
@@ -209,7 +205,7 @@ func ignoreProp(description string) obj {
 					"items":       obj{"enum": fields},
 					"minItems":    1,
 				},
-			}),
+			},
 			"required":             []string{"skills", "fields"},
 			"additionalProperties": false,
 		},
@@ -220,7 +216,7 @@ func targetSchema() obj {
 	return obj{
 		"type":        "object",
 		"description": "One space the repository drives, with the settings it overrides.",
-		"properties": section(obj{
+		"properties": obj{
 			"space":   spaceProp("The target's space."),
 			"baseURL": prop("string", "The target's service address, over the top-level baseURL.", obj{"pattern": baseURLPattern}),
 			"tokenEnv": prop("string", "The environment variable that holds the target's token: SKILLSYNC_TOKEN (the default) or one beginning with SKILLSYNC_TOKEN_, such as SKILLSYNC_TOKEN_PROD; the token itself never goes in this file.",
@@ -242,7 +238,7 @@ func targetSchema() obj {
 			"ignore":            ignoreProp("Differences ignored in this target, on top of the top-level ones."),
 			"descriptions":      descriptionsSchema("The target's description budget and overlap check, over the top-level ones, field by field."),
 			"notify":            notifySchema(false, "This target's destinations, merged by name into the top-level ones: a field set here wins; a new name adds a destination."),
-		}),
+		},
 		"required":             []string{"space"},
 		"additionalProperties": false,
 	}
@@ -271,7 +267,7 @@ func lintSchema() obj {
 	return obj{
 		"type":        "object",
 		"description": "Lint rules of validate and plan, by stable code, each off, warning or error.",
-		"properties": section(obj{
+		"properties": obj{
 			"profile": obj{
 				"description": "A set of rules turned on at once: agentskills checks the open Agent Skills format as skills-ref does.",
 				"enum":        profileNames,
@@ -297,7 +293,7 @@ func lintSchema() obj {
 					"additionalProperties": false,
 				},
 			},
-		}),
+		},
 		"additionalProperties": false,
 	}
 }
@@ -313,7 +309,7 @@ func notifySchema(required bool, description string) obj {
 	dest := obj{
 		"type":        "object",
 		"description": "A destination: its kind, the environment variables of its URL (and secret), and the events it gets.",
-		"properties": section(obj{
+		"properties": obj{
 			"kind":      obj{"type": "string", "description": "Slack or Teams incoming webhook, or a generic webhook signed as Standard Webhooks says.", "enum": []string{notify.Slack, notify.Teams, notify.Webhook}},
 			"urlEnv":    prop("string", "The environment variable holding the webhook's URL, which is a secret: it never goes in this file.", obj{"pattern": envVar}),
 			"secretEnv": prop("string", "The environment variable holding a generic webhook's signing secret (whsec_ and base64).", obj{"pattern": envVar}),
@@ -322,7 +318,7 @@ func notifySchema(required bool, description string) obj {
 				"description": "Events sent there: kinds, failures (apply.failed, drift.found, plan.error: the default) or all; [] sends none.",
 				"items":       obj{"enum": events},
 			},
-		}),
+		},
 		"additionalProperties": false,
 	}
 	if required {
@@ -345,14 +341,14 @@ func descriptionsSchema(description string) obj {
 	return obj{
 		"type":        "object",
 		"description": description,
-		"properties": section(obj{
+		"properties": obj{
 			"budget": prop("integer", "Characters the active skills' names and descriptions may take after apply; agents commonly hide skills past about 8,000.",
 				obj{"minimum": 1, "maximum": 1_000_000, "default": DefaultDescriptionBudget}),
 			"budgetLevel": enumProp("What a plan over budget is.", LevelWarning, LevelWarning, LevelError),
 			"overlap": prop("integer", "Similarity in percent (TF-IDF cosine of the words of name and description) from which two active skills overlap.",
 				obj{"minimum": 1, "maximum": 100, "default": DefaultOverlapPercent}),
 			"overlapLevel": enumProp("What an overlapping pair of active skills is.", LevelWarning, LevelWarning, LevelError, LevelOff),
-		}),
+		},
 		"additionalProperties": false,
 	}
 }
