@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,7 +98,10 @@ func checkTargetEdit(before, after []byte, target string, states map[string]bool
 	}
 	for i, t := range was.Targets {
 		if t.Name == target {
-			t.Enabled = mergeStates(t.Enabled, states)
+			merged := map[string]bool{}
+			maps.Copy(merged, t.Enabled)
+			maps.Copy(merged, states)
+			t.Enabled = merged
 			if !t.Equal(is.Targets[i]) {
 				return fmt.Errorf("%w: the edit would not read back as targets.%s.enabled set as asked and nothing else", ErrNotEditable, target)
 			}
@@ -120,18 +124,6 @@ func shared(n *yaml.Node) string {
 		return fmt.Sprintf("anchored (&%s), so other keys may share it", n.Anchor)
 	}
 	return ""
-}
-
-// mergeStates is a with b over it.
-func mergeStates(a, b map[string]bool) map[string]bool {
-	out := map[string]bool{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
-	return out
 }
 
 // setTargetEnabled is [SetTargetEnabled] of the text data.
