@@ -258,7 +258,7 @@ func plainSafe(key, value string) bool {
 	if strings.Trim(value, "0123456789.:_+-eE") == "" {
 		return false
 	}
-	return readsBackAs(key+": "+value+"\n", value, yaml.Style(0))
+	return entryReadsBack(key+": "+value+"\n", key, value, 0, true)
 }
 
 // literalSafe reports whether value can be written as a "|-" block: lines
@@ -281,20 +281,7 @@ func literalSafe(key, value string) bool {
 		}
 		b.WriteString("\n")
 	}
-	return readsBackAs(b.String(), value, yaml.LiteralStyle)
-}
-
-func readsBackAs(doc, want string, style yaml.Style) bool {
-	var n yaml.Node
-	if err := yaml.Unmarshal([]byte(doc), &n); err != nil || len(n.Content) != 1 {
-		return false
-	}
-	m := n.Content[0]
-	if m.Kind != yaml.MappingNode || len(m.Content) != 2 {
-		return false
-	}
-	v := m.Content[1]
-	return v.Kind == yaml.ScalarNode && v.Tag == "!!str" && v.Style == style && v.Value == want
+	return entryReadsBack(b.String(), key, value, yaml.LiteralStyle, true)
 }
 
 // yamlPrintable reports whether s holds only characters YAML allows raw in a
