@@ -68,10 +68,6 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 		KeyEnabled:     differ[spec.FieldEnabled],
 	}
 	body := differ[spec.FieldInstructions]
-	dups := false
-	for _, e := range entries {
-		dups = dups || e.dup
-	}
 	for _, d := range haveDs {
 		if d.Severity != diag.SeverityError {
 			continue
@@ -101,11 +97,9 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 		}
 		return "\n"
 	}
-	if dups {
-		for _, e := range entries {
-			if e.dup {
-				replace[e.start] = []string{}
-			}
+	for _, e := range entries {
+		if e.dup {
+			replace[e.start] = []string{}
 		}
 	}
 	set := func(key, value string, after func() int) {
