@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 
 	"go.yaml.in/yaml/v3"
@@ -41,38 +42,18 @@ type Descriptions struct {
 
 // over is d with each field o sets taken from o.
 func (d Descriptions) over(o Descriptions) Descriptions {
-	if o.Budget != nil {
-		d.Budget = o.Budget
-	}
-	if o.BudgetLevel != "" {
-		d.BudgetLevel = o.BudgetLevel
-	}
-	if o.Overlap != nil {
-		d.Overlap = o.Overlap
-	}
-	if o.OverlapLevel != "" {
-		d.OverlapLevel = o.OverlapLevel
-	}
+	d.Budget = cmp.Or(o.Budget, d.Budget)
+	d.BudgetLevel = cmp.Or(o.BudgetLevel, d.BudgetLevel)
+	d.Overlap = cmp.Or(o.Overlap, d.Overlap)
+	d.OverlapLevel = cmp.Or(o.OverlapLevel, d.OverlapLevel)
 	return d
 }
 
 // WithDefaults is d with the defaults for what it leaves out.
 func (d Descriptions) WithDefaults() Descriptions {
-	if d.Budget == nil {
-		b := DefaultDescriptionBudget
-		d.Budget = &b
-	}
-	if d.BudgetLevel == "" {
-		d.BudgetLevel = LevelWarning
-	}
-	if d.Overlap == nil {
-		o := DefaultOverlapPercent
-		d.Overlap = &o
-	}
-	if d.OverlapLevel == "" {
-		d.OverlapLevel = LevelWarning
-	}
-	return d
+	defaults := Descriptions{Budget: new(DefaultDescriptionBudget), BudgetLevel: LevelWarning,
+		Overlap: new(DefaultOverlapPercent), OverlapLevel: LevelWarning}
+	return defaults.over(d)
 }
 
 // parseDescriptions reads a descriptions: section (named shown in

@@ -150,11 +150,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	case tv.Kind != yaml.MappingNode || (tv.Style&yaml.FlowStyle != 0 && lastLine(tv) != tv.Line):
 		return nil, fmt.Errorf("%w: targets.%s is not a mapping written one key a line, or on one line", ErrNotEditable, target)
 	}
-	slugs := make([]string, 0, len(states))
-	for s := range states {
-		slugs = append(slugs, s)
-	}
-	slices.Sort(slugs)
+	slugs := slices.Sorted(maps.Keys(states))
 	// yaml counts lines at a CR alone and at NEL, LS and PS too: the edit,
 	// which counts them at LF, would find its lines elsewhere.
 	if strings.ContainsAny(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r\u0085\u2028\u2029") {

@@ -82,13 +82,8 @@ func parseLintRules(m *yaml.Node, fail func(int, string, ...any)) map[string]lin
 		}
 		// yaml.v3 reads an unquoted off as text (as YAML 1.2 does), not
 		// as YAML 1.1's false.
-		l := -1
-		for j, name := range levelNames {
-			if strings.EqualFold(word, name) && (v.Tag == "!!str" || v.Tag == "") {
-				l = j
-			}
-		}
-		if l < 0 {
+		l := slices.IndexFunc(levelNames, func(name string) bool { return strings.EqualFold(word, name) })
+		if l < 0 || v.Tag != "!!str" && v.Tag != "" {
 			fail(v.Line, "lint.rules.%s must be off, warning or error, not %s%s", code, yamlnode.Describe(v), didYouMean(word, levelNames))
 			continue
 		}

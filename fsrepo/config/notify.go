@@ -1,8 +1,10 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/skillsync/skillsync/internal/notify"
@@ -87,28 +89,17 @@ func checkNotify(c notify.Config, lines, top notifyLines, fail func(int, string,
 			fail(firstLine(lines, top), "%v", err)
 			continue
 		}
-		line := 0
-		for _, key := range []string{fe.Destination + "." + fe.Field, fe.Destination} {
-			if line = lines[key]; line == 0 {
-				line = top[key]
-			}
-			if line != 0 {
-				break
-			}
-		}
-		fail(line, "%v", err)
+		// The field's line where it is written, else its destination's.
+		field, dest := fe.Destination+"."+fe.Field, fe.Destination
+		fail(cmp.Or(lines[field], top[field], lines[dest], top[dest]), "%v", err)
 	}
 }
 
 // firstLine is the smallest line of lines, else of top.
 func firstLine(lines, top notifyLines) int {
 	for _, ls := range []notifyLines{lines, top} {
-		var all []int
-		for _, l := range ls {
-			all = append(all, l)
-		}
-		if len(all) > 0 {
-			return slices.Min(all)
+		if len(ls) > 0 {
+			return slices.Min(slices.Collect(maps.Values(ls)))
 		}
 	}
 	return 0

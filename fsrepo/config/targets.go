@@ -162,15 +162,9 @@ func (c Config) ForTarget(name string) (Config, bool) {
 	out := c
 	out.Targets = nil
 	out.Space = t.Space
-	if t.BaseURL != "" {
-		out.BaseURL = t.BaseURL
-	}
-	if t.Unmanaged != "" {
-		out.Unmanaged = t.Unmanaged
-	}
-	if t.Missing != "" {
-		out.Missing = t.Missing
-	}
+	out.BaseURL = cmp.Or(t.BaseURL, c.BaseURL)
+	out.Unmanaged = cmp.Or(t.Unmanaged, c.Unmanaged)
+	out.Missing = cmp.Or(t.Missing, c.Missing)
 	if t.MaxDisablePercent != nil {
 		out.MaxDisablePercent = *t.MaxDisablePercent
 	}
