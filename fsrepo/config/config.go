@@ -163,30 +163,23 @@ func Parse(data []byte) (Config, error) {
 	fail := func(line int, format string, args ...any) {
 		errs = append(errs, &Error{Path: FileName, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
-	lines := map[string]int{}
-	var raw rawConfig
 	// Read from the nodes, which say at which line a rule or target is
-	// wrong.
-	var lint, ignore, targets, space, notifyNode *yaml.Node
+	// wrong. An empty file is an empty mapping.
+	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	if len(doc.Content) > 0 {
-		root := doc.Content[0]
-		lint = mappingValue(root, "lint")
-		ignore = mappingValue(root, "ignore")
-		targets = mappingValue(root, "targets")
-		space = mappingValue(root, "space")
-		notifyNode = mappingValue(root, "notify")
-		if root.Kind != yaml.MappingNode && root.Tag != "!!null" {
-			return Config{}, &Error{Path: FileName, Line: root.Line, Msg: "must be a mapping of keys to values"}
-		}
-		checkKeys(root, "", "", lines, fail)
-		if len(errs) == 0 {
-			if err := root.Decode(&raw); err != nil {
-				return Config{}, yamlError(data, err)
-			}
-		}
+		root = doc.Content[0]
 	}
+	if root.Kind != yaml.MappingNode && root.Tag != "!!null" {
+		return Config{}, &Error{Path: FileName, Line: root.Line, Msg: "must be a mapping of keys to values"}
+	}
+	lines := map[string]int{}
+	checkKeys(root, "", "", lines, fail)
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
+	}
+	var raw rawConfig
+	if err := root.Decode(&raw); err != nil {
+		return Config{}, yamlError(data, err)
 	}
 
 	cfg := Config{
@@ -242,24 +235,20 @@ func Parse(data []byte) (Config, error) {
 		}
 	}
 	cfg.ExcludeFiles = raw.ExcludeFiles
-	if lint != nil {
-		cfg.Lint = parseLint(lint, fail)
-	}
-	if ignore != nil {
+	cfg.Lint = parseLint(mappingValue(root, "lint"), fail)
+	if ignore := mappingValue(root, "ignore"); ignore != nil {
 		cfg.Ignore = parseIgnore(ignore, "ignore", fail)
 	}
-	if len(doc.Content) > 0 {
-		cfg.Descriptions = parseDescriptions(mappingValue(doc.Content[0], "descriptions"), "descriptions", fail)
-	}
-	if targets != nil && targets.Tag != "!!null" {
-		if space != nil && space.Tag != "!!null" {
+	cfg.Descriptions = parseDescriptions(mappingValue(root, "descriptions"), "descriptions", fail)
+	if targets := mappingValue(root, "targets"); targets != nil && targets.Tag != "!!null" {
+		if space := mappingValue(root, "space"); space != nil && space.Tag != "!!null" {
 			fail(lines["space"], "space and targets are both set: with targets, each target names its space; move space %q into a target (targets: {NAME: {space: %s}})", cfg.Space, cfg.Space)
 		}
 		cfg.Targets = parseTargets(targets, cfg, fail)
 	}
 	var notifyTop notifyLines
-	if notifyNode != nil {
-		cfg.Notify, notifyTop = parseNotify(notifyNode, "notify", fail)
+	if n := mappingValue(root, "notify"); n != nil {
+		cfg.Notify, notifyTop = parseNotify(n, "notify", fail)
 	}
 	if len(errs) == 0 {
 		targetLines := map[string]notifyLines{}
@@ -328,12 +317,12 @@ var configShapes = map[string]struct{ shape, example, item string }{
 	"maxDisablePercent":                {"number", "maxDisablePercent: 30", ""},
 	"agents":                           {"mapping", "agents: {publish: [Support bot]}", ""},
 	"agents.publish":                   {"list", "publish: [Support bot, 0b5c...]", "an agent id or name"},
-	"ignore":                           {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", ""},
+	"ignore":                           {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", "a rule {skills: [...], fields: [...]}"},
 	"targets":                          {"mapping", "targets: {staging: {space: st01}, prod: {space: pr01}}", ""},
 	"lint":                             {"mapping", "lint: {profile: agentskills}", ""},
 	"lint.profile":                     {"text", "profile: agentskills", ""},
 	"lint.rules":                       {"mapping", "rules: {description-when: warning}", ""},
-	"lint.waivers":                     {"waivers", "waivers: [{rule: remote-code, skill: setup, hash: \"sha256:...\", reason: the official installer}]", ""},
+	"lint.waivers":                     {"waivers", "waivers: [{rule: remote-code, skill: setup, hash: \"sha256:...\", reason: the official installer}]", "a waiver {rule, skill, hash, reason}"},
 	"waiver.rule":                      {"text", "rule: remote-code", ""},
 	"waiver.skill":                     {"text", "skill: setup", ""},
 	"waiver.hash":                      {"text", "hash: \"sha256:...\"", ""},
@@ -348,7 +337,7 @@ var configShapes = map[string]struct{ shape, example, item string }{
 	"target.maxDisablePercent":         {"number", "maxDisablePercent: 30", ""},
 	"target.agents":                    {"mapping", "agents: {publish: [Support bot]}", ""},
 	"target.agents.publish":            {"list", "publish: [Support bot, 0b5c...]", "an agent id or name"},
-	"target.ignore":                    {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", ""},
+	"target.ignore":                    {"rules", "ignore: [{skills: [\"*\"], fields: [enabled]}]", "a rule {skills: [...], fields: [...]}"},
 	"ignoreRule.skills":                {"list", "skills: [\"*\"]", "a slug or a glob of slugs"},
 	"ignoreRule.fields":                {"list", "fields: [enabled]", "a field: name, description, instructions or enabled"},
 	"notify":                           {"mapping", "notify: {team-chat: {kind: slack, urlEnv: SKILLSYNC_NOTIFY_SLACK}}", ""},
@@ -373,9 +362,7 @@ var configShapes = map[string]struct{ shape, example, item string }{
 // checkType reports a value of key (named display in messages) that is
 // not of the shape configShapes gives it, and whether it is.
 func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)) bool {
-	if v.Kind == yaml.AliasNode && v.Alias != nil {
-		v = v.Alias
-	}
+	v = yamlnode.Resolve(v)
 	want := configShapes[key].shape
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		return true // "key:" with no value counts as left out
@@ -402,29 +389,10 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 		}
 	case "mapping":
 		ok = v.Kind == yaml.MappingNode
-	case "rules", "waivers":
+	case "list", "rules", "waivers":
 		ok = v.Kind == yaml.SequenceNode
 		for _, item := range v.Content {
-			if !ok {
-				break
-			}
-			item = yamlnode.Resolve(item)
-			if item.Kind != yaml.MappingNode {
-				what := map[string]string{"rules": "a rule {skills: [...], fields: [...]}", "waivers": "a waiver {rule, skill, hash, reason}"}[want]
-				fail(item.Line, "%s: each item must be %s, not %s", display, what, yamlnode.Describe(item))
-				return false
-			}
-		}
-	case "list":
-		ok = v.Kind == yaml.SequenceNode
-		for _, item := range v.Content {
-			if !ok {
-				break
-			}
-			if item.Kind == yaml.AliasNode && item.Alias != nil {
-				item = item.Alias
-			}
-			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
+			if item = yamlnode.Resolve(item); ok && !itemOK(want, item) {
 				fail(item.Line, "%s: each item must be %s, not %s", display, configShapes[key].item, yamlnode.Describe(item))
 				return false
 			}
@@ -437,6 +405,15 @@ func checkType(key, display string, v *yaml.Node, fail func(int, string, ...any)
 		fail(v.Line, "%s must be %s, not %s; for example %s", display, what, yamlnode.Describe(v), configShapes[key].example)
 	}
 	return ok
+}
+
+// itemOK reports whether item may be an item of a value of shape: text
+// in a list, a mapping in a list of rules or waivers.
+func itemOK(shape string, item *yaml.Node) bool {
+	if shape == "list" {
+		return item.Kind == yaml.ScalarNode && item.Tag != "!!null" && item.Value != ""
+	}
+	return item.Kind == yaml.MappingNode
 }
 
 // wholeNumber is a decimal integer as YAML writes it.
