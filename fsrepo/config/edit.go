@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -366,7 +367,7 @@ func matchingBrace(line string, open int) int {
 		case (c == '"' || c == '\'') && strings.IndexByte("{[,:?", prev) >= 0:
 			// A quote opens a scalar where a value begins; in a plain
 			// scalar (it's) it is a character.
-			end := closingQuote(line, i)
+			end := yamlnode.ClosingQuote(line, i)
 			if end < 0 {
 				return -1
 			}
@@ -384,24 +385,6 @@ func matchingBrace(line string, open int) int {
 		}
 		if c != ' ' && c != '\t' {
 			prev = c
-		}
-	}
-	return -1
-}
-
-// closingQuote is the index of the quote closing the quoted scalar that
-// opens at open in line, or -1: in a single-quoted scalar two quotes are
-// one, in a double-quoted one a backslash escapes the next character.
-func closingQuote(line string, open int) int {
-	q := line[open]
-	for i := open + 1; i < len(line); i++ {
-		switch {
-		case q == '"' && line[i] == '\\':
-			i++
-		case line[i] == q && q == '\'' && i+1 < len(line) && line[i+1] == '\'':
-			i++
-		case line[i] == q:
-			return i
 		}
 	}
 	return -1

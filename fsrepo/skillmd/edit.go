@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/frontmatter"
+	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
 )
@@ -487,27 +488,9 @@ func afterScalar(s string, v *yaml.Node) (string, bool) {
 		if strings.HasPrefix(s, v.Value) {
 			end = len(v.Value)
 		}
-	case yaml.DoubleQuotedStyle:
-		for i := 1; i < len(s); i++ {
-			if s[i] == '\\' {
-				i++
-				continue
-			}
-			if s[i] == '"' {
-				end = i + 1
-				break
-			}
-		}
-	case yaml.SingleQuotedStyle:
-		for i := 1; i < len(s); i++ {
-			if s[i] == '\'' {
-				if i+1 < len(s) && s[i+1] == '\'' {
-					i++
-					continue
-				}
-				end = i + 1
-				break
-			}
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		if i := yamlnode.ClosingQuote(s, 0); i >= 0 {
+			end = i + 1
 		}
 	}
 	if end < 0 {

@@ -193,3 +193,21 @@ func Resolve(n *yaml.Node) *yaml.Node {
 	}
 	return n
 }
+
+// ClosingQuote is the index of the quote closing the quoted scalar that
+// opens at open in line, or -1: in a single-quoted scalar two quotes are
+// one, in a double-quoted one a backslash escapes the next character.
+func ClosingQuote(line string, open int) int {
+	q := line[open]
+	for i := open + 1; i < len(line); i++ {
+		switch {
+		case q == '"' && line[i] == '\\':
+			i++
+		case line[i] == q && q == '\'' && i+1 < len(line) && line[i+1] == '\'':
+			i++
+		case line[i] == q:
+			return i
+		}
+	}
+	return -1
+}
