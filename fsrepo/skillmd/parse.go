@@ -235,9 +235,7 @@ func (p *skillParser) frontmatter(sk *Document, fm frontmatter.Split) {
 			continue
 		}
 		seen[key] = k
-		if v.Kind == yaml.AliasNode && v.Alias != nil {
-			v = v.Alias
-		}
+		v = yamlnode.Resolve(v)
 		vl, vc := fm.Line(v.Line), v.Column
 		sk.Keys = append(sk.Keys, Key{Name: key, Line: kl, Col: kc, Value: v, ValueLine: vl, ValueCol: vc})
 		if (key == KeyName || key == KeyDescription) && v.Kind == yaml.ScalarNode && v.Style == 0 &&

@@ -628,8 +628,12 @@ func filePath(w string) (string, bool) {
 	if w == "" || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "-") || isURL(w) {
 		return "", false
 	}
-	p, ok := cleanRelative(w)
-	if !ok {
+	p := w
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	// The files endpoint's rule leaves only plain relative paths.
+	if spec.CheckFilePath(p) != nil {
 		return "", false
 	}
 	m := fileExt.FindStringSubmatch(path.Base(p))
@@ -637,18 +641,6 @@ func filePath(w string) (string, bool) {
 		return "", false
 	}
 	if !strings.Contains(p, "/") && !textExts[strings.ToLower(m[1])] {
-		return "", false
-	}
-	return p, true
-}
-
-// cleanRelative drops leading "./" and refuses what is not a plain
-// relative path of the folder.
-func cleanRelative(p string) (string, bool) {
-	for strings.HasPrefix(p, "./") {
-		p = p[2:]
-	}
-	if p == "" || path.IsAbs(p) || strings.Contains(p, `\`) || spec.CheckFilePath(p) != nil {
 		return "", false
 	}
 	return p, true

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/spec"
 )
 
 // LinkedFiles is the paths of [ReferencedFiles].
@@ -102,7 +103,7 @@ func FuzzLinkedFiles(f *testing.F) {
 		lines := strings.Count(strings.ReplaceAll(s, "\r\n", "\n"), "\n") + 1
 		refs := FindReferences(s, "x")
 		for _, r := range refs.Files {
-			if _, ok := cleanRelative(r.Path); !ok || IsBinaryPath(r.Path) || names.InGitDir(r.Path) {
+			if spec.CheckFilePath(r.Path) != nil || IsBinaryPath(r.Path) || names.InGitDir(r.Path) {
 				t.Errorf("FindReferences gave %q", r.Path)
 			}
 		}
@@ -113,7 +114,7 @@ func FuzzLinkedFiles(f *testing.F) {
 		}
 		got := LinkedFiles(s)
 		for i, p := range got {
-			if _, ok := cleanRelative(p); !ok || p == FileName {
+			if spec.CheckFilePath(p) != nil || p == FileName {
 				t.Errorf("LinkedFiles gave %q", p)
 			}
 			if i > 0 && got[i-1] >= p {
