@@ -20,12 +20,9 @@ const maxActiveNamed = 10
 // rule covers asks for nothing: the space keeps its state. It needs no
 // network, so validate reports what plan would refuse.
 func ActiveLimit(r *Repo) diag.Diagnostics {
-	names := []string{""}
-	if len(r.Config.Targets) > 0 {
-		names = names[:0]
-		for _, t := range r.Config.Targets {
-			names = append(names, t.Name)
-		}
+	names := r.Config.TargetNames()
+	if len(names) == 0 {
+		names = []string{""}
 	}
 	var ds diag.Diagnostics
 	for _, name := range names {

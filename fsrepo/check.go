@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
@@ -25,15 +27,11 @@ import (
 // j, when not nil, judges the folder with the security rules, less what
 // cfg's waivers accept.
 func CheckFolder(cfg config.Config, slug string, files map[string][]byte, j *lint.Judge) (*Skill, diag.Diagnostics, error) {
-	rels := make([]string, 0, len(files))
-	for rel := range files {
-		if !SkipsFile(rel) {
-			rels = append(rels, rel)
-		}
-	}
-	sort.Strings(rels)
 	f := &folder{slug: slug}
-	for _, rel := range rels {
+	for _, rel := range slices.Sorted(maps.Keys(files)) {
+		if SkipsFile(rel) {
+			continue
+		}
 		data := files[rel]
 		e := entry{rel: rel}
 		if rel == skillmd.FileName && len(data) > MaxSkillMDBytes {
@@ -68,7 +66,7 @@ func JudgeFiles(j *lint.Judge, cfg config.Config, slug string, files map[string]
 			fs = append(fs, File{Path: p, Content: data})
 		}
 	}
-	sort.Slice(fs, func(a, b int) bool { return fs[a].Path < fs[b].Path })
+	slices.SortFunc(fs, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	ds, _ := judgeFolder(j, path.Join(cfg.SkillsDir, slug), raw, fs, cfg.Lint.Waivers)
 	return ds
 }
@@ -76,10 +74,5 @@ func JudgeFiles(j *lint.Judge, cfg config.Config, slug string, files map[string]
 // SecurityErrors reports whether ds holds an error of the security
 // rules, which no --force overrides: only a waiver does.
 func SecurityErrors(ds diag.Diagnostics) bool {
-	for _, d := range ds {
-		if d.Severity == diag.SeverityError && d.Hash != "" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Severity == diag.SeverityError && d.Hash != "" })
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -175,10 +176,7 @@ func (w *SkillWriter) add(p pendingSkill) {
 		}
 	}
 	ok := true
-	rels := make([]string, 0, len(files)+len(p.remove))
-	for rel := range files {
-		rels = append(rels, rel)
-	}
+	rels := slices.Collect(maps.Keys(files))
 	skip := Unwritable(rels) // of the files written only
 	for _, rel := range p.remove {
 		if _, both := files[rel]; both {
@@ -349,12 +347,7 @@ func (w *SkillWriter) Write() ([]SkillWritten, error) {
 	listings := map[string][]string{} // folder: its names on disk, for diskTwin
 	for _, s := range w.skills {
 		res := SkillWritten{Slug: s.slug, Dir: path.Join(w.skillsDir, s.slug), Skipped: s.skipped}
-		rels := make([]string, 0, len(s.files))
-		for rel := range s.files {
-			rels = append(rels, rel)
-		}
-		sort.Strings(rels)
-		for _, rel := range rels {
+		for _, rel := range slices.Sorted(maps.Keys(s.files)) {
 			data := s.files[rel]
 			full := path.Join(res.Dir, rel)
 			st, problem := inspect(w.root, full)

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo/skillignore"
@@ -29,13 +30,8 @@ const hashPrefix = "sha256:"
 // a folder holding one needs them left out of find, as in the README. A
 // name holding '\' or a newline is escaped as GNU sha256sum escapes it.
 func FolderHash(sums map[string][sha256.Size]byte) string {
-	paths := make([]string, 0, len(sums))
-	for p := range sums {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
 	h := sha256.New()
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(sums)) {
 		sum := sums[p]
 		name := "./" + p
 		if strings.ContainsAny(name, "\\\n") {

@@ -198,12 +198,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 		fds, waived = judgeFolder(c.judge, dir, raw, sk.Files, c.lint.Waivers)
 		ds = append(ds, fds...)
 	}
-	for _, d := range ds {
-		if d.Severity == diag.SeverityError {
-			sk.Invalid = true
-			break
-		}
-	}
+	sk.Invalid = ds.HasErrors()
 	return sk, ds, ni, waived
 }
 

@@ -98,12 +98,7 @@ type Diagnostics []Diagnostic
 
 // HasErrors reports whether any diagnostic is an error.
 func (ds Diagnostics) HasErrors() bool {
-	for _, d := range ds {
-		if d.Severity == SeverityError {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == SeverityError })
 }
 
 // Count returns the number of errors and of warnings (notes included).
