@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -68,10 +69,12 @@ func HashFiles(files map[string][]byte, excludeFiles []string) string {
 // skill folder, is one that operating systems leave behind, which
 // skillsync never reads nor hashes nor copies.
 func SkipsFile(p string) bool {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		p = p[i+1:]
+	name := path.Base(p)
+	switch strings.ToLower(name) {
+	case ".ds_store", "thumbs.db", "desktop.ini", "ehthumbs.db":
+		return true
 	}
-	return skipFile(p)
+	return strings.HasPrefix(name, "._")
 }
 
 // StoredText is data, the content of the file name, as git stores it when

@@ -256,16 +256,6 @@ type folder struct {
 	tree plumbing.Hash
 }
 
-// skipFile reports files that operating systems leave behind; they are
-// never part of a skill.
-func skipFile(name string) bool {
-	switch strings.ToLower(name) {
-	case ".ds_store", "thumbs.db", "desktop.ini", "ehthumbs.db":
-		return true
-	}
-	return strings.HasPrefix(name, "._")
-}
-
 func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.Repository, prefix string, c checks) (*Repo, diag.Diagnostics, error) {
 	repo := &Repo{Root: root, Config: cfg}
 	dir := filepath.Join(root, filepath.FromSlash(cfg.SkillsDir))
@@ -300,7 +290,7 @@ func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.R
 	var top []object.TreeEntry // the entries of the skills folder, as git would commit them
 	for _, de := range des {
 		name := de.Name()
-		if strings.HasPrefix(name, ".") || skipFile(name) {
+		if strings.HasPrefix(name, ".") || SkipsFile(name) {
 			continue
 		}
 		switch t := de.Type(); {
@@ -393,7 +383,7 @@ func (f *folder) read(dir, sub string) (plumbing.Hash, error) {
 			}
 			continue
 		}
-		if skipFile(de.Name()) {
+		if SkipsFile(de.Name()) {
 			continue
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -552,7 +542,7 @@ func dirtyAgainstHead(gr *git.Repository, prefix, skillsDir string, top []object
 // skipTreePath reports paths of a skills folder that are not read: hidden
 // top-level entries and files operating systems leave behind.
 func skipTreePath(p string) bool {
-	return strings.HasPrefix(p, ".") || skipFile(path.Base(p))
+	return strings.HasPrefix(p, ".") || SkipsFile(p)
 }
 
 // skillsTreeID returns the id of the tree of the skills folder in commit,
