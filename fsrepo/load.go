@@ -187,7 +187,7 @@ type entry struct {
 // whole.
 const maxKeptBytes = max(MaxSkillMDBytes, MaxCompareBytes)
 
-// sniffLen is how much of a file tells binary from text (see isBinary).
+// sniffLen is how much of a file tells binary from text (see [IsBinary]).
 const sniffLen = 8000
 
 // readContent reads a file of size bytes from r into e: whole when it is at
@@ -259,28 +259,25 @@ type folder struct {
 func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.Repository, prefix string, c checks) (*Repo, diag.Diagnostics, error) {
 	repo := &Repo{Root: root, Config: cfg}
 	dir := filepath.Join(root, filepath.FromSlash(cfg.SkillsDir))
-	// The skills folder, and every folder on the way to it, must be a real
-	// folder: through a symlink, it could lie outside the repository.
-	if link := symlinkOnPath(root, cfg.SkillsDir); link != "" {
-		ds := diag.Diagnostics{{Path: link, Severity: diag.SeverityError, Code: "skills-dir-symlink",
-			Message: fmt.Sprintf("skills folder %q is reached through the symlink %q, which is never followed", cfg.SkillsDir, link),
-			Hint:    "make it a real folder of the repository, or set skillsDir in " + config.FileName + " to the real one"}}
+	// A repository whose skills folder cannot be read holds no skill: d
+	// says why, and HEAD's commit is still told.
+	noSkills := func(d diag.Diagnostic) (*Repo, diag.Diagnostics, error) {
 		var err error
 		if gr != nil {
 			repo.Commit, repo.Dirty, err = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil, nil)
 		}
-		return repo, ds, err
+		return repo, diag.Diagnostics{d}, err
+	}
+	// The skills folder, and every folder on the way to it, must be a real
+	// folder: through a symlink, it could lie outside the repository.
+	if link := symlinkOnPath(root, cfg.SkillsDir); link != "" {
+		return noSkills(diag.Diagnostic{Path: link, Severity: diag.SeverityError, Code: "skills-dir-symlink",
+			Message: fmt.Sprintf("skills folder %q is reached through the symlink %q, which is never followed", cfg.SkillsDir, link),
+			Hint:    "make it a real folder of the repository, or set skillsDir in " + config.FileName + " to the real one"})
 	}
 	des, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		// The diagnostic says it all; the error of ReadDir is not this
-		// function's to return, in git or not.
-		ds := diag.Diagnostics{missingSkillsDir(cfg.SkillsDir)}
-		var gitErr error
-		if gr != nil {
-			repo.Commit, repo.Dirty, gitErr = dirtyAgainstHead(gr, prefix, cfg.SkillsDir, nil, nil)
-		}
-		return repo, ds, gitErr
+		return noSkills(missingSkillsDir(cfg.SkillsDir))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading skills folder: %w", err)
@@ -312,10 +309,16 @@ func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.R
 		}
 	}
 	err = parallel(ctx, len(folders), func(i int) error {
-		if f := folders[i]; !f.isLink {
-			return readFolder(filepath.Join(dir, f.slug), f, inGit)
+		f := folders[i]
+		if f.isLink {
+			return nil
 		}
-		return nil
+		if inGit {
+			f.ids = map[string]plumbing.Hash{}
+		}
+		var err error
+		f.tree, err = f.read(filepath.Join(dir, f.slug), "")
+		return err
 	})
 	if err != nil {
 		return nil, nil, err
@@ -324,18 +327,10 @@ func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.R
 	if err != nil {
 		return nil, nil, err
 	}
-	xds := dropExcluded(cfg.SkillsDir, cfg.ExcludeFiles, folders)
-	if len(lds) == 0 {
-		lds = checkVendored(cfg.SkillsDir, lock, folders)
-	}
-	lds = append(lds, xds...)
-	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, c, folders)
+	ds, err := buildRepo(ctx, repo, c, folders, lock, lds)
 	if err != nil {
 		return nil, nil, err
 	}
-	ds = append(ds, lds...)
-	ds.Sort()
-	repo.Skills = skills
 	if inGit {
 		for _, f := range folders {
 			if !f.tree.IsZero() {
@@ -350,21 +345,10 @@ func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.R
 	return repo, ds, nil
 }
 
-// readFolder reads every file of the skill folder dir into f, and when
-// inGit hashes them as git would commit them. Symlinks are read, never
-// followed: their target is the entry's data.
-func readFolder(dir string, f *folder, inGit bool) error {
-	if inGit {
-		f.ids = map[string]plumbing.Hash{}
-	}
-	var err error
-	f.tree, err = f.read(dir, "")
-	return err
-}
-
 // read reads the files of sub, a folder of the skill folder dir ("" or a
 // slash-separated path ending in "/"), and of its folders, and returns
-// the id of sub as a git tree when f.ids is kept.
+// the id of sub as a git tree when f.ids is kept. Symlinks are read,
+// never followed: their target is the entry's data.
 func (f *folder) read(dir, sub string) (plumbing.Hash, error) {
 	des, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(sub)))
 	if err != nil {
@@ -693,49 +677,57 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 		}
 		f.entries = append(f.entries, ent)
 	}
-	xds := dropExcluded(cfg.SkillsDir, cfg.ExcludeFiles, folders)
-	lds, err := revisionLockDiagnostics(commit, prefix, ref, cfg.SkillsDir, folders)
+	lock, lds, err := revisionLock(tree, prefix, ref)
 	if err != nil {
 		return nil, nil, err
 	}
-	lds = append(lds, xds...)
-	skills, ds, err := buildSkills(ctx, cfg.SkillsDir, c, folders)
+	ds, err := buildRepo(ctx, repo, c, folders, lock, lds)
 	if err != nil {
 		return nil, nil, err
 	}
-	ds = append(ds, lds...)
-	ds.Sort()
-	repo.Skills = skills
 	return repo, ds, nil
 }
 
-// revisionLockDiagnostics reads skillsync.lock from commit, if it has one,
-// and checks the folders it names (see checkVendored).
-func revisionLockDiagnostics(commit *object.Commit, prefix, ref, skillsDir string, folders []*folder) (diag.Diagnostics, error) {
-	tree, err := commit.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("reading commit %s: %w", commit.Hash, err)
-	}
+// revisionLock reads skillsync.lock from tree, the tree of the commit of
+// ref, as [ReadLock] reads it from the working tree.
+func revisionLock(tree *object.Tree, prefix, ref string) (Lock, diag.Diagnostics, error) {
 	name := path.Join(prefix, LockFile)
 	lf, err := tree.File(name)
 	if errors.Is(err, object.ErrFileNotFound) {
-		return nil, nil
+		return Lock{}, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s in %s: %w", name, ref, err)
+		return Lock{}, nil, fmt.Errorf("reading %s in %s: %w", name, ref, err)
 	}
 	if lf.Size > maxLockBytes {
-		return diag.Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
+		return Lock{}, diag.Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil
 	}
 	data, err := lf.Contents()
 	if err != nil {
-		return nil, fmt.Errorf("reading %s in %s: %w", name, ref, err)
+		return Lock{}, nil, fmt.Errorf("reading %s in %s: %w", name, ref, err)
 	}
 	lock, ds := ParseLock([]byte(data))
-	if len(ds) > 0 {
-		return ds, nil
+	return lock, ds, nil
+}
+
+// buildRepo sets repo.Skills to the skills of folders, and returns their
+// diagnostics: those of the skills, of the lock (lds, the lock's own,
+// else those of the vendored folders it names) and of the development
+// files left out.
+func buildRepo(ctx context.Context, repo *Repo, c checks, folders []*folder, lock Lock, lds diag.Diagnostics) (diag.Diagnostics, error) {
+	dir := repo.Config.SkillsDir
+	xds := dropExcluded(dir, repo.Config.ExcludeFiles, folders)
+	if len(lds) == 0 {
+		lds = checkVendored(dir, lock, folders)
 	}
-	return checkVendored(skillsDir, lock, folders), nil
+	skills, ds, err := buildSkills(ctx, dir, c, folders)
+	if err != nil {
+		return nil, err
+	}
+	ds = slices.Concat(ds, lds, xds)
+	ds.Sort()
+	repo.Skills = skills
+	return ds, nil
 }
 
 // readBlob reads the blob id of size bytes into e (see readContent).
