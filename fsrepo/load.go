@@ -603,7 +603,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 	if err != nil {
 		return nil, nil, err
 	}
-	repo := &Repo{Root: root, Config: cfg, Ref: ref, Commit: commit.Hash.String()}
+	repo := &Repo{Root: root, Config: cfg, Commit: commit.Hash.String()}
 	st, err := skillsTree(gr, commit, prefix, cfg.SkillsDir)
 	if err != nil {
 		return nil, nil, err

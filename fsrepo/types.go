@@ -44,7 +44,6 @@ type Repo struct {
 	Root   string // absolute path of the folder holding skillsync.yaml
 	Config config.Config
 	Skills []Skill // sorted by slug
-	Ref    string  // the revision asked for; "" for the working tree
 	Commit string  // the commit loaded, or HEAD's commit for the working tree; "" outside git
 	Dirty  bool    // the working tree's skills folder differs from Commit
 }
