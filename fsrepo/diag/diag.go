@@ -25,14 +25,14 @@ const (
 	SeverityNote
 )
 
+// severityNames are the names of the severities, by value.
+var severityNames = []string{SeverityError: "error", SeverityWarning: "warning", SeverityNote: "note"}
+
 func (s Severity) String() string {
-	switch s {
-	case SeverityWarning:
-		return "warning"
-	case SeverityNote:
-		return "note"
+	if s < 0 || int(s) >= len(severityNames) {
+		return "error"
 	}
-	return "error"
+	return severityNames[s]
 }
 
 // MarshalText makes a Severity "error" or "warning" in JSON.
@@ -40,16 +40,11 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 
 // UnmarshalText reads "error", "warning" or "note".
 func (s *Severity) UnmarshalText(b []byte) error {
-	switch string(b) {
-	case "error":
-		*s = SeverityError
-	case "warning":
-		*s = SeverityWarning
-	case "note":
-		*s = SeverityNote
-	default:
+	i := slices.Index(severityNames, string(b))
+	if i < 0 {
 		return fmt.Errorf("unknown severity %q", b)
 	}
+	*s = Severity(i)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package diag
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -29,5 +30,23 @@ func TestDiagnosticFormats(t *testing.T) {
 	}
 	if !ds.HasErrors() || ds[1:].HasErrors() {
 		t.Error("HasErrors")
+	}
+}
+
+func TestSeverityNames(t *testing.T) {
+	for _, s := range []Severity{SeverityError, SeverityWarning, SeverityNote} {
+		text, _ := s.MarshalText()
+		var back Severity
+		if err := back.UnmarshalText(text); err != nil || back != s {
+			t.Errorf("%s: read back as %v, %v", text, back, err)
+		}
+	}
+	got := []string{SeverityError.String(), SeverityWarning.String(), SeverityNote.String(), Severity(7).String()}
+	if want := []string{"error", "warning", "note", "error"}; !slices.Equal(got, want) {
+		t.Errorf("names %q, want %q", got, want)
+	}
+	var s Severity
+	if err := s.UnmarshalText([]byte("fatal")); err == nil {
+		t.Error(`"fatal" read as a severity`)
 	}
 }
