@@ -172,27 +172,23 @@ func ParseLock(data []byte) (Lock, diag.Diagnostics) {
 		return Lock{}, ds
 	}
 	var l Lock
-	var versionSeen, skillsSeen bool
+	seen := map[string]bool{} // the known keys read
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
+		if seen[k.Value] {
+			fail(k.Line, "duplicate key %q", k.Value)
+			continue
+		}
 		switch k.Value {
 		case "version":
-			if versionSeen {
-				fail(k.Line, "duplicate key %q", k.Value)
-				continue
-			}
-			versionSeen = true
+			seen[k.Value] = true
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" {
 				fail(v.Line, "version must be a whole number, not %s", yamlnode.Describe(v))
 			} else if v.Value != fmt.Sprint(LockVersion) {
 				fail(v.Line, "version %s is not one this skillsync reads (it reads version %d): it was written by another skillsync; use that one, or a newer one", v.Value, LockVersion)
 			}
 		case "skills":
-			if skillsSeen {
-				fail(k.Line, "duplicate key %q", k.Value)
-				continue
-			}
-			skillsSeen = true
+			seen[k.Value] = true
 			if v.Kind != yaml.SequenceNode {
 				fail(v.Line, "skills must be a list, not %s", yamlnode.Describe(v))
 				continue
@@ -220,7 +216,7 @@ func ParseLock(data []byte) (Lock, diag.Diagnostics) {
 			fail(k.Line, "unknown key %q; known keys: version, skills", k.Value)
 		}
 	}
-	if !versionSeen {
+	if !seen["version"] {
 		fail(root.Line, "no version: %s begins with \"version: %d\"", LockFile, LockVersion)
 	}
 	if len(ds) > 0 {

@@ -75,6 +75,8 @@ func TestParseLockErrors(t *testing.T) {
 		{"newer version", "version: 2\nskills: []\n", "version 2 is not one this skillsync reads", 1},
 		{"unknown key", entry("    branch: main\n"), `unknown key "branch"`, 7},
 		{"unknown top key", entry("extra: 1\n"), `unknown key "extra"`, 7},
+		{"version twice", "version: 1\nversion: 1\nskills: []\n", `duplicate key "version"`, 2},
+		{"skills twice", entry("skills: []\n"), `duplicate key "skills"`, 7},
 		{"missing field", "version: 1\nskills:\n  - slug: pdf\n    source: x\n", "no commit", 3},
 		{"bad commit", strings.Replace(entry(""), strings.Repeat("a", 40), "abc", 1), `commit "abc" is not a commit id`, 5},
 		{"upper-case commit", strings.Replace(entry(""), strings.Repeat("a", 40), strings.Repeat("A", 40), 1), "is not a commit id", 5},
