@@ -290,13 +290,11 @@ func withEOL(lines []string, eol string) []string {
 
 // freshEntry is "key: value" as Format writes it, as lines.
 func freshEntry(key, value string) []string {
-	var b bytes.Buffer
-	writeYAMLString(&b, key, value, false)
-	if !entryReadsBack(b.String(), key, value, 0, false) {
-		b.Reset()
-		writeYAMLString(&b, key, value, true)
+	text := yamlEntry(key, value, false)
+	if !entryReadsBack(text, key, value, 0, false) {
+		text = yamlEntry(key, value, true)
 	}
-	return strings.SplitAfter(strings.TrimSuffix(b.String(), "\n"), "\n")
+	return strings.SplitAfter(strings.TrimSuffix(text, "\n"), "\n")
 }
 
 // renderEntry is the entry key (whose lines and value node are given)

@@ -48,8 +48,8 @@ func Format(name, description string, enabled bool, instructions string) []byte 
 func renderSkillMD(name, description string, enabled bool, body string, quoteAll bool) []byte {
 	var b bytes.Buffer
 	b.WriteString("---\n")
-	writeYAMLString(&b, KeyName, name, quoteAll)
-	writeYAMLString(&b, KeyDescription, description, quoteAll)
+	b.WriteString(yamlEntry(KeyName, name, quoteAll))
+	b.WriteString(yamlEntry(KeyDescription, description, quoteAll))
 	if !enabled {
 		b.WriteString(KeyEnabled + ": false\n")
 	}
@@ -214,32 +214,30 @@ func normalizeSkillMD(data []byte) []byte {
 	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 }
 
-// writeYAMLString writes "key: value\n" in the most readable style that
-// reads back as value.
-func writeYAMLString(b *bytes.Buffer, key, value string, quoteAll bool) {
-	b.WriteString(key)
-	b.WriteString(":")
+// yamlEntry is "key: value\n" in the most readable style that reads back
+// as value, or double-quoted when quoteAll.
+func yamlEntry(key, value string, quoteAll bool) string {
 	switch {
-	case quoteAll:
-	case plainSafe(key, value):
-		b.WriteString(" ")
-		b.WriteString(value)
-		b.WriteString("\n")
-		return
-	case literalSafe(key, value):
-		b.WriteString(" |-\n")
-		for _, line := range strings.Split(value, "\n") {
-			if line != "" {
-				b.WriteString("  ")
-				b.WriteString(line)
-			}
-			b.WriteString("\n")
-		}
-		return
+	case !quoteAll && plainSafe(key, value):
+		return key + ": " + value + "\n"
+	case !quoteAll && literalSafe(key, value):
+		return literalEntry(key, value)
 	}
-	b.WriteString(" ")
-	b.WriteString(doubleQuote(value))
-	b.WriteString("\n")
+	return key + ": " + doubleQuote(value) + "\n"
+}
+
+// literalEntry is "key: |-" and the lines of value below it, indented by
+// two spaces but for blank ones.
+func literalEntry(key, value string) string {
+	var b strings.Builder
+	b.WriteString(key + ": |-\n")
+	for _, line := range strings.Split(value, "\n") {
+		if line != "" {
+			b.WriteString("  " + line)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // plainSafe reports whether value can be written unquoted: one line that
@@ -270,18 +268,7 @@ func literalSafe(key, value string) bool {
 		strings.HasPrefix(value, " ") || strings.HasPrefix(value, "\n") || !yamlPrintable(value) {
 		return false
 	}
-	var b bytes.Buffer
-	b.WriteString(key + ": |-\n")
-	for _, line := range strings.Split(value, "\n") {
-		if strings.TrimSpace(line) == "---" {
-			return false
-		}
-		if line != "" {
-			b.WriteString("  " + line)
-		}
-		b.WriteString("\n")
-	}
-	return entryReadsBack(b.String(), key, value, yaml.LiteralStyle, true)
+	return entryReadsBack(literalEntry(key, value), key, value, yaml.LiteralStyle, true)
 }
 
 // yamlPrintable reports whether s holds only characters YAML allows raw in a
