@@ -61,18 +61,17 @@ func SetTargetEnabled(root, target string, states map[string]bool) error {
 		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(out); err != nil {
-		tmp.Close()
-		return fmt.Errorf("editing %s: %w", FileName, err)
+	_, err = tmp.Write(out)
+	if err == nil {
+		err = tmp.Chmod(fi.Mode().Perm())
 	}
-	if err := tmp.Chmod(fi.Mode().Perm()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("editing %s: %w", FileName, err)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("editing %s: %w", FileName, err)
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
 	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
+	if err != nil {
 		return fmt.Errorf("editing %s: %w", FileName, err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"unicode"
 
@@ -145,9 +146,7 @@ func nullable(s obj) {
 
 func prop(typ, description string, more obj) obj {
 	o := obj{"type": typ, "description": description}
-	for k, v := range more {
-		o[k] = v
-	}
+	maps.Copy(o, more)
 	return o
 }
 

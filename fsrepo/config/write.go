@@ -50,12 +50,11 @@ func Write(root string, c Config) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", FileName, err)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(name)
-		return fmt.Errorf("writing %s: %w", FileName, err)
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Close(); err != nil {
+	if err != nil {
 		os.Remove(name)
 		return fmt.Errorf("writing %s: %w", FileName, err)
 	}
