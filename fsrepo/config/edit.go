@@ -223,25 +223,20 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 		flow = ev
 	}
 	if flow.Style&yaml.FlowStyle != 0 {
+		// The entries there, with the states asked for, then the new ones.
 		var parts []string
+		there := map[string]bool{}
 		if ev != nil {
-			merged := map[string]bool{}
 			for i := 0; i+1 < len(ev.Content); i += 2 {
-				k := ev.Content[i].Value
-				merged[k] = ev.Content[i+1].Value == "true"
+				k, v := ev.Content[i].Value, ev.Content[i+1].Value
 				if _, ok := states[k]; ok {
-					parts = append(parts, entry(k))
-				} else {
-					parts = append(parts, fmt.Sprintf("%s: %s", k, ev.Content[i+1].Value))
+					v = fmt.Sprint(states[k])
 				}
+				parts, there[k] = append(parts, k+": "+v), true
 			}
-			for _, s := range slugs {
-				if _, ok := merged[s]; !ok {
-					parts = append(parts, entry(s))
-				}
-			}
-		} else {
-			for _, s := range slugs {
+		}
+		for _, s := range slugs {
+			if !there[s] {
 				parts = append(parts, entry(s))
 			}
 		}
