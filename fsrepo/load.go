@@ -420,9 +420,8 @@ func (f *folder) read(dir, sub string) (plumbing.Hash, error) {
 // readContent), sized first. A file over limit, when limit is not
 // negative, is not read: e is large, and has only its size.
 func readWorkFile(name string, e *entry, gitHash hash.Hash, limit int64) (read bool, err error) {
-	// Reading a regular file ignores O_NONBLOCK; with it, os does not
-	// make the file non-blocking and back around registering it with
-	// the poller.
+	// O_NONBLOCK keeps os from registering the file with the poller; a
+	// regular file is read the same with it.
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false, err

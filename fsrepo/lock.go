@@ -101,8 +101,8 @@ func (l Lock) Marshal() []byte {
 	return b.Bytes()
 }
 
-// maxLockBytes is the largest skillsync.lock that is read: a thousand
-// vendored skills take about 300 KB.
+// maxLockBytes is the largest skillsync.lock that is read, well above
+// the lock of thousands of vendored skills.
 const maxLockBytes = 4 << 20
 
 // ReadLock reads root/skillsync.lock. A repository without one has an

@@ -51,17 +51,12 @@ type Repo struct {
 // Bounds on what a load holds in memory. A repository may hold files of any
 // size; these keep reading it within tens of megabytes, whatever it holds.
 const (
-	// MaxSkillMDBytes is the largest SKILL.md that is read. The service
-	// takes at most 50,000 UTF-16 code units of instructions, which UTF-8
-	// spells in at most 150,000 bytes, and a name and description of 3 KB
-	// at most; 1 MiB leaves room for CRLF line endings, trailing space and
-	// any frontmatter people write, so a larger file is certainly one the
-	// service cannot take, and it is reported without being read.
+	// MaxSkillMDBytes is the largest SKILL.md that is read. It stays well
+	// above any SKILL.md the service can take, so a larger one is an error
+	// reported without being read.
 	MaxSkillMDBytes = 1 << 20
 	// MaxCompareBytes is the largest supporting file compared as text with
-	// its copy in the space: larger than any file a skill's instructions
-	// point the AI at (1 MiB is 20,000 lines), while a few such files in
-	// memory at once stay cheap. A larger text file is hashed as a stream
-	// and reported as too large to compare.
+	// its copy in the space; a larger one is hashed as a stream and
+	// reported as too large to compare.
 	MaxCompareBytes = 1 << 20
 )

@@ -333,8 +333,6 @@ func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []I
 
 // MaxTargets is the most targets skillsync.yaml may list: as many jobs as
 // a GitHub Actions matrix runs, which `skillsync targets` is made to feed.
-// Each target is planned against every skill and compared with the
-// others.
 const MaxTargets = 256
 
 // parseTargets reads targets:, in file order. shared is the configuration

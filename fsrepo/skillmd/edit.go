@@ -13,16 +13,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// editSkillMD rewrites in local, an existing SKILL.md that parsed as have
-// with the diagnostics haveDs, only what must change for it to say want:
-// the lines of the name, description or enabled entry whose value
-// differs (or is in error), and the body when the instructions differ.
-// Every other byte stays: a byte-order mark, CRLF line endings, comments,
-// the other keys and their order, the blank lines after the closing
-// "---". A changed value keeps its style (plain, quoted, a block) when
-// that style holds the new value (a "|" block only a value of several
-// lines), and is written as [Format] writes it otherwise. Keys skillsync reads that are written twice keep
-// only their first entry, as the loader reads them.
+// editSkillMD is [Merge]'s edit line by line of local, an existing
+// SKILL.md that parsed as have with the diagnostics haveDs, to say want:
+// an entry in error is rewritten too, and so is the body when it is.
 //
 // ok is false for a file laid out so that it cannot be edited line by
 // line: no frontmatter, YAML that does not parse, a flow mapping, keys not
@@ -153,9 +146,8 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 		}
 	}
 
-	// The end of each entry by its start: a file of many entries that
-	// repeat a key has each replaced, and searching the entries for each
-	// cost their square.
+	// The end of each entry by its start, found at once for each entry
+	// replaced, however many there are.
 	endAt := make(map[int]int, len(entries))
 	for _, e := range entries {
 		endAt[e.start] = e.end

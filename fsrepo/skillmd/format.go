@@ -78,9 +78,9 @@ func renderSkillMD(name, description string, enabled bool, body string, quoteAll
 // of local that skillsync does not know (license, allowed-tools, metadata,
 // ...) after name, description and enabled, in their order, encoded
 // anew, and an explicit "enabled: true" kept; in the byte-order mark and
-// line endings of local. When next has no
-// frontmatter, or local none to keep, the result is next, in the
-// byte-order mark and line endings of local.
+// line endings of local. When next has no frontmatter, or local none to
+// keep, the result is next, in the byte-order mark and line endings of
+// local.
 func Merge(local, next []byte) []byte {
 	if frontmatter.Parse(normalizeSkillMD(next)).State != frontmatter.Found {
 		return next

@@ -406,8 +406,7 @@ func suggestName(name string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimFunc(s, func(r rune) bool { return !isAlnum(r) })
 	if spec.UTF16Len(s) > spec.MaxNameLen {
-		// Keep the longest prefix that fits, counted once: a crafted
-		// 60 KB name must not make validation quadratic.
+		// The longest prefix that fits, found in one pass over the name.
 		n, end := 0, 0
 		for i, r := range s {
 			if n += utf16.RuneLen(r); n > spec.MaxNameLen {

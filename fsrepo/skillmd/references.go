@@ -295,11 +295,8 @@ func (sc *referenceScan) codeLines(lines *text.Segments) {
 	}
 }
 
-// Bounds on the markdown that goldmark parses. Its time grows with the
-// square of a paragraph, a line or the nesting, or faster, for shapes no
-// author writes: runs of "[a](", thousands of definitions or unclosed
-// "<!--" in one paragraph, deep lists. Within the bounds it grows with
-// the text.
+// Bounds on the markdown that goldmark parses, within which its time
+// grows with the text, whatever shapes the text takes.
 const (
 	// maxMarkdownBytes is the most the service's instructions take in
 	// UTF-8; text past it is read as code, its links as mentions.
