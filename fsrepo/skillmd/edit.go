@@ -96,7 +96,24 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 			replace[e.start] = []string{}
 		}
 	}
-	set := func(key, value string, after func() int) {
+	// after is the line after the entry of the first of keys the block
+	// holds, or otherwise when it holds none: where a new entry goes.
+	after := func(otherwise int, keys ...string) int {
+		for _, key := range keys {
+			if e := find(key); e != nil {
+				return e.end
+			}
+		}
+		return otherwise
+	}
+	firstKey := closing // the first entry, with the comments above it
+	if len(entries) > 0 {
+		firstKey = entries[0].start
+		for firstKey-1 >= blockStart && strings.HasPrefix(lines[firstKey-1], "#") {
+			firstKey--
+		}
+	}
+	set := func(key, value string, at int) {
 		if !rewrite[key] {
 			return
 		}
@@ -105,43 +122,15 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 			replace[e.start] = withEOL(renderEntry(lines[e.start:e.end], e.k, e.v, key, value), eol)
 			return
 		}
-		at := after()
 		insert[at] = append(insert[at], withEOL(freshEntry(key, value), eolAt(at-1))...)
 	}
-	endOf := func(key string) (int, bool) {
-		if e := find(key); e != nil {
-			return e.end, true
-		}
-		return 0, false
-	}
-	firstKey := func() int {
-		if len(entries) == 0 {
-			return closing
-		}
-		at := entries[0].start
-		for at-1 >= blockStart && strings.HasPrefix(lines[at-1], "#") {
-			at--
-		}
-		return at
-	}
 	set(KeyName, want.Name, firstKey)
-	set(KeyDescription, want.Description, func() int {
-		if end, ok := endOf(KeyName); ok {
-			return end
-		}
-		return firstKey()
-	})
+	set(KeyDescription, want.Description, after(firstKey, KeyName))
 	if rewrite[KeyEnabled] {
 		if e := find(KeyEnabled); e != nil {
 			replace[e.start] = withEOL([]string{enabledEntry(lines[e.start], e.v, want.Enabled)}, eolAt(e.start))
 		} else if !want.Enabled {
-			at, ok := endOf(KeyDescription)
-			if !ok {
-				at, ok = endOf(KeyName)
-			}
-			if !ok {
-				at = closing
-			}
+			at := after(closing, KeyDescription, KeyName)
 			insert[at] = append(insert[at], KeyEnabled+": false"+eolAt(at-1))
 		}
 	}
