@@ -97,7 +97,7 @@ func Merge(local, next []byte) []byte {
 	if out, ok := editSkillMD(local, have, haveDs, want); ok && readsBack(out) {
 		return out
 	}
-	out := rewriteSkillMD(local, next, have, want, readsBack)
+	out := rewriteSkillMD(next, have, want, readsBack)
 	if styled := inStyleOf(local, out); !bytes.Equal(styled, out) {
 		if got, ds := Parse(FileName, styled); sameSkill(got, want) && (!ds.HasErrors() || wantDs.HasErrors()) {
 			return styled
@@ -118,29 +118,15 @@ func inStyleOf(local, out []byte) []byte {
 	return out
 }
 
-// rewriteSkillMD is next with the keys of local that skillsync does not
-// know, for a local that cannot be edited line by line (see
-// [Merge]); readsBack tells a result that says want.
-func rewriteSkillMD(local, next []byte, have, want *Document, readsBack func([]byte) bool) []byte {
-	nfm := frontmatter.Parse(normalizeSkillMD(next))
-	lfm := frontmatter.Parse(normalizeSkillMD(local))
-	if lfm.State != frontmatter.Found {
-		return next
-	}
-	doc, err := parseBlock(lfm.Block)
-	if err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return next
-	}
-	root := doc.Content[0]
-	keepEnabled := false
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		keepEnabled = keepEnabled || root.Content[i].Value == KeyEnabled
-	}
-	keepEnabled = keepEnabled && want.Enabled
+// rewriteSkillMD is next with the keys of have, the local SKILL.md, that
+// skillsync does not know, for a local that cannot be edited line by line
+// (see [Merge]); readsBack tells a result that says want.
+func rewriteSkillMD(next []byte, have, want *Document, readsBack func([]byte) bool) []byte {
+	keepEnabled := want.Enabled && slices.ContainsFunc(have.Keys, func(k Key) bool { return k.Name == KeyEnabled })
 	if len(have.Extra) == 0 && !keepEnabled {
 		return next
 	}
-
+	nfm := frontmatter.Parse(normalizeSkillMD(next))
 	known := string(nfm.Block)
 	if known != "" && !strings.HasSuffix(known, "\n") {
 		known += "\n"
@@ -148,7 +134,7 @@ func rewriteSkillMD(local, next []byte, have, want *Document, readsBack func([]b
 	if keepEnabled {
 		known += KeyEnabled + ": true\n"
 	}
-	if extra, ok := extraValues(root, have.Extra); ok {
+	if extra, ok := extraValues(have.Keys, have.Extra); ok {
 		out := slices.Concat([]byte("---\n"+known+extra+"---\n"), nfm.Body)
 		if readsBack(out) {
 			return out
@@ -157,22 +143,19 @@ func rewriteSkillMD(local, next []byte, have, want *Document, readsBack func([]b
 	return next
 }
 
-// extraValues writes the keys of extra afresh, in the order of root.
-func extraValues(root *yaml.Node, extra map[string]any) (string, bool) {
+// extraValues writes the keys of extra afresh, in the order of keys.
+func extraValues(keys []Key, extra map[string]any) (string, bool) {
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		key := root.Content[i].Value
-		v, ok := extra[key]
-		if !ok || seen[key] {
+	for _, k := range keys {
+		v, ok := extra[k.Name]
+		if !ok {
 			continue
 		}
-		seen[key] = true
 		var vn yaml.Node
 		if err := vn.Encode(v); err != nil {
 			return "", false
 		}
-		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}, &vn)
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k.Name}, &vn)
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
