@@ -122,12 +122,7 @@ func ReadLock(root string) (Lock, diag.Diagnostics, error) {
 			Message: LockFile + " is not a regular file (a symlink is never followed)",
 			Hint:    "make it the file that skillsync vendor writes"}}, nil
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return Lock{}, nil, fmt.Errorf("reading %s: %w", LockFile, err)
-	}
-	defer f.Close()
-	data, err := bounded.ReadAll(f, maxLockBytes)
+	data, err := bounded.ReadFile(name, maxLockBytes)
 	var tl *bounded.TooLargeError
 	if errors.As(err, &tl) {
 		return Lock{}, diag.Diagnostics{lockDiag(0, "%s is over %d bytes and is not read", LockFile, maxLockBytes)}, nil

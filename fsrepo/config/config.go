@@ -83,20 +83,14 @@ func Read(root string) (Config, error) {
 	if fi, err := os.Lstat(name); err == nil && fi.Mode()&fs.ModeSymlink != 0 && !resolvesInside(root, name) {
 		return Config{}, fmt.Errorf("%s is a symlink to a file outside the repository, which is never read: copy the file into the repository", FileName)
 	}
-	f, err := os.Open(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Config{}, fmt.Errorf("%w in %s: create it, or pass --dir", ErrNotFound, root)
-	}
-	if err != nil {
-		return Config{}, fmt.Errorf("reading config: %w", err)
-	}
-	defer f.Close()
-	data, err := bounded.ReadAll(f, MaxBytes)
+	data, err := bounded.ReadFile(name, MaxBytes)
 	var tl *bounded.TooLargeError
-	if errors.As(err, &tl) {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Config{}, fmt.Errorf("%w in %s: create it, or pass --dir", ErrNotFound, root)
+	case errors.As(err, &tl):
 		return Config{}, configTooLarge(tl.Size)
-	}
-	if err != nil {
+	case err != nil:
 		return Config{}, fmt.Errorf("reading config: %w", err)
 	}
 	return Parse(data)
