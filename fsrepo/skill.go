@@ -92,25 +92,23 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 	skillMD := byRel[skillmd.FileName]
 	if skillMD == nil {
 		// Is it a folder of skills rather than a skill?
-		var nested []string
-		for _, e := range f.entries {
-			if path.Base(e.rel) == skillmd.FileName {
-				nested = append(nested, e.rel)
+		nested := false
+		for _, rel := range rels {
+			if path.Base(rel) != skillmd.FileName {
+				continue
 			}
+			nested = true
+			sub := path.Dir(rel)
+			errf(path.Join(dir, rel), "skill-nested",
+				fmt.Sprintf("move %s to %s: each skill folder sits directly in %s and is named by its slug",
+					path.Join(dir, sub), path.Join(skillsDir, path.Base(sub)), skillsDir),
+				"skill is nested in %s, which is not a skill", dir)
 		}
-		sort.Strings(nested)
-		if len(nested) > 0 {
-			for _, n := range nested {
-				sub := path.Dir(n)
-				errf(path.Join(dir, n), "skill-nested",
-					fmt.Sprintf("move %s to %s: each skill folder sits directly in %s and is named by its slug",
-						path.Join(dir, sub), path.Join(skillsDir, path.Base(sub)), skillsDir),
-					"skill is nested in %s, which is not a skill", dir)
-			}
+		if nested {
 			return nil, ds, nameInfo{}, nil
 		}
 		hint := fmt.Sprintf("add %s/%s with the skill's frontmatter and instructions", dir, skillmd.FileName)
-		for rel := range byRel {
+		for _, rel := range rels {
 			if !strings.Contains(rel, "/") && strings.EqualFold(rel, skillmd.FileName) {
 				hint = fmt.Sprintf("rename %s to %s (the name is case-sensitive)", rel, skillmd.FileName)
 			}
