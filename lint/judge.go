@@ -184,8 +184,8 @@ func subset(lits, words []string) bool {
 }
 
 // Skill judges the files of one skill folder: SKILL.md whole (frontmatter
-// and body, well formed or not) and every other text file; binary files
-// are skipped. Findings come sorted by path, line and column.
+// and body, well formed or not, binary or not) and every other text file;
+// binary files are skipped. Findings come sorted by path, line and column.
 func (j *Judge) Skill(files []File) []Finding {
 	about := false
 	for _, f := range files {
@@ -202,7 +202,8 @@ func (j *Judge) Skill(files []File) []Finding {
 }
 
 func (j *Judge) file(p string, data []byte, about bool) []Finding {
-	if isBinary(data) {
+	// SKILL.md is the instructions the space gets, whatever bytes it holds.
+	if p != "SKILL.md" && isBinary(data) {
 		return nil
 	}
 	// raw shares data's memory, which the caller does not change while
@@ -283,14 +284,12 @@ func sortFindings(fs []Finding) {
 	})
 }
 
-// isBinary reports whether data is not text: a NUL byte, or mostly
-// invalid UTF-8, in its first 8 KiB.
+// isBinary reports whether data is not text: mostly NUL bytes and
+// invalid UTF-8 in its first 8 KiB. A few NUL bytes leave a text a text,
+// as a model and a shell read past them.
 func isBinary(data []byte) bool {
 	head := data[:min(len(data), 8192)]
-	if bytes.IndexByte(head, 0) >= 0 {
-		return true
-	}
-	bad := 0
+	bad := bytes.Count(head, []byte{0})
 	for i := 0; i < len(head); {
 		if head[i] < utf8.RuneSelf {
 			i++
