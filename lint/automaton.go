@@ -1,12 +1,15 @@
 package lint
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // An automaton finds every occurrence of a set of patterns in one pass
 // over a text (Aho-Corasick), by a table of transitions over the classes
 // of bytes the patterns hold. Every command that judges builds one, so
-// the build fills each state's row from its failure state's, in one
-// breadth-first pass, and allocates the table once.
+// the build copies each state's row from its failure state's, depth by
+// depth, and allocates the table once.
 type automaton struct {
 	classes [256]uint32 // the class of each byte; 0 for bytes no pattern holds
 	stride  uint32      // the number of classes
@@ -49,84 +52,95 @@ func newAutomaton(patterns []string) *automaton {
 		}
 	}
 	a.stride = n
-	// The trie, by state numbers: 0 is the root, or no entry.
-	states := trieSize(patterns)
-	trans := make([]uint32, states*int(n))
+
+	// The trie, from the patterns in order: each shares the states of the
+	// prefix it has in common with the one before it, and adds a state
+	// for each further byte. State 0 is the root.
+	order := make([]int, len(patterns))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int { return strings.Compare(patterns[x], patterns[y]) })
+	states, prev := 1, ""
+	for _, id := range order {
+		states += len(patterns[id]) - commonPrefix(prev, patterns[id])
+		prev = patterns[id]
+	}
+	parent := make([]uint32, states)
+	label := make([]uint32, states) // the class of the byte that leads to it
+	depth := make([]int, states)
 	a.out = make([]int32, states)
-	for i := range a.out {
-		a.out[i] = -1
-	}
-	next := uint32(1)
-	for id, p := range patterns {
-		s := uint32(0)
-		for i := 0; i < len(p); i++ {
-			k := s*n + a.classes[p[i]]
-			if trans[k] == 0 {
-				trans[k] = next
-				next++
-			}
-			s = trans[k]
+	a.out[0] = -1
+	path := make([]uint32, 1, 64)
+	next, prev, deepest := uint32(1), "", 0
+	for _, id := range order {
+		p := patterns[id]
+		d := commonPrefix(prev, p)
+		path = path[:d+1]
+		for ; d < len(p); d++ {
+			parent[next], label[next], depth[next] = path[d], a.classes[p[d]], d+1
+			a.out[next] = -1
+			path = append(path, next)
+			next++
 		}
-		a.out[s] = int32(id)
+		a.out[path[len(p)]] = int32(id)
+		prev, deepest = p, max(deepest, len(p))
 	}
-	// Breadth first, a state's failure state (shallower) has its row
-	// complete when the state's is filled: an entry the trie leaves
-	// empty is the failure state's.
-	fail := make([]uint32, states)
+	// The states by depth, from 1 to deepest.
+	level := make([]int, deepest+2)
+	for s := 1; s < states; s++ {
+		level[depth[s]+1]++
+	}
+	for d := 1; d < len(level); d++ {
+		level[d] += level[d-1]
+	}
+	byDepth := make([]uint32, states)
+	at := slices.Clone(level)
+	for s := 1; s < states; s++ {
+		byDepth[at[depth[s]]] = uint32(s)
+		at[depth[s]]++
+	}
+
+	// Depth by depth: a state's failure state is shallower, so its row
+	// is complete when the state's row copies it; the trie's own entries
+	// then replace the copied ones.
+	a.trans = make([]uint32, states*int(n))
 	a.dict = make([]int32, states)
-	queue := make([]uint32, 0, states)
-	for c := uint32(1); c < n; c++ {
-		if t := trans[c]; t != 0 {
-			queue = append(queue, t)
-		}
-	}
-	for q := 0; q < len(queue); q++ {
-		s := queue[q]
-		row, frow := trans[s*n:s*n+n], trans[fail[s]*n:fail[s]*n+n]
-		for c := uint32(1); c < n; c++ {
-			t := row[c]
-			if t == 0 {
-				row[c] = frow[c]
-				continue
+	fail := make([]uint32, states)
+	row := func(s uint32) []uint32 { return a.trans[s*n : s*n+n] }
+	for d := 1; d <= deepest; d++ {
+		here := byDepth[level[d]:level[d+1]]
+		for _, u := range here {
+			if t := parent[u]; t != 0 {
+				f := (row(fail[t])[label[u]] & offMask) / n
+				fail[u] = f
+				if a.out[f] >= 0 {
+					a.dict[u] = int32(f)
+				} else {
+					a.dict[u] = a.dict[f]
+				}
 			}
-			f := frow[c]
-			fail[t] = f
-			if a.out[f] >= 0 {
-				a.dict[t] = int32(f)
-			} else {
-				a.dict[t] = a.dict[f]
+		}
+		for _, u := range here {
+			e := u * n
+			if a.out[u] >= 0 || a.dict[u] != 0 {
+				e |= outFlag
 			}
-			queue = append(queue, t)
+			row(parent[u])[label[u]] = e
+		}
+		for _, u := range here {
+			copy(row(u), row(fail[u]))
 		}
 	}
-	for k, t := range trans {
-		trans[k] = t * n
-		if a.out[t] >= 0 || a.dict[t] != 0 {
-			trans[k] |= outFlag
-		}
-	}
-	a.trans = trans
 	return a
 }
 
-// trieSize is the number of states of the trie of patterns: the root,
-// and each prefix of a pattern. In order, a pattern adds those it does
-// not share with the one before it.
-func trieSize(patterns []string) int {
-	sorted := slices.Clone(patterns)
-	slices.Sort(sorted)
-	n := 1
-	for i, p := range sorted {
-		shared := 0
-		if i > 0 {
-			prev := sorted[i-1]
-			for shared < len(prev) && shared < len(p) && prev[shared] == p[shared] {
-				shared++
-			}
-		}
-		n += len(p) - shared
+func commonPrefix(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
-	return n
+	return i
 }
 
 // FindAllOverlapping lists every occurrence of the patterns in text, by

@@ -244,11 +244,27 @@ func BenchmarkJudge5000Parallel(b *testing.B) {
 	}
 }
 
-// BenchmarkNew measures compiling the rules, once per process.
+// BenchmarkNew measures what every command that judges pays first:
+// making the Judge, with no secret and with the secrets of three targets.
 func BenchmarkNew(b *testing.B) {
-	for range b.N {
-		if _, err := New(Options{}); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct {
+		name    string
+		secrets map[string]string
+	}{
+		{"rules", nil},
+		{"secrets", map[string]string{
+			"SKILLSYNC_TOKEN":      "sk-sync-7Hq2mX9vL4pR8wZ1cT6y",
+			"SKILLSYNC_TOKEN_PROD": "prod-3kF9xQ2mW7vN4pL8rT1zY6bC",
+			"GITHUB_TOKEN":         "ghp_Zk3vQ8mX2pL9rT4wN7yB1cF6hJ5dS0aE3gK8",
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				if _, err := New(Options{Secrets: c.secrets}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

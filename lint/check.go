@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -314,7 +313,7 @@ func allScalars(n *yaml.Node) bool {
 
 // whenWords are the words by which a description says when to use its
 // skill (see [SaysWhen]).
-var whenWords = regexp.MustCompile(`(?i)\b(when|whenever|use|used|if)\b|\b(trigger|triggers|triggered|invoke|invoked)\s+(on|when|whenever|for|if|by)\b|(^|[.!?;:]\s+)for\b`)
+var whenWords = mustCompile(`(?i)\b(when|whenever|use|used|if)\b|\b(trigger|triggers|triggered|invoke|invoked)\s+(on|when|whenever|for|if|by)\b|(^|[.!?;:]\s+)for\b`)
 
 // SaysWhen reports whether a description says when to use its skill, as
 // the Agent Skills specification and Anthropic's skill-creator ask ("Use
@@ -540,7 +539,7 @@ func (l *linter) unreferenced(p *skillmd.Document, files []File, slug, dir strin
 }
 
 // moduleName is a dotted Python module name after from or import.
-var moduleName = regexp.MustCompile(`\b(?:from|import)\s+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)`)
+var moduleName = mustCompile(`\b(?:from|import)\s+([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)`)
 
 // clientMetadata are files that an agent client reads by itself, by
 // their fixed path: referred to, whatever SKILL.md says, and read for the

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -43,7 +42,7 @@ func decodeDetectors() []detector {
 	}}
 }
 
-var quotedPiece = regexp.MustCompile(`['"]([^'"\n]*)['"]`)
+var quotedPiece = mustCompile(`['"]([^'"\n]*)['"]`)
 
 // joinQuoted joins the quoted pieces of s.
 func joinQuoted(s string) string {

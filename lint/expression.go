@@ -42,3 +42,13 @@ func (e *expression) FindAllStringSubmatchIndex(s string, n int) [][]int {
 func (e *expression) FindAllStringSubmatch(s string, n int) [][]string {
 	return e.re().FindAllStringSubmatch(s, n)
 }
+
+func (e *expression) FindStringSubmatch(s string) []string { return e.re().FindStringSubmatch(s) }
+
+func (e *expression) FindStringSubmatchIndex(s string) []int {
+	return e.re().FindStringSubmatchIndex(s)
+}
+
+func (e *expression) FindStringIndex(s string) []int { return e.re().FindStringIndex(s) }
+
+func (e *expression) FindAllString(s string, n int) []string { return e.re().FindAllString(s, n) }

@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"net/netip"
-	"regexp"
 	"strings"
 )
 
@@ -53,8 +52,8 @@ func pasteHosts() []string {
 }
 
 var (
-	urlPattern = regexp.MustCompile(`\b(?:https?|ftp)://[^\s'"<>()|;\x60]+`)
-	bareHost   = regexp.MustCompile(`\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\s+(?:-\S+\s+)*["']?((?:[a-z0-9-]+\.)+(?:com|net|org|io|xyz|site|top|ru|cn|example|app|dev|me|cc|tk|info|biz|online|live|pw|co|us|uk|de|fr|in|sh|rs|run|ai|so|gg|tech|cloud|link)(?::\d+)?(?:/[^\s'"|;]*)?)(?:[\s'"|;]|$)`)
+	urlPattern = mustCompile(`\b(?:https?|ftp)://[^\s'"<>()|;\x60]+`)
+	bareHost   = mustCompile(`\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\s+(?:-\S+\s+)*["']?((?:[a-z0-9-]+\.)+(?:com|net|org|io|xyz|site|top|ru|cn|example|app|dev|me|cc|tk|info|biz|online|live|pw|co|us|uk|de|fr|in|sh|rs|run|ai|so|gg|tech|cloud|link)(?::\d+)?(?:/[^\s'"|;]*)?)(?:[\s'"|;]|$)`)
 )
 
 // hostSeverity judges the downloads of a command that runs what it
@@ -189,7 +188,7 @@ func imageSeverity(u string) verdict {
 	return verdict{SeverityWarning, fmt.Sprintf("renders an image from %s whose query the agent fills in: loading it sends that data there", host), ""}
 }
 
-var sensitivePlaceholder = regexp.MustCompile(`[{$<\[]\s*[\w\s.-]{0,30}(?:conversation|chat|history|secret|token|key|password|credential|env|summary|message|memory|context|session|cookie|prompt|data|content|info|file|answer|response|output|user)`)
+var sensitivePlaceholder = mustCompile(`[{$<\[]\s*[\w\s.-]{0,30}(?:conversation|chat|history|secret|token|key|password|credential|env|summary|message|memory|context|session|cookie|prompt|data|content|info|file|answer|response|output|user)`)
 
 // imageServices render badges, charts, formulas and diagrams from their
 // query, or placeholders: they are where markdown images with a query

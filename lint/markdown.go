@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -104,8 +103,8 @@ var modelAddressed = ph(`\b(?:assistant|ai|agent|llm|model|claude|gpt|chatgpt|co
 var agentDirected = ph(`\b(?:you|your|assistant|agent|ai|model|llm|claude|gpt|chatgpt|copilot|users?(?:'s)?|the_user(?:'s)?)\b`)
 
 var (
-	refComment    = regexp.MustCompile(`(?m)^ {0,3}\[(?://|#|comment|_|\s*)\]:\s*(?:#|<>|\S*)\s*(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))[ \t]*$`)
-	hiddenOpen    = regexp.MustCompile(`(?i)<([a-z][a-z0-9]*)\b[^>]{0,400}?(?:\shidden\b|style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|em|rem|pt)?\s*[;"']|opacity\s*:\s*0(?:\.0*)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b|height\s*:\s*0(?:px)?\s*;[^"']*overflow\s*:\s*hidden|(?:left|top|text-indent)\s*:\s*-\d{4,})|\scolor\s*=\s*["']?(?:white|#fff(?:fff)?|transparent)\b)[^>]{0,400}>`)
+	refComment    = mustCompile(`(?m)^ {0,3}\[(?://|#|comment|_|\s*)\]:\s*(?:#|<>|\S*)\s*(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))[ \t]*$`)
+	hiddenOpen    = mustCompile(`(?i)<([a-z][a-z0-9]*)\b[^>]{0,400}?(?:\shidden\b|style\s*=\s*["'][^"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?:px|em|rem|pt)?\s*[;"']|opacity\s*:\s*0(?:\.0*)?\s*[;"']|color\s*:\s*(?:white|#fff(?:fff)?|transparent)\b|height\s*:\s*0(?:px)?\s*;[^"']*overflow\s*:\s*hidden|(?:left|top|text-indent)\s*:\s*-\d{4,})|\scolor\s*=\s*["']?(?:white|#fff(?:fff)?|transparent)\b)[^>]{0,400}>`)
 	maxHiddenBody = 8192
 )
 
@@ -355,5 +354,5 @@ func (s *scan) heading(i int) []byte {
 }
 
 var (
-	docPath = regexp.MustCompile(`(?:^|[/_.-])(?:tests?|fixtures?|samples?|iocs?|threats?|attacks?|detect\w*|patterns?|signatures?|yara|malicious|payloads?|injections?|security|audit\w*|scan\w*|red-?team\w*|blocklist|denylist|rules?|definitions?)(?:$|[/_.-])`)
+	docPath = mustCompile(`(?:^|[/_.-])(?:tests?|fixtures?|samples?|iocs?|threats?|attacks?|detect\w*|patterns?|signatures?|yara|malicious|payloads?|injections?|security|audit\w*|scan\w*|red-?team\w*|blocklist|denylist|rules?|definitions?)(?:$|[/_.-])`)
 )

@@ -63,8 +63,8 @@ func TestStaleTablesDerive(t *testing.T) {
 }
 
 // TestExpressionsCompile: every expression a Judge may run compiles,
-// those of the detectors and of gitleaks' rules and allowlists, which
-// compile only when first used.
+// those of the detectors, of gitleaks' rules and allowlists and of the
+// package, which compile only when first used.
 func TestExpressionsCompile(t *testing.T) {
 	j := judgeFor(t, nil)
 	try := func(e *expression) {
@@ -93,6 +93,12 @@ func TestExpressionsCompile(t *testing.T) {
 		if a.re != nil {
 			try(a.re)
 		}
+	}
+	for _, e := range []*expression{whenWords, moduleName, toolPoison, quotedPiece, sensitivePlaceholder,
+		instructionLike, sendsAway, modelAddressed, agentDirected, downloadedTo, identityUse, identityArg,
+		secretVar, replacedByData, conversational, fetchesCode, literalKey, standingOrder, urlPattern,
+		bareHost, refComment, hiddenOpen, docPath} {
+		try(e)
 	}
 }
 
