@@ -212,10 +212,8 @@ func applyRuns(ctx context.Context, ui *ui, v applyView, runs []*planRun, journa
 	if err := applyError(ui, out); err != nil || ctx.Err() == nil {
 		return out, err
 	}
-	for _, oc := range out {
-		if oc.status == targetNotStarted {
-			return out, errInterrupted
-		}
+	if slices.ContainsFunc(out, func(oc targetOutcome) bool { return oc.status == targetNotStarted }) {
+		return out, errInterrupted
 	}
 	return out, nil
 }
