@@ -108,13 +108,14 @@ func helpCommand() *cli.Command {
 	}
 }
 
-// prepare gives every command --no-color, and makes cmd and its subcommands report a bad flag, an unknown
-// subcommand or help topic, and (for a top-level command that takes none)
-// an argument as an error with a hint, rather than printing the help and,
-// for an unknown subcommand, exiting 0; record, before they run, whether
-// they have --debug and whether it is set: the report of a bug asks for
-// the output of --debug, and shows the stack with it; and give them the
-// help urfave/cli would, of their own (see [useHelpFlag]).
+// prepare readies cmd and its subcommands to run:
+//   - a command without subcommands accepts --no-color;
+//   - a bad flag, an unknown subcommand or help topic, and an argument to a
+//     top-level command that takes none are errors with a hint, rather
+//     than the help printed (with exit 0, for an unknown subcommand);
+//   - before it runs, ui records whether it has --debug and whether it is
+//     set, for the report of a bug;
+//   - it has a help of its own, as urfave/cli's (see [useHelpFlag]).
 func prepare(ui *ui, cmd *cli.Command, top bool) {
 	if cmd.OnUsageError == nil {
 		cmd.OnUsageError = usageError
@@ -125,27 +126,20 @@ func prepare(ui *ui, cmd *cli.Command, top bool) {
 		cmd.Flags = append(cmd.Flags, noColorFlag())
 	}
 	has := slices.ContainsFunc(cmd.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), string(flagDebug)) })
-	checks := []cli.BeforeFunc{func(c *cli.Context) error {
-		ui.mu.Lock()
-		ui.hasDebug, ui.debug = has, has && flagDebug.get(c)
-		ui.mu.Unlock()
-		return nil
-	}}
+	check := func(*cli.Context) error { return nil }
 	if len(cmd.Subcommands) > 0 {
 		if cmd.Action == nil {
 			cmd.Action = unknownCommand
 		}
-		checks = append(checks, helpTopic)
+		check = helpTopic
 	} else if top && cmd.ArgsUsage == "" && cmd.Name != "completion" {
-		checks = append(checks, noArgs)
+		check = noArgs
 	}
 	cmd.Before = func(c *cli.Context) error {
-		for _, check := range checks {
-			if err := check(c); err != nil {
-				return err
-			}
-		}
-		return nil
+		ui.mu.Lock()
+		ui.hasDebug, ui.debug = has, has && flagDebug.get(c)
+		ui.mu.Unlock()
+		return check(c)
 	}
 	for _, sub := range cmd.Subcommands {
 		prepare(ui, sub, false)
