@@ -158,9 +158,6 @@ func (cs connSettings) checkParallelism() error {
 func (cs connSettings) target(cfg config.Config, command string) (targetSettings, error) {
 	ts, err := cs.targets(cfg)
 	if err != nil {
-		if len(ts) == 1 {
-			return ts[0], err
-		}
 		return targetSettings{}, err
 	}
 	if len(ts) > 1 {
