@@ -18,6 +18,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 )
 
@@ -171,7 +172,7 @@ func ParseLock(data []byte) (Lock, diag.Diagnostics) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		if seen[k.Value] {
-			fail(k.Line, "duplicate key %q", k.Value)
+			fail(k.Line, "duplicate key %s", visible.Quote(k.Value))
 			continue
 		}
 		switch k.Value {
@@ -202,13 +203,13 @@ func ParseLock(data []byte) (Lock, diag.Diagnostics) {
 				}
 				e.Lines = max(end-item.Line+1, 1)
 				if prev, dup := l.Entry(e.Slug); dup {
-					fail(item.Line, "skill %q is given twice (first at line %d)", e.Slug, prev.Line)
+					fail(item.Line, "skill %s is given twice (first at line %d)", visible.Quote(e.Slug), prev.Line)
 					continue
 				}
 				l.Skills = append(l.Skills, e)
 			}
 		default:
-			fail(k.Line, "unknown key %q; known keys: version, skills", k.Value)
+			fail(k.Line, "unknown key %s; known keys: version, skills", visible.Quote(k.Value))
 		}
 	}
 	if !seen["version"] {
@@ -241,10 +242,10 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 		k, v := item.Content[i], item.Content[i+1]
 		switch {
 		case !slices.Contains(lockKeys, k.Value):
-			fail(k.Line, "unknown key %q; known keys: %s", k.Value, strings.Join(lockKeys, ", "))
+			fail(k.Line, "unknown key %s; known keys: %s", visible.Quote(k.Value), strings.Join(lockKeys, ", "))
 			ok = false
 		case vals[k.Value] != nil:
-			fail(k.Line, "duplicate key %q", k.Value)
+			fail(k.Line, "duplicate key %s", visible.Quote(k.Value))
 			ok = false
 		case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
 			fail(v.Line, "%s must be a single value, not %s", k.Value, yamlnode.Describe(v))
@@ -279,23 +280,23 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 	}
 	e := LockedSkill{Slug: get("slug"), Source: get("source"), Path: get("path"), Ref: get("ref"), Commit: get("commit"), Hash: get("hash"), Local: get("local")}
 	if err := CheckFolderName(e.Slug); err != nil {
-		fail(line("slug"), "slug %q: %v", e.Slug, err)
+		fail(line("slug"), "slug %s: %v", visible.Quote(e.Slug), err)
 		ok = false
 	}
 	if !commitID.MatchString(e.Commit) {
-		fail(line("commit"), "commit %q is not a commit id: 40 lowercase hexadecimal digits", e.Commit)
+		fail(line("commit"), "commit %s is not a commit id: 40 lowercase hexadecimal digits", visible.Quote(e.Commit))
 		ok = false
 	}
 	if !folderHash.MatchString(e.Hash) {
-		fail(line("hash"), "hash %q is not %s followed by 64 lowercase hexadecimal digits", e.Hash, hashPrefix)
+		fail(line("hash"), "hash %s is not %s followed by 64 lowercase hexadecimal digits", visible.Quote(e.Hash), hashPrefix)
 		ok = false
 	}
 	if e.Local != "" && !folderHash.MatchString(e.Local) {
-		fail(line("local"), "local %q is not %s followed by 64 lowercase hexadecimal digits", e.Local, hashPrefix)
+		fail(line("local"), "local %s is not %s followed by 64 lowercase hexadecimal digits", visible.Quote(e.Local), hashPrefix)
 		ok = false
 	}
 	if p := e.Path; p != "" && (path.Clean(p) != p || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, `\`)) {
-		fail(line("path"), "path %q must be a folder inside the source repository, written with '/'", p)
+		fail(line("path"), "path %s must be a folder inside the source repository, written with '/'", visible.Quote(p))
 		ok = false
 	}
 	return e, ok
@@ -358,7 +359,7 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) diag.Diagnost
 				lines = fmt.Sprintf("lines %d-%d", e.Line, e.Line+e.Lines-1)
 			}
 			ds = append(ds, diag.Diagnostic{Path: LockFile, Line: e.Line, Col: 1, Severity: diag.SeverityError, Code: "vendored-missing",
-				Message: fmt.Sprintf("skill %q vendored from %s has no folder: %s is gone", e.Slug, from, dir),
+				Message: fmt.Sprintf("skill %s vendored from %s has no folder: %s is gone", visible.Quote(e.Slug), from, dir),
 				Hint:    fmt.Sprintf("restore the folder (git checkout -- %s), or delete its entry (%s) from %s", dir, lines, LockFile)})
 			continue
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"maps"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +13,46 @@ import (
 // goEscape is a Go escape of a character (\u200b, \U000e0041), which no
 // output for people shows: they show markers.
 var goEscape = regexp.MustCompile(`\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}`)
+
+// TestConfigMessagesShowHiddenText: the messages about skillsync.yaml,
+// skillsync.lock and the targets they name quote a value's zero-width
+// space as a marker, never as a Go escape.
+func TestConfigMessagesShowHiddenText(t *testing.T) {
+	t.Parallel()
+	_, dir, env := ciSetup(t)
+	check := func(what, out, want string) {
+		t.Helper()
+		if e := goEscape.FindString(out); e != "" || !strings.Contains(out, want) {
+			t.Errorf("%s: want %s quoted, with no Go escape:\n%s", what, want, out)
+		}
+	}
+	lock := "version: 1\nskills:\n  - slug: greet\n    source: https://example.com/up.git\n    commit: " + strings.Repeat("a", 40) + "\n    hash: sha256:" + strings.Repeat("b", 64) + "\n    ta\u200bg: v1\n"
+	if err := os.WriteFile(filepath.Join(dir, "skillsync.lock"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, stderr := runCLI(t, env, "validate", "--dir", dir)
+	check("skillsync.lock", stdout+stderr, `"ta⟦ZWSP⟧g"`)
+
+	cfg := filepath.Join(dir, "skillsync.yaml")
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, append(data, "lint:\n  rules:\n    hidden-uni\u200bcode: warning\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, stderr = runCLI(t, env, "validate", "--dir", dir)
+	check("skillsync.yaml", stdout+stderr, `"hidden-uni⟦ZWSP⟧code"`)
+
+	if err := os.WriteFile(cfg, []byte("targets:\n  stg: {space: demo}\nmissing: warn\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "skillsync.lock")); err != nil {
+		t.Fatal(err)
+	}
+	_, _, stderr = runCLI(t, env, "plan", "--dir", dir, "--target", "st\u200bg")
+	check("--target", stderr, `"st⟦ZWSP⟧g"`)
+}
 
 // TestFindingsShowHiddenText: the text a finding matched shows the tag
 // characters of issue 23 as every other output does, decoded in a marker,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/suggest"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile/journal"
 	"github.com/skillsync/skillsync/reconcile/planfile"
 	"github.com/skillsync/skillsync/reconcile/render"
@@ -142,7 +143,7 @@ func selectSaved(sps []*planfile.Saved, cfg config.Config, cs connSettings, file
 	want := map[string]bool{}
 	for _, n := range names {
 		if !slices.Contains(inFile, n) {
-			err := fmt.Errorf("the saved plan %s holds no plan of target %q", file, n)
+			err := fmt.Errorf("the saved plan %s holds no plan of target %s", file, visible.Quote(n))
 			if best := suggest.Closest(n, inFile); best != "" {
 				return nil, withHint(err, "did you mean %q? it holds the plans of: %s", best, strings.Join(inFile, ", "))
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/internal/suggest"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/reconcile/render"
 	"github.com/skillsync/skillsync/remote"
@@ -259,7 +260,7 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) 
 	}
 	for _, n := range names {
 		if !slices.Contains(all, n) {
-			err := fmt.Errorf("no target %q in %s", n, config.FileName)
+			err := fmt.Errorf("no target %s in %s", visible.Quote(n), config.FileName)
 			if best := suggest.Closest(n, all); best != "" {
 				return nil, withHint(err, "did you mean %q? the targets are: %s", best, strings.Join(all, ", "))
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/suggest"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
@@ -196,22 +197,22 @@ func Parse(data []byte) (Config, error) {
 		clean := path.Clean(d)
 		switch {
 		case d == "" || path.IsAbs(d) || filepath.IsAbs(d) || strings.Contains(d, `\`) || clean == ".." || strings.HasPrefix(clean, "../"):
-			fail(lines["skillsDir"], "skillsDir %q must be a folder inside the repository, written with '/'", *raw.SkillsDir)
+			fail(lines["skillsDir"], "skillsDir %s must be a folder inside the repository, written with '/'", visible.Quote(*raw.SkillsDir))
 		case names.InGitDir(clean):
-			fail(lines["skillsDir"], "skillsDir %q is inside a .git folder, where pull would write git's own files (hooks, config): choose a folder of the working tree", *raw.SkillsDir)
+			fail(lines["skillsDir"], "skillsDir %s is inside a .git folder, where pull would write git's own files (hooks, config): choose a folder of the working tree", visible.Quote(*raw.SkillsDir))
 		}
 		cfg.SkillsDir = clean
 	}
 	if raw.Unmanaged != nil {
 		cfg.Unmanaged = *raw.Unmanaged
 		if cfg.Unmanaged != UnmanagedIgnore && cfg.Unmanaged != UnmanagedDisable {
-			fail(lines["unmanaged"], "unmanaged must be %q or %q, not %q", UnmanagedIgnore, UnmanagedDisable, cfg.Unmanaged)
+			fail(lines["unmanaged"], "unmanaged must be %q or %q, not %s", UnmanagedIgnore, UnmanagedDisable, visible.Quote(cfg.Unmanaged))
 		}
 	}
 	if raw.Missing != nil {
 		cfg.Missing = *raw.Missing
 		if cfg.Missing != MissingError && cfg.Missing != MissingWarn {
-			fail(lines["missing"], "missing must be %q or %q, not %q", MissingError, MissingWarn, cfg.Missing)
+			fail(lines["missing"], "missing must be %q or %q, not %s", MissingError, MissingWarn, visible.Quote(cfg.Missing))
 		}
 	}
 	if raw.MaxDisablePercent != nil {
@@ -236,7 +237,7 @@ func Parse(data []byte) (Config, error) {
 	cfg.Descriptions = parseDescriptions(mappingValue(root, "descriptions"), "descriptions", fail)
 	if targets := mappingValue(root, "targets"); targets != nil && targets.Tag != "!!null" {
 		if space := mappingValue(root, "space"); space != nil && space.Tag != "!!null" {
-			fail(lines["space"], "space and targets are both set: with targets, each target names its space; move space %q into a target (targets: {NAME: {space: %s}})", cfg.Space, cfg.Space)
+			fail(lines["space"], "space and targets are both set: with targets, each target names its space; move space %s into a target (targets: {NAME: {space: %s}})", visible.Quote(cfg.Space), cfg.Space)
 		}
 		cfg.Targets = parseTargets(targets, cfg, fail)
 	}
@@ -276,15 +277,15 @@ func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail f
 		k, v := m.Content[i], m.Content[i+1]
 		full, display := join(section, k.Value), join(shown, k.Value)
 		if _, dup := lines[full]; dup {
-			fail(k.Line, "duplicate key %q (first at line %d)", display, lines[full])
+			fail(k.Line, "duplicate key %s (first at line %d)", visible.Quote(display), lines[full])
 			continue
 		}
 		if !slices.Contains(known, k.Value) {
 			hint := ""
 			if kk := suggest.Closest(k.Value, known); kk != "" {
-				hint = fmt.Sprintf(" (did you mean %q?)", kk)
+				hint = fmt.Sprintf(" (did you mean %s?)", visible.Quote(kk))
 			}
-			fail(k.Line, "unknown key %q%s; known keys: %s", display, hint, strings.Join(known, ", "))
+			fail(k.Line, "unknown key %s%s; known keys: %s", visible.Quote(display), hint, strings.Join(known, ", "))
 			continue
 		}
 		lines[full] = k.Line

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 
+	"github.com/skillsync/skillsync/internal/visible"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -88,7 +89,7 @@ func parseDescriptions(v *yaml.Node, shown string, fail func(int, string, ...any
 				return a
 			}
 		}
-		fail(x.Line, "%s.%s must be one of %q, not %q", shown, key, allowed, x.Value)
+		fail(x.Line, "%s.%s must be one of %q, not %s", shown, key, allowed, visible.Quote(x.Value))
 		return ""
 	}
 	d.Budget = number("budget", 1, 1_000_000)

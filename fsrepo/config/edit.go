@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -144,7 +145,7 @@ func setTargetEnabled(data []byte, target string, states map[string]bool) ([]byt
 	}
 	switch {
 	case tv == nil:
-		return nil, fmt.Errorf("it has no target %q", target)
+		return nil, fmt.Errorf("it has no target %s", visible.Quote(target))
 	case shared(tv) != "":
 		return nil, fmt.Errorf("%w: targets.%s is %s", ErrNotEditable, target, shared(tv))
 	case tv.Kind != yaml.MappingNode || (tv.Style&yaml.FlowStyle != 0 && lastLine(tv) != tv.Line):

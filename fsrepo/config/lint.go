@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/suggest"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/lint"
 	"go.yaml.in/yaml/v3"
@@ -47,7 +48,7 @@ func parseLint(n *yaml.Node, fail func(int, string, ...any)) lint.Config {
 		switch k.Value {
 		case "profile":
 			if !slices.Contains(profiles, v.Value) {
-				fail(v.Line, "lint.profile must be %s, not %q%s", quoteList(profiles), v.Value, didYouMean(v.Value, profiles))
+				fail(v.Line, "lint.profile must be %s, not %s%s", quoteList(profiles), visible.Quote(v.Value), didYouMean(v.Value, profiles))
 				continue
 			}
 			lc.Profile = v.Value
@@ -68,12 +69,12 @@ func parseLintRules(m *yaml.Node, fail func(int, string, ...any)) map[string]lin
 		k, v := m.Content[i], yamlnode.Resolve(m.Content[i+1])
 		code := k.Value
 		if first, dup := lines[code]; dup {
-			fail(k.Line, "duplicate rule %q in lint.rules (first at line %d)", code, first)
+			fail(k.Line, "duplicate rule %s in lint.rules (first at line %d)", visible.Quote(code), first)
 			continue
 		}
 		lines[code] = k.Line
 		if !slices.Contains(codes, code) {
-			fail(k.Line, "unknown rule %q in lint.rules%s; rules: %s", code, didYouMean(code, codes), strings.Join(codes, ", "))
+			fail(k.Line, "unknown rule %s in lint.rules%s; rules: %s", visible.Quote(code), didYouMean(code, codes), strings.Join(codes, ", "))
 			continue
 		}
 		word := ""
@@ -129,11 +130,11 @@ func parseWaivers(n *yaml.Node, fail func(int, string, ...any)) []lint.Waiver {
 		case w.Rule == lint.RuleKnownSecret:
 			fail(item.Line, "%s: rule known-secret is never waived: remove the secret from the skill and rotate the token", where)
 		case !lint.Waivable(w.Rule):
-			fail(item.Line, "%s: rule must be a security rule, not %q%s; rules: %s", where, w.Rule, didYouMean(w.Rule, security), strings.Join(security, ", "))
+			fail(item.Line, "%s: rule must be a security rule, not %s%s; rules: %s", where, visible.Quote(w.Rule), didYouMean(w.Rule, security), strings.Join(security, ", "))
 		case !names.URLSafe(w.Skill):
-			fail(item.Line, "%s: skill must be the slug of a skill folder, not %q", where, w.Skill)
+			fail(item.Line, "%s: skill must be the slug of a skill folder, not %s", where, visible.Quote(w.Skill))
 		case !contentHash.MatchString(w.Hash):
-			fail(item.Line, "%s: hash must be the content hash a finding names, \"sha256:\" and 64 hex digits, not %q", where, w.Hash)
+			fail(item.Line, "%s: hash must be the content hash a finding names, \"sha256:\" and 64 hex digits, not %s", where, visible.Quote(w.Hash))
 		case w.Reason == "":
 			fail(item.Line, "%s has no reason: say why the finding is accepted, for those who review it", where)
 		default:

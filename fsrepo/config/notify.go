@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/skillsync/skillsync/internal/notify"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -29,7 +30,7 @@ func parseNotify(n *yaml.Node, shown string, fail func(int, string, ...any)) (no
 		k, v := n.Content[i], yamlnode.Resolve(n.Content[i+1])
 		name, where := k.Value, shown+"."+k.Value
 		if first, dup := lines[name]; dup {
-			fail(k.Line, "duplicate destination %q in %s (first at line %d)", name, shown, first)
+			fail(k.Line, "duplicate destination %s in %s (first at line %d)", visible.Quote(name), shown, first)
 			continue
 		}
 		lines[name] = k.Line

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/notify"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"github.com/skillsync/skillsync/spec"
 	"go.yaml.in/yaml/v3"
@@ -251,7 +252,7 @@ func parseGlobs(n *yaml.Node, shown string, fail func(int, string, ...any)) []Pa
 			continue
 		}
 		if _, err := path.Match(g.Value, ""); err != nil {
-			fail(g.Line, "%s: %q is not a glob: %v", shown, g.Value, err)
+			fail(g.Line, "%s: %s is not a glob: %v", shown, visible.Quote(g.Value), err)
 			continue
 		}
 		out = append(out, Pattern{Glob: g.Value, Line: g.Line})
@@ -313,7 +314,7 @@ func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []I
 			for _, v := range f.Content {
 				v = yamlnode.Resolve(v)
 				if !slices.Contains(IgnoreFields, v.Value) {
-					fail(v.Line, "%s.fields: unknown field %q%s; the fields are %s", where, v.Value, didYouMean(v.Value, IgnoreFields), strings.Join(IgnoreFields, ", "))
+					fail(v.Line, "%s.fields: unknown field %s%s; the fields are %s", where, visible.Quote(v.Value), didYouMean(v.Value, IgnoreFields), strings.Join(IgnoreFields, ", "))
 					continue
 				}
 				r.Fields = append(r.Fields, v.Value)
@@ -359,17 +360,17 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 		k, v := n.Content[i], yamlnode.Resolve(n.Content[i+1])
 		name := k.Value
 		if first, dup := seen[strings.ToLower(name)]; dup {
-			fail(k.Line, "duplicate target %q (first at line %d; target names differ in more than case)", name, first)
+			fail(k.Line, "duplicate target %s (first at line %d; target names differ in more than case)", visible.Quote(name), first)
 			continue
 		}
 		seen[strings.ToLower(name)] = k.Line
 		if !targetName.MatchString(name) {
-			fail(k.Line, "target name %q must be 1 to 63 letters, digits, '-', '_' or '.', beginning with a letter or digit", name)
+			fail(k.Line, "target name %s must be 1 to 63 letters, digits, '-', '_' or '.', beginning with a letter or digit", visible.Quote(name))
 			continue
 		}
 		shown := "targets." + name
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
-			fail(k.Line, "target %q has no space: give it one (%s: {space: ab12})", name, name)
+			fail(k.Line, "target %s has no space: give it one (%s: {space: ab12})", visible.Quote(name), name)
 			continue
 		}
 		if v.Kind != yaml.MappingNode {
@@ -401,27 +402,27 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			}
 		}
 		if t.Space == "" && errs == 0 {
-			failHere(k.Line, "target %q has no space: give it one (%s: {space: ab12})", name, name)
+			failHere(k.Line, "target %s has no space: give it one (%s: {space: ab12})", visible.Quote(name), name)
 		}
 		if s, _, ok := text("baseURL"); ok {
 			t.BaseURL = s
 		}
 		if s, line, ok := text("tokenEnv"); ok {
 			if !tokenEnvName.MatchString(s) {
-				failHere(line, "%s.tokenEnv %q must be SKILLSYNC_TOKEN or begin with SKILLSYNC_TOKEN_ (%s, say): its value is sent to the service as the token, so this file may not name another of CI's secrets; keep the target's token in %s",
-					shown, s, tokenEnvFor(name), tokenEnvFor(name))
+				failHere(line, "%s.tokenEnv %s must be SKILLSYNC_TOKEN or begin with SKILLSYNC_TOKEN_ (%s, say): its value is sent to the service as the token, so this file may not name another of CI's secrets; keep the target's token in %s",
+					shown, visible.Quote(s), tokenEnvFor(name), tokenEnvFor(name))
 			}
 			t.TokenEnv = s
 		}
 		if s, line, ok := text("unmanaged"); ok {
 			if s != UnmanagedIgnore && s != UnmanagedDisable {
-				failHere(line, "%s.unmanaged must be %q or %q, not %q", shown, UnmanagedIgnore, UnmanagedDisable, s)
+				failHere(line, "%s.unmanaged must be %q or %q, not %s", shown, UnmanagedIgnore, UnmanagedDisable, visible.Quote(s))
 			}
 			t.Unmanaged = s
 		}
 		if s, line, ok := text("missing"); ok {
 			if s != MissingError && s != MissingWarn {
-				failHere(line, "%s.missing must be %q or %q, not %q", shown, MissingError, MissingWarn, s)
+				failHere(line, "%s.missing must be %q or %q, not %s", shown, MissingError, MissingWarn, visible.Quote(s))
 			}
 			t.Missing = s
 		}
@@ -450,12 +451,12 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			for j := 0; j+1 < len(x.Content); j += 2 {
 				sk, sv := x.Content[j], yamlnode.Resolve(x.Content[j+1])
 				if first, dup := t.EnabledLines[sk.Value]; dup {
-					failHere(sk.Line, "duplicate key %q in %s.enabled (first at line %d)", sk.Value, shown, first)
+					failHere(sk.Line, "duplicate key %s in %s.enabled (first at line %d)", visible.Quote(sk.Value), shown, first)
 					continue
 				}
 				t.EnabledLines[sk.Value] = sk.Line
 				if !names.URLSafe(sk.Value) {
-					failHere(sk.Line, "%s.enabled: %q is not a skill's slug (the name of its folder: letters, digits, '-', '.', '_', '~'); enabled takes slugs, not globs", shown, sk.Value)
+					failHere(sk.Line, "%s.enabled: %s is not a skill's slug (the name of its folder: letters, digits, '-', '.', '_', '~'); enabled takes slugs, not globs", shown, visible.Quote(sk.Value))
 					continue
 				}
 				if sv.Kind != yaml.ScalarNode || sv.Tag != "!!bool" {
@@ -480,8 +481,8 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 		addr := cmp.Or(t.BaseURL, shared.BaseURL)
 		for _, o := range out {
 			if o.Space == t.Space && SameAddress(cmp.Or(o.BaseURL, shared.BaseURL), addr) {
-				fail(k.Line, "targets %q and %q (line %d) are both space %s at %s: they would undo each other's changes; give each target its own space, or remove one",
-					name, o.Name, o.Line, t.Space, cmp.Or(addr, "the same address"))
+				fail(k.Line, "targets %s and %s (line %d) are both space %s at %s: they would undo each other's changes; give each target its own space, or remove one",
+					visible.Quote(name), visible.Quote(o.Name), o.Line, t.Space, cmp.Or(addr, "the same address"))
 				break
 			}
 		}
