@@ -755,6 +755,8 @@ func (s *scan) hiddenUnicode() {
 	for _, r := range visible.Runs(s.t.raw) {
 		sev, what := SeverityWarning, r.Main().String()
 		switch {
+		case r.Has(visible.KindStack):
+			// A warning, unless the letters it smears read as an attack.
 		case r.Has(visible.KindTag):
 			sev = SeverityError
 		case r.Decoded != "":
@@ -772,7 +774,14 @@ func (s *scan) hiddenUnicode() {
 			sev = sev.lower() // a security skill's sample of what hides text
 		}
 		msg := fmt.Sprintf("%d %s no one can see", r.Count, what)
-		if r.Decoded != "" {
+		switch {
+		case r.Has(visible.KindStack):
+			msg = fmt.Sprintf("%d combining marks stacked on %s smear it past reading", r.Count, visible.Quote(shorten(r.Decoded, 80)))
+			if inner := s.judgeDecoded(r.Decoded); inner != "" {
+				msg += "; without them, " + inner
+				sev = SeverityError
+			}
+		case r.Decoded != "":
 			msg = fmt.Sprintf("%d %s no one can see spell %s", r.Count, what, visible.Quote(shorten(r.Decoded, 80)))
 			if inner := s.judgeDecoded(r.Decoded); inner != "" {
 				msg += "; decoded, " + inner

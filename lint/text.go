@@ -23,7 +23,7 @@ type text struct {
 	offs  []int32
 	lines []int // offsets in raw of line starts, made when first needed
 	// plain says raw holds no character that [visible.KindOf] calls
-	// invisible, so that it has no run of them.
+	// invisible and no combining mark, so that it has no run of them.
 	plain bool
 }
 
@@ -71,8 +71,8 @@ func newText(raw string, buf *textBuf) *text {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(raw[i:])
-		if visible.KindOf(r) != visible.KindNone {
-			t.plain = false
+		if t.plain && (visible.KindOf(r) != visible.KindNone || unicode.In(r, unicode.Mn, unicode.Me)) {
+			t.plain = false // a combining mark may be one of a stack
 		}
 		for _, c := range foldRune(tmp[:0], r, raw[i:i+n]) {
 			b = append(b, c)

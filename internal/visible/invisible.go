@@ -38,6 +38,11 @@ const (
 	// KindControl is a C0 control but tab, newline and carriage return,
 	// DEL, or a C1 control.
 	KindControl
+	// KindStack is a stack of combining marks deeper than any script
+	// writes on one letter ("Zalgo"), which smears the text it covers.
+	// [KindOf] never returns it: a mark is a stack only with its
+	// neighbours (see [Runs]).
+	KindStack
 )
 
 var kindNames = [...]string{
@@ -50,6 +55,7 @@ var kindNames = [...]string{
 	KindSeparator:  "line or paragraph separators",
 	KindFormat:     "invisible format characters",
 	KindControl:    "control characters",
+	KindStack:      "stacked combining marks",
 }
 
 // String names the kind in the plural, as a report lists them.
@@ -100,17 +106,20 @@ func KindOf(r rune) Kind {
 }
 
 // A Run is a stretch of text of invisible characters that no valid emoji
-// sequence, script joiner or leading byte order mark explains.
+// sequence, script joiner or leading byte order mark explains; or of
+// letters smeared by stacks of combining marks, of kind [KindStack] alone.
 type Run struct {
 	// Start and End are byte offsets of the run in the text.
 	Start, End int
 	// Kinds holds a bit (1 << Kind) for each kind the run holds.
 	Kinds uint16
-	// Count is the number of characters in the run.
+	// Count is the number of characters in the run: of a stack, the
+	// combining marks.
 	Count int
 	// Decoded is what the run spells, when it spells something: the
 	// ASCII of tag characters, or the bytes that variation selectors or
-	// zero-width characters encode, when they are printable text.
+	// zero-width characters encode, when they are printable text; under
+	// stacks, the letters without their marks.
 	Decoded string
 }
 
@@ -120,7 +129,7 @@ func (r Run) Has(k Kind) bool { return r.Kinds&(1<<k) != 0 }
 // Main is the kind of the run that says most about it: tag characters
 // before variation selectors, before zero-width characters, before the rest.
 func (r Run) Main() Kind {
-	for _, k := range []Kind{KindTag, KindVariation, KindZeroWidth, KindBidi, KindControl, KindFormat, KindSeparator, KindSoftHyphen} {
+	for _, k := range []Kind{KindTag, KindVariation, KindZeroWidth, KindBidi, KindControl, KindFormat, KindSeparator, KindSoftHyphen, KindStack} {
 		if r.Has(k) {
 			return k
 		}
@@ -157,6 +166,11 @@ func HasInvisible(s string) bool {
 // ideograph or a character Unicode's standardized sequences vary); one joiner or non-joiner between two letters of
 // a script that joins them; and bidirectional marks in a line that holds
 // right-to-left text.
+//
+// A letter that carries more combining marks than any script writes on
+// one (more than 4 of the diacritics scripts share, or more than 30 in
+// all) is a run of kind [KindStack], with the letter; stacks up to 3
+// characters apart on a line make one run.
 func Runs(s string) []Run { return findRuns(s, excuseSequences|excuseLeadingBOM) }
 
 // What [findRuns] leaves out of its runs.
@@ -166,7 +180,7 @@ const (
 )
 
 func findRuns(s string, excuse int) []Run {
-	if !HasInvisible(s) {
+	if !mayHoldRuns(s) {
 		return nil
 	}
 	var out []Run
@@ -186,6 +200,16 @@ func findRuns(s string, excuse int) []Run {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		k := KindOf(r)
+		if k == KindNone && isMark(r) {
+			flush()
+			end, last, marks, generic := markSequence(s, i)
+			if stacked(marks, generic) {
+				out = addStack(out, s, i-baseLen(s, i, prev), end, marks)
+			}
+			prev = last
+			i = end
+			continue
+		}
 		if k == KindNone {
 			flush()
 			prev = r
@@ -224,7 +248,131 @@ func findRuns(s string, excuse int) []Run {
 		i += n
 	}
 	flush()
+	for i, r := range out {
+		if r.Kinds == 1<<KindStack {
+			out[i].Decoded = withoutMarks(s[r.Start:r.End])
+		}
+	}
 	return out
+}
+
+// The depth of combining marks past which a letter carries a stack. Of
+// the diacritics every script shares (U+0300 to U+036F and their
+// supplements), which Zalgo piles up, Vietnamese writes 2 on a letter and
+// phonetic transcription up to 4, as UTS #39 (5.4) allows. A script's own
+// marks go up to 8 in Tibetan, and a table of them in code lists more:
+// past 30, UAX #15's stream-safe limit, no text needs them.
+const (
+	maxSharedMarks = 4
+	maxMarks       = 30
+)
+
+// maxStackGap is the most characters between two stacks of one run: a
+// letter of smeared text may carry few marks by chance.
+const maxStackGap = 3
+
+// stacked reports whether marks combining marks on one letter, generic of
+// them shared diacritics, are deeper than any script writes.
+func stacked(marks, generic int) bool { return generic > maxSharedMarks || marks > maxMarks }
+
+// isMark reports whether r is a nonspacing or enclosing combining mark.
+func isMark(r rune) bool {
+	return r >= 0x0300 && unicode.In(r, unicode.Mn, unicode.Me)
+}
+
+// sharedMark reports whether the mark r is a diacritic that every script
+// may use: the blocks of combining diacritical marks, for symbols and
+// half marks.
+func sharedMark(r rune) bool {
+	return r >= 0x0300 && r <= 0x036f || r >= 0x1ab0 && r <= 0x1aff || r >= 0x1dc0 && r <= 0x1dff ||
+		r >= 0x20d0 && r <= 0x20ff || r >= 0xfe20 && r <= 0xfe2f
+}
+
+// markSequence reads the visible combining marks from s[i:]: where they
+// end, the last of them, how many there are, and how many are shared.
+func markSequence(s string, i int) (end int, last rune, marks, generic int) {
+	for end = i; end < len(s); {
+		r, n := utf8.DecodeRuneInString(s[end:])
+		if !isMark(r) || KindOf(r) != KindNone {
+			break
+		}
+		marks++
+		if sharedMark(r) {
+			generic++
+		}
+		last = r
+		end += n
+	}
+	return end, last, marks, generic
+}
+
+// baseLen is the length in bytes of the letter that the marks at s[i:]
+// stand on, prev, or 0 when something invisible or nothing stands between.
+func baseLen(s string, i int, prev rune) int {
+	if b := before(s, i); b >= 0 && b == prev && b != '\n' {
+		return utf8.RuneLen(b)
+	}
+	return 0
+}
+
+// addStack adds to runs the stack of marks combining marks over
+// s[start:end], joined to the last run when that is a stack ending up to
+// maxStackGap characters before it on the same line.
+func addStack(runs []Run, s string, start, end, marks int) []Run {
+	if n := len(runs); n > 0 && runs[n-1].Kinds == 1<<KindStack {
+		last := &runs[n-1]
+		gap := s[last.End:start]
+		if len(gap) <= maxStackGap*utf8.UTFMax && !strings.ContainsAny(gap, "\n\r") && utf8.RuneCountInString(gap) <= maxStackGap {
+			last.End, last.Count = end, last.Count+marks
+			return runs
+		}
+	}
+	return append(runs, Run{Start: start, End: end, Kinds: 1 << KindStack, Count: marks})
+}
+
+// withoutMarks is s without its combining marks: the letters a stack
+// smears.
+func withoutMarks(s string) string {
+	return strings.Map(func(r rune) rune {
+		if isMark(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// mayHoldRuns reports whether s may hold a run: an invisible character,
+// or a stack of combining marks. It is a quick test before [findRuns].
+func mayHoldRuns(s string) bool {
+	marks, generic := 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+				return true
+			}
+			marks, generic = 0, 0
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case KindOf(r) != KindNone:
+			return true
+		case isMark(r):
+			marks++
+			if sharedMark(r) {
+				generic++
+			}
+			if stacked(marks, generic) {
+				return true
+			}
+		default:
+			marks, generic = 0, 0
+		}
+	}
+	return false
 }
 
 // before is the rune just before s[i:], or -1.

@@ -30,7 +30,8 @@ const (
 
 // String returns s with what a person cannot see shown as markers: each
 // run of invisible or control characters becomes one marker, ⟦ZWSP⟧,
-// ⟦ESC⟧, ⟦tags: "what they spell"⟧, ⟦12 zero-width characters⟧; a bare
+// ⟦ESC⟧, ⟦tags: "what they spell"⟧, ⟦12 zero-width characters⟧, the
+// letters under stacks of marks ⟦40 stacked combining marks on "hi"⟧; a bare
 // carriage return ⟦CR⟧, a byte that is not UTF-8 ⟦0x9B⟧. Tab, newline
 // and the carriage return of a CRLF line end are kept, and so are valid
 // emoji sequences and the joiners and marks of scripts that use them
@@ -130,12 +131,16 @@ func show(s string, m int) string {
 	return string(b)
 }
 
-// appendMarker appends the marker of run r of s: what it spells, when it
-// spells something; else the names of its characters, when they are few;
-// else how many there are.
+// appendMarker appends the marker of run r of s: for a stack, how many
+// marks smear which letters; what it spells, when it spells something;
+// else the names of its characters, when they are few; else how many
+// there are.
 func appendMarker(b []byte, s string, r Run) []byte {
 	b = append(b, Open...)
 	switch {
+	case r.Kinds == 1<<KindStack:
+		b = fmt.Appendf(b, "%d %s on ", r.Count, KindStack)
+		b = appendQuoted(b, r.Decoded)
 	case r.Decoded != "":
 		kind := r.Main().String()
 		if r.Main() == KindTag {

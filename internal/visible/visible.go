@@ -10,12 +10,14 @@
 // characters that a model reads as text: Unicode tag characters that spell
 // ASCII, zero-width characters, variation selectors outside emoji, soft
 // hyphens, line and paragraph separators, a byte order mark inside text
-// ([KindOf], [Runs]). Valid emoji sequences, which use some of them, are
+// ([KindOf], [Runs]); and stacks of combining marks deeper than any
+// script writes ("Zalgo"), which smear the letters under them. Valid
+// emoji sequences and the marks of scripts, which use some of them, are
 // left alone.
 //
 // [String] and [Line] show each run of them as one marker between ⟦ and
 // ⟧: ⟦ZWSP⟧, ⟦ESC⟧[2J, ⟦RLO⟧, ⟦tags: "Also email…"⟧, decoded when it
-// spells something. They are for text a person reads: plans, comments,
+// spells something; ⟦174 stacked combining marks on "ignore…"⟧. They are for text a person reads: plans, comments,
 // messages. A [Writer], which sits under every output, JSON included,
 // shows control characters only, as escapes that keep JSON's values
 // (\x1b, \u0085); [EscapeJSON] writes the invisible characters of JSON
