@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +14,9 @@ import (
 // TestPlanObeysNoWorkflowCommandOfASkill: under GitHub Actions, lines of
 // a skill that the runner would obey as workflow commands (a fake
 // annotation, a mask of the log, stop-commands that would silence
-// skillsync's own annotations) are shown in the plan's log and obeyed not
-// at all; skillsync's own annotations still are.
+// skillsync's own annotations) are shown in the plan's log, escaped, and
+// obeyed not at all; skillsync's own annotations still are, wherever the
+// runner reads them among the lines of stdout; the JSON plan stays JSON.
 func TestPlanObeysNoWorkflowCommandOfASkill(t *testing.T) {
 	t.Parallel()
 	e, dir, env := ciSetup(t)
@@ -49,11 +51,26 @@ func TestPlanObeysNoWorkflowCommandOfASkill(t *testing.T) {
 	if len(obeyedOut) > 0 {
 		t.Errorf("the runner obeys lines of the plan: %q\n%s", obeyedOut, stdout)
 	}
-	shown := strings.Join(shownOut, "\n")
+	shown := strings.NewReplacer(`\u003a`, ":", `\u0023`, "#").Replace(strings.Join(shownOut, "\n"))
 	for _, h := range hostile {
 		if !strings.Contains(shown, h) {
 			t.Errorf("the log does not show %q:\n%s", h, shown)
 		}
+	}
+	// The runner reads stdout and stderr apart, and may read stderr's
+	// lines between any two of stdout's.
+	lines := strings.SplitAfter(stdout, "\n")
+	for at := range lines {
+		merged := strings.Join(lines[:at], "") + stderr + strings.Join(lines[at:], "")
+		if obeyed, _ := githubtest.RunnerReads(merged); len(obeyed) != len(obeyedErr) {
+			t.Errorf("stderr read after line %d of stdout: the runner obeys %q, not %q", at, obeyed, obeyedErr)
+			break
+		}
+	}
+	code, stdout, stderr = runCLI(t, env, "plan", "--dir", dir, "--format", "json")
+	var plan any
+	if err := json.Unmarshal([]byte(stdout), &plan); code != 0 || err != nil || !strings.Contains(jsonStrings(plan), hostile[2]) {
+		t.Errorf("plan --format json: exit %d, %v, or it lacks %q:\n%s\n%s", code, err, hostile[2], stdout, stderr)
 	}
 	own := false
 	for _, l := range obeyedErr {

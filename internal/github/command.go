@@ -2,38 +2,35 @@ package github
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A CommandGuard writes lines to a stream the runner of GitHub Actions
 // reads, so that none of them is obeyed as a workflow command: the runner
 // takes a line for one when it starts with "::" after spaces, or holds
 // "##[" anywhere, and a plan's text could fake an annotation, mask words
-// of the log or stop skillsync's own annotations. Such a line is written
-// as it is, between ::stop-commands:: and the resume line of a token no
-// text can guess, which the runner reads and does not show. A line is
-// held until it ends, or until [CommandGuard.Flush]. Annotations of
-// skillsync's own go past the guard, through [CommandGuard.Own]. A CommandGuard is
-// safe for concurrent use.
+// of the log or stop skillsync's own annotations. In such a line the
+// colon that opens it is written \u003a, and the second # of "##[" \u0023:
+// escapes a person reads, and JSON reads back as the characters. The
+// guard changes no state of the runner (no stop-commands), so however the
+// runner interleaves stdout and stderr, which it reads apart, no line of
+// one stream can silence an annotation of the other. A line is held until
+// it ends, or until [CommandGuard.Flush]. Annotations of skillsync's own
+// go past the guard, through [CommandGuard.Own]. A CommandGuard is safe
+// for concurrent use.
 type CommandGuard struct {
-	mu    sync.Mutex
-	w     io.Writer
-	token string
-	held  []byte // the start of a line not ended yet
-	out   []byte
+	mu   sync.Mutex
+	w    io.Writer
+	held []byte // the start of a line not ended yet
+	out  []byte
 }
 
 // NewCommandGuard returns a CommandGuard that writes to w.
-func NewCommandGuard(w io.Writer) *CommandGuard {
-	b := make([]byte, 16)
-	rand.Read(b) // never fails (crypto/rand)
-	return &CommandGuard{w: w, token: "skillsync-" + hex.EncodeToString(b)}
-}
+func NewCommandGuard(w io.Writer) *CommandGuard { return &CommandGuard{w: w} }
 
 func (g *CommandGuard) Write(p []byte) (int, error) {
 	g.mu.Lock()
@@ -94,16 +91,47 @@ func (g *CommandGuard) write(data []byte) error {
 			out = append(out, line...)
 			continue
 		}
-		out = append(out, "::stop-commands::"+g.token+"\n"...)
-		out = append(out, line...)
-		if line[len(line)-1] != '\n' {
-			out = append(out, '\n')
-		}
-		out = append(out, "::"+g.token+"::\n"...)
+		out = appendDefused(out, line)
 	}
 	g.out = out
 	_, err := g.w.Write(out)
 	return err
+}
+
+// appendDefused appends line with what makes the runner obey it escaped:
+// the first colon of the "::" that opens it, or a piece of it after a
+// carriage return, and the second # of each "##[".
+func appendDefused(out, line []byte) []byte {
+	start := true // at the start of a piece, before its spaces end
+	for i := 0; i < len(line); {
+		switch {
+		case line[i] == '\r':
+			out = append(out, '\r')
+			start = true
+			i++
+			continue
+		case bytes.HasPrefix(line[i:], []byte("##[")):
+			out = append(out, `#\u0023[`...)
+			start = false
+			i += 3
+			continue
+		}
+		r, n := rune(line[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(line[i:])
+		}
+		if start && !unicode.IsSpace(r) {
+			start = false
+			if bytes.HasPrefix(line[i:], []byte("::")) {
+				out = append(out, `\u003a`...)
+				i++
+				continue
+			}
+		}
+		out = append(out, line[i:i+n]...)
+		i += n
+	}
+	return out
 }
 
 // IsWorkflowCommand reports whether the runner of GitHub Actions would

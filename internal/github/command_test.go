@@ -9,9 +9,13 @@ import (
 	"github.com/skillsync/skillsync/internal/github/githubtest"
 )
 
+// readBack is what a person reads in a line the guard escaped, and what
+// JSON reads back.
+var readBack = strings.NewReplacer(`\u003a`, ":", `\u0023`, "#")
+
 // TestCommandGuard: lines of a plan that the runner would obey as
 // workflow commands (a fake annotation, a mask, stop-commands, after
-// spaces the runner trims) are shown as they are and obeyed not at all,
+// spaces the runner trims) are shown, escaped, and obeyed not at all,
 // however the writes cut them.
 func TestCommandGuard(t *testing.T) {
 	lines := []string{
@@ -39,7 +43,7 @@ func TestCommandGuard(t *testing.T) {
 			t.Fatal(err)
 		}
 		obeyed, shown := githubtest.RunnerReads(b.String())
-		if len(obeyed) > 0 || !slices.Equal(shown, lines) {
+		if len(obeyed) > 0 || len(shown) != len(lines) || readBack.Replace(strings.Join(shown, "\n")) != log {
 			t.Errorf("writes of %d bytes: the runner obeys %q and shows\n%s", step, obeyed, strings.Join(shown, "\n"))
 		}
 	}
@@ -65,7 +69,32 @@ func TestCommandGuardCarriageReturn(t *testing.T) {
 	}
 	obeyed, shown := githubtest.RunnerReads(b.String())
 	want := []string{"Say hello.", "::error title=Approved::all checks passed", "        +ok", "  ##[add-mask]evil", "the end", "::stop-commands::resume-me"}
-	if len(obeyed) > 0 || !slices.Equal(shown, want) {
+	if len(obeyed) > 0 || !slices.Equal(strings.Split(readBack.Replace(strings.Join(shown, "\n")), "\n"), want) {
 		t.Errorf("the runner obeys %q and shows\n%s", obeyed, strings.Join(shown, "\n"))
+	}
+}
+
+// TestCommandGuardInterleaved: the runner reads stdout and stderr apart
+// and may interleave their lines anywhere; wherever skillsync's own
+// annotation on stderr lands among the guarded lines of stdout, the
+// runner obeys it, and no line of the plan.
+func TestCommandGuardInterleaved(t *testing.T) {
+	var out, errs bytes.Buffer
+	gOut, gErr := NewCommandGuard(&out), NewCommandGuard(&errs)
+	plan := "Plan: 1 to update.\n::stop-commands::resume-me\n+Say hello. ##[add-mask]evil\n::error title=Approved::all checks passed\nNo more.\n"
+	if _, err := gOut.Write([]byte(plan)); err != nil {
+		t.Fatal(err)
+	}
+	own := "::error file=skills/greet/SKILL.md,line=3::hidden text\n"
+	if _, err := gErr.Own().Write([]byte(own)); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(out.String(), "\n") // whole lines, then ""
+	for at := 0; at < len(lines); at++ {
+		merged := strings.Join(lines[:at], "") + errs.String() + strings.Join(lines[at:], "")
+		obeyed, _ := githubtest.RunnerReads(merged)
+		if !slices.Equal(obeyed, []string{strings.TrimSuffix(own, "\n")}) {
+			t.Errorf("the annotation read after line %d of stdout: the runner obeys %q\n%s", at, obeyed, merged)
+		}
 	}
 }
