@@ -322,13 +322,13 @@ func callOf(method, path string) call {
 // can be meant for that call; retryAt, when known, is when a 429 asked to
 // come back.
 func hintForStatus(status int, c call, retryAt time.Time) string {
+	if c == callPublish && (status == 400 || status == 409 || status == 422) {
+		return "the service refused to publish the agent: a draft with embedEnabled needs a non-empty embedOptions.domainWhitelist; fix the draft in the app"
+	}
 	switch status {
 	case 400, 422:
-		switch c {
-		case callUpdate:
+		if c == callUpdate {
 			return "the service refused the values sent; its rules may be stricter than the spec's (letters outside ASCII in a name, say): change the value in SKILL.md"
-		case callPublish:
-			return "the service refused to publish the agent: a draft with embedEnabled needs a non-empty embedOptions.domainWhitelist; fix the draft in the app"
 		}
 	case 401:
 		return "the service rejected the token: check that SKILLSYNC_TOKEN (or the --token-file) holds a current token for this tenant"
@@ -356,8 +356,6 @@ func hintForStatus(status int, c call, retryAt time.Time) string {
 			return "the space already has 40 active skills (built-in skills may count too): disable one first"
 		case callUpdate:
 			return "the service refused the update as a conflict: another skill may hold this name (rename it in SKILL.md), or the skill was being changed at the same moment (run 'skillsync plan' again)"
-		case callPublish:
-			return "the service refused to publish the agent: a draft with embedEnabled needs a non-empty embedOptions.domainWhitelist; fix the draft in the app"
 		}
 		return "the service refused the request as conflicting with the space's current state: run 'skillsync plan' again to see it"
 	case 429:
