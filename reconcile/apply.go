@@ -123,13 +123,12 @@ func Apply(ctx context.Context, c Service, space string, p *Plan, o ApplyOptions
 		opts:   o,
 		res:    &Result{Target: p.Target, Space: space},
 	}
-	a.build()
-	for _, phase := range a.phases {
-		if phase.before != nil {
-			phase.before()
-		}
-		a.runPhase(phase.steps)
-	}
+	disables, updates, enables, publishes := a.build()
+	a.runPhase(disables)
+	a.runPhase(updates)
+	a.planEnables(disables, enables)
+	a.runPhase(enables)
+	a.runPhase(publishes)
 	return a.res, a.bug
 }
 
@@ -168,11 +167,6 @@ type step struct {
 	started, ended bool
 }
 
-type phase struct {
-	steps  []*step
-	before func() // decides skips that depend on earlier phases
-}
-
 type applier struct {
 	ctx, reqCtx context.Context
 	c           Service
@@ -180,9 +174,6 @@ type applier struct {
 	plan        *Plan
 	opts        ApplyOptions
 	res         *Result
-
-	steps  []*step
-	phases []phase
 
 	mu         sync.Mutex // guards res.Steps[i] while steps run, done, journalErr, bug and wrote
 	done       int        // steps finished, for opts.Progress
@@ -203,13 +194,11 @@ func (a *applier) add(s *step) *step {
 		sr.Slug, sr.ID = s.agent.Name, s.agent.ID
 	}
 	a.res.Steps = append(a.res.Steps, sr)
-	a.steps = append(a.steps, s)
 	return s
 }
 
-// build lays out the steps in their phases.
-func (a *applier) build() {
-	var disables, updates, enables, publishes []*step
+// build lays out the steps of each phase, in the order they run.
+func (a *applier) build() (disables, updates, enables, publishes []*step) {
 	updateOf := make(map[*Change]*step)
 	for i := range a.plan.Changes {
 		ch := &a.plan.Changes[i]
@@ -239,12 +228,7 @@ func (a *applier) build() {
 	for i := range a.plan.Publish {
 		publishes = append(publishes, a.add(&step{agent: &a.plan.Publish[i], action: ActionPublish}))
 	}
-	a.phases = []phase{
-		{steps: disables},
-		{steps: updates},
-		{steps: enables, before: func() { a.planEnables(disables, enables) }},
-		{steps: publishes},
-	}
+	return disables, updates, enables, publishes
 }
 
 // updateBody is the PATCH body of a change: exactly its fields among name,
@@ -368,7 +352,7 @@ func (a *applier) finish(s *step, r StepResult) {
 	sr.Outcome, sr.Reason, sr.Status, sr.Mismatch = r.Outcome, r.Reason, r.Status, r.Mismatch
 	a.done++
 	if a.opts.Progress != nil {
-		a.opts.Progress(a.done, len(a.steps))
+		a.opts.Progress(a.done, len(a.res.Steps))
 	}
 }
 
