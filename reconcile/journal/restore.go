@@ -170,16 +170,7 @@ func PlanRestore(entries []reconcile.JournalEntry) (*Restore, error) {
 			if names := e.Withheld["before."+field]; len(names) > 0 {
 				s.withheld[field] = names
 			}
-			switch field {
-			case reconcile.FieldName:
-				s.before.Name = e.Before.Name
-			case reconcile.FieldDescription:
-				s.before.Description = e.Before.Description
-			case reconcile.FieldInstructions:
-				s.before.Instructions = e.Before.Instructions
-			case reconcile.FieldEnabled:
-				s.before.Enabled = e.Before.Enabled
-			}
+			setField(&s.before, *e.Before, field)
 		}
 		s.knowState(e.Before)
 		s.knowState(e.After)
@@ -267,10 +258,6 @@ func (r *Restore) Desired(live *reconcile.Live) (*fsrepo.Repo, []reconcile.Probl
 			warnings = append(warnings, pr)
 			continue
 		}
-		ds := fsrepo.Skill{Slug: slug, Path: restorePath(slug), Name: cur.Name, Description: cur.Description, Enabled: cur.Enabled}
-		if cur.Instructions != nil {
-			ds.Instructions = spec.Canonical(*cur.Instructions)
-		}
 		// A field whose value is neither what the journal wrote nor what
 		// it replaced was edited again since: restoring it would undo
 		// that edit, so it is kept, and said so.
@@ -305,20 +292,12 @@ func (r *Restore) Desired(live *reconcile.Live) (*fsrepo.Repo, []reconcile.Probl
 			warnings = append(warnings, pr)
 			continue
 		}
-		b := rs.before
-		if fields[reconcile.FieldName] {
-			ds.Name = b.Name
+		// The skill as it is now, with the fields to put back as they were.
+		st := reconcile.StateOf(*cur)
+		for f := range fields {
+			setField(&st, rs.before, f)
 		}
-		if fields[reconcile.FieldDescription] {
-			ds.Description = b.Description
-		}
-		if fields[reconcile.FieldEnabled] {
-			ds.Enabled = b.Enabled
-		}
-		switch {
-		case fields[reconcile.FieldInstructions] && b.Instructions != nil:
-			ds.Instructions = spec.Canonical(*b.Instructions)
-		case fields[reconcile.FieldInstructions] || cur.Instructions == nil:
+		if st.Instructions == nil {
 			// Planning this skill would write text no one knows: leave
 			// it out rather than guess.
 			pr := reconcile.Problem{Code: CodeRestoreUnknownText, Slug: slug,
@@ -327,9 +306,24 @@ func (r *Restore) Desired(live *reconcile.Live) (*fsrepo.Repo, []reconcile.Probl
 			warnings = append(warnings, pr)
 			continue
 		}
-		repo.Skills = append(repo.Skills, ds)
+		repo.Skills = append(repo.Skills, fsrepo.Skill{Slug: slug, Path: restorePath(slug), Name: st.Name,
+			Description: st.Description, Enabled: st.Enabled, Instructions: spec.Canonical(*st.Instructions)})
 	}
 	return repo, warnings
+}
+
+// setField sets field f of dst to its value in src.
+func setField(dst *reconcile.SkillState, src reconcile.SkillState, f string) {
+	switch f {
+	case reconcile.FieldName:
+		dst.Name = src.Name
+	case reconcile.FieldDescription:
+		dst.Description = src.Description
+	case reconcile.FieldInstructions:
+		dst.Instructions = src.Instructions
+	case reconcile.FieldEnabled:
+		dst.Enabled = src.Enabled
+	}
 }
 
 // withheldProblem says, when a field to put back held a secret of the
