@@ -339,10 +339,8 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 	m.section("**Agents to publish:**\n\n", items, "\n", "agents")
 
 	items = nil
-	for _, u := range p.Unmanaged {
-		if !u.Disable {
-			items = append(items, fmt.Sprintf("- %s (%s)\n", CodeSpan(u.Slug), enabledWord(u.Enabled)))
-		}
+	for _, u := range leftAlone(p) {
+		items = append(items, fmt.Sprintf("- %s (%s)\n", CodeSpan(u.Slug), enabledWord(u.Enabled)))
 	}
 	m.section(fmt.Sprintf("<details><summary>Unmanaged skills in the space, left alone (%d)</summary>\n\n", len(items)),
 		items, "\n</details>\n\n", "unmanaged skills")

@@ -208,12 +208,10 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 		}
 		t.b.WriteByte('\n')
 	}
-	if n := countIgnored(p); n > 0 {
-		t.line(0, fmt.Sprintf("Unmanaged skills in the space, left alone (%d):", n))
-		for _, u := range p.Unmanaged {
-			if !u.Disable {
-				t.line(4, fmt.Sprintf("%s (%s)", u.Slug, enabledWord(u.Enabled)))
-			}
+	if alone := leftAlone(p); len(alone) > 0 {
+		t.line(0, fmt.Sprintf("Unmanaged skills in the space, left alone (%d):", len(alone)))
+		for _, u := range alone {
+			t.line(4, fmt.Sprintf("%s (%s)", u.Slug, enabledWord(u.Enabled)))
 		}
 		t.b.WriteByte('\n')
 	}
@@ -396,14 +394,9 @@ func publishReason(a reconcile.AgentPublish, review string) string {
 	return why
 }
 
-func countIgnored(p *reconcile.Plan) int {
-	n := 0
-	for _, u := range p.Unmanaged {
-		if !u.Disable {
-			n++
-		}
-	}
-	return n
+// leftAlone are the unmanaged skills of p that it does not disable.
+func leftAlone(p *reconcile.Plan) []reconcile.UnmanagedSkill {
+	return slices.DeleteFunc(slices.Clone(p.Unmanaged), func(u reconcile.UnmanagedSkill) bool { return u.Disable })
 }
 
 func enabledWord(enabled bool) string {
