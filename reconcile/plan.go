@@ -321,9 +321,7 @@ func (p *Plan) Validate() error {
 			return fmt.Errorf("change of %q has no actions", c.Slug)
 		}
 		for _, a := range c.Actions {
-			switch a {
-			case ActionUpdate, ActionEnable, ActionDisable:
-			default:
+			if !slices.Contains([]Action{ActionUpdate, ActionEnable, ActionDisable}, a) {
 				return fmt.Errorf("change of %q: unknown action %q", c.Slug, a)
 			}
 		}
@@ -331,9 +329,7 @@ func (p *Plan) Validate() error {
 			return fmt.Errorf("change of %q both enables and disables", c.Slug)
 		}
 		for _, f := range c.Fields {
-			switch f {
-			case FieldName, FieldDescription, FieldInstructions, FieldEnabled:
-			default:
+			if !slices.Contains([]string{FieldName, FieldDescription, FieldInstructions, FieldEnabled}, f) {
 				return fmt.Errorf("change of %q: unknown field %q", c.Slug, f)
 			}
 		}
