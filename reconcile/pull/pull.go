@@ -240,21 +240,17 @@ func Skills(ctx context.Context, c Service, space string, o Options) (*Report, e
 }
 
 // heldSecrets are the names of the secrets that a file of p holds,
-// each once, in the order secrets finds them.
+// sorted, each once.
 func heldSecrets(p *pulledSkill, secrets func(string) []string) []string {
 	if secrets == nil || p.skip != "" {
 		return nil
 	}
 	var names []string
 	for _, data := range p.files {
-		for _, n := range secrets(string(data)) {
-			if !slices.Contains(names, n) {
-				names = append(names, n)
-			}
-		}
+		names = append(names, secrets(string(data))...)
 	}
 	slices.Sort(names)
-	return names
+	return slices.Compact(names)
 }
 
 // A SecretLeak is a skill of the space that holds secrets of this process.
