@@ -302,10 +302,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 		rows := make([]string, len(g.changes))
 		for i, c := range g.changes {
 			sym, _ := symbol(c)
-			acts := make([]string, len(c.Actions))
-			for j, a := range c.Actions {
-				acts[j] = string(a)
-			}
+			acts := actionNames(c)
 			if c.Unmanaged {
 				acts = append(acts, "(unmanaged)")
 			}
@@ -552,12 +549,8 @@ func (m *mdWriter) fill(blocks []mdBlock, room int) int {
 // list, then the instructions diff.
 func changeBlock(c *reconcile.Change) mdBlock {
 	sym, _ := symbol(c)
-	acts := make([]string, len(c.Actions))
-	for i, a := range c.Actions {
-		acts[i] = string(a)
-	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "<details><summary><code>%s %s</code>: %s</summary>\n\n", sym, htmlText(c.Slug), strings.Join(acts, ", "))
+	fmt.Fprintf(&sb, "<details><summary><code>%s %s</code>: %s</summary>\n\n", sym, htmlText(c.Slug), strings.Join(actionNames(c), ", "))
 	if c.Changes(reconcile.FieldName) {
 		fmt.Fprintf(&sb, "- name: %s → %s%s\n", CodeSpan(quote(c.Before.Name)), CodeSpan(quote(c.After.Name)), invisibleNote(c.Before.Name, c.After.Name))
 	}

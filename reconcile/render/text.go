@@ -142,6 +142,15 @@ func (t *textWriter) paintLine(indent int, color, s string) {
 	t.spans(indent, span{color: color, text: s, painted: true})
 }
 
+// actionNames are the actions of c, as words.
+func actionNames(c *reconcile.Change) []string {
+	names := make([]string, len(c.Actions))
+	for i, a := range c.Actions {
+		names[i] = string(a)
+	}
+	return names
+}
+
 // symbol is the one-character mark of a change and its colour. An enable or
 // disable outranks an update: it is the bigger news.
 func symbol(c *reconcile.Change) (string, string) {
@@ -239,10 +248,7 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 
 func (t *textWriter) change(c *reconcile.Change) {
 	sym, col := symbol(c)
-	notes := make([]string, 0, len(c.Actions)+1)
-	for _, a := range c.Actions {
-		notes = append(notes, string(a))
-	}
+	notes := actionNames(c)
 	if c.Unmanaged {
 		notes = append(notes, "unmanaged")
 	}
