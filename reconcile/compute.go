@@ -258,16 +258,13 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 	want := spec.Canonical(ls.Instructions)
 	differ := spec.Differ(ch.Before.Fields(), DesiredFields(ls, ch.Before))
 	changes := func(f string) bool { return slices.Contains(differ, f) && !c.policy.Ignores(ls.Slug, f) }
-	var upd remote.SkillUpdate
 	if changes(FieldName) {
 		ch.Fields = append(ch.Fields, FieldName)
 		ch.After.Name = ls.Name
-		upd.Name = &ch.After.Name
 	}
 	if changes(FieldDescription) {
 		ch.Fields = append(ch.Fields, FieldDescription)
 		ch.After.Description = ls.Description
-		upd.Description = &ch.After.Description
 	}
 	if rs.Instructions == nil {
 		c.warnf(Problem{Code: CodeNullInstructions, Slug: ls.Slug, Path: ls.Path},
@@ -276,11 +273,11 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 	if changes(FieldInstructions) {
 		ch.Fields = append(ch.Fields, FieldInstructions)
 		ch.After.Instructions = &want
-		send := spec.InstructionsToSend(want)
-		upd.Instructions = &send
 	}
 	if len(ch.Fields) > 0 {
 		ch.Actions = append(ch.Actions, ActionUpdate)
+		// The body checked is the one apply sends.
+		upd, _ := updateBody(&ch)
 		if err := remote.CheckUpdate(upd); err != nil {
 			c.errorf(Problem{Code: CodeInvalid, Slug: ls.Slug, Path: ls.Path}, "%s: the service would reject the update: %v", ls.Slug, err)
 		}
