@@ -495,15 +495,9 @@ func (m *mdWriter) blocks(blocks []mdBlock, what string) {
 	room := m.room()
 	// A block takes at least its head and tail. When no block has that
 	// much room, none is shown, and no diff need be made to find out.
-	fits := false
-	for _, b := range blocks {
-		fits = fits || len(b.head)+len(mdTail) <= room
-	}
-	omitted := 0
-	if fits {
+	omitted := len(blocks)
+	if slices.ContainsFunc(blocks, func(b mdBlock) bool { return len(b.head)+len(mdTail) <= room }) {
 		omitted = m.fill(blocks, room)
-	} else {
-		omitted = len(blocks)
 	}
 	if omitted > 0 {
 		m.cut = true
