@@ -123,27 +123,17 @@ func checkStateDir(path string) (string, error) {
 	if err != nil {
 		return "", nil // only a convenience; the journal itself still works
 	}
-	state := ""
-	for d := filepath.Dir(abs); ; d = filepath.Dir(d) {
-		if filepath.Base(d) == StateDir {
-			state = d
-			break
-		}
-		if filepath.Dir(d) == d {
+	state := filepath.Dir(abs)
+	way := []string{abs} // from path up to state, state's .gitignore last
+	for filepath.Base(state) != StateDir {
+		if filepath.Dir(state) == state {
 			return "", nil
 		}
+		way = append(way, state)
+		state = filepath.Dir(state)
 	}
-	rel, err := filepath.Rel(state, abs)
-	if err != nil {
-		return "", nil
-	}
-	check := []string{state, filepath.Join(state, ".gitignore")}
-	p := state
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		p = filepath.Join(p, part)
-		check = append(check, p)
-	}
-	for _, p := range check {
+	way = append(way, state, filepath.Join(state, ".gitignore"))
+	for _, p := range way {
 		fi, err := os.Lstat(p)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
