@@ -17,10 +17,10 @@ import (
 )
 
 // cacheVersion is the format of a cache entry; an entry of another version
-// is ignored and rewritten.
-const cacheVersion = 3 // 2: keyed by service address too; 3: readAt
+// is ignored and rewritten. It changes whenever an entry's fields do.
+const cacheVersion = 3
 
-// An Cache keeps, on disk, the single-skill reads [Space] makes
+// A Cache keeps, on disk, the single-skill reads [Space] makes
 // for their instructions (list items have none), so that a later plan can
 // skip the read of a skill the service has not changed since. It is opt-in
 // (`--cache DIR`), meant for a CI cache that survives between jobs.
@@ -69,7 +69,7 @@ type cacheScope struct {
 	Space   string `json:"space"`
 }
 
-// cacheEntry is one file of an [Cache].
+// cacheEntry is one file of a [Cache].
 type cacheEntry struct {
 	Version int `json:"version"`
 	cacheScope
