@@ -3,12 +3,12 @@ package vendored
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"path"
 	"path/filepath"
 	"strings"
 
+	netorigin "github.com/skillsync/skillsync/internal/origin"
 	"github.com/skillsync/skillsync/internal/redact"
 )
 
@@ -117,7 +117,7 @@ func parseURL(raw string) (Source, error) {
 		return Source{}, fmt.Errorf("source %q has no host", s)
 	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
 		return Source{}, fmt.Errorf("source %q: a repository URL has no query (?) or fragment (#)", s)
-	case scheme == "http" && !loopback(u.Hostname()):
+	case scheme == "http" && !netorigin.IsLoopbackHost(u.Hostname()):
 		return Source{}, fmt.Errorf("source %q: plain http is only for loopback addresses; use https", s)
 	}
 	p := strings.TrimRight(path.Clean("/"+u.EscapedPath()), "/")
@@ -134,14 +134,6 @@ func redactURL(u *url.URL) string {
 	c := *u
 	c.User = nil
 	return strings.Replace(c.String(), "://", "://***@", 1)
-}
-
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // repoName is the name a source's repository goes by: the last segment
