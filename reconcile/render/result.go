@@ -39,18 +39,13 @@ func ResultMarkdown(w io.Writer, r *reconcile.Result, o MarkdownOptions) error {
 		return writeLines(w, m.b.String())
 	}
 	m.must("| | Skill | Action | Outcome | Reason |\n|:-:|---|---|---|---|\n")
+	// An accepted write is neither done nor failed: it does not show yet.
+	symbols := map[reconcile.Outcome]string{
+		reconcile.OutcomeApplied: "✓", reconcile.OutcomeFailed: "✗", reconcile.OutcomeSkipped: "–", reconcile.OutcomeAccepted: "…",
+	}
 	for i, s := range r.Steps {
-		sym := "✓"
-		switch s.Outcome {
-		case reconcile.OutcomeFailed:
-			sym = "✗"
-		case reconcile.OutcomeSkipped:
-			sym = "–"
-		case reconcile.OutcomeAccepted:
-			sym = "…" // neither done nor failed: not visible yet
-		}
 		reason := strings.TrimSpace(s.Reason + " " + s.Mismatch)
-		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(CodeSpan(s.Slug)), s.Action, s.Outcome, cell(MarkdownText(reason)))) {
+		if !m.add(fmt.Sprintf("| %s | %s | %s | %s | %s |\n", symbols[s.Outcome], cell(CodeSpan(s.Slug)), s.Action, s.Outcome, cell(MarkdownText(reason)))) {
 			m.must(fmt.Sprintf("\n_…and %d more steps, cut to fit; the job's log and the apply journal list them all._\n", len(r.Steps)-i))
 			break
 		}
