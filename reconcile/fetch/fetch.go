@@ -382,9 +382,6 @@ func (l *Listing) readSkill(ctx context.Context, s *remote.Skill) (gone bool, er
 // readAheadFor returns the cache entry read ahead for the listed skill, if
 // the skill has not moved away from it.
 func (l *Listing) readAheadFor(listed remote.Skill) (remote.Skill, bool) {
-	if l.entries == nil {
-		return remote.Skill{}, false
-	}
 	if e := l.entries[entryName(l.scope, listed.ID)]; e != nil {
 		return e.standsFor(l.scope, listed)
 	}
