@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+
 	"github.com/skillsync/skillsync/internal/redact"
 )
 
@@ -215,10 +217,9 @@ func defaultUser(o, gh, gl origin) string {
 	return userGitHub
 }
 
-// transportAuth is acc's credential for go-git's http transport, nil for
-// none; then the caller leaves go-git's Auth unset, as go-git would take
-// a nil *tokenAuth for a method.
-func (acc access) transportAuth() *tokenAuth {
+// transportAuth is acc's credential for go-git's http transport; for none,
+// a nil interface, which go-git takes for no credential.
+func (acc access) transportAuth() githttp.AuthMethod {
 	if acc.cred == nil {
 		return nil
 	}

@@ -71,11 +71,7 @@ func openUpstream(ctx context.Context, src Source, auth Auth) (*upstream, error)
 	}
 	u.acc = auth.access(src)
 	rem := git.NewRemote(memory.NewStorage(), &config.RemoteConfig{Name: "origin", URLs: []string{src.url}})
-	opts := &git.ListOptions{PeelingOption: git.AppendPeeled}
-	if a := u.acc.transportAuth(); a != nil {
-		opts.Auth = a
-	}
-	refs, err := rem.ListContext(ctx, opts)
+	refs, err := rem.ListContext(ctx, &git.ListOptions{PeelingOption: git.AppendPeeled, Auth: u.acc.transportAuth()})
 	if err != nil {
 		return nil, u.remoteError(err)
 	}
@@ -324,11 +320,8 @@ func (u *upstream) fetchSpecs(ctx context.Context, specs []config.RefSpec, depth
 		var rem *git.Remote
 		rem, err = r.CreateRemoteAnonymous(&config.RemoteConfig{Name: "anonymous", URLs: []string{u.src.url}})
 		if err == nil {
-			opts := &git.FetchOptions{RemoteName: "anonymous", RefSpecs: specs, Depth: depth, Tags: git.NoTags}
-			if a := u.acc.transportAuth(); a != nil {
-				opts.Auth = a
-			}
-			err = rem.FetchContext(ctx, opts)
+			err = rem.FetchContext(ctx, &git.FetchOptions{RemoteName: "anonymous", RefSpecs: specs, Depth: depth, Tags: git.NoTags,
+				Auth: u.acc.transportAuth()})
 		}
 	}
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
