@@ -307,7 +307,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 				acts = append(acts, "(unmanaged)")
 			}
 			rows[i] = fmt.Sprintf("| %s | %s | %s | %s | %s |\n", sym, cell(CodeSpan(c.Slug)),
-				strings.Join(acts, ", "), fieldsCell(c), cell(agentSpans(c.Agents)))
+				strings.Join(acts, ", "), fieldsCell(c), cell(agentNames(c.Agents, CodeSpan)))
 		}
 		m.list(rows, "skills")
 		m.must("\n")
@@ -558,7 +558,7 @@ func changeBlock(c *reconcile.Change) mdBlock {
 		sb.WriteString("- not in the repository (unmanaged: disable)\n")
 	}
 	if len(c.Agents) > 0 {
-		sb.WriteString("- used by agents: " + agentSpans(c.Agents) + "\n")
+		sb.WriteString("- used by agents: " + agentNames(c.Agents, CodeSpan) + "\n")
 	}
 	if c.Changes(reconcile.FieldInstructions) {
 		switch ch, only := invisibleInstructions(c); {
@@ -639,15 +639,6 @@ func CodeSpan(s string) string {
 // cell makes md, markdown on one line, safe inside a table cell: no pipe
 // splits it, not even within a code span.
 func cell(md string) string { return strings.ReplaceAll(md, "|", `\|`) }
-
-// agentSpans names agents in code spans, for a table cell or a list item.
-func agentSpans(refs []reconcile.AgentRef) string {
-	names := make([]string, len(refs))
-	for i, a := range refs {
-		names[i] = CodeSpan(a.Name)
-	}
-	return strings.Join(names, ", ")
-}
 
 // MarkdownText returns s, text that the repository, the space or the
 // service may hold, as markdown on one line that shows it as it reads, for

@@ -267,7 +267,7 @@ func (t *textWriter) change(c *reconcile.Change) {
 		case c.Before.Instructions == nil:
 			t.line(6, "instructions: (null in the space) ->")
 		case only:
-			t.line(6, "instructions: "+ch.describe(func(m string) string { return m }))
+			t.line(6, "instructions: "+ch.describe(plain))
 		default:
 			t.line(6, "instructions:")
 		}
@@ -277,7 +277,7 @@ func (t *textWriter) change(c *reconcile.Change) {
 		t.line(6, "drift: "+strings.Join(c.DriftFields, ", ")+" edited in the space, not by this pull request")
 	}
 	if len(c.Agents) > 0 {
-		t.line(6, "used by agents: "+agentNames(c.Agents))
+		t.line(6, "used by agents: "+agentNames(c.Agents, plain))
 	}
 	t.b.WriteByte('\n')
 }
@@ -412,13 +412,18 @@ func enabledWord(enabled bool) string {
 	return "disabled"
 }
 
-func agentNames(refs []reconcile.AgentRef) string {
+// agentNames lists the names of agents, each as show writes it: plain in
+// a terminal, as a code span in markdown.
+func agentNames(refs []reconcile.AgentRef, show func(string) string) string {
 	names := make([]string, len(refs))
 	for i, a := range refs {
-		names[i] = a.Name
+		names[i] = show(a.Name)
 	}
 	return strings.Join(names, ", ")
 }
+
+// plain is s as it is, for the text renderer, whose spans show it.
+func plain(s string) string { return s }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
