@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -160,11 +161,10 @@ func (c *planner) index() {
 		seen[s.ID] = true
 		c.bySlug[s.Slug] = append(c.bySlug[s.Slug], s)
 	}
-	for slug, ss := range c.bySlug {
-		c.slugs = append(c.slugs, slug)
-		sort.Slice(ss, func(i, j int) bool { return ss[i].ID < ss[j].ID })
+	for _, ss := range c.bySlug {
+		slices.SortFunc(ss, func(a, b remote.Skill) int { return cmp.Compare(a.ID, b.ID) })
 	}
-	sort.Strings(c.slugs)
+	c.slugs = slices.Sorted(maps.Keys(c.bySlug))
 	c.folded = make(map[string]string, len(c.slugs))
 	for _, slug := range c.slugs {
 		if k := names.FoldCase(slug); c.folded[k] == "" {
