@@ -147,7 +147,7 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 	if err := u.fetch(ctx, []*target{&t}, nil); err != nil {
 		return nil, err
 	}
-	if dir, err = chooseFolder(u, t.commit, dir, dir == ""); err != nil {
+	if dir, err = chooseFolder(u, t.commit, dir); err != nil {
 		return nil, err
 	}
 	files, notes, err := u.folder(t.commit, dir)
@@ -261,13 +261,13 @@ func relativeLike(given, top, workDir string) string {
 }
 
 // chooseFolder checks the folder asked for, or finds the skill's folder
-// when none was.
-func chooseFolder(u *upstream, commit plumbing.Hash, dir string, find bool) (string, error) {
+// when none was (dir is "").
+func chooseFolder(u *upstream, commit plumbing.Hash, dir string) (string, error) {
 	folders, err := u.skillFolders(commit)
 	if err != nil {
 		return "", err
 	}
-	if find {
+	if dir == "" {
 		switch {
 		case len(folders) == 0:
 			return "", fmt.Errorf("%s holds no %s at %s: it has no skill to vendor", u.src, skillmd.FileName, short(commit.String()))
@@ -281,7 +281,7 @@ func chooseFolder(u *upstream, commit plumbing.Hash, dir string, find bool) (str
 		if f == dir {
 			return dir, nil
 		}
-		if dir == "" || strings.HasPrefix(f, dir+"/") {
+		if strings.HasPrefix(f, dir+"/") {
 			below = append(below, f)
 		}
 	}
