@@ -137,15 +137,13 @@ func DescribeSpace(live []remote.Skill, changes []Change, d config.Descriptions)
 	})
 	if d.OverlapLevel != config.LevelOff {
 		r.Overlaps = overlaps(after, r.OverlapPercent)
-		old := map[[2]string]bool{}
+		was := r.Overlaps // the same skills overlap alike
 		if !slices.Equal(before, after) {
-			for _, o := range overlaps(before, r.OverlapPercent) {
-				old[o.Slugs] = true
-			}
-		} else {
-			for _, o := range r.Overlaps {
-				old[o.Slugs] = true
-			}
+			was = overlaps(before, r.OverlapPercent)
+		}
+		old := map[[2]string]bool{}
+		for _, o := range was {
+			old[o.Slugs] = true
 		}
 		for i := range r.Overlaps {
 			r.Overlaps[i].New = !old[r.Overlaps[i].Slugs]
