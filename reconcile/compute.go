@@ -309,10 +309,7 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 // skillPath is the SKILL.md of a skill: p, or SLUG/SKILL.md when the
 // skill has none.
 func skillPath(slug, p string) string {
-	if p != "" {
-		return p
-	}
-	return path.Join(slug, skillmd.FileName)
+	return cmp.Or(p, path.Join(slug, skillmd.FileName))
 }
 
 // DesiredFields are the fields ls asks of a skill whose fields are now

@@ -1,6 +1,7 @@
 package vendored
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -296,10 +297,7 @@ func chooseFolder(u *upstream, commit plumbing.Hash, dir string) (string, error)
 }
 
 func displayDir(dir string) string {
-	if dir == "" {
-		return "its root"
-	}
-	return dir
+	return cmp.Or(dir, "its root")
 }
 
 func listFolders(fs []string) string {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"html"
@@ -57,10 +58,7 @@ func (o MarkdownOptions) review() string {
 
 // sizeLimit names the limit the cut notes speak of.
 func (o MarkdownOptions) sizeLimit() string {
-	if o.Host == "" {
-		return "GitHub's size limit"
-	}
-	return o.Host + "'s size limit"
+	return cmp.Or(o.Host, "GitHub") + "'s size limit"
 }
 
 // runLink is the line that ends a cut plan, linking the run whose log
@@ -89,10 +87,7 @@ func linkURL(raw string) string {
 
 // title is the title of a rendered plan, the default when t is empty.
 func title(t string) string {
-	if t == "" {
-		return "skillsync plan"
-	}
-	return t
+	return cmp.Or(t, "skillsync plan")
 }
 
 // MarkdownMarker is the first line of a markdown plan, by which CI finds the

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -442,10 +443,7 @@ func shortCommit(c string) string {
 // fileName names a supporting file for a reader: by its repository path
 // when the plan has it.
 func fileName(f reconcile.FileIssue) string {
-	if f.RepoPath != "" {
-		return f.RepoPath
-	}
-	return f.Slug + "/" + f.Path
+	return cmp.Or(f.RepoPath, f.Slug+"/"+f.Path)
 }
 
 // overlapNote counts the overlapping pairs of d, and those the change
