@@ -69,12 +69,8 @@ func PolicyFromConfig(c config.Config) Policy {
 }
 
 func (p Policy) withDefaults() Policy {
-	if p.Unmanaged == "" {
-		p.Unmanaged = config.UnmanagedIgnore
-	}
-	if p.Missing == "" {
-		p.Missing = config.MissingError
-	}
+	p.Unmanaged = cmp.Or(p.Unmanaged, config.UnmanagedIgnore)
+	p.Missing = cmp.Or(p.Missing, config.MissingError)
 	if p.MaxDisablePercent == nil {
 		d := config.DefaultMaxDisablePercent
 		p.MaxDisablePercent = &d
@@ -102,13 +98,10 @@ func Compute(desired *fsrepo.Repo, live *Live, p Policy) *Plan {
 	}
 	p = p.withDefaults()
 	pl := &Plan{
-		Space:       live.Space,
+		Space:       cmp.Or(live.Space, desired.Config.Space),
 		Commit:      desired.Commit,
 		Dirty:       desired.Dirty,
 		DesiredHash: DesiredHash(desired),
-	}
-	if pl.Space == "" {
-		pl.Space = desired.Config.Space
 	}
 	c := planner{plan: pl, live: live, policy: p}
 	c.index()
@@ -317,12 +310,8 @@ func skillPath(slug, p string) string {
 // one: the service would reject it, and fsrepo reports it.
 func DesiredFields(ls fsrepo.Skill, live SkillState) spec.Fields {
 	f := ls.Fields()
-	if f.Name == "" {
-		f.Name = live.Name
-	}
-	if f.Description == "" {
-		f.Description = live.Description
-	}
+	f.Name = cmp.Or(f.Name, live.Name)
+	f.Description = cmp.Or(f.Description, live.Description)
 	return f
 }
 
