@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/visible"
 )
 
@@ -184,8 +185,8 @@ func subset(lits, words []string) bool {
 }
 
 // Skill judges the files of one skill folder: SKILL.md whole (frontmatter
-// and body, well formed or not, binary or not) and every other text file;
-// binary files are skipped. Findings come sorted by path, line and column.
+// and body, well formed or not) and every other text file, a document or
+// a script whatever bytes it holds; other binary files are skipped. Findings come sorted by path, line and column.
 func (j *Judge) Skill(files []File) []Finding {
 	about := false
 	for _, f := range files {
@@ -202,8 +203,10 @@ func (j *Judge) Skill(files []File) []Finding {
 }
 
 func (j *Judge) file(p string, data []byte, about bool) []Finding {
-	// SKILL.md is the instructions the space gets, whatever bytes it holds.
-	if p != "SKILL.md" && isBinary(data) {
+	// SKILL.md, the instructions the space gets, a document or a script
+	// (by its extension or its #! line) is judged whatever bytes it holds:
+	// a model and a shell read past NUL bytes.
+	if !skillmd.IsTextPath(p) && !bytes.HasPrefix(data, []byte("#!")) && isBinary(data) {
 		return nil
 	}
 	// raw shares data's memory, which the caller does not change while

@@ -657,6 +657,13 @@ var textExts = map[string]bool{
 	"tmpl": true, "tpl": true, "j2": true, "jinja": true, "template": true, "ipynb": true,
 }
 
+// IsTextPath reports whether a file's extension marks it as one of the
+// text formats skills ship beside SKILL.md (documents, scripts, data),
+// which is read as text whatever bytes it holds.
+func IsTextPath(p string) bool {
+	return textExts[strings.TrimPrefix(strings.ToLower(path.Ext(p)), ".")]
+}
+
 // IsBinaryPath reports whether a file's extension marks it as binary
 // (images, archives, fonts, office documents...), a file the files endpoint
 // does not serve.
