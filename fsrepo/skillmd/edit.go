@@ -348,49 +348,39 @@ func sameStyle(lines []string, k, v *yaml.Node, key, value string) []string {
 			}
 			text = "'" + strings.ReplaceAll(value, "'", "''") + "'"
 		}
+		// The value begins after the key, or alone on the line below it
+		// ("key:" alone), indented as the entry's second line was.
+		cont := continuation(lines)
+		prefix, rest := cont, ""
 		if onKeyLine {
 			at := runeOffset(keyLine, v.Column-1)
 			if at < 0 {
 				return nil
 			}
-			prefix, rest := keyLine[:at], ""
+			prefix = keyLine[:at]
 			if len(lines) == 1 {
 				var ok bool
 				if rest, ok = afterScalar(keyLine[at:], v); !ok {
 					return nil
 				}
 			}
-			if style == 0 && len(lines) > 1 {
-				// A plain value over several lines: wrapped as it was.
-				wrapped := wrapWords(text, width(lines)-len(prefix), width(lines)-len(continuation(lines)))
-				if wrapped == nil || continuation(lines) == "" {
-					return nil
-				}
-				out = append(out, prefix+wrapped[0])
-				for _, l := range wrapped[1:] {
-					out = append(out, continuation(lines)+l)
-				}
-			} else {
-				out = append(out, prefix+text+rest)
-			}
 		} else {
-			// "key:" alone, the value on the lines below.
-			indent := continuation(lines)
-			if indent == "" {
+			if cont == "" {
 				return nil
 			}
 			out = append(out, keyLine)
-			if style == 0 {
-				wrapped := wrapWords(text, width(lines)-len(indent), width(lines)-len(indent))
-				if wrapped == nil {
-					return nil
-				}
-				for _, l := range wrapped {
-					out = append(out, indent+l)
-				}
-			} else {
-				out = append(out, indent+text)
+		}
+		// A plain value over several lines is wrapped as it was.
+		wrapped := []string{text}
+		if style == 0 && len(lines) > 1 {
+			wrapped = wrapWords(text, width(lines)-len(prefix), width(lines)-len(cont))
+			if wrapped == nil || cont == "" {
+				return nil
 			}
+		}
+		out = append(out, prefix+wrapped[0]+rest)
+		for _, l := range wrapped[1:] {
+			out = append(out, cont+l)
 		}
 	default:
 		return nil
