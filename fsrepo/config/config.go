@@ -261,10 +261,16 @@ func Parse(data []byte) (Config, error) {
 
 // checkKeys reports the keys of m unknown in section, and records the line
 // of each known key under its full name (section.key). shown is how the
-// section is named in messages ("targets.prod" for section "target").
-func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail func(int, string, ...any)) {
+// section is named in messages ("targets.prod" for section "target"). It
+// returns whether it reported nothing.
+func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail func(int, string, ...any)) bool {
 	if m.Kind != yaml.MappingNode {
-		return
+		return true
+	}
+	ok := true
+	report := func(line int, format string, args ...any) {
+		ok = false
+		fail(line, format, args...)
 	}
 	known := configKeys[section]
 	join := func(a, b string) string {
@@ -277,7 +283,7 @@ func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail f
 		k, v := m.Content[i], m.Content[i+1]
 		full, display := join(section, k.Value), join(shown, k.Value)
 		if _, dup := lines[full]; dup {
-			fail(k.Line, "duplicate key %s (first at line %d)", visible.Quote(display), lines[full])
+			report(k.Line, "duplicate key %s (first at line %d)", visible.Quote(display), lines[full])
 			continue
 		}
 		if !slices.Contains(known, k.Value) {
@@ -285,17 +291,18 @@ func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail f
 			if kk := suggest.Closest(k.Value, known); kk != "" {
 				hint = fmt.Sprintf(" (did you mean %s?)", visible.Quote(kk))
 			}
-			fail(k.Line, "unknown key %s%s; known keys: %s", visible.Quote(display), hint, strings.Join(known, ", "))
+			report(k.Line, "unknown key %s%s; known keys: %s", visible.Quote(display), hint, strings.Join(known, ", "))
 			continue
 		}
 		lines[full] = k.Line
-		if !checkType(full, display, v, fail) {
+		if !checkType(full, display, v, report) {
 			continue
 		}
 		if _, sub := configKeys[full]; sub {
-			checkKeys(v, full, display, lines, fail)
+			checkKeys(v, full, display, lines, report)
 		}
 	}
+	return ok
 }
 
 // configShapes is the shape of each key's value, "text", "number" (a whole

@@ -110,12 +110,7 @@ func parseWaivers(n *yaml.Node, fail func(int, string, ...any)) []lint.Waiver {
 	for i, item := range n.Content {
 		item = yamlnode.Resolve(item)
 		where := fmt.Sprintf("lint.waivers[%d]", i)
-		errs := 0
-		checkKeys(item, "waiver", where, map[string]int{}, func(line int, format string, args ...any) {
-			errs++
-			fail(line, format, args...)
-		})
-		if errs > 0 {
+		if !checkKeys(item, "waiver", where, map[string]int{}, fail) {
 			continue
 		}
 		w := lint.Waiver{Line: item.Line}
@@ -147,9 +142,6 @@ func parseWaivers(n *yaml.Node, fail func(int, string, ...any)) []lint.Waiver {
 // didYouMean is ` (did you mean "x"?)` for the known word nearest to w, or
 // "" when none is near.
 func didYouMean(w string, known []string) string {
-	if w == "" {
-		return ""
-	}
 	best := suggest.Closest(w, known)
 	if best == "" {
 		return ""

@@ -38,13 +38,8 @@ func parseNotify(n *yaml.Node, shown string, fail func(int, string, ...any)) (no
 			fail(v.Line, "%s must be a mapping, not %s; for example %s: {kind: slack, urlEnv: SKILLSYNC_NOTIFY_SLACK}", where, yamlnode.Describe(v), name)
 			continue
 		}
-		errs := 0
 		fieldLines := map[string]int{}
-		checkKeys(v, "notifyDestination", where, fieldLines, func(line int, format string, args ...any) {
-			errs++
-			fail(line, format, args...)
-		})
-		if errs > 0 {
+		if !checkKeys(v, "notifyDestination", where, fieldLines, fail) {
 			continue
 		}
 		var d notify.Destination

@@ -298,12 +298,7 @@ func parseIgnore(n *yaml.Node, shown string, fail func(int, string, ...any)) []I
 	for i, item := range n.Content {
 		item = yamlnode.Resolve(item)
 		where := fmt.Sprintf("%s[%d]", shown, i)
-		errs := 0
-		checkKeys(item, "ignoreRule", where, map[string]int{}, func(line int, format string, args ...any) {
-			errs++
-			fail(line, format, args...)
-		})
-		if errs > 0 {
+		if !checkKeys(item, "ignoreRule", where, map[string]int{}, fail) {
 			continue
 		}
 		r := IgnoreRule{Line: item.Line}
@@ -382,9 +377,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			errs++
 			fail(line, format, args...)
 		}
-		lines := map[string]int{}
-		checkKeys(v, "target", shown, lines, failHere)
-		if errs > 0 {
+		if !checkKeys(v, "target", shown, map[string]int{}, failHere) {
 			continue
 		}
 		t := Target{Name: name, Line: k.Line}
