@@ -452,11 +452,13 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 					failHere(sk.Line, "%s.enabled: %s is not a skill's slug (the name of its folder: letters, digits, '-', '.', '_', '~'); enabled takes slugs, not globs", shown, visible.Quote(sk.Value))
 					continue
 				}
-				if sv.Kind != yaml.ScalarNode || sv.Tag != "!!bool" {
+				// YAML writes a boolean in any of three cases: True is true.
+				var on bool
+				if sv.Kind != yaml.ScalarNode || sv.Tag != "!!bool" || sv.Decode(&on) != nil {
 					failHere(sv.Line, "%s.enabled.%s must be true or false, not %s", shown, sk.Value, yamlnode.Describe(sv))
 					continue
 				}
-				t.Enabled[sk.Value] = sv.Value == "true"
+				t.Enabled[sk.Value] = on
 			}
 		}
 		if x := mappingValue(v, "ignore"); x != nil {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -197,5 +198,18 @@ func TestReadConfigPercent(t *testing.T) {
 				t.Errorf("target: %v, want %d", cfg.Targets[0].MaxDisablePercent, tc.want)
 			}
 		})
+	}
+}
+
+// TestReadConfigEnabledAnyCase: YAML writes true and false in three
+// cases (true, True, TRUE); an override is the state the YAML says.
+func TestReadConfigEnabledAnyCase(t *testing.T) {
+	cfg, err := readConfigText(t, "targets:\n  prod:\n    space: pr01\n    enabled: {a: True, b: FALSE, c: TRUE, d: false}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"a": true, "b": false, "c": true, "d": false}
+	if got := cfg.Targets[0].Enabled; !maps.Equal(got, want) {
+		t.Errorf("enabled %v, want %v", got, want)
 	}
 }
