@@ -318,18 +318,15 @@ func (p *skillParser) stringValue(key string, v *yaml.Node, line, col int) (stri
 		p.errorf(line, col, key+"-type", "", "%s must be a string, not %s", key, yamlnode.Kind(v))
 		return "", false
 	}
-	switch v.Tag {
-	case "!!str":
-	case "!!null":
-		p.errorf(line, col, key+"-empty", fmt.Sprintf(`write the %s after "%s: "`, key, key), "%s is empty", key)
-		return "", false
-	default:
+	s := v.Value
+	switch {
+	case v.Tag == "!!null":
+		s = "" // "~" or "null" spell no value
+	case v.Tag != "!!str":
 		p.errorf(line, col, key+"-type", fmt.Sprintf("quote it: %s: %q", key, v.Value),
 			"%s must be a string, not %s %s", key, yamlnode.Kind(v), v.Value)
 		return v.Value, false
-	}
-	s := v.Value
-	if v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+	case v.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 		s = strings.TrimRight(s, "\n")
 	}
 	if s == "" {
