@@ -3,6 +3,7 @@ package config
 import (
 	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/skillsync/skillsync/internal/visible"
 	"go.yaml.in/yaml/v3"
@@ -84,10 +85,8 @@ func parseDescriptions(v *yaml.Node, shown string, fail func(int, string, ...any
 		if x == nil || x.Tag == "!!null" {
 			return ""
 		}
-		for _, a := range allowed {
-			if x.Value == a {
-				return a
-			}
+		if slices.Contains(allowed, x.Value) {
+			return x.Value
 		}
 		fail(x.Line, "%s.%s must be one of %q, not %s", shown, key, allowed, visible.Quote(x.Value))
 		return ""

@@ -182,10 +182,6 @@ func agentsProp() obj {
 }
 
 func ignoreProp(description string) obj {
-	fields := make([]any, len(IgnoreFields))
-	for i, f := range IgnoreFields {
-		fields[i] = f
-	}
 	return obj{
 		"type":        "array",
 		"description": description,
@@ -201,7 +197,7 @@ func ignoreProp(description string) obj {
 				"fields": obj{
 					"type":        "array",
 					"description": "The fields whose differences are ignored.",
-					"items":       obj{"enum": fields},
+					"items":       obj{"enum": IgnoreFields},
 					"minItems":    1,
 				},
 			},
@@ -259,17 +255,13 @@ func lintSchema() obj {
 			waivable = append(waivable, r.Name)
 		}
 	}
-	profileNames := make([]any, len(profiles))
-	for i, p := range profiles {
-		profileNames[i] = p
-	}
 	return obj{
 		"type":        "object",
 		"description": "Lint rules of validate and plan, by stable code, each off, warning or error.",
 		"properties": obj{
 			"profile": obj{
 				"description": "A set of rules turned on at once: agentskills checks the open Agent Skills format as skills-ref does.",
-				"enum":        profileNames,
+				"enum":        profiles,
 			},
 			"rules": obj{
 				"type":                 "object",
