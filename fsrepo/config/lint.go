@@ -114,12 +114,7 @@ func parseWaivers(n *yaml.Node, fail func(int, string, ...any)) []lint.Waiver {
 			continue
 		}
 		w := lint.Waiver{Line: item.Line}
-		text := func(key string) string {
-			if v := mappingValue(item, key); v != nil && v.Tag != "!!null" {
-				return strings.TrimSpace(v.Value)
-			}
-			return ""
-		}
+		text := func(key string) string { return strings.TrimSpace(textValue(item, key)) }
 		w.Rule, w.Skill, w.Hash, w.Reason = text("rule"), text("skill"), text("hash"), text("reason")
 		switch {
 		case w.Rule == lint.RuleKnownSecret:
@@ -155,6 +150,15 @@ func quoteList(ws []string) string {
 		q[i] = fmt.Sprintf("%q", w)
 	}
 	return strings.Join(q, " or ")
+}
+
+// textValue is the text of key's value in the mapping m, "" when the key
+// is left out or has no value.
+func textValue(m *yaml.Node, key string) string {
+	if v := mappingValue(m, key); v != nil && v.Tag != "!!null" {
+		return v.Value
+	}
+	return ""
 }
 
 // mappingValue is the value of key in the mapping m, or nil.

@@ -43,13 +43,7 @@ func parseNotify(n *yaml.Node, shown string, fail func(int, string, ...any)) (no
 			continue
 		}
 		var d notify.Destination
-		text := func(key string) string {
-			if x := mappingValue(v, key); x != nil && x.Tag != "!!null" {
-				return x.Value
-			}
-			return ""
-		}
-		d.Kind, d.URLEnv, d.SecretEnv = text("kind"), text("urlEnv"), text("secretEnv")
+		d.Kind, d.URLEnv, d.SecretEnv = textValue(v, "kind"), textValue(v, "urlEnv"), textValue(v, "secretEnv")
 		if x := mappingValue(v, "events"); x != nil && x.Kind == yaml.SequenceNode {
 			// An empty list sends nothing; a missing one, failures.
 			d.Events = []string{}
