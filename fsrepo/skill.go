@@ -137,7 +137,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 		ds = append(ds, pds...)
 		ni = nameInfo{doc.NameLine, doc.NameCol}
 		parsed = doc
-		if doc.NameOK && !slugOf(f.slug, sk.Name) && names.URLSafe(f.slug) {
+		if doc.NameOK && !names.SlugOf(f.slug, sk.Name) && names.URLSafe(f.slug) {
 			slug := Slugify(sk.Name)
 			// A skill's slug is made from its name once, when the skill
 			// is created in the app; the API cannot create skills.

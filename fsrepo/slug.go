@@ -6,7 +6,3 @@ import "github.com/skillsync/skillsync/internal/names"
 // [names.Slug]). The service's exact rule is not specified, so a folder
 // name that differs from Slugify(name) draws only a warning.
 func Slugify(name string) string { return names.Slug(name) }
-
-// slugOf reports whether slug is one the service may have made from name
-// (see [names.SlugOf]).
-func slugOf(slug, name string) bool { return names.SlugOf(slug, name) }
