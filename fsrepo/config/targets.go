@@ -397,9 +397,7 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 		if t.Space == "" && errs == 0 {
 			failHere(k.Line, "target %s has no space: give it one (%s: {space: ab12})", visible.Quote(name), name)
 		}
-		if s, _, ok := text("baseURL"); ok {
-			t.BaseURL = s
-		}
+		t.BaseURL = textValue(v, "baseURL")
 		if s, line, ok := text("tokenEnv"); ok {
 			if !tokenEnvName.MatchString(s) {
 				failHere(line, "%s.tokenEnv %s must be SKILLSYNC_TOKEN or begin with SKILLSYNC_TOKEN_ (%s, say): its value is sent to the service as the token, so this file may not name another of CI's secrets; keep the target's token in %s",
