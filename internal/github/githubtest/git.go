@@ -37,7 +37,7 @@ func (s *Server) routePulls(mux *http.ServeMux) {
 // unprocessable answers GitHub's 422 with message.
 func unprocessable(w http.ResponseWriter, message string) {
 	b, _ := json.Marshal(map[string]string{"message": message, "documentation_url": "https://docs.github.com/rest"})
-	writeError(w, http.StatusUnprocessableEntity, string(b))
+	forgetest.WriteError(w, http.StatusUnprocessableEntity, string(b))
 }
 
 // invalid answers GitHub's 422 Validation Failed for a field.
@@ -47,14 +47,14 @@ func invalid(w http.ResponseWriter, resource, field, code, message string) {
 		e["message"] = message
 	}
 	b, _ := json.Marshal(map[string]any{"message": "Validation Failed", "errors": []any{e}})
-	writeError(w, http.StatusUnprocessableEntity, string(b))
+	forgetest.WriteError(w, http.StatusUnprocessableEntity, string(b))
 }
 
 // decodeJSON reads a request body into v, answering GitHub's 400 when it
 // is not JSON.
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, `{"message":"Problems parsing JSON"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"message":"Problems parsing JSON"}`)
 		return false
 	}
 	return true
@@ -116,12 +116,12 @@ func (s *Server) getTree(w http.ResponseWriter, r *http.Request) {
 	}
 	id := r.PathValue("sha")
 	if r.URL.Query().Get("recursive") != "" {
-		writeError(w, http.StatusNotImplemented, `{"message":"githubtest: recursive trees are not modelled"}`)
+		forgetest.WriteError(w, http.StatusNotImplemented, `{"message":"githubtest: recursive trees are not modelled"}`)
 		return
 	}
 	entries, ok := s.git.Tree(id)
 	if !ok {
-		writeError(w, http.StatusNotFound, notFound)
+		forgetest.WriteError(w, http.StatusNotFound, notFound)
 		return
 	}
 	json.NewEncoder(w).Encode(s.treeJSON(id, entries))
@@ -209,7 +209,7 @@ func (s *Server) getCommit(w http.ResponseWriter, r *http.Request) {
 	}
 	c, ok := s.git.Commit(r.PathValue("sha"))
 	if !ok {
-		writeError(w, http.StatusNotFound, notFound)
+		forgetest.WriteError(w, http.StatusNotFound, notFound)
 		return
 	}
 	json.NewEncoder(w).Encode(s.commitJSON(c))
@@ -269,7 +269,7 @@ func (s *Server) getRef(w http.ResponseWriter, r *http.Request) {
 	branch, ok := branchOf(r.PathValue("ref"))
 	id, found := s.git.Branch(branch)
 	if !ok || !found {
-		writeError(w, http.StatusNotFound, notFound)
+		forgetest.WriteError(w, http.StatusNotFound, notFound)
 		return
 	}
 	json.NewEncoder(w).Encode(s.refJSON(branch, id))
@@ -289,7 +289,7 @@ func (s *Server) createRef(w http.ResponseWriter, r *http.Request) {
 	}
 	branch, ok := branchOf(req.Ref)
 	if !ok {
-		writeError(w, http.StatusNotImplemented, `{"message":"githubtest: only branches are modelled"}`)
+		forgetest.WriteError(w, http.StatusNotImplemented, `{"message":"githubtest: only branches are modelled"}`)
 		return
 	}
 	if _, exists := s.git.Branch(branch); exists {
@@ -432,7 +432,7 @@ func (s *Server) createPull(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.user == "" && s.app == "github-actions[bot]" && !s.actionsPRs {
-		writeError(w, http.StatusForbidden, `{"message":"GitHub Actions is not permitted to create or approve pull requests.","documentation_url":"https://docs.github.com/rest/pulls/pulls#create-a-pull-request","status":"403"}`)
+		forgetest.WriteError(w, http.StatusForbidden, `{"message":"GitHub Actions is not permitted to create or approve pull requests.","documentation_url":"https://docs.github.com/rest/pulls/pulls#create-a-pull-request","status":"403"}`)
 		return
 	}
 	if tooLong(w, "PullRequest", req.Body) || titleTooLong(w, req.Title) {
@@ -478,7 +478,7 @@ func (s *Server) updatePull(w http.ResponseWriter, r *http.Request) {
 	n, _ := strconv.Atoi(r.PathValue("number"))
 	i := slices.IndexFunc(s.issues, func(is *Issue) bool { return is.Number == n && is.PR })
 	if i < 0 {
-		writeError(w, http.StatusNotFound, notFound)
+		forgetest.WriteError(w, http.StatusNotFound, notFound)
 		return
 	}
 	is := s.issues[i]

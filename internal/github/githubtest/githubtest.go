@@ -21,9 +21,7 @@ package githubtest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,22 +63,15 @@ type Comment struct {
 	Body   string
 }
 
-// A Fault is what the server answers in GitHub's place: a status (an
-// error, or a redirect with a Location header), headers and a body.
-type Fault struct {
-	Status int
-	Header http.Header
-	Body   string
-	// Stream, when not nil, is sent after Body, as it is read and with
-	// no Content-Length (chunked), until it ends or the client hangs up:
-	// an answer that runs on.
-	Stream io.Reader
-}
+// A Fault is what the server answers in GitHub's place.
+type Fault = forgetest.Fault
 
 // Server is the fake, listening on loopback at URL until the test ends.
 type Server struct {
 	// URL is the root of the API, for GITHUB_API_URL.
 	URL string
+
+	forgetest.Front
 
 	mu sync.Mutex
 	// user is the login of a user's token; empty for an app installation's
@@ -91,15 +82,10 @@ type Server struct {
 	issues       []*Issue
 	comments     []*Comment
 	nextID       int64
-	requests     []string // "METHOD /path?query" of every request, in order
-	fault        func(r *http.Request) *Fault
-	hook         func(r *http.Request)
 	rejectLabels bool
 	git          *forgetest.Repo
 	protected    map[string]bool // branches
 	actionsPRs   bool            // GITHUB_TOKEN may open pull requests
-
-	srv *httptest.Server
 }
 
 // New starts a server holding no issue and no comment, closed when t ends.
@@ -116,48 +102,14 @@ func New(t testing.TB) *Server {
 	mux.HandleFunc("PATCH /repos/{owner}/{repo}/issues/{number}", s.updateIssue)
 	s.routeGit(mux)
 	s.routePulls(mux)
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		hook := s.hook
-		s.mu.Unlock()
-		if hook != nil {
-			hook(r)
-		}
+	tok := forgetest.Token{Header: "Authorization", Value: "Bearer " + Token, Refusal: `{"message":"Bad credentials"}`}
+	s.URL = s.Start(t, tok, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI())
-		w.Header().Set("Content-Type", "application/json")
-		if r.Header.Get("Authorization") != "Bearer "+Token {
-			writeError(w, http.StatusUnauthorized, `{"message":"Bad credentials"}`)
-			return
-		}
-		if s.fault != nil {
-			if f := s.fault(r); f != nil {
-				for k, v := range f.Header {
-					w.Header()[k] = v
-				}
-				writeError(w, f.Status, f.Body)
-				if f.Stream != nil {
-					// Flushing first leaves the length unsaid.
-					w.(http.Flusher).Flush()
-					io.Copy(w, f.Stream)
-				}
-				return
-			}
-		}
 		mux.ServeHTTP(w, r)
 	}))
-	s.URL = s.srv.URL
-	t.Cleanup(s.srv.Close)
 	return s
 }
-
-// Client is an HTTP client for the server.
-func (s *Server) Client() *http.Client { return s.srv.Client() }
-
-// Close stops the server before the test ends, as a GitHub that does not
-// answer.
-func (s *Server) Close() { s.srv.Close() }
 
 // SetUser makes the token a user's, of login, whom GET /user names and
 // whose posts are by login; "" makes it an app installation's
@@ -185,24 +137,6 @@ func (s *Server) RejectLabels() {
 	s.rejectLabels = true
 }
 
-// Inject makes the server answer each request for which fn returns a
-// Fault with it, instead of serving it; nil removes the injection.
-func (s *Server) Inject(fn func(r *http.Request) *Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fault = fn
-}
-
-// OnRequest makes the server call fn with each request before serving
-// it, outside its lock, so that fn may change the server as someone else
-// would between two requests (push to a branch); nil removes it. fn must
-// not read the request's body.
-func (s *Server) OnRequest(fn func(r *http.Request)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.hook = fn
-}
-
 // Git is the repository's git data: seed it with Git().CommitFiles, read
 // what a client wrote with Git().Branch and Git().Files.
 func (s *Server) Git() *forgetest.Repo { return s.git }
@@ -222,16 +156,6 @@ func (s *Server) AllowActionsPullRequests() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.actionsPRs = true
-}
-
-// FailAll makes the server answer every request with status and body; a
-// status of 0 makes it serve them again.
-func (s *Server) FailAll(status int, body string) {
-	if status == 0 {
-		s.Inject(nil)
-		return
-	}
-	s.Inject(func(*http.Request) *Fault { return &Fault{Status: status, Body: body} })
 }
 
 // AddIssue files an issue (or a pull request) under the next free number,
@@ -286,23 +210,11 @@ func (s *Server) Comments() []Comment {
 	return out
 }
 
-// Requests returns "METHOD /path?query" of every request so far, in order.
-func (s *Server) Requests() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.requests)
-}
-
-func writeError(w http.ResponseWriter, status int, body string) {
-	w.WriteHeader(status)
-	fmt.Fprint(w, body)
-}
-
 const notFound = `{"message":"Not Found","documentation_url":"https://docs.github.com/rest"}`
 
 func (s *Server) inRepo(w http.ResponseWriter, r *http.Request) bool {
 	if r.PathValue("owner") != Owner || r.PathValue("repo") != Repo {
-		writeError(w, http.StatusNotFound, notFound)
+		forgetest.WriteError(w, http.StatusNotFound, notFound)
 		return false
 	}
 	return true
@@ -315,7 +227,7 @@ func (s *Server) issue(w http.ResponseWriter, r *http.Request) *Issue {
 			return is
 		}
 	}
-	writeError(w, http.StatusNotFound, notFound)
+	forgetest.WriteError(w, http.StatusNotFound, notFound)
 	return nil
 }
 
@@ -378,7 +290,7 @@ func (s *Server) poster() string {
 // installation's token what GitHub answers it.
 func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
 	if s.user == "" {
-		writeError(w, http.StatusForbidden, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/users/users#get-the-authenticated-user","status":"403"}`)
+		forgetest.WriteError(w, http.StatusForbidden, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/users/users#get-the-authenticated-user","status":"403"}`)
 		return
 	}
 	json.NewEncoder(w).Encode(s.userJSON(s.user))
@@ -419,7 +331,7 @@ func tooLong(w http.ResponseWriter, resource, body string) bool {
 	if utf8.RuneCountInString(body) <= 65536 {
 		return false
 	}
-	writeError(w, http.StatusUnprocessableEntity, fmt.Sprintf(
+	forgetest.WriteError(w, http.StatusUnprocessableEntity, fmt.Sprintf(
 		`{"message":"Validation Failed","errors":[{"resource":%q,"code":"custom","field":"body","message":"body is too long (maximum is 65536 characters)"}]}`, resource))
 	return true
 }
@@ -468,12 +380,12 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	i := slices.IndexFunc(s.comments, func(c *Comment) bool { return c.ID == id })
 	if i < 0 {
-		writeError(w, http.StatusNotFound, notFound)
+		forgetest.WriteError(w, http.StatusNotFound, notFound)
 		return
 	}
 	if a := s.comments[i].Author; a != "" && a != s.poster() {
 		// As GitHub answers an app's token for a comment it did not make.
-		writeError(w, http.StatusForbidden, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/issues/comments#update-an-issue-comment","status":"403"}`)
+		forgetest.WriteError(w, http.StatusForbidden, `{"message":"Resource not accessible by integration","documentation_url":"https://docs.github.com/rest/issues/comments#update-an-issue-comment","status":"403"}`)
 		return
 	}
 	var req struct{ Body string }
@@ -528,7 +440,7 @@ func (s *Server) createIssue(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.rejectLabels && len(req.Labels) > 0 {
-		writeError(w, http.StatusUnprocessableEntity, `{"message":"Validation Failed","errors":[{"resource":"Label","code":"invalid","field":"labels"}]}`)
+		forgetest.WriteError(w, http.StatusUnprocessableEntity, `{"message":"Validation Failed","errors":[{"resource":"Label","code":"invalid","field":"labels"}]}`)
 		return
 	}
 	is := s.add(&Issue{Title: req.Title, Body: req.Body, State: "open", Labels: req.Labels})

@@ -25,7 +25,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,13 +79,8 @@ type MergeRequest struct {
 	State              string // "opened", "closed" or "merged"
 }
 
-// A Fault is what the server answers in GitLab's place: a status (an
-// error, or a redirect with a Location header), headers and a body.
-type Fault struct {
-	Status int
-	Header http.Header
-	Body   string
-}
+// A Fault is what the server answers in GitLab's place.
+type Fault = forgetest.Fault
 
 // Paging says which headers tell the client of a next page.
 type Paging int
@@ -111,20 +105,17 @@ type Server struct {
 	// URL is the root of the API (…/api/v4), for CI_API_V4_URL.
 	URL string
 
+	forgetest.Front
+
 	mu        sync.Mutex
 	mrs       []*MergeRequest
 	git       *forgetest.Repo
 	protected map[string]bool // branches
-	hook      func(r *http.Request)
 	issues    []*Issue
 	notes     []*Note
 	nextID    int64
 	readOnly  bool // the token has read_api, not api
 	paging    Paging
-	requests  []string // "METHOD /path?query" of every request, in order
-	fault     func(r *http.Request) *Fault
-
-	srv *httptest.Server
 }
 
 // New starts a server holding no merge request, issue or note, closed
@@ -144,49 +135,20 @@ func New(t testing.TB) *Server {
 	mux.HandleFunc("POST "+p+"/issues/{iid}/notes", s.createNote)
 	s.routeRepository(mux, p)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, `{"error":"404 Not Found"}`)
+		forgetest.WriteError(w, http.StatusNotFound, `{"error":"404 Not Found"}`)
 	})
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		hook := s.hook
-		s.mu.Unlock()
-		if hook != nil {
-			hook(r)
-		}
+	tok := forgetest.Token{Header: "Private-Token", Value: Token, Refusal: `{"message":"401 Unauthorized"}`}
+	s.URL = s.Start(t, tok, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI())
-		w.Header().Set("Content-Type", "application/json")
-		if r.Header.Get("Private-Token") != Token {
-			writeError(w, http.StatusUnauthorized, `{"message":"401 Unauthorized"}`)
-			return
-		}
-		if s.fault != nil {
-			if f := s.fault(r); f != nil {
-				for k, v := range f.Header {
-					w.Header()[k] = v
-				}
-				writeError(w, f.Status, f.Body)
-				return
-			}
-		}
 		if s.readOnly && r.Method != http.MethodGet {
-			writeError(w, http.StatusForbidden, `{"error":"insufficient_scope","error_description":"The request requires higher privileges than provided by the access token.","scope":"api"}`)
+			forgetest.WriteError(w, http.StatusForbidden, `{"error":"insufficient_scope","error_description":"The request requires higher privileges than provided by the access token.","scope":"api"}`)
 			return
 		}
 		mux.ServeHTTP(w, r)
-	}))
-	s.URL = s.srv.URL + "/api/v4"
-	t.Cleanup(s.srv.Close)
+	})) + "/api/v4"
 	return s
 }
-
-// Client is an HTTP client for the server.
-func (s *Server) Client() *http.Client { return s.srv.Client() }
-
-// Close stops the server before the test ends, as a GitLab that does not
-// answer.
-func (s *Server) Close() { s.srv.Close() }
 
 // ReadOnly gives the token the read_api scope instead of api: every write
 // is refused with 403 insufficient_scope.
@@ -201,24 +163,6 @@ func (s *Server) SetPaging(p Paging) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.paging = p
-}
-
-// Inject makes the server answer each request for which fn returns a
-// Fault with it, instead of serving it; nil removes the injection.
-func (s *Server) Inject(fn func(r *http.Request) *Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.fault = fn
-}
-
-// FailAll makes the server answer every request with status and body; a
-// status of 0 makes it serve them again.
-func (s *Server) FailAll(status int, body string) {
-	if status == 0 {
-		s.Inject(nil)
-		return
-	}
-	s.Inject(func(*http.Request) *Fault { return &Fault{Status: status, Body: body} })
 }
 
 // AddMergeRequest opens merge request iid, of no branch in particular.
@@ -264,16 +208,6 @@ func (s *Server) Protect(branch string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.protected[branch] = true
-}
-
-// OnRequest makes the server call fn with each request before serving
-// it, outside its lock, so that fn may change the server as someone else
-// would between two requests (push to a branch); nil removes it. fn must
-// not read the request's body.
-func (s *Server) OnRequest(fn func(r *http.Request)) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.hook = fn
 }
 
 // AddIssue files an issue under the next free iid, which it returns; an
@@ -327,18 +261,6 @@ func (s *Server) Notes() []Note {
 	return out
 }
 
-// Requests returns "METHOD /path?query" of every request so far, in order.
-func (s *Server) Requests() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.requests)
-}
-
-func writeError(w http.ResponseWriter, status int, body string) {
-	w.WriteHeader(status)
-	fmt.Fprint(w, body)
-}
-
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
@@ -348,7 +270,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // path, and answers GitLab's 404 when it is not.
 func inProject(w http.ResponseWriter, r *http.Request) bool {
 	if id := r.PathValue("id"); id != ProjectID && id != ProjectPath {
-		writeError(w, http.StatusNotFound, `{"message":"404 Project Not Found"}`)
+		forgetest.WriteError(w, http.StatusNotFound, `{"message":"404 Project Not Found"}`)
 		return false
 	}
 	return true
@@ -392,7 +314,7 @@ func page[T any](s *Server, w http.ResponseWriter, r *http.Request, items []T) {
 			lq := r.URL.Query()
 			lq.Set("page", strconv.Itoa(n))
 			lq.Set("per_page", strconv.Itoa(per))
-			return fmt.Sprintf("<%s%s?%s>", s.srv.URL, r.URL.EscapedPath(), lq.Encode())
+			return fmt.Sprintf("<%s%s?%s>", strings.TrimSuffix(s.URL, "/api/v4"), r.URL.EscapedPath(), lq.Encode())
 		}
 		var links []string
 		if p < last {
@@ -462,13 +384,13 @@ func (s *Server) noteable(w http.ResponseWriter, r *http.Request) (kind string, 
 	iid = pathInt(r, "iid")
 	if strings.Contains(r.URL.Path, "/merge_requests/") {
 		if !s.hasMR(iid) {
-			writeError(w, http.StatusNotFound, `{"message":"404 Not found"}`)
+			forgetest.WriteError(w, http.StatusNotFound, `{"message":"404 Not found"}`)
 			return "", 0, false
 		}
 		return "MergeRequest", iid, true
 	}
 	if s.issue(iid) == nil {
-		writeError(w, http.StatusNotFound, `{"message":"404 Issue Not Found"}`)
+		forgetest.WriteError(w, http.StatusNotFound, `{"message":"404 Issue Not Found"}`)
 		return "", 0, false
 	}
 	return "Issue", iid, true
@@ -478,7 +400,7 @@ func (s *Server) noteable(w http.ResponseWriter, r *http.Request) (kind string, 
 // JSON.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
-		writeError(w, http.StatusBadRequest, `{"error":"the request body is not JSON"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"error":"the request body is not JSON"}`)
 		return false
 	}
 	return true
@@ -489,10 +411,10 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 func noteBody(w http.ResponseWriter, body *string) bool {
 	switch {
 	case body == nil || strings.TrimSpace(*body) == "":
-		writeError(w, http.StatusBadRequest, `{"error":"body is missing"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"error":"body is missing"}`)
 		return false
 	case utf8.RuneCountInString(*body) > MaxNoteChars:
-		writeError(w, http.StatusBadRequest, `{"message":{"note":["is too long (maximum is 1000000 characters)"]}}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"message":{"note":["is too long (maximum is 1000000 characters)"]}}`)
 		return false
 	}
 	return true
@@ -538,11 +460,11 @@ func (s *Server) updateNote(w http.ResponseWriter, r *http.Request) {
 	id := pathInt(r, "note")
 	i := slices.IndexFunc(s.notes, func(n *Note) bool { return n.ID == id && n.Noteable == kind && n.IID == iid })
 	if i < 0 {
-		writeError(w, http.StatusNotFound, `{"message":"404 Note Not Found"}`)
+		forgetest.WriteError(w, http.StatusNotFound, `{"message":"404 Note Not Found"}`)
 		return
 	}
 	if a := s.notes[i].AuthorID; a != 0 && a != UserID {
-		writeError(w, http.StatusForbidden, `{"message":"403 Forbidden"}`)
+		forgetest.WriteError(w, http.StatusForbidden, `{"message":"403 Forbidden"}`)
 		return
 	}
 	var req struct{ Body *string }
@@ -627,7 +549,7 @@ func containsAll(have, want []string) bool {
 
 func description(w http.ResponseWriter, d *string) bool {
 	if d != nil && utf8.RuneCountInString(*d) > MaxDescriptionChars {
-		writeError(w, http.StatusBadRequest, `{"message":{"description":["is too long (maximum is 1048576 characters)"]}}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"message":{"description":["is too long (maximum is 1048576 characters)"]}}`)
 		return false
 	}
 	return true
@@ -646,7 +568,7 @@ func (s *Server) createIssue(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if strings.TrimSpace(req.Title) == "" {
-		writeError(w, http.StatusBadRequest, `{"error":"title is missing"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"error":"title is missing"}`)
 		return
 	}
 	is := &Issue{IID: int64(len(s.issues) + 1), Title: req.Title, State: "opened", Labels: labels(req.Labels)}
@@ -663,7 +585,7 @@ func (s *Server) updateIssue(w http.ResponseWriter, r *http.Request) {
 	}
 	is := s.issue(pathInt(r, "iid"))
 	if is == nil {
-		writeError(w, http.StatusNotFound, `{"message":"404 Issue Not Found"}`)
+		forgetest.WriteError(w, http.StatusNotFound, `{"message":"404 Issue Not Found"}`)
 		return
 	}
 	var req struct {
@@ -698,7 +620,7 @@ func stateEvent(w http.ResponseWriter, event *string, state *string) bool {
 	case "reopen":
 		*state = "opened"
 	default:
-		writeError(w, http.StatusBadRequest, `{"error":"state_event does not have a valid value"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"error":"state_event does not have a valid value"}`)
 		return false
 	}
 	return true

@@ -168,13 +168,13 @@ func (s *Server) createCommit(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case req.Branch == "":
-		writeError(w, http.StatusBadRequest, `{"error":"branch is missing"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"error":"branch is missing"}`)
 		return
 	case req.CommitMessage == "":
-		writeError(w, http.StatusBadRequest, `{"error":"commit_message is missing"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"error":"commit_message is missing"}`)
 		return
 	case len(req.Actions) == 0:
-		writeError(w, http.StatusBadRequest, `{"error":"actions is empty"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"error":"actions is empty"}`)
 		return
 	case req.StartBranch != "" && req.StartSHA != "":
 		message(w, http.StatusBadRequest, "You can't pass both start_branch and start_sha")
@@ -336,7 +336,7 @@ func (s *Server) createMergeRequest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Title == nil || strings.TrimSpace(*req.Title) == "" {
-		writeError(w, http.StatusBadRequest, `{"error":"title is missing"}`)
+		forgetest.WriteError(w, http.StatusBadRequest, `{"error":"title is missing"}`)
 		return
 	}
 	conflict := func(msg string) { message(w, http.StatusConflict, []string{msg}) }
