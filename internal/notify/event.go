@@ -2,6 +2,7 @@ package notify
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -52,7 +53,7 @@ func (k Kind) title() string {
 }
 
 // failure reports whether an event of kind k asks someone to act.
-func (k Kind) failure() bool { return k == ApplyFailed || k == DriftFound || k == PlanError }
+func (k Kind) failure() bool { return slices.Contains(Failures(), k) }
 
 // An Event is what a command tells the destinations of its target. Every
 // text in it may come from the repository or the space: [Sender.Send]
@@ -166,12 +167,5 @@ func cut(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
-	n := 0
-	for i := range s {
-		if n == max-1 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
+	return string([]rune(s)[:max-1]) + "…"
 }

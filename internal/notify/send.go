@@ -2,6 +2,7 @@ package notify
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -89,12 +90,11 @@ func New(c Config, getenv func(string) string, secrets *redact.Set, opts Options
 	if secrets == nil {
 		secrets = &redact.Set{}
 	}
-	s := &Sender{secrets: secrets, timeout: opts.Timeout, maxWait: opts.MaxRetryWait, now: opts.Now}
-	if s.timeout <= 0 {
-		s.timeout = DefaultTimeout
-	}
-	if s.maxWait <= 0 {
-		s.maxWait = DefaultMaxRetryWait
+	s := &Sender{
+		secrets: secrets,
+		timeout: cmp.Or(opts.Timeout, DefaultTimeout),
+		maxWait: cmp.Or(opts.MaxRetryWait, DefaultMaxRetryWait),
+		now:     opts.Now,
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -47,7 +47,7 @@ func mrkdwn(s string) slackText { return slackText{Type: "mrkdwn", Text: s, Verb
 // plainText is a text object Slack shows as it is, :codes: included; its
 // &, < and > are escaped still, as in every text object.
 func plainText(s string) slackText {
-	return slackText{Type: "plain_text", Text: s, Emoji: ptr(false)}
+	return slackText{Type: "plain_text", Text: s, Emoji: new(false)}
 }
 
 // slackBody renders ev, whose texts are redacted, for Slack. Text from the
@@ -56,7 +56,7 @@ func slackBody(ev Event) ([]byte, error) {
 	var blocks []slackBlock
 	blocks = append(blocks, slackBlock{Type: "header", Text: &slackText{Type: "plain_text", Text: ev.Kind.title()}})
 	if ev.Summary != "" {
-		blocks = append(blocks, slackBlock{Type: "section", Text: ptr(plainText(slackEscape(visible.String(ev.Summary), slackSectionMax)))})
+		blocks = append(blocks, slackBlock{Type: "section", Text: new(plainText(slackEscape(visible.String(ev.Summary), slackSectionMax)))})
 	}
 	var fields []slackText
 	for _, f := range facts(ev) {
@@ -67,7 +67,7 @@ func slackBody(ev Event) ([]byte, error) {
 	}
 	if len(ev.Skills) > 0 {
 		text := "Skills\n" + skillList(ev.Skills, func(s string) string { return slackEscape(s, 200) })
-		blocks = append(blocks, slackBlock{Type: "section", Text: ptr(plainText(text))})
+		blocks = append(blocks, slackBlock{Type: "section", Text: new(plainText(text))})
 	}
 	var refs []slackText
 	for _, l := range links(ev.Links) {
@@ -190,5 +190,3 @@ func headline(ev Event) string {
 	}
 	return s
 }
-
-func ptr[T any](v T) *T { return &v }
