@@ -213,33 +213,20 @@ func redirect(w http.ResponseWriter, r *http.Request, to, done string) {
 // notice is what a page says after a redirect, by its done parameter.
 // Only these texts are shown, so a link cannot put words on a page.
 func notice(r *http.Request) string {
-	switch r.URL.Query().Get("done") {
-	case "created":
-		return "Skill created."
-	case "created-disabled":
-		return "Skill created, disabled: the space already has 40 active skills."
-	case "saved":
-		return "Saved."
-	case "unchanged":
-		return "Nothing to save: the form is as it was."
-	case "enabled":
-		return "Enabled."
-	case "disabled":
-		return "Disabled."
-	case "file-saved":
-		return "File saved."
-	case "file-deleted":
-		return "File deleted."
-	case "agent-created":
-		return "Agent created. It is a draft until it is published."
-	case "agent-saved":
-		return "Draft saved. Publish it to make it live."
-	case "published":
-		return "Published."
-	case "nothing-to-publish":
-		return "Nothing to publish: the published version is the draft."
-	}
-	return ""
+	return map[string]string{
+		"created":            "Skill created.",
+		"created-disabled":   "Skill created, disabled: the space already has 40 active skills.",
+		"saved":              "Saved.",
+		"unchanged":          "Nothing to save: the form is as it was.",
+		"enabled":            "Enabled.",
+		"disabled":           "Disabled.",
+		"file-saved":         "File saved.",
+		"file-deleted":       "File deleted.",
+		"agent-created":      "Agent created. It is a draft until it is published.",
+		"agent-saved":        "Draft saved. Publish it to make it live.",
+		"published":          "Published.",
+		"nothing-to-publish": "Nothing to publish: the published version is the draft.",
+	}[r.URL.Query().Get("done")]
 }
 
 func spaceURL(space string) string { return AppPath + "spaces/" + url.PathEscape(space) + "/" }

@@ -211,17 +211,18 @@ func applyAgentForm(a *remote.Agent, f agentForm) bool {
 	text(&a.Description, f.Description, false)
 	text(&a.SystemInstruction, f.SystemInstruction, false)
 	text(&a.EmbedOptions.ThemeMode, f.ThemeMode, true)
-	if !sameSet(a.SkillIDs, f.SkillIDs) {
-		// Attached skills keep their order; new ones follow.
-		kept := slices.DeleteFunc(slices.Clone(a.SkillIDs), func(id string) bool { return !slices.Contains(f.SkillIDs, id) })
-		for _, id := range f.SkillIDs {
-			if !slices.Contains(kept, id) {
-				kept = append(kept, id)
-			}
+	// Attached skills keep their order; new ones follow. The same skills
+	// as before make the same list.
+	kept := slices.DeleteFunc(slices.Clone(a.SkillIDs), func(id string) bool { return !slices.Contains(f.SkillIDs, id) })
+	for _, id := range f.SkillIDs {
+		if !slices.Contains(kept, id) {
+			kept = append(kept, id)
 		}
+	}
+	if !slices.Equal(kept, a.SkillIDs) {
 		a.SkillIDs, changed = kept, true
 	}
-	if ds := domains(f.Domains); !slices.Equal(ds, a.EmbedOptions.DomainWhitelist) && !(len(ds) == 0 && len(a.EmbedOptions.DomainWhitelist) == 0) {
+	if ds := domains(f.Domains); !slices.Equal(ds, a.EmbedOptions.DomainWhitelist) {
 		a.EmbedOptions.DomainWhitelist, changed = ds, true
 	}
 	flag(&a.EmbedEnabled, f.EmbedEnabled)
@@ -229,20 +230,6 @@ func applyAgentForm(a *remote.Agent, f agentForm) bool {
 	flag(&a.EmbedOptions.AllowVoiceInput, f.AllowVoiceInput)
 	flag(&a.EmbedOptions.AllowFileUpload, f.AllowFileUpload)
 	return changed
-}
-
-func sameSet(a, b []string) bool {
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	for _, x := range b {
-		if !slices.Contains(a, x) {
-			return false
-		}
-	}
-	return true
 }
 
 func (a *App) saveAgent(w http.ResponseWriter, r *http.Request) bool {

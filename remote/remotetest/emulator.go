@@ -88,6 +88,18 @@ type token struct {
 	spaces map[string]bool // nil: every space
 }
 
+// newToken is a token of perm for spaces, or for every space when none.
+func newToken(perm Permission, spaces []string) token {
+	t := token{perm: perm}
+	if len(spaces) > 0 {
+		t.spaces = make(map[string]bool)
+		for _, s := range spaces {
+			t.spaces[s] = true
+		}
+	}
+	return t
+}
+
 func (t token) allows(spaceID string) bool {
 	return t.spaces == nil || t.spaces[spaceID]
 }
@@ -149,6 +161,15 @@ type space struct {
 	assets map[string]json.RawMessage
 }
 
+func newSpace(sp Space) *space {
+	return &space{
+		Space:  sp,
+		skills: make(map[string]*skill),
+		agents: make(map[string]*agent),
+		assets: make(map[string]json.RawMessage),
+	}
+}
+
 type skill struct {
 	SkillSeed
 	spaceID   string
@@ -177,12 +198,7 @@ func (e *Emulator) AddSpace(sp Space) {
 	if s, ok := e.spaces[sp.ID]; ok {
 		s.Space = sp
 	} else {
-		e.spaces[sp.ID] = &space{
-			Space:  sp,
-			skills: make(map[string]*skill),
-			agents: make(map[string]*agent),
-			assets: make(map[string]json.RawMessage),
-		}
+		e.spaces[sp.ID] = newSpace(sp)
 	}
 	e.observeActive(sp.ID)
 }
@@ -190,16 +206,9 @@ func (e *Emulator) AddSpace(sp Space) {
 // AddToken registers a bearer token. With no spaces it is valid for every
 // space; otherwise every other space answers it 403.
 func (e *Emulator) AddToken(tok string, perm Permission, spaces ...string) {
-	t := token{perm: perm}
-	if len(spaces) > 0 {
-		t.spaces = make(map[string]bool)
-		for _, s := range spaces {
-			t.spaces[s] = true
-		}
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.tokens[tok] = t
+	e.tokens[tok] = newToken(perm, spaces)
 }
 
 // RemoveToken unregisters a token; it is answered 401 from then on.

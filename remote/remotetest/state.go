@@ -208,14 +208,7 @@ func (e *Emulator) unmarshalState(data []byte) error {
 		if err != nil {
 			return fmt.Errorf("token %d: %w", i+1, err)
 		}
-		t := token{perm: perm}
-		if len(st.Spaces) > 0 {
-			t.spaces = make(map[string]bool)
-			for _, s := range st.Spaces {
-				t.spaces[s] = true
-			}
-		}
-		tokens[st.Token] = t
+		tokens[st.Token] = newToken(perm, st.Spaces)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -229,12 +222,7 @@ func (e *Emulator) unmarshalState(data []byte) error {
 }
 
 func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
-	sp := &space{
-		Space:  Space{ID: ss.ID, SkillsFeatureDisabled: ss.SkillsFeatureDisabled, BuiltinActive: ss.BuiltinActive},
-		skills: make(map[string]*skill),
-		agents: make(map[string]*agent),
-		assets: make(map[string]json.RawMessage),
-	}
+	sp := newSpace(Space{ID: ss.ID, SkillsFeatureDisabled: ss.SkillsFeatureDisabled, BuiltinActive: ss.BuiltinActive})
 	slugs := make(map[string]bool)
 	for _, s := range ss.Skills {
 		seed := SkillSeed{
