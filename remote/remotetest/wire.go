@@ -72,29 +72,14 @@ func writeRaw(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
-// skillJSON is a single-skill answer: instructions always present, null
-// when unreadable. (remote.Skill omits a nil Instructions, which suits a
-// list item and a client, not this.)
-type skillJSON struct {
-	ID           string  `json:"id"`
-	SpaceID      string  `json:"spaceId"`
-	Name         string  `json:"name"`
-	Description  string  `json:"description"`
-	Slug         string  `json:"slug"`
-	Source       string  `json:"source"`
-	SourceURL    *string `json:"sourceUrl"`
-	Enabled      bool    `json:"enabled"`
-	CreatedAt    string  `json:"createdAt"`
-	UpdatedAt    string  `json:"updatedAt"`
-	Instructions *string `json:"instructions"`
-}
-
-func singleSkill(s remote.Skill) skillJSON {
-	return skillJSON{
-		ID: s.ID, SpaceID: s.SpaceID, Name: s.Name, Description: s.Description,
-		Slug: s.Slug, Source: s.Source, SourceURL: s.SourceURL, Enabled: s.Enabled,
-		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, Instructions: s.Instructions,
-	}
+// singleSkill is a single-skill answer: instructions always present, last,
+// and null when unreadable. (remote.Skill leaves out a nil Instructions,
+// which suits a list item and a client, not this.)
+func singleSkill(s remote.Skill) any {
+	return struct {
+		remote.Skill
+		Instructions *string `json:"instructions"`
+	}{s, s.Instructions}
 }
 
 // renderSkillFile is the SKILL.md the files endpoint serves: frontmatter
