@@ -13,37 +13,17 @@ import (
 // ListAgents returns one page of the agents of the space visible to the
 // caller (draft view), most recently updated first, system agents excluded.
 func (c *Client) ListAgents(ctx context.Context, spaceID string, limit, offset int) (*Page[Agent], error) {
-	if err := spec.CheckShortSpaceID(spaceID); err != nil {
-		return nil, err
-	}
-	if err := spec.CheckPage(limit, offset); err != nil {
-		return nil, err
-	}
-	page := new(Page[Agent])
-	err := c.do(ctx, call{
-		method: http.MethodGet,
-		path:   spacePath(spaceID, "agents"),
-		query:  pageQuery(limit, offset),
-		decode: decodeObject(page, checkPage(func(a Agent) string { return a.ID })),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return page, nil
+	return listPage(ctx, c, "agents", spaceID, limit, offset, agentKey)
 }
 
 // StreamAgents returns every agent of the space visible to the caller, as
 // [Client.StreamSkills] does for skills.
 func (c *Client) StreamAgents(ctx context.Context, spaceID string, o ListOptions) ([]Agent, error) {
-	if err := spec.CheckShortSpaceID(spaceID); err != nil {
-		return nil, err
-	}
-	return listAllWith(ctx, "agents", spaceID,
-		func(ctx context.Context, limit, offset int) (*Page[Agent], error) {
-			return c.ListAgents(ctx, spaceID, limit, offset)
-		},
-		func(a Agent) (string, string) { return a.ID, a.UpdatedAt }, o)
+	return listAll(ctx, c, "agents", spaceID, agentKey, o)
 }
+
+// agentKey is the id and version of an agent, as skillKey of a skill.
+func agentKey(a Agent) (id, version string) { return a.ID, a.UpdatedAt }
 
 // PublishAgent copies the agent's draft over its published version and
 // returns the agent. Publishing an agent with no unpublished changes is a

@@ -81,8 +81,8 @@ type ListOptions struct {
 	Limiter Limiter
 }
 
-// listAllWith reads every page of a list ordered by updatedAt, most recent
-// first.
+// listAll reads every page of the list of kind ("skills", "agents") of the
+// space, which is ordered by updatedAt, most recent first.
 //
 // Offset paging over that order is not a snapshot: an edit between two page
 // requests moves the edited item to the front, so a page read after it
@@ -100,12 +100,11 @@ type ListOptions struct {
 // at or before p holds the last item of the page before it, read before the
 // edit (page 1 at worst), so the pass sees an id twice; pages read after it
 // that start past p are unchanged.
-func listAllWith[T any](ctx context.Context, kind, spaceID string,
-	fetch func(ctx context.Context, limit, offset int) (*Page[T], error),
-	key func(T) (id, version string),
-	o ListOptions,
-) ([]T, error) {
-	l := &lister[T]{kind: kind, fetch: fetch, key: key, o: o}
+func listAll[T any](ctx context.Context, c *Client, kind, spaceID string, key func(T) (id, version string), o ListOptions) ([]T, error) {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
+		return nil, err
+	}
+	l := &lister[T]{c: c, kind: kind, spaceID: spaceID, key: key, o: o}
 	var previous string // fingerprint of the last clean pass, "" if none
 	var why string
 	ahead := o.Parallelism > 1
@@ -155,10 +154,10 @@ func (e *listBoundError) Error() string { return e.msg }
 
 // lister reads the pages of one list.
 type lister[T any] struct {
-	kind  string
-	fetch func(ctx context.Context, limit, offset int) (*Page[T], error)
-	key   func(T) (id, version string)
-	o     ListOptions
+	c             *Client
+	kind, spaceID string
+	key           func(T) (id, version string)
+	o             ListOptions
 }
 
 // passResult is what one pass through a list read. clean is false, with a
@@ -201,7 +200,7 @@ func (l *lister[T]) page(ctx context.Context, offset int) (*Page[T], error) {
 		}
 		defer lim.Release()
 	}
-	page, err := l.fetch(ctx, spec.MaxPageLimit, offset)
+	page, err := listPage(ctx, l.c, l.kind, l.spaceID, spec.MaxPageLimit, offset, l.key)
 	if err != nil {
 		return nil, err
 	}

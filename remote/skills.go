@@ -15,23 +15,7 @@ import (
 // ListSkills returns one page of the space's user-created skills, most
 // recently updated first, without their instructions.
 func (c *Client) ListSkills(ctx context.Context, spaceID string, limit, offset int) (*Page[Skill], error) {
-	if err := spec.CheckShortSpaceID(spaceID); err != nil {
-		return nil, err
-	}
-	if err := spec.CheckPage(limit, offset); err != nil {
-		return nil, err
-	}
-	page := new(Page[Skill])
-	err := c.do(ctx, call{
-		method: http.MethodGet,
-		path:   spacePath(spaceID, "skills"),
-		query:  pageQuery(limit, offset),
-		decode: decodeObject(page, checkPage(func(s Skill) string { return s.ID })),
-	})
-	if err != nil {
-		return nil, err
-	}
-	return page, nil
+	return listPage(ctx, c, "skills", spaceID, limit, offset, skillKey)
 }
 
 // StreamSkills returns every user-created skill of the space, most
@@ -39,15 +23,12 @@ func (c *Client) ListSkills(ctx context.Context, spaceID string, limit, offset i
 // while it pages; up to o.Parallelism pages are read at once once the
 // first has given the total.
 func (c *Client) StreamSkills(ctx context.Context, spaceID string, o ListOptions) ([]Skill, error) {
-	if err := spec.CheckShortSpaceID(spaceID); err != nil {
-		return nil, err
-	}
-	return listAllWith(ctx, "skills", spaceID,
-		func(ctx context.Context, limit, offset int) (*Page[Skill], error) {
-			return c.ListSkills(ctx, spaceID, limit, offset)
-		},
-		func(s Skill) (string, string) { return s.ID, s.UpdatedAt }, o)
+	return listAll(ctx, c, "skills", spaceID, skillKey, o)
 }
+
+// skillKey is the id and version of a skill, which tell apart the items
+// of a list.
+func skillKey(s Skill) (id, version string) { return s.ID, s.UpdatedAt }
 
 // GetSkill returns a skill with its instructions.
 func (c *Client) GetSkill(ctx context.Context, spaceID, skillID string) (*Skill, error) {
@@ -253,22 +234,42 @@ func pageQuery(limit, offset int) url.Values {
 	return url.Values{"limit": {strconv.Itoa(limit)}, "offset": {strconv.Itoa(offset)}}
 }
 
-// checkPage validates a list envelope: a data array of items with ids.
-func checkPage[T any](id func(T) string) func(*Page[T]) error {
-	return func(p *Page[T]) error {
-		if p.Data == nil {
-			return fmt.Errorf(`no "data" array in the list`)
-		}
-		if p.Total < 0 || p.Offset < 0 || p.Limit < 0 {
-			return fmt.Errorf("negative total, limit or offset (%d, %d, %d)", p.Total, p.Limit, p.Offset)
-		}
-		for i, item := range p.Data {
-			if id(item) == "" {
-				return fmt.Errorf("item %d of the list has no id", i)
-			}
-		}
-		return nil
+// listPage reads the page at offset of the list of kind ("skills",
+// "agents") of the space, whose items key identifies.
+func listPage[T any](ctx context.Context, c *Client, kind, spaceID string, limit, offset int, key func(T) (id, version string)) (*Page[T], error) {
+	if err := spec.CheckShortSpaceID(spaceID); err != nil {
+		return nil, err
 	}
+	if err := spec.CheckPage(limit, offset); err != nil {
+		return nil, err
+	}
+	page := new(Page[T])
+	err := c.do(ctx, call{
+		method: http.MethodGet,
+		path:   spacePath(spaceID, kind),
+		query:  pageQuery(limit, offset),
+		decode: decodeObject(page, func(p *Page[T]) error { return checkPage(p, key) }),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// checkPage validates a list envelope: a data array of items with ids.
+func checkPage[T any](p *Page[T], key func(T) (id, version string)) error {
+	if p.Data == nil {
+		return fmt.Errorf(`no "data" array in the list`)
+	}
+	if p.Total < 0 || p.Offset < 0 || p.Limit < 0 {
+		return fmt.Errorf("negative total, limit or offset (%d, %d, %d)", p.Total, p.Limit, p.Offset)
+	}
+	for i, item := range p.Data {
+		if id, _ := key(item); id == "" {
+			return fmt.Errorf("item %d of the list has no id", i)
+		}
+	}
+	return nil
 }
 
 // checkID checks that a response is about the object asked for.
