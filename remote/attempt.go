@@ -102,7 +102,9 @@ func (c *Client) attempt(ctx context.Context, r call, display string, body []byt
 		r.written(resp.StatusCode)
 		return res
 	}
-	if c.holdsToken(data) {
+	// The token is looked for in the forms an honest echo gives it (JSON
+	// escapes included); one under 12 bytes (a test's) is not.
+	if c.redactor.Holds(string(data)) {
 		res.err = fmt.Errorf("%s %s: %w", method, display, ErrTokenInAnswer)
 		return res
 	}

@@ -38,10 +38,3 @@ func checkToken(tok string) error {
 	}
 	return nil
 }
-
-// holdsToken reports whether a successful answer holds the client's
-// token in a form an honest echo gives it (JSON escapes included). A token
-// under 12 bytes (a test's) is not looked for.
-func (c *Client) holdsToken(data []byte) bool {
-	return c.redactor.Holds(string(data))
-}
