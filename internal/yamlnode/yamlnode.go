@@ -154,9 +154,7 @@ func Kind(n *yaml.Node) string {
 		return "a list"
 	case yaml.ScalarNode:
 		switch n.Tag {
-		case "!!int":
-			return "a number"
-		case "!!float":
+		case "!!int", "!!float":
 			return "a number"
 		case "!!bool":
 			return "a boolean"
