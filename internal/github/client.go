@@ -133,15 +133,15 @@ func (c *Client) wrap(err error, perm permission, subject, op string) error {
 	switch {
 	case c.api.Misdirected(e, err):
 	case errors.As(err, &rate):
-		e.Status = statusOf(rate.Response)
+		e.Status = forge.StatusOf(rate.Response)
 		e.Message = rate.Message
 		e.Hint = fmt.Sprintf("GitHub's API rate limit is used up until %s; run the job again later", rate.Rate.Reset.Time.UTC().Format(time.RFC3339))
 	case errors.As(err, &abuse):
-		e.Status = statusOf(abuse.Response)
+		e.Status = forge.StatusOf(abuse.Response)
 		e.Message = abuse.Message
 		e.Hint = "GitHub's secondary rate limit was hit; run the job again in a few minutes"
 	case errors.As(err, &resp):
-		e.Status = statusOf(resp.Response)
+		e.Status = forge.StatusOf(resp.Response)
 		e.Message = strings.TrimSuffix(resp.Message, ".")
 		for _, d := range resp.Errors {
 			switch {
@@ -223,13 +223,6 @@ func scan[T any](c *Client, lo *gh.ListOptions, list func() ([]T, *gh.Response, 
 	}
 }
 
-func statusOf(r *http.Response) int {
-	if r == nil {
-		return 0
-	}
-	return r.StatusCode
-}
-
 // actionsBot is the user that posts for the workflow's GITHUB_TOKEN.
 const actionsBot = "github-actions[bot]"
 
@@ -245,7 +238,7 @@ func (c *Client) postedByUs(ctx context.Context, u *gh.User) (bool, error) {
 		switch {
 		case err == nil:
 			c.self = &identity{login: me.GetLogin()}
-		case errors.As(err, &resp) && (statusOf(resp.Response) == http.StatusForbidden || statusOf(resp.Response) == http.StatusNotFound):
+		case errors.As(err, &resp) && (forge.StatusOf(resp.Response) == http.StatusForbidden || forge.StatusOf(resp.Response) == http.StatusNotFound):
 			c.self = &identity{}
 		default:
 			return false, c.wrap(err, "", "", "finding whom the GitHub token belongs to")

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	gh "github.com/google/go-github/v92/github"
+
+	"github.com/skillsync/skillsync/internal/forge"
 )
 
 // DriftLabel is put on drift issues when the repository lets the token set
@@ -155,7 +157,7 @@ func (c *Client) openIssue(ctx context.Context, title, body string) (*gh.Issue, 
 	req := gh.CreateIssueRequest{Title: title, Body: &body, Labels: []string{DriftLabel}}
 	is, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, req)
 	var resp *gh.ErrorResponse
-	if errors.As(err, &resp) && statusOf(resp.Response) == http.StatusUnprocessableEntity {
+	if errors.As(err, &resp) && forge.StatusOf(resp.Response) == http.StatusUnprocessableEntity {
 		req.Labels = nil
 		is, _, err = c.gh.Issues.Create(ctx, c.owner, c.repo, req)
 	}

@@ -113,7 +113,7 @@ func (h proposer) Open(ctx context.Context, p forge.Proposal) (forge.Request, er
 // request from one branch into another.
 func pullExists(err error) bool {
 	var resp *gh.ErrorResponse
-	if !errors.As(err, &resp) || statusOf(resp.Response) != http.StatusUnprocessableEntity {
+	if !errors.As(err, &resp) || forge.StatusOf(resp.Response) != http.StatusUnprocessableEntity {
 		return false
 	}
 	for _, d := range resp.Errors {
@@ -254,7 +254,7 @@ func (c *Client) commitEdits(ctx context.Context, base *gh.Commit, edits []forge
 func (c *Client) branchHead(ctx context.Context, branch string) (string, error) {
 	ref, _, err := c.gh.Git.GetRef(ctx, c.owner, c.repo, "heads/"+branch)
 	var resp *gh.ErrorResponse
-	if errors.As(err, &resp) && statusOf(resp.Response) == http.StatusNotFound {
+	if errors.As(err, &resp) && forge.StatusOf(resp.Response) == http.StatusNotFound {
 		return "", nil
 	}
 	if err != nil {
@@ -300,7 +300,7 @@ func refMissing(err error) bool { return refError(err, "Reference does not exist
 
 func refError(err error, message string) bool {
 	var resp *gh.ErrorResponse
-	return errors.As(err, &resp) && statusOf(resp.Response) == http.StatusUnprocessableEntity && resp.Message == message
+	return errors.As(err, &resp) && forge.StatusOf(resp.Response) == http.StatusUnprocessableEntity && resp.Message == message
 }
 
 // wrapRef is wrap for a write of branch: a 422 other than for a ref that

@@ -221,7 +221,7 @@ func (c *Client) wrap(err error, acc access, subject, op string) error {
 		e.Status = http.StatusNotFound
 		e.Hint = c.notFoundHint(acc, subject)
 	case errors.As(err, &resp):
-		e.Status = statusOf(resp.Response)
+		e.Status = forge.StatusOf(resp.Response)
 		e.Message = errorMessage(resp)
 		switch {
 		case e.Status == http.StatusUnauthorized:
@@ -267,13 +267,6 @@ func (c *Client) notFoundHint(acc access, subject string) string {
 		h += ", with issues turned on in its settings"
 	}
 	return h + " (GitLab answers 404 to a token that cannot see the project too)"
-}
-
-func statusOf(r *http.Response) int {
-	if r == nil {
-		return 0
-	}
-	return r.StatusCode
 }
 
 // errorMessage is GitLab's explanation in an error's body: its "message"

@@ -112,7 +112,7 @@ func (h proposer) Open(ctx context.Context, p forge.Proposal) (forge.Request, er
 		Title: &p.Title, Description: &p.Body, SourceBranch: &p.Head, TargetBranch: &p.Base,
 	}, gl.WithContext(ctx))
 	var resp *gl.ErrorResponse
-	if errors.As(err, &resp) && statusOf(resp.Response) == http.StatusConflict && strings.Contains(string(resp.Body), "Another open merge request already exists") {
+	if errors.As(err, &resp) && forge.StatusOf(resp.Response) == http.StatusConflict && strings.Contains(string(resp.Body), "Another open merge request already exists") {
 		return forge.Request{}, forge.ErrRequestExists
 	}
 	if err != nil {
@@ -228,7 +228,7 @@ func actions(edits []forge.Edit) []*gl.CommitActionOptions {
 // base, as it was read, took: the base moved under the commit.
 func baseMoved(err error) bool {
 	var resp *gl.ErrorResponse
-	if !errors.As(err, &resp) || statusOf(resp.Response) != http.StatusBadRequest {
+	if !errors.As(err, &resp) || forge.StatusOf(resp.Response) != http.StatusBadRequest {
 		return false
 	}
 	body := string(resp.Body)
