@@ -15,9 +15,9 @@
 // [New] returns an empty [Emulator]; [Emulator.AddSpace], [Emulator.AddToken],
 // [Emulator.AddSkill], [Emulator.AddAgent] and [Emulator.AddAsset] fill it,
 // or [Emulator.LoadSeed] reads a seed directory. [Emulator.Start] serves it
-// on loopback, [NewServer] does so for one test. [NewApp] adds the app, a
-// web page standing in for the service's app, served with the API by
-// [App.Start]. [Emulator.SaveState] and [Emulator.LoadState] keep the
+// on loopback, and package testserver does so for one test. [NewApp] adds
+// the app, a web page standing in for the service's app, served with the
+// API by [App.Start]. [Emulator.SaveState] and [Emulator.LoadState] keep the
 // whole emulator in a file across restarts. [Emulator.EditSkill] and
 // [Emulator.EditAgent] simulate edits made in the app behind the tool's
 // back; [Emulator.SetFaults] injects latency, errors, rate limits and

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"reflect"
 	"slices"
@@ -31,7 +32,7 @@ type Emulator struct {
 	faults    Faults
 	answers   Answers
 	pending   []pendingWrite // accepted writes not landed yet, by due time
-	faultRand *faultSource
+	faultRand *rand.Rand
 	requests  map[string]int
 	maxActive map[string]int
 	onRequest func(*http.Request)
@@ -47,7 +48,7 @@ func New() *Emulator {
 		requests:  make(map[string]int),
 		maxActive: make(map[string]int),
 		clock:     clock{now: time.Now},
-		faultRand: newFaultSource(0),
+		faultRand: newFaultRand(0),
 	}
 }
 
@@ -153,9 +154,8 @@ func (s SkillSeed) clone() SkillSeed {
 type space struct {
 	Space
 	skills map[string]*skill // by id, built-in ones included
-	// sorted caches sortedSkills, nil when a skill was added, changed
-	// or removed since: sorting thousands of skills on every page, under
-	// the emulator's lock, cost more than serving the page.
+	// sorted caches sortedSkills. Every change to the skills sets it to
+	// nil, so that no page is served in a stale order.
 	sorted []*skill
 	agents map[string]*agent
 	assets map[string]json.RawMessage

@@ -70,7 +70,7 @@ func (e *Emulator) SetFaults(f Faults) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.faults = f
-	e.faultRand = newFaultSource(f.Seed)
+	e.faultRand = newFaultRand(f.Seed)
 }
 
 type faultKind int
@@ -83,18 +83,16 @@ const (
 	faultRateLimit
 )
 
-type faultSource struct{ r *rand.Rand }
-
-func newFaultSource(seed int64) *faultSource {
-	return &faultSource{r: rand.New(rand.NewPCG(uint64(seed), 0x5ca1ab1e))}
+func newFaultRand(seed int64) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), 0x5ca1ab1e))
 }
 
 // drawFault picks the fault of one request; e.mu must be held. The same
 // numbers are drawn per request whatever the rates, so the sequence only
 // depends on the seed and the number of requests.
 func (e *Emulator) drawFault() faultKind {
-	u := e.faultRand.r.Float64()
-	coin := e.faultRand.r.IntN(2)
+	u := e.faultRand.Float64()
+	coin := e.faultRand.IntN(2)
 	f := e.faults
 	switch {
 	case u < f.DropRate:
