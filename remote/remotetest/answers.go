@@ -44,7 +44,9 @@ type Answers struct {
 }
 
 // envelope is a list page as a asks: data, then the fields it keeps.
-func (a Answers) envelope(data any, total, limit, offset int, hasMore bool) any {
+// There is more when offset + limit < total, as the spec says.
+func (a Answers) envelope(data any, total, limit, offset int) any {
+	hasMore := offset+limit < total
 	env := struct {
 		Data    any   `json:"data"`
 		Total   *int  `json:"total,omitempty"`

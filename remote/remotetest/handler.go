@@ -266,20 +266,18 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 	switch m.ep {
 	case epListSkills:
 		all := sp.sortedSkills()
-		page := paginate(all, limit, offset)
-		items := make([]remote.Skill, 0, len(page.Data))
-		for _, sk := range page.Data {
+		items := []remote.Skill{}
+		for _, sk := range paginate(all, limit, offset) {
 			items = append(items, e.answers.Times.stamp(e.answers.Form.skill(sk.view(false)), inList))
 		}
-		writeJSON(w, http.StatusOK, e.answers.envelope(items, page.Total, page.Limit, page.Offset, page.HasMore))
+		writeJSON(w, http.StatusOK, e.answers.envelope(items, len(all), limit, offset))
 	case epListAgents:
 		all := sp.sortedAgents()
-		page := paginate(all, limit, offset)
-		items := make([]any, 0, len(page.Data))
-		for _, ag := range page.Data {
+		items := []any{}
+		for _, ag := range paginate(all, limit, offset) {
 			items = append(items, e.answers.Agents.agentAnswer(ag.draft))
 		}
-		writeJSON(w, http.StatusOK, e.answers.envelope(items, page.Total, page.Limit, page.Offset, page.HasMore))
+		writeJSON(w, http.StatusOK, e.answers.envelope(items, len(all), limit, offset))
 	case epGetSkill, epUpdateSkill, epEnableSkill, epDisableSkill, epGetFile:
 		sk, ok := sp.skills[m.id]
 		if !ok || (sk.Builtin && m.ep != epUpdateSkill) {
@@ -656,18 +654,13 @@ func checkPathParams(m match) error {
 	return nil
 }
 
-type pageOf[T any] struct {
-	Data                 []T
-	Total, Limit, Offset int
-	HasMore              bool
-}
-
-func paginate[T any](all []T, limit, offset int) pageOf[T] {
-	p := pageOf[T]{Total: len(all), Limit: limit, Offset: offset, HasMore: offset+limit < len(all)}
-	if offset < len(all) {
-		p.Data = all[offset:min(offset+limit, len(all))]
+// paginate is the page of all at offset, of limit items at most; an offset
+// past the end gives none.
+func paginate[T any](all []T, limit, offset int) []T {
+	if offset >= len(all) {
+		return nil
 	}
-	return p
+	return all[offset:min(offset+limit, len(all))]
 }
 
 // statusWriter remembers the status for the log, and what an error body
