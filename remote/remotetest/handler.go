@@ -62,73 +62,69 @@ type match struct {
 
 // route resolves a request path, taken as sent (still escaped): a
 // percent-encoded character in a parameter breaks that parameter's rule.
+// The spec's endpoints are a table of path shapes, in which "$" stands
+// for the space, "*" for an id and "**" for a file's path (one segment or
+// more).
 func route(method, rawPath string) match {
 	segs := strings.Split(rawPath, "/")
-	if len(segs) < 2 || segs[0] != "" {
+	if segs[0] != "" {
 		return match{key: KeyOther}
 	}
 	segs = segs[1:]
-	type shape struct {
-		methods map[string]endpoint
-		keys    map[string]string
-	}
-	one := func(method string, ep endpoint, key string) shape {
-		return shape{map[string]endpoint{method: ep}, map[string]string{method: key}}
-	}
-	var sh shape
-	var m match
-	switch {
-	case len(segs) >= 5 && segs[0] == "api" && segs[1] == "v1" && segs[2] == "spaces":
-		m.space = segs[3]
-		rest := segs[4:]
-		switch {
-		case len(rest) == 1 && rest[0] == "skills":
-			sh = one(http.MethodGet, epListSkills, KeyListSkills)
-		case len(rest) == 2 && rest[0] == "skills":
-			m.id = rest[1]
-			sh = shape{
-				map[string]endpoint{http.MethodGet: epGetSkill, http.MethodPatch: epUpdateSkill},
-				map[string]string{http.MethodGet: KeyGetSkill, http.MethodPatch: KeyUpdateSkill},
-			}
-		case len(rest) == 3 && rest[0] == "skills" && rest[2] == "enable":
-			m.id = rest[1]
-			sh = one(http.MethodPost, epEnableSkill, KeyEnableSkill)
-		case len(rest) == 3 && rest[0] == "skills" && rest[2] == "disable":
-			m.id = rest[1]
-			sh = one(http.MethodPost, epDisableSkill, KeyDisableSkill)
-		case len(rest) >= 4 && rest[0] == "skills" && rest[2] == "files":
-			m.id = rest[1]
-			m.file = strings.Join(rest[3:], "/")
-			sh = one(http.MethodGet, epGetFile, KeyGetFile)
-		case len(rest) == 1 && rest[0] == "agents":
-			sh = one(http.MethodGet, epListAgents, KeyListAgents)
-		case len(rest) == 2 && rest[0] == "agents":
-			m.id = rest[1]
-			sh = one(http.MethodDelete, epDeleteAgent, KeyDeleteAgent)
-		case len(rest) == 3 && rest[0] == "agents" && rest[2] == "publish":
-			m.id = rest[1]
-			sh = one(http.MethodPost, epPublishAgent, KeyPublishAgent)
+	m := match{key: KeyOther}
+	for _, r := range []struct {
+		method, shape string
+		ep            endpoint
+		key           string
+	}{
+		{http.MethodGet, "api/v1/spaces/$/skills", epListSkills, KeyListSkills},
+		{http.MethodGet, "api/v1/spaces/$/skills/*", epGetSkill, KeyGetSkill},
+		{http.MethodPatch, "api/v1/spaces/$/skills/*", epUpdateSkill, KeyUpdateSkill},
+		{http.MethodPost, "api/v1/spaces/$/skills/*/enable", epEnableSkill, KeyEnableSkill},
+		{http.MethodPost, "api/v1/spaces/$/skills/*/disable", epDisableSkill, KeyDisableSkill},
+		{http.MethodGet, "api/v1/spaces/$/skills/*/files/**", epGetFile, KeyGetFile},
+		{http.MethodGet, "api/v1/spaces/$/agents", epListAgents, KeyListAgents},
+		{http.MethodDelete, "api/v1/spaces/$/agents/*", epDeleteAgent, KeyDeleteAgent},
+		{http.MethodPost, "api/v1/spaces/$/agents/*/publish", epPublishAgent, KeyPublishAgent},
+		{http.MethodGet, "api/kb/assets/$/*", epGetAsset, KeyGetAsset},
+	} {
+		params, ok := matchShape(r.shape, segs)
+		if !ok {
+			continue
 		}
-	case len(segs) == 5 && segs[0] == "api" && segs[1] == "kb" && segs[2] == "assets":
-		m.space, m.id = segs[3], segs[4]
-		sh = one(http.MethodGet, epGetAsset, KeyGetAsset)
-	}
-	// A trailing slash makes an unknown path, except inside a file path
-	// where it is an empty segment that breaks the path rule.
-	if sh.methods == nil || (segs[len(segs)-1] == "" && m.file == "") {
-		return match{key: KeyOther}
-	}
-	ep, ok := sh.methods[method]
-	if !ok {
-		for meth := range sh.methods {
-			m.allow = append(m.allow, meth)
+		if r.method == method {
+			params.ep, params.key = r.ep, r.key
+			return params
 		}
-		slices.Sort(m.allow)
-		m.key = KeyOther
-		return m
+		m.space, m.id, m.file = params.space, params.id, params.file
+		m.allow = append(m.allow, r.method)
 	}
-	m.ep, m.key = ep, sh.keys[method]
+	slices.Sort(m.allow)
 	return m
+}
+
+// matchShape reports whether the path segments segs have the shape of a
+// route, and reads its parameters. A trailing slash matches no shape, but
+// inside a file's path, where its empty segment breaks the path rule.
+func matchShape(shape string, segs []string) (match, bool) {
+	var m match
+	want := strings.Split(shape, "/")
+	for i, w := range want {
+		switch {
+		case w == "**":
+			m.file = strings.Join(segs[min(i, len(segs)):], "/")
+			return m, m.file != ""
+		case i >= len(segs):
+			return match{}, false
+		case w == "$":
+			m.space = segs[i]
+		case w == "*":
+			m.id = segs[i]
+		case w != segs[i]:
+			return match{}, false
+		}
+	}
+	return m, len(segs) == len(want) && segs[len(segs)-1] != ""
 }
 
 // ServeHTTP answers one request of the spec.
