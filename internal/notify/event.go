@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"net/url"
 	"slices"
 	"strings"
@@ -35,21 +36,14 @@ func Failures() []Kind { return []Kind{ApplyFailed, DriftFound, PlanError} }
 
 // title is the heading of a message about an event of kind k.
 func (k Kind) title() string {
-	switch k {
-	case ApplyFailed:
-		return "Apply failed"
-	case ApplySucceeded:
-		return "Apply succeeded"
-	case DriftFound:
-		return "Drift found"
-	case DriftResolved:
-		return "Drift resolved"
-	case VendorOutdated:
-		return "Vendored skills outdated"
-	case PlanError:
-		return "Plan error"
-	}
-	return "skillsync event"
+	return cmp.Or(map[Kind]string{
+		ApplyFailed:    "Apply failed",
+		ApplySucceeded: "Apply succeeded",
+		DriftFound:     "Drift found",
+		DriftResolved:  "Drift resolved",
+		VendorOutdated: "Vendored skills outdated",
+		PlanError:      "Plan error",
+	}[k], "skillsync event")
 }
 
 // failure reports whether an event of kind k asks someone to act.
