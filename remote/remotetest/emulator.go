@@ -106,38 +106,39 @@ func (t token) allows(spaceID string) bool {
 }
 
 // SkillSeed is a skill as the emulator stores it; the test-support methods
-// take and give it to set up or inspect a space.
+// take and give it to set up or inspect a space. Its JSON is a skill of
+// the state file ([Emulator.SaveState]).
 type SkillSeed struct {
 	// ID is generated when empty: a UUID derived from the space and the
 	// slug, so that seeded spaces are reproducible.
-	ID string
+	ID string `json:"id"`
 	// Slug is generated from Name when empty: lower case, every run of
 	// characters other than a-z and 0-9 replaced by '-', trimmed of '-';
 	// "-2", "-3", ... is appended when the space already has the slug.
-	Slug         string
-	Name         string
-	Description  string
-	Instructions string
+	Slug         string `json:"slug"`
+	Name         string `json:"name"`
+	Description  string `json:"description"`
+	Instructions string `json:"instructions"`
 	// Enabled is the skill's state. Mind that the zero value seeds a
 	// disabled skill, while the service creates skills enabled (and a seed
 	// directory's SKILL.md defaults to enabled: true).
-	Enabled bool
+	Enabled bool `json:"enabled"`
 	// Source is "manual" when empty.
-	Source    string
-	SourceURL *string
+	Source    string  `json:"source"`
+	SourceURL *string `json:"sourceUrl"`
 	// Files are the supporting text files of the skill folder by path.
 	// "SKILL.md" is ignored here: it is always rendered from Name,
 	// Description and Instructions.
-	Files map[string]string
+	Files map[string]string `json:"files"`
 	// BinaryFiles are paths of binary files of the folder; the files
 	// endpoint answers 404 for them, as only text files are readable.
-	BinaryFiles []string
+	BinaryFiles []string `json:"binaryFiles"`
 	// Unreadable makes instructions null, as when the service cannot read
 	// the SKILL.md; an update that sets instructions makes it readable.
-	Unreadable bool
+	Unreadable bool `json:"unreadable"`
 	// Builtin skills are hidden from every endpoint and count as active
 	// when Enabled.
-	Builtin bool
+	Builtin bool `json:"builtin"`
 }
 
 func (s SkillSeed) clone() SkillSeed {

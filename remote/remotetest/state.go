@@ -40,20 +40,9 @@ type stateSpace struct {
 }
 
 type stateSkill struct {
-	ID           string            `json:"id"`
-	Slug         string            `json:"slug"`
-	Name         string            `json:"name"`
-	Description  string            `json:"description"`
-	Instructions string            `json:"instructions"`
-	Enabled      bool              `json:"enabled"`
-	Source       string            `json:"source"`
-	SourceURL    *string           `json:"sourceUrl"`
-	Files        map[string]string `json:"files"`
-	BinaryFiles  []string          `json:"binaryFiles"`
-	Unreadable   bool              `json:"unreadable"`
-	Builtin      bool              `json:"builtin"`
-	CreatedAt    string            `json:"createdAt"`
-	UpdatedAt    string            `json:"updatedAt"`
+	SkillSeed
+	CreatedAt string `json:"createdAt"`
+	UpdatedAt string `json:"updatedAt"`
 }
 
 type stateAgent struct {
@@ -132,11 +121,7 @@ func (e *Emulator) marshalState() ([]byte, error) {
 		for _, skID := range slices.Sorted(maps.Keys(sp.skills)) {
 			sk := sp.skills[skID]
 			ss.Skills = append(ss.Skills, stateSkill{
-				ID: sk.ID, Slug: sk.Slug, Name: sk.Name, Description: sk.Description,
-				Instructions: sk.Instructions, Enabled: sk.Enabled, Source: sk.Source,
-				SourceURL: sk.clone().SourceURL, Files: maps.Clone(sk.Files), BinaryFiles: slices.Clone(sk.BinaryFiles),
-				Unreadable: sk.Unreadable, Builtin: sk.Builtin,
-				CreatedAt: formatTime(sk.createdAt), UpdatedAt: formatTime(sk.updatedAt),
+				SkillSeed: sk.clone(), CreatedAt: formatTime(sk.createdAt), UpdatedAt: formatTime(sk.updatedAt),
 			})
 		}
 		for _, agID := range slices.Sorted(maps.Keys(sp.agents)) {
@@ -225,11 +210,7 @@ func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
 	sp := newSpace(Space{ID: ss.ID, SkillsFeatureDisabled: ss.SkillsFeatureDisabled, BuiltinActive: ss.BuiltinActive})
 	slugs := make(map[string]bool)
 	for _, s := range ss.Skills {
-		seed := SkillSeed{
-			ID: s.ID, Slug: s.Slug, Name: s.Name, Description: s.Description, Instructions: s.Instructions,
-			Enabled: s.Enabled, Source: s.Source, SourceURL: s.SourceURL, Files: s.Files,
-			BinaryFiles: s.BinaryFiles, Unreadable: s.Unreadable, Builtin: s.Builtin,
-		}
+		seed := s.SkillSeed
 		if seed.Files == nil {
 			seed.Files = make(map[string]string)
 		}
