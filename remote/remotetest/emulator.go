@@ -52,15 +52,16 @@ func New() *Emulator {
 	}
 }
 
-// Space describes a space of the emulator.
+// Space describes a space of the emulator. Its YAML is a space of a
+// seed's emulator.yaml, its JSON one of the state file.
 type Space struct {
-	ID string
+	ID string `yaml:"id" json:"id"`
 	// SkillsFeatureDisabled makes every skill write (update, enable,
 	// disable) of the space fail with 403, as the spec says of enable.
-	SkillsFeatureDisabled bool
+	SkillsFeatureDisabled bool `yaml:"skillsFeatureDisabled" json:"skillsFeatureDisabled"`
 	// BuiltinActive is a number of hidden built-in skills that count as
 	// active toward the limit of 40 but are never listed.
-	BuiltinActive int
+	BuiltinActive int `yaml:"builtinActive" json:"builtinActive"`
 }
 
 // Permission is what a token may do.

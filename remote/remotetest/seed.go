@@ -26,16 +26,27 @@ const SeedConfigFile = "emulator.yaml"
 
 // seedConfig is emulator.yaml.
 type seedConfig struct {
-	Spaces []struct {
-		ID                    string `yaml:"id"`
-		SkillsFeatureDisabled bool   `yaml:"skillsFeatureDisabled"`
-		BuiltinActive         int    `yaml:"builtinActive"`
-	} `yaml:"spaces"`
-	Tokens []struct {
-		Token      string   `yaml:"token"`
-		Permission string   `yaml:"permission"`
-		Spaces     []string `yaml:"spaces"`
-	} `yaml:"tokens"`
+	Spaces []Space      `yaml:"spaces"`
+	Tokens []tokenEntry `yaml:"tokens"`
+}
+
+// tokenEntry is a token as emulator.yaml and the state file list it.
+type tokenEntry struct {
+	Token      string   `yaml:"token" json:"token"`
+	Permission string   `yaml:"permission" json:"permission"`
+	Spaces     []string `yaml:"spaces" json:"spaces,omitempty"`
+}
+
+// parse is the token t describes; n counts it from 1 in an error.
+func (t tokenEntry) parse(n int) (token, error) {
+	if t.Token == "" {
+		return token{}, fmt.Errorf("token %d is empty", n)
+	}
+	perm, err := parsePermission(t.Permission)
+	if err != nil {
+		return token{}, fmt.Errorf("token %d: %w", n, err)
+	}
+	return newToken(perm, t.Spaces), nil
 }
 
 // skillFrontmatter is the frontmatter of a seed's SKILL.md. Keys other
@@ -78,17 +89,16 @@ func (e *Emulator) LoadSeedFS(fsys fs.FS, dir string) error {
 		if err := spec.CheckSpaceID(s.ID); err != nil {
 			return fmt.Errorf("seed %s: %w", cfgPath, err)
 		}
-		e.AddSpace(Space{ID: s.ID, SkillsFeatureDisabled: s.SkillsFeatureDisabled, BuiltinActive: s.BuiltinActive})
+		e.AddSpace(s)
 	}
 	for i, t := range cfg.Tokens {
-		if t.Token == "" {
-			return fmt.Errorf("seed %s: token %d is empty", cfgPath, i+1)
-		}
-		perm, err := parsePermission(t.Permission)
+		tok, err := t.parse(i + 1)
 		if err != nil {
-			return fmt.Errorf("seed %s: token %d: %w", cfgPath, i+1, err)
+			return fmt.Errorf("seed %s: %w", cfgPath, err)
 		}
-		e.AddToken(t.Token, perm, t.Spaces...)
+		e.mu.Lock()
+		e.tokens[t.Token] = tok
+		e.mu.Unlock()
 	}
 
 	entries, err := fs.ReadDir(fsys, dir)

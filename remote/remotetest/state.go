@@ -25,15 +25,13 @@ type stateFile struct {
 	FormatVersion int          `json:"format_version"`
 	Clock         string       `json:"clock"`
 	Spaces        []stateSpace `json:"spaces"`
-	Tokens        []stateToken `json:"tokens"`
+	Tokens        []tokenEntry `json:"tokens"`
 }
 
 type stateSpace struct {
-	ID                    string       `json:"id"`
-	SkillsFeatureDisabled bool         `json:"skillsFeatureDisabled"`
-	BuiltinActive         int          `json:"builtinActive"`
-	Skills                []stateSkill `json:"skills"`
-	Agents                []stateAgent `json:"agents"`
+	Space
+	Skills []stateSkill `json:"skills"`
+	Agents []stateAgent `json:"agents"`
 	// Assets are the records by id, each as a string holding its JSON
 	// byte for byte, as the asset endpoint serves it.
 	Assets map[string]string `json:"assets"`
@@ -50,12 +48,6 @@ type stateAgent struct {
 	// Published is the copy made by the last publish, null when none.
 	Published       *agentJSON `json:"published"`
 	PublishedUnseen bool       `json:"publishedUnseen"`
-}
-
-type stateToken struct {
-	Token      string   `json:"token"`
-	Permission string   `json:"permission"`
-	Spaces     []string `json:"spaces,omitempty"`
 }
 
 // SaveState writes everything the emulator holds (spaces and their skills,
@@ -108,13 +100,10 @@ func (e *Emulator) LoadState(path string) error {
 
 func (e *Emulator) marshalState() ([]byte, error) {
 	e.mu.Lock()
-	st := stateFile{FormatVersion: StateFormatVersion, Clock: formatTime(e.clock.last), Spaces: []stateSpace{}, Tokens: []stateToken{}}
+	st := stateFile{FormatVersion: StateFormatVersion, Clock: formatTime(e.clock.last), Spaces: []stateSpace{}, Tokens: []tokenEntry{}}
 	for _, id := range slices.Sorted(maps.Keys(e.spaces)) {
 		sp := e.spaces[id]
-		ss := stateSpace{
-			ID: id, SkillsFeatureDisabled: sp.SkillsFeatureDisabled, BuiltinActive: sp.BuiltinActive,
-			Skills: []stateSkill{}, Agents: []stateAgent{}, Assets: map[string]string{},
-		}
+		ss := stateSpace{Space: sp.Space, Skills: []stateSkill{}, Agents: []stateAgent{}, Assets: map[string]string{}}
 		for id, rec := range sp.assets {
 			ss.Assets[id] = string(rec)
 		}
@@ -137,7 +126,7 @@ func (e *Emulator) marshalState() ([]byte, error) {
 	}
 	for _, tok := range slices.Sorted(maps.Keys(e.tokens)) {
 		t := e.tokens[tok]
-		st.Tokens = append(st.Tokens, stateToken{Token: tok, Permission: t.perm.String(), Spaces: slices.Sorted(maps.Keys(t.spaces))})
+		st.Tokens = append(st.Tokens, tokenEntry{Token: tok, Permission: t.perm.String(), Spaces: slices.Sorted(maps.Keys(t.spaces))})
 	}
 	e.mu.Unlock()
 	var buf bytes.Buffer
@@ -185,15 +174,12 @@ func (e *Emulator) unmarshalState(data []byte) error {
 		spaces[ss.ID] = sp
 	}
 	tokens := make(map[string]token)
-	for i, st := range st.Tokens {
-		if st.Token == "" {
-			return fmt.Errorf("token %d is empty", i+1)
-		}
-		perm, err := parsePermission(st.Permission)
+	for i, t := range st.Tokens {
+		tok, err := t.parse(i + 1)
 		if err != nil {
-			return fmt.Errorf("token %d: %w", i+1, err)
+			return err
 		}
-		tokens[st.Token] = newToken(perm, st.Spaces)
+		tokens[t.Token] = tok
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -207,7 +193,7 @@ func (e *Emulator) unmarshalState(data []byte) error {
 }
 
 func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
-	sp := newSpace(Space{ID: ss.ID, SkillsFeatureDisabled: ss.SkillsFeatureDisabled, BuiltinActive: ss.BuiltinActive})
+	sp := newSpace(ss.Space)
 	slugs := make(map[string]bool)
 	for _, s := range ss.Skills {
 		seed := s.SkillSeed
