@@ -335,10 +335,7 @@ func (a *App) saveSkill(w http.ResponseWriter, r *http.Request) bool {
 		Description:  r.PostForm.Get("description"),
 		Instructions: r.PostForm.Get("instructions"),
 	}
-	err := a.e.editBySlug(spaceID, slug, func(sp *space, s *SkillSeed) error {
-		if err := featureOff(sp); err != nil {
-			return err
-		}
+	err := a.e.editBySlug(spaceID, slug, func(_ *space, s *SkillSeed) error {
 		changed := false
 		if !unchangedLine(f.Name, s.Name) {
 			if err := checkSkillName(f.Name); err != nil {
@@ -371,7 +368,8 @@ func (a *App) saveSkill(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// editBySlug is [Emulator.editSkill] of the user skill with that slug.
+// editBySlug is [Emulator.editSkill] of the user skill with that slug, in
+// a space whose skills feature is on.
 func (e *Emulator) editBySlug(spaceID, slug string, f func(*space, *SkillSeed) error) error {
 	e.mu.Lock()
 	_, sk, err := e.appSkill(spaceID, slug)
@@ -381,7 +379,12 @@ func (e *Emulator) editBySlug(spaceID, slug string, f func(*space, *SkillSeed) e
 	}
 	// The id found is looked up again under the lock: a skill deleted
 	// meanwhile is an error, never a panic.
-	err = e.editSkill(spaceID, sk.ID, f)
+	err = e.editSkill(spaceID, sk.ID, func(sp *space, s *SkillSeed) error {
+		if err := featureOff(sp); err != nil {
+			return err
+		}
+		return f(sp, s)
+	})
 	if err != nil && !errors.Is(err, errUnchanged) && !errors.As(err, new(*appError)) {
 		return refuse(http.StatusNotFound, "", "Space %s has no skill with the slug %q any more.", spaceID, slug)
 	}
@@ -400,9 +403,6 @@ func (a *App) toggleSkill(enable bool) func(http.ResponseWriter, *http.Request) 
 			done = "enabled"
 		}
 		err := a.e.editBySlug(spaceID, slug, func(sp *space, s *SkillSeed) error {
-			if err := featureOff(sp); err != nil {
-				return err
-			}
 			if s.Enabled == enable {
 				return errUnchanged
 			}
@@ -500,10 +500,7 @@ func (a *App) saveFile(w http.ResponseWriter, r *http.Request) bool {
 	spaceID, slug := r.PathValue("space"), r.PathValue("slug")
 	isNew := r.PostForm.Get("new") != ""
 	f := fileForm{Path: r.PostForm.Get("path"), Content: r.PostForm.Get("content")}
-	err := a.e.editBySlug(spaceID, slug, func(sp *space, s *SkillSeed) error {
-		if err := featureOff(sp); err != nil {
-			return err
-		}
+	err := a.e.editBySlug(spaceID, slug, func(_ *space, s *SkillSeed) error {
 		if err := checkFilePath(f.Path, s); err != nil {
 			return err
 		}
@@ -543,10 +540,7 @@ func (a *App) saveFile(w http.ResponseWriter, r *http.Request) bool {
 func (a *App) deleteFile(w http.ResponseWriter, r *http.Request) bool {
 	spaceID, slug := r.PathValue("space"), r.PathValue("slug")
 	path := r.PostForm.Get("path")
-	err := a.e.editBySlug(spaceID, slug, func(sp *space, s *SkillSeed) error {
-		if err := featureOff(sp); err != nil {
-			return err
-		}
+	err := a.e.editBySlug(spaceID, slug, func(_ *space, s *SkillSeed) error {
 		if _, ok := s.Files[path]; ok && path != skillFileName {
 			delete(s.Files, path)
 			return nil

@@ -388,11 +388,9 @@ func (e *Emulator) serveFile(w http.ResponseWriter, sk *skill, file string) {
 		writeJSON(w, http.StatusOK, remote.SkillFile{Path: file, Content: e.answers.Form.text(c)})
 		return
 	}
-	for _, b := range sk.BinaryFiles {
-		if b == file {
-			writeError(w, http.StatusNotFound, CodeNotFound, "not a text file: "+file+" (only text files are readable)")
-			return
-		}
+	if slices.Contains(sk.BinaryFiles, file) {
+		writeError(w, http.StatusNotFound, CodeNotFound, "not a text file: "+file+" (only text files are readable)")
+		return
 	}
 	writeError(w, http.StatusNotFound, CodeNotFound, "file not found: "+file)
 }
