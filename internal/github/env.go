@@ -1,6 +1,7 @@
 package github
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,19 +65,13 @@ const DefaultServerURL = "https://github.com"
 // [Env.CheckRepository], [Env.PullRequest], [NewClient].
 func ReadEnv(getenv func(string) string) Env {
 	env := Env{
-		Token:       getenv("GITHUB_TOKEN"),
+		Token:       cmp.Or(getenv("GITHUB_TOKEN"), getenv("GH_TOKEN")),
 		Repository:  getenv("GITHUB_REPOSITORY"),
-		APIURL:      strings.TrimRight(getenv("GITHUB_API_URL"), "/"),
+		APIURL:      cmp.Or(strings.TrimRight(getenv("GITHUB_API_URL"), "/"), DefaultAPIURL),
 		EventPath:   getenv("GITHUB_EVENT_PATH"),
 		Ref:         getenv("GITHUB_REF"),
 		StepSummary: getenv("GITHUB_STEP_SUMMARY"),
 		Actions:     getenv("GITHUB_ACTIONS") == "true",
-	}
-	if env.Token == "" {
-		env.Token = getenv("GH_TOKEN")
-	}
-	if env.APIURL == "" {
-		env.APIURL = DefaultAPIURL
 	}
 	env.RunURL = runURL(getenv("GITHUB_SERVER_URL"), env.Repository, getenv("GITHUB_RUN_ID"))
 	return env
@@ -85,10 +80,7 @@ func ReadEnv(getenv func(string) string) Env {
 // runURL is the page of run id of repository on server, "" unless all
 // three are well formed: it goes into markdown as a link.
 func runURL(server, repository, id string) string {
-	if server == "" {
-		server = DefaultServerURL
-	}
-	server = strings.TrimRight(server, "/")
+	server = strings.TrimRight(cmp.Or(server, DefaultServerURL), "/")
 	u, err := url.Parse(server)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" ||
 		strings.ContainsAny(server, " <>()[]\"'`\\") || !repositoryRE.MatchString(repository) || !runIDRE.MatchString(id) {

@@ -299,9 +299,7 @@ func errorMessage(resp *gl.ErrorResponse) string {
 			}
 		}
 	}
-	if msg == "" {
-		msg = strings.TrimSpace(string(resp.Body))
-	}
+	msg = cmp.Or(msg, strings.TrimSpace(string(resp.Body)))
 	if utf8.RuneCountInString(msg) > maxMessageChars {
 		msg = string([]rune(msg)[:maxMessageChars]) + "…"
 	}

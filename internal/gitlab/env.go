@@ -1,6 +1,7 @@
 package gitlab
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -55,10 +56,10 @@ func ReadEnv(getenv func(string) string) Env {
 	env := Env{
 		Token:           getenv("GITLAB_TOKEN"),
 		APIURL:          strings.TrimRight(getenv("CI_API_V4_URL"), "/"),
-		Project:         getenv("CI_PROJECT_ID"),
+		Project:         cmp.Or(getenv("CI_PROJECT_ID"), getenv("CI_PROJECT_PATH")),
 		ProjectURL:      strings.TrimRight(getenv("CI_PROJECT_URL"), "/"),
 		MergeRequestIID: getenv("CI_MERGE_REQUEST_IID"),
-		RunURL:          linkURL(getenv("CI_JOB_URL")),
+		RunURL:          cmp.Or(linkURL(getenv("CI_JOB_URL")), linkURL(getenv("CI_PIPELINE_URL"))),
 		CI:              getenv("GITLAB_CI") == "true",
 	}
 	if env.APIURL == "" {
@@ -67,12 +68,6 @@ func ReadEnv(getenv func(string) string) Env {
 		} else {
 			env.APIURL = DefaultAPIURL
 		}
-	}
-	if env.Project == "" {
-		env.Project = getenv("CI_PROJECT_PATH")
-	}
-	if env.RunURL == "" {
-		env.RunURL = linkURL(getenv("CI_PIPELINE_URL"))
 	}
 	return env
 }

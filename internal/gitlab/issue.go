@@ -1,6 +1,7 @@
 package gitlab
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -66,10 +67,7 @@ func (c *Client) SyncDriftIssue(ctx context.Context, di DriftIssue) (action, url
 		if len(issues) == 0 {
 			return DriftNone, "", nil
 		}
-		msg := di.InSync
-		if msg == "" {
-			msg = "Back in sync with git."
-		}
+		msg := cmp.Or(di.InSync, "Back in sync with git.")
 		for _, is := range issues {
 			if err := c.closeIssue(ctx, is.IID, msg); err != nil {
 				return "", "", err

@@ -2,6 +2,7 @@ package remotetest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha1"
 	"encoding/json"
 	"fmt"
@@ -308,9 +309,7 @@ func (e *Emulator) addSkillLocked(sp *space, s SkillSeed) (remote.Skill, error) 
 	if err := checkSeedSkill(s); err != nil {
 		return remote.Skill{}, err
 	}
-	if s.Source == "" {
-		s.Source = remote.SourceManual
-	}
+	s.Source = cmp.Or(s.Source, remote.SourceManual)
 	now := e.clock.tick()
 	sk := &skill{SkillSeed: s, spaceID: spaceID, createdAt: now, updatedAt: now}
 	sp.skills[s.ID] = sk
@@ -353,9 +352,7 @@ func (e *Emulator) editSkill(spaceID, skillID string, f func(*space, *SkillSeed)
 		return err
 	}
 	c.ID, c.Slug = sk.ID, sk.Slug
-	if c.Source == "" {
-		c.Source = remote.SourceManual
-	}
+	c.Source = cmp.Or(c.Source, remote.SourceManual)
 	sk.SkillSeed = c
 	sk.updatedAt = e.clock.tick()
 	sp.sorted = nil

@@ -1,6 +1,7 @@
 package remotetest
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -28,9 +29,7 @@ func (e *Emulator) Start(addr string) (*Server, error) {
 
 // serve serves h on the loopback address addr, as [Emulator.Start] says.
 func serve(addr string, h http.Handler) (*Server, error) {
-	if addr == "" {
-		addr = "127.0.0.1:0"
-	}
+	addr = cmp.Or(addr, "127.0.0.1:0")
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("emulator address %q: %w", addr, err)

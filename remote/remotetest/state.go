@@ -2,6 +2,7 @@ package remotetest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -206,9 +207,7 @@ func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
 		if err := checkSeedSkill(seed); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", s.Slug, err)
 		}
-		if seed.Source == "" {
-			seed.Source = remote.SourceManual
-		}
+		seed.Source = cmp.Or(seed.Source, remote.SourceManual)
 		if sp.skills[s.ID] != nil || slugs[s.Slug] {
 			return nil, fmt.Errorf("skill %s (%s) is listed twice", s.Slug, s.ID)
 		}

@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -365,12 +366,7 @@ func (s *Server) deleteRef(w http.ResponseWriter, r *http.Request) {
 }
 
 // headOwner is the owner of the head repository of pull request is.
-func headOwner(is *Issue) string {
-	if is.HeadOwner == "" {
-		return Owner
-	}
-	return is.HeadOwner
-}
+func headOwner(is *Issue) string { return cmp.Or(is.HeadOwner, Owner) }
 
 func (s *Server) pullJSON(is *Issue) map[string]any {
 	m := s.issueJSON(is)
@@ -393,10 +389,7 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	state := q.Get("state")
-	if state == "" {
-		state = "open"
-	}
+	state := cmp.Or(q.Get("state"), "open")
 	owner, head, byHead := strings.Cut(q.Get("head"), ":")
 	var out []map[string]any
 	for _, is := range s.issues {

@@ -19,6 +19,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -268,9 +269,7 @@ func page[T any](s *Server, w http.ResponseWriter, r *http.Request, items []T) {
 // userJSON is the author of an issue or comment: login, or whom the
 // token posts as when login is empty.
 func (s *Server) userJSON(login string) map[string]any {
-	if login == "" {
-		login = s.poster()
-	}
+	login = cmp.Or(login, s.poster())
 	typ := "User"
 	if strings.HasSuffix(login, "[bot]") {
 		typ = "Bot"
@@ -279,12 +278,7 @@ func (s *Server) userJSON(login string) map[string]any {
 }
 
 // poster is whom the token posts as; s.mu is held.
-func (s *Server) poster() string {
-	if s.user != "" {
-		return s.user
-	}
-	return s.app
-}
+func (s *Server) poster() string { return cmp.Or(s.user, s.app) }
 
 // getUser answers GET /user: the user of a user's token, and for an app
 // installation's token what GitHub answers it.
@@ -401,10 +395,7 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 	if !s.inRepo(w, r) {
 		return
 	}
-	state := r.URL.Query().Get("state")
-	if state == "" {
-		state = "open"
-	}
+	state := cmp.Or(r.URL.Query().Get("state"), "open")
 	var want []string
 	if l := r.URL.Query().Get("labels"); l != "" {
 		want = strings.Split(l, ",")

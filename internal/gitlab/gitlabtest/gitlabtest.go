@@ -22,6 +22,7 @@
 package gitlabtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -180,9 +181,7 @@ func (s *Server) OpenMergeRequest(mr MergeRequest) int64 {
 	if mr.IID == 0 {
 		mr.IID = s.nextMRIID()
 	}
-	if mr.State == "" {
-		mr.State = "opened"
-	}
+	mr.State = cmp.Or(mr.State, "opened")
 	s.mrs = append(s.mrs, &mr)
 	return mr.IID
 }
@@ -216,9 +215,7 @@ func (s *Server) AddIssue(is Issue) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	is.IID = int64(len(s.issues) + 1)
-	if is.State == "" {
-		is.State = "opened"
-	}
+	is.State = cmp.Or(is.State, "opened")
 	is.Labels = slices.Clone(is.Labels)
 	s.issues = append(s.issues, &is)
 	return is.IID
@@ -364,8 +361,6 @@ func noteJSON(n *Note) map[string]any {
 	}
 }
 
-func (s *Server) hasMR(iid int64) bool { return s.mr(iid) != nil }
-
 func (s *Server) issue(iid int64) *Issue {
 	for _, is := range s.issues {
 		if is.IID == iid {
@@ -383,7 +378,7 @@ func (s *Server) noteable(w http.ResponseWriter, r *http.Request) (kind string, 
 	}
 	iid = pathInt(r, "iid")
 	if strings.Contains(r.URL.Path, "/merge_requests/") {
-		if !s.hasMR(iid) {
+		if s.mr(iid) == nil {
 			forgetest.WriteError(w, http.StatusNotFound, `{"message":"404 Not found"}`)
 			return "", 0, false
 		}
@@ -511,10 +506,7 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 		want = strings.Split(l, ",")
 	}
 	author, _ := strconv.ParseInt(q.Get("author_id"), 10, 64)
-	search, in := strings.ToLower(q.Get("search")), q.Get("in")
-	if in == "" {
-		in = "title,description"
-	}
+	search, in := strings.ToLower(q.Get("search")), cmp.Or(q.Get("in"), "title,description")
 	var out []map[string]any
 	for _, is := range s.issues {
 		if search != "" && !(strings.Contains(in, "title") && strings.Contains(strings.ToLower(is.Title), search) ||

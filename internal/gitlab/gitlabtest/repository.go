@@ -1,6 +1,7 @@
 package gitlabtest
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"net/http"
@@ -116,10 +117,7 @@ func (s *Server) listTree(w http.ResponseWriter, r *http.Request) {
 		message(w, http.StatusNotImplemented, "gitlabtest: recursive trees are not modelled")
 		return
 	}
-	ref := q.Get("ref")
-	if ref == "" {
-		ref = "main"
-	}
+	ref := cmp.Or(q.Get("ref"), "main")
 	dir := strings.Trim(q.Get("path"), "/")
 	c, ok := s.resolve(ref)
 	var folder forgetest.Entry
@@ -183,13 +181,7 @@ func (s *Server) createCommit(w http.ResponseWriter, r *http.Request) {
 		message(w, http.StatusForbidden, "403 Forbidden - You are not allowed to push into this branch")
 		return
 	}
-	start := req.StartSHA
-	if start == "" {
-		start = req.StartBranch
-	}
-	if start == "" {
-		start = req.Branch
-	}
+	start := cmp.Or(req.StartSHA, req.StartBranch, req.Branch)
 	base, ok := s.resolve(start)
 	if !ok {
 		message(w, http.StatusBadRequest, "You can only create or edit files when you are on a branch")
@@ -272,10 +264,7 @@ func (s *Server) apply(tree string, a action) (forgetest.TreeEdit, string) {
 }
 
 func (s *Server) mrJSON(mr *MergeRequest) map[string]any {
-	source := mr.SourceProjectID
-	if source == 0 {
-		source = projectNumber
-	}
+	source := cmp.Or(mr.SourceProjectID, projectNumber)
 	m := map[string]any{
 		"id": 70000 + mr.IID, "iid": mr.IID, "project_id": projectNumber,
 		"source_project_id": source, "target_project_id": projectNumber,
