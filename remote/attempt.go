@@ -88,8 +88,7 @@ func (c *Client) attempt(ctx context.Context, r call, display string, body []byt
 		return res
 	}
 	data, err := bounded.ReadAll(resp.Body, maxBody)
-	var tl *bounded.TooLargeError
-	if errors.As(err, &tl) {
+	if _, ok := errors.AsType[*bounded.TooLargeError](err); ok {
 		res.err = tooLarge("%s %s: response body exceeds the limit of %d bytes", method, display, maxBody)
 		return res
 	}
@@ -120,15 +119,13 @@ func (c *Client) transportFailure(ctx, actx context.Context, method, display str
 	if ctx.Err() != nil {
 		return attemptResult{err: fmt.Errorf("%s %s: %w", method, display, ctx.Err())}
 	}
-	var re *origin.RedirectError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*origin.RedirectError](err); ok {
 		return attemptResult{err: fmt.Errorf("%s %s: %w", method, display, re)}
 	}
 	if actx.Err() != nil {
 		return attemptResult{err: fmt.Errorf("%s %s: %w within %s", method, display, ErrNoResponse, c.timeout), retry: true}
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
+	if ue, ok := errors.AsType[*url.Error](err); ok {
 		err = ue.Err // its message repeats the URL
 	}
 	return attemptResult{err: fmt.Errorf("%s %s: %w", method, display, err), retry: retryableNetError(err)}

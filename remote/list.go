@@ -110,8 +110,7 @@ func listAll[T any](ctx context.Context, c *Client, kind, spaceID string, key fu
 	ahead := o.Parallelism > 1
 	for pass := 1; pass <= maxListPasses; pass++ {
 		r, err := l.pass(ctx, ahead)
-		var bound *listBoundError
-		if errors.As(err, &bound) {
+		if _, ok := errors.AsType[*listBoundError](err); ok {
 			return nil, fmt.Errorf("listing the %s of space %s: %w", kind, spaceID, err)
 		}
 		if err != nil {

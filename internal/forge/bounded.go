@@ -72,8 +72,7 @@ type boundedBody struct {
 
 func (b *boundedBody) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
-	var tl *bounded.TooLargeError
-	if errors.As(err, &tl) {
+	if _, ok := errors.AsType[*bounded.TooLargeError](err); ok {
 		return n, b.err
 	}
 	return n, err

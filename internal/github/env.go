@@ -156,8 +156,7 @@ func readEvent(path string) ([]byte, error) {
 	}
 	defer f.Close()
 	data, err := bounded.ReadAll(f, MaxEventBytes)
-	var tl *bounded.TooLargeError
-	if errors.As(err, &tl) {
+	if _, ok := errors.AsType[*bounded.TooLargeError](err); ok {
 		return nil, tooLarge
 	}
 	if err != nil {

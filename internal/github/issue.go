@@ -156,8 +156,7 @@ func (c *Client) listIssues(ctx context.Context, marker string, labels []string)
 func (c *Client) openIssue(ctx context.Context, title, body string) (*gh.Issue, error) {
 	req := gh.CreateIssueRequest{Title: title, Body: &body, Labels: []string{DriftLabel}}
 	is, _, err := c.gh.Issues.Create(ctx, c.owner, c.repo, req)
-	var resp *gh.ErrorResponse
-	if errors.As(err, &resp) && forge.StatusOf(resp.Response) == http.StatusUnprocessableEntity {
+	if resp, ok := errors.AsType[*gh.ErrorResponse](err); ok && forge.StatusOf(resp.Response) == http.StatusUnprocessableEntity {
 		req.Labels = nil
 		is, _, err = c.gh.Issues.Create(ctx, c.owner, c.repo, req)
 	}

@@ -253,8 +253,7 @@ func (c *Client) commitEdits(ctx context.Context, base *gh.Commit, edits []forge
 // such branch.
 func (c *Client) branchHead(ctx context.Context, branch string) (string, error) {
 	ref, _, err := c.gh.Git.GetRef(ctx, c.owner, c.repo, "heads/"+branch)
-	var resp *gh.ErrorResponse
-	if errors.As(err, &resp) && forge.StatusOf(resp.Response) == http.StatusNotFound {
+	if resp, ok := errors.AsType[*gh.ErrorResponse](err); ok && forge.StatusOf(resp.Response) == http.StatusNotFound {
 		return "", nil
 	}
 	if err != nil {

@@ -111,8 +111,7 @@ func (h proposer) Open(ctx context.Context, p forge.Proposal) (forge.Request, er
 	mr, _, err := c.gl.MergeRequests.CreateMergeRequest(c.project, &gl.CreateMergeRequestOptions{
 		Title: &p.Title, Description: &p.Body, SourceBranch: &p.Head, TargetBranch: &p.Base,
 	}, gl.WithContext(ctx))
-	var resp *gl.ErrorResponse
-	if errors.As(err, &resp) && forge.StatusOf(resp.Response) == http.StatusConflict && strings.Contains(string(resp.Body), "Another open merge request already exists") {
+	if resp, ok := errors.AsType[*gl.ErrorResponse](err); ok && forge.StatusOf(resp.Response) == http.StatusConflict && strings.Contains(string(resp.Body), "Another open merge request already exists") {
 		return forge.Request{}, forge.ErrRequestExists
 	}
 	if err != nil {

@@ -501,8 +501,7 @@ func parseUint(s string) (int, bool) {
 // would (Fastify's default, for one).
 func checkBody(r *http.Request, ep endpoint, update **remote.SkillUpdate) (int, string, error) {
 	body, err := bounded.ReadAll(r.Body, maxBodyBytes)
-	var tl *bounded.TooLargeError
-	if errors.As(err, &tl) {
+	if _, ok := errors.AsType[*bounded.TooLargeError](err); ok {
 		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Errorf("body larger than %d bytes", maxBodyBytes)
 	}
 	if err != nil {
