@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -71,15 +72,9 @@ func (c Config) ForTarget(target Config) Config {
 	}
 	for name, t := range target {
 		d := out[name]
-		if t.Kind != "" {
-			d.Kind = t.Kind
-		}
-		if t.URLEnv != "" {
-			d.URLEnv = t.URLEnv
-		}
-		if t.SecretEnv != "" {
-			d.SecretEnv = t.SecretEnv
-		}
+		d.Kind = cmp.Or(t.Kind, d.Kind)
+		d.URLEnv = cmp.Or(t.URLEnv, d.URLEnv)
+		d.SecretEnv = cmp.Or(t.SecretEnv, d.SecretEnv)
 		if t.Events != nil {
 			d.Events = t.Events
 		}
