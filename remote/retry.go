@@ -95,9 +95,6 @@ func parseRateLimitReset(v string, now time.Time) (time.Duration, bool) {
 // parseRetryAfter reads a Retry-After header: delta seconds or an HTTP date.
 func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 		if n < 0 {
 			return 0, false
