@@ -482,17 +482,11 @@ func parseQuery(raw string, list bool) (limit, offset int, err error) {
 // int64 surely holds) is taken, and past the end of the list gives an
 // empty page.
 func parseUint(s string) (int, bool) {
-	if s == "" || len(s) > 18 {
+	if s == "" || len(s) > 18 || strings.Trim(s, "0123456789") != "" {
 		return 0, false
 	}
-	n := 0
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
+	n, err := strconv.Atoi(s)
+	return n, err == nil
 }
 
 // checkBody reads the body. Update takes a JSON object of known fields of
