@@ -86,11 +86,7 @@ const EmptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 func (r *Repo) PutBlob(content []byte) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.putBlob(content)
-}
-
-func (r *Repo) putBlob(content []byte) string {
-	id := plumbing.ComputeHash(plumbing.BlobObject, content).String()
+	id := forge.BlobID(content)
 	r.blobs[id] = slices.Clone(content)
 	return id
 }
@@ -139,10 +135,6 @@ func (r *Repo) Tree(id string) ([]Entry, bool) {
 func (r *Repo) Lookup(id, p string) (Entry, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.lookup(id, p)
-}
-
-func (r *Repo) lookup(id, p string) (Entry, bool) {
 	cur := Entry{Mode: filemode.Dir, ID: id}
 	if p == "" {
 		return cur, true
