@@ -751,10 +751,7 @@ func (sp *space) sortedSkills() []*skill {
 		}
 	}
 	slices.SortFunc(out, func(a, b *skill) int {
-		if c := b.updatedAt.Compare(a.updatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
+		return cmp.Or(b.updatedAt.Compare(a.updatedAt), strings.Compare(a.ID, b.ID))
 	})
 	sp.sorted = out
 	return out
@@ -763,10 +760,7 @@ func (sp *space) sortedSkills() []*skill {
 func (sp *space) sortedAgents() []*agent {
 	out := slices.Collect(maps.Values(sp.agents))
 	slices.SortFunc(out, func(a, b *agent) int {
-		if c := b.updatedAt.Compare(a.updatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.draft.ID, b.draft.ID)
+		return cmp.Or(b.updatedAt.Compare(a.updatedAt), strings.Compare(a.draft.ID, b.draft.ID))
 	})
 	return out
 }
