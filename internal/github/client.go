@@ -38,15 +38,10 @@ type Client struct {
 	runURL   string           // Env.RunURL, linked from a body cut to fit
 	maxPages int              // the most pages of a list read: MaxPages
 
-	// self is who the client posts as, learnt on first need: see
-	// [Client.postedByUs].
-	self *identity
-}
-
-// identity is who a token posts as: a user when GET /user answers, else
-// an app installation (GITHUB_TOKEN), whose posts are by a bot user.
-type identity struct {
-	login string // empty for an app installation
+	// self is the login of the user the token is a user's, "" for an app
+	// installation's token (GITHUB_TOKEN), whose posts are by a bot user;
+	// nil until first needed: see [Client.postedByUs].
+	self *string
 }
 
 // NewClient returns a client for env.Repository authenticated with
@@ -237,23 +232,14 @@ func (c *Client) postedByUs(ctx context.Context, u *gh.User) (bool, error) {
 		var resp *gh.ErrorResponse
 		switch {
 		case err == nil:
-			c.self = &identity{login: me.GetLogin()}
+			c.self = new(me.GetLogin())
 		case errors.As(err, &resp) && (forge.StatusOf(resp.Response) == http.StatusForbidden || forge.StatusOf(resp.Response) == http.StatusNotFound):
-			c.self = &identity{}
+			c.self = new("")
 		default:
 			return false, c.wrap(err, "", "", "finding whom the GitHub token belongs to")
 		}
 	}
-	return strings.EqualFold(u.GetLogin(), c.self.poster()), nil
-}
-
-// poster is the login the identity posts as: GITHUB_TOKEN's bot when GET
-// /user did not name one.
-func (id *identity) poster() string {
-	if id.login == "" {
-		return actionsBot
-	}
-	return id.login
+	return strings.EqualFold(u.GetLogin(), cmp.Or(*c.self, actionsBot)), nil
 }
 
 // wrapEdit is wrap for an edit of what ("comment 5", "issue #3"), by
@@ -264,7 +250,7 @@ func (id *identity) poster() string {
 func (c *Client) wrapEdit(err error, perm permission, subject, op, what string, author *gh.User) error {
 	wrapped := c.wrap(err, perm, subject, op)
 	var e *Error
-	if c.self == nil || c.self.login != "" || !errors.As(wrapped, &e) || e.Status != http.StatusForbidden ||
+	if c.self == nil || *c.self != "" || !errors.As(wrapped, &e) || e.Status != http.StatusForbidden ||
 		strings.Contains(strings.ToLower(e.Message), "locked") {
 		return wrapped
 	}
