@@ -217,16 +217,9 @@ func (s *Sender) deliver(ctx context.Context, e endpoint, ev Event) error {
 	if e.problem != "" {
 		return errors.New(e.problem)
 	}
-	var body []byte
-	var err error
-	switch e.kind {
-	case Slack:
-		body, err = slackBody(ev)
-	case Teams:
-		body, err = teamsBody(ev)
-	case Webhook:
-		body, err = webhookBody(ev)
-	}
+	// Validate let through no other kind.
+	render := map[string]func(Event) ([]byte, error){Slack: slackBody, Teams: teamsBody, Webhook: webhookBody}[e.kind]
+	body, err := render(ev)
 	if err != nil {
 		return fmt.Errorf("rendering the message: %w", err)
 	}
