@@ -2,6 +2,7 @@ package remote
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -67,19 +68,11 @@ func expectObject(data []byte) error {
 	if !json.Valid(trimmed) {
 		return describeJSONError(json.Unmarshal(trimmed, new(any)))
 	}
-	kind := "a JSON value"
-	switch trimmed[0] {
-	case '[':
-		kind = "a JSON array"
-	case '"':
-		kind = "a JSON string"
-	case 'n':
-		kind = "JSON null"
-	case 't', 'f':
-		kind = "a JSON boolean"
-	default:
-		kind = "a JSON number"
-	}
+	// A valid JSON value that is no object starts with its kind's byte,
+	// or is a number.
+	kind := cmp.Or(map[byte]string{
+		'[': "a JSON array", '"': "a JSON string", 'n': "JSON null", 't': "a JSON boolean", 'f': "a JSON boolean",
+	}[trimmed[0]], "a JSON number")
 	return fmt.Errorf("got %s, expected a JSON object", kind)
 }
 

@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -180,15 +181,11 @@ func edit(p string, fc FileChange, folder map[string]TreeEntry) (e Edit, ok bool
 }
 
 func describeMode(m filemode.FileMode) string {
-	switch m {
-	case filemode.Dir:
-		return "a folder"
-	case filemode.Symlink:
-		return "a symbolic link"
-	case filemode.Submodule:
-		return "a submodule"
-	}
-	return fmt.Sprintf("an entry of mode %o", uint32(m))
+	return cmp.Or(map[filemode.FileMode]string{
+		filemode.Dir:       "a folder",
+		filemode.Symlink:   "a symbolic link",
+		filemode.Submodule: "a submodule",
+	}[m], fmt.Sprintf("an entry of mode %o", uint32(m)))
 }
 
 // hashFolders returns the id of the root tree that folders make, the

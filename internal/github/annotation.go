@@ -2,6 +2,7 @@ package github
 
 import (
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,9 +34,7 @@ type Annotation struct {
 // which reviewers read on the pull request.
 func (a Annotation) String() string {
 	level := a.Level
-	switch level {
-	case "error", "warning", "notice":
-	default:
+	if !slices.Contains([]string{"error", "warning", "notice"}, level) {
 		level = "notice"
 	}
 	var props []string

@@ -6,6 +6,7 @@
 package yamlnode
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -153,19 +154,10 @@ func Kind(n *yaml.Node) string {
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!int", "!!float":
-			return "a number"
-		case "!!bool":
-			return "a boolean"
-		case "!!null":
-			return "null"
-		case "!!str":
-			return "a string"
-		case "!!timestamp":
-			return "a date"
-		}
-		return "a " + strings.TrimPrefix(n.Tag, "!!")
+		return cmp.Or(map[string]string{
+			"!!int": "a number", "!!float": "a number", "!!bool": "a boolean",
+			"!!null": "null", "!!str": "a string", "!!timestamp": "a date",
+		}[n.Tag], "a "+strings.TrimPrefix(n.Tag, "!!"))
 	}
 	return "a value"
 }

@@ -37,11 +37,7 @@ const (
 
 // writes are the endpoints a read-only token may not call.
 func (ep endpoint) write() bool {
-	switch ep {
-	case epUpdateSkill, epEnableSkill, epDisableSkill, epPublishAgent, epDeleteAgent:
-		return true
-	}
-	return false
+	return ep.skillWrite() || ep == epPublishAgent || ep == epDeleteAgent
 }
 
 func (ep endpoint) skillWrite() bool {

@@ -6,6 +6,7 @@
 package forgetest
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path"
@@ -33,13 +34,7 @@ type Entry struct {
 // Type is the kind of object the entry names, as the hosts' APIs say
 // it: "tree", "commit" (a submodule) or "blob".
 func (e Entry) Type() string {
-	switch e.Mode {
-	case filemode.Dir:
-		return "tree"
-	case filemode.Submodule:
-		return "commit"
-	}
-	return "blob"
+	return cmp.Or(map[filemode.FileMode]string{filemode.Dir: "tree", filemode.Submodule: "commit"}[e.Mode], "blob")
 }
 
 // A Commit is a commit object.
