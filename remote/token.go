@@ -30,11 +30,9 @@ func checkToken(tok string) error {
 	if strings.HasPrefix(strings.ToLower(tok), "bearer ") {
 		return errors.New("token starts with \"Bearer \"; pass the token alone")
 	}
-	for i := 0; i < len(tok); i++ {
-		if c := tok[i]; c <= ' ' || c == 0x7f {
-			// Never echo the token, not even in part.
-			return errors.New("token contains a space or control character")
-		}
+	if strings.ContainsFunc(tok, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		// Never echo the token, not even in part.
+		return errors.New("token contains a space or control character")
 	}
 	return nil
 }

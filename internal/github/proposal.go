@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -116,12 +117,9 @@ func pullExists(err error) bool {
 	if !errors.As(err, &resp) || forge.StatusOf(resp.Response) != http.StatusUnprocessableEntity {
 		return false
 	}
-	for _, d := range resp.Errors {
-		if strings.HasPrefix(d.Message, "A pull request already exists") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(resp.Errors, func(d gh.Error) bool {
+		return strings.HasPrefix(d.Message, "A pull request already exists")
+	})
 }
 
 func (h proposer) Edit(ctx context.Context, r forge.Request, p forge.Proposal) (forge.Request, error) {

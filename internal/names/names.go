@@ -36,17 +36,8 @@ func JoinRuns(s string, keep func(rune) bool) string {
 // the characters a URL path segment carries unescaped (RFC 3986's
 // "unreserved": letters, digits, '-', '.', '_', '~'), not "." or "..".
 func URLSafe(s string) bool {
-	if s == "" || s == "." || s == ".." {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') ||
-			c == '-' || c == '.' || c == '_' || c == '~') {
-			return false
-		}
-	}
-	return true
+	const unreserved = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+	return s != "" && s != "." && s != ".." && strings.Trim(s, unreserved) == ""
 }
 
 // InGitDir reports whether the slash-separated path rel has a segment git

@@ -147,13 +147,10 @@ func plainLink(raw string) bool {
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || len(raw) > 2048 {
 		return false
 	}
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("<>|&\"'`\\{}^", c) >= 0 {
-			return false
-		}
-	}
-	return true
+	// A byte that is not ASCII reads as a rune of U+0080 or more.
+	return !strings.ContainsFunc(raw, func(r rune) bool {
+		return r <= ' ' || r >= 0x7f || strings.ContainsRune("<>|&\"'`\\{}^", r)
+	})
 }
 
 // cut returns s cut to at most max characters, the last of them "…".

@@ -402,11 +402,8 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 	}
 	var out []map[string]any
 	for _, is := range s.issues {
-		labelled := true
-		for _, l := range want {
-			labelled = labelled && slices.Contains(is.Labels, l)
-		}
-		if (state == "all" || is.State == state) && labelled {
+		unlabelled := slices.ContainsFunc(want, func(l string) bool { return !slices.Contains(is.Labels, l) })
+		if (state == "all" || is.State == state) && !unlabelled {
 			out = append(out, s.issueJSON(is))
 		}
 	}
