@@ -519,8 +519,8 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 		if author != 0 && authorOf(is.AuthorID) != author {
 			continue
 		}
-		if !containsAll(is.Labels, want) {
-			continue
+		if slices.ContainsFunc(want, func(l string) bool { return !slices.Contains(is.Labels, l) }) {
+			continue // a label asked for is missing
 		}
 		out = append(out, issueJSON(is))
 	}
@@ -528,15 +528,6 @@ func (s *Server) listIssues(w http.ResponseWriter, r *http.Request) {
 		slices.Reverse(out)
 	}
 	page(s, w, r, out)
-}
-
-func containsAll(have, want []string) bool {
-	for _, l := range want {
-		if !slices.Contains(have, l) {
-			return false
-		}
-	}
-	return true
 }
 
 func description(w http.ResponseWriter, d *string) bool {
