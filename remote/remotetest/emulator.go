@@ -236,12 +236,9 @@ func (e *Emulator) Tokens() []TokenInfo {
 	defer e.mu.Unlock()
 	var out []TokenInfo
 	for _, tok := range slices.Sorted(maps.Keys(e.tokens)) {
+		// The spaces of a token for every space, a nil set, sort to nil.
 		t := e.tokens[tok]
-		info := TokenInfo{Token: tok, Permission: t.perm}
-		if t.spaces != nil {
-			info.Spaces = slices.Sorted(maps.Keys(t.spaces))
-		}
-		out = append(out, info)
+		out = append(out, TokenInfo{Token: tok, Permission: t.perm, Spaces: slices.Sorted(maps.Keys(t.spaces))})
 	}
 	return out
 }
