@@ -216,11 +216,10 @@ func hashFolders(folders map[string]map[string]TreeEntry) (string, error) {
 func TreeID(entries []TreeEntry) (string, error) {
 	t := object.Tree{Entries: make([]object.TreeEntry, 0, len(entries))}
 	for _, e := range entries {
-		h, ok := parseID(e.ID)
-		if !ok {
+		if !plumbing.IsHash(e.ID) {
 			return "", fmt.Errorf("the tree entry %q has no object id of git's: %q", e.Name, e.ID)
 		}
-		t.Entries = append(t.Entries, object.TreeEntry{Name: e.Name, Mode: e.Mode, Hash: h})
+		t.Entries = append(t.Entries, object.TreeEntry{Name: e.Name, Mode: e.Mode, Hash: plumbing.NewHash(e.ID)})
 	}
 	sort.Sort(object.TreeEntrySorter(t.Entries))
 	var o plumbing.MemoryObject
@@ -233,13 +232,6 @@ func TreeID(entries []TreeEntry) (string, error) {
 // BlobID is the id git gives a file of content.
 func BlobID(content []byte) string {
 	return plumbing.ComputeHash(plumbing.BlobObject, content).String()
-}
-
-func parseID(s string) (plumbing.Hash, bool) {
-	if !plumbing.IsHash(s) {
-		return plumbing.ZeroHash, false
-	}
-	return plumbing.NewHash(s), true
 }
 
 // dirOf is the folder of p, "" for the root.
