@@ -180,9 +180,7 @@ func (c *Client) closeIssue(ctx context.Context, number int, why string) error {
 
 func issueName(n int) string { return fmt.Sprintf("issue #%d", n) }
 
+// upperFirst is s, never empty, with its first letter upper case.
 func upperFirst(s string) string {
-	if s == "" {
-		return s
-	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
