@@ -21,17 +21,8 @@ const rulesDoc = "../docs/rules.md"
 // TestRulesDoc: docs/rules.md is what Rules says, every rule with its
 // levels and text (go test ./lint -update rewrites it).
 func TestRulesDoc(t *testing.T) {
-	want := renderRules()
-	if *update {
-		if err := os.WriteFile(rulesDoc, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(rulesDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
+	got, ok := generated(t, rulesDoc, renderRules())
+	if !ok {
 		t.Errorf("%s is not the list of lint.Rules of this build: run go test ./lint -update and commit it", rulesDoc)
 	}
 	for _, r := range Rules {
@@ -39,6 +30,22 @@ func TestRulesDoc(t *testing.T) {
 			t.Errorf("%s has no section for rule %s", rulesDoc, r.Name)
 		}
 	}
+}
+
+// generated reads the file at path, written from want first under
+// -update, and reports whether it holds want.
+func generated(t *testing.T, path string, want []byte) ([]byte, bool) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, bytes.Equal(got, want)
 }
 
 // readme is the README, whose rules section lists every rule with an
