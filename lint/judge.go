@@ -49,8 +49,8 @@ type Judge struct {
 	// gated[i] says that secrets[i] is in a text only if the automaton
 	// found one of its marks there.
 	gated []bool
-	// bufs holds *textBuf, the memory of texts judged before.
-	bufs sync.Pool
+	// scratches holds *scratch, the memory of scans done before.
+	scratches sync.Pool
 }
 
 // A wake is what an occurrence of a pattern of the automaton concerns.
@@ -331,6 +331,27 @@ type scan struct {
 	// marked which secrets' marks occur: see [scan.findLiterals].
 	lits   [][]literal
 	marked []bool
+	sc     *scratch
+}
+
+// A scratch is the memory a scan works in, which no finding keeps; a
+// scan owns it until it is done.
+type scratch struct {
+	text   textBuf
+	cur    [][2]int
+	done   []int
+	order  []int
+	lits   [][]literal
+	marked []bool
+}
+
+// resize is s with n elements, reusing its memory when it has room; the
+// elements are not cleared.
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // A span is where a finding lies in fold, and what may change its
@@ -343,14 +364,15 @@ type span struct {
 }
 
 func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
-	buf, _ := j.bufs.Get().(*textBuf)
-	if buf == nil {
-		buf = &textBuf{}
+	sc, _ := j.scratches.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
 	}
-	// Nothing keeps the text once it is judged: its memory serves the next.
-	defer j.bufs.Put(buf)
-	t := newText(raw, buf)
-	s := &scan{j: j, path: p, t: t, fold: t.fold, hash: hash, depth: depth, aboutAttacks: about}
+	// Nothing keeps the text or the state of its scan once it is judged:
+	// their memory serves the next.
+	defer j.scratches.Put(sc)
+	t := newText(raw, &sc.text)
+	s := &scan{j: j, path: p, t: t, fold: t.fold, hash: hash, depth: depth, aboutAttacks: about, sc: sc}
 	s.hiddenUnicode()
 	s.detect()
 	s.knownSecrets()
@@ -503,12 +525,15 @@ func (s *scan) detect() {
 	}
 	s.findLiterals(hits)
 	nd := len(s.j.dets)
-	cur := make([][2]int, nd+len(s.j.leaks)) // the window each target has open
+	sc := s.scratch()
+	cur := resize(sc.cur, nd+len(s.j.leaks)) // the window each target has open
 	for i := range cur {
 		cur[i] = [2]int{-1, -1}
 	}
-	done := make([]int, nd) // where each anchored detector's last match ended
-	var order []int         // windowed targets in the order their first window opened
+	done := resize(sc.done, nd) // where each anchored detector's last match ended
+	clear(done)
+	order := sc.order[:0] // windowed targets in the order their first window opened
+	defer func() { sc.cur, sc.done, sc.order = cur, done, order }()
 	flush := func(target int) {
 		w := cur[target]
 		if w[0] < 0 {
@@ -569,6 +594,14 @@ func (s *scan) detect() {
 	}
 }
 
+// scratch is the memory of the scan, made if it has none.
+func (s *scan) scratch() *scratch {
+	if s.sc == nil {
+		s.sc = &scratch{}
+	}
+	return s.sc
+}
+
 // A literal is an occurrence in fold of a literal of a prefilter's group.
 // Those of a group are kept in the order they end; maxStart is the
 // latest start of those up to this one.
@@ -584,7 +617,11 @@ func (s *scan) findLiterals(hits []hit) {
 			switch wk.kind {
 			case wakeGroup:
 				if s.lits == nil {
-					s.lits = make([][]literal, s.j.groups)
+					s.lits = resize(s.scratch().lits, s.j.groups)
+					for g := range s.lits {
+						s.lits[g] = s.lits[g][:0]
+					}
+					s.sc.lits = s.lits
 				}
 				l := &s.lits[wk.i]
 				ms := h.Start
@@ -594,7 +631,9 @@ func (s *scan) findLiterals(hits []hit) {
 				*l = append(*l, literal{h.End, ms})
 			case wakeSecret:
 				if s.marked == nil {
-					s.marked = make([]bool, len(s.j.secrets))
+					s.marked = resize(s.scratch().marked, len(s.j.secrets))
+					clear(s.marked)
+					s.sc.marked = s.marked
 				}
 				s.marked[wk.i] = true
 			}

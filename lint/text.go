@@ -2,7 +2,9 @@ package lint
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -25,34 +27,31 @@ type text struct {
 	// plain says raw holds no character that [visible.KindOf] calls
 	// invisible and no combining mark, so that it has no run of them.
 	plain bool
+	buf   *textBuf
 }
 
-// A textBuf holds the memory of a text's fold and offsets, kept for the
-// next text once the one that used it is judged.
+// A textBuf holds the memory of a text's fold, offsets and lines, kept
+// for the next text once the one that used it is judged.
 type textBuf struct {
-	fold []byte
-	offs []int32
+	fold  []byte
+	offs  []int32
+	lines []int
 }
 
 // newText folds raw into the memory of buf, which the text then owns
 // until it is judged.
 func newText(raw string, buf *textBuf) *text {
-	t := &text{raw: raw, plain: true}
-	ascii := true
-	for i := 0; i < len(raw); i++ {
-		if raw[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		b := append(buf.fold[:0], raw...)
-		t.plain = lowerASCII(b)
+	t := &text{raw: raw, plain: true, buf: buf}
+	// Most texts are ASCII: copied, then lowered until a byte beyond it.
+	b := append(buf.fold[:0], raw...)
+	buf.fold = b[:0]
+	if plain, ascii := lowerASCII(b); ascii {
+		t.plain = plain
 		blankContinuations(b)
-		t.fold, buf.fold = b, b[:0]
+		t.fold = b
 		return t
 	}
-	b, offs := buf.fold[:0], buf.offs[:0]
+	b, offs := b[:0], buf.offs[:0]
 	var tmp [32]byte
 	for i := 0; i < len(raw); {
 		if raw[i] < utf8.RuneSelf {
@@ -62,7 +61,7 @@ func newText(raw string, buf *textBuf) *text {
 				j++
 			}
 			b = append(b, raw[i:j]...)
-			if !lowerASCII(b[len(b)-(j-i):]) {
+			if plain, _ := lowerASCII(b[len(b)-(j-i):]); !plain {
 				t.plain = false
 			}
 			for ; i < j; i++ {
@@ -86,19 +85,56 @@ func newText(raw string, buf *textBuf) *text {
 	return t
 }
 
-// lowerASCII lowers the ASCII letters of b in place, and reports whether
-// b is free of control characters other than tabs and line breaks.
-func lowerASCII(b []byte) bool {
-	plain := true
-	for i, c := range b {
-		switch {
-		case 'A' <= c && c <= 'Z':
-			b[i] = c + 'a' - 'A'
-		case c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f:
-			plain = false
+// Masks for reading eight ASCII bytes at once: a byte plus 0x80-c has its
+// high bit set exactly when the byte is at least c.
+const (
+	eachByte = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// lowerASCII lowers the ASCII letters of b in place, up to its first byte
+// beyond ASCII (ascii false). plain reports whether the bytes lowered are
+// free of control characters other than tabs and line breaks.
+func lowerASCII(b []byte) (plain, ascii bool) {
+	plain = true
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if w&highBits != 0 {
+			break // the bytes of this word are read one by one
+		}
+		upper := (w + (0x80-'A')*eachByte) &^ (w + (0x80-'Z'-1)*eachByte) & highBits
+		binary.LittleEndian.PutUint64(b[i:], w|upper>>2)
+		// Bytes below a space, or DEL; line breaks are common enough to
+		// be set apart here.
+		ctl := (^(w + (0x80-' ')*eachByte) | (w + eachByte)) & highBits
+		if nl := w ^ '\n'*eachByte; ctl != 0 && plain {
+			ctl &^= ^((nl&^highBits + ^uint64(highBits)) | nl) & highBits
+			plain = ctl == 0 || plainControls(b[i:i+8])
 		}
 	}
-	return plain
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= utf8.RuneSelf:
+			return plain, false
+		case 'A' <= c && c <= 'Z':
+			b[i] = c + 'a' - 'A'
+		case c < ' ' || c == 0x7f:
+			plain = plain && plainControls(b[i:i+1])
+		}
+	}
+	return plain, true
+}
+
+// plainControls reports whether the control characters of b are tabs and
+// line breaks only.
+func plainControls(b []byte) bool {
+	for _, c := range b {
+		if c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // blankContinuations turns a backslash (or PowerShell's backtick) that
@@ -143,11 +179,11 @@ func foldRune(dst []byte, r rune, s string) []byte {
 		return append(dst, '-')
 	}
 	if mayFold(r) {
-		start := len(dst)
-		dst = norm.NFKC.AppendString(dst, s)
-		// Lower-case what NFKC made, keeping it to ASCII where it is.
-		folded := string(dst[start:])
-		dst = dst[:start]
+		// Lower-case what NFKC makes, keeping it to ASCII where it is.
+		folded := s
+		if !norm.NFKC.IsNormalString(s) {
+			folded = norm.NFKC.String(s)
+		}
 		for _, fr := range folded {
 			fr = unicode.ToLower(fr)
 			if c, ok := lookAlike(fr); ok {
@@ -254,11 +290,21 @@ func (t *text) rawEnd(i int) int {
 // pos is the line and column (in characters), from 1, of raw[off].
 func (t *text) pos(off int) (line, col int) {
 	if t.lines == nil {
-		t.lines = []int{0}
-		for i := 0; i < len(t.raw); i++ {
-			if t.raw[i] == '\n' {
-				t.lines = append(t.lines, i+1)
+		lines := []int{0}
+		if t.buf != nil {
+			lines = append(t.buf.lines[:0], 0)
+		}
+		for i := 0; ; {
+			k := strings.IndexByte(t.raw[i:], '\n')
+			if k < 0 {
+				break
 			}
+			i += k + 1
+			lines = append(lines, i)
+		}
+		t.lines = lines
+		if t.buf != nil {
+			t.buf.lines = lines[:0]
 		}
 	}
 	l := sort.Search(len(t.lines), func(k int) bool { return t.lines[k] > off }) - 1
