@@ -143,10 +143,9 @@ func commonPrefix(a, b string) int {
 	return i
 }
 
-// FindAllOverlapping lists every occurrence of the patterns in text, by
+// appendHits appends to hits every occurrence of the patterns in text, by
 // where they end, the longer first where several end at one byte.
-func (a *automaton) FindAllOverlapping(text []byte) []hit {
-	var hits []hit
+func (a *automaton) appendHits(hits []hit, text []byte) []hit {
 	s := uint32(0)
 	for i, c := range text {
 		t := a.trans[s+a.classes[c]]

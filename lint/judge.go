@@ -338,6 +338,7 @@ type scan struct {
 // scan owns it until it is done.
 type scratch struct {
 	text   textBuf
+	hits   []hit
 	cur    [][2]int
 	done   []int
 	order  []int
@@ -519,13 +520,14 @@ func (s *scan) detect() {
 	if len(s.fold) == 0 {
 		return
 	}
-	hits := s.j.ac.FindAllOverlapping(s.fold)
+	sc := s.scratch()
+	hits := s.j.ac.appendHits(sc.hits[:0], s.fold)
+	sc.hits = hits
 	if len(hits) == 0 {
 		return
 	}
 	s.findLiterals(hits)
 	nd := len(s.j.dets)
-	sc := s.scratch()
 	cur := resize(sc.cur, nd+len(s.j.leaks)) // the window each target has open
 	for i := range cur {
 		cur[i] = [2]int{-1, -1}

@@ -33,7 +33,7 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 	for _, text := range texts {
 		s := &scan{j: j, t: newText(text, &textBuf{})}
 		s.fold = s.t.fold
-		s.findLiterals(j.ac.FindAllOverlapping(s.fold))
+		s.findLiterals(j.ac.appendHits(nil, s.fold))
 		for i, re := range dets {
 			for _, m := range re.FindAllIndex(s.fold, -1) {
 				if m[0] == m[1] {
