@@ -278,10 +278,10 @@ func cmdEmu(ts *testscript.TestScript, neg bool, args []string) {
 	case "await-writes":
 		started := ts.Value(writesStartedKey{}).(*atomic.Int64)
 		want := int64(atoi(args[1]))
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(hangBound)
 		for started.Load() < want {
 			if time.Now().After(deadline) {
-				ts.Fatalf("emu await-writes: %d write requests after 10s, want %d", started.Load(), want)
+				ts.Fatalf("emu await-writes: %d write requests after %s, want %d", started.Load(), hangBound, want)
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
@@ -480,14 +480,14 @@ func cmdReversePlans(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(path, b.Bytes(), 0o644))
 }
 
-// cmdAwait waits (up to 10s) until something listens on the TCP address.
+// cmdAwait waits (up to hangBound) until something listens on the TCP address.
 //
 //	await ADDR
 func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: await ADDR")
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(hangBound)
 	for {
 		c, err := net.DialTimeout("tcp", args[0], time.Second)
 		if err == nil {
@@ -495,7 +495,7 @@ func cmdAwait(ts *testscript.TestScript, neg bool, args []string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			ts.Fatalf("nothing listens on %s after 10s: %v", args[0], err)
+			ts.Fatalf("nothing listens on %s after %s: %v", args[0], hangBound, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

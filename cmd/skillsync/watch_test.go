@@ -182,12 +182,12 @@ func TestWatchNotifiesAndStops(t *testing.T) {
 	}()
 	waitFor := func(what string, cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := time.Now().Add(hangBound)
 		for !cond() {
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: not within 10s\n%s", what, out.String())
+				t.Fatalf("%s: not within %s\n%s", what, hangBound, out.String())
 			}
-			time.Sleep(5 * time.Millisecond)
+			time.Sleep(10 * time.Millisecond)
 		}
 	}
 	get := func(p string) (int, string) {
@@ -233,8 +233,8 @@ func TestWatchNotifiesAndStops(t *testing.T) {
 		if code != exitOK {
 			t.Errorf("exit %d after the stop, want 0\n%s", code, out.String())
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the watch did not stop")
+	case <-time.After(hangBound):
+		t.Fatalf("the watch did not stop within %s of its context ending\n%s", hangBound, out.String())
 	}
 	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
 		t.Errorf("the metrics server still answers after the stop")
