@@ -549,20 +549,6 @@ func skillsTreeID(commit *object.Commit, prefix, skillsDir string) (plumbing.Has
 	return e.Hash, e.Mode == filemode.Dir, nil
 }
 
-// skillsTree returns the tree of the skills folder in commit, or nil when
-// the commit has none.
-func skillsTree(gr *git.Repository, commit *object.Commit, prefix, skillsDir string) (*object.Tree, error) {
-	id, ok, err := skillsTreeID(commit, prefix, skillsDir)
-	if err != nil || !ok {
-		return nil, err
-	}
-	tree, err := object.GetTree(gr.Storer, id)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s in commit %s: %w", path.Join(prefix, skillsDir), commit.Hash, err)
-	}
-	return tree, nil
-}
-
 func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix string, opts LoadOptions) (*Repo, diag.Diagnostics, error) {
 	ref := opts.Ref
 	h, err := gr.ResolveRevision(plumbing.Revision(ref))
@@ -603,12 +589,16 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 		return nil, nil, err
 	}
 	repo := &Repo{Root: root, Config: cfg, Commit: commit.Hash.String()}
-	st, err := skillsTree(gr, commit, prefix, cfg.SkillsDir)
+	stID, ok, err := skillsTreeID(commit, prefix, cfg.SkillsDir)
 	if err != nil {
 		return nil, nil, err
 	}
-	if st == nil {
+	if !ok {
 		return repo, diag.Diagnostics{missingSkillsDir(cfg.SkillsDir)}, nil
+	}
+	st, err := object.GetTree(gr.Storer, stID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s in commit %s: %w", path.Join(prefix, cfg.SkillsDir), commit.Hash, err)
 	}
 
 	// go-git's object storage is read here from one goroutine only; the
