@@ -20,18 +20,6 @@ var levelNames = []string{"off", "warning", "error"}
 // profiles are the values lint.profile takes.
 var profiles = []string{lint.ProfileAgentSkills}
 
-// lintRuleNames are the names of the rules whose levels skillsync.yaml
-// sets: the security rules are not among them yet.
-func lintRuleNames() []string {
-	var out []string
-	for _, r := range lint.Rules {
-		if !r.Security {
-			out = append(out, r.Name)
-		}
-	}
-	return out
-}
-
 // parseLint reads the lint section, whose keys checkKeys has checked: an
 // unknown profile, rule code or level is an error at its line, with the
 // nearest known one suggested.
@@ -62,7 +50,12 @@ func parseLint(n *yaml.Node, fail func(int, string, ...any)) lint.Config {
 }
 
 func parseLintRules(m *yaml.Node, fail func(int, string, ...any)) map[string]lint.Level {
-	codes := lintRuleNames()
+	var codes []string // the rules whose levels skillsync.yaml sets: not the security rules yet
+	for _, r := range lint.Rules {
+		if !r.Security {
+			codes = append(codes, r.Name)
+		}
+	}
 	out := map[string]lint.Level{}
 	lines := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
