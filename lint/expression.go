@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"sync"
 )
 
@@ -12,13 +13,43 @@ import (
 type expression struct {
 	src string
 	re  func() *regexp.Regexp
+	// atLine is the expression anchored at the start of its input, or nil
+	// when a match of it may start other than at a line's start.
+	atLine func() *regexp.Regexp
 }
 
 // mustCompile makes the expression src, compiled when first used. The
 // expressions are fixed, so one that does not compile is a bug that
 // TestExpressionsCompile catches.
 func mustCompile(src string) *expression {
-	return &expression{src: src, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })}
+	return &expression{
+		src: src,
+		re:  sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }),
+		atLine: sync.OnceValue(func() *regexp.Regexp {
+			if re, err := syntax.Parse(src, syntax.Perl); err != nil || !startsAtLine(re) {
+				return nil
+			}
+			return regexp.MustCompile(`\A(?:` + src + `)`)
+		}),
+	}
+}
+
+// startsAtLine reports whether every match of re starts at a line's start.
+func startsAtLine(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine:
+		return true
+	case syntax.OpConcat, syntax.OpCapture:
+		return len(re.Sub) > 0 && startsAtLine(re.Sub[0])
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if !startsAtLine(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (e *expression) String() string { return e.src }

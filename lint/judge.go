@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -741,7 +742,13 @@ func (s *scan) runDetector(t, lo, hi int) {
 	}
 	d := &s.j.dets[t]
 	s.work += hi - lo
-	for _, m := range d.re.FindAllSubmatchIndex(s.fold[lo:hi], -1) {
+	var ms [][]int
+	if at := d.re.atLine(); at != nil {
+		ms = allAtLines(at, s.fold[lo:hi])
+	} else {
+		ms = d.re.FindAllSubmatchIndex(s.fold[lo:hi], -1)
+	}
+	for _, m := range ms {
 		for k := range m {
 			if m[k] >= 0 {
 				m[k] += lo
@@ -749,6 +756,36 @@ func (s *scan) runDetector(t, lo, hi int) {
 		}
 		s.report(d, m)
 	}
+}
+
+// allAtLines returns what FindAllSubmatchIndex(b, -1) returns for an
+// expression whose matches start at line starts, at being it anchored at
+// its input's start: it tries at each line start only.
+func allAtLines(at *regexp.Regexp, b []byte) [][]int {
+	var ms [][]int
+	prev := -1 // where the last match ended
+	for p := 0; p <= len(b); {
+		from := p // the next try starts at the first line start after from
+		if m := at.FindSubmatchIndex(b[p:]); m != nil && (m[1] > 0 || p != prev) {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += p
+				}
+			}
+			ms = append(ms, m)
+			prev, from = m[1], m[1]
+		}
+		if from > p && b[from-1] == '\n' {
+			p = from
+			continue
+		}
+		nl := bytes.IndexByte(b[from:], '\n')
+		if nl < 0 {
+			return ms
+		}
+		p = from + nl + 1
+	}
+	return ms
 }
 
 // report records the match m of d, unless a finding of its rule covers it.
