@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
@@ -142,7 +141,7 @@ const maxListedRuns = 5
 // onlyInvisible returns what changes from before to after, and true, when
 // the two differ in invisible characters only.
 func onlyInvisible(before, after string) (invisibleChange, bool) {
-	if before == after || !sameVisible(before, after) {
+	if before == after || visible.Strip(before) != visible.Strip(after) {
 		return invisibleChange{}, false
 	}
 	was := map[string]int{}
@@ -164,52 +163,6 @@ func onlyInvisible(before, after string) (invisibleChange, bool) {
 		}
 	}
 	return ch, true
-}
-
-// sameVisible reports whether a and b are the same once their invisible
-// characters are left out ([visible.Strip]). It stops at the first
-// difference a person sees, after comparing their common start in
-// blocks: a plan's changes are mostly visible ones.
-func sameVisible(a, b string) bool {
-	const block = 256
-	i := 0
-	for i+block <= len(a) && i+block <= len(b) && a[i:i+block] == b[i:i+block] {
-		i += block
-	}
-	for i < len(a) && i < len(b) && a[i] == b[i] {
-		i++
-	}
-	for i > 0 && (i < len(a) && !utf8.RuneStart(a[i]) || i < len(b) && !utf8.RuneStart(b[i])) {
-		i--
-	}
-	a, b = a[i:], b[i:]
-	for {
-		ra, na := nextVisible(a)
-		rb, nb := nextVisible(b)
-		if ra != rb {
-			return false
-		}
-		if ra < 0 {
-			return true
-		}
-		a, b = a[na:], b[nb:]
-	}
-}
-
-// nextVisible is the first visible rune of s, -1 if there is none, and the
-// bytes up to its end.
-func nextVisible(s string) (rune, int) {
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			return 0x110000 + rune(s[i]), i + n // a byte that is not UTF-8, itself
-		}
-		if visible.KindOf(r) == visible.KindNone {
-			return r, i + n
-		}
-		i += n
-	}
-	return -1, len(s)
 }
 
 // describe says what changes, each marker passed through mark (a code

@@ -2,10 +2,8 @@ package render
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/visible"
@@ -220,37 +218,5 @@ func TestJSONKeepsValuesAndShowsEscapes(t *testing.T) {
 	}
 	if got := back.Changes[0].After.Instructions; got == nil || *got != after {
 		t.Errorf("read back, the instructions are %q, want %q", *got, after)
-	}
-}
-
-// TestSameVisible: comparing two texts without their invisible characters,
-// stopping at the first difference, says what comparing them stripped
-// does.
-func TestSameVisible(t *testing.T) {
-	alphabet := []string{"a", "b", "é", "e\u0301", "\u200b", "\u200d", "\ufe0f", "✔", "👨", "\U000E0041", "\x1b", "\n", "\xff"}
-	r := rand.New(rand.NewPCG(23, 1))
-	text := func() string {
-		var b strings.Builder
-		for range r.IntN(600) {
-			b.WriteString(alphabet[r.IntN(len(alphabet))])
-		}
-		return b.String()
-	}
-	for range 3000 {
-		a := text()
-		b := a
-		switch r.IntN(3) {
-		case 0:
-			b = text()
-		case 1: // insert an invisible character between two others
-			at := r.IntN(len(a) + 1)
-			for at < len(a) && !utf8.RuneStart(a[at]) {
-				at++
-			}
-			b = a[:at] + "\u200b" + a[at:]
-		}
-		if got, want := sameVisible(a, b), visible.Strip(a) == visible.Strip(b); got != want {
-			t.Fatalf("sameVisible(%q, %q) = %v, want %v", a, b, got, want)
-		}
 	}
 }
