@@ -47,15 +47,6 @@ const bom = "\uFEFF"
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-func firstNonASCII(s string) (rune, bool) {
-	for _, r := range s {
-		if r >= utf8.RuneSelf {
-			return r, true
-		}
-	}
-	return 0, false
-}
-
 // A Document is one SKILL.md as read: what its frontmatter and body say,
 // and where and how they say it, for the rules that judge more than the
 // values (package lint).
@@ -256,7 +247,8 @@ func (p *skillParser) frontmatter(sk *Document, fm frontmatter.Split) {
 				p.errorf(vl, vc, "name-invalid", nameHint(sk.Name), "%s", RuleMessage(err))
 			} else {
 				sk.NameOK = ok
-				if r, found := firstNonASCII(sk.Name); found {
+				if i := strings.IndexFunc(sk.Name, func(r rune) bool { return r >= utf8.RuneSelf }); i >= 0 {
+					r, _ := utf8.DecodeRuneInString(sk.Name[i:])
 					p.warnf(vl, vc, "name-non-ascii", "use ASCII letters and digits if the service refuses the name",
 						"name holds %q: the service's rule says letters and digits, and it may accept only ASCII ones", r)
 				}
