@@ -272,31 +272,27 @@ func parseLockEntry(item *yaml.Node, fail func(int, string, ...any)) (LockedSkil
 		}
 		return ""
 	}
-	line := func(k string) int {
-		if v := vals[k]; v != nil {
-			return v.Line
-		}
-		return item.Line
-	}
+	// Each check below reports at the line of a key that is present: slug,
+	// commit and hash are required above, local and path checked when given.
 	e := LockedSkill{Slug: get("slug"), Source: get("source"), Path: get("path"), Ref: get("ref"), Commit: get("commit"), Hash: get("hash"), Local: get("local")}
 	if err := CheckFolderName(e.Slug); err != nil {
-		fail(line("slug"), "slug %s: %v", visible.Quote(e.Slug), err)
+		fail(vals["slug"].Line, "slug %s: %v", visible.Quote(e.Slug), err)
 		ok = false
 	}
 	if !commitID.MatchString(e.Commit) {
-		fail(line("commit"), "commit %s is not a commit id: 40 lowercase hexadecimal digits", visible.Quote(e.Commit))
+		fail(vals["commit"].Line, "commit %s is not a commit id: 40 lowercase hexadecimal digits", visible.Quote(e.Commit))
 		ok = false
 	}
 	if !folderHash.MatchString(e.Hash) {
-		fail(line("hash"), "hash %s is not %s followed by 64 lowercase hexadecimal digits", visible.Quote(e.Hash), hashPrefix)
+		fail(vals["hash"].Line, "hash %s is not %s followed by 64 lowercase hexadecimal digits", visible.Quote(e.Hash), hashPrefix)
 		ok = false
 	}
 	if e.Local != "" && !folderHash.MatchString(e.Local) {
-		fail(line("local"), "local %s is not %s followed by 64 lowercase hexadecimal digits", visible.Quote(e.Local), hashPrefix)
+		fail(vals["local"].Line, "local %s is not %s followed by 64 lowercase hexadecimal digits", visible.Quote(e.Local), hashPrefix)
 		ok = false
 	}
 	if p := e.Path; p != "" && (path.Clean(p) != p || path.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, `\`)) {
-		fail(line("path"), "path %s must be a folder inside the source repository, written with '/'", visible.Quote(p))
+		fail(vals["path"].Line, "path %s must be a folder inside the source repository, written with '/'", visible.Quote(p))
 		ok = false
 	}
 	return e, ok
