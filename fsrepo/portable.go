@@ -84,10 +84,8 @@ func deviceName(name string) bool {
 // foldName is name as a file system that ignores case (and Unicode
 // normalisation, as macOS's does) compares it.
 func foldName(name string) string {
-	for i := 0; i < len(name); i++ {
-		if name[i] >= utf8.RuneSelf {
-			return cases.Fold().String(norm.NFC.String(name))
-		}
+	if strings.ContainsFunc(name, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		return cases.Fold().String(norm.NFC.String(name))
 	}
 	return strings.ToLower(name)
 }
