@@ -10,6 +10,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -207,7 +208,7 @@ func NewScript(oldName, newName, a, b string) (*Script, string) {
 	return s, diffText(oldName, newName, ops, replaced)
 }
 
-// text is the unified diff of s, as [Unified] gives it.
+// Text is the unified diff of s, as [Unified] gives it.
 func (s *Script) Text() string {
 	if s.runs == nil {
 		return ""
@@ -261,17 +262,7 @@ func expandRuns(runs []editRun, la, lb []string) []lineOp {
 
 // Lines splits s after each "\n"; the last line may lack one.
 func Lines(s string) []string {
-	out := make([]string, 0, strings.Count(s, "\n")+1)
-	for s != "" {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			out = append(out, s)
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
+	return slices.Collect(strings.Lines(s))
 }
 
 // hunk is a range [start, end) of an edit script.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
-	"github.com/skillsync/skillsync/reconcile/diff"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -286,7 +285,7 @@ func (t *textWriter) change(c *reconcile.Change) {
 // diff writes a unified diff indented, coloured line by line, shown as a
 // reviewer must read it (see [shownDiff]).
 func (t *textWriter) diff(indent int, d string) {
-	for _, l := range diff.Lines(shownDiff(d)) {
+	for l := range strings.Lines(shownDiff(d)) {
 		l = strings.TrimSuffix(l, "\n")
 		col := ""
 		switch {
