@@ -53,18 +53,18 @@ func withhold(e reconcile.JournalEntry, found func(text string) []string) reconc
 		}
 		return &c
 	}
-	// A publish's slug is the agent's name, which the space holds.
-	if check("slug", &e.Slug) {
-		e.Slug = "withheld: it holds the value of " + strings.Join(w["slug"], ", ")
+	// A slug, an error or a mismatch is replaced by a line naming its secrets.
+	replace := func(field string, text *string) {
+		if check(field, text) {
+			*text = "withheld: it holds the value of " + strings.Join(w[field], ", ")
+		}
 	}
+	// A publish's slug is the agent's name, which the space holds.
+	replace("slug", &e.Slug)
 	e.Before = state("before.", e.Before)
 	e.After = state("after.", e.After)
-	if check("error", &e.Error) {
-		e.Error = "withheld: it holds the value of " + strings.Join(w["error"], ", ")
-	}
-	if check("mismatch", &e.Mismatch) {
-		e.Mismatch = "withheld: it holds the value of " + strings.Join(w["mismatch"], ", ")
-	}
+	replace("error", &e.Error)
+	replace("mismatch", &e.Mismatch)
 	if len(w) > 0 {
 		e.Withheld = w
 	}
