@@ -218,11 +218,12 @@ func readPlanning(c *cli.Context, e *env) (planningOptions, error) {
 	if err != nil {
 		return planningOptions{}, err
 	}
+	cache, _ := pick(flagCache, flagCache.get(c), envCache, e.getenv, "")
 	return planningOptions{
 		dir:   resolveDir(flagDir.get(c), e.getenv),
 		ref:   flagRef.get(c),
 		force: flagForce.get(c),
-		cache: resolveCache(flagCache.get(c), e.getenv),
+		cache: cache,
 		color: useColor(flagNoColor.get(c), e.getenv, e.ui),
 		conn:  cs,
 	}, nil

@@ -71,13 +71,6 @@ func resolveDir(flagValue string, getenv func(string) string) string {
 	return dir
 }
 
-// resolveCache is --cache, else SKILLSYNC_CACHE: the folder of the cache
-// of skills read from the space, or "" for none.
-func resolveCache(flagValue string, getenv func(string) string) string {
-	dir, _ := pick(flagCache, flagValue, envCache, getenv, "")
-	return dir
-}
-
 // useColor decides colour once, here, so renderers never do: never with
 // --no-color or NO_COLOR; always with FORCE_COLOR or CLICOLOR_FORCE set
 // (but to 0 or false); never on a dumb terminal; else when stdout is a
