@@ -105,13 +105,14 @@ func commandsWithFlag(cmds []*cli.Command, parent []string, name string) []strin
 // several; "" when none has it.
 func flagGoesAfter(cmds []*cli.Command, parent []string, flag, name, what string) string {
 	has := commandsWithFlag(cmds, parent, name)
-	switch len(has) {
-	case 0:
+	if len(has) == 0 {
 		return ""
-	case 1:
-		return fmt.Sprintf("flags go after the %s name: skillsync %s %s ...", what, has[0], flag)
 	}
-	return fmt.Sprintf("flags go after the %s name: skillsync %s %s ...", what, strings.Join(append(slices.Clone(parent), strings.ToUpper(what)), " "), flag)
+	command := has[0]
+	if len(has) > 1 {
+		command = strings.Join(append(slices.Clone(parent), strings.ToUpper(what)), " ")
+	}
+	return fmt.Sprintf("flags go after the %s name: skillsync %s %s ...", what, command, flag)
 }
 
 // similarFlag is the flag of the command that name is a typo or an
