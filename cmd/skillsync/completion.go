@@ -123,12 +123,7 @@ func prepareCompletion(app *cli.App, args []string) []string {
 	if i < 1 {
 		return args
 	}
-	var words []string
-	for _, a := range args[1:i] {
-		if a != "--" {
-			words = append(words, a)
-		}
-	}
+	words := slices.DeleteFunc(slices.Clone(args[1:i]), func(a string) bool { return a == "--" })
 	var last string
 	if len(words) > 0 {
 		last = words[len(words)-1]
