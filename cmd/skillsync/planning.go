@@ -191,14 +191,6 @@ func (o planningOptions) targets(repo *fsrepo.Repo) ([]targetSettings, error) {
 	return ts, err
 }
 
-// connect builds the client of target t.
-func connect(e *env, o planningOptions, t targetSettings) (*remote.Client, error) {
-	if err := o.conn.checkParallelism(); err != nil {
-		return nil, err
-	}
-	return newClient(e, o.conn, t)
-}
-
 // refuseTokenInRepo refuses a repository whose skills hold the token (a
 // real one, of 12 bytes or more), spelt in any way, in a file or in the
 // name of a file or folder: a plan would carry it into the space, the plan
@@ -321,7 +313,7 @@ func listTarget(ctx context.Context, e *env, o planningOptions, r *planRun, earl
 	var err error
 	if early != nil {
 		r.client = early.clients[i]
-	} else if r.client, err = connect(e, o, r.target); err != nil {
+	} else if r.client, err = connect(e, o.conn, r.target); err != nil {
 		return nil, err
 	}
 	if err := refuseTokenInRepo(e.ui, r.repo); err != nil {

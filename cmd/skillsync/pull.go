@@ -119,10 +119,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := o.conn.checkParallelism(); err != nil {
-		return err
-	}
-	cl, err := newClient(e, o.conn, t)
+	cl, err := connect(e, o.conn, t)
 	if err != nil {
 		return err
 	}

@@ -176,11 +176,8 @@ func planRestore(ctx context.Context, e *env, o restoreOptions, rs *journal.Rest
 	if t.Space != rs.Space {
 		return nil, withHint(fmt.Errorf("the journal is of space %s, not %s", rs.Space, t.Space), "restore it into its own space: pass --space %s", rs.Space)
 	}
-	if err := o.conn.checkParallelism(); err != nil {
-		return nil, err
-	}
 	t.Policy.Force = o.force
-	cl, err := newClient(e, o.conn, t)
+	cl, err := connect(e, o.conn, t)
 	if err != nil {
 		return nil, err
 	}

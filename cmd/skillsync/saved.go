@@ -76,7 +76,7 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	partly := 0 // changes applied already, of plans not applied whole
 	for _, sp := range sps {
 		t := byName[sp.Plan.Target]
-		cl, err := connect(e, o, t)
+		cl, err := connect(e, o.conn, t)
 		if err != nil {
 			return nil, err
 		}

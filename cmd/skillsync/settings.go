@@ -447,8 +447,8 @@ func newClient(e *env, cs connSettings, t targetSettings) (*remote.Client, error
 		BaseURL:   t.BaseURL,
 		Token:     tok,
 		UserAgent: "skillsync/" + version,
+		Timeout:   cs.timeout,
 	}
-	opts.Timeout = cs.timeout
 	wait := newWaitReport(ui, t.BaseURL, cs.timeout)
 	opts.HTTPClient = &http.Client{Transport: wait.transport()}
 	opts.OnRequest = func(r remote.RequestInfo) {
@@ -473,6 +473,15 @@ func newClient(e *env, cs connSettings, t targetSettings) (*remote.Client, error
 		return nil, withHint(err, "check --base-url, SKILLSYNC_BASE_URL or baseURL in skillsync.yaml")
 	}
 	return cl, nil
+}
+
+// connect builds the client of target t for a command that runs requests
+// side by side, once cs's parallelism is in range.
+func connect(e *env, cs connSettings, t targetSettings) (*remote.Client, error) {
+	if err := cs.checkParallelism(); err != nil {
+		return nil, err
+	}
+	return newClient(e, cs, t)
 }
 
 // findRepo locates the repository root: dir (from --dir or SKILLSYNC_DIR),

@@ -148,7 +148,7 @@ func (w *watcher) round(ctx context.Context) error {
 		policy, _ := json.Marshal(t.Policy) // strings, numbers and lists: never fails
 		desired[i] = reconcile.DesiredHash(repo.ForTarget(t.Name)) + "\x00" + string(policy)
 		if wt.client == nil {
-			if wt.client, err = connect(e, planning, t); err != nil {
+			if wt.client, err = connect(e, planning.conn, t); err != nil {
 				return err
 			}
 		}
