@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -397,11 +398,7 @@ func vendorError(ui *ui, err error, source string) error {
 	case errors.Is(err, context.Canceled), errors.Is(err, errInterrupted):
 		return err
 	case remote.NetFailureOf(err) != remote.NetOther:
-		where := "the source"
-		if source != "" {
-			where = source
-		}
-		return withHint(err, "could not reach %s: check its address and this machine's network (and proxy), or vendor from a local clone by giving its path", where)
+		return withHint(err, "could not reach %s: check its address and this machine's network (and proxy), or vendor from a local clone by giving its path", cmp.Or(source, "the source"))
 	}
 	return err
 }
