@@ -176,25 +176,8 @@ const encodedSecret = "[REDACTED: encodes a secret]"
 
 // foldSpan is the span of fold that raw[i:j] became.
 func (s *scan) foldSpan(i, j int) (int, int) {
-	if s.t.offs == nil {
-		return i, j
-	}
-	lo := searchOffs(s.t.offs, i)
-	hi := searchOffs(s.t.offs, j)
+	lo, hi := s.t.foldOff(i), s.t.foldOff(j)
 	return lo, max(hi, lo)
-}
-
-func searchOffs(offs []int32, raw int) int {
-	lo, hi := 0, len(offs)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if int(offs[m]) < raw {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
 }
 
 // charCodeDetectors decode text spelt as character codes or escapes:

@@ -20,9 +20,9 @@ import (
 type text struct {
 	raw  string
 	fold []byte
-	// offs[i] is the offset in raw of the byte fold[i] came from; nil
-	// when the two align byte for byte.
-	offs  []int32
+	// offs maps fold to raw in segments, in increasing order of both;
+	// nil when the two align byte for byte.
+	offs  []seg
 	lines []int // offsets in raw of line starts, made when first needed
 	// plain says raw holds no character that [visible.KindOf] calls
 	// invisible and no combining mark, so that it has no run of them.
@@ -34,8 +34,16 @@ type text struct {
 // for the next text once the one that used it is judged.
 type textBuf struct {
 	fold  []byte
-	offs  []int32
+	offs  []seg
 	lines []int
+}
+
+// A seg is the part of fold from fold up to the next seg's start. In a
+// run, fold byte i came from raw byte raw+i-fold; otherwise all its bytes
+// came from the one character at raw.
+type seg struct {
+	fold, raw int32
+	run       bool
 }
 
 // newText folds raw into the memory of buf, which the text then owns
@@ -51,7 +59,9 @@ func newText(raw string, buf *textBuf) *text {
 		t.fold = b
 		return t
 	}
-	b, offs := b[:0], buf.offs[:0]
+	// offs is not nil even when nothing folds to a byte, so that the end
+	// of fold still maps to the end of raw.
+	b, offs := b[:0], append(buf.offs[:0], seg{})[:0]
 	var tmp [32]byte
 	for i := 0; i < len(raw); {
 		if raw[i] < utf8.RuneSelf {
@@ -60,22 +70,21 @@ func newText(raw string, buf *textBuf) *text {
 			for j < len(raw) && raw[j] < utf8.RuneSelf {
 				j++
 			}
+			offs = append(offs, seg{int32(len(b)), int32(i), true})
 			b = append(b, raw[i:j]...)
 			if plain, _ := lowerASCII(b[len(b)-(j-i):]); !plain {
 				t.plain = false
 			}
-			for ; i < j; i++ {
-				offs = append(offs, int32(i))
-			}
+			i = j
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(raw[i:])
 		if t.plain && (visible.KindOf(r) != visible.KindNone || unicode.In(r, unicode.Mn, unicode.Me)) {
 			t.plain = false // a combining mark may be one of a stack
 		}
-		for _, c := range foldRune(tmp[:0], r, raw[i:i+n]) {
-			b = append(b, c)
-			offs = append(offs, int32(i))
+		if f := foldRune(tmp[:0], r, raw[i:i+n]); len(f) > 0 {
+			offs = append(offs, seg{int32(len(b)), int32(i), false})
+			b = append(b, f...)
 		}
 		i += n
 	}
@@ -270,10 +279,47 @@ func (t *text) rawOff(i int) int {
 	if t.offs == nil {
 		return i
 	}
-	if i >= len(t.offs) {
+	if i >= len(t.fold) {
 		return len(t.raw)
 	}
-	return int(t.offs[i])
+	// The last segment starting at or before i.
+	k := sort.Search(len(t.offs), func(k int) bool { return int(t.offs[k].fold) > i }) - 1
+	sg := t.offs[k]
+	if sg.run {
+		return int(sg.raw) + i - int(sg.fold)
+	}
+	return int(sg.raw)
+}
+
+// foldOff is the first i whose rawOff(i) is at least off, or len(fold).
+func (t *text) foldOff(off int) int {
+	if t.offs == nil {
+		return off
+	}
+	// The first segment holding a byte from off or beyond: its last byte
+	// comes from the last byte of a run, or from its one character.
+	k := sort.Search(len(t.offs), func(k int) bool {
+		sg, last := t.offs[k], int(t.offs[k].raw)
+		if sg.run {
+			last += t.segEnd(k) - int(sg.fold) - 1
+		}
+		return last >= off
+	})
+	if k == len(t.offs) {
+		return len(t.fold)
+	}
+	if sg := t.offs[k]; sg.run && off > int(sg.raw) {
+		return int(sg.fold) + off - int(sg.raw)
+	}
+	return int(t.offs[k].fold)
+}
+
+// segEnd is the end in fold of segment k.
+func (t *text) segEnd(k int) int {
+	if k+1 < len(t.offs) {
+		return int(t.offs[k+1].fold)
+	}
+	return len(t.fold)
 }
 
 // rawEnd is the end in raw of the folded span ending at fold[i]: the end

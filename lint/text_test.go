@@ -2,6 +2,7 @@ package lint
 
 import (
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 	"unicode"
@@ -39,6 +40,45 @@ func TestFoldASCII(t *testing.T) {
 		}
 		if tx.plain != plain || tx.offs != nil {
 			t.Fatalf("%q: plain %v offsets %v, want plain %v and no offsets", raw, tx.plain, tx.offs != nil, plain)
+		}
+	}
+}
+
+// TestFoldOffsets: on texts mixing ASCII with characters that fold to
+// nothing, to one byte, to themselves and to several bytes, every byte of
+// fold maps back to the start of the character it came from, and every raw
+// offset to the first fold byte from there on.
+func TestFoldOffsets(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"a", "B", "ab c", "\n", "\\\n", "é", "Ｐ", "ﬁ", "а", "\u200b", "日本", "’", "①", "ǅ", "\u0301", "x\u00ady"}
+	for range 20000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		raw := sb.String()
+		// The definition: each byte a character folds to comes from it.
+		var want []int
+		for i, c := range raw {
+			for range foldRune(nil, c, raw[i:i+utf8.RuneLen(c)]) {
+				want = append(want, i)
+			}
+		}
+		want = append(want, len(raw))
+		tx := newText(raw, &textBuf{})
+		if len(tx.fold)+1 != len(want) {
+			t.Fatalf("%q folds to %d bytes, want %d", raw, len(tx.fold), len(want)-1)
+		}
+		for i, w := range want {
+			if got := tx.rawOff(i); got != w {
+				t.Fatalf("%q: fold byte %d of %q maps to raw %d, want %d", raw, i, tx.fold, got, w)
+			}
+		}
+		for off := 0; off <= len(raw); off++ {
+			first := sort.SearchInts(want, off)
+			if got := tx.foldOff(off); got != first {
+				t.Fatalf("%q: raw offset %d maps to fold %d of %q, want %d", raw, off, got, tx.fold, first)
+			}
 		}
 	}
 }
