@@ -54,7 +54,8 @@ func (d *detector) reach() (int, int) {
 }
 
 // A verdict is what a detector's refine makes of a match: a severity (0
-// drops it), a message, and what the match decodes to.
+// drops it), a message (empty keeps the detector's), and what the match
+// decodes to.
 type verdict struct {
 	sev          Severity
 	msg, decoded string
@@ -195,7 +196,7 @@ func overrideDetectors() []detector {
 			if !toolPoison.Match(s.fold[m[0]:m[1]]) {
 				return verdict{}
 			}
-			return verdict{SeverityError, "hides orders to the model in an <IMPORTANT> block, as poisoned tool descriptions do", ""}
+			return verdict{sev: SeverityError}
 		},
 		after: 900,
 	}, {

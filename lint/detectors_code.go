@@ -83,7 +83,7 @@ func exfiltrationDetectors() []detector {
 			if !environAssigned.Match(line) && !(environFiltered.Match(line) && bytes.Contains(s.fold[m[0]:m[0]+24], []byte(".items()"))) {
 				return verdict{}
 			}
-			return verdict{SeverityError, "sends the environment, where tokens live, over the network", ""}
+			return verdict{sev: SeverityError}
 		},
 		after: 1600,
 	}, {
@@ -102,7 +102,7 @@ func exfiltrationDetectors() []detector {
 			if isMarkup(s.path) {
 				return verdict{} // prose and examples: the commands' own detectors judge them
 			}
-			return verdict{SeverityError, "reads a credential file and sends it over the network", ""}
+			return verdict{sev: SeverityError}
 		},
 		after: 1000,
 	}, {
@@ -245,7 +245,7 @@ func exfiltrationDetectors() []detector {
 			if conversational.Match(s.fold[m[0]:m[1]]) {
 				return verdict{SeverityError, "tells the agent to send the conversation or the code to an outside address", ""}
 			}
-			return verdict{SeverityWarning, "tells the agent to send the conversation or files to an outside address", ""}
+			return verdict{sev: SeverityWarning}
 		},
 	}}
 }
@@ -445,7 +445,7 @@ func remoteCodeDetectors() []detector {
 			if runAfterUnpack.Match(near) {
 				return verdict{SeverityError, "has the user unpack a password-protected archive and run what it holds: the password keeps scanners out", ""}
 			}
-			return verdict{SeverityWarning, "unpacks a password-protected archive, which hides its content from scanners", ""}
+			return verdict{sev: SeverityWarning}
 		},
 		after: 800,
 	}, {
@@ -598,7 +598,7 @@ func persistenceDetectors() []detector {
 			if fetchesCode.Match(s.lineOf(m[0])) {
 				return verdict{SeverityError, "writes a git hook that fetches code, which runs again on every commit or checkout", ""}
 			}
-			return verdict{SeverityWarning, "writes a git hook, which runs again on every commit or checkout", ""}
+			return verdict{sev: SeverityWarning}
 		},
 		before: 300, after: 60,
 	}, {
@@ -611,7 +611,7 @@ func persistenceDetectors() []detector {
 			if literalKey.Match(s.fold[m[0]:m[1]]) {
 				return verdict{SeverityError, "adds a key written in the skill to authorized_keys: its holder can log in to this machine", ""}
 			}
-			return verdict{SeverityWarning, "adds a key to authorized_keys: its holder can log in to this machine", ""}
+			return verdict{sev: SeverityWarning}
 		},
 	}, {
 		rule: RulePersistence, sev: SeverityWarning,

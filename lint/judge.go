@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
@@ -798,6 +799,7 @@ func (s *scan) report(d *detector, m []int) {
 		if v = d.refine(s, m); v.sev == 0 {
 			return
 		}
+		v.msg = cmp.Or(v.msg, d.msg)
 	}
 	s.add(d.rule, v.sev, m[0], m[1], v.decoded, v.msg, span{doc: !d.noDoc, prose: d.prose})
 }
