@@ -49,14 +49,7 @@ func TestJournalWithholdsSecrets(t *testing.T) {
 	if *leaky.Instructions != "Call the API with "+token+".\n" {
 		t.Errorf("Write changed what apply holds: %q", *leaky.Instructions)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(data), "Q7xTestToken") {
-		t.Fatalf("the journal holds a secret:\n%s", data)
-	}
-	es := readFile(t, path)
+	es := readWithoutSecret(t, path)
 	want := map[string][]string{"before.description": {"GITLAB_TOKEN"}, "before.instructions": {"GITHUB_TOKEN"}}
 	if !reflect.DeepEqual(es[0].Withheld, want) {
 		t.Errorf("withheld = %v, want %v", es[0].Withheld, want)
@@ -148,14 +141,7 @@ func TestJournalWithholdsAnAgentsName(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(string(data), "Q7xTestToken") {
-		t.Fatalf("the journal holds a secret:\n%s", data)
-	}
-	es := readFile(t, path)
+	es := readWithoutSecret(t, path)
 	if want := map[string][]string{"slug": {"GITHUB_TOKEN"}}; !reflect.DeepEqual(es[0].Withheld, want) {
 		t.Errorf("withheld = %v, want %v", es[0].Withheld, want)
 	}
@@ -166,4 +152,18 @@ func TestJournalWithholdsAnAgentsName(t *testing.T) {
 	if len(rs.Notes) != 1 || rs.Notes[0].Code != CodeRestorePublish || !strings.Contains(rs.Notes[0].Message, id) {
 		t.Errorf("restore notes %+v, want the publish of %s", rs.Notes, id)
 	}
+}
+
+// readWithoutSecret reads the journal at path, failing the test if its
+// bytes hold the test token.
+func readWithoutSecret(t *testing.T, path string) []reconcile.JournalEntry {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "Q7xTestToken") {
+		t.Fatalf("the journal holds a secret:\n%s", data)
+	}
+	return readFile(t, path)
 }
