@@ -62,9 +62,9 @@ type watchedTarget struct {
 }
 
 func newWatcher(e *env, o watchOptions) *watcher {
-	m := &watchMetrics{values: map[string]map[string]float64{}, started: time.Now()}
-	for _, h := range metricHelp {
-		m.values[h.name] = map[string]float64{}
+	m := &watchMetrics{started: time.Now()}
+	for i := range m.values {
+		m.values[i] = map[string]float64{}
 	}
 	return &watcher{e: e, o: o, metrics: m, targets: map[string]*watchedTarget{}}
 }
@@ -124,15 +124,15 @@ func runWatch(ctx context.Context, e *env, o watchOptions) error {
 // that moved; the targets in sync or unmoved cost one request each.
 func (w *watcher) round(ctx context.Context) error {
 	e, planning := w.e, w.o.drift.planning
-	w.metrics.add("skillsync_watch_rounds_total", "", 1)
+	w.metrics.add(metricRounds, "", 1)
 	_, repo, _, err := loadRepo(ctx, e.ui, planning)
 	if err != nil {
-		w.metrics.add("skillsync_watch_errors_total", "", 1)
+		w.metrics.add(metricErrors, "", 1)
 		return err
 	}
 	ts, err := planning.targets(repo)
 	if err != nil {
-		w.metrics.add("skillsync_watch_errors_total", "", 1)
+		w.metrics.add(metricErrors, "", 1)
 		return err
 	}
 	probes := make([]string, len(ts))
@@ -153,10 +153,10 @@ func (w *watcher) round(ctx context.Context) error {
 			}
 		}
 		bug.Go(&g, func() error {
-			w.metrics.add("skillsync_watch_probes_total", t.Name, 1)
+			w.metrics.add(metricProbes, t.Name, 1)
 			page, err := wt.client.ListSkills(ctx, t.Space, probeLimit, 0)
 			if err != nil {
-				w.metrics.add("skillsync_watch_errors_total", t.Name, 1)
+				w.metrics.add(metricErrors, t.Name, 1)
 				return fmt.Errorf("reading %s: %w", t.where(), err)
 			}
 			probes[i] = probeKey(page)
@@ -200,12 +200,12 @@ func (w *watcher) plan(ctx context.Context, planning planningOptions) error {
 	e, o := w.e, w.o.drift
 	runs, err := makePlans(ctx, e, planning, false)
 	if err != nil {
-		w.metrics.add("skillsync_watch_errors_total", "", 1)
+		w.metrics.add(metricErrors, "", 1)
 		notifyFailure(ctx, e, planning, notify.PlanError, err)
 		return err
 	}
 	for _, r := range runs {
-		w.metrics.add("skillsync_watch_plans_total", r.target.Name, 1)
+		w.metrics.add(metricPlans, r.target.Name, 1)
 	}
 	if err := o.view.plans(runs); err != nil {
 		return err
@@ -218,7 +218,7 @@ func (w *watcher) plan(ctx context.Context, planning planningOptions) error {
 	for _, r := range runs {
 		wt := w.targets[r.target.Name]
 		if r.err != nil || r.plan.Drift().Status == reconcile.DriftError {
-			w.metrics.add("skillsync_watch_errors_total", r.target.Name, 1)
+			w.metrics.add(metricErrors, r.target.Name, 1)
 			continue
 		}
 		drift := r.plan.HasDrift()
@@ -226,8 +226,8 @@ func (w *watcher) plan(ctx context.Context, planning planningOptions) error {
 			r.resolved = true
 		}
 		wt.drift = drift
-		w.metrics.set("skillsync_watch_drift", r.target.Name, boolGauge(drift))
-		w.metrics.set("skillsync_watch_drifted_skills", r.target.Name, float64(len(driftedSkills(r.plan))))
+		w.metrics.set(metricDrift, r.target.Name, boolGauge(drift))
+		w.metrics.set(metricDriftedSkills, r.target.Name, float64(len(driftedSkills(r.plan))))
 		if w.o.selfHeal && r.plan.HasChanges() && !r.plan.HasErrors() {
 			heal = append(heal, r)
 		}
@@ -240,7 +240,7 @@ func (w *watcher) plan(ctx context.Context, planning planningOptions) error {
 		notifyApply(ctx, e, out)
 		for _, oc := range out {
 			if oc.status == targetApplied {
-				w.metrics.add("skillsync_watch_self_heals_total", oc.run.target.Name, 1)
+				w.metrics.add(metricSelfHeals, oc.run.target.Name, 1)
 			}
 		}
 		errs = append(errs, err)
@@ -270,33 +270,48 @@ func boolGauge(b bool) float64 {
 // Prometheus text format by [watchMetrics.handler].
 type watchMetrics struct {
 	mu      sync.Mutex
-	values  map[string]map[string]float64 // by metric of metricHelp, by target
-	last    time.Time                     // the end of the last round that succeeded
+	values  [len(metrics)]map[string]float64 // by metric, by target
+	last    time.Time                        // the end of the last round that succeeded
 	started time.Time
 }
 
-// metricHelp is the help of each metric, in the order served.
-var metricHelp = []struct{ name, kind, help string }{
-	{"skillsync_watch_rounds_total", "counter", "Rounds started."},
-	{"skillsync_watch_probes_total", "counter", "First pages of a space's skills read, by target."},
-	{"skillsync_watch_plans_total", "counter", "Targets planned because their space or desired state moved."},
-	{"skillsync_watch_errors_total", "counter", "Failed reads, loads and plans, by target (\"\" for the repository)."},
-	{"skillsync_watch_self_heals_total", "counter", "Applies made by --self-heal, by target."},
-	{"skillsync_watch_drift", "gauge", "1 when the target's space differed from git at its last plan."},
-	{"skillsync_watch_drifted_skills", "gauge", "Skills by which the target's space differed from git at its last plan."},
-	{"skillsync_watch_last_success_timestamp_seconds", "gauge", "When the last round that succeeded ended."},
+// A metric is one of the series of [metrics]. Only its constants name
+// one, so every metric a watch counts is one it serves.
+type metric int
+
+const (
+	metricRounds metric = iota
+	metricProbes
+	metricPlans
+	metricErrors
+	metricSelfHeals
+	metricDrift
+	metricDriftedSkills
+	metricLastSuccess // served from watchMetrics.last
+)
+
+// metrics are the name, type and help of each metric, in the order served.
+var metrics = [...]struct{ name, kind, help string }{
+	metricRounds:        {"skillsync_watch_rounds_total", "counter", "Rounds started."},
+	metricProbes:        {"skillsync_watch_probes_total", "counter", "First pages of a space's skills read, by target."},
+	metricPlans:         {"skillsync_watch_plans_total", "counter", "Targets planned because their space or desired state moved."},
+	metricErrors:        {"skillsync_watch_errors_total", "counter", "Failed reads, loads and plans, by target (\"\" for the repository)."},
+	metricSelfHeals:     {"skillsync_watch_self_heals_total", "counter", "Applies made by --self-heal, by target."},
+	metricDrift:         {"skillsync_watch_drift", "gauge", "1 when the target's space differed from git at its last plan."},
+	metricDriftedSkills: {"skillsync_watch_drifted_skills", "gauge", "Skills by which the target's space differed from git at its last plan."},
+	metricLastSuccess:   {"skillsync_watch_last_success_timestamp_seconds", "gauge", "When the last round that succeeded ended."},
 }
 
-func (m *watchMetrics) add(name, target string, d float64) {
+func (m *watchMetrics) add(which metric, target string, d float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.values[name][target] += d
+	m.values[which][target] += d
 }
 
-func (m *watchMetrics) set(name, target string, v float64) {
+func (m *watchMetrics) set(which metric, target string, v float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.values[name][target] = v
+	m.values[which][target] = v
 }
 
 // done records the end of a round.
@@ -330,15 +345,15 @@ func (m *watchMetrics) handler(interval time.Duration) http.Handler {
 		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		for _, h := range metricHelp {
+		for i, h := range metrics {
 			fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", h.name, h.help, h.name, h.kind)
-			if h.name == "skillsync_watch_last_success_timestamp_seconds" {
+			if metric(i) == metricLastSuccess {
 				if !m.last.IsZero() {
 					fmt.Fprintf(w, "%s %d\n", h.name, m.last.Unix())
 				}
 				continue
 			}
-			byTarget := m.values[h.name]
+			byTarget := m.values[i]
 			for _, t := range slices.Sorted(maps.Keys(byTarget)) {
 				// Target names are [A-Za-z0-9_.-]: nothing to escape.
 				fmt.Fprintf(w, "%s{target=%q} %s\n", h.name, t, strconv.FormatFloat(byTarget[t], 'g', -1, 64))

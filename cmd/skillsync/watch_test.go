@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -238,5 +239,30 @@ func TestWatchNotifiesAndStops(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
 		t.Errorf("the metrics server still answers after the stop")
+	}
+}
+
+// TestWatchServesEveryMetric: whatever a watch counts, by any of its
+// metrics, /metrics serves, each series under its own name and type.
+func TestWatchServesEveryMetric(t *testing.T) {
+	t.Parallel()
+	w := newWatcher(nil, watchOptions{})
+	for i := range metrics {
+		if metric(i) != metricLastSuccess {
+			w.metrics.add(metric(i), "prod", float64(i+1))
+		}
+	}
+	w.metrics.done(time.Unix(1700000000, 0), true)
+	rec := httptest.NewRecorder()
+	w.metrics.handler(time.Minute).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body := rec.Body.String()
+	for i, h := range metrics {
+		want := fmt.Sprintf("%s{target=\"prod\"} %d\n", h.name, i+1)
+		if metric(i) == metricLastSuccess {
+			want = h.name + " 1700000000\n"
+		}
+		if !strings.Contains(body, "# TYPE "+h.name+" "+h.kind+"\n") || !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q with its type %s:\n%s", strings.TrimSpace(want), h.kind, body)
+		}
 	}
 }
