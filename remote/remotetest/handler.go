@@ -1,6 +1,7 @@
 package remotetest
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,81 +20,64 @@ import (
 	"github.com/skillsync/skillsync/spec"
 )
 
-type endpoint int
-
-const (
-	epNone endpoint = iota
-	epListSkills
-	epGetSkill
-	epUpdateSkill
-	epEnableSkill
-	epDisableSkill
-	epGetFile
-	epListAgents
-	epPublishAgent
-	epDeleteAgent
-	epGetAsset
-)
-
-// writes are the endpoints a read-only token may not call.
-func (ep endpoint) write() bool {
-	return ep.skillWrite() || ep == epPublishAgent || ep == epDeleteAgent
+// An endpoint of the spec. In the shape of its path "$" stands for the
+// space, "*" for an id and "**" for a file's path (one segment or more).
+type endpoint struct {
+	method, shape string
+	key           string // its request counter, which names it
+	idField       string // the name of its id in errors; "" for a list
 }
 
-func (ep endpoint) skillWrite() bool {
-	return ep == epUpdateSkill || ep == epEnableSkill || ep == epDisableSkill
-}
+// write reports whether the endpoint changes anything, which a read-only
+// token may not do: every endpoint but a GET does.
+func (ep endpoint) write() bool { return ep.method != http.MethodGet }
 
-func (ep endpoint) list() bool { return ep == epListSkills || ep == epListAgents }
+// skillWrite reports whether the endpoint changes a skill, which the space's
+// skills feature must be on for.
+func (ep endpoint) skillWrite() bool { return ep.write() && ep.idField == "skillId" }
+
+// list reports whether the endpoint reads a list, the only endpoints that
+// take a query.
+func (ep endpoint) list() bool { return ep.idField == "" }
 
 // match is a request resolved against the spec's endpoints.
 type match struct {
-	key   string   // request counter key
-	ep    endpoint // epNone: unknown path or method
-	allow []string // methods of a known path, for 405
-	space string   // raw path parameters
-	id    string
-	file  string
+	endpoint                 // zero: unknown path or method
+	allow           []string // methods of a known path, for 405
+	space, id, file string   // raw path parameters
 }
 
 // route resolves a request path, taken as sent (still escaped): a
 // percent-encoded character in a parameter breaks that parameter's rule.
-// The spec's endpoints are a table of path shapes, in which "$" stands
-// for the space, "*" for an id and "**" for a file's path (one segment or
-// more).
 func route(method, rawPath string) match {
 	segs := strings.Split(rawPath, "/")
 	if segs[0] != "" {
-		return match{key: KeyOther}
+		return match{}
 	}
 	segs = segs[1:]
-	m := match{key: KeyOther}
-	for _, r := range []struct {
-		method, shape string
-		ep            endpoint
-		key           string
-	}{
-		{http.MethodGet, "api/v1/spaces/$/skills", epListSkills, KeyListSkills},
-		{http.MethodGet, "api/v1/spaces/$/skills/*", epGetSkill, KeyGetSkill},
-		{http.MethodPatch, "api/v1/spaces/$/skills/*", epUpdateSkill, KeyUpdateSkill},
-		{http.MethodPost, "api/v1/spaces/$/skills/*/enable", epEnableSkill, KeyEnableSkill},
-		{http.MethodPost, "api/v1/spaces/$/skills/*/disable", epDisableSkill, KeyDisableSkill},
-		{http.MethodGet, "api/v1/spaces/$/skills/*/files/**", epGetFile, KeyGetFile},
-		{http.MethodGet, "api/v1/spaces/$/agents", epListAgents, KeyListAgents},
-		{http.MethodDelete, "api/v1/spaces/$/agents/*", epDeleteAgent, KeyDeleteAgent},
-		{http.MethodPost, "api/v1/spaces/$/agents/*/publish", epPublishAgent, KeyPublishAgent},
-		{http.MethodGet, "api/kb/assets/$/*", epGetAsset, KeyGetAsset},
+	var m match
+	for _, ep := range []endpoint{
+		{http.MethodGet, "api/v1/spaces/$/skills", KeyListSkills, ""},
+		{http.MethodGet, "api/v1/spaces/$/skills/*", KeyGetSkill, "skillId"},
+		{http.MethodPatch, "api/v1/spaces/$/skills/*", KeyUpdateSkill, "skillId"},
+		{http.MethodPost, "api/v1/spaces/$/skills/*/enable", KeyEnableSkill, "skillId"},
+		{http.MethodPost, "api/v1/spaces/$/skills/*/disable", KeyDisableSkill, "skillId"},
+		{http.MethodGet, "api/v1/spaces/$/skills/*/files/**", KeyGetFile, "skillId"},
+		{http.MethodGet, "api/v1/spaces/$/agents", KeyListAgents, ""},
+		{http.MethodDelete, "api/v1/spaces/$/agents/*", KeyDeleteAgent, "agentId"},
+		{http.MethodPost, "api/v1/spaces/$/agents/*/publish", KeyPublishAgent, "agentId"},
+		{http.MethodGet, "api/kb/assets/$/*", KeyGetAsset, "assetId"},
 	} {
-		params, ok := matchShape(r.shape, segs)
+		params, ok := matchShape(ep.shape, segs)
 		if !ok {
 			continue
 		}
-		if r.method == method {
-			params.ep, params.key = r.ep, r.key
+		if ep.method == method {
+			params.endpoint = ep
 			return params
 		}
 		m.space, m.id, m.file = params.space, params.id, params.file
-		m.allow = append(m.allow, r.method)
+		m.allow = append(m.allow, ep.method)
 	}
 	slices.Sort(m.allow)
 	return m
@@ -135,7 +119,7 @@ func (e *Emulator) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	m := route(r.Method, r.URL.EscapedPath())
 	e.mu.Lock()
-	e.requests[m.key]++
+	e.requests[cmp.Or(m.key, KeyOther)]++
 	fault := e.drawFault()
 	faults, answers := e.faults, e.answers
 	now := e.clock.now()
@@ -199,7 +183,7 @@ func dropConnection(w http.ResponseWriter) {
 // the space (403), space (404), skills feature (403), the resource (404,
 // 403 for a built-in skill), then the endpoint's own rules (409, 422).
 func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
-	if m.ep == epNone {
+	if m.key == "" {
 		if m.allow != nil {
 			w.Header().Set("Allow", strings.Join(m.allow, ", "))
 			writeError(w, http.StatusMethodNotAllowed, CodeMethodNotAllowed,
@@ -217,13 +201,13 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		return
 	}
 
-	limit, offset, err := parseQuery(r.URL.RawQuery, m.ep.list())
+	limit, offset, err := parseQuery(r.URL.RawQuery, m.list())
 	if err != nil {
 		writeError(w, http.StatusBadRequest, CodeInvalidRequest, err.Error())
 		return
 	}
 	var update *remote.SkillUpdate
-	if status, code, err := checkBody(r, m.ep, &update); err != nil {
+	if status, code, err := checkBody(r, m.key, &update); err != nil {
 		writeError(w, status, code, err.Error())
 		return
 	}
@@ -235,7 +219,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		writeError(w, http.StatusForbidden, CodeForbidden, "the token has no access to space "+m.space)
 		return
 	}
-	if m.ep.write() && tok.perm != ReadWrite {
+	if m.write() && tok.perm != ReadWrite {
 		writeError(w, http.StatusForbidden, CodeForbidden, "the token is read-only")
 		return
 	}
@@ -248,31 +232,31 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		writeError(w, http.StatusNotFound, CodeNotFound, "space not found: "+m.space)
 		return
 	}
-	if m.ep.skillWrite() && sp.SkillsFeatureDisabled {
+	if m.skillWrite() && sp.SkillsFeatureDisabled {
 		writeError(w, http.StatusForbidden, CodeFeatureDisabled, "the skills feature is disabled in space "+m.space)
 		return
 	}
-	if m.ep.list() && e.answers.PageCap > 0 {
+	if m.list() && e.answers.PageCap > 0 {
 		limit = min(limit, e.answers.PageCap)
 	}
-	switch m.ep {
-	case epListSkills:
+	switch m.key {
+	case KeyListSkills:
 		all := sp.sortedSkills()
 		items := []remote.Skill{}
 		for _, sk := range paginate(all, limit, offset) {
 			items = append(items, e.answers.Times.stamp(e.answers.Form.skill(sk.view(false)), inList))
 		}
 		writeJSON(w, http.StatusOK, e.answers.envelope(items, len(all), limit, offset))
-	case epListAgents:
+	case KeyListAgents:
 		all := sp.sortedAgents()
 		items := []any{}
 		for _, ag := range paginate(all, limit, offset) {
 			items = append(items, e.answers.Agents.agentAnswer(ag.draft))
 		}
 		writeJSON(w, http.StatusOK, e.answers.envelope(items, len(all), limit, offset))
-	case epGetSkill, epUpdateSkill, epEnableSkill, epDisableSkill, epGetFile:
+	case KeyGetSkill, KeyUpdateSkill, KeyEnableSkill, KeyDisableSkill, KeyGetFile:
 		sk, ok := sp.skills[m.id]
-		if !ok || (sk.Builtin && m.ep != epUpdateSkill) {
+		if !ok || (sk.Builtin && m.key != KeyUpdateSkill) {
 			writeError(w, http.StatusNotFound, CodeNotFound, "skill not found: "+m.id)
 			return
 		}
@@ -281,19 +265,19 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 			return
 		}
 		e.serveSkill(w, sp, sk, m, update)
-	case epPublishAgent, epDeleteAgent:
+	case KeyPublishAgent, KeyDeleteAgent:
 		ag, ok := sp.agents[m.id]
 		if !ok {
 			writeError(w, http.StatusNotFound, CodeNotFound, "agent not found: "+m.id)
 			return
 		}
-		if m.ep == epDeleteAgent {
+		if m.key == KeyDeleteAgent {
 			delete(sp.agents, m.id)
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		e.publish(w, ag)
-	case epGetAsset:
+	case KeyGetAsset:
 		rec, ok := sp.assets[m.id]
 		if !ok {
 			writeError(w, http.StatusNotFound, CodeNotFound, "asset not found: "+m.id)
@@ -305,34 +289,34 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 
 // serveSkill runs the single-skill endpoints; e.mu is held.
 func (e *Emulator) serveSkill(w http.ResponseWriter, sp *space, sk *skill, m match, u *remote.SkillUpdate) {
-	switch m.ep {
-	case epGetSkill:
+	switch m.key {
+	case KeyGetSkill:
 		writeJSON(w, http.StatusOK, singleSkill(e.answers.Times.stamp(e.answers.Form.skill(sk.view(true)), inGet)))
-	case epUpdateSkill, epEnableSkill, epDisableSkill:
+	case KeyUpdateSkill, KeyEnableSkill, KeyDisableSkill:
 		if e.answers.Write == WriteAccepted {
 			// The checks of the write run when it lands: a queue answers
 			// before it knows.
 			e.pending = append(e.pending, pendingWrite{
 				due:  e.clock.now().Add(e.answers.AcceptedAfter),
-				land: func() { e.writeSkill(sp, sk, m.ep, u) },
+				land: func() { e.writeSkill(sp, sk, m.key, u) },
 			})
 			writeDone(w, WriteAccepted, remote.Skill{})
 			return
 		}
-		if status, code, err := e.writeSkill(sp, sk, m.ep, u); err != nil {
+		if status, code, err := e.writeSkill(sp, sk, m.key, u); err != nil {
 			writeError(w, status, code, err.Error())
 			return
 		}
 		writeDone(w, e.answers.Write, e.answers.Times.stamp(e.answers.Form.skill(sk.view(true)), inWrite))
-	case epGetFile:
+	case KeyGetFile:
 		e.serveFile(w, sk, m.file)
 	}
 }
 
 // writeSkill makes an update, enable or disable of sk; e.mu is held.
-func (e *Emulator) writeSkill(sp *space, sk *skill, ep endpoint, u *remote.SkillUpdate) (int, string, error) {
-	switch ep {
-	case epUpdateSkill:
+func (e *Emulator) writeSkill(sp *space, sk *skill, key string, u *remote.SkillUpdate) (int, string, error) {
+	switch key {
+	case KeyUpdateSkill:
 		if u.Name != nil {
 			sk.Name = *u.Name
 		}
@@ -345,7 +329,7 @@ func (e *Emulator) writeSkill(sp *space, sk *skill, ep endpoint, u *remote.Skill
 		}
 		sk.updatedAt = e.clock.tick()
 		sp.sorted = nil
-	case epEnableSkill:
+	case KeyEnableSkill:
 		// The errors table's 409 sets no condition on the skill (the
 		// state table shows it only from enabled = false): at the limit,
 		// an enabled skill is refused too, the stricter reading.
@@ -360,7 +344,7 @@ func (e *Emulator) writeSkill(sp *space, sk *skill, ep endpoint, u *remote.Skill
 		sk.updatedAt = e.clock.tick()
 		sp.sorted = nil
 		e.observeActive(sp.ID)
-	case epDisableSkill:
+	case KeyDisableSkill:
 		if sk.Enabled {
 			sk.Enabled = false
 			sk.updatedAt = e.clock.tick()
@@ -489,7 +473,7 @@ func parseUint(s string) (int, bool) {
 // the right types; every other endpoint takes no body at all, and a
 // Content-Type of JSON with an empty body is refused as a JSON parser
 // would (Fastify's default, for one).
-func checkBody(r *http.Request, ep endpoint, update **remote.SkillUpdate) (int, string, error) {
+func checkBody(r *http.Request, key string, update **remote.SkillUpdate) (int, string, error) {
 	body, err := bounded.ReadAll(r.Body, maxBodyBytes)
 	if _, ok := errors.AsType[*bounded.TooLargeError](err); ok {
 		return http.StatusRequestEntityTooLarge, CodeTooLarge, fmt.Errorf("body larger than %d bytes", maxBodyBytes)
@@ -506,7 +490,7 @@ func checkBody(r *http.Request, ep endpoint, update **remote.SkillUpdate) (int, 
 			isJSON = !ok || strings.EqualFold(cs, "utf-8")
 		}
 	}
-	if ep != epUpdateSkill {
+	if key != KeyUpdateSkill {
 		if len(body) > 0 {
 			return http.StatusBadRequest, CodeInvalidRequest, errors.New("this endpoint takes no body")
 		}
@@ -612,26 +596,19 @@ func decodeUpdate(body []byte) (*remote.SkillUpdate, error) {
 
 func checkPathParams(m match) error {
 	check := spec.CheckShortSpaceID
-	if m.ep == epEnableSkill {
-		check = spec.CheckSpaceID
+	if m.key == KeyEnableSkill {
+		check = spec.CheckSpaceID // the one endpoint that takes both forms
 	}
 	if err := check(m.space); err != nil {
 		return err
 	}
-	if m.ep.list() {
+	if m.list() {
 		return nil
 	}
-	field := "skillId"
-	switch m.ep {
-	case epPublishAgent, epDeleteAgent:
-		field = "agentId"
-	case epGetAsset:
-		field = "assetId"
-	}
-	if err := spec.CheckUUID(field, m.id); err != nil {
+	if err := spec.CheckUUID(m.idField, m.id); err != nil {
 		return err
 	}
-	if m.ep == epGetFile {
+	if m.key == KeyGetFile {
 		return spec.CheckFilePath(m.file)
 	}
 	return nil
