@@ -28,7 +28,7 @@ type Emulator struct {
 	mu        sync.Mutex
 	saveMu    sync.Mutex // one SaveState at a time
 	spaces    map[string]*space
-	tokens    map[string]token
+	tokens    map[string]TokenInfo // by token
 	clock     clock
 	faults    Faults
 	answers   Answers
@@ -45,7 +45,7 @@ type Emulator struct {
 func New() *Emulator {
 	return &Emulator{
 		spaces:    make(map[string]*space),
-		tokens:    make(map[string]token),
+		tokens:    make(map[string]TokenInfo),
 		requests:  make(map[string]int),
 		maxActive: make(map[string]int),
 		clock:     clock{now: time.Now},
@@ -86,25 +86,26 @@ func (p Permission) String() string {
 	return fmt.Sprintf("Permission(%d)", int(p))
 }
 
-type token struct {
-	perm   Permission
-	spaces map[string]bool // nil: every space
+// TokenInfo describes a token the emulator accepts.
+type TokenInfo struct {
+	Token      string
+	Permission Permission
+	// Spaces are the spaces the token may reach, sorted; nil for every
+	// space.
+	Spaces []string
 }
 
-// newToken is a token of perm for spaces, or for every space when none.
-func newToken(perm Permission, spaces []string) token {
-	t := token{perm: perm}
+// newToken is tok with perm for spaces, or for every space when none.
+func newToken(tok string, perm Permission, spaces []string) TokenInfo {
+	t := TokenInfo{Token: tok, Permission: perm}
 	if len(spaces) > 0 {
-		t.spaces = make(map[string]bool)
-		for _, s := range spaces {
-			t.spaces[s] = true
-		}
+		t.Spaces = slices.Compact(slices.Sorted(slices.Values(spaces)))
 	}
 	return t
 }
 
-func (t token) allows(spaceID string) bool {
-	return t.spaces == nil || t.spaces[spaceID]
+func (t TokenInfo) allows(spaceID string) bool {
+	return t.Spaces == nil || slices.Contains(t.Spaces, spaceID)
 }
 
 // SkillSeed is a skill as the emulator stores it; the test-support methods
@@ -211,7 +212,7 @@ func (e *Emulator) AddSpace(sp Space) {
 func (e *Emulator) AddToken(tok string, perm Permission, spaces ...string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.tokens[tok] = newToken(perm, spaces)
+	e.tokens[tok] = newToken(tok, perm, spaces)
 }
 
 // RemoveToken unregisters a token; it is answered 401 from then on.
@@ -221,24 +222,15 @@ func (e *Emulator) RemoveToken(tok string) {
 	delete(e.tokens, tok)
 }
 
-// TokenInfo describes a token the emulator accepts.
-type TokenInfo struct {
-	Token      string
-	Permission Permission
-	// Spaces are the spaces the token may reach, sorted; nil for every
-	// space.
-	Spaces []string
-}
-
 // Tokens returns the tokens the emulator accepts, sorted.
 func (e *Emulator) Tokens() []TokenInfo {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var out []TokenInfo
 	for _, tok := range slices.Sorted(maps.Keys(e.tokens)) {
-		// The spaces of a token for every space, a nil set, sort to nil.
 		t := e.tokens[tok]
-		out = append(out, TokenInfo{Token: tok, Permission: t.perm, Spaces: slices.Sorted(maps.Keys(t.spaces))})
+		t.Spaces = slices.Clone(t.Spaces)
+		out = append(out, t)
 	}
 	return out
 }

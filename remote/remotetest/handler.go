@@ -219,7 +219,7 @@ func (e *Emulator) serve(w http.ResponseWriter, r *http.Request, m match) {
 		writeError(w, http.StatusForbidden, CodeForbidden, "the token has no access to space "+m.space)
 		return
 	}
-	if m.write() && tok.perm != ReadWrite {
+	if m.write() && tok.Permission != ReadWrite {
 		writeError(w, http.StatusForbidden, CodeForbidden, "the token is read-only")
 		return
 	}
@@ -409,14 +409,14 @@ func (e *Emulator) publishDraft(ag *agent) error {
 	return nil
 }
 
-func (e *Emulator) authenticate(r *http.Request) (token, bool) {
+func (e *Emulator) authenticate(r *http.Request) (TokenInfo, bool) {
 	h := r.Header.Values("Authorization")
 	if len(h) != 1 {
-		return token{}, false
+		return TokenInfo{}, false
 	}
 	tok, ok := strings.CutPrefix(h[0], "Bearer ")
 	if !ok || tok == "" {
-		return token{}, false
+		return TokenInfo{}, false
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -38,15 +38,15 @@ type tokenEntry struct {
 }
 
 // parse is the token t describes; n counts it from 1 in an error.
-func (t tokenEntry) parse(n int) (token, error) {
+func (t tokenEntry) parse(n int) (TokenInfo, error) {
 	if t.Token == "" {
-		return token{}, fmt.Errorf("token %d is empty", n)
+		return TokenInfo{}, fmt.Errorf("token %d is empty", n)
 	}
 	perm, err := parsePermission(t.Permission)
 	if err != nil {
-		return token{}, fmt.Errorf("token %d: %w", n, err)
+		return TokenInfo{}, fmt.Errorf("token %d: %w", n, err)
 	}
-	return newToken(perm, t.Spaces), nil
+	return newToken(t.Token, perm, t.Spaces), nil
 }
 
 // skillFrontmatter is the frontmatter of a seed's SKILL.md. Keys other

@@ -127,7 +127,7 @@ func (e *Emulator) marshalState() ([]byte, error) {
 	}
 	for _, tok := range slices.Sorted(maps.Keys(e.tokens)) {
 		t := e.tokens[tok]
-		st.Tokens = append(st.Tokens, tokenEntry{Token: tok, Permission: t.perm.String(), Spaces: slices.Sorted(maps.Keys(t.spaces))})
+		st.Tokens = append(st.Tokens, tokenEntry{Token: tok, Permission: t.Permission.String(), Spaces: t.Spaces})
 	}
 	e.mu.Unlock()
 	var buf bytes.Buffer
@@ -174,7 +174,7 @@ func (e *Emulator) unmarshalState(data []byte) error {
 		}
 		spaces[ss.ID] = sp
 	}
-	tokens := make(map[string]token)
+	tokens := make(map[string]TokenInfo)
 	for i, t := range st.Tokens {
 		tok, err := t.parse(i + 1)
 		if err != nil {
