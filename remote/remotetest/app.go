@@ -175,14 +175,31 @@ func (a *App) render(w http.ResponseWriter, status int, name string, p page) {
 }
 
 // show renders a page after a GET, with the notice of the redirect that
-// led there, or after a refused form, with why it was refused (whose
-// status wins).
-func (a *App) show(w http.ResponseWriter, r *http.Request, status int, name string, p page, refused *appError) {
+// led there, or after a refused form, with why it was refused and the
+// status that says so.
+func (a *App) show(w http.ResponseWriter, r *http.Request, name string, p page, refused *appError) {
+	status := http.StatusOK
 	p.Notice = notice(r)
 	if refused != nil {
 		p.Notice, p.Error, status = "", refused.msg, refused.status
 	}
 	a.render(w, status, name, p)
+}
+
+// finish ends a form the emulator took or refused. Refused, the page is
+// shown again by again; otherwise the browser goes to to, with the notice
+// of done, or of "unchanged" when the form changed nothing. It reports
+// whether the form changed anything.
+func finish(w http.ResponseWriter, r *http.Request, err error, to, done string, again func(*appError)) bool {
+	switch {
+	case errors.Is(err, errUnchanged):
+		done = "unchanged"
+	case err != nil:
+		again(asAppError(err))
+		return false
+	}
+	redirect(w, r, to, done)
+	return err == nil
 }
 
 // fail answers with a page that says what went wrong and what to do.

@@ -62,16 +62,16 @@ func sentAgentForm(r *http.Request) agentForm {
 }
 
 func (a *App) newAgentPage(w http.ResponseWriter, r *http.Request) {
-	a.renderAgent(w, r, http.StatusOK, &agentForm{}, nil)
+	a.renderAgent(w, r, &agentForm{}, nil)
 }
 
 func (a *App) agentPage(w http.ResponseWriter, r *http.Request) {
-	a.renderAgent(w, r, http.StatusOK, nil, nil)
+	a.renderAgent(w, r, nil, nil)
 }
 
 // renderAgent shows an agent's page (the new agent page when the path has
 // no id), with form, when not nil, filled as sent.
-func (a *App) renderAgent(w http.ResponseWriter, r *http.Request, status int, form *agentForm, refused *appError) {
+func (a *App) renderAgent(w http.ResponseWriter, r *http.Request, form *agentForm, refused *appError) {
 	spaceID, id := r.PathValue("space"), r.PathValue("id")
 	d, err := a.e.agentData(spaceID, id)
 	if err != nil {
@@ -88,7 +88,7 @@ func (a *App) renderAgent(w http.ResponseWriter, r *http.Request, status int, fo
 	if id != "" {
 		title = "Agent " + visibleName(d.Form.Name)
 	}
-	a.show(w, r, status, "agent", page{
+	a.show(w, r, "agent", page{
 		Title:  title,
 		Crumbs: []crumb{{"Spaces", AppPath}, {"Space " + spaceID, d.SpaceURL}},
 		Data:   d,
@@ -162,14 +162,10 @@ func (a *App) createAgent(w http.ResponseWriter, r *http.Request) bool {
 	spaceID := r.PathValue("space")
 	f := sentAgentForm(r)
 	created, err := a.e.createAgent(spaceID, f)
-	if err != nil {
-		ae := asAppError(err)
+	return finish(w, r, err, agentURL(spaceID, created.ID), "agent-created", func(ae *appError) {
 		f.Field = ae.field
-		a.renderAgent(w, r, ae.status, &f, ae)
-		return false
-	}
-	redirect(w, r, agentURL(spaceID, created.ID), "agent-created")
-	return true
+		a.renderAgent(w, r, &f, ae)
+	})
 }
 
 // createAgent makes a draft agent, never published, with a new random id.
@@ -244,18 +240,10 @@ func (a *App) saveAgent(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return nil
 	})
-	switch {
-	case errors.Is(err, errUnchanged):
-		redirect(w, r, agentURL(spaceID, id), "unchanged")
-		return false
-	case err != nil:
-		ae := asAppError(err)
+	return finish(w, r, err, agentURL(spaceID, id), "agent-saved", func(ae *appError) {
 		f.Field = ae.field
-		a.renderAgent(w, r, ae.status, &f, ae)
-		return false
-	}
-	redirect(w, r, agentURL(spaceID, id), "agent-saved")
-	return true
+		a.renderAgent(w, r, &f, ae)
+	})
 }
 
 // editAgentChecked is [Emulator.editAgent] with the space at hand, and an
@@ -277,17 +265,13 @@ func (e *Emulator) editAgentChecked(spaceID, id string, f func(*space, *remote.A
 func (a *App) publishAgent(w http.ResponseWriter, r *http.Request) bool {
 	spaceID, id := r.PathValue("space"), r.PathValue("id")
 	published, err := a.e.publishFromApp(spaceID, id)
-	if err != nil {
-		ae := asAppError(err)
-		a.renderAgent(w, r, ae.status, nil, ae)
-		return false
-	}
-	if !published {
+	if err == nil && !published {
 		redirect(w, r, agentURL(spaceID, id), "nothing-to-publish")
 		return false
 	}
-	redirect(w, r, agentURL(spaceID, id), "published")
-	return true
+	return finish(w, r, err, agentURL(spaceID, id), "published", func(ae *appError) {
+		a.renderAgent(w, r, nil, ae)
+	})
 }
 
 // publishFromApp publishes as the API does; false when there was nothing

@@ -118,12 +118,12 @@ type skillForm struct {
 }
 
 func (a *App) spacePage(w http.ResponseWriter, r *http.Request) {
-	a.renderSpace(w, r, http.StatusOK, skillForm{}, nil)
+	a.renderSpace(w, r, skillForm{}, nil)
 }
 
 // renderSpace shows the space page; refused, when not nil, is why the form
 // sent from it was refused.
-func (a *App) renderSpace(w http.ResponseWriter, r *http.Request, status int, form skillForm, refused *appError) {
+func (a *App) renderSpace(w http.ResponseWriter, r *http.Request, form skillForm, refused *appError) {
 	id := r.PathValue("space")
 	d, err := a.e.spaceData(id)
 	if err != nil {
@@ -131,7 +131,7 @@ func (a *App) renderSpace(w http.ResponseWriter, r *http.Request, status int, fo
 		return
 	}
 	d.New = form
-	a.show(w, r, status, "space", page{Title: "Space " + id, Crumbs: []crumb{{"Spaces", AppPath}}, Data: d}, refused)
+	a.show(w, r, "space", page{Title: "Space " + id, Crumbs: []crumb{{"Spaces", AppPath}}, Data: d}, refused)
 }
 
 func (e *Emulator) spaceData(id string) (spaceData, error) {
@@ -199,18 +199,14 @@ func (a *App) createSkill(w http.ResponseWriter, r *http.Request) bool {
 		Instructions: formText(r.PostForm.Get("instructions")),
 	}
 	created, err := a.e.createSkill(spaceID, f)
-	if err != nil {
-		ae := asAppError(err)
-		f.Field = ae.field
-		a.renderSpace(w, r, ae.status, f, ae)
-		return false
-	}
 	done := "created"
 	if !created.Enabled {
 		done = "created-disabled"
 	}
-	redirect(w, r, skillURL(spaceID, created.Slug), done)
-	return true
+	return finish(w, r, err, skillURL(spaceID, created.Slug), done, func(ae *appError) {
+		f.Field = ae.field
+		a.renderSpace(w, r, f, ae)
+	})
 }
 
 // createSkill makes a skill as the app does: the slug made from the name
@@ -268,12 +264,12 @@ type fileForm struct {
 }
 
 func (a *App) skillPage(w http.ResponseWriter, r *http.Request) {
-	a.renderSkill(w, r, http.StatusOK, nil, nil, nil)
+	a.renderSkill(w, r, nil, nil, nil)
 }
 
 // renderSkill shows a skill's page, with the edit form (edit) or the new
 // file form (file) filled as sent when refused says why it was refused.
-func (a *App) renderSkill(w http.ResponseWriter, r *http.Request, status int, edit *skillForm, file *fileForm, refused *appError) {
+func (a *App) renderSkill(w http.ResponseWriter, r *http.Request, edit *skillForm, file *fileForm, refused *appError) {
 	spaceID, slug := r.PathValue("space"), r.PathValue("slug")
 	d, err := a.e.skillData(spaceID, slug)
 	if err != nil {
@@ -286,7 +282,7 @@ func (a *App) renderSkill(w http.ResponseWriter, r *http.Request, status int, ed
 	if file != nil {
 		d.NewFile = *file
 	}
-	a.show(w, r, status, "skill", page{
+	a.show(w, r, "skill", page{
 		Title:  "Skill " + visibleName(d.Skill.Name),
 		Crumbs: []crumb{{"Spaces", AppPath}, {"Space " + spaceID, d.SpaceURL}},
 		Data:   d,
@@ -354,18 +350,10 @@ func (a *App) saveSkill(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return checkSkillText(s.Description, s.Instructions)
 	})
-	switch {
-	case errors.Is(err, errUnchanged):
-		redirect(w, r, skillURL(spaceID, slug), "unchanged")
-		return false
-	case err != nil:
-		ae := asAppError(err)
+	return finish(w, r, err, skillURL(spaceID, slug), "saved", func(ae *appError) {
 		f.Field = ae.field
-		a.renderSkill(w, r, ae.status, &f, nil, ae)
-		return false
-	}
-	redirect(w, r, skillURL(spaceID, slug), "saved")
-	return true
+		a.renderSkill(w, r, &f, nil, ae)
+	})
 }
 
 // editBySlug is [Emulator.editSkill] of the user skill with that slug, in
@@ -414,21 +402,17 @@ func (a *App) toggleSkill(enable bool) func(http.ResponseWriter, *http.Request) 
 			s.Enabled = enable
 			return nil
 		})
-		switch {
-		case errors.Is(err, errUnchanged):
-			redirect(w, r, back, done)
-			return false
-		case err != nil:
-			ae := asAppError(err)
-			if r.PostForm.Get("return") == "space" {
-				a.renderSpace(w, r, ae.status, skillForm{}, ae)
-			} else {
-				a.renderSkill(w, r, ae.status, nil, nil, ae)
-			}
+		if errors.Is(err, errUnchanged) {
+			redirect(w, r, back, done) // the skill is as asked: say so
 			return false
 		}
-		redirect(w, r, back, done)
-		return true
+		return finish(w, r, err, back, done, func(ae *appError) {
+			if r.PostForm.Get("return") == "space" {
+				a.renderSpace(w, r, skillForm{}, ae)
+			} else {
+				a.renderSkill(w, r, nil, nil, ae)
+			}
+		})
 	}
 }
 
@@ -441,10 +425,10 @@ type fileData struct {
 }
 
 func (a *App) filePage(w http.ResponseWriter, r *http.Request) {
-	a.renderFile(w, r, http.StatusOK, r.URL.Query().Get("path"), nil, nil)
+	a.renderFile(w, r, r.URL.Query().Get("path"), nil, nil)
 }
 
-func (a *App) renderFile(w http.ResponseWriter, r *http.Request, status int, path string, form *fileForm, refused *appError) {
+func (a *App) renderFile(w http.ResponseWriter, r *http.Request, path string, form *fileForm, refused *appError) {
 	spaceID, slug := r.PathValue("space"), r.PathValue("slug")
 	d, err := a.e.skillData(spaceID, slug)
 	if err != nil {
@@ -464,7 +448,7 @@ func (a *App) renderFile(w http.ResponseWriter, r *http.Request, status int, pat
 	if form != nil {
 		fd.Form = *form
 	}
-	a.show(w, r, status, "file", page{
+	a.show(w, r, "file", page{
 		Title:  "File " + path,
 		Crumbs: []crumb{{"Spaces", AppPath}, {"Space " + spaceID, d.SpaceURL}, {"Skill " + slug, d.URL}},
 		Data:   fd,
@@ -519,22 +503,18 @@ func (a *App) saveFile(w http.ResponseWriter, r *http.Request) bool {
 		s.Files[f.Path] = formText(f.Content)
 		return nil
 	})
-	switch {
-	case errors.Is(err, errUnchanged):
-		redirect(w, r, fileURL(spaceID, slug, f.Path), "unchanged")
-		return false
-	case err != nil:
-		ae := asAppError(err)
-		f.Field = ae.field
-		if isNew {
-			a.renderSkill(w, r, ae.status, nil, &f, ae)
-		} else {
-			a.renderFile(w, r, ae.status, f.Path, &f, ae)
-		}
+	if errors.Is(err, errUnchanged) {
+		redirect(w, r, fileURL(spaceID, slug, f.Path), "unchanged") // back to the file
 		return false
 	}
-	redirect(w, r, skillURL(spaceID, slug), "file-saved")
-	return true
+	return finish(w, r, err, skillURL(spaceID, slug), "file-saved", func(ae *appError) {
+		f.Field = ae.field
+		if isNew {
+			a.renderSkill(w, r, nil, &f, ae)
+		} else {
+			a.renderFile(w, r, f.Path, &f, ae)
+		}
+	})
 }
 
 func (a *App) deleteFile(w http.ResponseWriter, r *http.Request) bool {
@@ -551,11 +531,7 @@ func (a *App) deleteFile(w http.ResponseWriter, r *http.Request) bool {
 		}
 		return refuse(http.StatusNotFound, "", "The skill has no file %q to delete.", path)
 	})
-	if err != nil {
-		ae := asAppError(err)
-		a.renderSkill(w, r, ae.status, nil, nil, ae)
-		return false
-	}
-	redirect(w, r, skillURL(spaceID, slug), "file-deleted")
-	return true
+	return finish(w, r, err, skillURL(spaceID, slug), "file-deleted", func(ae *appError) {
+		a.renderSkill(w, r, nil, nil, ae)
+	})
 }
