@@ -8,6 +8,7 @@
 package bug
 
 import (
+	"context"
 	"fmt"
 	"runtime/debug"
 
@@ -46,4 +47,29 @@ func Call(f func() error) (err error) {
 // Go runs f in g through [Call]: a panic in f is g's error.
 func Go(g *errgroup.Group, f func() error) {
 	g.Go(func() error { return Call(f) })
+}
+
+// Each calls f(ctx, i) for each i from 0 to n-1, at most limit at once,
+// each through [Call]. The first error cancels the ctx of the calls in
+// flight, starts no more, and is returned; so is the error of ctx when it
+// ended before every call started.
+func Each(ctx context.Context, n, limit int, f func(ctx context.Context, i int) error) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(limit)
+	for i := range n {
+		if gctx.Err() != nil {
+			break
+		}
+		Go(g, func() error {
+			// A call may wait for its turn past the first error.
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			return f(gctx, i)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return ctx.Err()
 }

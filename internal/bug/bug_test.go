@@ -1,9 +1,14 @@
 package bug
 
 import (
+	"context"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -37,6 +42,54 @@ func TestCall(t *testing.T) {
 	again := Call(func() error { panic(e) })
 	if again != e {
 		t.Errorf("an *Error raised again became %v", again)
+	}
+}
+
+// TestEach: Each calls f for every index, no more than limit at once; a
+// panic is an *Error; the first error starts no further call; and an
+// interrupt before every call started is the error.
+func TestEach(t *testing.T) {
+	var mu sync.Mutex
+	var running, most int
+	seen := make([]bool, 50)
+	err := Each(t.Context(), len(seen), 3, func(ctx context.Context, i int) error {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		seen[i] = true
+		mu.Unlock()
+		time.Sleep(time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return nil
+	})
+	if err != nil || slices.Contains(seen, false) || most > 3 {
+		t.Errorf("Each of 50 within 3: %v, every index called: %t, most at once %d", err, !slices.Contains(seen, false), most)
+	}
+
+	var calls atomic.Int32
+	err = Each(t.Context(), 100, 1, func(ctx context.Context, i int) error {
+		calls.Add(1)
+		if i == 2 {
+			panic("planted")
+		}
+		return nil
+	})
+	var e *Error
+	if !errors.As(err, &e) || e.Value != "planted" || calls.Load() != 3 {
+		t.Errorf("Each whose third call panics: %v after %d calls, want an *Error after 3", err, calls.Load())
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	err = Each(ctx, 100, 1, func(ctx context.Context, i int) error {
+		if i == 1 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Each interrupted: %v, want context.Canceled", err)
 	}
 }
 

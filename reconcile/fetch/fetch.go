@@ -278,53 +278,39 @@ func (l *Listing) Read(ctx context.Context, desired *fsrepo.Repo, progressf func
 		done++
 		progressf(done, len(reads)+len(files))
 	}
-	var mu sync.Mutex // guards live.Files and live.LargeFiles
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(l.o.Parallelism)
-	run := func(read func() error) {
-		bug.Go(g, func() error {
-			defer step()
-			return read()
-		})
-	}
+	var toRead []int // the reads not read ahead
 	for _, i := range reads {
-		if gctx.Err() != nil {
-			break
-		}
 		if got, ok := l.readAheadFor(skills[i]); ok {
 			skills[i] = got // in memory: not worth a goroutine
 			step()
-			continue
+		} else {
+			toRead = append(toRead, i)
 		}
-		run(func() (err error) {
-			gone[i], err = l.readSkill(gctx, &skills[i])
+	}
+	var mu sync.Mutex // guards live.Files and live.LargeFiles
+	err := bug.Each(ctx, len(toRead)+len(files), l.o.Parallelism, func(ctx context.Context, k int) (err error) {
+		defer step()
+		if k < len(toRead) {
+			i := toRead[k]
+			gone[i], err = l.readSkill(ctx, &skills[i])
 			return err
-		})
-	}
-	for _, f := range files {
-		if gctx.Err() != nil {
-			break
 		}
-		run(func() error {
-			content, large, err := l.readFile(gctx, f.id, f.slug, f.path)
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			if large {
-				put(live.LargeFiles, f.id, f.path, true)
-			} else {
-				put(live.Files, f.id, f.path, content)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+		f := files[k-len(toRead)]
+		content, large, err := l.readFile(ctx, f.id, f.slug, f.path)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if large {
+			put(live.LargeFiles, f.id, f.path, true)
+		} else {
+			put(live.Files, f.id, f.path, content)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err // interrupted before every read started
 	}
 
 	live.Skills = make([]remote.Skill, 0, len(skills))

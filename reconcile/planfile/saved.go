@@ -17,7 +17,6 @@ import (
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/spec"
-	"golang.org/x/sync/errgroup"
 )
 
 // MaxBytes is the largest saved plan (or JSON plan) read. A plan that
@@ -159,36 +158,26 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 	applied := make([]bool, len(p.Changes))
 	// The first error cancels the reads in flight; a read that panics is
 	// a *bug.Error, not the end of the process.
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(reconcile.DefaultParallelism)
-	for i := range p.Changes {
-		if gctx.Err() != nil {
-			break
-		}
-		bug.Go(g, func() error {
-			ch := &p.Changes[i]
-			got, err := c.GetSkill(gctx, space, ch.ID)
-			if remote.IsNotFound(err) {
-				found[i] = fmt.Sprintf("%s: no longer in the space (deleted since the plan)", ch.Slug)
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("reading skill %s: %w", ch.Slug, err)
-			}
-			if found[i] = skillMoved(ch, *got); found[i] == "" {
-				reread[i] = got
-			} else if isApplied(ch, *got) {
-				applied[i] = true
-				found[i] += ", to what the plan would make of it"
-			}
+	err := bug.Each(ctx, len(p.Changes), reconcile.DefaultParallelism, func(ctx context.Context, i int) error {
+		ch := &p.Changes[i]
+		got, err := c.GetSkill(ctx, space, ch.ID)
+		if remote.IsNotFound(err) {
+			found[i] = fmt.Sprintf("%s: no longer in the space (deleted since the plan)", ch.Slug)
 			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+		}
+		if err != nil {
+			return fmt.Errorf("reading skill %s: %w", ch.Slug, err)
+		}
+		if found[i] = skillMoved(ch, *got); found[i] == "" {
+			reread[i] = got
+		} else if isApplied(ch, *got) {
+			applied[i] = true
+			found[i] += ", to what the plan would make of it"
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err // interrupted before every read started
 	}
 	for _, s := range found {
 		if s != "" {
@@ -210,7 +199,6 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 	}
 
 	if len(p.Publish) > 0 {
-		var err error
 		agents, err = c.StreamAgents(ctx, space, remote.ListOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("listing agents: %w", err)

@@ -16,8 +16,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
@@ -388,35 +386,25 @@ func readPulled(ctx context.Context, c Service, space string, skills []remote.Sk
 	if par <= 0 {
 		par = defaultParallelism
 	}
-	parent := ctx
-	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(par)
 	var mu sync.Mutex
 	done := 0
 	out := make([]*pulledSkill, len(skills))
 	for i, s := range skills {
-		if ctx.Err() != nil {
-			break // an error cancelled the rest
-		}
 		out[i] = &pulledSkill{Skill: s, excluded: excluded[s.Slug]}
-		p := out[i]
-		bug.Go(g, func() error {
-			defer func() {
-				if progressf != nil {
-					mu.Lock()
-					defer mu.Unlock()
-					done++
-					progressf(done, len(skills))
-				}
-			}()
-			return readPulledSkill(ctx, c, space, p)
-		})
 	}
-	if err := g.Wait(); err != nil {
+	err := bug.Each(ctx, len(skills), par, func(ctx context.Context, i int) error {
+		defer func() {
+			if progressf != nil {
+				mu.Lock()
+				defer mu.Unlock()
+				done++
+				progressf(done, len(skills))
+			}
+		}()
+		return readPulledSkill(ctx, c, space, out[i])
+	})
+	if err != nil {
 		return nil, err
-	}
-	if err := parent.Err(); err != nil {
-		return nil, err // interrupted before every read started
 	}
 	return out, nil
 }
