@@ -2,74 +2,45 @@ package planfile
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 	"slices"
 	"strings"
 )
 
-// A Leak is a skill of a saved plan that holds secrets of this process;
-// with no slug, another part of the plan does.
-type Leak struct {
-	Target string
-	Slug   string
-	Names  []string // the names of the secrets, never their values
-}
-
-// A SecretsError is returned by [CheckSecrets] for plans that hold a
-// secret this process knows: they are not to be written to a file.
-type SecretsError struct {
-	Leaks []Leak
-}
-
-func (e *SecretsError) Error() string {
-	parts := make([]string, len(e.Leaks))
-	for i, l := range e.Leaks {
-		what := "the plan"
-		if l.Slug != "" {
-			what = l.Slug
-		}
-		if l.Target != "" {
-			what += " (target " + l.Target + ")"
-		}
-		parts[i] = fmt.Sprintf("%s holds the value of %s", what, strings.Join(l.Names, ", "))
-	}
-	return "not saved, as no secret of this process is ever written to a file: " + strings.Join(parts, "; ")
-}
-
-// CheckSecrets returns a [*SecretsError] when a plan of sps holds the
-// value of a secret that found names (the text of a skill typed into the
-// app, say), naming each skill and secret; nil when none does.
+// CheckSecrets refuses the plans of sps when one holds the value of a
+// secret that found names (the text of a skill typed into the app, say).
+// The error names each skill holding one, or the plan for any other part
+// of it, with its target and the secrets' names, never their values.
 func CheckSecrets(sps []*Saved, found func(text string) []string) error {
 	if found == nil {
 		return nil
 	}
-	var leaks []Leak
+	var leaks []string // "SKILL (target T) holds the value of NAMES"
 	for _, sp := range sps {
 		if sp == nil || sp.Plan == nil {
 			continue
 		}
 		p := sp.Plan
+		target := ""
+		if p.Target != "" {
+			target = " (target " + p.Target + ")"
+		}
 		var named []string
 		for i := range p.Changes {
 			if names := foundIn(&p.Changes[i], found); len(names) > 0 {
-				leaks = append(leaks, Leak{Target: p.Target, Slug: p.Changes[i].Slug, Names: names})
+				leaks = append(leaks, p.Changes[i].Slug+target+" holds the value of "+strings.Join(names, ", "))
 				named = append(named, names...)
 			}
 		}
 		// Anything else of the plan (a problem's text, say) is named as
 		// the plan's.
-		var rest []string
-		for _, n := range foundIn(p, found) {
-			if !slices.Contains(named, n) {
-				rest = append(rest, n)
-			}
-		}
+		rest := slices.DeleteFunc(foundIn(p, found), func(n string) bool { return slices.Contains(named, n) })
 		if len(rest) > 0 {
-			leaks = append(leaks, Leak{Target: p.Target, Names: rest})
+			leaks = append(leaks, "the plan"+target+" holds the value of "+strings.Join(rest, ", "))
 		}
 	}
 	if len(leaks) > 0 {
-		return &SecretsError{Leaks: leaks}
+		return errors.New("not saved, as no secret of this process is ever written to a file: " + strings.Join(leaks, "; "))
 	}
 	return nil
 }
