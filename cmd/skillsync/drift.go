@@ -42,13 +42,13 @@ drift report as its description; later runs update it, and close it once
 the space is back in sync. Merging it adopts the edits; closing it leaves
 them for the next apply to revert. See docs/drift.md.
 
-With --watch it runs until stopped: every --interval it reads the first
-page of each target's skills (most recently updated first: one request per
-target) and, only for a target whose page or repository moved, drifts it
-as a scheduled run would (report, --issue, --pr, notifications), reading
-only what changed through the cache. --self-heal then applies the
-repository over the app's edits, with apply's safety rules. --listen
-serves /healthz and Prometheus /metrics. See docs/watch.md.
+With --watch it runs until stopped: every --interval it lists each
+target's skills (one request per 100 skills) and, only for a target whose
+list or repository moved, drifts it as a scheduled run would (report,
+--issue, --pr, notifications), reading only what changed through the
+cache. --self-heal then applies the repository over the app's edits,
+with apply's safety rules. --listen serves /healthz and Prometheus
+/metrics. See docs/watch.md.
 
 Examples:
    skillsync drift
@@ -63,7 +63,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			flagOut.def("also save the plan to FILE, written last: its presence says drift finished"),
 			flagPropose.def("propose the app's edits as one pull (merge) request per target that drifted, updated on later runs and closed once in sync (needs contents and pull-requests write permission)"),
 			flagPRBase.def("the branch drift pull requests merge into (default: the branch the CI job runs on)"),
-			flagWatch.def("run until stopped (SIGINT, SIGTERM): every --interval, read the first page of each space's skills, and drift only the targets that moved"),
+			flagWatch.def("run until stopped (SIGINT, SIGTERM): every --interval, list each space's skills, and drift only the targets that moved"),
 			&cli.StringFlag{Name: string(flagInterval), Usage: "with --watch, the time between rounds, such as 30s or 5m", Value: "1m"},
 			flagListen.def("with --watch, serve /healthz and /metrics (Prometheus) on `ADDR`, such as :9090"),
 			flagSelfHeal.def("with --watch, apply the repository over the app's edits (as apply --auto-approve would, with its safety rules)"),

@@ -20,6 +20,7 @@ import (
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/reconcile"
+	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/remote"
 )
 
@@ -32,17 +33,13 @@ type watchOptions struct {
 	format   string // of the apply view of --self-heal
 }
 
-// probeLimit is the size of the page a round reads of each space: the
-// skills updated last come first, so an edit shows on it.
-const probeLimit = 100
-
 // minInterval is the shortest --interval: a round of 256 targets is 256
 // requests.
 const minInterval = 100 * time.Millisecond
 
-// A watcher runs the rounds of drift --watch. Each round reads the first
-// page of each target's skills; only a target whose page or desired state
-// moved since its last plan is planned again (through the cache), then
+// A watcher runs the rounds of drift --watch. Each round lists each
+// target's skills; only a target whose list or desired state moved since
+// its last plan is planned again (through the cache), then
 // reported, notified, proposed and healed as a scheduled drift would.
 type watcher struct {
 	e       *env
@@ -56,7 +53,7 @@ type watcher struct {
 // A watchedTarget is what the rounds know of one target.
 type watchedTarget struct {
 	client  *remote.Client
-	probe   string // the first page of its skills, as last planned
+	probe   string // the list of its skills, as last planned
 	desired string // its desired state, as last planned
 	drift   bool   // its last plan found drift
 }
@@ -120,8 +117,8 @@ func runWatch(ctx context.Context, e *env, o watchOptions) error {
 	}
 }
 
-// round reads the first page of each target's skills and plans those
-// that moved; the targets in sync or unmoved cost one request each.
+// round lists each target's skills and plans those that moved; a target
+// in sync or unmoved costs one request per 100 of its skills.
 func (w *watcher) round(ctx context.Context) error {
 	e, planning := w.e, w.o.drift.planning
 	w.metrics.add(metricRounds, "", 1)
@@ -139,6 +136,8 @@ func (w *watcher) round(ctx context.Context) error {
 	desired := make([]string, len(ts))
 	var g errgroup.Group
 	g.SetLimit(planning.conn.parallelism)
+	// Every page of every target shares one bound.
+	lo := remote.ListOptions{Parallelism: planning.conn.parallelism, Limiter: fetch.NewBudget(planning.conn.parallelism)}
 	for i, t := range ts {
 		wt := w.targets[t.Name]
 		if wt == nil {
@@ -154,12 +153,12 @@ func (w *watcher) round(ctx context.Context) error {
 		}
 		bug.Go(&g, func() error {
 			w.metrics.add(metricProbes, t.Name, 1)
-			page, err := wt.client.ListSkills(ctx, t.Space, probeLimit, 0)
+			skills, err := wt.client.StreamSkills(ctx, t.Space, lo)
 			if err != nil {
 				w.metrics.add(metricErrors, t.Name, 1)
 				return fmt.Errorf("reading %s: %w", t.where(), err)
 			}
-			probes[i] = probeKey(page)
+			probes[i] = probeKey(skills)
 			return nil
 		})
 	}
@@ -248,12 +247,13 @@ func (w *watcher) plan(ctx context.Context, planning planningOptions) error {
 	return errors.Join(errs...)
 }
 
-// probeKey is what the first page of a space's skills says of its
-// changes: the total, and the id, update time and state of each.
-func probeKey(p *remote.Page[remote.Skill]) string {
+// probeKey is what the list of a space's skills says of its changes:
+// the id, update time and state of each. The state is there because the
+// API does not say whether an enable or disable moves updatedAt.
+func probeKey(skills []remote.Skill) string {
 	var b strings.Builder
-	b.WriteString(strconv.Itoa(p.Total))
-	for _, s := range p.Data {
+	b.WriteString(strconv.Itoa(len(skills)))
+	for _, s := range skills {
 		fmt.Fprintf(&b, "\x00%s\x01%s\x01%t", s.ID, s.UpdatedAt, s.Enabled)
 	}
 	return b.String()
@@ -293,7 +293,7 @@ const (
 // metrics are the name, type and help of each metric, in the order served.
 var metrics = [...]struct{ name, kind, help string }{
 	metricRounds:        {"skillsync_watch_rounds_total", "counter", "Rounds started."},
-	metricProbes:        {"skillsync_watch_probes_total", "counter", "First pages of a space's skills read, by target."},
+	metricProbes:        {"skillsync_watch_probes_total", "counter", "Lists of a space's skills read (one request per 100 skills), by target."},
 	metricPlans:         {"skillsync_watch_plans_total", "counter", "Targets planned because their space or desired state moved."},
 	metricErrors:        {"skillsync_watch_errors_total", "counter", "Failed reads, loads and plans, by target (\"\" for the repository)."},
 	metricSelfHeals:     {"skillsync_watch_self_heals_total", "counter", "Applies made by --self-heal, by target."},

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/internal/github"
+	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
 )
@@ -264,5 +266,51 @@ func TestWatchServesEveryMetric(t *testing.T) {
 		if !strings.Contains(body, "# TYPE "+h.name+" "+h.kind+"\n") || !strings.Contains(body, want) {
 			t.Errorf("/metrics lacks %q with its type %s:\n%s", strings.TrimSpace(want), h.kind, body)
 		}
+	}
+}
+
+// TestWatchSeesStateBeyondFirstPage: on a service whose enable and
+// disable leave updatedAt as it was, a skill disabled in a space of more
+// than one page of skills keeps its place past the first page; the next
+// round still finds the drift.
+func TestWatchSeesStateBeyondFirstPage(t *testing.T) {
+	t.Parallel()
+	e, dir, te := watchSpaces(t, 1)
+	e.SetAnswers(remotetest.Answers{StateKeepsTime: true})
+	// Updated after a, b and c, so the first page is theirs.
+	for i := range 120 {
+		e.AddSkill("w0", remotetest.SkillSeed{Slug: fmt.Sprintf("other-%d", i), Name: fmt.Sprintf("Other %d", i), Description: "Not managed here.", Instructions: "# other\n"})
+	}
+	var out syncBuffer
+	w := newTestWatcher(t, te, dir, &out)
+	ctx := t.Context()
+	if err := w.round(ctx); err != nil {
+		t.Fatalf("first round: %v\n%s", err, out.String())
+	}
+	a, _ := e.SkillBySlug("w0", "a")
+	client := w.targets[""].client
+	onFirstPage := func() bool {
+		t.Helper()
+		page, err := client.ListSkills(ctx, "w0", 100, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(page.Data, func(s remote.Skill) bool { return s.ID == a.ID })
+	}
+	if onFirstPage() {
+		t.Fatalf("skill a is on the first page; the test needs it beyond")
+	}
+	if _, err := client.DisableSkill(ctx, "w0", a.ID); err != nil {
+		t.Fatal(err)
+	}
+	if onFirstPage() {
+		t.Fatalf("the disable moved skill a to the first page: Answers.StateKeepsTime is not kept")
+	}
+	before := out.String()
+	if err := w.round(ctx); err != nil {
+		t.Fatalf("round after the disable: %v\n%s", err, out.String())
+	}
+	if after := strings.TrimPrefix(out.String(), before); !strings.Contains(after, "moved") || !strings.Contains(after, "Skill a") {
+		t.Errorf("the round after skill a was disabled in the app did not report it:\n%s", after)
 	}
 }

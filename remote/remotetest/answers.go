@@ -41,6 +41,9 @@ type Answers struct {
 	// PageCap, when positive, caps the items of a page below the limit
 	// asked for; the envelope's limit (unless NoLimit) says the cap.
 	PageCap int
+	// StateKeepsTime leaves updatedAt as it was on an enable or disable
+	// through the API: the skill keeps its place in the lists.
+	StateKeepsTime bool
 }
 
 // envelope is a list page as a asks: data, then the fields it keeps.

@@ -137,6 +137,8 @@
 //   - [Answers.NoHasMore], [Answers.NoTotal], [Answers.NoLimit]: list
 //     envelopes without hasMore, total, or limit and offset;
 //     [Answers.PageCap] caps pages below the limit asked for.
+//   - [Answers.StateKeepsTime]: an enable or disable through the API
+//     leaves updatedAt, and so the skill's place in the lists, as it was.
 //
 // # Not modelled
 //

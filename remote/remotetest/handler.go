@@ -341,17 +341,24 @@ func (e *Emulator) writeSkill(sp *space, sk *skill, key string, u *remote.SkillU
 			break // already enabled: nothing changes
 		}
 		sk.Enabled = true
-		sk.updatedAt = e.clock.tick()
-		sp.sorted = nil
+		e.stateChanged(sp, sk)
 		e.observeActive(sp.ID)
 	case KeyDisableSkill:
 		if sk.Enabled {
 			sk.Enabled = false
-			sk.updatedAt = e.clock.tick()
-			sp.sorted = nil
+			e.stateChanged(sp, sk)
 		}
 	}
 	return 0, "", nil
+}
+
+// stateChanged moves sk's updatedAt after an enable or disable, unless
+// [Answers.StateKeepsTime] says the service leaves it; e.mu is held.
+func (e *Emulator) stateChanged(sp *space, sk *skill) {
+	if !e.answers.StateKeepsTime {
+		sk.updatedAt = e.clock.tick()
+		sp.sorted = nil
+	}
 }
 
 // serveFile answers a read of a file of sk; e.mu is held.
