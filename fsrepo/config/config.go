@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -115,23 +116,6 @@ func configTooLarge(size int64) error {
 	return fmt.Errorf("%s is %d bytes, more than the %d a config file may be; it is not read", FileName, size, MaxBytes)
 }
 
-// rawConfig is Config as written: pointers tell a key left out from one set
-// to its zero value (maxDisablePercent: 0 forbids any disable).
-type rawConfig struct {
-	BaseURL           *string       `yaml:"baseURL"`
-	Space             *string       `yaml:"space"`
-	SkillsDir         *string       `yaml:"skillsDir"`
-	Unmanaged         *string       `yaml:"unmanaged"`
-	Missing           *string       `yaml:"missing"`
-	MaxDisablePercent *int          `yaml:"maxDisablePercent"`
-	Agents            *rawAgentsCfg `yaml:"agents"`
-	ExcludeFiles      []string      `yaml:"excludeFiles"`
-}
-
-type rawAgentsCfg struct {
-	Publish []string `yaml:"publish"`
-}
-
 // configKeys are the keys each section may hold: "" is the top level,
 // "target" a target of targets:, "ignoreRule" an item of an ignore: list.
 var configKeys = map[string][]string{
@@ -172,71 +156,54 @@ func Parse(data []byte) (Config, error) {
 	if len(errs) > 0 {
 		return Config{}, errors.Join(errs...)
 	}
-	var raw rawConfig
-	if err := root.Decode(&raw); err != nil {
-		return Config{}, yamlError(data, err)
-	}
 
-	cfg := Config{
-		SkillsDir:         DefaultSkillsDir,
-		Unmanaged:         UnmanagedIgnore,
-		Missing:           MissingError,
-		MaxDisablePercent: DefaultMaxDisablePercent,
-	}
-	if raw.BaseURL != nil {
-		cfg.BaseURL = *raw.BaseURL
-	}
-	if raw.Space != nil {
-		cfg.Space = *raw.Space
+	cfg := Config{SkillsDir: DefaultSkillsDir, MaxDisablePercent: DefaultMaxDisablePercent}
+	cfg.BaseURL = textValue(root, "baseURL")
+	if x := mappingValue(root, "space"); x != nil {
+		cfg.Space = x.Value
 		if err := spec.CheckShortSpaceID(cfg.Space); err != nil {
 			fail(lines["space"], "%v", err)
 		}
 	}
-	if raw.SkillsDir != nil {
-		d := strings.TrimSuffix(*raw.SkillsDir, "/")
+	if x := mappingValue(root, "skillsDir"); x != nil {
+		d := strings.TrimSuffix(x.Value, "/")
 		clean := path.Clean(d)
 		switch {
 		case d == "" || path.IsAbs(d) || filepath.IsAbs(d) || strings.Contains(d, `\`) || clean == ".." || strings.HasPrefix(clean, "../"):
-			fail(lines["skillsDir"], "skillsDir %s must be a folder inside the repository, written with '/'", visible.Quote(*raw.SkillsDir))
+			fail(lines["skillsDir"], "skillsDir %s must be a folder inside the repository, written with '/'", visible.Quote(x.Value))
 		case names.InGitDir(clean):
-			fail(lines["skillsDir"], "skillsDir %s is inside a .git folder, where pull would write git's own files (hooks, config): choose a folder of the working tree", visible.Quote(*raw.SkillsDir))
+			fail(lines["skillsDir"], "skillsDir %s is inside a .git folder, where pull would write git's own files (hooks, config): choose a folder of the working tree", visible.Quote(x.Value))
 		}
 		cfg.SkillsDir = clean
 	}
-	if raw.Unmanaged != nil {
-		cfg.Unmanaged = *raw.Unmanaged
-		if cfg.Unmanaged != UnmanagedIgnore && cfg.Unmanaged != UnmanagedDisable {
-			fail(lines["unmanaged"], "unmanaged must be %q or %q, not %s", UnmanagedIgnore, UnmanagedDisable, visible.Quote(cfg.Unmanaged))
+	// The top level's policy is read as a target's, then takes the
+	// defaults for what it leaves out.
+	var top Target
+	parsePolicy(root, "", &top, fail)
+	cfg.Unmanaged = cmp.Or(top.Unmanaged, UnmanagedIgnore)
+	cfg.Missing = cmp.Or(top.Missing, MissingError)
+	if top.MaxDisablePercent != nil {
+		cfg.MaxDisablePercent = *top.MaxDisablePercent
+	}
+	if top.Agents != nil {
+		cfg.Agents = *top.Agents
+	}
+	if x := mappingValue(root, "excludeFiles"); x != nil {
+		for _, item := range x.Content {
+			p := yamlnode.Resolve(item).Value
+			if err := skillignore.Check(p); err != nil {
+				fail(lines["excludeFiles"], "excludeFiles: %v", err)
+			}
+			cfg.ExcludeFiles = append(cfg.ExcludeFiles, p)
 		}
 	}
-	if raw.Missing != nil {
-		cfg.Missing = *raw.Missing
-		if cfg.Missing != MissingError && cfg.Missing != MissingWarn {
-			fail(lines["missing"], "missing must be %q or %q, not %s", MissingError, MissingWarn, visible.Quote(cfg.Missing))
-		}
-	}
-	if raw.MaxDisablePercent != nil {
-		cfg.MaxDisablePercent = *raw.MaxDisablePercent
-		if cfg.MaxDisablePercent < 0 || cfg.MaxDisablePercent > 100 {
-			fail(lines["maxDisablePercent"], "maxDisablePercent must be 0 to 100, not %d", cfg.MaxDisablePercent)
-		}
-	}
-	if raw.Agents != nil {
-		cfg.Agents.Publish = raw.Agents.Publish
-	}
-	for _, p := range raw.ExcludeFiles {
-		if err := skillignore.Check(p); err != nil {
-			fail(lines["excludeFiles"], "excludeFiles: %v", err)
-		}
-	}
-	cfg.ExcludeFiles = raw.ExcludeFiles
 	cfg.Lint = parseLint(mappingValue(root, "lint"), fail)
 	if ignore := mappingValue(root, "ignore"); ignore != nil {
 		cfg.Ignore = parseIgnore(ignore, "ignore", fail)
 	}
 	cfg.Descriptions = parseDescriptions(mappingValue(root, "descriptions"), "descriptions", fail)
-	if targets := mappingValue(root, "targets"); targets != nil && targets.Tag != "!!null" {
-		if space := mappingValue(root, "space"); space != nil && space.Tag != "!!null" {
+	if targets := mappingValue(root, "targets"); targets != nil {
+		if mappingValue(root, "space") != nil {
 			fail(lines["space"], "space and targets are both set: with targets, each target names its space; move space %s into a target (targets: {NAME: {space: %s}})", visible.Quote(cfg.Space), cfg.Space)
 		}
 		cfg.Targets = parseTargets(targets, cfg, fail)
@@ -273,15 +240,9 @@ func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail f
 		fail(line, format, args...)
 	}
 	known := configKeys[section]
-	join := func(a, b string) string {
-		if a == "" {
-			return b
-		}
-		return a + "." + b
-	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		full, display := join(section, k.Value), join(shown, k.Value)
+		full, display := dotted(section, k.Value), dotted(shown, k.Value)
 		if _, dup := lines[full]; dup {
 			report(k.Line, "duplicate key %s (first at line %d)", visible.Quote(display), lines[full])
 			continue
@@ -303,6 +264,15 @@ func checkKeys(m *yaml.Node, section, shown string, lines map[string]int, fail f
 		}
 	}
 	return ok
+}
+
+// dotted is the key of a section (shown as section, "" for the top level)
+// as messages name it: "key" at the top level, "section.key" below it.
+func dotted(section, key string) string {
+	if section == "" {
+		return key
+	}
+	return section + "." + key
 }
 
 // configShapes is the shape of each key's value, "text", "number" (a whole

@@ -90,6 +90,7 @@ func TestReadConfig(t *testing.T) {
 		{name: "unknown key", in: "space: ab12\nskilsDir: x\n", err: `skillsync.yaml:2: unknown key "skilsDir" (did you mean "skillsDir"?)`},
 		{name: "unknown nested key", in: "agents:\n  publsh: []\n", err: `skillsync.yaml:2: unknown key "agents.publsh"`},
 		{name: "bad enum", in: "unmanaged: delete\nmissing: ignore\n", err: "skillsync.yaml:1: unmanaged must be \"ignore\" or \"disable\", not \"delete\"\nskillsync.yaml:2: missing must be"},
+		{name: "bad value below its key", in: "space: ab12\nunmanaged:\n  delete\n", err: "skillsync.yaml:3: unmanaged must be \"ignore\" or \"disable\", not \"delete\""},
 		{name: "bad percent", in: "maxDisablePercent: 130\n", err: "skillsync.yaml:1: maxDisablePercent must be 0 to 100"},
 		{name: "bad type", in: "maxDisablePercent: lots\n", err: `skillsync.yaml:1: maxDisablePercent must be a whole number, not "lots"; for example maxDisablePercent: 30`},
 		{name: "fraction", in: "maxDisablePercent: 12.5\n", err: `skillsync.yaml:1: maxDisablePercent must be a whole number, not "12.5"`},

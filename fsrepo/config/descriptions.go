@@ -65,24 +65,9 @@ func parseDescriptions(v *yaml.Node, shown string, fail func(int, string, ...any
 	if v == nil || v.Kind != yaml.MappingNode {
 		return d
 	}
-	number := func(key string, lo, hi int) *int {
-		x := mappingValue(v, key)
-		if x == nil || x.Tag == "!!null" {
-			return nil
-		}
-		var n int
-		if err := x.Decode(&n); err != nil {
-			fail(x.Line, "%s.%s: %v", shown, key, err)
-			return nil
-		}
-		if n < lo || n > hi {
-			fail(x.Line, "%s.%s must be %d to %d, not %d", shown, key, lo, hi, n)
-		}
-		return &n
-	}
 	level := func(key string, allowed ...string) string {
 		x := mappingValue(v, key)
-		if x == nil || x.Tag == "!!null" {
+		if x == nil {
 			return ""
 		}
 		if slices.Contains(allowed, x.Value) {
@@ -91,11 +76,30 @@ func parseDescriptions(v *yaml.Node, shown string, fail func(int, string, ...any
 		fail(x.Line, "%s.%s must be one of %q, not %s", shown, key, allowed, visible.Quote(x.Value))
 		return ""
 	}
-	d.Budget = number("budget", 1, 1_000_000)
+	d.Budget = numberValue(v, shown, "budget", 1, 1_000_000, fail)
 	d.BudgetLevel = level("budgetLevel", LevelWarning, LevelError)
-	d.Overlap = number("overlap", 1, 100)
+	d.Overlap = numberValue(v, shown, "overlap", 1, 100, fail)
 	d.OverlapLevel = level("overlapLevel", LevelWarning, LevelError, LevelOff)
 	return d
+}
+
+// numberValue is the whole number of key in the mapping m (named shown in
+// messages, "" at the top level), or nil when it is left out; one out of
+// the range lo to hi is an error at its line.
+func numberValue(m *yaml.Node, shown, key string, lo, hi int, fail func(int, string, ...any)) *int {
+	x := mappingValue(m, key)
+	if x == nil {
+		return nil
+	}
+	var n int // checkType saw to it that int holds the number
+	if err := x.Decode(&n); err != nil {
+		fail(x.Line, "%s: %v", dotted(shown, key), err)
+		return nil
+	}
+	if n < lo || n > hi {
+		fail(x.Line, "%s must be %d to %d, not %d", dotted(shown, key), lo, hi, n)
+	}
+	return &n
 }
 
 // descriptionsExample is the example of the section in messages.

@@ -148,21 +148,27 @@ func quoteList(ws []string) string {
 // textValue is the text of key's value in the mapping m, "" when the key
 // is left out or has no value.
 func textValue(m *yaml.Node, key string) string {
-	if v := mappingValue(m, key); v != nil && v.Tag != "!!null" {
+	if v := mappingValue(m, key); v != nil {
 		return v.Value
 	}
 	return ""
 }
 
-// mappingValue is the value of key in the mapping m, or nil.
+// mappingValue is the value of key in the mapping m, its alias resolved,
+// or nil when the key is left out or has no value ("key:", "key: ~"),
+// which counts as left out.
 func mappingValue(m *yaml.Node, key string) *yaml.Node {
 	if m.Kind != yaml.MappingNode {
 		return nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return yamlnode.Resolve(m.Content[i+1])
+		if m.Content[i].Value != key {
+			continue
 		}
+		if v := yamlnode.Resolve(m.Content[i+1]); v.Tag != "!!null" {
+			return v
+		}
+		return nil
 	}
 	return nil
 }

@@ -381,59 +381,24 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 			continue
 		}
 		t := Target{Name: name, Line: k.Line}
-		text := func(key string) (string, int, bool) {
-			x := mappingValue(v, key)
-			if x == nil || x.Tag == "!!null" {
-				return "", 0, false
-			}
-			return x.Value, x.Line, true
-		}
-		if s, line, ok := text("space"); ok {
-			t.Space = s
-			if err := spec.CheckShortSpaceID(s); err != nil {
-				failHere(line, "%s.space: %v", shown, err)
+		if x := mappingValue(v, "space"); x != nil {
+			t.Space = x.Value
+			if err := spec.CheckShortSpaceID(x.Value); err != nil {
+				failHere(x.Line, "%s.space: %v", shown, err)
 			}
 		}
 		if t.Space == "" && errs == 0 {
 			failHere(k.Line, "target %s has no space: give it one (%s: {space: ab12})", visible.Quote(name), name)
 		}
 		t.BaseURL = textValue(v, "baseURL")
-		if s, line, ok := text("tokenEnv"); ok {
-			if !tokenEnvName.MatchString(s) {
-				failHere(line, "%s.tokenEnv %s must be SKILLSYNC_TOKEN or begin with SKILLSYNC_TOKEN_ (%s, say): its value is sent to the service as the token, so this file may not name another of CI's secrets; keep the target's token in %s",
-					shown, visible.Quote(s), tokenEnvFor(name), tokenEnvFor(name))
+		if x := mappingValue(v, "tokenEnv"); x != nil {
+			if !tokenEnvName.MatchString(x.Value) {
+				failHere(x.Line, "%s.tokenEnv %s must be SKILLSYNC_TOKEN or begin with SKILLSYNC_TOKEN_ (%s, say): its value is sent to the service as the token, so this file may not name another of CI's secrets; keep the target's token in %s",
+					shown, visible.Quote(x.Value), tokenEnvFor(name), tokenEnvFor(name))
 			}
-			t.TokenEnv = s
+			t.TokenEnv = x.Value
 		}
-		if s, line, ok := text("unmanaged"); ok {
-			if s != UnmanagedIgnore && s != UnmanagedDisable {
-				failHere(line, "%s.unmanaged must be %q or %q, not %s", shown, UnmanagedIgnore, UnmanagedDisable, visible.Quote(s))
-			}
-			t.Unmanaged = s
-		}
-		if s, line, ok := text("missing"); ok {
-			if s != MissingError && s != MissingWarn {
-				failHere(line, "%s.missing must be %q or %q, not %s", shown, MissingError, MissingWarn, visible.Quote(s))
-			}
-			t.Missing = s
-		}
-		if x := mappingValue(v, "maxDisablePercent"); x != nil && x.Tag != "!!null" {
-			var p int // of the shape checkKeys saw to: a whole number int holds
-			if err := x.Decode(&p); err != nil {
-				failHere(x.Line, "%s.maxDisablePercent: %v", shown, err)
-			} else if p < 0 || p > 100 {
-				failHere(x.Line, "%s.maxDisablePercent must be 0 to 100, not %d", shown, p)
-			}
-			t.MaxDisablePercent = &p
-		}
-		if a := mappingValue(v, "agents"); a != nil && a.Kind == yaml.MappingNode {
-			t.Agents = &AgentsConfig{}
-			if p := mappingValue(a, "publish"); p != nil {
-				for _, item := range p.Content {
-					t.Agents.Publish = append(t.Agents.Publish, yamlnode.Resolve(item).Value)
-				}
-			}
-		}
+		parsePolicy(v, shown, &t, failHere)
 		if x := mappingValue(v, "exclude"); x != nil {
 			t.Exclude = parseGlobs(x, shown+".exclude", failHere)
 		}
@@ -482,6 +447,33 @@ func parseTargets(n *yaml.Node, shared Config, fail func(int, string, ...any)) [
 		out = append(out, t)
 	}
 	return out
+}
+
+// parsePolicy reads into t the policy keys of the mapping m (named shown
+// in messages, "" at the top level): unmanaged, missing, maxDisablePercent
+// and agents, each left "" or nil when m leaves it out.
+func parsePolicy(m *yaml.Node, shown string, t *Target, fail func(int, string, ...any)) {
+	if x := mappingValue(m, "unmanaged"); x != nil {
+		if x.Value != UnmanagedIgnore && x.Value != UnmanagedDisable {
+			fail(x.Line, "%s must be %q or %q, not %s", dotted(shown, "unmanaged"), UnmanagedIgnore, UnmanagedDisable, visible.Quote(x.Value))
+		}
+		t.Unmanaged = x.Value
+	}
+	if x := mappingValue(m, "missing"); x != nil {
+		if x.Value != MissingError && x.Value != MissingWarn {
+			fail(x.Line, "%s must be %q or %q, not %s", dotted(shown, "missing"), MissingError, MissingWarn, visible.Quote(x.Value))
+		}
+		t.Missing = x.Value
+	}
+	t.MaxDisablePercent = numberValue(m, shown, "maxDisablePercent", 0, 100, fail)
+	if a := mappingValue(m, "agents"); a != nil && a.Kind == yaml.MappingNode {
+		t.Agents = &AgentsConfig{}
+		if p := mappingValue(a, "publish"); p != nil {
+			for _, item := range p.Content {
+				t.Agents.Publish = append(t.Agents.Publish, yamlnode.Resolve(item).Value)
+			}
+		}
+	}
 }
 
 // sameJSON reports whether a and b marshal alike: settings compared
