@@ -2,6 +2,7 @@ package skillmd
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -82,9 +83,15 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 		return nil, false
 	}
 
-	// Replacements and insertions, by line.
-	replace := map[int][]string{} // entry start -> its new lines (nil: removed)
-	insert := map[int][]string{}  // before line -> lines
+	// The frontmatter as written out, line by line up to the closing one:
+	// a replaced entry takes its first line and empties the others, and
+	// the lines inserted before a line are kept apart.
+	text := append(slices.Clone(lines[:closing]), "")
+	replace := func(e *blockEntry, with []string) {
+		text[e.start] = strings.Join(with, "")
+		clear(text[e.start+1 : e.end])
+	}
+	insert := map[int][]string{}
 	eolAt := func(i int) string {
 		if i >= 0 && i < len(lines) && strings.HasSuffix(lines[i], "\r\n") {
 			return "\r\n"
@@ -93,7 +100,7 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 	}
 	for _, e := range entries {
 		if e.dup {
-			replace[e.start] = []string{}
+			replace(&e, nil)
 		}
 	}
 	// after is the line after the entry of the first of keys the block
@@ -119,7 +126,7 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 		}
 		if e := find(key); e != nil {
 			eol := eolAt(e.start)
-			replace[e.start] = withEOL(renderEntry(lines[e.start:e.end], e.k, e.v, key, value), eol)
+			replace(e, withEOL(renderEntry(lines[e.start:e.end], e.k, e.v, key, value), eol))
 			return
 		}
 		insert[at] = append(insert[at], withEOL(freshEntry(key, value), eolAt(at-1))...)
@@ -128,35 +135,16 @@ func editSkillMD(local []byte, have *Document, haveDs diag.Diagnostics, want *Do
 	set(KeyDescription, want.Description, after(firstKey, KeyName))
 	if rewrite[KeyEnabled] {
 		if e := find(KeyEnabled); e != nil {
-			replace[e.start] = withEOL([]string{enabledEntry(lines[e.start], e.v, want.Enabled)}, eolAt(e.start))
+			replace(e, withEOL([]string{enabledEntry(lines[e.start], e.v, want.Enabled)}, eolAt(e.start)))
 		} else if !want.Enabled {
 			at := after(closing, KeyDescription, KeyName)
 			insert[at] = append(insert[at], KeyEnabled+": false"+eolAt(at-1))
 		}
 	}
 
-	// The end of each entry by its start, found at once for each entry
-	// replaced, however many there are.
-	endAt := make(map[int]int, len(entries))
-	for _, e := range entries {
-		endAt[e.start] = e.end
-	}
 	var out strings.Builder
-	for i := 0; i < closing; i++ {
-		for _, l := range insert[i] {
-			out.WriteString(l)
-		}
-		if r, ok := replace[i]; ok {
-			for _, l := range r {
-				out.WriteString(l)
-			}
-			i = endAt[i] - 1 // the entry's last line
-			continue
-		}
-		out.WriteString(lines[i])
-	}
-	for _, l := range insert[closing] {
-		out.WriteString(l)
+	for i, t := range text {
+		out.WriteString(strings.Join(insert[i], "") + t)
 	}
 	rest := strings.Join(lines[closing:], "")
 	if body {
