@@ -56,7 +56,7 @@ func exfiltrationDetectors() []detector {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "sends the environment, where tokens live, over the network",
 		anchors: []string{"os.environ"},
-		prefix:  `(?:requests|httpx|session|client|urllib3?|aiohttp|http|urlopen|request)\S{0,30}\.?(?:post|put|patch|request|urlopen|fetch|send)\s*\([^\n]{0,300}?(?:dict\(\s*|\*\*)?`,
+		prefix:  `(?:(?:requests|httpx|session|client|urllib3?|aiohttp|http|urlopen|request)\S{0,30}\.?(?:post|put|patch|request|urlopen|fetch|send)|\burlopen)\s*\([^\n]{0,300}?(?:(?:str|repr|json\.dumps)\(\s*)?(?:dict\(\s*|\*\*)?`,
 		re:      mustCompile(`os\.environ(?:\.copy\(\)|\.items\(\))?\s*\)?\s*[,)}]`),
 		after:   40,
 	}, {
@@ -218,7 +218,7 @@ func exfiltrationDetectors() []detector {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg:     "looks up a host name made of command output, which carries it out by DNS",
 		anchors: []string{"nslookup", "dig", "host", "drill", "ping", "resolve-dnsname"},
-		re:      mustCompile(`\b(?:nslookup|dig|host|drill|ping|resolve-dnsname)\s+(?:-\S+\s+)*["']?[\w.-]*(?:\$\([^)\n]{1,120}\)|\$\{\w+\}|\$\w+)[\w.$(){}-]*\.[a-z0-9-]+\.[a-z]{2,}\b`),
+		re:      mustCompile(`\b(?:nslookup|dig|host|drill|ping|resolve-dnsname)\s+(?:[-+@]\S+\s+)*["']?[\w.-]*(?:\$\([^)\n]{1,120}\)|\$\{\w+\}|\$\w+)[\w.$(){}-]*\.[a-z0-9-]+\.[a-z]{2,}\b`),
 	}, {
 		rule: RuleExfiltration, sev: SeverityError,
 		msg: "tells the agent to send credentials to an outside address", prose: true,
@@ -317,7 +317,7 @@ func remoteCodeDetectors() []detector {
 		rule: RuleRemoteCode, sev: SeverityError,
 		window: true, anchors: []string{"<(curl", "<( curl", "<(wget", "<( wget", "$(curl", "$( curl", "$(wget", "$( wget", "`curl", "` curl", "`wget"},
 		re: mustCompile(`\b(?:bash|sh|zsh|dash|ksh|source|python[\d.]*|perl|ruby|node)\s+(?:-\S+\s+)*<\(\s*` + fetcher + `\b[^\n)]{0,300}` +
-			`|\b(?:bash|sh|zsh|dash|ksh)\s+-c\s+["']?(?:\$\(|\x60)\s*` + fetcher + `\b[^\n)]{0,300}` +
+			`|\b(?:(?:bash|sh|zsh|dash|ksh)\s+-c|(?:python[\d.]*|perl|ruby|node|php)\s+-[ce])\s+["']?(?:\$\(|\x60)\s*` + fetcher + `\b[^\n)]{0,300}` +
 			`|\beval\s*["'(]?\s*"?(?:\$\(|\x60)\s*` + fetcher + `\b[^\n)]{0,300}`),
 		refine: byHost("runs a download in a shell"),
 		before: 80, after: 400,
@@ -432,7 +432,7 @@ func remoteCodeDetectors() []detector {
 		rule: RuleRemoteCode, sev: SeverityError,
 		msg:    "runs a command whose name is put together from variables, piped into a shell",
 		window: true, lines: true, anchors: []string{"| bash", "|bash", "| sh", "|sh", "| zsh"},
-		re: mustCompile(`(?m:^[ \t]*\$\{?\w+\}?\$\{?\w+\}?\s[^\n|]{0,200}\|\s*(?:ba|z)?sh\b)`),
+		re: mustCompile(`(?m:(?:^|[;&(])[ \t]*(?:\$\{?\w+\}?\$\{?\w+\}?|\$\{\w+\}[a-z]+|[a-z]+\$\{?\w+\}?)\s[^\n|]{0,200}\|\s*(?:ba|z)?sh\b)`),
 	}, {
 		rule: RuleRemoteCode, sev: SeverityWarning,
 		msg:     "unpacks a password-protected archive, which hides its content from scanners",

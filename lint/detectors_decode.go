@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,7 +40,95 @@ func decodeDetectors() []detector {
 		re:     mustCompile(`(?:\\[0-3][0-7]{2}){8,}`),
 		refine: decodedBy("octal escapes", parseOctal),
 		after:  4000,
+	}, {
+		// A disguised word is never lowered: no documentation writes one.
+		rule: RuleObfuscatedPayload, window: true, noDoc: true, anchors: splitAnchors(),
+		re: mustCompile(`(?:^|[\s;&|(\x60])([a-z0-9]*(?:(?:""|''|\\)[a-z0-9]+)+)\b[^\n]{0,400}`),
+		refine: func(s *scan, m []int) verdict {
+			if !slices.Contains(splitCommands, unsplit(s.group(m, 1))) {
+				return verdict{}
+			}
+			return decodedDisguise("command names split by quotes or backslashes that the shell drops", unsplit)(s, m)
+		},
+		before: 20, after: 440,
+	}, {
+		rule: RuleObfuscatedPayload, noDoc: true, anchors: []string{"$(printf", "$( printf", "`printf"},
+		re:     mustCompile(`(?:\$\(\s*|\x60)printf\s+['"](?:\\[0-7]{3}|\\x[0-9a-f]{2}){2,}['"]\s*[)\x60][^\n]{0,400}`),
+		refine: decodedDisguise("a command spelt in printf escapes", printfCommand),
 	}}
+}
+
+// decodedDisguise is [decodedBy] for a disguise no honest text uses: what the
+// decoded text holds is an error whatever its own severity.
+func decodedDisguise(how string, parse func(string) string) func(s *scan, m []int) verdict {
+	decode := decodedBy(how, parse)
+	return func(s *scan, m []int) verdict {
+		v := decode(s, m)
+		if v.sev > 0 {
+			v.sev = SeverityError
+		}
+		return v
+	}
+}
+
+// printfCommand is s, a line that starts with a printf of escapes in a
+// command substitution, with the substitution replaced by what it prints.
+func printfCommand(s string) string {
+	open := strings.IndexAny(s, `'"`)
+	q := open + 1 + strings.IndexByte(s[open+1:], s[open])
+	close := q + strings.IndexAny(s[q:], ")`")
+	codes := s[open+1 : q]
+	var text string
+	if strings.HasPrefix(codes, `\x`) {
+		text = parseEscapes(codes)
+	} else {
+		text = parseOctal(codes)
+	}
+	for _, c := range []byte(text) {
+		if c < '!' || c > '~' {
+			return "" // a control or a space prints no command's name
+		}
+	}
+	return text + s[close+1:]
+}
+
+// splitCommands are the commands a line may hide by splitting their
+// names with quotes or backslashes that the shell drops: cu""rl, c\url.
+var splitCommands = []string{"curl", "wget", "bash", "sh", "zsh", "nc", "ncat", "netcat", "socat", "base64", "eval",
+	"python", "python3", "perl", "ruby", "node", "iex", "iwr", "irm", "powershell", "pwsh"}
+
+// splitAnchors are the letter pairs of splitCommands with an empty pair
+// of quotes or a backslash between them: one is in every split name.
+func splitAnchors() []string {
+	var out []string
+	for _, c := range splitCommands {
+		for i := 1; i < len(c); i++ {
+			for _, sep := range []string{`""`, `''`, `\`} {
+				if a := c[i-1:i] + sep + c[i:i+1]; !slices.Contains(out, a) {
+					out = append(out, a)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// unsplit is s without the empty pairs of quotes and the backslashes
+// that stand between two letters or digits of a word, as the shell reads
+// it.
+func unsplit(s string) string {
+	alnum := func(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch {
+		case i > 0 && alnum(s[i-1]) && i+2 < len(s) && (s[i:i+2] == `""` || s[i:i+2] == `''`) && alnum(s[i+2]):
+			i++
+		case i > 0 && alnum(s[i-1]) && s[i] == '\\' && i+1 < len(s) && alnum(s[i+1]):
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
 var quotedPiece = mustCompile(`['"]([^'"\n]*)['"]`)

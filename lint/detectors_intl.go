@@ -39,6 +39,34 @@ func intlDetectors() []detector {
 		re:      mustCompile(ruVerb + `\s+(?:` + foldLit("все") + `\s+)?` + ruWhat + `\s+` + ruNoun),
 		after:   200,
 	}, {
+		// Dutch, Polish, Indonesian and Malay, Turkish, Vietnamese: each
+		// match starts at its anchor, the verb or "önceki".
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
+		msg:     "tells the agent to drop its instructions",
+		anchors: []string{"negeer", "vergeet", "zignoruj", "ignoruj", "zapomnij", "abaikan", "lupakan", "önceki", "bỏ qua", "phớt lờ"},
+		re: ph(`(?:negeer|vergeet)_(?:alle_)?(?:de_|je_|uw_)?(?:eerdere|vorige|voorgaande|oorspronkelijke)_(?:instructies|aanwijzingen|regels|opdrachten)` +
+			`|(?:zignoruj|ignoruj)_(?:wszystkie_)?(?:poprzednie|wcześniejsze|wczesniejsze|dotychczasowe)_(?:instrukcje|polecenia|zasady|reguły|reguly)` +
+			`|zapomnij_o_(?:wszystkich_)?(?:poprzednich|wcześniejszych|wczesniejszych)_(?:instrukcjach|poleceniach|zasadach)` +
+			`|(?:abaikan|lupakan)_(?:semua_)?(?:instruksi|perintah|arahan|aturan)_(?:sebelumnya|terdahulu|sebelum_ini)` +
+			`|önceki_(?:tüm_|bütün_)?(?:talimatları|talimatlari|komutları|komutlari|kuralları|kurallari|yönergeleri)_(?:yok_say|görmezden_gel|unut|dikkate_alma)` +
+			`|(?:bỏ_qua|phớt_lờ)_(?:tất_cả_)?(?:các_|mọi_|những_)?(?:hướng_dẫn|chỉ_dẫn|chỉ_thị|lệnh|quy_tắc)_(?:trước_đó|trước|ban_đầu)`),
+		after: 200,
+	}, {
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
+		msg:     "tells the agent to drop its instructions",
+		anchors: []string{foldLit("ігноруй"), foldLit("проігноруй"), foldLit("ігноруйте"), foldLit("забудьте")},
+		re: mustCompile(foldAlt("ігноруй", "проігноруй", "ігноруйте", "забудь", "забудьте") + `\s+(?:` + foldAlt("усі", "всі") + `\s+)?` +
+			foldAlt("попередні", "попередніх") + `\s+` + foldAlt("інструкції", "вказівки", "правила", "команди", "інструкцій")),
+		after: 200,
+	}, {
+		// Arabic and Hindi, whose words Go's \b does not bound.
+		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
+		msg:    "tells the agent to drop its instructions",
+		window: true, anchors: []string{foldLit("تجاهل"), foldLit("انس"), foldLit("निर्देशों"), foldLit("निर्देश")},
+		re: mustCompile(foldAlt("تجاهل", "تجاهلي", "انس") + `[^\n.]{0,24}?` + foldAlt("التعليمات", "الأوامر", "الإرشادات", "التوجيهات") + `\s+` + foldAlt("السابقة", "الأصلية") +
+			`|` + foldAlt("पिछले", "पूर्व", "पहले के") + `[^\n।]{0,24}?` + foldAlt("निर्देशों", "निर्देश", "आदेशों") + `[^\n।]{0,16}?` + foldAlt("अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल")),
+		before: 80, after: 120,
+	}, {
 		rule: RuleInstructionOverride, prose: true, sev: SeverityError,
 		msg:    "tells the agent to drop its instructions",
 		window: true, anchors: []string{"忽略", "无视", "無視", "忘记", "忽视", "忘掉", "무시"},
