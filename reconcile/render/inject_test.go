@@ -33,12 +33,14 @@ var injections = []string{
 	"a | b ``` </details> <!-- x --> ![img](https://evil.example/i.png) &amp; GH-12 !12 ~label %m $x$ www.evil.example user@evil.example _em_ ~~s~~ \\ `code` :rocket: a5c3785ed8d6 \"see 1f0e4d9c\"\n# Heading\n- item\n\n| t |\n1. one",
 	"     1. indented past a list's marker, @octocat #1",
 	"the build of 1234567-deadbee1 passed, and so did \"the one between 7654321 cafe0123\" today",
+	"&#64;octocat &#x23;1 [x]: https://evil.example [^1] [^1]: note $$x$$ $`y`$ <https://evil.example> javascript:alert(1) \\@octocat octocat/repo#1 - [ ] task > quote ``````` <!-- unclosed",
+	"[x]: https://evil.example \"title\"\n[y]:\thttps://evil.example\n<details><summary>fake</summary>\n\n**No changes.**\n\n</details></details></details>\n<!--",
 }
 
 // exposedWords are what no text outside code may hold once an injection is
 // rendered: GitHub or GitLab would link, mention or decode them. The tags
 // it holds are counted by the shape of the document.
-var exposedWords = []string{"@octocat", "#1", "evil.example", "GH-12", "!12", "~label", "%m", "&amp;", "<img", "user@", ":rocket:", "a5c3785", "1f0e4d9c", "deadbee1", "cafe0123"}
+var exposedWords = []string{"@octocat", "#1", "evil.example", "GH-12", "!12", "~label", "%m", "&amp;", "<img", "user@", ":rocket:", "a5c3785", "1f0e4d9c", "deadbee1", "cafe0123", "&#64;", "&#x23;", "javascript:", "[^1]", "$$"}
 
 // benign stands for an injection, to render a plan of the same shape.
 const benign = "harmless"
