@@ -385,6 +385,7 @@ func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
 	}
 	s.disguises()
 	s.documentation()
+	s.accents()
 	if depth == 0 {
 		s.redactSecrets()
 	}
