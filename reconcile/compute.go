@@ -401,14 +401,7 @@ func (c *planner) unmanaged() {
 // activeLimit checks the active count after apply against the service's
 // limit, naming the enables that push it over.
 func (c *planner) activeLimit() {
-	before := 0
-	for _, slug := range c.slugs {
-		for _, rs := range c.bySlug[slug] {
-			if rs.Enabled {
-				before++
-			}
-		}
-	}
+	before := ActiveCount(c.live.Skills)
 	after := before
 	var enables []string
 	for _, ch := range c.plan.Changes {
@@ -428,6 +421,20 @@ func (c *planner) activeLimit() {
 			"%d skills would be active after apply, %d over the limit of %d, by enabling %s",
 			after, over, spec.MaxActiveSkills, strings.Join(enables, ", "))
 	}
+}
+
+// ActiveCount counts the enabled skills of a list, each id once, as
+// [Compute] counts Summary.ActiveBefore.
+func ActiveCount(skills []remote.Skill) int {
+	seen := make(map[string]bool, len(skills))
+	n := 0
+	for _, s := range skills {
+		if s.Enabled && !seen[s.ID] {
+			n++
+		}
+		seen[s.ID] = true
+	}
+	return n
 }
 
 // disableGuard refuses to disable a large share of the managed skills at

@@ -193,7 +193,7 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 		if err != nil {
 			return nil, fmt.Errorf("listing skills: %w", err)
 		}
-		if n := activeCount(skills); n != p.Summary.ActiveBefore {
+		if n := reconcile.ActiveCount(skills); n != p.Summary.ActiveBefore {
 			stale = append(stale, fmt.Sprintf("the space has %d active skills, the plan was made with %d", n, p.Summary.ActiveBefore))
 		}
 	}
@@ -340,23 +340,6 @@ func changeDiff(got, want *reconcile.Change) []string {
 	state("before.", got.Before, want.Before, nil)
 	state("after.", got.After, want.After, got.Fields)
 	return d
-}
-
-// activeCount counts the enabled skills of a list as [reconcile.Compute]
-// counts Summary.ActiveBefore: each id once.
-func activeCount(skills []remote.Skill) int {
-	seen := make(map[string]bool, len(skills))
-	n := 0
-	for _, s := range skills {
-		if seen[s.ID] {
-			continue
-		}
-		seen[s.ID] = true
-		if s.Enabled {
-			n++
-		}
-	}
-	return n
 }
 
 // isApplied reports whether got, the skill of ch as read now, is as ch
