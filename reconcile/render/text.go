@@ -77,21 +77,12 @@ func TargetsText(w io.Writer, plans []*reconcile.Plan, o TextOptions) error {
 		}
 		fmt.Fprintf(&b, "  %s: %s\n", visible.Line(Where(p.Space, p.Target)), line)
 	}
-	last := targetsSummaryLine(reconcile.SummarizeTargets(plans))
+	last := summaryLine(reconcile.SummarizeTargets(plans))
 	if o.Color {
 		last = ansiBold + last + ansiReset
 	}
 	b.WriteString(last + "\n")
 	return writeLines(w, b.String())
-}
-
-// targetsSummaryLine is the last line of the text plans of several
-// targets: [SummaryLine] of their sum.
-func targetsSummaryLine(s reconcile.TargetsSummary) string {
-	if s.WithChanges == 0 {
-		return "No changes."
-	}
-	return fmt.Sprintf("Plan: %d to update, %d to enable, %d to disable.", s.Update, s.Enable, s.Disable)
 }
 
 type textWriter struct {
@@ -346,10 +337,15 @@ func unlisted(ps []reconcile.Problem) []reconcile.Problem {
 // enable, Z to disable." or, when applying would change nothing, "No
 // changes.".
 func SummaryLine(p *reconcile.Plan) string {
-	if !p.HasChanges() {
+	return summaryLine(reconcile.SummarizeTargets([]*reconcile.Plan{p}))
+}
+
+// summaryLine is the summary line of the plans s adds up: the last line
+// of one plan, or of the plans of several targets.
+func summaryLine(s reconcile.TargetsSummary) string {
+	if s.WithChanges == 0 {
 		return "No changes."
 	}
-	s := p.Summary
 	return fmt.Sprintf("Plan: %d to update, %d to enable, %d to disable.", s.Update, s.Enable, s.Disable)
 }
 
