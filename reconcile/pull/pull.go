@@ -165,17 +165,16 @@ func Skills(ctx context.Context, c Service, space string, o Options) (*Report, e
 	if o.Exclude != nil && len(o.Slugs) == 0 {
 		selected = slices.DeleteFunc(selected, func(s remote.Skill) bool { return o.Exclude(s.Slug) })
 	}
-	// Development files (see package skillignore) are never asked for.
-	excluded := make(map[string]skillignore.Matcher, len(selected))
-	for _, s := range selected {
+	pulled := make([]*pulledSkill, len(selected))
+	for i, s := range selected {
+		// Development files (see package skillignore) are never asked for.
 		m, err := fsrepo.FolderExclusions(o.Root, o.Config.SkillsDir, s.Slug, o.Config.ExcludeFiles)
 		if err != nil {
 			return nil, err
 		}
-		excluded[s.Slug] = m
+		pulled[i] = &pulledSkill{Skill: s, excluded: m}
 	}
-	pulled, err := readPulled(ctx, c, space, selected, excluded, o.Parallelism, o.Progress)
-	if err != nil {
+	if err := readPulled(ctx, c, space, pulled, o.Parallelism, o.Progress); err != nil {
 		return nil, err
 	}
 	rep := &Report{Space: space, SkillsDir: o.Config.SkillsDir, Skills: []Skill{}}
@@ -373,26 +372,22 @@ type pulledSkill struct {
 	files    map[string][]byte // by path in the skill folder, SKILL.md included
 	skip     string            // why the skill is not written, when it is not
 	warnings []string
-	unfound  int       // paths the instructions mention (not link) that the space does not have
-	notRead  []NotRead // references not read, with why
-	excluded skillignore.Matcher
+	unfound  int                 // paths the instructions mention (not link) that the space does not have
+	notRead  []NotRead           // references not read, with why
+	excluded skillignore.Matcher // the development files of its folder, never asked for
 }
 
 // readPulled reads each skill and the supporting files its instructions
 // refer to, par skills at a time, each one request at a time. The first
 // error cancels the reads in flight and is returned; a read that panics
 // fails with a [*bug.Error] rather than ending the process.
-func readPulled(ctx context.Context, c Service, space string, skills []remote.Skill, excluded map[string]skillignore.Matcher, par int, progressf func(done, total int)) ([]*pulledSkill, error) {
+func readPulled(ctx context.Context, c Service, space string, skills []*pulledSkill, par int, progressf func(done, total int)) error {
 	if par <= 0 {
 		par = defaultParallelism
 	}
 	var mu sync.Mutex
 	done := 0
-	out := make([]*pulledSkill, len(skills))
-	for i, s := range skills {
-		out[i] = &pulledSkill{Skill: s, excluded: excluded[s.Slug]}
-	}
-	err := bug.Each(ctx, len(skills), par, func(ctx context.Context, i int) error {
+	return bug.Each(ctx, len(skills), par, func(ctx context.Context, i int) error {
 		defer func() {
 			if progressf != nil {
 				mu.Lock()
@@ -401,12 +396,8 @@ func readPulled(ctx context.Context, c Service, space string, skills []remote.Sk
 				progressf(done, len(skills))
 			}
 		}()
-		return readPulledSkill(ctx, c, space, out[i])
+		return readPulledSkill(ctx, c, space, skills[i])
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 func readPulledSkill(ctx context.Context, c Service, space string, p *pulledSkill) error {
