@@ -239,15 +239,8 @@ func missingTodo(slug, name string) string {
 
 // managedSkill plans one local skill against its remote twin.
 func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
-	ch := Change{
-		Slug:      ls.Slug,
-		ID:        rs.ID,
-		Path:      ls.Path,
-		Before:    StateOf(rs),
-		UpdatedAt: rs.UpdatedAt,
-		LiveHash:  LiveHash(rs),
-	}
-	ch.After = ch.Before
+	ch := unchanged(rs)
+	ch.Path = ls.Path
 	want := spec.Canonical(ls.Instructions)
 	differ := spec.Differ(ch.Before.Fields(), DesiredFields(ls, ch.Before))
 	changes := func(f string) bool { return slices.Contains(differ, f) && !c.policy.Ignores(ls.Slug, f) }
@@ -297,6 +290,13 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 	if len(ch.Actions) > 0 {
 		c.plan.Changes = append(c.plan.Changes, ch)
 	}
+}
+
+// unchanged is a change of the remote skill rs that changes nothing yet:
+// After is Before, and the skill as planned against is recorded.
+func unchanged(rs remote.Skill) Change {
+	st := StateOf(rs)
+	return Change{Slug: rs.Slug, ID: rs.ID, Before: st, After: st, UpdatedAt: rs.UpdatedAt, LiveHash: LiveHash(rs)}
 }
 
 // skillPath is the SKILL.md of a skill: p, or SLUG/SKILL.md when the
@@ -376,17 +376,10 @@ func (c *planner) unmanaged() {
 			u := UnmanagedSkill{Slug: rs.Slug, ID: rs.ID, Name: rs.Name, Source: rs.Source, Enabled: rs.Enabled}
 			if disable && rs.Enabled && knownSource(rs.Source) && !c.policy.Ignores(rs.Slug, FieldEnabled) {
 				u.Disable = true
-				ch := Change{
-					Slug:      rs.Slug,
-					ID:        rs.ID,
-					Actions:   []Action{ActionDisable},
-					Fields:    []string{FieldEnabled},
-					Before:    StateOf(rs),
-					Unmanaged: true,
-					UpdatedAt: rs.UpdatedAt,
-					LiveHash:  LiveHash(rs),
-				}
-				ch.After = ch.Before
+				ch := unchanged(rs)
+				ch.Actions = []Action{ActionDisable}
+				ch.Fields = []string{FieldEnabled}
+				ch.Unmanaged = true
 				ch.After.Enabled = false
 				c.plan.Changes = append(c.plan.Changes, ch)
 			}
