@@ -51,38 +51,29 @@ func Text(w io.Writer, p *reconcile.Plan, o TextOptions) error {
 // then a line per target and the line of their sum, which ends the text as
 // the summary line ends a plan's.
 func TargetsText(w io.Writer, plans []*reconcile.Plan, o TextOptions) error {
+	t := textWriter{b: newBuffered(w), color: o.Color, title: o.Title}
 	for _, p := range plans {
-		if err := Text(w, p, o); err != nil {
-			return err
-		}
+		t.plan(p)
 		if len(plans) > 1 {
-			if err := writeLines(w, "\n"); err != nil {
-				return err
+			t.b.WriteByte('\n')
+		}
+	}
+	if len(plans) > 1 {
+		t.line(0, "Targets:")
+		for _, p := range plans {
+			line := SummaryLine(p)
+			switch {
+			case p.Failed():
+				line = "could not be planned."
+			case p.HasErrors():
+				n := len(p.Errors)
+				line += fmt.Sprintf(" %d %s: apply refuses this plan.", n, plural(n, "error", "errors"))
 			}
+			t.line(2, Where(p.Space, p.Target)+": "+line)
 		}
+		t.paintLine(0, ansiBold, summaryLine(reconcile.SummarizeTargets(plans)))
 	}
-	if len(plans) < 2 {
-		return nil
-	}
-	var b strings.Builder
-	b.WriteString("Targets:\n")
-	for _, p := range plans {
-		line := SummaryLine(p)
-		switch {
-		case p.Failed():
-			line = "could not be planned."
-		case p.HasErrors():
-			n := len(p.Errors)
-			line += fmt.Sprintf(" %d %s: apply refuses this plan.", n, plural(n, "error", "errors"))
-		}
-		fmt.Fprintf(&b, "  %s: %s\n", visible.Line(Where(p.Space, p.Target)), line)
-	}
-	last := summaryLine(reconcile.SummarizeTargets(plans))
-	if o.Color {
-		last = ansiBold + last + ansiReset
-	}
-	b.WriteString(last + "\n")
-	return writeLines(w, b.String())
+	return t.b.Flush()
 }
 
 type textWriter struct {
