@@ -460,8 +460,7 @@ func (e *Emulator) addAgent(spaceID string, a remote.Agent) (remote.Agent, error
 	if !ok {
 		return remote.Agent{}, fmt.Errorf("unknown space %q (call AddSpace first)", spaceID)
 	}
-	a = cloneAgent(a)
-	a.Raw, a.UnpublishedUnknown = nil, false // the emulator answers what it holds
+	a = cloneAgent(a) // without Raw: the emulator answers what it holds
 	if a.ID == "" {
 		a.ID = nameUUID(spaceID, "agent", fmt.Sprint(len(sp.agents)), a.Name)
 	}
@@ -809,44 +808,19 @@ func nameUUID(parts ...string) string {
 // decodes leniently ([remote.Agent]).
 type agentJSON remote.Agent
 
+// cloneAgent is a copy of a that shares no slice or map with it, whatever
+// fields the type has: its JSON, read back, as the emulator would serve it.
+// Raw and UnpublishedUnknown, which are not part of it, are left zero.
 func cloneAgent(a remote.Agent) remote.Agent {
-	c := a
-	c.ConversationStarters = slices.Clone(a.ConversationStarters)
-	c.WelcomeMessage = slices.Clone(a.WelcomeMessage)
-	c.AttachmentIDs = slices.Clone(a.AttachmentIDs)
-	c.FolderIDs = slices.Clone(a.FolderIDs)
-	c.ContentIDs = slices.Clone(a.ContentIDs)
-	c.EmbedOptions.DomainWhitelist = slices.Clone(a.EmbedOptions.DomainWhitelist)
-	c.SkillIDs = slices.Clone(a.SkillIDs)
-	if a.Actions != nil {
-		c.Actions = make([]remote.Action, len(a.Actions))
-		for i, act := range a.Actions {
-			act.DefaultValues = cloneAny(act.DefaultValues).(map[string]any)
-			c.Actions[i] = act
-		}
+	data, err := json.Marshal(agentJSON(a))
+	if err != nil {
+		panic("remotetest: copying agent: " + err.Error())
 	}
-	return c
-}
-
-func cloneAny(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		if v == nil {
-			return v
-		}
-		m := make(map[string]any, len(v))
-		for k, x := range v {
-			m[k] = cloneAny(x)
-		}
-		return m
-	case []any:
-		s := make([]any, len(v))
-		for i, x := range v {
-			s[i] = cloneAny(x)
-		}
-		return s
+	var c agentJSON
+	if err := json.Unmarshal(data, &c); err != nil {
+		panic("remotetest: copying agent: " + err.Error())
 	}
-	return v
+	return remote.Agent(c)
 }
 
 // checkAgent holds an agent to the types of the spec's agent table where
