@@ -242,6 +242,15 @@ func (e *Emulator) SpaceIDs() []string {
 	return slices.Sorted(maps.Keys(e.spaces))
 }
 
+// spaceOf is the space of that id, or an empty one when there is none,
+// for the methods that report what a space holds; e.mu is held.
+func (e *Emulator) spaceOf(spaceID string) *space {
+	if sp, ok := e.spaces[spaceID]; ok {
+		return sp
+	}
+	return &space{Space: Space{ID: spaceID}} // its nil maps read as empty
+}
+
 func (e *Emulator) mustSpace(op, spaceID string) *space {
 	sp, ok := e.spaces[spaceID]
 	if !ok {
@@ -368,11 +377,7 @@ func (e *Emulator) DeleteSkill(spaceID, skillID string) {
 func (e *Emulator) Skill(spaceID, skillID string) (remote.Skill, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp, ok := e.spaces[spaceID]
-	if !ok {
-		return remote.Skill{}, false
-	}
-	sk, ok := sp.skills[skillID]
+	sk, ok := e.spaceOf(spaceID).skills[skillID]
 	if !ok {
 		return remote.Skill{}, false
 	}
@@ -383,11 +388,7 @@ func (e *Emulator) Skill(spaceID, skillID string) (remote.Skill, bool) {
 func (e *Emulator) SkillBySlug(spaceID, slug string) (remote.Skill, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp, ok := e.spaces[spaceID]
-	if !ok {
-		return remote.Skill{}, false
-	}
-	for _, sk := range sp.skills {
+	for _, sk := range e.spaceOf(spaceID).skills {
 		if sk.Slug == slug {
 			return sk.view(true), true
 		}
@@ -400,12 +401,8 @@ func (e *Emulator) SkillBySlug(spaceID, slug string) (remote.Skill, bool) {
 func (e *Emulator) Skills(spaceID string) []remote.Skill {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp, ok := e.spaces[spaceID]
-	if !ok {
-		return nil
-	}
 	var out []remote.Skill
-	for _, sk := range sp.sortedSkills() {
+	for _, sk := range e.spaceOf(spaceID).sortedSkills() {
 		out = append(out, sk.view(true))
 	}
 	return out
@@ -416,11 +413,7 @@ func (e *Emulator) Skills(spaceID string) []remote.Skill {
 func (e *Emulator) SkillFiles(spaceID, skillID string) map[string]string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp, ok := e.spaces[spaceID]
-	if !ok {
-		return nil
-	}
-	sk, ok := sp.skills[skillID]
+	sk, ok := e.spaceOf(spaceID).skills[skillID]
 	if !ok {
 		return nil
 	}
@@ -576,12 +569,8 @@ func sameAgentContent(a, b remote.Agent) bool {
 func (e *Emulator) Agents(spaceID string) []remote.Agent {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp, ok := e.spaces[spaceID]
-	if !ok {
-		return nil
-	}
 	var out []remote.Agent
-	for _, ag := range sp.sortedAgents() {
+	for _, ag := range e.spaceOf(spaceID).sortedAgents() {
 		out = append(out, cloneAgent(ag.draft))
 	}
 	return out
@@ -592,11 +581,7 @@ func (e *Emulator) Agents(spaceID string) []remote.Agent {
 func (e *Emulator) PublishedAgent(spaceID, agentID string) (remote.Agent, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp, ok := e.spaces[spaceID]
-	if !ok {
-		return remote.Agent{}, false
-	}
-	ag, ok := sp.agents[agentID]
+	ag, ok := e.spaceOf(spaceID).agents[agentID]
 	if !ok || ag.published == nil {
 		return remote.Agent{}, false
 	}
@@ -625,11 +610,7 @@ func (e *Emulator) AddAsset(spaceID, assetID string, record json.RawMessage) {
 func (e *Emulator) ActiveCount(spaceID string) int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	sp, ok := e.spaces[spaceID]
-	if !ok {
-		return 0
-	}
-	return sp.activeCount()
+	return e.spaceOf(spaceID).activeCount()
 }
 
 // MaxActiveSeen is the highest [Emulator.ActiveCount] the space has had
@@ -706,11 +687,7 @@ func (e *Emulator) SetClock(now func() time.Time) {
 
 // observeActive updates the high-water mark; e.mu must be held.
 func (e *Emulator) observeActive(spaceID string) {
-	sp, ok := e.spaces[spaceID]
-	if !ok {
-		return
-	}
-	if n := sp.activeCount(); n > e.maxActive[spaceID] {
+	if n := e.spaceOf(spaceID).activeCount(); n > e.maxActive[spaceID] {
 		e.maxActive[spaceID] = n
 	}
 }
