@@ -425,7 +425,7 @@ func disguised(s string) bool {
 			return true
 		}
 		var buf [8]byte
-		if out := foldRune(buf[:0], r, string(r)); len(out) == 1 && out[0] < 0x80 && out[0] > ' ' {
+		if out := foldRune(buf[:0], r); len(out) == 1 && out[0] < 0x80 && out[0] > ' ' {
 			return true
 		}
 	}

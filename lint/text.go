@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -49,27 +50,30 @@ type seg struct {
 // newText folds raw into the memory of buf, which the text then owns
 // until it is judged.
 func newText(raw string, buf *textBuf) *text {
-	t := &text{raw: raw, plain: true, buf: buf}
+	t := &text{raw: raw, buf: buf}
 	// Most texts are ASCII: copied, then lowered until a byte beyond it.
 	b := append(buf.fold[:0], raw...)
 	buf.fold = b[:0]
-	if plain, ascii := lowerASCII(b); ascii {
-		t.plain = plain
+	plain, n := lowerASCII(b)
+	t.plain = plain
+	if n == len(b) {
 		blankContinuations(b)
 		t.fold = b
 		return t
 	}
 	// offs is not nil even when nothing folds to a byte, so that the end
-	// of fold still maps to the end of raw.
-	b, offs := b[:0], append(buf.offs[:0], seg{})[:0]
+	// of fold still maps to the end of raw. The ASCII before raw[n] is
+	// folded already.
+	b, offs := b[:n], append(buf.offs[:0], seg{})[:0]
+	if n > 0 {
+		offs = append(offs, seg{0, 0, true})
+	}
+	same := selfFolds()
 	var tmp [32]byte
-	for i := 0; i < len(raw); {
+	for i := n; i < len(raw); {
 		if raw[i] < utf8.RuneSelf {
 			// A run of ASCII is copied and lowered as a whole.
-			j := i + 1
-			for j < len(raw) && raw[j] < utf8.RuneSelf {
-				j++
-			}
+			j := asciiEnd(raw, i+1)
 			offs = append(offs, seg{int32(len(b)), int32(i), true})
 			b = append(b, raw[i:j]...)
 			if plain, _ := lowerASCII(b[len(b)-(j-i):]); !plain {
@@ -78,20 +82,59 @@ func newText(raw string, buf *textBuf) *text {
 			i = j
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(raw[i:])
+		r, size := utf8.DecodeRuneInString(raw[i:])
+		if r < rune(len(same))*8 && same[r/8]&(1<<(r%8)) != 0 {
+			// Visible, no mark, and its own fold: copied as it is.
+			offs = append(offs, seg{int32(len(b)), int32(i), false})
+			b = append(b, raw[i:i+size]...)
+			i += size
+			continue
+		}
 		if t.plain && (visible.KindOf(r) != visible.KindNone || unicode.In(r, unicode.Mn, unicode.Me)) {
 			t.plain = false // a combining mark may be one of a stack
 		}
-		if f := foldRune(tmp[:0], r, raw[i:i+n]); len(f) > 0 {
+		if f := foldRune(tmp[:0], r); len(f) > 0 {
 			offs = append(offs, seg{int32(len(b)), int32(i), false})
 			b = append(b, f...)
 		}
-		i += n
+		i += size
 	}
 	blankContinuations(b)
 	t.fold, t.offs = b, offs
 	buf.fold, buf.offs = b[:0], offs[:0]
 	return t
+}
+
+// selfFolds holds a bit for each character below U+10000 that is neither
+// invisible nor a combining mark and folds to itself; the replacement
+// character, which also stands for bytes that are not UTF-8, has none.
+var selfFolds = sync.OnceValue(func() []byte {
+	bits := make([]byte, 0x10000/8)
+	var tmp [32]byte
+	for r := rune(utf8.RuneSelf); r < 0x10000; r++ {
+		if r == utf8.RuneError || !utf8.ValidRune(r) || visible.KindOf(r) != visible.KindNone || unicode.In(r, unicode.Mn, unicode.Me) {
+			continue
+		}
+		if string(foldRune(tmp[:0], r)) == string(r) {
+			bits[r/8] |= 1 << (r % 8)
+		}
+	}
+	return bits
+})
+
+// asciiEnd is the end of the run of ASCII bytes of s that starts at i.
+func asciiEnd(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&highBits != 0 {
+			break
+		}
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 // Masks for reading eight ASCII bytes at once: a byte plus 0x80-c has its
@@ -102,9 +145,10 @@ const (
 )
 
 // lowerASCII lowers the ASCII letters of b in place, up to its first byte
-// beyond ASCII (ascii false). plain reports whether the bytes lowered are
-// free of control characters other than tabs and line breaks.
-func lowerASCII(b []byte) (plain, ascii bool) {
+// beyond ASCII, b[n] (n is len(b) when there is none). plain reports
+// whether the bytes lowered are free of control characters other than
+// tabs and line breaks.
+func lowerASCII(b []byte) (plain bool, n int) {
 	plain = true
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
@@ -125,14 +169,14 @@ func lowerASCII(b []byte) (plain, ascii bool) {
 	for ; i < len(b); i++ {
 		switch c := b[i]; {
 		case c >= utf8.RuneSelf:
-			return plain, false
+			return plain, i
 		case 'A' <= c && c <= 'Z':
 			b[i] = c + 'a' - 'A'
 		case c < ' ' || c == 0x7f:
 			plain = plain && plainControls(b[i:i+1])
 		}
 	}
-	return plain, true
+	return plain, len(b)
 }
 
 // plainControls reports whether the control characters of b are tabs and
@@ -171,8 +215,8 @@ func blankContinuations(b []byte) {
 	}
 }
 
-// foldRune appends to dst the folded form of r, whose UTF-8 is s.
-func foldRune(dst []byte, r rune, s string) []byte {
+// foldRune appends to dst the folded form of r.
+func foldRune(dst []byte, r rune) []byte {
 	if visible.KindOf(r) != visible.KindNone {
 		return dst
 	}
@@ -188,23 +232,37 @@ func foldRune(dst []byte, r rune, s string) []byte {
 		return append(dst, '-')
 	}
 	if mayFold(r) {
-		// Lower-case what NFKC makes, keeping it to ASCII where it is.
-		folded := s
-		if !norm.NFKC.IsNormalString(s) {
-			folded = norm.NFKC.String(s)
+		if f, ok := nfkcFolds()[r]; ok {
+			return append(dst, f...)
 		}
-		for _, fr := range folded {
-			fr = unicode.ToLower(fr)
-			if c, ok := lookAlike(fr); ok {
-				dst = append(dst, c)
-			} else {
-				dst = utf8.AppendRune(dst, fr)
-			}
-		}
-		return dst
 	}
 	return utf8.AppendRune(dst, unicode.ToLower(r))
 }
+
+// nfkcFolds maps each character that [mayFold] accepts to its NFKC form
+// in lower case, with look-alike letters made ASCII, where that is not
+// the character in lower case. It is made when a text first needs it.
+var nfkcFolds = sync.OnceValue(func() map[rune]string {
+	folds := map[rune]string{}
+	for r := rune(utf8.RuneSelf); r <= 0x1f1ff; r++ {
+		if !mayFold(r) {
+			continue
+		}
+		var f []byte
+		for _, fr := range norm.NFKC.String(string(r)) {
+			fr = unicode.ToLower(fr)
+			if c, ok := lookAlike(fr); ok {
+				f = append(f, c)
+			} else {
+				f = utf8.AppendRune(f, fr)
+			}
+		}
+		if string(f) != string(unicode.ToLower(r)) {
+			folds[r] = string(f)
+		}
+	}
+	return folds
+})
 
 // mayFold reports whether NFKC may turn r into something ASCII: Latin-1
 // and its extensions, spacing and punctuation, letter-like symbols,

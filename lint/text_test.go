@@ -2,6 +2,7 @@ package lint
 
 import (
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -45,40 +46,104 @@ func TestFoldASCII(t *testing.T) {
 }
 
 // TestFoldOffsets: on texts mixing ASCII with characters that fold to
-// nothing, to one byte, to themselves and to several bytes, every byte of
-// fold maps back to the start of the character it came from, and every raw
-// offset to the first fold byte from there on.
+// nothing, to one byte, to themselves and to several bytes, and bytes
+// that are not UTF-8, the text folds as its characters do one by one,
+// is plain as they are, every byte of fold maps back to the start of the
+// character it came from, and every raw offset to the first fold byte
+// from there on.
 func TestFoldOffsets(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	pieces := []string{"a", "B", "ab c", "\n", "\\\n", "é", "Ｐ", "ﬁ", "а", "\u200b", "日本", "’", "①", "ǅ", "\u0301", "x\u00ady"}
+	pieces := []string{"a", "B", "ab c", "\n", "\\\n", " `\r\n", "\t", "\x00", "\x1b", "é", "É", "İ", "Ｐ", "，", "ﬁ", "а", "Ω", "\u200b",
+		"日本", "├──", "✅\ufe0f", "’", "…", "\u00a0", "①", "ǅ", "\u0301", "x\u00ady", "\ufffd", "\xff", "\xe6\x97", "\U0001F680"}
 	for range 20000 {
 		var sb strings.Builder
-		for range r.IntN(12) {
+		for range r.IntN(16) {
 			sb.WriteString(pieces[r.IntN(len(pieces))])
 		}
-		raw := sb.String()
-		// The definition: each byte a character folds to comes from it.
-		var want []int
-		for i, c := range raw {
-			for range foldRune(nil, c, raw[i:i+utf8.RuneLen(c)]) {
-				want = append(want, i)
+		checkFold(t, sb.String(), nil)
+	}
+}
+
+// TestFoldCorpus checks the fold of every file of the skill folders that
+// SKILLSYNC_LINT_CORPUS names against its definition, at offsets drawn
+// at random.
+func TestFoldCorpus(t *testing.T) {
+	roots := os.Getenv("SKILLSYNC_LINT_CORPUS")
+	if roots == "" {
+		t.Skip("set SKILLSYNC_LINT_CORPUS to folders of skill folders")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, root := range strings.Split(roots, ",") {
+		skills, err := readCorpus(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sk := range skills {
+			for _, f := range sk.files {
+				checkFold(t, string(f.Data), r)
 			}
 		}
-		want = append(want, len(raw))
-		tx := newText(raw, &textBuf{})
-		if len(tx.fold)+1 != len(want) {
-			t.Fatalf("%q folds to %d bytes, want %d", raw, len(tx.fold), len(want)-1)
+	}
+}
+
+// FuzzFold: every text folds as its characters do one by one.
+func FuzzFold(f *testing.F) {
+	f.Add("Ｉｇｎｏｒｅ ﬁle ├── 日本 ✅\ufe0f \xff\\\nA\u0301")
+	f.Fuzz(func(t *testing.T, raw string) { checkFold(t, raw, nil) })
+}
+
+// checkFold compares the text of raw with its definition, character by
+// character: at every offset, or at 200 drawn by r when r is not nil.
+func checkFold(t *testing.T, raw string, r *rand.Rand) {
+	t.Helper()
+	var want []byte
+	var from []int // of each byte of want, the offset of its character
+	plain := true
+	for i, c := range raw {
+		if visible.KindOf(c) != visible.KindNone || unicode.In(c, unicode.Mn, unicode.Me) {
+			plain = false
 		}
-		for i, w := range want {
-			if got := tx.rawOff(i); got != w {
-				t.Fatalf("%q: fold byte %d of %q maps to raw %d, want %d", raw, i, tx.fold, got, w)
-			}
+		n := len(want)
+		if c < utf8.RuneSelf {
+			want = append(want, byte(unicode.ToLower(c)))
+		} else {
+			want = foldRune(want, c)
 		}
-		for off := 0; off <= len(raw); off++ {
-			first := sort.SearchInts(want, off)
-			if got := tx.foldOff(off); got != first {
-				t.Fatalf("%q: raw offset %d maps to fold %d of %q, want %d", raw, off, got, tx.fold, first)
-			}
+		for range len(want) - n {
+			from = append(from, i)
+		}
+	}
+	blankContinuations(want)
+	from = append(from, len(raw))
+	tx := newText(raw, &textBuf{})
+	if string(tx.fold) != string(want) || tx.plain != plain {
+		t.Fatalf("%q folds to %q (plain %v), want %q (plain %v)", shorten(raw, 200), shorten(string(tx.fold), 200), tx.plain, shorten(string(want), 200), plain)
+	}
+	n := len(want)
+	if r != nil {
+		n = min(n, 200)
+	}
+	for k := 0; k <= n; k++ {
+		i := k
+		if r != nil {
+			i = r.IntN(len(want) + 1)
+		}
+		if got := tx.rawOff(i); got != from[i] {
+			t.Fatalf("%q: fold byte %d of %q maps to raw %d, want %d", shorten(raw, 200), i, shorten(string(tx.fold), 200), got, from[i])
+		}
+	}
+	n = len(raw)
+	if r != nil {
+		n = min(n, 200)
+	}
+	for k := 0; k <= n; k++ {
+		off := k
+		if r != nil {
+			off = r.IntN(len(raw) + 1)
+		}
+		first := sort.SearchInts(from, off)
+		if got := tx.foldOff(off); got != first {
+			t.Fatalf("%q: raw offset %d maps to fold %d of %q, want %d", shorten(raw, 200), off, got, shorten(string(tx.fold), 200), first)
 		}
 	}
 }
@@ -102,7 +167,7 @@ func TestFoldRuneNFKC(t *testing.T) {
 				want = utf8.AppendRune(want, fr)
 			}
 		}
-		if got := foldRune(nil, r, string(r)); string(got) != string(want) {
+		if got := foldRune(nil, r); string(got) != string(want) {
 			t.Errorf("%U folds to %q, want %q", r, got, want)
 		}
 	}
