@@ -74,8 +74,10 @@ func decodedDisguise(how string, parse func(string) string) func(s *scan, m []in
 // printfCommand is s, a line that starts with a printf of escapes in a
 // command substitution, with the substitution replaced by what it prints.
 func printfCommand(s string) string {
+	// The escapes end at the next quote of either kind, as the pattern
+	// read them: a closing quote may differ from the opening one.
 	open := strings.IndexAny(s, `'"`)
-	q := open + 1 + strings.IndexByte(s[open+1:], s[open])
+	q := open + 1 + strings.IndexAny(s[open+1:], `'"`)
 	close := q + strings.IndexAny(s[q:], ")`")
 	codes := s[open+1 : q]
 	var text string
