@@ -33,8 +33,8 @@ type watchOptions struct {
 	format   string // of the apply view of --self-heal
 }
 
-// minInterval is the shortest --interval: a round of 256 targets is 256
-// requests.
+// minInterval is the shortest --interval: a round lists every target's
+// skills, one request per 100 of them: 256 requests or more for 256 targets.
 const minInterval = 100 * time.Millisecond
 
 // A watcher runs the rounds of drift --watch. Each round lists each
