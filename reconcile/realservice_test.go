@@ -153,7 +153,7 @@ func TestAcceptedWriteIsNeitherDoneNorFailed(t *testing.T) {
 	env.seed("wake", "old wake\n", false)
 	desired := desiredRepo(wantSkill("wake", "new wake\n", true))
 	p := env.plan(desired, Policy{})
-	c, err := remote.New(remote.Options{BaseURL: env.srv.URL, Token: envToken, WriteWait: time.Second, Sleep: reconciletest.InstantWait})
+	c, err := remote.New(remote.Options{BaseURL: env.srv.URL, Token: envToken, Sleep: reconciletest.InstantWait})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,6 @@ const (
 	DefaultMinBackoff   = 200 * time.Millisecond
 	DefaultMaxBackoff   = 10 * time.Second
 	DefaultMaxBodyBytes = 32 << 20
-	DefaultWriteWait    = 15 * time.Second
 )
 
 // maxIdleConnsPerHost is more than any sensible --parallelism.
@@ -54,10 +53,6 @@ type Options struct {
 	// MaxBodyBytes caps a response body (default DefaultMaxBodyBytes);
 	// a bigger body fails the call without being read whole.
 	MaxBodyBytes int64
-	// WriteWait bounds how long a write the service answered without the
-	// skill (a 202 Accepted, a 204, {"success":true}) is read back until
-	// the read shows it (default DefaultWriteWait).
-	WriteWait time.Duration
 	// OnRequest, when set, is called after every attempt, for --debug
 	// logging. It may be called from several goroutines at once when the
 	// Client is shared.
@@ -95,7 +90,6 @@ type Client struct {
 	minBackoff  time.Duration
 	maxBackoff  time.Duration
 	maxBody     int64
-	writeWait   time.Duration
 	onRequest   func(RequestInfo)
 	sleep       func(context.Context, time.Duration) error // Options.Sleep, else a timer
 
@@ -127,7 +121,6 @@ func New(opts Options) (*Client, error) {
 		minBackoff:  cmp.Or(opts.MinBackoff, DefaultMinBackoff),
 		maxBackoff:  cmp.Or(opts.MaxBackoff, DefaultMaxBackoff),
 		maxBody:     cmp.Or(opts.MaxBodyBytes, DefaultMaxBodyBytes),
-		writeWait:   cmp.Or(opts.WriteWait, DefaultWriteWait),
 		onRequest:   opts.OnRequest,
 		now:         time.Now,
 		sleep:       opts.Sleep,

@@ -89,8 +89,8 @@ func tooLarge(format string, args ...any) error {
 
 // ErrNotVisible is wrapped by the error of a write the service took (a 202,
 // or a 2xx with no skill in it) but that reads of the skill did not show
-// within [Options.WriteWait]: neither done nor failed, as far as anyone
-// can tell yet.
+// within 15 seconds: neither done nor failed, as far as anyone can tell
+// yet.
 var ErrNotVisible = errors.New("accepted by the service, not visible yet")
 
 // A NotVisibleError is a write reads did not show in time; it is

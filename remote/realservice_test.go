@@ -180,7 +180,6 @@ func TestWriteAnswersWithoutTheSkill(t *testing.T) {
 func TestAcceptedWriteNotVisible(t *testing.T) {
 	clock := &fakeTime{t: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)}
 	f := newVariant(t, remotetest.Answers{Write: remotetest.WriteAccepted, AcceptedAfter: time.Hour}, func(o *remote.Options) {
-		o.WriteWait = 10 * time.Second
 		o.Sleep = func(ctx context.Context, d time.Duration) error { clock.advance(d); return ctx.Err() }
 	})
 	f.e.SetClock(clock.now)
@@ -191,8 +190,8 @@ func TestAcceptedWriteNotVisible(t *testing.T) {
 	if !errors.As(err, &nv) || !errors.Is(err, remote.ErrNotVisible) || nv.Status != 202 || nv.Skill == nil || *nv.Skill.Instructions != "body\n" {
 		t.Fatalf("error = %v, want a 202 not visible yet with the skill as read", err)
 	}
-	if waited := clock.now().Sub(start); waited != 10*time.Second {
-		t.Errorf("waited %s, want the WriteWait of 10s", waited)
+	if waited := clock.now().Sub(start); waited != remote.WriteWait {
+		t.Errorf("waited %s, want the WriteWait of %s", waited, remote.WriteWait)
 	}
 	if !strings.Contains(err.Error(), "accepted by the service, not visible yet") {
 		t.Errorf("error = %q", err)

@@ -42,7 +42,7 @@ func (c *Client) GetSkill(ctx context.Context, spaceID, skillID string) (*Skill,
 // A service that answers a write without the skill (a 202 or 204, an
 // empty body, {"success":true}) is read back, as [Client.EnableSkill] and
 // [Client.DisableSkill] are too: until the read shows the write, within
-// [Options.WriteWait]. Past it the error is a [*NotVisibleError].
+// 15 seconds. Past them the error is a [*NotVisibleError].
 func (c *Client) UpdateSkill(ctx context.Context, spaceID, skillID string, u SkillUpdate) (*Skill, error) {
 	if err := CheckUpdate(u); err != nil {
 		return nil, err
@@ -127,7 +127,7 @@ func (c *Client) skillCall(ctx context.Context, method, spaceID, skillID, suffix
 }
 
 // readBack reads a skill whose write the service answered status with no
-// skill, until the read shows the write or [Options.WriteWait] has passed.
+// skill, until the read shows the write or writeWait has passed.
 func (c *Client) readBack(ctx context.Context, method, path, spaceID, skillID string, status int, shows func(*Skill) bool) (*Skill, error) {
 	if spec.CheckShortSpaceID(spaceID) != nil {
 		return nil, fmt.Errorf("%s %s: the service answered %d with no skill, and the skill of a %d-character space id cannot be read back; run 'skillsync plan' to see whether the write landed",
@@ -142,10 +142,10 @@ func (c *Client) readBack(ctx context.Context, method, path, spaceID, skillID st
 		if shows(got) {
 			return got, nil
 		}
-		if waited >= c.writeWait {
+		if waited >= writeWait {
 			return nil, &NotVisibleError{Method: method, Path: path, Status: status, Waited: waited, Skill: got}
 		}
-		d := min(next, c.writeWait-waited)
+		d := min(next, writeWait-waited)
 		if err := c.sleep(ctx, d); err != nil {
 			return nil, fmt.Errorf("%s %s: waiting for the write to show: %w", method, path, err)
 		}
@@ -155,10 +155,11 @@ func (c *Client) readBack(ctx context.Context, method, path, spaceID, skillID st
 }
 
 // The waits between the reads of [Client.readBack]: doubling from the
-// first, each at most the last.
+// first, each at most the second, writeWait in all.
 const (
 	readBackFirstWait = 250 * time.Millisecond
 	readBackMaxWait   = 2 * time.Second
+	writeWait         = 15 * time.Second
 )
 
 // GetSkillFile returns a text file of the skill's folder; path is relative to

@@ -128,7 +128,7 @@ func TestAcceptedWriteNotSentAgain(t *testing.T) {
 	env.Emu.SetAnswers(remotetest.Answers{Write: remotetest.WriteAccepted, AcceptedAfter: time.Hour})
 	env.Seed("doc", "old\n", true)
 	desired := reconciletest.Desired(reconciletest.Want("doc", "new\n", true))
-	c, err := remote.New(remote.Options{BaseURL: env.Srv.URL, Token: reconciletest.Token, WriteWait: time.Second, Sleep: reconciletest.InstantWait})
+	c, err := remote.New(remote.Options{BaseURL: env.Srv.URL, Token: reconciletest.Token, Sleep: reconciletest.InstantWait})
 	if err != nil {
 		t.Fatal(err)
 	}
