@@ -467,19 +467,19 @@ func (e *Emulator) addAgent(spaceID string, a remote.Agent) (remote.Agent, error
 		return remote.Agent{}, fmt.Errorf("space %s already has agent %s", spaceID, a.ID)
 	}
 	a.SpaceID = spaceID
-	created, updated, err := agentTimes(a)
-	if err != nil {
-		return remote.Agent{}, err
-	}
 	now := e.clock.tick()
-	if created.IsZero() {
-		created = now
+	created, updated := now, now // unless given
+	var err error
+	if a.CreatedAt != "" {
+		if created, err = parseTime(a.CreatedAt, "createdAt", &e.clock); err != nil {
+			return remote.Agent{}, err
+		}
 	}
-	if updated.IsZero() {
-		updated = now
+	if a.UpdatedAt != "" {
+		if updated, err = parseTime(a.UpdatedAt, "updatedAt", &e.clock); err != nil {
+			return remote.Agent{}, err
+		}
 	}
-	e.clock.observe(created)
-	e.clock.observe(updated)
 	a.CreatedAt, a.UpdatedAt = formatTime(created), formatTime(updated)
 	normaliseAgent(&a)
 	ag := &agent{draft: a, updatedAt: updated}
@@ -492,23 +492,6 @@ func (e *Emulator) addAgent(spaceID string, a remote.Agent) (remote.Agent, error
 	}
 	sp.agents[a.ID] = ag
 	return cloneAgent(ag.draft), nil
-}
-
-// agentTimes parses the timestamps an agent is given; zero when empty.
-func agentTimes(a remote.Agent) (created, updated time.Time, err error) {
-	for _, f := range []struct {
-		t    *time.Time
-		name string
-		s    string
-	}{{&created, "createdAt", a.CreatedAt}, {&updated, "updatedAt", a.UpdatedAt}} {
-		if f.s == "" {
-			continue
-		}
-		if *f.t, err = time.Parse(time.RFC3339Nano, f.s); err != nil {
-			return time.Time{}, time.Time{}, fmt.Errorf("%s %q is not RFC 3339", f.name, f.s)
-		}
-	}
-	return created, updated, nil
 }
 
 // EditAgent changes an agent's draft the way the app's editor would: f
@@ -892,6 +875,18 @@ func (c *clock) observe(t time.Time) {
 	if t.After(c.last) {
 		c.last = t
 	}
+}
+
+// parseTime reads a timestamp given to the emulator, what names it in an
+// error, and moves clk past it, so that the next change is later.
+func parseTime(s, what string, clk *clock) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s %q is not RFC 3339", what, s)
+	}
+	t = t.UTC().Truncate(time.Millisecond)
+	clk.observe(t)
+	return t, nil
 }
 
 // timeLayout is RFC 3339 in UTC with milliseconds, as JavaScript's

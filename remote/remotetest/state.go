@@ -211,11 +211,11 @@ func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
 		if sp.skills[s.ID] != nil || slugs[s.Slug] {
 			return nil, fmt.Errorf("skill %s (%s) is listed twice", s.Slug, s.ID)
 		}
-		created, err := parseStateTime(s.CreatedAt, "skill "+s.Slug+" createdAt", clk)
+		created, err := parseTime(s.CreatedAt, "skill "+s.Slug+" createdAt", clk)
 		if err != nil {
 			return nil, err
 		}
-		updated, err := parseStateTime(s.UpdatedAt, "skill "+s.Slug+" updatedAt", clk)
+		updated, err := parseTime(s.UpdatedAt, "skill "+s.Slug+" updatedAt", clk)
 		if err != nil {
 			return nil, err
 		}
@@ -244,11 +244,11 @@ func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
 			}
 			normaliseAgent(v)
 		}
-		updated, err := parseStateTime(a.UpdatedAt, "agent "+a.ID+" updatedAt", clk)
+		updated, err := parseTime(a.UpdatedAt, "agent "+a.ID+" updatedAt", clk)
 		if err != nil {
 			return nil, err
 		}
-		if _, err := parseStateTime(a.CreatedAt, "agent "+a.ID+" createdAt", clk); err != nil {
+		if _, err := parseTime(a.CreatedAt, "agent "+a.ID+" createdAt", clk); err != nil {
 			return nil, err
 		}
 		ag := &agent{draft: a, updatedAt: updated, publishedUnseen: sa.PublishedUnseen}
@@ -267,18 +267,6 @@ func loadStateSpace(ss stateSpace, clk *clock) (*space, error) {
 		sp.assets[id] = json.RawMessage(rec)
 	}
 	return sp, nil
-}
-
-// parseStateTime reads a timestamp of the state and moves the clock past
-// it, so that the next change is later than every one saved.
-func parseStateTime(s, what string, clk *clock) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("%s %q is not RFC 3339", what, s)
-	}
-	t = t.UTC().Truncate(time.Millisecond)
-	clk.observe(t)
-	return t, nil
 }
 
 // parsePermission reads a permission as the seed and the state write it.
