@@ -12,6 +12,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/names"
+	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/internal/yamlnode"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/unicode/norm"
@@ -148,7 +149,7 @@ func AgentSkillsNameProblems(name string) []string {
 	}
 	if i := strings.IndexFunc(n, func(r rune) bool { return r != '-' && !unicode.IsLetter(r) && !unicode.IsNumber(r) }); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(n[i:])
-		out = append(out, fmt.Sprintf("it may hold only letters, digits and hyphens, not %q", r))
+		out = append(out, "it may hold only letters, digits and hyphens, not "+visible.QuoteRune(r))
 	}
 	return out
 }
@@ -187,7 +188,7 @@ func (l *linter) name(name, folder string, k skillmd.Key) {
 			mended = l.on(RuleNameFormat) && l.lc.Level(RuleNameFormat) >= l.lc.Level(RuleNameFolder)
 		}
 		l.report(RuleNameFormat, k.ValueLine, k.ValueCol, hint,
-			"name %q is not an Agent Skills name: %s", name, strings.Join(probs, "; "))
+			"name %s is not an Agent Skills name: %s", visible.Quote(name), strings.Join(probs, "; "))
 	}
 	if !AgentSkillsNameMatchesFolder(name, folder) && l.on(RuleNameFolder) {
 		// The warning that the folder is not the slug of the name asks
@@ -200,7 +201,7 @@ func (l *linter) name(name, folder string, k skillmd.Key) {
 		}
 		if !mended {
 			l.report(RuleNameFolder, k.ValueLine, k.ValueCol, hint,
-				"name %q is not the name of its folder, %q, as the Agent Skills format requires", name, folder)
+				"name %s is not the name of its folder, %s, as the Agent Skills format requires", visible.Quote(name), visible.Quote(folder))
 		}
 	}
 }
@@ -223,11 +224,11 @@ func (l *linter) keys(keys []skillmd.Key) {
 		}
 		hint := "move it under metadata:, the format's place for other keys, or remove it"
 		if known, ok := skillmd.Typo(k.Name); ok && agentSkillsKey(known) {
-			hint = fmt.Sprintf("rename it to %q", known)
+			hint = "rename it to " + visible.Quote(known)
 		}
 		typos[[2]int{k.Line, k.Col}] = true
 		l.report(RuleKeyUnknown, k.Line, k.Col, hint,
-			"key %q is not one of the Agent Skills format's (%s; and skillsync's %s)", k.Name, strings.Join(AgentSkillsKeys, ", "), skillmd.KeyEnabled)
+			"key %s is not one of the Agent Skills format's (%s; and skillsync's %s)", visible.Quote(k.Name), strings.Join(AgentSkillsKeys, ", "), skillmd.KeyEnabled)
 	}
 	// The typo warnings of the same keys say less: they go, in one pass
 	// for all (one pass for each key would cost keys times warnings).
@@ -286,17 +287,17 @@ func (l *linter) metadata(k skillmd.Key) {
 			for j, c := range mv.Content {
 				words[j] = yamlnode.Resolve(c).Value
 			}
-			l.report(RuleMetadata, line, col, fmt.Sprintf("write it as one line of text: %s: %s", mk.Value, yamlnode.Quote(strings.Join(words, ", "))),
-				"metadata %q must be text, not a list", mk.Value)
+			l.report(RuleMetadata, line, col, fmt.Sprintf("write it as one line of text: %s: %s", visible.Line(mk.Value), visible.Line(yamlnode.Quote(strings.Join(words, ", ")))),
+				"metadata %s must be text, not a list", visible.Quote(mk.Value))
 		case mv.Kind != yaml.ScalarNode:
 			l.report(RuleMetadata, line, col, "metadata holds only text values: write it as text, or move it out of metadata",
-				"metadata %q must be text, not %s", mk.Value, yamlnode.Kind(mv))
+				"metadata %s must be text, not %s", visible.Quote(mk.Value), yamlnode.Kind(mv))
 		case mv.Tag == "!!null":
-			l.report(RuleMetadata, line, col, fmt.Sprintf(`write its value, or remove it: %s: "..."`, mk.Value),
-				"metadata %q is empty; its values must be text", mk.Value)
+			l.report(RuleMetadata, line, col, fmt.Sprintf(`write its value, or remove it: %s: "..."`, visible.Line(mk.Value)),
+				"metadata %s is empty; its values must be text", visible.Quote(mk.Value))
 		case mv.Tag != "!!str":
-			l.report(RuleMetadata, line, col, fmt.Sprintf("quote it: %s: %s", mk.Value, yamlnode.Quote(mv.Value)),
-				"metadata %q must be text, and YAML reads an unquoted %s as %s", mk.Value, mv.Value, yamlnode.Kind(mv))
+			l.report(RuleMetadata, line, col, fmt.Sprintf("quote it: %s: %s", visible.Line(mk.Value), visible.Line(yamlnode.Quote(mv.Value))),
+				"metadata %s must be text, and YAML reads an unquoted %s as %s", visible.Quote(mk.Value), visible.Line(mv.Value), yamlnode.Kind(mv))
 		}
 	}
 }

@@ -158,6 +158,31 @@ func TestUnknownKeysOnePass(t *testing.T) {
 	})
 }
 
+// TestCheckQuotesVisibly: a name, a frontmatter key or a metadata key or
+// value the messages quote shows what no one can see in it as every
+// other message does (⟦ZWSP⟧), never as a Go escape (\u200b) nor raw.
+func TestCheckQuotesVisibly(t *testing.T) {
+	const zw = "\u200b"
+	md := "---\nname: Pdf" + zw + "_tools\ndescription: Use for PDFs.\nlicen" + zw + "se: MIT\nmetadata:\n  ver" + zw + "sion: 1.0\n  list" + zw + ": [a, b]\n  empty" + zw + ":\n  map" + zw + ": {a: b}\n---\n\nDo it.\n"
+	doc, ds := skillmd.Parse("skills/pdf/SKILL.md", []byte(md))
+	ds = Check(Config{Profile: ProfileAgentSkills}, Folder{Dir: "skills/pdf", SkillMD: doc}, ds)
+	quoted := 0
+	for _, d := range ds {
+		for _, s := range []string{d.Message, d.Hint} {
+			if strings.Contains(s, zw) || strings.Contains(s, `\u200b`) {
+				t.Errorf("%s: %q shows the zero-width space raw or as a Go escape", d.Code, s)
+			}
+		}
+		if strings.Contains(d.Message, `"Pdf⟦ZWSP⟧_tools"`) || strings.Contains(d.Message, `"licen⟦ZWSP⟧se"`) || strings.Contains(d.Message, `sion"`) ||
+			strings.Contains(d.Message, `"list⟦ZWSP⟧"`) || strings.Contains(d.Message, `"empty⟦ZWSP⟧"`) || strings.Contains(d.Message, `"map⟦ZWSP⟧"`) {
+			quoted++
+		}
+	}
+	if quoted < 7 {
+		t.Errorf("%d messages quote a value visibly, want 7 (name twice, key, 4 metadata):\n%v", quoted, ds)
+	}
+}
+
 // indexedSkill is a skill whose SKILL.md links to n missing files and to
 // notes.md, and names n folders, each holding a script, beside Notes.md.
 type indexedSkill struct {

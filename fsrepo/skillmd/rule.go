@@ -22,16 +22,7 @@ func RuleMessage(err error) string {
 		msg = re.Field + " " + visible.Quote(re.Value) + " " + re.Rule
 	}
 	if re.Found != 0 {
-		msg += " (found " + quoteRune(re.Found) + ")"
+		msg += " (found " + visible.QuoteRune(re.Found) + ")"
 	}
 	return msg
-}
-
-// quoteRune quotes r as Go quotes a rune, but shows a character no one
-// can see as [visible.Line] does.
-func quoteRune(r rune) string {
-	if r == '\'' || r == '\\' {
-		return `'\` + string(r) + `'`
-	}
-	return "'" + visible.Line(string(r)) + "'"
 }

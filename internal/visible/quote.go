@@ -19,3 +19,13 @@ func Quote(s string) string {
 	b.WriteByte('"')
 	return Line(b.String())
 }
+
+// QuoteRune returns r between single quotes, as a message quotes one
+// character: a quote or a backslash escaped as Go escapes them, and a
+// character no one can see shown as [Line] shows it ('⟦ZWSP⟧').
+func QuoteRune(r rune) string {
+	if r == '\'' || r == '\\' {
+		return `'\` + string(r) + `'`
+	}
+	return "'" + Line(string(r)) + "'"
+}

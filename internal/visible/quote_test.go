@@ -19,3 +19,17 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteRune: one character in single quotes, shown as Quote shows it.
+func TestQuoteRune(t *testing.T) {
+	for _, c := range []struct {
+		in   rune
+		want string
+	}{
+		{'_', `'_'`}, {'\u200b', `'⟦ZWSP⟧'`}, {'\'', `'\''`}, {'\\', `'\\'`}, {'\n', `'⟦LF⟧'`}, {'⁄', `'⁄'`},
+	} {
+		if got := QuoteRune(c.in); got != c.want {
+			t.Errorf("QuoteRune(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
