@@ -18,7 +18,7 @@ func (a *applier) acceptedBefore(s *step, now *SkillState) *JournalEntry {
 		}
 		if s.action == ActionUpdate {
 			if e.Request == nil || e.Before == nil || now == nil || !sameUpdate(*e.Request, s.update) ||
-				len(spec.Differ(e.Before.Fields(), now.Fields())) > 0 {
+				len(spec.Differ(*e.Before, *now)) > 0 {
 				continue
 			}
 		}

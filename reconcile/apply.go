@@ -537,7 +537,7 @@ func (a *applier) movedSincePlan(ch *Change, got remote.Skill) string {
 	}
 	// Enabled is not an update's to write, and this apply's own disable
 	// may have moved it.
-	fields := slices.DeleteFunc(spec.Differ(ch.Before.Fields(), StateOf(got).Fields()),
+	fields := slices.DeleteFunc(spec.Differ(ch.Before, StateOf(got)),
 		func(f string) bool { return f == FieldEnabled })
 	if len(fields) > 0 {
 		parts = append(parts, strings.Join(fields, ", ")+" changed")
@@ -638,7 +638,7 @@ func updateMismatch(u remote.SkillUpdate, got *remote.Skill) string {
 		asked.Instructions = u.Instructions
 	}
 	var diffs []string
-	for _, f := range spec.Differ(answered.Fields(), asked.Fields()) {
+	for _, f := range spec.Differ(answered, asked) {
 		switch f {
 		case FieldName:
 			diffs = append(diffs, fmt.Sprintf("name %q, not %q", got.Name, *u.Name))

@@ -242,7 +242,7 @@ func (c *planner) managedSkill(ls fsrepo.Skill, rs remote.Skill) {
 	ch := unchanged(rs)
 	ch.Path = ls.Path
 	want := spec.Canonical(ls.Instructions)
-	differ := spec.Differ(ch.Before.Fields(), DesiredFields(ls, ch.Before))
+	differ := spec.Differ(ch.Before, DesiredFields(ls, ch.Before))
 	changes := func(f string) bool { return slices.Contains(differ, f) && !c.policy.Ignores(ls.Slug, f) }
 	if changes(FieldName) {
 		ch.Fields = append(ch.Fields, FieldName)

@@ -203,20 +203,11 @@ func (c *Change) DiffInput() (oldName, newName, before, after string) {
 // Changes reports whether c changes field f.
 func (c *Change) Changes(f string) bool { return slices.Contains(c.Fields, f) }
 
-// SkillState is the fields of a skill that skillsync manages.
-type SkillState struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	// Instructions is nil when the service could not read the SKILL.md, or
-	// for an unmanaged skill whose instructions were not fetched.
-	Instructions *string `json:"instructions"`
-	Enabled      bool    `json:"enabled"`
-}
-
-// Fields is s as [spec.Differ] compares it.
-func (s SkillState) Fields() spec.Fields {
-	return spec.Fields{Name: s.Name, Description: s.Description, Instructions: s.Instructions, Enabled: s.Enabled}
-}
+// SkillState is the fields of a skill that skillsync manages, as a plan
+// and a journal record them and [spec.Differ] compares them. Its
+// Instructions are nil for an unmanaged skill whose instructions were not
+// fetched, too.
+type SkillState = spec.Fields
 
 // AgentRef names an agent.
 type AgentRef struct {

@@ -19,12 +19,12 @@ const (
 // SKILL.md asks for, what the service holds, what a plan or a journal
 // records.
 type Fields struct {
-	Name        string
-	Description string
+	Name        string `json:"name"`
+	Description string `json:"description"`
 	// Instructions is nil when they are not known: the service could not
 	// read the SKILL.md, or the skill was only listed.
-	Instructions *string
-	Enabled      bool
+	Instructions *string `json:"instructions"`
+	Enabled      bool    `json:"enabled"`
 }
 
 // Differ names the fields in which a and b differ, in the order name,

@@ -327,7 +327,7 @@ func changeDiff(got, want *reconcile.Change) []string {
 		d = append(d, "fields")
 	}
 	state := func(prefix string, a, b reconcile.SkillState, sent []string) {
-		differ := spec.Differ(a.Fields(), b.Fields())
+		differ := spec.Differ(a, b)
 		// Apply sends a planned name or description as it is: the
 		// comparison's tolerance is not the service's.
 		if slices.Contains(sent, reconcile.FieldDescription) && a.Description != b.Description && !slices.Contains(differ, reconcile.FieldDescription) {
@@ -351,7 +351,7 @@ func isApplied(ch *reconcile.Change, got remote.Skill) bool {
 	if ch.Unmanaged && ch.After.Instructions == nil {
 		got.Instructions = nil // planned from the list, which has none
 	}
-	return len(spec.Differ(ch.After.Fields(), reconcile.StateOf(got).Fields())) == 0
+	return len(spec.Differ(ch.After, reconcile.StateOf(got))) == 0
 }
 
 // skillMoved describes how a skill re-read differs from the one planned
@@ -374,7 +374,7 @@ func skillMoved(ch *reconcile.Change, got remote.Skill) string {
 		// final newline, instructions with the same canonical form) has
 		// not moved. What the fields do not explain (the id, the slug, a
 		// plan whose before was edited) is still a move.
-		fields := spec.Differ(ch.Before.Fields(), reconcile.StateOf(got).Fields())
+		fields := spec.Differ(ch.Before, reconcile.StateOf(got))
 		rest := got
 		rest.Name, rest.Description, rest.Instructions, rest.Enabled = ch.Before.Name, ch.Before.Description, ch.Before.Instructions, ch.Before.Enabled
 		switch {
@@ -420,7 +420,7 @@ func repoChanged(p *reconcile.Plan, desired *fsrepo.Repo) string {
 			details = append(details, ch.Slug+" is no longer in the repository")
 			continue
 		}
-		fields := slices.DeleteFunc(spec.Differ(ch.After.Fields(), reconcile.DesiredFields(*ls, ch.After)), func(f string) bool { return pol.Ignores(ch.Slug, f) })
+		fields := slices.DeleteFunc(spec.Differ(ch.After, reconcile.DesiredFields(*ls, ch.After)), func(f string) bool { return pol.Ignores(ch.Slug, f) })
 		if len(fields) > 0 {
 			details = append(details, fmt.Sprintf("%s: %s now differ from the plan", ch.Slug, strings.Join(fields, ", ")))
 		}
