@@ -71,47 +71,39 @@ func Open(path string) (*File, error) {
 			return nil, err
 		}
 	}
-	torn, size, err := endsTorn(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("opening journal: %w", err)
 	}
-	if size > MaxBytes {
-		// Restore could not read it back.
-		return nil, fmt.Errorf("journal %s is %d bytes already, more than %s, the most restore reads: name another journal file", path, size, bounded.Size(MaxBytes))
-	}
-	if torn {
-		// Lines appended after a torn one would make it damage in the
-		// middle of the file, which restore refuses.
-		return nil, fmt.Errorf("journal %s ends with a line cut short (a crash while writing it?): name another journal file, and restore from this one first if need be", path)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("opening journal: %w", err)
+	if err := checkEnd(f, path); err != nil {
+		f.Close()
+		return nil, err
 	}
 	return &File{f: f, path: path}, nil
 }
 
-// endsTorn reports whether the file at path exists, is not empty and does
-// not end with a newline: its last write was cut short. size is the size of
-// the file, 0 when there is none.
-func endsTorn(path string) (torn bool, size int64, err error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, 0, nil
-	}
-	if err != nil {
-		return false, 0, err
-	}
-	defer f.Close()
+// checkEnd refuses to append to a journal that restore could not read
+// back: one over MaxBytes, or one whose last line was cut short, as lines
+// after it would put the damage in the middle of the file.
+func checkEnd(f *os.File, path string) error {
 	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 || !fi.Mode().IsRegular() {
-		return false, 0, err
+	if err != nil {
+		return fmt.Errorf("opening journal: %w", err)
+	}
+	if !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return nil
+	}
+	if fi.Size() > MaxBytes {
+		return fmt.Errorf("journal %s is %d bytes already, more than %s, the most restore reads: name another journal file", path, fi.Size(), bounded.Size(MaxBytes))
 	}
 	last := make([]byte, 1)
 	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
-		return false, fi.Size(), err
+		return fmt.Errorf("opening journal: %w", err)
 	}
-	return last[0] != '\n', fi.Size(), nil
+	if last[0] != '\n' {
+		return fmt.Errorf("journal %s ends with a line cut short (a crash while writing it?): name another journal file, and restore from this one first if need be", path)
+	}
+	return nil
 }
 
 // checkStateDir returns the nearest StateDir folder at or above the folder
