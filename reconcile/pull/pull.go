@@ -178,7 +178,7 @@ func Skills(ctx context.Context, c Service, space string, o Options) (*Report, e
 		return nil, err
 	}
 	rep := &Report{Space: space, SkillsDir: o.Config.SkillsDir, Skills: []Skill{}}
-	var leaks []SecretLeak
+	var leaks []string
 	w := fsrepo.NewSkillWriter(o.Root, o.Config.SkillsDir, fsrepo.WriteOptions{Force: o.Force})
 	for _, p := range pulled {
 		rep.Warnings = append(rep.Warnings, p.warnings...)
@@ -188,7 +188,7 @@ func Skills(ctx context.Context, c Service, space string, o Options) (*Report, e
 		}
 		if names := heldSecrets(p, o.Secrets); len(names) > 0 {
 			p.skip = "holds the value of " + strings.Join(names, ", ")
-			leaks = append(leaks, SecretLeak{Slug: p.Slug, Names: names})
+			leaks = append(leaks, p.Slug+" "+p.skip)
 		}
 		if p.skip == "" {
 			w.Add(p.Slug, p.files)
@@ -250,25 +250,17 @@ func heldSecrets(p *pulledSkill, secrets func(string) []string) []string {
 	return slices.Compact(names)
 }
 
-// A SecretLeak is a skill of the space that holds secrets of this process.
-type SecretLeak struct {
-	Slug  string
-	Names []string // the names of the secrets, never their values
-}
-
 // A SecretsError is returned by [Skills] when skills of the space hold a
 // secret this process knows: they were not written, the others were.
 type SecretsError struct {
 	Space string
-	Leaks []SecretLeak
+	// Leaks say, one a skill, which secrets it holds, by their names and
+	// never their values: "notes holds the value of GITHUB_TOKEN".
+	Leaks []string
 }
 
 func (e *SecretsError) Error() string {
-	parts := make([]string, len(e.Leaks))
-	for i, l := range e.Leaks {
-		parts[i] = fmt.Sprintf("%s holds the value of %s", l.Slug, strings.Join(l.Names, ", "))
-	}
-	return fmt.Sprintf("not written, as no secret of this process is ever written to a file: in space %s, %s", e.Space, strings.Join(parts, "; "))
+	return fmt.Sprintf("not written, as no secret of this process is ever written to a file: in space %s, %s", e.Space, strings.Join(e.Leaks, "; "))
 }
 
 // An UnknownSlugsError is returned by [Skills] for slugs the space has no
