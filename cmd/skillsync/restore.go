@@ -114,7 +114,7 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 	}
 	path := o.journal
 	if path == "" {
-		path = filepath.Join(filepath.Dir(o.src), filepath.Base(journal.DefaultPath("", time.Now())))
+		path = filepath.Join(filepath.Dir(o.src), filepath.Base(journal.TargetPath("", time.Now(), "")))
 	}
 	if _, err := applyRuns(ctx, ui, o.view, runs, path, false); err != nil {
 		return err

@@ -214,17 +214,12 @@ func ignoreJournal(gi, state, path string) error {
 	return f.Close()
 }
 
-// DefaultPath is where apply journals by default:
-// root/.skillsync/journal/<UTC time>.jsonl, the time to the millisecond in
-// a form every file system accepts.
-func DefaultPath(root string, now time.Time) string {
-	return TargetPath(root, now, "")
-}
-
 // TargetPath is where apply journals target by default:
-// root/.skillsync/journal/<UTC time>-<target>.jsonl, so that the targets
-// of one apply, which start one after another, each have a journal of
-// their own; the [DefaultPath] for target "".
+// root/.skillsync/journal/<UTC time>-<target>.jsonl, the time to the
+// millisecond in a form every file system accepts, so that the targets of
+// one apply, which start one after another, each have a journal of their
+// own; <UTC time>.jsonl for target "", the one space of a skillsync.yaml
+// without targets.
 func TargetPath(root string, now time.Time, target string) string {
 	name := now.UTC().Format("20060102T150405.000Z")
 	if target != "" {

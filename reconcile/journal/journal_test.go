@@ -14,12 +14,12 @@ import (
 	"github.com/skillsync/skillsync/remote"
 )
 
-func TestDefaultPath(t *testing.T) {
+func TestTargetPath(t *testing.T) {
 	now := time.Date(2026, 3, 4, 5, 6, 7, 890_000_000, time.FixedZone("X", 3600))
-	got := DefaultPath("/repo", now)
+	got := TargetPath("/repo", now, "")
 	want := filepath.Join("/repo", ".skillsync", "journal", "20260304T040607.890Z.jsonl")
 	if got != want {
-		t.Errorf("DefaultJournalPath = %s, want %s", got, want)
+		t.Errorf("TargetPath with no target = %s, want %s", got, want)
 	}
 	got = TargetPath("/repo", now, "prod")
 	want = filepath.Join("/repo", ".skillsync", "journal", "20260304T040607.890Z-prod.jsonl")
@@ -30,7 +30,7 @@ func TestDefaultPath(t *testing.T) {
 
 func TestJournalIgnoredByGit(t *testing.T) {
 	root := t.TempDir()
-	j, err := Open(DefaultPath(root, time.Now()))
+	j, err := Open(TargetPath(root, time.Now(), ""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func TestOpenJournalRefusesLinkedStateDir(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			link, target := tt.setup(t, root)
-			_, err := Open(DefaultPath(root, time.Now()))
+			_, err := Open(TargetPath(root, time.Now(), ""))
 			if !errors.Is(err, ErrStateDirLink) || !strings.Contains(err.Error(), link) {
 				t.Fatalf("OpenJournal = %v, want ErrStateDirLink naming %s", err, link)
 			}
@@ -130,7 +130,7 @@ func TestOpenJournalIgnoredByGit(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			path := DefaultPath(root, time.Now())
+			path := TargetPath(root, time.Now(), "")
 			if tt.journal != "" {
 				path = filepath.Join(root, StateDir, tt.journal)
 			}
