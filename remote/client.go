@@ -14,12 +14,11 @@ import (
 
 // Defaults of [Options].
 const (
-	DefaultUserAgent    = "skillsync/dev"
-	DefaultTimeout      = 30 * time.Second
-	DefaultMaxAttempts  = 5
-	DefaultMinBackoff   = 200 * time.Millisecond
-	DefaultMaxBackoff   = 10 * time.Second
-	DefaultMaxBodyBytes = 32 << 20
+	DefaultUserAgent   = "skillsync/dev"
+	DefaultTimeout     = 30 * time.Second
+	DefaultMaxAttempts = 5
+	DefaultMinBackoff  = 200 * time.Millisecond
+	DefaultMaxBackoff  = 10 * time.Second
 )
 
 // maxIdleConnsPerHost is more than any sensible --parallelism.
@@ -50,9 +49,6 @@ type Options struct {
 	// MinBackoff and MaxBackoff bound the jittered exponential wait between
 	// attempts (defaults DefaultMinBackoff and DefaultMaxBackoff).
 	MinBackoff, MaxBackoff time.Duration
-	// MaxBodyBytes caps a response body (default DefaultMaxBodyBytes);
-	// a bigger body fails the call without being read whole.
-	MaxBodyBytes int64
 	// OnRequest, when set, is called after every attempt, for --debug
 	// logging. It may be called from several goroutines at once when the
 	// Client is shared.
@@ -89,7 +85,7 @@ type Client struct {
 	maxAttempts int
 	minBackoff  time.Duration
 	maxBackoff  time.Duration
-	maxBody     int64
+	maxBody     int64 // caps an answer's body, which past it is not read
 	onRequest   func(RequestInfo)
 	sleep       func(context.Context, time.Duration) error // Options.Sleep, else a timer
 
@@ -120,7 +116,7 @@ func New(opts Options) (*Client, error) {
 		maxAttempts: cmp.Or(opts.MaxAttempts, DefaultMaxAttempts),
 		minBackoff:  cmp.Or(opts.MinBackoff, DefaultMinBackoff),
 		maxBackoff:  cmp.Or(opts.MaxBackoff, DefaultMaxBackoff),
-		maxBody:     cmp.Or(opts.MaxBodyBytes, DefaultMaxBodyBytes),
+		maxBody:     32 << 20, // tests set less
 		onRequest:   opts.OnRequest,
 		now:         time.Now,
 		sleep:       opts.Sleep,

@@ -73,7 +73,7 @@ func hasStatus(err error, code int) bool {
 var ErrTokenInAnswer = errors.New("the answer holds the access token this client sends; it is neither shown nor stored: remove the token from the space, where anyone who can read it sees it, and rotate it")
 
 // ErrTooLarge is wrapped by the error of a call whose answer is larger than
-// the client takes ([Options.MaxBodyBytes]) or the call asked for
+// the client takes (32 MiB) or the call asked for
 // ([Client.GetSkillFileUpTo]). The answer is not read past the limit.
 var ErrTooLarge = errors.New("answer too large")
 

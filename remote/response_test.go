@@ -142,7 +142,8 @@ func TestBodyLimit(t *testing.T) {
 				}
 			}
 		})
-		c := newClient(t, srv.URL, func(o *Options) { o.MaxBodyBytes = 1 << 20 })
+		c := newClient(t, srv.URL, nil)
+		c.maxBody = 1 << 20
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
