@@ -3,6 +3,7 @@ package lint
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // An automaton finds every occurrence of a set of patterns in one pass
@@ -22,6 +23,9 @@ type automaton struct {
 	// the nearest state number, by failure links, where one ends, or 0.
 	out, dict []int32
 	patterns  []string
+	deepest   int // the length of the longest pattern
+	// late holds *[]hit, memory for the hits of a second walk.
+	late sync.Pool
 }
 
 const (
@@ -53,53 +57,52 @@ func newAutomaton(patterns []string) *automaton {
 	}
 	a.stride = n
 
-	// The trie, from the patterns in order: each shares the states of the
-	// prefix it has in common with the one before it, and adds a state
-	// for each further byte. State 0 is the root.
+	// The trie, numbered depth by depth, so that the states near the
+	// root, where the walk spends its time, share few rows of memory.
+	// Sorted, the patterns that share a prefix are consecutive: a state
+	// is the prefix of length d that a pattern shares with none before.
 	order := make([]int, len(patterns))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(x, y int) int { return strings.Compare(patterns[x], patterns[y]) })
-	states, prev := 1, ""
-	for _, id := range order {
-		states += len(patterns[id]) - commonPrefix(prev, patterns[id])
-		prev = patterns[id]
+	shared := make([]int, len(order)) // with the pattern before it
+	states, deepest := 1, 0
+	for k, id := range order {
+		if k > 0 {
+			shared[k] = commonPrefix(patterns[order[k-1]], patterns[id])
+		}
+		states += len(patterns[id]) - shared[k]
+		deepest = max(deepest, len(patterns[id]))
 	}
 	parent := make([]uint32, states)
 	label := make([]uint32, states) // the class of the byte that leads to it
-	depth := make([]int, states)
 	a.out = make([]int32, states)
 	a.out[0] = -1
-	path := make([]uint32, 1, 64)
-	next, prev, deepest := uint32(1), "", 0
-	for _, id := range order {
-		p := patterns[id]
-		d := commonPrefix(prev, p)
-		path = path[:d+1]
-		for ; d < len(p); d++ {
-			parent[next], label[next], depth[next] = path[d], a.classes[p[d]], d+1
-			a.out[next] = -1
-			path = append(path, next)
-			next++
+	at := make([]uint32, len(order))   // the state of the prefix read so far
+	level := make([]uint32, deepest+2) // the states of depth d are level[d] to level[d+1]
+	next := uint32(1)
+	for d := 1; d <= deepest; d++ {
+		level[d] = next
+		for k, id := range order {
+			p := patterns[id]
+			if len(p) < d {
+				continue
+			}
+			if shared[k] >= d {
+				at[k] = at[k-1]
+			} else {
+				parent[next], label[next], a.out[next] = at[k], a.classes[p[d-1]], -1
+				at[k] = next
+				next++
+			}
+			if len(p) == d {
+				a.out[at[k]] = int32(id)
+			}
 		}
-		a.out[path[len(p)]] = int32(id)
-		prev, deepest = p, max(deepest, len(p))
 	}
-	// The states by depth, from 1 to deepest.
-	level := make([]int, deepest+2)
-	for s := 1; s < states; s++ {
-		level[depth[s]+1]++
-	}
-	for d := 1; d < len(level); d++ {
-		level[d] += level[d-1]
-	}
-	byDepth := make([]uint32, states)
-	at := slices.Clone(level)
-	for s := 1; s < states; s++ {
-		byDepth[at[depth[s]]] = uint32(s)
-		at[depth[s]]++
-	}
+	level[deepest+1] = next
+	a.deepest = deepest
 
 	// Depth by depth: a state's failure state is shallower, so its row
 	// is complete when the state's row copies it; the trie's own entries
@@ -109,8 +112,7 @@ func newAutomaton(patterns []string) *automaton {
 	fail := make([]uint32, states)
 	row := func(s uint32) []uint32 { return a.trans[s*n : s*n+n] }
 	for d := 1; d <= deepest; d++ {
-		here := byDepth[level[d]:level[d+1]]
-		for _, u := range here {
+		for u := level[d]; u < level[d+1]; u++ {
 			if t := parent[u]; t != 0 {
 				f := (row(fail[t])[label[u]] & offMask) / n
 				fail[u] = f
@@ -121,14 +123,14 @@ func newAutomaton(patterns []string) *automaton {
 				}
 			}
 		}
-		for _, u := range here {
+		for u := level[d]; u < level[d+1]; u++ {
 			e := u * n
 			if a.out[u] >= 0 || a.dict[u] != 0 {
 				e |= outFlag
 			}
 			row(parent[u])[label[u]] = e
 		}
-		for _, u := range here {
+		for u := level[d]; u < level[d+1]; u++ {
 			copy(row(u), row(fail[u]))
 		}
 	}
@@ -146,21 +148,63 @@ func commonPrefix(a, b string) int {
 // appendHits appends to hits every occurrence of the patterns in text, by
 // where they end, the longer first where several end at one byte.
 func (a *automaton) appendHits(hits []hit, text []byte) []hit {
-	s := uint32(0)
-	for i, c := range text {
-		t := a.trans[s+a.classes[c]]
-		s = t & offMask
-		if t&outFlag == 0 {
+	mid := len(text) / 2
+	if mid < 4*a.deepest {
+		return a.walk(hits, text, 0, 0)
+	}
+	// Two walks at once, over the halves of the text, wait for memory
+	// together. The second starts deepest bytes early: a state is the
+	// longest suffix read that a pattern starts with, so from mid on it
+	// is the state one walk from the start would reach.
+	lp, _ := a.late.Get().(*[]hit)
+	if lp == nil {
+		lp = new([]hit)
+	}
+	late := (*lp)[:0] // the second walk's, which come after the first's
+	q := mid - a.deepest
+	sa, sb := uint32(0), uint32(0)
+	for i := range mid {
+		ta := a.trans[sa+a.classes[text[i]]]
+		tb := a.trans[sb+a.classes[text[q+i]]]
+		sa, sb = ta&offMask, tb&offMask
+		if (ta|tb)&outFlag == 0 {
 			continue
 		}
-		m := int32(s / a.stride)
-		if a.out[m] < 0 {
-			m = a.dict[m]
+		if ta&outFlag != 0 {
+			hits = a.appendOut(hits, sa, i)
 		}
-		for ; m != 0; m = a.dict[m] {
-			id := int(a.out[m])
-			hits = append(hits, hit{PatternID: id, Start: i + 1 - len(a.patterns[id]), End: i + 1})
+		if tb&outFlag != 0 && q+i >= mid {
+			late = a.appendOut(late, sb, q+i)
 		}
+	}
+	hits = append(hits, late...)
+	*lp = late
+	a.late.Put(lp)
+	return a.walk(hits, text, sb, q+mid)
+}
+
+// walk goes on from state s at text[from] to the end.
+func (a *automaton) walk(hits []hit, text []byte, s uint32, from int) []hit {
+	for i := from; i < len(text); i++ {
+		t := a.trans[s+a.classes[text[i]]]
+		s = t & offMask
+		if t&outFlag != 0 {
+			hits = a.appendOut(hits, s, i)
+		}
+	}
+	return hits
+}
+
+// appendOut appends the occurrences of the patterns that end at text[i],
+// where the walk reached state s.
+func (a *automaton) appendOut(hits []hit, s uint32, i int) []hit {
+	m := int32(s / a.stride)
+	if a.out[m] < 0 {
+		m = a.dict[m]
+	}
+	for ; m != 0; m = a.dict[m] {
+		id := int(a.out[m])
+		hits = append(hits, hit{PatternID: id, Start: i + 1 - len(a.patterns[id]), End: i + 1})
 	}
 	return hits
 }

@@ -56,14 +56,51 @@ func TestAutomatonFindsAll(t *testing.T) {
 		}
 	}
 
+	// Long texts are walked by halves at once: occurrences of the
+	// longest pattern and of others, at every place across the seam.
+	patterns := []string{"abcdefgh", "bcd", "h", "ha"}
+	for n := 60; n < 70; n++ {
+		for at := 0; at+8 <= n; at++ {
+			text := []byte(strings.Repeat("x", at) + "abcdefgha" + strings.Repeat("x", n))[:n]
+			a := newAutomaton(patterns)
+			if got, want := a.appendHits(nil, text), naiveHits(patterns, text); !slices.Equal(got, want) {
+				t.Fatalf("patterns %q in %q:\n got %v\nwant %v", patterns, text, got, want)
+			}
+		}
+	}
+
 	j := judgeFor(t, map[string]string{"SKILLSYNC_TOKEN": "sk-sync-7Hq2mX9vL4pR8wZ1cT6y"})
-	patterns := j.ac.patterns
+	patterns = j.ac.patterns
 	for _, f := range loadFixtures(t)[:40] {
 		for _, file := range f.files {
 			fold := newText(string(file.Data), &textBuf{}).fold
 			if got, want := j.ac.appendHits(nil, fold), naiveHits(patterns, fold); !slices.Equal(got, want) {
 				t.Errorf("%s/%s: the automaton finds %d occurrences, trying every pattern %d", f.name, file.Path, len(got), len(want))
 			}
+		}
+	}
+}
+
+// BenchmarkAutomaton walks the folded text of the skills a judging
+// benchmark judges (see [benchSkills]).
+func BenchmarkAutomaton(b *testing.B) {
+	skills, _ := benchSkills(b)
+	j := judgeFor(b, nil)
+	var folds [][]byte
+	size := 0
+	for _, s := range skills {
+		for _, f := range s {
+			fold := newText(string(f.Data), &textBuf{}).fold
+			folds = append(folds, fold)
+			size += len(fold)
+		}
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	var hits []hit
+	for range b.N {
+		for _, f := range folds {
+			hits = j.ac.appendHits(hits[:0], f)
 		}
 	}
 }
