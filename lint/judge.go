@@ -140,6 +140,11 @@ func (j *Judge) buildAutomaton() *automaton {
 				p.groups = append(p.groups, group(lits))
 			}
 		}
+		for _, g := range d.lines {
+			if !subset(g.lits, anchors) {
+				p.lines = append(p.lines, g)
+			}
+		}
 		return p
 	}
 	j.detPre = make([]prefilter, len(j.dets))
@@ -705,7 +710,7 @@ func (s *scan) tryAt(t, i int) int {
 	if g := s.j.need[t]; g >= 0 && !s.has(g, i, min(i+160, end)) {
 		return 0
 	}
-	if !s.passes(&s.j.detPre[t], i, end) {
+	if p := &s.j.detPre[t]; !s.passes(p, i, end) || !p.holdsLines(s.fold[i:end]) {
 		return 0
 	}
 	s.work += end - i

@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"bytes"
 	"hash/fnv"
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -16,6 +18,15 @@ type prefilter struct {
 	groups []int // indexes of the literal groups of a [Judge]
 	runSet *[256]bool
 	runLen int
+	// lines are the line groups of an expression tried at an anchor.
+	lines []lineGroup
+}
+
+// A lineGroup is a set of literals of which every match holds one within
+// its first nl+1 lines; none holds a line break.
+type lineGroup struct {
+	lits []string
+	nl   int
 }
 
 // A derivation is what a prefilter is made from: the literal groups of
@@ -25,6 +36,7 @@ type derivation struct {
 	groups [][]string
 	run    string // the set of bytes as ranges: first, last, first, last...
 	runLen int
+	lines  []lineGroup
 }
 
 // derive derives the prefilter of expr. New reads what tables_gen.go
@@ -46,7 +58,11 @@ func derive(expr string, raw bool) derivation {
 			return derivation{run: string(run), runLen: n}
 		}
 	}
-	return derivation{groups: literalGroups(expr, raw)}
+	d := derivation{groups: literalGroups(expr, raw)}
+	if !raw {
+		d.lines = lineGroups(expr)
+	}
+	return d
 }
 
 // runSet is the set of the bytes of d's run.
@@ -368,6 +384,271 @@ func hasRun(b string, set *[256]bool, n int) bool {
 			continue
 		}
 		if k++; k >= n {
+			return true
+		}
+	}
+	return false
+}
+
+// lineGroups lists line groups of expr, tried at an anchor: none of the
+// literals with which a match starts, which are its anchor.
+func lineGroups(expr string) []lineGroup {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	gs, _ := linesOf(re.Simplify(), true)
+	return gs
+}
+
+// linesOf lists line groups of n; first says a match of n starts the
+// match of the expression, so literals that start n are left out. empty
+// reports whether every match of n is empty.
+func linesOf(n *syntax.Regexp, first bool) (gs []lineGroup, empty bool) {
+	switch n.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEndLine, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return nil, true
+	case syntax.OpLiteral, syntax.OpCharClass:
+		set, ok := exactSet(n)
+		if !ok || first || slices.Contains(set, "") {
+			return nil, false
+		}
+		return []lineGroup{{lits: set}}, false
+	case syntax.OpCapture:
+		return linesOf(n.Sub[0], first)
+	case syntax.OpPlus:
+		return linesOf(n.Sub[0], first)
+	case syntax.OpRepeat:
+		if n.Min >= 1 {
+			return linesOf(n.Sub[0], first)
+		}
+	case syntax.OpConcat:
+		// A part's literals lie after the line breaks the parts before
+		// it may hold. Parts that match a few strings only are joined
+		// into the strings they spell together.
+		nl, empty := 0, true
+		var run []string  // what the parts of the current run spell
+		runFirst := false // the run starts the match
+		flush := func() {
+			if len(run) > 0 && !runFirst && !slices.Contains(run, "") {
+				gs = append(gs, lineGroup{run, nl})
+			}
+			run = nil
+		}
+		for _, sub := range n.Sub {
+			if set, ok := exactSet(sub); ok {
+				if run == nil {
+					runFirst = first && empty
+					run = set
+				} else if p := product(run, set); p != nil {
+					run = p
+				} else {
+					flush()
+					runFirst, run = false, set
+				}
+				empty = empty && len(set) == 1 && set[0] == ""
+				continue
+			}
+			flush()
+			sgs, sempty := linesOf(sub, first && empty)
+			for _, g := range sgs {
+				gs = append(gs, lineGroup{g.lits, g.nl + nl})
+			}
+			empty = empty && sempty
+			k, ok := maxBreaks(sub)
+			if !ok {
+				return gs, false
+			}
+			nl += k
+		}
+		flush()
+		return gs, empty
+	case syntax.OpAlternate:
+		// Every branch holds a literal of the union of a group of each.
+		var u lineGroup
+		seen := map[string]bool{}
+		for _, sub := range n.Sub {
+			sgs, _ := linesOf(sub, first)
+			if len(sgs) == 0 {
+				return nil, false
+			}
+			best := sgs[0]
+			for _, g := range sgs[1:] {
+				if g.nl < best.nl || g.nl == best.nl && better(g.lits, best.lits) {
+					best = g
+				}
+			}
+			u.nl = max(u.nl, best.nl)
+			for _, l := range best.lits {
+				if !seen[l] {
+					seen[l] = true
+					u.lits = append(u.lits, l)
+				}
+			}
+		}
+		if len(u.lits) > maxLiterals {
+			return nil, false
+		}
+		return []lineGroup{u}, false
+	}
+	return nil, false
+}
+
+// exactSet is the set of the strings n matches, as the folded text spells
+// them, or false when it is not small or one holds a line break.
+func exactSet(n *syntax.Regexp) ([]string, bool) {
+	switch n.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEndLine, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return []string{""}, true
+	case syntax.OpLiteral:
+		s, ok := literalText(n.Rune, n.Flags&syntax.FoldCase != 0, false)
+		return []string{s}, ok && !strings.Contains(s, "\n")
+	case syntax.OpCharClass:
+		var set []string
+		for i := 0; i+1 < len(n.Rune); i += 2 {
+			for r := n.Rune[i]; r <= n.Rune[i+1]; r++ {
+				if r == '\n' || r >= 0x80 || len(set) == maxClass {
+					return nil, false
+				}
+				set = append(set, string(r))
+			}
+		}
+		return set, true
+	case syntax.OpCapture:
+		return exactSet(n.Sub[0])
+	case syntax.OpQuest:
+		set, ok := exactSet(n.Sub[0])
+		if !ok || slices.Contains(set, "") {
+			return set, ok
+		}
+		return append(set, ""), len(set) < maxLiterals
+	case syntax.OpConcat:
+		all := []string{""}
+		for _, sub := range n.Sub {
+			set, ok := exactSet(sub)
+			if !ok {
+				return nil, false
+			}
+			if all = product(all, set); all == nil {
+				return nil, false
+			}
+		}
+		return all, true
+	case syntax.OpAlternate:
+		var all []string
+		for _, sub := range n.Sub {
+			set, ok := exactSet(sub)
+			if !ok {
+				return nil, false
+			}
+			for _, s := range set {
+				if !slices.Contains(all, s) {
+					all = append(all, s)
+				}
+			}
+		}
+		return all, len(all) <= maxLiterals
+	}
+	return nil, false
+}
+
+// maxClass bounds the characters of a class that [exactSet] spells out.
+const maxClass = 8
+
+// product is every string of a followed by one of b, or nil when there
+// would be more than maxLiterals.
+func product(a, b []string) []string {
+	if len(a)*len(b) > maxLiterals {
+		return nil
+	}
+	var p []string
+	for _, x := range a {
+		for _, y := range b {
+			if !slices.Contains(p, x+y) {
+				p = append(p, x+y)
+			}
+		}
+	}
+	return p
+}
+
+// maxBreaks is the most line breaks a match of n holds, or false when it
+// has no bound.
+func maxBreaks(n *syntax.Regexp) (int, bool) {
+	switch n.Op {
+	case syntax.OpLiteral:
+		return strings.Count(string(n.Rune), "\n"), true
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(n.Rune); i += 2 {
+			if n.Rune[i] <= '\n' && '\n' <= n.Rune[i+1] {
+				return 1, true
+			}
+		}
+		return 0, true
+	case syntax.OpAnyChar:
+		return 1, true
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxBreaks(n.Sub[0])
+	case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
+		k, ok := maxBreaks(n.Sub[0])
+		switch {
+		case !ok:
+			return 0, false
+		case k == 0:
+			return 0, true
+		case n.Op != syntax.OpRepeat || n.Max < 0:
+			return 0, false
+		}
+		return k * n.Max, true
+	case syntax.OpConcat:
+		sum := 0
+		for _, sub := range n.Sub {
+			k, ok := maxBreaks(sub)
+			if !ok {
+				return 0, false
+			}
+			sum += k
+		}
+		return sum, true
+	case syntax.OpAlternate:
+		most := 0
+		for _, sub := range n.Sub {
+			k, ok := maxBreaks(sub)
+			if !ok {
+				return 0, false
+			}
+			most = max(most, k)
+		}
+		return most, true
+	}
+	return 0, true // empty-width assertions, and what matches no line break
+}
+
+// holdsLines reports whether b, a match's text from its start on, holds
+// a literal of each line group of p within the lines the group allows.
+func (p *prefilter) holdsLines(b []byte) bool {
+	for _, g := range p.lines {
+		end := 0
+		for k := 0; k <= g.nl; k++ {
+			i := bytes.IndexByte(b[end:], '\n')
+			if i < 0 {
+				end = len(b)
+				break
+			}
+			end += i + 1
+		}
+		if !holdsAny(b[:end], g.lits) {
+			return false
+		}
+	}
+	return true
+}
+
+func holdsAny(b []byte, lits []string) bool {
+	for _, l := range lits {
+		if bytes.Contains(b, []byte(l)) {
 			return true
 		}
 	}

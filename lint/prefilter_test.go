@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"math/rand/v2"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"testing"
 )
@@ -46,6 +48,9 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 				if !s.passes(&j.detPre[i], m[0], m[1]) {
 					t.Errorf("%s detector %q: the prefilter refuses its match %q", j.dets[i].rule, j.dets[i].anchors[0], s.fold[m[0]:m[1]])
 				}
+				if !j.dets[i].window && !j.detPre[i].holdsLines(s.fold[m[0]:m[1]]) {
+					t.Errorf("%s detector %q: the line groups refuse its match %q", j.dets[i].rule, j.dets[i].anchors[0], s.fold[m[0]:m[1]])
+				}
 			}
 		}
 		for i, l := range j.leaks {
@@ -62,6 +67,96 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 	t.Logf("%d matches, %d of them under a prefilter", checked, filtered)
 	if filtered < 40 {
 		t.Errorf("only %d matches were under a prefilter: the test shows little", filtered)
+	}
+}
+
+// TestLineGroupsHoldInMatches: every string an expression tried at an
+// anchor matches, made at random from the expression, holds what its
+// line groups say within the lines they say, so the test that skips a
+// try refuses no match.
+func TestLineGroupsHoldInMatches(t *testing.T) {
+	j := judgeFor(t, nil)
+	r := rand.New(rand.NewPCG(23, 8))
+	exprs := []string{`^(?:\bcurl\b[^\n]{0,30}?\s(?:-o|--output)\s+x)`, `^(?:ab[ \t]*\|[^\n]{0,9}?(?:cd|ef)|gh\n?\n?ij)`}
+	for i, d := range j.dets {
+		if !d.window && len(j.detPre[i].lines) > 0 {
+			exprs = append(exprs, d.re.String())
+		}
+	}
+	tested := 0
+	for _, expr := range exprs {
+		re := regexp.MustCompile(expr)
+		parsed, err := syntax.Parse(expr, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := prefilter{lines: derive(expr, false).lines}
+		if len(p.lines) == 0 {
+			t.Errorf("%q has no line groups", expr)
+		}
+		for range 300 {
+			var b strings.Builder
+			generate(r, &b, parsed.Simplify())
+			w := b.String()
+			if m := re.FindStringIndex(w); m == nil || m[1] != len(w) {
+				continue // what the assertions refuse
+			}
+			tested++
+			if !p.holdsLines([]byte(w)) {
+				t.Fatalf("%q matches %q, which the line groups %v refuse", expr, w, p.lines)
+			}
+		}
+	}
+	if tested < 1000 {
+		t.Errorf("only %d strings matched: the test shows little", tested)
+	}
+}
+
+// generate writes a string n matches, at random, as folded text holds
+// it; assertions are left out.
+func generate(r *rand.Rand, b *strings.Builder, n *syntax.Regexp) {
+	repeat := func(lo, hi int) {
+		if hi < 0 {
+			hi = lo + 3
+		}
+		for range lo + r.IntN(hi-lo+1) {
+			generate(r, b, n.Sub[0])
+		}
+	}
+	switch n.Op {
+	case syntax.OpLiteral:
+		s := string(n.Rune)
+		if n.Flags&syntax.FoldCase != 0 {
+			s = strings.ToLower(s)
+		}
+		b.WriteString(s)
+	case syntax.OpCharClass:
+		k := 2 * r.IntN(len(n.Rune)/2)
+		lo := n.Rune[k]
+		hi := min(n.Rune[k+1], lo+40)
+		c := lo + rune(r.IntN(int(hi-lo)+1))
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteRune(c)
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		b.WriteByte(" x\n"[r.IntN(2+int(n.Op-syntax.OpAnyCharNotNL))])
+	case syntax.OpCapture:
+		generate(r, b, n.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range n.Sub {
+			generate(r, b, sub)
+		}
+	case syntax.OpAlternate:
+		generate(r, b, n.Sub[r.IntN(len(n.Sub))])
+	case syntax.OpStar:
+		repeat(0, -1)
+	case syntax.OpPlus:
+		repeat(1, -1)
+	case syntax.OpQuest:
+		repeat(0, 1)
+	case syntax.OpRepeat:
+		repeat(n.Min, n.Max)
 	}
 }
 

@@ -296,16 +296,26 @@ func writeDerivation(b *bytes.Buffer, d derivation) {
 		fmt.Fprintf(b, "derived: derivation{run: %q, runLen: %d}", d.run, d.runLen)
 		return
 	}
-	if len(d.groups) == 0 {
-		b.WriteString("derived: derivation{}")
-		return
+	b.WriteString("derived: derivation{")
+	if len(d.groups) > 0 {
+		b.WriteString("groups: [][]string{")
+		for _, g := range d.groups {
+			b.WriteString(stringList(g)[len("[]string"):])
+			b.WriteString(", ")
+		}
+		b.WriteString("}")
 	}
-	b.WriteString("derived: derivation{groups: [][]string{")
-	for _, g := range d.groups {
-		b.WriteString(stringList(g)[len("[]string"):])
-		b.WriteString(", ")
+	if len(d.lines) > 0 {
+		if len(d.groups) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("lines: []lineGroup{")
+		for _, g := range d.lines {
+			fmt.Fprintf(b, "{%s, %d}, ", stringList(g.lits), g.nl)
+		}
+		b.WriteString("}")
 	}
-	b.WriteString("}}")
+	b.WriteString("}")
 }
 
 func stringList(s []string) string {
