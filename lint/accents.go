@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -38,25 +37,23 @@ func (s *scan) accents() {
 			continue
 		}
 		found[at{f.Rule, f.Line}] = true
-		lo, hi := lineSpan(s.t.raw, f.Line)
+		lo, hi := s.t.lineSpan(f.Line)
 		s.addRaw(f.Rule, f.Severity, lo, hi, "", "read without its accents, "+f.Message)
 	}
 }
 
-// lineSpan is where line n (from 1) of s lies, without its line break.
-func lineSpan(s string, n int) (int, int) {
-	lo := 0
-	for ; n > 1; n-- {
-		i := strings.IndexByte(s[lo:], '\n')
-		if i < 0 {
-			return len(s), len(s)
-		}
-		lo += i + 1
+// lineSpan is where line n (from 1) of the text lies, without its line
+// break.
+func (t *text) lineSpan(n int) (int, int) {
+	t.pos(0) // makes t.lines
+	if n < 1 || n > len(t.lines) {
+		return len(t.raw), len(t.raw)
 	}
-	if i := strings.IndexByte(s[lo:], '\n'); i >= 0 {
-		return lo, lo + i
+	lo, hi := t.lines[n-1], len(t.raw)
+	if n < len(t.lines) {
+		hi = t.lines[n] - 1
 	}
-	return lo, len(s)
+	return lo, hi
 }
 
 // withoutAccents is s with the combining marks on its Latin, Greek and
