@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/skillsync/skillsync/remote"
 )
@@ -93,6 +94,22 @@ func TestAgentListOrderAndPaging(t *testing.T) {
 	}
 	if tieB.UpdatedAt != "2026-01-02T00:00:00.000Z" {
 		t.Errorf("seeded timestamp not normalised: %s", tieB.UpdatedAt)
+	}
+}
+
+// TestAgentGivenOneTime: an agent given only its createdAt, later than the
+// emulator's clock, is not updated before it was created; one given only
+// its updatedAt is not created after it was updated.
+func TestAgentGivenOneTime(t *testing.T) {
+	f := newFixture(t)
+	f.e.SetClock(func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) })
+	created := f.e.AddAgent(testSpace, remote.Agent{Name: "created", CreatedAt: "2026-06-01T00:00:00.000Z"})
+	if created.UpdatedAt < created.CreatedAt {
+		t.Errorf("given createdAt %s, updatedAt %s is before it", created.CreatedAt, created.UpdatedAt)
+	}
+	updated := f.e.AddAgent(testSpace, remote.Agent{Name: "updated", UpdatedAt: "2027-06-01T00:00:00.000Z"})
+	if updated.CreatedAt > updated.UpdatedAt {
+		t.Errorf("given updatedAt %s, createdAt %s is after it", updated.UpdatedAt, updated.CreatedAt)
 	}
 }
 

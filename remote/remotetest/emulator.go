@@ -467,8 +467,7 @@ func (e *Emulator) addAgent(spaceID string, a remote.Agent) (remote.Agent, error
 		return remote.Agent{}, fmt.Errorf("space %s already has agent %s", spaceID, a.ID)
 	}
 	a.SpaceID = spaceID
-	now := e.clock.tick()
-	created, updated := now, now // unless given
+	var created, updated time.Time // zero unless given
 	var err error
 	if a.CreatedAt != "" {
 		if created, err = parseTime(a.CreatedAt, "createdAt", &e.clock); err != nil {
@@ -479,6 +478,14 @@ func (e *Emulator) addAgent(spaceID string, a remote.Agent) (remote.Agent, error
 		if updated, err = parseTime(a.UpdatedAt, "updatedAt", &e.clock); err != nil {
 			return remote.Agent{}, err
 		}
+	}
+	// A time not given is now, later than those given, or the update's:
+	// an agent is never updated before it was created.
+	if updated.IsZero() {
+		updated = e.clock.tick()
+	}
+	if created.IsZero() {
+		created = updated
 	}
 	a.CreatedAt, a.UpdatedAt = formatTime(created), formatTime(updated)
 	normaliseAgent(&a)
