@@ -4,22 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/go-git/go-git/v5"
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
-	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/spec"
 )
 
@@ -166,28 +162,5 @@ func TestMissingSkillsDir(t *testing.T) {
 		if len(diags) != 1 || diags[0].Code != "skills-dir-missing" || diags[0].Path != "nope" {
 			t.Errorf("git %t: diagnostics %v, want one skills-dir-missing of nope", withGit, diags)
 		}
-	}
-}
-
-// TestParallelReturnsAPanic: a panic in a worker, which Go would turn
-// into the end of the process with exit code 2 (skillsync's "changes"),
-// is the error of parallel, which the command line reports as a bug; the
-// calls not yet started are not made.
-func TestParallelReturnsAPanic(t *testing.T) {
-	var calls atomic.Int32
-	err := parallel(context.Background(), 10000, func(i int) error {
-		calls.Add(1)
-		if i == 42 {
-			panic("planted bug")
-		}
-		time.Sleep(time.Millisecond) // all calls take 10 s together
-		return nil
-	})
-	var be *bug.Error
-	if !errors.As(err, &be) || be.Value != "planted bug" {
-		t.Fatalf("parallel returned %v (%T), want the worker's panic as a *bug.Error", err, err)
-	}
-	if n := calls.Load(); n > 1000 {
-		t.Errorf("%d calls were made, most of them after the panic", n)
 	}
 }

@@ -18,7 +18,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/go-git/go-git/v5"
@@ -27,7 +26,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage/filesystem"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
@@ -308,7 +306,7 @@ func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.R
 			top = append(top, object.TreeEntry{Name: name, Mode: gitMode(&e), Hash: plumbing.Hash(h.Sum(nil))})
 		}
 	}
-	err = parallel(ctx, len(folders), func(i int) error {
+	err = bug.Each(ctx, len(folders), loadWorkers(), func(_ context.Context, i int) error {
 		f := folders[i]
 		if f.isLink {
 			return nil
@@ -762,33 +760,9 @@ func missingSkillsDir(dir string) diag.Diagnostic {
 		Hint:    "create it with one folder per skill, or set skillsDir in " + config.FileName}
 }
 
-// parallel calls fn(0) ... fn(n-1) on as many goroutines as there are
-// CPUs (at least 4, as reading files waits on the disk), and returns the
-// first error, after which no call starts. A panic in fn is that error,
-// as a [*bug.Error]: in a goroutine of its own, it would end the process
-// with exit code 2, which reads as changes. Each goroutine takes the
-// next index until none is left: a goroutine per call would grow a new
-// stack for each (the YAML parser's is deep).
-func parallel(ctx context.Context, n int, fn func(i int) error) error {
-	g, gctx := errgroup.WithContext(ctx)
-	var next atomic.Int64
-	for range min(max(runtime.GOMAXPROCS(0), 4), n) {
-		g.Go(func() error {
-			return bug.Call(func() error {
-				for i := int(next.Add(1) - 1); i < n && gctx.Err() == nil; i = int(next.Add(1) - 1) {
-					if err := fn(i); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	return ctx.Err()
-}
+// loadWorkers is how many skill folders a load reads, or checks, at once:
+// one a CPU, and at least 4, as reading files waits on the disk.
+func loadWorkers() int { return max(runtime.GOMAXPROCS(0), 4) }
 
 // maxOthersNamed bounds the other skills of a name that the diagnostic of
 // each names, so that the diagnostics of n skills of one name grow as n,
@@ -849,7 +823,7 @@ func buildSkills(ctx context.Context, skillsDir string, c checks, folders []*fol
 		waived []int
 	}
 	results := make([]result, len(folders))
-	err := parallel(ctx, len(folders), func(i int) error {
+	err := bug.Each(ctx, len(folders), loadWorkers(), func(_ context.Context, i int) error {
 		sk, ds, ni, waived := buildSkill(skillsDir, c, folders[i])
 		folders[i].entries = nil // let the contents go as soon as possible
 		results[i] = result{sk, ds, ni, waived}
