@@ -536,17 +536,10 @@ func writeFile(r *os.Root, wr write) error {
 	if err := r.MkdirAll(sub, 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", full, err)
 	}
+	// The temporary name is short: it fits in any folder the file does.
 	var rnd [6]byte
 	rand.Read(rnd[:])
-	// The temporary name keeps as much of the file's own as fits in a
-	// name of maxNameBytes.
-	const suffix = len(".skillsync-") + 2*len(rnd)
-	base := path.Base(wr.rel)
-	for len(base) > maxNameBytes-1-suffix {
-		_, n := utf8.DecodeLastRuneInString(base)
-		base = base[:len(base)-n]
-	}
-	tmp := path.Join(sub, "."+base+".skillsync-"+hex.EncodeToString(rnd[:]))
+	tmp := path.Join(sub, ".skillsync-"+hex.EncodeToString(rnd[:]))
 	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, wr.mode)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", full, err)

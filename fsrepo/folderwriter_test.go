@@ -243,8 +243,8 @@ func TestInspectAsksTheFileSystem(t *testing.T) {
 	}
 }
 
-// TestSkillWriterLongNames: a file name of 255 bytes is written, though
-// the temporary file it is first written to has a longer name to fit.
+// TestSkillWriterLongNames: a file name of 255 bytes is written, through
+// a temporary file in the same folder.
 func TestSkillWriterLongNames(t *testing.T) {
 	root := t.TempDir()
 	name := strings.Repeat("a", 252) + ".md" // 255 bytes
