@@ -34,9 +34,7 @@ func CheckFolder(cfg config.Config, slug string, files map[string][]byte, j *lin
 		}
 		data := files[rel]
 		e := entry{rel: rel}
-		if rel == skillmd.FileName && len(data) > MaxSkillMDBytes {
-			e.large, e.size = true, int64(len(data))
-		} else if err := readContent(bytes.NewReader(data), int64(len(data)), &e, nil); err != nil {
+		if err := readContent(bytes.NewReader(data), int64(len(data)), &e, nil); err != nil {
 			return nil, nil, fmt.Errorf("checking %s: %w", rel, err)
 		}
 		f.entries = append(f.entries, e)

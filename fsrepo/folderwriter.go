@@ -592,7 +592,7 @@ type localFile struct {
 func readLocal(name string, data []byte) (localFile, error) {
 	var e entry
 	h := sha1.New()
-	if _, err := readWorkFile(name, &e, h, -1); err != nil {
+	if err := readWorkFile(name, &e, h); err != nil {
 		return localFile{}, err
 	}
 	lf := localFile{data: e.data}

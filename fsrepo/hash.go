@@ -89,29 +89,23 @@ func StoredText(name string, data []byte) []byte {
 }
 
 // folderHashOf is the [FolderHash] of the entries of a folder read by the
-// loader, and false when a file of it was not read (a SKILL.md too large
-// to read): then no hash can match. With stored, its text files are hashed
-// as git stores them (see [StoredText]), and false says that none differs so.
-func folderHashOf(entries []entry, stored bool) (string, bool) {
-	changed := false
+// loader. With stored, its text files are hashed as git stores them (see
+// [StoredText]).
+func folderHashOf(entries []entry, stored bool) string {
 	sums := make(map[string][sha256.Size]byte, len(entries))
 	for _, e := range entries {
 		switch {
 		case e.link:
 			continue // find -type f does not list them
-		case e.large && e.sha256 == "":
-			return "", false
 		case e.large:
 			// sha256 is the hex digest readContent wrote, 64 digits.
 			b, _ := hex.DecodeString(e.sha256)
 			sums[e.rel] = [sha256.Size]byte(b)
 		case stored:
-			data := StoredText(e.rel, e.data)
-			changed = changed || len(data) != len(e.data)
-			sums[e.rel] = sha256.Sum256(data)
+			sums[e.rel] = sha256.Sum256(StoredText(e.rel, e.data))
 		default:
 			sums[e.rel] = sha256.Sum256(e.data)
 		}
 	}
-	return FolderHash(sums), !stored || changed
+	return FolderHash(sums)
 }

@@ -29,7 +29,6 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
-	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bug"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/lint"
@@ -64,7 +63,7 @@ type LoadOptions struct {
 // Diagnostics.HasErrors).
 //
 // Memory stays bounded whatever the repository holds: a SKILL.md over
-// MaxSkillMDBytes is an error diagnostic and is not read, a supporting file
+// MaxSkillMDBytes is an error diagnostic and is not parsed, a supporting file
 // over MaxCompareBytes is hashed as a stream and not kept (File.TooLarge),
 // a git object is measured before it is inflated, and read once however
 // many paths list it, and a git tree of more than MaxTreeEntries files and
@@ -171,8 +170,7 @@ type entry struct {
 	link bool
 	data []byte // nil for a large file
 	// large is set for a file over maxKeptBytes, read as a stream (see
-	// readContent) and never held whole; a top-level SKILL.md over
-	// MaxSkillMDBytes is not read at all, and has only its size.
+	// readContent) and never held whole.
 	large  bool
 	size   int64
 	sha256 string // hex digest of a large file's content
@@ -300,7 +298,7 @@ func loadWorkTree(ctx context.Context, root string, cfg config.Config, gr *git.R
 			top = append(top, object.TreeEntry{Name: name, Mode: filemode.Symlink, Hash: blobHash([]byte(target))})
 		case t.IsRegular() && inGit:
 			h, e := sha1.New(), entry{rel: name}
-			if _, err := readWorkFile(filepath.Join(dir, name), &e, h, -1); err != nil {
+			if err := readWorkFile(filepath.Join(dir, name), &e, h); err != nil {
 				return nil, nil, fmt.Errorf("reading skills folder: %w", err)
 			}
 			top = append(top, object.TreeEntry{Name: name, Mode: gitMode(&e), Hash: plumbing.Hash(h.Sum(nil))})
@@ -384,19 +382,11 @@ func (f *folder) read(dir, sub string) (plumbing.Hash, error) {
 			if f.ids != nil {
 				h = sha1.New()
 			}
-			// A SKILL.md over its limit is never read, not even hashed:
-			// the skill is an error whatever it holds. Its id stays the
-			// zero id, which no blob has: the folder counts as changed.
-			limit := int64(-1)
-			if rel == skillmd.FileName {
-				limit = MaxSkillMDBytes
-			}
-			read, err := readWorkFile(p, &e, h, limit)
-			if err != nil {
+			if err := readWorkFile(p, &e, h); err != nil {
 				return plumbing.ZeroHash, fmt.Errorf("reading skill folder: %s: %w", p, err)
 			}
 			file.Mode = gitMode(&e)
-			if read && h != nil {
+			if h != nil {
 				file.Hash = plumbing.Hash(h.Sum(nil))
 			}
 		default:
@@ -415,26 +405,21 @@ func (f *folder) read(dir, sub string) (plumbing.Hash, error) {
 }
 
 // readWorkFile reads the regular file name of the working tree into e (see
-// readContent), sized first. A file over limit, when limit is not
-// negative, is not read: e is large, and has only its size.
-func readWorkFile(name string, e *entry, gitHash hash.Hash, limit int64) (read bool, err error) {
+// readContent), sized first.
+func readWorkFile(name string, e *entry, gitHash hash.Hash) error {
 	// O_NONBLOCK keeps os from registering the file with the poller; a
 	// regular file is read the same with it.
 	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return false, err
+		return err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return false, err
+		return err
 	}
 	e.exec = fi.Mode()&0o100 != 0
-	if limit >= 0 && fi.Size() > limit {
-		e.large, e.size = true, fi.Size()
-		return false, nil
-	}
-	return true, readContent(f, fi.Size(), e, gitHash)
+	return readContent(f, fi.Size(), e, gitHash)
 }
 
 // gitMode is the mode git commits the regular file e of the working tree
@@ -650,8 +635,6 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 			}
 		}
 		switch {
-		case rel == skillmd.FileName && !ent.link && size > MaxSkillMDBytes:
-			ent.large, ent.size = true, size // never read: see readFolder
 		case read:
 			ent.data, ent.large, ent.size, ent.sha256, ent.head = b.data, b.large, b.size, b.sha256, b.head
 		default:

@@ -385,11 +385,7 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) diag.Diagnost
 // vendoredAs reports whether entries hash to hash, as written or as git
 // stores them: checked out with CRLF, as git for Windows does.
 func vendoredAs(entries []entry, hash string) bool {
-	if h, ok := folderHashOf(entries, false); ok && h == hash {
-		return true
-	}
-	h, ok := folderHashOf(entries, true)
-	return ok && h == hash
+	return folderHashOf(entries, false) == hash || folderHashOf(entries, true) == hash
 }
 
 func shortCommit(c string) string {

@@ -51,9 +51,9 @@ type Repo struct {
 // Bounds on what a load holds in memory. A repository may hold files of any
 // size; these keep reading it within tens of megabytes, whatever it holds.
 const (
-	// MaxSkillMDBytes is the largest SKILL.md that is read. It stays well
-	// above any SKILL.md the service can take, so a larger one is an error
-	// reported without being read.
+	// MaxSkillMDBytes is the largest SKILL.md that is parsed. It stays well
+	// above any SKILL.md the service can take, so a larger one is an error,
+	// hashed as a stream as any large file is, and never parsed.
 	MaxSkillMDBytes = 1 << 20
 	// MaxCompareBytes is the largest supporting file compared as text with
 	// its copy in the space; a larger one is hashed as a stream and
