@@ -588,8 +588,8 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 	// parsing that follows runs in parallel.
 	bySlug := map[string]*folder{}
 	var folders []*folder
-	// A blob at many paths is read once: what git stores once costs
-	// one read however many trees list it.
+	// blobs holds the content of each blob read, by its id: a blob that
+	// git stores once is read once, however many paths list it.
 	blobs := map[plumbing.Hash]entry{}
 	w := NewTreeWalker(gr.Storer, st)
 	defer w.Close()
@@ -623,28 +623,21 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 			bySlug[slug] = f
 			folders = append(folders, f)
 		}
-		ent := entry{rel: rel, link: e.Mode == filemode.Symlink}
-		b, read := blobs[e.Hash]
-		size := b.size
+		ent, read := blobs[e.Hash]
 		if !read {
 			// The size is in the object's header: a blob is measured
 			// before it is inflated, as a small object may inflate to
 			// gigabytes.
-			if size, err = gr.Storer.EncodedObjectSize(e.Hash); err != nil {
+			size, err := gr.Storer.EncodedObjectSize(e.Hash)
+			if err == nil {
+				err = readBlob(gr, e.Hash, size, &ent)
+			}
+			if err != nil {
 				return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
 			}
+			blobs[e.Hash] = ent
 		}
-		switch {
-		case read:
-			ent.data, ent.large, ent.size, ent.sha256, ent.head = b.data, b.large, b.size, b.sha256, b.head
-		default:
-			if err := readBlob(gr, e.Hash, size, &ent); err != nil {
-				return nil, nil, fmt.Errorf("reading %s in commit %s: %w", name, commit.Hash, err)
-			}
-			b = ent
-			b.size = size
-			blobs[e.Hash] = b
-		}
+		ent.rel, ent.link = rel, e.Mode == filemode.Symlink
 		f.entries = append(f.entries, ent)
 	}
 	lock, lds, err := revisionLock(tree, prefix, ref)
