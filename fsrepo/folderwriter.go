@@ -255,11 +255,10 @@ func CheckLocalPath(rel string) error {
 	return nil
 }
 
-// maxNameBytes is the longest file or folder name that [SkillWriter] writes:
-// 255 bytes, what ext4, XFS, Btrfs and the BSDs hold (NAME_MAX), and less
-// than what APFS and NTFS hold (255 characters, or UTF-16 code units).
-// The API's paths may have longer names; a file system with a shorter
-// limit is asked before any write (see inspect).
+// maxNameBytes is the longest file or folder name that [SkillWriter]
+// writes: one that every common file system holds. The API's paths may
+// have longer names. A file system with a shorter limit is asked before
+// any write (see inspect).
 const maxNameBytes = 255
 
 // longName says which name of the slash-separated path rel is too long to

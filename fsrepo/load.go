@@ -62,12 +62,12 @@ type LoadOptions struct {
 // apply an Invalid skill (plan and apply refuse to run while
 // Diagnostics.HasErrors).
 //
-// Memory stays bounded whatever the repository holds: a SKILL.md over
-// MaxSkillMDBytes is an error diagnostic and is not parsed, a supporting file
-// over MaxCompareBytes is hashed as a stream and not kept (File.TooLarge),
-// a git object is measured before it is inflated, and read once however
-// many paths list it, and a git tree of more than MaxTreeEntries files and
-// folders, or with a path over MaxTreePathBytes, is an error
+// Memory stays bounded whatever the repository holds. A SKILL.md over
+// MaxSkillMDBytes, or a supporting file over MaxCompareBytes, is hashed as
+// a stream and not kept: the SKILL.md is an error diagnostic, the file is
+// File.TooLarge. A git object is measured before it is inflated, and read
+// once however many paths list it. A git tree of more than MaxTreeEntries
+// files and folders, or with a path over MaxTreePathBytes, is an error
 // ([ErrTreeTooLarge]).
 //
 // Results are the same for the same content whether it is read from the

@@ -275,11 +275,11 @@ func dotted(section, key string) string {
 	return section + "." + key
 }
 
-// configShapes is the shape of each key's value, "text", "number" (a whole
-// number), "list" (of text), "rules" (a list of ignore rules) or
-// "mapping", with an example of it for the error that finds another, and
-// for a list what each item is. Any key may be left without a value
-// ("baseURL:"), which counts as left out.
+// configShapes gives the shape of each key's value: "text", "number" (a
+// whole number), "list" (of text), "rules" (of ignore rules), "waivers"
+// or "mapping". The error that finds another shape shows the example;
+// item says what each item of a list must be. Any key may be left without
+// a value ("baseURL:"), which counts as left out.
 var configShapes = map[string]struct{ shape, example, item string }{
 	"baseURL":                          {"text", "baseURL: https://api.example.com", ""},
 	"space":                            {"text", "space: abc123", ""},
