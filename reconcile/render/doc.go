@@ -1,9 +1,9 @@
 // Package render shows a [reconcile.Plan] and an apply's
 // [reconcile.Result], and decides nothing about them.
 //
-// [Text] writes a plan for a terminal, [Markdown] for a pull-request
-// comment that stays under a host's size limit, and [JSON] for machines:
-// one document whatever the number of targets, marked with
+// [TargetsText] writes the plans for a terminal, [Markdown] for a
+// pull-request comment that stays under a host's size limit, and [JSON]
+// for machines: one document whatever the number of targets, marked with
 // [FormatVersion]. A saved plan is the same document with two more keys;
 // [WriteSavedPlans] writes it for a later apply and [ReadSavedPlans] reads
 // it back, refusing another major format_version and

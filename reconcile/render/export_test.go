@@ -78,3 +78,8 @@ func readSavedPlan(r io.Reader, max int64) (*planfile.Saved, error) {
 	}
 	return sps[0], nil
 }
+
+// Text writes one plan as [TargetsText] writes a list of one.
+func Text(w io.Writer, p *reconcile.Plan, o TextOptions) error {
+	return TargetsText(w, []*reconcile.Plan{p}, o)
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/skillsync/skillsync/spec"
 )
 
-// TextOptions configure [Text].
+// TextOptions configure [TargetsText].
 type TextOptions struct {
 	// Color turns on ANSI colours. The caller decides (a terminal, no
 	// NO_COLOR, no --no-color); the renderer never looks.
@@ -33,23 +33,16 @@ const (
 	ansiCyan   = "\x1b[36m"
 )
 
-// Text writes p for a terminal or a CI log, Terraform-like: "~" for an
-// update, "+" an enable, "-" a disable, the unified diff of every
-// instruction change, and last the line "Plan: X to update, Y to enable, Z
-// to disable." or "No changes.".
+// TargetsText writes the plans of the targets planned for a terminal or
+// a CI log, Terraform-like: for each, "~" for an update, "+" an enable,
+// "-" a disable, the unified diff of every instruction change, and last
+// the line "Plan: X to update, Y to enable, Z to disable." or "No
+// changes.". When there are several, a blank line follows each, then a
+// line per target and the line of their sum, which ends the text as the
+// summary line ends a plan's.
 //
 // It writes as it goes, a few kilobytes at a time, making each diff when
 // it comes to it.
-func Text(w io.Writer, p *reconcile.Plan, o TextOptions) error {
-	t := textWriter{b: newBuffered(w), color: o.Color, title: o.Title}
-	t.plan(p)
-	return t.b.Flush()
-}
-
-// TargetsText writes the plans of the targets planned: each as
-// [Text] does, and when there are several, a blank line after each,
-// then a line per target and the line of their sum, which ends the text as
-// the summary line ends a plan's.
 func TargetsText(w io.Writer, plans []*reconcile.Plan, o TextOptions) error {
 	t := textWriter{b: newBuffered(w), color: o.Color, title: o.Title}
 	for _, p := range plans {
