@@ -124,10 +124,7 @@ func nullable(s obj) {
 		if alts, ok := p["anyOf"].([]obj); ok {
 			p["anyOf"] = append(alts, obj{"type": "null"})
 		}
-		switch enum := p["enum"].(type) {
-		case []any:
-			p["enum"] = append(enum, nil)
-		case []string:
+		if enum, ok := p["enum"].([]string); ok {
 			vals := make([]any, 0, len(enum)+1)
 			for _, e := range enum {
 				vals = append(vals, e)
@@ -249,7 +246,7 @@ func lintSchema() obj {
 		// offer the enum's.
 		rules[r.Name] = obj{"description": r.Summary, "anyOf": []obj{{"enum": levelNames}, {"type": "string", "pattern": anyCase(levelNames)}}}
 	}
-	var waivable []any
+	var waivable []string
 	for _, r := range lint.Rules {
 		if lint.Waivable(r.Name) {
 			waivable = append(waivable, r.Name)
@@ -292,7 +289,7 @@ func lintSchema() obj {
 // notifySchema is a notify: section's. A top-level destination is complete
 // (required); a target's may only override some fields of one.
 func notifySchema(required bool, description string) obj {
-	events := []any{notify.EventsFailures, notify.EventsAll}
+	events := []string{notify.EventsFailures, notify.EventsAll}
 	for _, k := range notify.Kinds() {
 		events = append(events, string(k))
 	}
