@@ -49,13 +49,7 @@ func FolderHash(sums map[string][sha256.Size]byte) string {
 // development files that excludeFiles (skillsync.yaml's) and the folder's
 // .skillignore files exclude (see package skillignore).
 func HashFiles(files map[string][]byte, excludeFiles []string) string {
-	ignores := map[string][]byte{}
-	for rel, data := range files {
-		if skillignore.IsIgnoreFile(rel) {
-			ignores[rel] = data
-		}
-	}
-	m := skillignore.New(excludeFiles, ignores)
+	m := skillignore.New(excludeFiles, files)
 	sums := make(map[string][sha256.Size]byte, len(files))
 	for p, data := range files {
 		if !SkipsFile(p) && !m.Excludes(p) {

@@ -35,19 +35,20 @@ type Matcher struct {
 }
 
 // New is the Matcher of a skill folder: DefaultPattern, then the
-// repository-wide patterns, then the lines of each .skillignore the folder
-// holds, given by its slash-separated path in the folder; a deeper file's
-// patterns win over a shallower one's, and a later pattern over an
+// repository-wide patterns, then the lines of each .skillignore among
+// files, the folder's files by slash-separated path in it. A deeper
+// file's patterns win over a shallower one's, and a later pattern over an
 // earlier one, as in git.
-func New(repoWide []string, ignoreFiles map[string][]byte) Matcher {
+func New(repoWide []string, files map[string][]byte) Matcher {
 	ps := []gitignore.Pattern{gitignore.ParsePattern(DefaultPattern, nil)}
 	for _, p := range repoWide {
 		ps = append(ps, gitignore.ParsePattern(p, nil))
 	}
-	// A folder without a .skillignore, the common case, allocates nothing.
-	rels := make([]string, 0, len(ignoreFiles))
-	for rel := range ignoreFiles {
-		rels = append(rels, rel)
+	var rels []string // none, and no allocation, in most folders
+	for rel := range files {
+		if IsIgnoreFile(rel) {
+			rels = append(rels, rel)
+		}
 	}
 	slices.SortFunc(rels, func(a, b string) int {
 		return cmp.Or(cmp.Compare(strings.Count(a, "/"), strings.Count(b, "/")), strings.Compare(a, b))
@@ -57,7 +58,7 @@ func New(repoWide []string, ignoreFiles map[string][]byte) Matcher {
 		if dir := path.Dir(rel); dir != "." {
 			domain = strings.Split(dir, "/")
 		}
-		for _, line := range Lines(ignoreFiles[rel]) {
+		for _, line := range Lines(files[rel]) {
 			ps = append(ps, gitignore.ParsePattern(line, domain))
 		}
 	}
