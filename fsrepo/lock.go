@@ -375,7 +375,7 @@ func checkVendored(skillsDir string, lock Lock, folders []*folder) diag.Diagnost
 			since = "vendor update merged it"
 		}
 		ds = append(ds, diag.Diagnostic{Path: dir, Severity: diag.SeverityWarning, Code: "vendored-modified",
-			Message: fmt.Sprintf("modified locally since %s from %s@%s", since, from, shortCommit(e.Commit)),
+			Message: fmt.Sprintf("modified locally since %s from %s@%s", since, from, ShortCommit(e.Commit)),
 			Hint: fmt.Sprintf("edits are kept: the next skillsync vendor update %s that brings upstream's changes merges them in and records the result in %s, which ends this warning; git checkout -- %s drops them",
 				e.Slug, LockFile, dir)})
 	}
@@ -388,7 +388,9 @@ func vendoredAs(entries []entry, hash string) bool {
 	return folderHashOf(entries, false) == hash || folderHashOf(entries, true) == hash
 }
 
-func shortCommit(c string) string {
+// ShortCommit is commit hash c as messages show it: its first 12
+// characters.
+func ShortCommit(c string) string {
 	if len(c) > 12 {
 		return c[:12]
 	}

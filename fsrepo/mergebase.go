@@ -126,7 +126,7 @@ func resolveCommit(r *git.Repository, rev string) (*object.Commit, error) {
 	}
 	c, err := r.CommitObject(*h)
 	if err != nil {
-		return nil, fmt.Errorf("reading commit %s of %s: %w", shortCommit(h.String()), rev, err)
+		return nil, fmt.Errorf("reading commit %s of %s: %w", ShortCommit(h.String()), rev, err)
 	}
 	return c, nil
 }

@@ -399,7 +399,7 @@ func repoChanged(p *reconcile.Plan, desired *fsrepo.Repo) string {
 	}
 	msg := "repository changed since the plan"
 	if p.Commit != desired.Commit && p.Commit != "" && desired.Commit != "" {
-		msg += fmt.Sprintf(" (commit %s -> %s)", abbrevCommit(p.Commit), abbrevCommit(desired.Commit))
+		msg += fmt.Sprintf(" (commit %s -> %s)", fsrepo.ShortCommit(p.Commit), fsrepo.ShortCommit(desired.Commit))
 	}
 	local := make(map[string]*fsrepo.Skill, len(desired.Skills))
 	for i := range desired.Skills {
@@ -429,11 +429,4 @@ func repoChanged(p *reconcile.Plan, desired *fsrepo.Repo) string {
 		return fmt.Sprintf("%s: the skills the plan changes are as planned, so another skill, a supporting file or skillsync.yaml's policy (unmanaged, missing, maxDisablePercent, agents.publish) differs (desired state hash %s, now %s)", msg, p.DesiredHash, now)
 	}
 	return msg + ": " + strings.Join(details, "; ")
-}
-
-func abbrevCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }

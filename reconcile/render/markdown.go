@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/reconcile/diff"
@@ -253,7 +254,7 @@ func commitNote(p *reconcile.Plan) string {
 	if p.Commit == "" {
 		return ""
 	}
-	note := " Commit " + CodeSpan(shortCommit(p.Commit))
+	note := " Commit " + CodeSpan(fsrepo.ShortCommit(p.Commit))
 	if p.Dirty {
 		note += " with uncommitted edits"
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/spec"
@@ -141,7 +142,7 @@ func symbol(c *reconcile.Change) (string, string) {
 func (t *textWriter) plan(p *reconcile.Plan) {
 	head := title(t.title) + " for " + Where(p.Space, p.Target)
 	if p.Commit != "" {
-		head += " at " + shortCommit(p.Commit)
+		head += " at " + fsrepo.ShortCommit(p.Commit)
 		if p.Dirty {
 			head += " with uncommitted edits"
 		}
@@ -410,13 +411,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }
 
 // fileName names a supporting file for a reader: by its repository path
