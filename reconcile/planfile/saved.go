@@ -52,26 +52,11 @@ type Saved struct {
 // skill re-read give, planned again: the plan is applied as it is,
 // and a desired hash proves nothing about changes edited in the file.
 func CheckStale(ctx context.Context, c reconcile.Service, sp *Saved, space, baseURL string, desired *fsrepo.Repo) ([]string, error) {
-	sc, err := checkSaved(ctx, c, sp, space, baseURL, desired)
+	chk, err := checkSaved(ctx, c, sp, space, baseURL, desired)
 	if err != nil {
 		return nil, err
 	}
-	return sc.stale, nil
-}
-
-// savedScan is what checkSaved found: why the plan is stale, and which of
-// its steps the space holds already.
-type savedScan struct {
-	stale []string
-	// applied tells, by change, whether the skill moved since the plan
-	// to what the plan would make of it.
-	applied []bool
-	// published tells, by publish, whether the agent was published since
-	// the plan and has no unpublished changes now.
-	published []bool
-	// repoMoved says how the repository differs from the one planned
-	// from, or "".
-	repoMoved string
+	return chk.Stale, nil
 }
 
 // A Check is what [CheckSaved] found of a saved plan.
@@ -100,33 +85,19 @@ type Check struct {
 // whose changes are applied (an apply that stopped half-way) stays stale,
 // each applied change said so, as planning again is what shows the rest.
 func CheckSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, baseURL string, desired *fsrepo.Repo) (Check, error) {
-	sc, err := checkSaved(ctx, c, sp, space, baseURL, desired)
+	chk, err := checkSaved(ctx, c, sp, space, baseURL, desired)
 	if err != nil {
 		return Check{}, err
 	}
-	chk := Check{Stale: sc.stale}
-	all := len(sc.applied)+len(sc.published) > 0 && !sp.Plan.HasErrors()
-	for i, done := range sc.applied {
-		if done {
-			chk.Applied = append(chk.Applied, sp.Plan.Changes[i].Slug)
-		}
-		all = all && done
+	if chk.AllApplied {
+		chk.Stale = nil
 	}
-	for _, done := range sc.published {
-		all = all && done
-	}
-	if all {
-		chk.AllApplied, chk.Stale = true, nil
-		if sc.repoMoved != "" {
-			chk.Notes = append(chk.Notes, sc.repoMoved)
-		}
-	}
-	return chk, nil
+	return *chk, nil
 }
 
-// checkSaved is CheckStale, with, for each step of the plan, whether the
-// space holds it already.
-func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, baseURL string, desired *fsrepo.Repo) (*savedScan, error) {
+// checkSaved is CheckSaved, with Stale kept for a plan applied already:
+// what CheckStale says of it.
+func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, baseURL string, desired *fsrepo.Repo) (*Check, error) {
 	if sp == nil || sp.Plan == nil {
 		return nil, errors.New("no saved plan to check")
 	}
@@ -139,13 +110,12 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 		stale = append(stale, fmt.Sprintf("the plan is for %s, not %s", sp.BaseURL, baseURL))
 	}
 	if len(stale) > 0 {
-		return &savedScan{stale: stale}, nil // never read a space the plan is not for
+		return &Check{Stale: stale}, nil // never read a space the plan is not for
 	}
-	sc := &savedScan{published: make([]bool, len(p.Publish))}
+	repoMoved := "" // how the repository differs from the one planned from
 	if desired != nil {
-		if msg := repoChanged(p, desired); msg != "" {
-			stale = append(stale, msg)
-			sc.repoMoved = msg
+		if repoMoved = repoChanged(p, desired); repoMoved != "" {
+			stale = append(stale, repoMoved)
 		}
 	}
 
@@ -154,8 +124,10 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 	// the plan: the space the plan's changes are checked against.
 	reread := make([]*remote.Skill, len(p.Changes))
 	// applied tells the changes whose skill is, as read now, as the plan
-	// would leave it.
+	// would leave it; published, the publishes of agents published since
+	// the plan, with no unpublished changes now.
 	applied := make([]bool, len(p.Changes))
+	published := make([]bool, len(p.Publish))
 	// The first error cancels the reads in flight; a read that panics is
 	// a *bug.Error, not the end of the process.
 	err := bug.Each(ctx, len(p.Changes), reconcile.DefaultParallelism, func(ctx context.Context, i int) error {
@@ -217,7 +189,7 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 				if a.Published && !a.HasUnpublishedChanges {
 					// Published since, with nothing left to publish: what
 					// the plan's publish does.
-					sc.published[i] = true
+					published[i] = true
 					msg += ", and published"
 				}
 				stale = append(stale, msg)
@@ -229,8 +201,24 @@ func checkSaved(ctx context.Context, c reconcile.Service, sp *Saved, space, base
 	if desired != nil && repoChanged(p, desired) == "" {
 		stale = append(stale, changesEdited(p, desired, reread, agents)...)
 	}
-	sc.stale, sc.applied = stale, applied
-	return sc, nil
+	chk := &Check{Stale: stale}
+	all := len(applied)+len(published) > 0 && !p.HasErrors()
+	for i, done := range applied {
+		if done {
+			chk.Applied = append(chk.Applied, p.Changes[i].Slug)
+		}
+		all = all && done
+	}
+	for _, done := range published {
+		all = all && done
+	}
+	if all {
+		chk.AllApplied = true
+		if repoMoved != "" {
+			chk.Notes = append(chk.Notes, repoMoved)
+		}
+	}
+	return chk, nil
 }
 
 // changesEdited plans again, from the repository state the plan was made
