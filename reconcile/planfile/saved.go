@@ -40,9 +40,9 @@ type Saved struct {
 // the skill list only when it enables skills (an enable depends on how many
 // others are active: skills enabled in the app since the plan could make
 // it pass the limit), and the agent list only when it publishes agents.
-// It returns every
-// difference in words, naming the skill or agent; none means the plan may
-// be applied. It returns an error only when it cannot tell.
+// It returns every difference in words, naming the skill or agent; none
+// means the plan may be applied. It returns an error only when it cannot
+// tell.
 //
 // A plan for another space or service is refused before any request. The
 // repository counts as changed when its desired state hashes differently
