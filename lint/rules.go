@@ -103,7 +103,7 @@ var Rules = []Rule{
 		Example: "scripts/old.py, named nowhere"},
 	// The security rules.
 	{Name: RuleHiddenUnicode, Security: true, Default: LevelError, AgentSkills: LevelError,
-		Summary: "characters no one can see: Unicode tag characters (decoded), zero-width runs, variation selectors outside emoji, bidirectional controls, soft hyphens, other invisible format characters; and stacks of combining marks deeper than any script writes (Zalgo), which smear text past reading",
+		Summary: "characters no one can see: Unicode tag characters (decoded), zero-width runs, variation selectors outside emoji, bidirectional controls, soft hyphens, other invisible format characters; stacks of combining marks deeper than any script writes (Zalgo), which smear text past reading; and text pushed out of view by a run of 64 blanks or more on its line",
 		Why:     "a model reads invisible characters as text: a line that looks harmless in review can carry instructions the reviewer never saw",
 		Example: "Say hello politely.\U000E0041\U000E006C\U000E0073\U000E006F (tag characters spelling \"Also\")"},
 	{Name: RuleHiddenMarkdown, Security: true, Default: LevelError, AgentSkills: LevelError,
