@@ -32,8 +32,9 @@ const (
 	KindSeparator
 	// KindFormat is another invisible format character or filler: the
 	// combining grapheme joiner, Hangul fillers, interlinear annotation
-	// marks and the like, and the unassigned characters that Unicode
-	// makes ignorable by default.
+	// marks, the format controls of Egyptian hieroglyphs and the like,
+	// and the unassigned characters that Unicode makes ignorable by
+	// default.
 	KindFormat
 	// KindControl is a C0 control but tab, newline and carriage return,
 	// DEL, or a C1 control.
@@ -87,7 +88,7 @@ func KindOf(r rune) Kind {
 	case r == 0x034f, r == 0x115f, r == 0x1160, r == 0x17b4, r == 0x17b5,
 		r >= 0x180b && r <= 0x180f, r == 0x3164, r == 0xffa0,
 		r >= 0x206a && r <= 0x206f, r >= 0xfff9 && r <= 0xfffb,
-		r >= 0x1d173 && r <= 0x1d17a, r >= 0x1bca0 && r <= 0x1bca3,
+		r >= 0x1d173 && r <= 0x1d17a, r >= 0x1bca0 && r <= 0x1bca3, r >= 0x13430 && r <= 0x1343f,
 		// Unassigned, and ignorable by default: shown as nothing.
 		r == 0x2065, r >= 0xfff0 && r <= 0xfff8, r >= 0xe0080 && r <= 0xe00ff, r >= 0xe01f0 && r <= 0xe0fff:
 		return KindFormat
@@ -164,7 +165,8 @@ func HasInvisible(s string) bool {
 // two emoji; one variation selector after a character it may vary (VS15
 // or VS16 after an emoji or a keycap base, another selector after a CJK
 // ideograph or a character Unicode's standardized sequences vary); one joiner or non-joiner between two letters of
-// a script that joins them; and bidirectional marks in a line that holds
+// a script that joins them; one format control of Egyptian hieroglyphs
+// between two signs; and bidirectional marks in a line that holds
 // right-to-left text.
 //
 // A letter that carries more combining marks than any script writes on
@@ -419,6 +421,12 @@ func validSequence(s string, i int, r, prev, b rune) int {
 		}
 	case r >= 0x180b && r <= 0x180f:
 		if adjacent && prev >= 0x1820 && prev <= 0x18af {
+			return n
+		}
+	case r >= 0x13430 && r <= 0x1343f:
+		// A format control of Egyptian hieroglyphs lays out the two signs
+		// around it; elsewhere it only hides.
+		if adjacent && prev >= 0x13000 && prev <= 0x1345f && next >= 0x13000 && next <= 0x1345f {
 			return n
 		}
 	case r >= 0xe0030 && r <= 0xe007a:

@@ -59,6 +59,7 @@ var emojiAndScripts = map[string]string{
 	"persian zwnj":      "می\u200cخواهم",
 	"devanagari zwj":    "क्\u200dष",
 	"rlm in arabic":     "مرحبا\u200f world",
+	"hieroglyph joiner": "\U00013000\U00013430\U00013001",
 	"plain":             "tab\tand\nnewline\r\n",
 }
 
@@ -109,6 +110,7 @@ func TestRunsFindHiddenText(t *testing.T) {
 		{"hangul filler", "name\u3164", KindFormat, ""},
 		{"an unassigned character past the tags", "name\U000E0080\U000E0F00", KindFormat, ""},
 		{"an unassigned format character", "name\u2065\ufff0", KindFormat, ""},
+		{"hieroglyph format controls in latin", "ig\U00013430\U00013431nore", KindFormat, ""},
 		{"escape", "\x1b[2K", KindControl, ""},
 	} {
 		runs := Runs(tc.in)
