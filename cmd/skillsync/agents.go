@@ -47,11 +47,7 @@ Exit codes: 0 success, 1 error.`,
 					if err != nil {
 						return err
 					}
-					format, err := readFormat(c, "text", "markdown", "json")
-					if err != nil {
-						return err
-					}
-					return runAgentsList(c.Context, e, o, format)
+					return runAgentsList(c.Context, e, o, flagFormat.get(c))
 				},
 			},
 			{

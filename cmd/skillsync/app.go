@@ -110,9 +110,10 @@ func helpCommand() *cli.Command {
 
 // prepare readies cmd and its subcommands to run:
 //   - a command without subcommands accepts --no-color;
-//   - a bad flag, an unknown subcommand or help topic, and an argument to a
-//     top-level command that takes none are errors with a hint, rather
-//     than the help printed (with exit 0, for an unknown subcommand);
+//   - a bad flag, an unknown subcommand or help topic, an argument to a
+//     top-level command that takes none, and a flag after a slug are
+//     errors with a hint, rather than the help printed (with exit 0, for
+//     an unknown subcommand);
 //   - before it runs, ui records whether it has --debug and whether it is
 //     set, for the report of a bug;
 //   - it has a help of its own, as urfave/cli's (see [useHelpFlag]).
@@ -132,8 +133,10 @@ func prepare(ui *ui, cmd *cli.Command, top bool) {
 			cmd.Action = unknownCommand
 		}
 		check = helpTopic
-	} else if top && cmd.ArgsUsage == "" && cmd.Name != "completion" {
+	} else if top && cmd.ArgsUsage == "" {
 		check = noArgs
+	} else if cmd.ArgsUsage == "[SLUG...]" {
+		check = noFlagAfterSlug
 	}
 	cmd.Before = func(c *cli.Context) error {
 		ui.mu.Lock()
@@ -170,19 +173,18 @@ func noArgs(c *cli.Context) error {
 	return nil
 }
 
-// slugArgs returns the arguments of a command that takes slugs, refusing
-// one that looks like a flag: urfave/cli stops reading flags at the first
+// noFlagAfterSlug refuses an argument of a command that takes slugs that
+// looks like a flag: urfave/cli stops reading flags at the first
 // argument, so "pull code-review --force" would look for a skill named
 // "--force" and the flag would do nothing.
-func slugArgs(c *cli.Context) ([]string, error) {
-	args := c.Args().Slice()
-	for _, a := range args {
+func noFlagAfterSlug(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
 		if strings.HasPrefix(a, "-") && a != "-" {
-			return nil, withHint(fmt.Errorf("%s: %q after a slug is taken for a slug, not a flag", commandPath(c), a),
+			return withHint(fmt.Errorf("%s: %q after a slug is taken for a slug, not a flag", commandPath(c), a),
 				"flags go right after the command name, before the slugs: %s %s ... SLUG...", commandPath(c), a)
 		}
 	}
-	return args, nil
+	return nil
 }
 
 // oneArg checks that the command got exactly one argument, what (such as

@@ -67,16 +67,12 @@ Exit codes: 0 applied (or nothing to do), 1 error or any step failed,
 			if err != nil {
 				return err
 			}
-			format, err := readFormat(c, "text", "json")
-			if err != nil {
-				return err
-			}
 			if c.NArg() > 1 {
 				return withHint(fmt.Errorf("apply takes at most one plan file, got %d arguments", c.NArg()), "flags go before the file: skillsync apply --auto-approve plan.json")
 			}
 			return runApply(c.Context, e, applyOptions{
 				planning:    o,
-				view:        newApplyView(e.ui, format, o.color),
+				view:        newApplyView(e.ui, flagFormat.get(c), o.color),
 				autoApprove: flagAutoApprove.get(c),
 				journal:     flagJournal.get(c),
 				keepGoing:   flagKeepGoing.get(c),

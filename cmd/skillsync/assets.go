@@ -37,11 +37,7 @@ Exit codes: 0 success, 1 error (404: no such asset in the space).`,
 				if err != nil {
 					return err
 				}
-				format := flagFormat.get(c)
-				if format != "json" && format != "text" {
-					return withHint(fmt.Errorf("unknown --format %q", format), "use json or text")
-				}
-				return runAssetsGet(c.Context, e, o, id, format)
+				return runAssetsGet(c.Context, e, o, id, flagFormat.get(c))
 			},
 		}},
 	}

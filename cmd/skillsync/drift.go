@@ -75,10 +75,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			format, err := readFormat(c, "text", "markdown", "json")
-			if err != nil {
-				return err
-			}
+			format := flagFormat.get(c)
 			do := driftOptions{planning: o, view: newPlanView(e.ui, format, o.color, "drift"), out: flagOut.get(c), github: readGitHub(c),
 				propose: flagPropose.get(c), prBase: flagPRBase.get(c)}
 			if !flagWatch.get(c) {

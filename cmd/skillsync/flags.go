@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // Every flag is named once, here, by a constant of its type, and read only
@@ -108,9 +110,17 @@ func dirFlag() cli.Flag {
 	return flagDir.def(withEnv("repository root (default: the nearest folder upward holding skillsync.yaml, not above the git root)", envDir))
 }
 
+// formatFlag is --format, taking one of formats, the first by default. A
+// value the command does not write is refused before the command runs.
 func formatFlag(formats ...string) cli.Flag {
 	f := flagFormat.def("output format: " + strings.Join(formats, ", "))
 	f.Value = formats[0]
+	f.Action = func(_ *cli.Context, v string) error {
+		if slices.Contains(formats, v) {
+			return nil
+		}
+		return withHint(fmt.Errorf("unknown --format %s", visible.Quote(v)), "use one of: %s", strings.Join(formats, ", "))
+	}
 	return choiceFlag{f, formats}
 }
 
@@ -190,15 +200,6 @@ func readConnFlags(c *cli.Context) connFlags {
 		timeout:          flagTimeout.get(c),
 		debug:            flagDebug.get(c),
 	}
-}
-
-// readFormat reads --format, refusing one the command does not produce.
-func readFormat(c *cli.Context, allowed ...string) (string, error) {
-	f := flagFormat.get(c)
-	if slices.Contains(allowed, f) {
-		return f, nil
-	}
-	return "", withHint(fmt.Errorf("unknown --format %q", f), "use one of: %s", strings.Join(allowed, ", "))
 }
 
 // readGitHub reads the flags of plan --comment and drift --issue.

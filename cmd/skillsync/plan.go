@@ -55,13 +55,9 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 			if err != nil {
 				return err
 			}
-			format, err := readFormat(c, "text", "markdown", "json", "sarif")
-			if err != nil {
-				return err
-			}
 			return runPlan(c.Context, e, planOptions{
 				planning:         o,
-				view:             newPlanView(e.ui, format, o.color, "plan"),
+				view:             newPlanView(e.ui, flagFormat.get(c), o.color, "plan"),
 				out:              flagOut.get(c),
 				detailedExitcode: flagDetailedExitcode.get(c),
 				base:             flagBase.get(c),

@@ -76,20 +76,12 @@ interrupted.`,
 			if err != nil {
 				return err
 			}
-			format, err := readFormat(c, "text", "json")
-			if err != nil {
-				return err
-			}
-			slugs, err := slugArgs(c)
-			if err != nil {
-				return err
-			}
 			return runPull(c.Context, e, pullOptions{
 				dir:    resolveDir(flagDir.get(c), e.getenv),
 				conn:   cs,
-				slugs:  slugs,
+				slugs:  c.Args().Slice(),
 				force:  flagForce.get(c),
-				format: format,
+				format: flagFormat.get(c),
 			})
 		},
 	}

@@ -54,10 +54,6 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 			if err != nil {
 				return err
 			}
-			format, err := readFormat(c, "text", "json")
-			if err != nil {
-				return err
-			}
 			src, err := oneArg(c, "journal file", "skillsync restore --auto-approve .skillsync/journal/FILE.jsonl (journals are under .skillsync/journal/ of the repository)")
 			if err != nil {
 				return err
@@ -66,7 +62,7 @@ Exit codes: 0 restored (or nothing to restore), 1 error or any step failed,
 				dir:         resolveDir(flagDir.get(c), e.getenv),
 				force:       flagForce.get(c),
 				conn:        cs,
-				view:        newApplyView(e.ui, format, useColor(flagNoColor.get(c), e.getenv, e.ui)),
+				view:        newApplyView(e.ui, flagFormat.get(c), useColor(flagNoColor.get(c), e.getenv, e.ui)),
 				autoApprove: flagAutoApprove.get(c),
 				journal:     flagJournal.get(c),
 				src:         src,

@@ -39,11 +39,7 @@ Exit codes: 0 success (also when no target changed), 1 error.`,
 			flagBase.def("with --changed: compare with the merge base of `REF` (the target branch, such as origin/main) and HEAD"),
 		},
 		Action: func(c *cli.Context) error {
-			format, err := readFormat(c, "text", "json")
-			if err != nil {
-				return err
-			}
-			return runTargets(c.Context, e, targetsOptions{dir: resolveDir(flagDir.get(c), e.getenv), format: format,
+			return runTargets(c.Context, e, targetsOptions{dir: resolveDir(flagDir.get(c), e.getenv), format: flagFormat.get(c),
 				changed: flagChanged.get(c), base: flagBase.get(c)})
 		},
 	}

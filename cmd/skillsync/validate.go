@@ -42,11 +42,7 @@ Exit codes: 0 valid (warnings allowed), 1 any error.`,
 			flagRef.def("validate a git revision (branch, tag, SHA, HEAD~1) instead of the working tree"),
 		},
 		Action: func(c *cli.Context) error {
-			format, err := readFormat(c, "text", "markdown", "json", "sarif")
-			if err != nil {
-				return err
-			}
-			return runValidate(c.Context, e, validateOptions{dir: resolveDir(flagDir.get(c), e.getenv), ref: flagRef.get(c), format: format})
+			return runValidate(c.Context, e, validateOptions{dir: resolveDir(flagDir.get(c), e.getenv), ref: flagRef.get(c), format: flagFormat.get(c)})
 		},
 	}
 }

@@ -161,18 +161,10 @@ Exit codes: 0 all current, 1 error (a skill could not be checked),
 			formatFlag("text", "json"),
 		},
 		Action: func(c *cli.Context) error {
-			format, err := readFormat(c, "text", "json")
-			if err != nil {
-				return err
-			}
-			slugs, err := slugArgs(c)
-			if err != nil {
-				return err
-			}
 			return runVendorOutdated(c.Context, e, vendorOutdatedOptions{
 				dir:    resolveDir(flagDir.get(c), e.getenv),
-				slugs:  slugs,
-				format: format,
+				slugs:  c.Args().Slice(),
+				format: flagFormat.get(c),
 			})
 		},
 	}
@@ -209,19 +201,11 @@ left as it was).`,
 			flagPRBase.def("the branch the pull requests merge into (default: the branch the CI job runs on)"),
 		},
 		Action: func(c *cli.Context) error {
-			format, err := readFormat(c, "text", "json")
-			if err != nil {
-				return err
-			}
-			slugs, err := slugArgs(c)
-			if err != nil {
-				return err
-			}
 			return runVendorUpdate(c.Context, e, vendorUpdateOptions{
 				dir:     resolveDir(flagDir.get(c), e.getenv),
-				slugs:   slugs,
+				slugs:   c.Args().Slice(),
 				force:   flagForce.get(c),
-				format:  format,
+				format:  flagFormat.get(c),
 				propose: flagPropose.get(c),
 				prBase:  flagPRBase.get(c),
 			})
