@@ -84,39 +84,30 @@ Exit codes: 0 vendored, 1 error (nothing written).`,
 			// "vendor add URL --path skills/pdf", as the README writes it:
 			// urfave/cli stops reading flags at SOURCE, so the ones after
 			// it are read here, and win.
-			after, err := flagsAfter(c)
+			rest, err := flagsAfter(c)
 			if err != nil {
 				return err
 			}
-			if after.NArg() > 0 {
-				return withHint(fmt.Errorf("skillsync vendor add takes one source, got %q and %q", c.Args().First(), after.Args()),
+			if len(rest) > 0 {
+				return withHint(fmt.Errorf("skillsync vendor add takes one source, got %q and %q", c.Args().First(), rest),
 					"e.g. skillsync vendor add https://github.com/anthropics/skills --path skills/pdf")
 			}
-			str := func(f stringFlag) string {
-				if v, ok := lookupSet(after, string(f)); ok {
-					return v
-				}
-				return f.get(c)
-			}
-			force := flagForce.get(c)
-			if v, ok := lookupSet(after, string(flagForce)); ok {
-				force = v == "true"
-			}
 			return runVendorAdd(c.Context, e, vendorAddOptions{
-				dir:    resolveDir(str(flagDir), e.getenv),
+				dir:    resolveDir(flagDir.get(c), e.getenv),
 				source: c.Args().First(),
-				path:   str(flagPath),
-				ref:    str(flagRef),
-				as:     str(flagAs),
-				force:  force,
+				path:   flagPath.get(c),
+				ref:    flagRef.get(c),
+				as:     flagAs.get(c),
+				force:  flagForce.get(c),
 			})
 		},
 	}
 }
 
 // flagsAfter parses the arguments after the first with the flags of c's
-// command, as urfave/cli parses those before it.
-func flagsAfter(c *cli.Context) (*flag.FlagSet, error) {
+// command, as urfave/cli parses those before it, and sets each given on c
+// over its value there. It returns the arguments left.
+func flagsAfter(c *cli.Context) ([]string, error) {
 	set := flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)
 	set.SetOutput(io.Discard)
 	for _, f := range c.Command.Flags {
@@ -127,17 +118,9 @@ func flagsAfter(c *cli.Context) (*flag.FlagSet, error) {
 	if err := set.Parse(c.Args().Tail()); err != nil {
 		return nil, usageError(c, err, false)
 	}
-	return set, nil
-}
-
-// lookupSet is the value of the flag name, when set was given it.
-func lookupSet(set *flag.FlagSet, name string) (value string, ok bool) {
-	set.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			value, ok = f.Value.String(), true
-		}
-	})
-	return value, ok
+	var err error
+	set.Visit(func(f *flag.Flag) { err = cmp.Or(err, c.Set(f.Name, f.Value.String())) })
+	return set.Args(), err
 }
 
 func vendorOutdatedCommand(e *env) *cli.Command {
