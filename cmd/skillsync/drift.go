@@ -124,12 +124,7 @@ func runDrift(ctx context.Context, e *env, o driftOptions) error {
 	}
 	ghErr := publishPlans(ctx, e, o.github, runs, "drift")
 	if o.propose {
-		prErr := proposeDrifts(ctx, e, o.github, o.prBase, runs)
-		if ghErr == nil {
-			ghErr = prErr
-		} else {
-			reportAlso(ui, prErr)
-		}
+		ghErr = firstError(ui, ghErr, proposeDrifts(ctx, e, o.github, o.prBase, runs))
 	}
 	notifyPlans(ctx, e, runs, "drift")
 	found := false

@@ -41,12 +41,7 @@ func proposeDrifts(ctx context.Context, e *env, g githubOptions, base string, ru
 			continue
 		}
 		if err := proposeDrift(ctx, e, sink, base, r); err != nil {
-			err = fmt.Errorf("drift pull request of %s: %w", r.target.where(), err)
-			if first == nil {
-				first = err
-			} else {
-				reportAlso(e.ui, err)
-			}
+			first = firstError(e.ui, first, fmt.Errorf("drift %s of %s: %w", sink.Request(), r.target.where(), err))
 		}
 	}
 	return first
@@ -93,6 +88,7 @@ func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *
 	where := r.target.where()
 	// The comments and the body are markdown: names go in code spans.
 	whereMD := render.WhereMarkdown(r.target.Space, r.target.Name)
+	kind := "drift " + sink.Request()
 	withdraw := func(reason string) error {
 		out, err := sink.Withdraw(ctx, forge.Withdrawal{Head: driftHead(r.target), Marker: driftPRMarker(r.target), Reason: reason})
 		if err != nil {
@@ -100,7 +96,7 @@ func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *
 		}
 		if out.Action == forge.ProposalClosed {
 			r.proposalURL, r.resolved = out.URL, true
-			ui.infof("closed the drift pull request of %s: %s", where, out.URL)
+			ui.infof("closed the %s of %s: %s", kind, where, out.URL)
 		}
 		return nil
 	}
@@ -117,8 +113,8 @@ func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *
 	mo := sink.MarkdownOptions("skillsync drift")
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "The app's edits of %s, written into the repository as `skillsync pull` writes them. "+
-		"**Merging** this pull request adopts them in git; **closing** it unmerged leaves them for the next apply to revert. "+
-		"skillsync updates it while the drift changes, and closes it once the space is back in sync.\n\n", whereMD)
+		"**Merging** this %s adopts them in git; **closing** it unmerged leaves them for the next apply to revert. "+
+		"skillsync updates it while the drift changes, and closes it once the space is back in sync.\n\n", whereMD, sink.Request())
 	if err := render.Markdown(&md, r.plan, mo); err != nil {
 		return err
 	}
@@ -131,23 +127,12 @@ func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *
 		Body:    ui.redact(md.String()),
 		Marker:  driftPRMarker(r.target),
 	}
-	out, err := sink.Propose(ctx, p)
+	out, err := propose(ctx, ui, sink, p, kind, where)
 	if errors.Is(err, forge.ErrNothingToPropose) {
 		return withdraw(fmt.Sprintf("The branch %s already holds the app's edits of %s.", render.CodeSpan(base), whereMD))
 	}
-	if err != nil {
-		return ciError(err)
-	}
 	r.proposalURL = out.URL
-	switch out.Action {
-	case forge.ProposalOpened:
-		ui.infof("opened a drift pull request for %s: %s", where, out.URL)
-	case forge.ProposalUpdated:
-		ui.infof("updated the drift pull request of %s: %s", where, out.URL)
-	default:
-		ui.infof("the drift pull request of %s already says it: %s", where, out.URL)
-	}
-	return nil
+	return err
 }
 
 // adoptedFiles are the files of the repository that adopting the app's

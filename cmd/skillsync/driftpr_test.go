@@ -213,6 +213,38 @@ func TestDriftMergeRequestNamesShownAsCode(t *testing.T) {
 	}
 }
 
+// TestDriftMergeRequestSaysMergeRequest: on GitLab the description and
+// the log of drift --pr call the request a merge request, as GitLab
+// does, never a pull request.
+func TestDriftMergeRequestSaysMergeRequest(t *testing.T) {
+	t.Parallel()
+	e, dir, te, f := gitlabTargetOnMain(t, "prod")
+
+	e.EditSkill(demoSpace, mustSkill(t, e, "code-review").ID, func(s *remotetest.SkillSeed) { s.Description = "Edited in the app." })
+	code, _, stderr := runCLI(t, te, "drift", "--dir", dir, "--pr")
+	if code != exitChanges {
+		t.Fatalf("drift --pr: exit %d, want 2\n%s", code, stderr)
+	}
+	var bodies []string
+	for _, mr := range f.MergeRequests() {
+		if mr.SourceBranch != "" {
+			bodies = append(bodies, mr.Description)
+		}
+	}
+	if len(bodies) != 1 {
+		t.Fatalf("merge requests %q, want one", bodies)
+	}
+	// What skillsync says before the report (whose skills may speak of
+	// anything).
+	intro, _, _ := strings.Cut(bodies[0], "<!-- skillsync:plan ")
+	if !strings.Contains(intro, "**Merging** this merge request") || strings.Contains(intro, "pull request") {
+		t.Errorf("the description calls the request otherwise than a merge request:\n%s", intro)
+	}
+	if !strings.Contains(stderr, "opened a drift merge request for target prod") || strings.Contains(stderr, "pull request") {
+		t.Errorf("stderr does not say a drift merge request was opened, or speaks of a pull request:\n%s", stderr)
+	}
+}
+
 // gitlabTargetOnMain sets up a GitLab pipeline on main of a repository
 // whose one target, named target, is the demo space, applied and
 // committed to main.

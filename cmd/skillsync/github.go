@@ -153,16 +153,10 @@ func publishPlans(ctx context.Context, e *env, g githubOptions, runs []*planRun,
 	}
 	first := sinkErr
 	for _, r := range runs {
-		var err error
 		if r.err != nil {
 			publishFailureOf(ctx, e, sink, sinkErr, kind, r.target, r.err)
 		} else {
-			err = publishPlan(ctx, e.ui, sink, r, kind)
-		}
-		if first == nil {
-			first = err
-		} else {
-			reportAlso(e.ui, err)
+			first = firstError(e.ui, first, publishPlan(ctx, e.ui, sink, r, kind))
 		}
 	}
 	return first
@@ -311,6 +305,16 @@ func problemText(pr reconcile.Problem) string {
 		return pr.Message
 	}
 	return pr.Message + "\nhint: " + pr.Hint
+}
+
+// firstError is first, or err when first is nil: the first of several
+// failures is the command's, and each later one is said at once.
+func firstError(ui *ui, first, err error) error {
+	if first == nil {
+		return err
+	}
+	reportAlso(ui, err)
+	return first
 }
 
 // reportAlso prints an error that is not the one the command exits with.

@@ -32,9 +32,11 @@ type reviewSink interface {
 	// "updated", "closed" or "none") and the issue's address.
 	SyncDrift(ctx context.Context, space, target string, drift bool, markdown string) (action, url string, err error)
 	// Review names what plans are commented on ("pull request #1", "merge
-	// request !3") and Comment what the host calls a comment.
+	// request !3"), Comment what the host calls a comment, and Request
+	// what it calls a pull request.
 	Review() string
 	Comment() string
+	Request() string
 	// Propose and Withdraw open, update and close a pull (merge) request
 	// of a branch of skillsync's ([forge.Proposal]).
 	Propose(ctx context.Context, p forge.Proposal) (forge.Outcome, error)
@@ -152,6 +154,7 @@ func (s *githubSink) SyncDrift(ctx context.Context, space, target string, drift 
 
 func (s *githubSink) Review() string  { return fmt.Sprintf("pull request #%d", s.pr) }
 func (s *githubSink) Comment() string { return "comment" }
+func (s *githubSink) Request() string { return "pull request" }
 
 // gitlabSink posts to a GitLab merge request and project. Its client's
 // Propose and Withdraw are the sink's.
@@ -186,6 +189,7 @@ func (s *gitlabSink) SyncDrift(ctx context.Context, space, target string, drift 
 
 func (s *gitlabSink) Review() string  { return fmt.Sprintf("merge request !%d", s.mr) }
 func (s *gitlabSink) Comment() string { return "note" }
+func (s *gitlabSink) Request() string { return "merge request" }
 
 // githubEnv is the GitHub Actions environment gh with the flags' values
 // over it, and for plan --comment the pull request to comment on: --pr,
@@ -210,6 +214,27 @@ func githubEnv(gh github.Env, g githubOptions, comment bool) (env github.Env, pr
 			"run plan --comment on pull_request events, or pass --pr N")
 	}
 	return env, pr, nil
+}
+
+// propose opens or updates the pull (merge) request of p through sink, and
+// says what became of it: kind names the request and whom it is for
+// ("opened a drift merge request for target prod (space pr01)"). A base
+// branch that holds every change already is forge.ErrNothingToPropose.
+func propose(ctx context.Context, ui *ui, sink reviewSink, p forge.Proposal, kind, whom string) (forge.Outcome, error) {
+	out, err := sink.Propose(ctx, p)
+	switch {
+	case errors.Is(err, forge.ErrNothingToPropose):
+		return out, err
+	case err != nil:
+		return out, ciError(err)
+	case out.Action == forge.ProposalOpened:
+		ui.infof("opened a %s for %s: %s", kind, whom, out.URL)
+	case out.Action == forge.ProposalUpdated:
+		ui.infof("updated the %s of %s: %s", kind, whom, out.URL)
+	default:
+		ui.infof("the %s of %s already says it: %s", kind, whom, out.URL)
+	}
+	return out, nil
 }
 
 // ciError splits the hint of a GitHub or GitLab error (a refusal to

@@ -58,7 +58,7 @@ func proposeVendorUpdates(ctx context.Context, e *env, root string, o vendorUpda
 	var errs []error
 	for _, src := range slices.Sorted(maps.Keys(bySource)) {
 		if err := proposeVendorUpdate(ctx, e, sink, root, cfg, base, src, bySource[src], o.force); err != nil {
-			errs = append(errs, fmt.Errorf("vendor pull request of %s: %w", src, err))
+			errs = append(errs, fmt.Errorf("vendor %s of %s: %w", sink.Request(), src, err))
 		}
 	}
 	return errors.Join(errs...)
@@ -131,7 +131,7 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 	var body strings.Builder
 	// Upstream names its files and writes what the findings quote: every
 	// such text goes in a code span or is escaped.
-	fmt.Fprintf(&body, "Upstream %s moved: skillsync vendor update merged its changes into the vendored skills below, keeping local edits, and moved `%s`. skillsync updates this pull request when upstream moves again.\n", render.CodeSpan(src), fsrepo.LockFile)
+	fmt.Fprintf(&body, "Upstream %s moved: skillsync vendor update merged its changes into the vendored skills below, keeping local edits, and moved `%s`. skillsync updates this %s when upstream moves again.\n", render.CodeSpan(src), fsrepo.LockFile, sink.Request())
 	for _, s := range rep.Skills {
 		if s.State != vendored.StateUpdated && s.State != vendored.StateUnchanged {
 			continue
@@ -165,22 +165,11 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 		Body:    ui.redact(body.String()),
 		Marker:  fmt.Sprintf("<!-- skillsync:vendor-pr source=%s -->", branchPart(src)),
 	}
-	out, err := sink.Propose(ctx, p)
+	_, err = propose(ctx, ui, sink, p, sink.Request(), "the update from "+src)
 	if errors.Is(err, forge.ErrNothingToPropose) {
-		return nil
+		return nil // the base branch holds the update already
 	}
-	if err != nil {
-		return ciError(err)
-	}
-	switch out.Action {
-	case forge.ProposalOpened:
-		ui.infof("opened a pull request for the update from %s: %s", src, out.URL)
-	case forge.ProposalUpdated:
-		ui.infof("updated the pull request of the update from %s: %s", src, out.URL)
-	default:
-		ui.infof("the pull request of the update from %s already holds it: %s", src, out.URL)
-	}
-	return nil
+	return err
 }
 
 // notBranch is what a branch name made of a source leaves out.
