@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -117,9 +116,9 @@ func runAgentsList(ctx context.Context, e *env, o agentsOptions, format string) 
 	if err != nil {
 		return err
 	}
-	agents, err := cl.StreamAgents(ctx, t.Space, remote.ListOptions{})
+	agents, err := listAgents(ctx, cl, t.Space)
 	if err != nil {
-		return fmt.Errorf("listing agents of space %s: %w", t.Space, err)
+		return err
 	}
 	switch format {
 	case "json":
@@ -147,18 +146,18 @@ func runAgentsPublish(ctx context.Context, e *env, o agentsOptions, ref string) 
 		return err
 	}
 	if reconcile.CheckPublish(*a) != nil {
-		return withHint(fmt.Errorf("agent %q has the embed widget enabled but no allowed domain; the service refuses to publish it", a.Name),
+		return withHint(fmt.Errorf("agent %s has the embed widget enabled but no allowed domain; the service refuses to publish it", visible.Quote(a.Name)),
 			"add the sites that may embed it to embedOptions.domainWhitelist in the app, or turn embedding off")
 	}
 	if !reconcile.NeedsPublish(*a) {
-		fprintf(ui.stdout, "Agent %q (%s) is already published with no unpublished changes.\n", a.Name, a.ID)
+		fprintf(ui.stdout, "Agent %s (%s) is already published with no unpublished changes.\n", visible.Quote(a.Name), a.ID)
 		return nil
 	}
 	got, err := cl.PublishAgent(ctx, t.Space, a.ID)
 	if err != nil {
-		return fmt.Errorf("publishing agent %q: %w", a.Name, err)
+		return fmt.Errorf("publishing agent %s: %w", visible.Quote(a.Name), err)
 	}
-	fprintf(ui.stdout, "Published agent %q (%s).\n", got.Name, got.ID)
+	fprintf(ui.stdout, "Published agent %s (%s).\n", visible.Quote(got.Name), got.ID)
 	return nil
 }
 
@@ -174,17 +173,16 @@ func runAgentsDelete(ctx context.Context, e *env, o agentsOptions, id string, ye
 	}
 	what := id
 	if !yes {
-		// An id says nothing to the one asked: name the agent. The API
-		// has no read of one agent, so it is found in the list.
-		agents, err := cl.StreamAgents(ctx, t.Space, remote.ListOptions{})
+		// An id says nothing to the one asked: name the agent.
+		agents, err := listAgents(ctx, cl, t.Space)
 		if err != nil {
-			return fmt.Errorf("listing agents of space %s: %w", t.Space, err)
+			return err
 		}
 		i := slices.IndexFunc(agents, func(a remote.Agent) bool { return a.ID == id })
 		if i < 0 {
 			return withHint(fmt.Errorf("no agent %s in space %s", id, t.Space), "nothing was deleted; see the agents with: skillsync agents list")
 		}
-		what = fmt.Sprintf("%q (%s)", agents[i].Name, id)
+		what = fmt.Sprintf("%s (%s)", visible.Quote(agents[i].Name), id)
 		if err := confirmDelete(ctx, e, what); err != nil {
 			return err
 		}
@@ -212,12 +210,21 @@ func agentClient(e *env, o agentsOptions, command string) (*remote.Client, targe
 	return cl, t, err
 }
 
-// findAgent finds an agent by id, or else by exact name; a name shared by
-// several agents is refused rather than guessed.
-func findAgent(ctx context.Context, cl *remote.Client, space, ref string) (*remote.Agent, error) {
+// listAgents lists every agent of space: the API reads no agent alone.
+func listAgents(ctx context.Context, cl *remote.Client, space string) ([]remote.Agent, error) {
 	agents, err := cl.StreamAgents(ctx, space, remote.ListOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("listing agents of space %s: %w", space, err)
+	}
+	return agents, nil
+}
+
+// findAgent finds an agent by id, or else by exact name; a name shared by
+// several agents is refused rather than guessed.
+func findAgent(ctx context.Context, cl *remote.Client, space, ref string) (*remote.Agent, error) {
+	agents, err := listAgents(ctx, cl, space)
+	if err != nil {
+		return nil, err
 	}
 	a, err := reconcile.FindAgent(agents, ref)
 	var (
@@ -228,14 +235,14 @@ func findAgent(ctx context.Context, cl *remote.Client, space, ref string) (*remo
 	case errors.As(err, &notFound) && len(notFound.Near) > 0:
 		near := make([]string, len(notFound.Near))
 		for i, n := range notFound.Near {
-			near[i] = strconv.Quote(n)
+			near[i] = visible.Quote(n)
 		}
-		return nil, withHint(fmt.Errorf("no agent %q in space %s", ref, space),
+		return nil, withHint(fmt.Errorf("no agent %s in space %s", visible.Quote(ref), space),
 			"names match exactly, case included: did you mean %s? see the agents with: skillsync agents list", strings.Join(near, " or "))
 	case errors.As(err, &notFound):
-		return nil, withHint(fmt.Errorf("no agent %q in space %s", ref, space), "see the agents with: skillsync agents list")
+		return nil, withHint(fmt.Errorf("no agent %s in space %s", visible.Quote(ref), space), "see the agents with: skillsync agents list")
 	case errors.As(err, &ambiguous):
-		return nil, withHint(err, "use the agent's id instead; see skillsync agents list")
+		return nil, withHint(fmt.Errorf("%d agents are named %s", len(ambiguous.IDs), visible.Quote(ref)), "use the agent's id instead; see skillsync agents list")
 	case err != nil:
 		return nil, err
 	}

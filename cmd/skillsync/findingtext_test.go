@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/skillsync/skillsync/remote"
 )
 
 // goEscape is a Go escape of a character (\u200b, \U000e0041), which no
@@ -52,6 +54,28 @@ func TestConfigMessagesShowHiddenText(t *testing.T) {
 	}
 	_, _, stderr = runCLI(t, env, "plan", "--dir", dir, "--target", "st\u200bg")
 	check("--target", stderr, `"st⟦ZWSP⟧g"`)
+}
+
+// TestAgentMessagesShowHiddenText: the messages of the agents commands
+// quote an agent's name, and the name asked for, with a zero-width space
+// shown as a marker, never as a Go escape.
+func TestAgentMessagesShowHiddenText(t *testing.T) {
+	t.Parallel()
+	e, dir, env := ciSetup(t)
+	check := func(what, out, want string) {
+		t.Helper()
+		if esc := goEscape.FindString(out); esc != "" || !strings.Contains(out, want) {
+			t.Errorf("%s: want %s quoted, with no Go escape:\n%s", what, want, out)
+		}
+	}
+	for _, a := range e.Agents(demoSpace) {
+		e.EditAgent(demoSpace, a.ID, func(a *remote.Agent) { a.Name = strings.Replace(a.Name, " ", "\u200b", 1) })
+	}
+	name := e.Agents(demoSpace)[0].Name
+	_, stdout, stderr := runCLI(t, env, "agents", "publish", "--dir", dir, name)
+	check("agents publish", stdout+stderr, `"`+strings.Replace(name, "\u200b", "⟦ZWSP⟧", 1)+`"`)
+	_, stdout, stderr = runCLI(t, env, "agents", "publish", "--dir", dir, "No\u200bbody")
+	check("agents publish of no agent", stdout+stderr, `no agent "No⟦ZWSP⟧body"`)
 }
 
 // TestFindingsShowHiddenText: the text a finding matched shows the tag
