@@ -31,29 +31,40 @@ type planView interface {
 func newPlanView(ui *ui, format string, color bool, kind string) planView {
 	switch format {
 	case "json":
-		return planJSON{ui}
+		return planJSON{forMachines{ui}}
 	case "sarif":
-		return planSARIF{ui}
+		return planSARIF{forMachines{ui}}
 	case "markdown":
-		return planMarkdown{ui, "skillsync " + kind}
+		return planMarkdown{forPeople{ui}, "skillsync " + kind}
 	}
-	return planText{ui, color, "skillsync " + kind}
+	return planText{forPeople{ui}, color, "skillsync " + kind}
 }
+
+// forPeople is what the views for people share: a progress line, and
+// what stdout does not say, on stderr.
+type forPeople struct{ ui *ui }
+
+func (forPeople) progress() bool                   { return true }
+func (v forPeople) say(format string, args ...any) { v.ui.infof(format, args...) }
+
+// forMachines is what the views for machines share: stdout holds their
+// one document, and stderr nothing but errors.
+type forMachines struct{ ui *ui }
+
+func (forMachines) progress() bool        { return false }
+func (forMachines) say(string, ...any)    {}
+func (forMachines) unsyncable([]*planRun) {}
 
 // planText writes plans for a terminal or a CI log.
 type planText struct {
-	ui    *ui
+	forPeople
 	color bool
 	title string
 }
 
-func (v planText) progress() bool { return true }
-
 func (v planText) plans(runs []*planRun) error {
 	return render.TargetsText(v.ui.textOut(v.color), plans(runs), render.TextOptions{Color: v.color, Title: v.title})
 }
-
-func (v planText) say(format string, args ...any) { v.ui.infof(format, args...) }
 
 func (v planText) unsyncable(runs []*planRun) {
 	for _, r := range runs {
@@ -73,11 +84,9 @@ func (v planText) unsyncable(runs []*planRun) {
 // planMarkdown writes each plan as the markdown of its comment, one after
 // another.
 type planMarkdown struct {
-	ui    *ui
+	forPeople
 	title string
 }
-
-func (v planMarkdown) progress() bool { return true }
 
 func (v planMarkdown) plans(runs []*planRun) error {
 	for i, r := range runs {
@@ -91,28 +100,18 @@ func (v planMarkdown) plans(runs []*planRun) error {
 	return nil
 }
 
-func (v planMarkdown) say(format string, args ...any) { v.ui.infof(format, args...) }
-
 func (v planMarkdown) unsyncable([]*planRun) {} // the markdown says it
 
 // planJSON writes the plans as one JSON document, and nothing else.
-type planJSON struct{ ui *ui }
-
-func (v planJSON) progress() bool { return false }
+type planJSON struct{ forMachines }
 
 func (v planJSON) plans(runs []*planRun) error { return render.JSON(v.ui.stdout, plans(runs)) }
-
-func (v planJSON) say(string, ...any) {}
-
-func (v planJSON) unsyncable([]*planRun) {}
 
 // planSARIF writes the findings of the plans as one SARIF log, and
 // nothing else: those of the repository's files, which code scanning
 // places on lines of the checkout; a finding in the space's copy of a
 // skill lies in no file of it.
-type planSARIF struct{ ui *ui }
-
-func (v planSARIF) progress() bool { return false }
+type planSARIF struct{ forMachines }
 
 func (v planSARIF) plans(runs []*planRun) error {
 	var diags diag.Diagnostics
@@ -134,10 +133,6 @@ func (v planSARIF) plans(runs []*planRun) error {
 	diags.Sort()
 	return writeSARIF(v.ui, runs[0].root, diags)
 }
-
-func (v planSARIF) say(string, ...any) {}
-
-func (v planSARIF) unsyncable([]*planRun) {}
 
 // textOut is where text for a terminal goes: a coloured text carries
 // escapes of skillsync's own, and shows the text of the space and the
@@ -171,19 +166,17 @@ type applyView interface {
 // newApplyView is the view of format for apply and restore.
 func newApplyView(ui *ui, format string, color bool) applyView {
 	if format == "json" {
-		return applyJSON{ui}
+		return applyJSON{forMachines{ui}}
 	}
-	return &applyText{ui: ui, color: color}
+	return &applyText{forPeople: forPeople{ui}, color: color}
 }
 
 // applyText shows the plan, then each step as it is applied.
 type applyText struct {
-	ui      *ui
+	forPeople
 	color   bool
 	several bool // of the runs shown: each target's steps are headed by its name
 }
-
-func (v *applyText) progress() bool { return true }
 
 func (v *applyText) plans(runs []*planRun, file string) error {
 	v.several = len(runs) > 1
@@ -219,15 +212,11 @@ func (v *applyText) done(out []targetOutcome) error {
 	return nil
 }
 
-func (v *applyText) say(format string, args ...any) { v.ui.infof(format, args...) }
-
 // applyJSON writes what became of every target as one JSON document, once
 // apply is over, and nothing else.
-type applyJSON struct{ ui *ui }
+type applyJSON struct{ forMachines }
 
-func (v applyJSON) progress() bool                   { return false }
 func (v applyJSON) plans([]*planRun, string) error   { return nil }
 func (v applyJSON) applying(*planRun)                {}
 func (v applyJSON) result(*reconcile.Result, string) {}
-func (v applyJSON) say(string, ...any)               {}
 func (v applyJSON) done(out []targetOutcome) error   { return writeJSON(v.ui, applyDocument(out)) }
