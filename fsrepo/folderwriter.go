@@ -60,26 +60,18 @@ func (e *RefusedError) Error() string {
 	var b strings.Builder
 	b.WriteString("nothing was written")
 	if len(e.Unsafe) > 0 {
-		fmt.Fprintf(&b, "\n%d unsafe %s, never written:", len(e.Unsafe), pluralNoun(len(e.Unsafe), "path", "paths"))
+		fmt.Fprintf(&b, "\n%d unsafe %s, never written:", len(e.Unsafe), names.Plural(len(e.Unsafe), "path", "paths"))
 		for _, p := range e.Unsafe {
 			fmt.Fprintf(&b, "\n  %s: %s", p.Path, p.Reason)
 		}
 	}
 	if len(e.Modified) > 0 {
-		fmt.Fprintf(&b, "\n%d local %s from git HEAD and would be overwritten:", len(e.Modified), pluralNoun(len(e.Modified), "file differs", "files differ"))
+		fmt.Fprintf(&b, "\n%d local %s from git HEAD and would be overwritten:", len(e.Modified), names.Plural(len(e.Modified), "file differs", "files differ"))
 		for _, p := range e.Modified {
 			fmt.Fprintf(&b, "\n  %s", p)
 		}
 	}
 	return b.String()
-}
-
-// pluralNoun is one when n is 1, else many.
-func pluralNoun(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // SkillWriter writes skill folders into a repository's skills folder, all

@@ -169,7 +169,7 @@ func Add(ctx context.Context, root string, opts AddOptions) (*Added, error) {
 	local := path.Join(cfg.SkillsDir, slug)
 	if prev, ok := lock.Entry(slug); ok {
 		return nil, fmt.Errorf("skill %q is already vendored from %s at %s (%s line %d): skillsync vendor update %s brings in upstream's changes; to vendor another skill under this name, remove this one first",
-			slug, prev.Source, short(prev.Commit), fsrepo.LockFile, prev.Line, slug)
+			slug, prev.Source, fsrepo.ShortCommit(prev.Commit), fsrepo.LockFile, prev.Line, slug)
 	}
 	if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(local))); err == nil {
 		return nil, fmt.Errorf("%s already exists: vendor the skill under another folder name with --as", local)
@@ -271,7 +271,7 @@ func chooseFolder(u *upstream, commit plumbing.Hash, dir string) (string, error)
 	if dir == "" {
 		switch {
 		case len(folders) == 0:
-			return "", fmt.Errorf("%s holds no %s at %s: it has no skill to vendor", u.src, skillmd.FileName, short(commit.String()))
+			return "", fmt.Errorf("%s holds no %s at %s: it has no skill to vendor", u.src, skillmd.FileName, fsrepo.ShortCommit(commit.String()))
 		case folders[0] == "" || len(folders) == 1:
 			return folders[0], nil
 		}
@@ -293,7 +293,7 @@ func chooseFolder(u *upstream, commit plumbing.Hash, dir string) (string, error)
 	if _, _, err := u.folder(commit, dir); errors.Is(err, ErrNoFolder) {
 		return "", err
 	}
-	return "", fmt.Errorf("%s has no %s in %s at %s: it is not a skill folder", u.src, skillmd.FileName, displayDir(dir), short(commit.String()))
+	return "", fmt.Errorf("%s has no %s in %s at %s: it is not a skill folder", u.src, skillmd.FileName, displayDir(dir), fsrepo.ShortCommit(commit.String()))
 }
 
 func displayDir(dir string) string {

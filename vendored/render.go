@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/names"
 )
 
 // from says where a skill comes from: the source, the folder in it, and
@@ -23,7 +26,7 @@ func from(source, dir, ref string) string {
 func (a *Added) WriteText(w io.Writer) {
 	e := a.Skill
 	fmt.Fprintf(w, "Vendored %s from %s at %s into %s: %d %s.\n",
-		e.Slug, from(e.Source, e.Path, e.Ref), short(e.Commit), a.Dir, len(a.Files), plural(len(a.Files), "file", "files"))
+		e.Slug, from(e.Source, e.Path, e.Ref), fsrepo.ShortCommit(e.Commit), a.Dir, len(a.Files), names.Plural(len(a.Files), "file", "files"))
 }
 
 // WriteText writes the report, a line per skill and a summary, for people.
@@ -34,13 +37,13 @@ func (r *Report) WriteText(w io.Writer) {
 		where := from(s.Source, s.Path, s.Ref)
 		switch s.State {
 		case StateCurrent:
-			fmt.Fprintf(w, "%s: current at %s (%s)\n", s.Slug, short(s.Commit), where)
+			fmt.Fprintf(w, "%s: current at %s (%s)\n", s.Slug, fsrepo.ShortCommit(s.Commit), where)
 		case StateUnchanged:
-			fmt.Fprintf(w, "%s: current: upstream moved %s -> %s, but not the folder (%s)\n", s.Slug, short(s.Commit), short(s.Latest), where)
+			fmt.Fprintf(w, "%s: current: upstream moved %s -> %s, but not the folder (%s)\n", s.Slug, fsrepo.ShortCommit(s.Commit), fsrepo.ShortCommit(s.Latest), where)
 		case StateOutdated:
-			fmt.Fprintf(w, "%s: outdated: %s -> %s (%s)\n", s.Slug, short(s.Commit), short(s.Latest), where)
+			fmt.Fprintf(w, "%s: outdated: %s -> %s (%s)\n", s.Slug, fsrepo.ShortCommit(s.Commit), fsrepo.ShortCommit(s.Latest), where)
 		case StateRemoved:
-			fmt.Fprintf(w, "%s: removed upstream: the folder is gone at %s (%s)\n", s.Slug, short(s.Latest), where)
+			fmt.Fprintf(w, "%s: removed upstream: the folder is gone at %s (%s)\n", s.Slug, fsrepo.ShortCommit(s.Latest), where)
 		default:
 			fmt.Fprintf(w, "%s: error: %s\n", s.Slug, s.Error)
 		}
@@ -81,7 +84,7 @@ func (r *UpdateReport) WriteText(w io.Writer) {
 	for _, s := range r.Skills {
 		switch s.State {
 		case StateCurrent:
-			fmt.Fprintf(w, "%s: current at %s\n", s.Slug, short(s.From))
+			fmt.Fprintf(w, "%s: current at %s\n", s.Slug, fsrepo.ShortCommit(s.From))
 		case StateUnchanged:
 			// The hash is over the files' content: an executable bit
 			// upstream changed leaves it, and is written all the same.
@@ -89,14 +92,14 @@ func (r *UpdateReport) WriteText(w io.Writer) {
 			if len(s.Files) > 0 {
 				what = "the files' content"
 			}
-			fmt.Fprintf(w, "%s: upstream moved %s -> %s, but not %s: the lock follows\n", s.Slug, short(s.From), short(s.To), what)
+			fmt.Fprintf(w, "%s: upstream moved %s -> %s, but not %s: the lock follows\n", s.Slug, fsrepo.ShortCommit(s.From), fsrepo.ShortCommit(s.To), what)
 		case StateUpdated:
 			updated++
-			fmt.Fprintf(w, "%s: updated %s -> %s\n", s.Slug, short(s.From), short(s.To))
+			fmt.Fprintf(w, "%s: updated %s -> %s\n", s.Slug, fsrepo.ShortCommit(s.From), fsrepo.ShortCommit(s.To))
 		case StateConflict:
 			conflicts++
 			fmt.Fprintf(w, "%s: %d %s in conflict from %s to %s; nothing written\n", s.Slug, len(s.Conflicts),
-				plural(len(s.Conflicts), "file", "files"), short(s.From), short(s.To))
+				names.Plural(len(s.Conflicts), "file", "files"), fsrepo.ShortCommit(s.From), fsrepo.ShortCommit(s.To))
 		case StateRemoved:
 			failed++
 			fmt.Fprintf(w, "%s: %s\n", s.Slug, s.Error)
@@ -115,7 +118,7 @@ func (r *UpdateReport) WriteText(w io.Writer) {
 		for _, c := range s.Conflicts {
 			fmt.Fprintf(w, "  conflict: %s: %s\n", c.Path, c.Reason)
 			for _, h := range c.Hunks {
-				fmt.Fprintf(w, "    here %s, upstream %s (%s at %s):\n", h.Ours, h.Theirs, h.Base, short(s.From))
+				fmt.Fprintf(w, "    here %s, upstream %s (%s at %s):\n", h.Ours, h.Theirs, h.Base, fsrepo.ShortCommit(s.From))
 				writeHunkLines(w, "here:    ", h.OursLines)
 				writeHunkLines(w, "upstream:", h.TheirsLines)
 			}
@@ -126,13 +129,6 @@ func (r *UpdateReport) WriteText(w io.Writer) {
 		return
 	}
 	fmt.Fprintf(w, "Vendor update: %d updated, %d in conflict, %d failed.\n", updated, conflicts, failed)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // maxHunkLines is how many lines of each side of a conflict the text
@@ -149,7 +145,7 @@ func writeHunkLines(w io.Writer, label string, lines []string) {
 	pad := strings.Repeat(" ", len(label))
 	for i, l := range lines {
 		if i == maxHunkLines {
-			fmt.Fprintf(w, "      %s ... and %d more %s\n", pad, len(lines)-i, plural(len(lines)-i, "line", "lines"))
+			fmt.Fprintf(w, "      %s ... and %d more %s\n", pad, len(lines)-i, names.Plural(len(lines)-i, "line", "lines"))
 			return
 		}
 		lead := pad

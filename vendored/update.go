@@ -163,19 +163,19 @@ func updateSkill(u *upstream, root string, cfg config.Config, e fsrepo.LockedSki
 	base, _, err := u.folder(plumbing.NewHash(e.Commit), e.Path)
 	if err != nil {
 		if !u.hasCommit(plumbing.NewHash(e.Commit)) {
-			return nil, fmt.Errorf("the locked commit %s is not in %s any more (its history was rewritten?): vendor the skill again to start from the new history", short(e.Commit), u.src)
+			return nil, fmt.Errorf("the locked commit %s is not in %s any more (its history was rewritten?): vendor the skill again to start from the new history", fsrepo.ShortCommit(e.Commit), u.src)
 		}
 		return nil, fmt.Errorf("reading the folder at the locked commit: %w", err)
 	}
 	if h := hashOf(base, cfg.ExcludeFiles); !hashedAs(base, cfg.ExcludeFiles, e.Hash) {
 		return nil, fmt.Errorf("%s at the locked commit %s hashes to %s, not to the %s that %s holds (line %d): the lock was edited, or the source is not the one vendored from; nothing is written",
-			displayDir(e.Path), short(e.Commit), h, e.Hash, fsrepo.LockFile, e.Line)
+			displayDir(e.Path), fsrepo.ShortCommit(e.Commit), h, e.Hash, fsrepo.LockFile, e.Line)
 	}
 	theirs, notes, err := u.folder(to, e.Path)
 	if errors.Is(err, ErrNoFolder) {
 		su.State = StateRemoved
 		su.Error = fmt.Sprintf("upstream removed %s at %s: the skill is left as it is; delete its folder and its entry in %s to stop vendoring it",
-			displayDir(e.Path), short(su.To), fsrepo.LockFile)
+			displayDir(e.Path), fsrepo.ShortCommit(su.To), fsrepo.LockFile)
 		return nil, nil
 	}
 	if err != nil {

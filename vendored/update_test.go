@@ -75,7 +75,7 @@ func TestOutdated(t *testing.T) {
 	var text bytes.Buffer
 	rep.WriteText(&text)
 	for _, line := range []string{
-		"pdf: outdated: " + short(up.headOf(t, rep, "pdf")) + " -> " + short(tip),
+		"pdf: outdated: " + fsrepo.ShortCommit(up.headOf(t, rep, "pdf")) + " -> " + fsrepo.ShortCommit(tip),
 		"Vendored: 1 outdated, 1 removed upstream, 2 current.",
 	} {
 		if !strings.Contains(text.String(), line) {

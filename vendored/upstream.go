@@ -388,7 +388,7 @@ func (u *upstream) folder(c plumbing.Hash, dir string) (map[string]file, []strin
 			if _, ferr := commit.File(dir); ferr == nil {
 				return nil, nil, fmt.Errorf("%s: %s is a file: give the skill's folder, %s: %w", u.src, dir, path.Dir(dir), ErrNoFolder)
 			}
-			return nil, nil, fmt.Errorf("%s has no folder %s at %s: %w", u.src, dir, short(c.String()), ErrNoFolder)
+			return nil, nil, fmt.Errorf("%s has no folder %s at %s: %w", u.src, dir, fsrepo.ShortCommit(c.String()), ErrNoFolder)
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: reading %s at %s: %w", u.src, dir, c, err)
@@ -443,7 +443,7 @@ func (u *upstream) folder(c plumbing.Hash, dir string) (map[string]file, []strin
 				where = "the root folder"
 			}
 			return nil, nil, fmt.Errorf("%s: the %s at %s holds more than the %d bytes a vendored folder may hold (past %d files)",
-				u.src, where, short(c.String()), MaxFolderBytes, len(files)+1)
+				u.src, where, fsrepo.ShortCommit(c.String()), MaxFolderBytes, len(files)+1)
 		}
 		files[name] = file{data: data, exec: e.Mode == filemode.Executable}
 	}
@@ -557,11 +557,4 @@ func topFolders(dirs []string) []string {
 		}
 	}
 	return top
-}
-
-func short(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/skillsync/skillsync/internal/bounded"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
@@ -240,7 +241,7 @@ func applyError(ui *ui, out []targetOutcome) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	err := fmt.Errorf("%s did not apply: %s", count(len(failed), "target", "targets"), strings.Join(failed, ", "))
+	err := fmt.Errorf("%s did not apply: %s", names.Count(len(failed), "target", "targets"), strings.Join(failed, ", "))
 	if len(notStarted) > 0 {
 		return withHint(fmt.Errorf("%w; not started: %s", err, strings.Join(notStarted, ", ")),
 			"fix the first failure, then apply again (already applied targets plan no change); --%s goes on past a failed target", flagKeepGoing)

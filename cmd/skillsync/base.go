@@ -33,7 +33,7 @@ func splitByBase(ctx context.Context, ui *ui, runs []*planRun, head, ref string)
 			return withHint(nb, "%s, or leave out --base", nb.Advice())
 		}
 		ui.warningf("%v: %s", nb, nb.Advice())
-		ui.warningf("comparing with %s^1 (%s) instead, which is the base only for a merge commit such as a pull request's", head, shortSHA(fallback))
+		ui.warningf("comparing with %s^1 (%s) instead, which is the base only for a merge commit such as a pull request's", head, fsrepo.ShortCommit(fallback))
 		sha, err = fallback, nil
 	}
 	if err != nil {
@@ -43,7 +43,7 @@ func splitByBase(ctx context.Context, ui *ui, runs []*planRun, head, ref string)
 	if err != nil {
 		// At the base there may be no skillsync.yaml yet: the pull request
 		// that adds skillsync. All of its plan is then its own.
-		ui.warningf("reading the base %s: %v; every change is shown as from this pull request", shortSHA(sha), err)
+		ui.warningf("reading the base %s: %v; every change is shown as from this pull request", fsrepo.ShortCommit(sha), err)
 		base = &fsrepo.Repo{}
 	}
 	for _, r := range runs {
@@ -74,13 +74,4 @@ func baseError(err error) error {
 			"check the name (git branch -a lists the branches of this clone); in GitHub Actions fetch it first: actions/checkout with fetch-depth: 0, or %s", fetch)
 	}
 	return err
-}
-
-// shortSHA is a commit as messages and pull request bodies show it: its
-// first 12 characters.
-func shortSHA(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

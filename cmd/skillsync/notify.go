@@ -11,6 +11,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/github"
 	"github.com/skillsync/skillsync/internal/gitlab"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/vendored"
@@ -77,7 +78,7 @@ func planEvent(r *planRun, kind string) (ev notify.Event, ok bool) {
 		for _, pr := range p.Errors {
 			msgs = append(msgs, pr.Message)
 		}
-		return notify.Event{Kind: notify.PlanError, Summary: fmt.Sprintf("The plan of %s has %s:\n%s", r.target.where(), count(len(p.Errors), "error", "errors"), strings.Join(msgs, "\n"))}, true
+		return notify.Event{Kind: notify.PlanError, Summary: fmt.Sprintf("The plan of %s has %s:\n%s", r.target.where(), names.Count(len(p.Errors), "error", "errors"), strings.Join(msgs, "\n"))}, true
 	}
 	if kind != "drift" || !p.HasDrift() {
 		return notify.Event{}, false
@@ -87,7 +88,7 @@ func planEvent(r *planRun, kind string) (ev notify.Event, ok bool) {
 		Kind:    notify.DriftFound,
 		Skills:  slugs,
 		Counts:  notify.Counts{Updated: p.Summary.Update, Enabled: p.Summary.Enable, Disabled: p.Summary.Disable, Drifted: len(slugs)},
-		Summary: fmt.Sprintf("%s of %s differ from git: changed in the app since the last apply.", count(len(slugs), "skill", "skills"), r.target.where()),
+		Summary: fmt.Sprintf("%s of %s differ from git: changed in the app since the last apply.", names.Count(len(slugs), "skill", "skills"), r.target.where()),
 		Links:   notify.Links{Issue: r.issueURL, PullRequest: r.proposalURL},
 	}, true
 }
@@ -205,6 +206,6 @@ func notifyOutdated(ctx context.Context, e *env, root string, rep *vendored.Repo
 		}
 	}
 	ev.Counts.Outdated = len(ev.Skills)
-	ev.Summary = fmt.Sprintf("%s moved upstream:\n%s", count(len(ev.Skills), "vendored skill", "vendored skills"), strings.Join(lines, "\n"))
+	ev.Summary = fmt.Sprintf("%s moved upstream:\n%s", names.Count(len(ev.Skills), "vendored skill", "vendored skills"), strings.Join(lines, "\n"))
 	sendEvent(ctx, e, targetSettings{Notify: cfg.Notify}, ev)
 }

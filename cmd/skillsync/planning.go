@@ -13,6 +13,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/diag"
 	"github.com/skillsync/skillsync/internal/bug"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/lint"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/reconcile/fetch"
@@ -167,7 +168,7 @@ type invalidRepoError struct {
 
 func (e *invalidRepoError) Error() string {
 	errs, _ := countDiagnostics(e.diags)
-	return "the repository has " + count(errs, "validation error", "validation errors")
+	return "the repository has " + names.Count(errs, "validation error", "validation errors")
 }
 
 // errorLines are the validation errors, as "path:line:col: error: message".
@@ -460,5 +461,5 @@ func plansErrors(ui *ui, runs []*planRun, bad func(*planRun) bool) error {
 
 // planErrors is the error of a plan that has errors, after rendering it.
 func planErrors(p *reconcile.Plan) error {
-	return withHint(fmt.Errorf("the plan has %s; nothing can be applied until they are fixed", count(len(p.Errors), "error", "errors")), "see the errors listed in the plan above, each with what to do")
+	return withHint(fmt.Errorf("the plan has %s; nothing can be applied until they are fixed", names.Count(len(p.Errors), "error", "errors")), "see the errors listed in the plan above, each with what to do")
 }

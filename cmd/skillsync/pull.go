@@ -17,6 +17,7 @@ import (
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/fsrepo/skillmd"
 	"github.com/skillsync/skillsync/internal/bounded"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/lint"
 	"github.com/skillsync/skillsync/reconcile/pull"
@@ -214,7 +215,7 @@ func pulledFindingsError(rep *pull.Report) error {
 		return nil
 	}
 	return withHint(fmt.Errorf("the security rules find %s in what pull wrote: %s",
-		count(rep.Summary.SecurityErrors, "error", "errors"), strings.Join(findingSlugs(rep, true), ", ")),
+		names.Count(rep.Summary.SecurityErrors, "error", "errors"), strings.Join(findingSlugs(rep, true), ", ")),
 		"the skills are written, as the space holds them: read what is listed above before you commit; remove it in the app and pull again, or if it is intended waive each finding in %s (lint.waivers, see docs/security.md)", config.FileName)
 }
 
@@ -347,36 +348,24 @@ func reportPull(ui *ui, space string, rep *pull.Report, err error, format string
 	}
 	n := rep.Summary.Pulled
 	fprintf(ui.stdout, "Pulled %d %s from space %s: %d written, %d unchanged, %d skipped.\n",
-		n, plural(n, "skill", "skills"), space, rep.Summary.Written, rep.Summary.Unchanged, rep.Summary.Skipped)
+		n, names.Plural(n, "skill", "skills"), space, rep.Summary.Written, rep.Summary.Unchanged, rep.Summary.Skipped)
 	if e, w := rep.Summary.SecurityErrors, rep.Summary.SecurityWarnings; e+w > 0 {
 		var what []string
 		if e > 0 {
-			what = append(what, count(e, "error", "errors"))
+			what = append(what, names.Count(e, "error", "errors"))
 		}
 		if w > 0 {
-			what = append(what, count(w, "warning", "warnings"))
+			what = append(what, names.Count(w, "warning", "warnings"))
 		}
 		fprintf(ui.stdout, "The security rules find %s in what pull wrote (%s, above): review %s before you commit.\n",
-			strings.Join(what, " and "), visible.Line(strings.Join(findingSlugs(rep, false), ", ")), plural(e+w, "it", "them"))
+			strings.Join(what, " and "), visible.Line(strings.Join(findingSlugs(rep, false), ", ")), names.Plural(e+w, "it", "them"))
 	}
 	if rep.Unfound > 0 {
 		ui.infof("%s that instructions mention, but do not link, %s not in the space: taken for examples, not pulled",
-			count(rep.Unfound, "path", "paths"), plural(rep.Unfound, "is", "are"))
+			names.Count(rep.Unfound, "path", "paths"), names.Plural(rep.Unfound, "is", "are"))
 	}
 	if rep.Summary.SecurityErrors == 0 {
 		ui.hintf("run 'skillsync plan' to check that the repository matches the space, then commit")
 	}
 	return nil
-}
-
-// count is n with the noun that fits it: "1 error", "2 errors".
-func count(n int, one, many string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, one, many))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

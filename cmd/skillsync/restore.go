@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/reconcile/fetch"
 	"github.com/skillsync/skillsync/reconcile/journal"
 )
@@ -134,7 +135,7 @@ func readRestore(ui *ui, path string) (*journal.Restore, error) {
 	var torn *journal.TornError
 	switch {
 	case errors.As(err, &torn):
-		ui.warningf("%s: %v; restoring from the %s before it", path, err, count(len(entries), "whole line", "whole lines"))
+		ui.warningf("%s: %v; restoring from the %s before it", path, err, names.Count(len(entries), "whole line", "whole lines"))
 	case err != nil:
 		return nil, withHint(fmt.Errorf("%s: %w", path, err), "restore reads the journal of an apply, one JSON object a line; only a last line cut short is passed over")
 	}

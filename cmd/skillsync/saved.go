@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo/config"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/suggest"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile/journal"
@@ -109,7 +110,7 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	if len(stale) > 0 {
 		hint := fmt.Sprintf("run 'skillsync plan -out %s' again, review it, and apply the new plan", file)
 		if partly > 0 {
-			hint = fmt.Sprintf("an earlier apply of this plan went part of the way (%s already applied); %s: it holds what is left", count(partly, "change", "changes"), hint)
+			hint = fmt.Sprintf("an earlier apply of this plan went part of the way (%s already applied); %s: it holds what is left", names.Count(partly, "change", "changes"), hint)
 		}
 		return nil, withHint(fmt.Errorf("the saved plan %s is stale:\n  %s", file, strings.Join(stale, "\n  ")), "%s", hint)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/internal/bounded"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/internal/redact"
 	"github.com/skillsync/skillsync/internal/suggest"
@@ -242,16 +243,16 @@ func selectedTargets(f connFlags, getenv func(string) string) (names []string, f
 // The settings come back filled even with an error of one target, for a
 // failure report that needs only the space.
 func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) ([]targetSettings, error) {
-	names, from := selectedTargets(f, getenv)
+	selected, from := selectedTargets(f, getenv)
 	all := cfg.TargetNames()
 	if len(all) == 0 {
-		if len(names) > 0 {
-			return nil, withHint(fmt.Errorf("%s %s: %s has no targets", from, strings.Join(names, ","), config.FileName),
+		if len(selected) > 0 {
+			return nil, withHint(fmt.Errorf("%s %s: %s has no targets", from, strings.Join(selected, ","), config.FileName),
 				"leave out %s (and unset %s), or name the spaces under targets: in %s", "--"+string(flagTarget), envTarget, config.FileName)
 		}
 		all = []string{""} // the implicit target
 	}
-	for _, n := range names {
+	for _, n := range selected {
 		if !slices.Contains(all, n) {
 			err := fmt.Errorf("no target %s in %s", visible.Quote(n), config.FileName)
 			if best := suggest.Closest(n, all); best != "" {
@@ -260,13 +261,13 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) 
 			return nil, withHint(err, "the targets are: %s", strings.Join(all, ", "))
 		}
 	}
-	if len(names) == 0 {
-		names = all
+	if len(selected) == 0 {
+		selected = all
 	}
 	var out []targetSettings
 	var own, ownToken []string // the targets selected with an address, a token of their own
 	for _, n := range all {
-		if !slices.Contains(names, n) {
+		if !slices.Contains(selected, n) {
 			continue
 		}
 		tc, _ := cfg.ForTarget(n) // cfg itself for the implicit target
@@ -298,11 +299,11 @@ func resolveTargets(f connFlags, getenv func(string) string, cfg config.Config) 
 		// One address or one token for several targets that each name
 		// their own would send one target's token to another's space.
 		if f.baseURL != "" && len(own) > 0 {
-			return out, withHint(fmt.Errorf("--%s names one address, and %d targets are selected, %s with an address of its own (%s)", flagBaseURL, len(out), plural(len(own), "one", "some"), strings.Join(own, ", ")),
+			return out, withHint(fmt.Errorf("--%s names one address, and %d targets are selected, %s with an address of its own (%s)", flagBaseURL, len(out), names.Plural(len(own), "one", "some"), strings.Join(own, ", ")),
 				"pick one target with --%s NAME, or leave out --%s: each target's address is in %s", flagTarget, flagBaseURL, config.FileName)
 		}
 		if f.tokenFile != "" && len(ownToken) > 0 {
-			return out, withHint(fmt.Errorf("--%s names one token, and %d targets are selected, %s with a token of its own (tokenEnv of %s)", flagTokenFile, len(out), plural(len(ownToken), "one", "some"), strings.Join(ownToken, ", ")),
+			return out, withHint(fmt.Errorf("--%s names one token, and %d targets are selected, %s with a token of its own (tokenEnv of %s)", flagTokenFile, len(out), names.Plural(len(ownToken), "one", "some"), strings.Join(ownToken, ", ")),
 				"pick one target with --%s NAME, or leave out --%s and set each target's tokenEnv variable", flagTarget, flagTokenFile)
 		}
 	}

@@ -103,7 +103,7 @@ func runTargets(ctx context.Context, e *env, o targetsOptions) error {
 		base, _, err := fsrepo.Load(ctx, root, fsrepo.LoadOptions{Ref: sha})
 		if err != nil {
 			// No skillsync.yaml at the base: everything is new.
-			ui.warningf("reading the base %s: %v; every target is listed as changed", shortSHA(sha), err)
+			ui.warningf("reading the base %s: %v; every target is listed as changed", fsrepo.ShortCommit(sha), err)
 			base = nil
 		}
 		changed := fsrepo.ChangedTargets(base, head)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillsync/skillsync/fsrepo"
 	"github.com/skillsync/skillsync/fsrepo/diag"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile/render"
 )
@@ -119,9 +120,9 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags diag.Diagnostics) {
 func validateSummary(skills int, diags diag.Diagnostics) string {
 	errs, warns := countDiagnostics(diags)
 	if errs == 0 {
-		return fmt.Sprintf("%d %s valid (%s)", skills, plural(skills, "skill", "skills"), count(warns, "warning", "warnings"))
+		return fmt.Sprintf("%d %s valid (%s)", skills, names.Plural(skills, "skill", "skills"), names.Count(warns, "warning", "warnings"))
 	}
-	return fmt.Sprintf("%s, %s", count(errs, "error", "errors"), count(warns, "warning", "warnings"))
+	return fmt.Sprintf("%s, %s", names.Count(errs, "error", "errors"), names.Count(warns, "warning", "warnings"))
 }
 
 // writeDiagnostics prints diagnostics with their hints.

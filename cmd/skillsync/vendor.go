@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/vendored"
 )
@@ -226,7 +227,7 @@ func runVendorAdd(ctx context.Context, e *env, o vendorAddOptions) error {
 		writeDiagnostics(ui, added.Diagnostics)
 		errs, _ := countDiagnostics(added.Diagnostics)
 		return withHint(fmt.Errorf("not vendored: %s would hold a skill with %s, which validate and plan refuse; nothing is written",
-			added.Dir, count(errs, "error", "errors")),
+			added.Dir, names.Count(errs, "error", "errors")),
 			"vendor another ref or folder, or pass --force to vendor it as it is and fix it here")
 	}
 	if err != nil {
@@ -329,10 +330,10 @@ func runVendorUpdate(ctx context.Context, e *env, o vendorUpdateOptions) error {
 	}
 	switch {
 	case len(conflicted) > 0:
-		names := strings.Join(conflicted, " ")
+		slugs := strings.Join(conflicted, " ")
 		return withHint(fmt.Errorf("%s %s %s not updated: upstream's changes conflict with local edits, so nothing is written for %s",
-			plural(len(conflicted), "skill", "skills"), names, plural(len(conflicted), "was", "were"), plural(len(conflicted), "it", "them")),
-			"make the lines named above agree with upstream's, then run 'skillsync vendor update %s' again; or 'skillsync vendor update --force %s' takes upstream's version of each conflicted file (your edits stay in git's history)", names, names)
+			names.Plural(len(conflicted), "skill", "skills"), slugs, names.Plural(len(conflicted), "was", "were"), names.Plural(len(conflicted), "it", "them")),
+			"make the lines named above agree with upstream's, then run 'skillsync vendor update %s' again; or 'skillsync vendor update --force %s' takes upstream's version of each conflicted file (your edits stay in git's history)", slugs, slugs)
 	case failed:
 		return withHint(errors.New("some vendored skills could not be updated (see above)"), "the other skills are updated; fix what is named above and run 'skillsync vendor update' again")
 	}
@@ -356,7 +357,7 @@ func vendorError(ui *ui, err error, source string) error {
 		for _, d := range lockErr.Diagnostics {
 			ui.infof("%s", d)
 		}
-		return withHint(fmt.Errorf("%s is invalid (%s above): vendoring stops until it is fixed", fsrepo.LockFile, count(len(lockErr.Diagnostics), "error", "errors")),
+		return withHint(fmt.Errorf("%s is invalid (%s above): vendoring stops until it is fixed", fsrepo.LockFile, names.Count(len(lockErr.Diagnostics), "error", "errors")),
 			"%s is written by skillsync vendor: restore it from git ('git checkout -- %s'), or fix the lines named", fsrepo.LockFile, fsrepo.LockFile)
 	case errors.Is(err, vendored.ErrNoFolder):
 		return withHint(err, "check --path: the skill's folder in the source repository, such as skills/pdf; without --path, vendor add lists the skills the source holds")

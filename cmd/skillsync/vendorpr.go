@@ -136,7 +136,7 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 		if s.State != vendored.StateUpdated && s.State != vendored.StateUnchanged {
 			continue
 		}
-		fmt.Fprintf(&body, "\n### %s: %s → %s\n\n", render.CodeSpan(s.Slug), shortSHA(s.From), shortSHA(s.To))
+		fmt.Fprintf(&body, "\n### %s: %s → %s\n\n", render.CodeSpan(s.Slug), fsrepo.ShortCommit(s.From), fsrepo.ShortCommit(s.To))
 		for _, f := range s.Files {
 			fmt.Fprintf(&body, "- %s %s\n", render.CodeSpan(f.Path), render.MarkdownText(f.Change))
 		}
@@ -152,7 +152,7 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 			// does not render.
 			body.WriteString("\nUpstream's log:\n\n~~~\n")
 			for _, l := range s.Log {
-				fmt.Fprintf(&body, "%s %s\n", shortSHA(l.Commit), strings.ReplaceAll(visible.Line(l.Summary), "~~~", "~ ~ ~"))
+				fmt.Fprintf(&body, "%s %s\n", fsrepo.ShortCommit(l.Commit), strings.ReplaceAll(visible.Line(l.Summary), "~~~", "~ ~ ~"))
 			}
 			body.WriteString("~~~\n")
 		}

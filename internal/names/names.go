@@ -3,10 +3,12 @@
 // a URL path carries as they are ([URLSafe]), the paths git takes for its
 // own ([InGitDir]), names compared but for case ([FoldCase]), a name
 // mended by joining what is left of it with hyphens ([JoinRuns]), and the
-// slug the service makes of a display name ([Slug], [SlugOf]).
+// slug the service makes of a display name ([Slug], [SlugOf]). It also
+// says how every message names a count of things ([Plural], [Count]).
 package names
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 )
@@ -91,4 +93,17 @@ func SlugOf(slug, name string) bool {
 	}
 	n, ok := strings.CutPrefix(slug, base+"-")
 	return ok && n != "" && n[0] != '0' && n != "1" && strings.Trim(n, "0123456789") == ""
+}
+
+// Plural is the noun for n things: one when n is 1, else many.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// Count is n with the noun that fits it: "1 error", "2 errors".
+func Count(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, Plural(n, one, many))
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/reconcile/diff"
@@ -282,7 +283,7 @@ func (m *mdWriter) plan(p *reconcile.Plan) {
 	}
 	m.must(head + "\n\n")
 	if p.HasErrors() {
-		m.must(fmt.Sprintf("> [!CAUTION]\n> **%d %s**: apply refuses this plan.\n\n", len(p.Errors), plural(len(p.Errors), "error", "errors")))
+		m.must(fmt.Sprintf("> [!CAUTION]\n> **%d %s**: apply refuses this plan.\n\n", len(p.Errors), names.Plural(len(p.Errors), "error", "errors")))
 	}
 	m.findings(p.Findings)
 

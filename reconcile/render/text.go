@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/skillsync/skillsync/fsrepo"
+	"github.com/skillsync/skillsync/internal/names"
 	"github.com/skillsync/skillsync/internal/visible"
 	"github.com/skillsync/skillsync/reconcile"
 	"github.com/skillsync/skillsync/spec"
@@ -61,7 +62,7 @@ func TargetsText(w io.Writer, plans []*reconcile.Plan, o TextOptions) error {
 				line = "could not be planned."
 			case p.HasErrors():
 				n := len(p.Errors)
-				line += fmt.Sprintf(" %d %s: apply refuses this plan.", n, plural(n, "error", "errors"))
+				line += fmt.Sprintf(" %d %s: apply refuses this plan.", n, names.Plural(n, "error", "errors"))
 			}
 			t.line(2, Where(p.Space, p.Target)+": "+line)
 		}
@@ -206,7 +207,7 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 	// A target that could not be planned has no counts to show: zeros and
 	// "No changes." would read as a space in step with git.
 	if p.Failed() {
-		t.paintLine(0, ansiRed, fmt.Sprintf("Not planned: %d %s, above.", len(p.Errors), plural(len(p.Errors), "error", "errors")))
+		t.paintLine(0, ansiRed, fmt.Sprintf("Not planned: %d %s, above.", len(p.Errors), names.Plural(len(p.Errors), "error", "errors")))
 		return
 	}
 	t.line(0, fmt.Sprintf("Active skills: %d -> %d (limit %d).", p.Summary.ActiveBefore, p.Summary.ActiveAfter, spec.MaxActiveSkills))
@@ -217,7 +218,7 @@ func (t *textWriter) plan(p *reconcile.Plan) {
 		t.line(0, fmt.Sprintf("Agents: %d to publish.", len(p.Publish)))
 	}
 	if p.HasErrors() {
-		t.paintLine(0, ansiRed, fmt.Sprintf("%d %s: apply refuses this plan.", len(p.Errors), plural(len(p.Errors), "error", "errors")))
+		t.paintLine(0, ansiRed, fmt.Sprintf("%d %s: apply refuses this plan.", len(p.Errors), names.Plural(len(p.Errors), "error", "errors")))
 	}
 	t.paintLine(0, ansiBold, SummaryLine(p))
 }
@@ -342,7 +343,7 @@ func summaryLine(s reconcile.TargetsSummary) string {
 func UnsyncableLine(p *reconcile.Plan) string {
 	var parts []string
 	if n := len(p.Missing); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s missing", n, plural(n, "skill", "skills")))
+		parts = append(parts, fmt.Sprintf("%d %s missing", n, names.Plural(n, "skill", "skills")))
 	}
 	differ, absent := 0, 0
 	for _, f := range p.Files {
@@ -354,10 +355,10 @@ func UnsyncableLine(p *reconcile.Plan) string {
 		}
 	}
 	if differ > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", differ, plural(differ, "file differs", "files differ")))
+		parts = append(parts, fmt.Sprintf("%d %s", differ, names.Plural(differ, "file differs", "files differ")))
 	}
 	if absent > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s", absent, plural(absent, "file absent", "files absent")))
+		parts = append(parts, fmt.Sprintf("%d %s", absent, names.Plural(absent, "file absent", "files absent")))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -406,13 +407,6 @@ func agentNames(refs []reconcile.AgentRef, show func(string) string) string {
 // plain is s as it is, for the text renderer, whose spans show it.
 func plain(s string) string { return s }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // fileName names a supporting file for a reader: by its repository path
 // when the plan has it.
 func fileName(f reconcile.FileIssue) string {
@@ -431,7 +425,7 @@ func overlapNote(d *reconcile.Descriptions) string {
 			n++
 		}
 	}
-	note := fmt.Sprintf("; %d overlapping %s", len(d.Overlaps), plural(len(d.Overlaps), "pair", "pairs"))
+	note := fmt.Sprintf("; %d overlapping %s", len(d.Overlaps), names.Plural(len(d.Overlaps), "pair", "pairs"))
 	if n > 0 {
 		note += fmt.Sprintf(" (%d new)", n)
 	}
