@@ -133,11 +133,6 @@ func runApply(ctx context.Context, e *env, o applyOptions) error {
 		if err := confirm(ctx, e, "apply", todo, "pass --auto-approve to apply without asking (as in CI), or apply a reviewed plan file"); err != nil {
 			return err
 		}
-		// The prompt may have stayed open for a while: an edit made in the
-		// app meanwhile would be overwritten unjournaled.
-		if err := recheck(ctx, todo); err != nil {
-			return err
-		}
 	}
 	out, err := applyRuns(ctx, e.ui, o.view, runs, o.journal, o.keepGoing)
 	notifyApply(ctx, e, out)
@@ -315,7 +310,9 @@ func applyDocument(out []targetOutcome) any {
 
 // confirm asks on a terminal before cmd (apply or restore) changes the
 // spaces of runs, and refuses without one: an unattended apply must say
-// so with --auto-approve.
+// so with --auto-approve. Once confirmed, the plans are checked again
+// ([recheck]): an app edit made while the prompt waited would otherwise
+// be overwritten unjournaled.
 func confirm(ctx context.Context, e *env, cmd string, runs []*planRun, noTerminalHint string) error {
 	ui := e.ui
 	in, ok := e.stdin.(*os.File)
@@ -341,7 +338,7 @@ func confirm(ctx context.Context, e *env, cmd string, runs []*planRun, noTermina
 	if strings.TrimSpace(line) != "yes" {
 		return withHint(errors.New("apply cancelled"), "nothing was changed")
 	}
-	return nil
+	return recheck(ctx, runs)
 }
 
 // ask writes question on w, and reads the answer typed at the terminal

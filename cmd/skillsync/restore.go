@@ -105,9 +105,6 @@ func runRestore(ctx context.Context, e *env, o restoreOptions) error {
 		if err := confirm(ctx, e, "restore", runs, "pass --auto-approve to restore without asking"); err != nil {
 			return err
 		}
-		if err := recheck(ctx, runs); err != nil {
-			return err
-		}
 	}
 	path := o.journal
 	if path == "" {
