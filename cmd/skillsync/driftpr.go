@@ -124,7 +124,7 @@ func proposeDrift(ctx context.Context, e *env, sink reviewSink, base string, r *
 		Files:   files,
 		Message: "skillsync: adopt the app's edits of " + where,
 		Title:   "skillsync: adopt the app's edits of " + where,
-		Body:    ui.redact(md.String()),
+		Body:    ui.secrets.Redact(md.String()),
 		Marker:  driftPRMarker(r.target),
 	}
 	out, err := propose(ctx, ui, sink, p, kind, where)

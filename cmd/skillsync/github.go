@@ -74,7 +74,7 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind 
 	}
 	// The plan holds the repository's text, which may hold the token by
 	// mistake; nothing leaves this process unredacted.
-	doc := ui.redact(md.String())
+	doc := ui.secrets.Redact(md.String())
 	if actions {
 		writePlanAnnotations(ui.annotations, p)
 		appendSummary(ui, doc)
@@ -93,7 +93,7 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind 
 			if err := render.NoChangesMarkdown(&short, p, mo); err != nil {
 				return err
 			}
-			doc = ui.redact(short.String())
+			doc = ui.secrets.Redact(short.String())
 		}
 		action, url, err := sink.SyncPlan(ctx, render.MarkdownMarker(p.Space, p.Target), doc, noChanges)
 		if err != nil {
@@ -214,7 +214,7 @@ func publishFailureOf(ctx context.Context, e *env, sink reviewSink, sinkErr erro
 	}
 	// The error and the validation errors may quote the token; the report
 	// is redacted whole, after rendering, whatever the renderer escaped.
-	doc := ui.redact(md.String())
+	doc := ui.secrets.Redact(md.String())
 	appendSummary(ui, doc)
 	if !comment {
 		return
@@ -268,7 +268,7 @@ func publishResult(ui *ui, res *reconcile.Result) {
 	for _, s := range res.Steps {
 		if s.Outcome == reconcile.OutcomeFailed {
 			msg := fmt.Sprintf("skillsync apply: %s: %s failed: %s", s.Slug, s.Action, strings.TrimSpace(s.Reason+" "+s.Mismatch))
-			as = append(as, github.Annotation{Level: "error", Message: ui.redact(msg)})
+			as = append(as, github.Annotation{Level: "error", Message: ui.secrets.Redact(msg)})
 		}
 	}
 	github.WriteAnnotations(ui.annotations, as)
@@ -277,7 +277,7 @@ func publishResult(ui *ui, res *reconcile.Result) {
 		ui.warningf("writing the job summary: %v", err)
 		return
 	}
-	appendSummary(ui, ui.redact(md.String()))
+	appendSummary(ui, ui.secrets.Redact(md.String()))
 }
 
 // appendSummary appends the markdown doc to the job summary under GitHub

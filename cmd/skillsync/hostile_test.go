@@ -23,7 +23,7 @@ func TestStdoutScansEachWriteOnce(t *testing.T) {
 	// writeLine writes a line of n cells and the token, 3 bytes at a time.
 	writeLine := func(out io.Writer, n int) {
 		ui := newUI(out, io.Discard, github.Env{})
-		ui.addSecret("SKILLSYNC_TOKEN", token)
+		ui.secrets.Add("SKILLSYNC_TOKEN", token)
 		line := strings.Repeat("cell\t", n) + token + "\n"
 		for i := 0; i < len(line); i += 3 {
 			fmt.Fprint(ui.stdout, line[i:min(i+3, len(line))])

@@ -123,7 +123,7 @@ func run(ctx context.Context, args []string, p process) (code int) {
 	// every "true" of a JSON plan, and is registered once a call uses it.
 	for _, k := range []string{envToken, "GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN", "CI_JOB_TOKEN"} {
 		if tok := strings.TrimSpace(p.getenv(k)); len(tok) >= redact.ShortSecret {
-			ui.addSecret(k, tok)
+			ui.secrets.Add(k, tok)
 		}
 	}
 	defer func() {

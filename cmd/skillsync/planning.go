@@ -121,7 +121,7 @@ func loadJudged(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo
 // ("tok_1" as "tok-1"), a form that redaction does not find.
 func dropEchoingHints(ui *ui, repo *fsrepo.Repo, diags diag.Diagnostics) {
 	for _, s := range repo.Skills {
-		if ui.redact(s.Name) == s.Name {
+		if ui.secrets.Redact(s.Name) == s.Name {
 			continue
 		}
 		for i := range diags {

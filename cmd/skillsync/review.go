@@ -83,7 +83,7 @@ func openReviewSink(ctx context.Context, e *env, g githubOptions, kind string) (
 	if err != nil {
 		return nil, err
 	}
-	ui.addSecret(githubTokenVar(e.getenv), env.Token)
+	ui.secrets.Add(githubTokenVar(e.getenv), env.Token)
 	gc, err := github.NewClient(ctx, env, nil)
 	if err != nil {
 		return nil, ciError(err)
@@ -103,7 +103,7 @@ func githubTokenVar(getenv func(string) string) string {
 // openGitLab is [openReviewSink] under GitLab CI: the merge request is
 // --pr, else the pipeline's (CI_MERGE_REQUEST_IID).
 func openGitLab(ctx context.Context, e *env, ge gitlab.Env, g githubOptions, comment bool) (reviewSink, error) {
-	e.ui.addSecret("GITLAB_TOKEN", ge.Token)
+	e.ui.secrets.Add("GITLAB_TOKEN", ge.Token)
 	var mr int64
 	if comment {
 		if g.prGiven {

@@ -379,7 +379,7 @@ func registerTokens(secrets *redact.Set, cfg config.Config, getenv func(string) 
 // the environment; each token is a secret, under its variable's name,
 // before it is first sent.
 func gitAuth(e *env) vendored.Auth {
-	return vendored.Auth{Getenv: e.getenv, Using: e.ui.addSecret}
+	return vendored.Auth{Getenv: e.getenv, Using: e.ui.secrets.Add}
 }
 
 // readToken reads t's bearer token, from its file, else its variable, and
@@ -409,7 +409,7 @@ func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, er
 	if t.TokenFile != "" {
 		name = tokenFileName(t.TokenFile)
 	}
-	ui.addSecret(name, tok)
+	ui.secrets.Add(name, tok)
 	return tok, nil
 }
 

@@ -44,8 +44,8 @@ type ui struct {
 	annotations io.Writer
 	guards      []*github.CommandGuard
 	mu          sync.Mutex // serializes lines on stderr
-	// secrets are every secret the process knows, redacted from all
-	// that is printed.
+	// secrets are every secret the process knows, each named by where it
+	// came from (a variable, a token file): nothing printed shows one.
 	secrets   *redact.Set
 	stderrTTY bool
 	stdoutTTY bool
@@ -110,7 +110,7 @@ func (o ownWriter) Write(p []byte) (int, error) {
 	return o.w.Write(p)
 }
 
-// redactingWriter passes every write through ui.redact: stdout and stderr
+// redactingWriter redacts every write with ui.secrets: stdout and stderr
 // (annotations, summaries, logs) carry text of the space and of the
 // repository, and either may hold the token by mistake. stderr gets whole
 // lines (or a progress line that must show at once), so its writer redacts
@@ -121,7 +121,7 @@ type redactingWriter struct {
 }
 
 func (r redactingWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, r.ui.redact(string(p))); err != nil {
+	if _, err := io.WriteString(r.w, r.ui.secrets.Redact(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -172,7 +172,7 @@ func (r *lineRedactingWriter) Flush() error {
 }
 
 func (r *lineRedactingWriter) emit(p []byte) error {
-	_, err := io.WriteString(r.w, r.ui.redact(string(p)))
+	_, err := io.WriteString(r.w, r.ui.secrets.Redact(string(p)))
 	return err
 }
 
@@ -193,20 +193,13 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// addSecret registers a value that must never be printed, in any spelling
-// (see package redact), under the name of where it came from: a variable
-// or a token file.
-func (ui *ui) addSecret(name, value string) { ui.secrets.Add(name, value) }
-
 // holdsSecret reports whether text holds, spelt in any way, a registered
 // secret that is a real token (see redact.ShortSecret), not a test's few
 // letters.
 func (ui *ui) holdsSecret(text string) bool { return len(ui.secrets.Found(text)) > 0 }
 
-func (ui *ui) redact(s string) string { return ui.secrets.Redact(s) }
-
 func (ui *ui) printStderr(prefix, format string, args ...any) {
-	msg := ui.redact(fmt.Sprintf(format, args...))
+	msg := ui.secrets.Redact(fmt.Sprintf(format, args...))
 	ui.mu.Lock()
 	defer ui.mu.Unlock()
 	for _, line := range strings.Split(msg, "\n") {
@@ -221,7 +214,7 @@ func (ui *ui) infof(format string, args ...any)    { ui.printStderr("", format, 
 
 // logf writes a raw line to stderr (debug logs, emulator request logs).
 func (ui *ui) logf(format string, args ...any) {
-	msg := visible.String(ui.redact(fmt.Sprintf(format, args...)))
+	msg := visible.String(ui.secrets.Redact(fmt.Sprintf(format, args...)))
 	ui.mu.Lock()
 	defer ui.mu.Unlock()
 	fmt.Fprintln(ui.stderr, msg)

@@ -16,7 +16,7 @@ func TestStdoutRedactsATokenSplitAcrossWrites(t *testing.T) {
 	for cut := 1; cut < len(doc); cut++ {
 		var out bytes.Buffer
 		ui := newUI(&out, &bytes.Buffer{}, github.Env{})
-		ui.addSecret("SKILLSYNC_TOKEN", token)
+		ui.secrets.Add("SKILLSYNC_TOKEN", token)
 		ui.stdout.Write([]byte(doc[:cut]))
 		ui.stdout.Write([]byte(doc[cut:]))
 		ui.flush()

@@ -162,7 +162,7 @@ func proposeVendorUpdate(ctx context.Context, e *env, sink reviewSink, root stri
 		Base: base, Head: head, Files: files,
 		Message: "skillsync: update the skills vendored from " + src,
 		Title:   "skillsync: update the skills vendored from " + src,
-		Body:    ui.redact(body.String()),
+		Body:    ui.secrets.Redact(body.String()),
 		Marker:  fmt.Sprintf("<!-- skillsync:vendor-pr source=%s -->", branchPart(src)),
 	}
 	_, err = propose(ctx, ui, sink, p, sink.Request(), "the update from "+src)
