@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/skillsync/skillsync/internal/notify"
 	"github.com/skillsync/skillsync/reconcile"
 )
 
@@ -75,9 +74,7 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if err != nil {
 				return err
 			}
-			format := flagFormat.get(c)
-			do := driftOptions{planning: o, view: newPlanView(e.ui, format, o.color, "drift"), out: flagOut.get(c), github: readGitHub(c),
-				propose: flagPropose.get(c), prBase: flagPRBase.get(c)}
+			do := driftOptions{planShown: readPlanShown(c, e, o, "drift"), propose: flagPropose.get(c), prBase: flagPRBase.get(c)}
 			if !flagWatch.get(c) {
 				for _, f := range []string{string(flagListen), string(flagSelfHeal), string(flagInterval)} {
 					if c.IsSet(f) {
@@ -90,35 +87,21 @@ Exit codes: 0 in sync, 1 error, 2 drift found, 130 interrupted.`,
 			if err != nil {
 				return withHint(fmt.Errorf("--%s: %w", flagInterval, err), "give a duration such as 30s, 5m or 1h")
 			}
-			return runWatch(c.Context, e, watchOptions{drift: do, interval: interval, listen: flagListen.get(c), selfHeal: flagSelfHeal.get(c), format: format})
+			return runWatch(c.Context, e, watchOptions{drift: do, interval: interval, listen: flagListen.get(c), selfHeal: flagSelfHeal.get(c), format: flagFormat.get(c)})
 		},
 	}
 }
 
 // driftOptions are drift's settings.
 type driftOptions struct {
-	planning planningOptions
-	view     planView
-	out      string // --out: save the plan there, last of all
-	github   githubOptions
-	propose  bool   // --pr: the app's edits as pull requests
-	prBase   string // --pr-base
+	planShown        // its --out is saved last of all
+	propose   bool   // --pr: the app's edits as pull requests
+	prBase    string // --pr-base
 }
 
 func runDrift(ctx context.Context, e *env, o driftOptions) error {
 	ui := e.ui
-	if o.out != "" {
-		if err := checkPlanOut("drift", o.out); err != nil {
-			return err
-		}
-	}
-	runs, err := makePlans(ctx, e, o.planning, o.view.progress())
-	if err != nil {
-		publishFailure(ctx, e, o.planning, o.github, "drift", err)
-		notifyFailure(ctx, e, o.planning, notify.PlanError, err)
-		return err
-	}
-	closed, err := printedOrClosed(o.view.plans(runs))
+	runs, closed, err := o.show(ctx, e, "drift", "")
 	if err != nil {
 		return err
 	}

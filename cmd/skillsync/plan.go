@@ -56,12 +56,9 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 				return err
 			}
 			return runPlan(c.Context, e, planOptions{
-				planning:         o,
-				view:             newPlanView(e.ui, flagFormat.get(c), o.color, "plan"),
-				out:              flagOut.get(c),
+				planShown:        readPlanShown(c, e, o, "plan"),
 				detailedExitcode: flagDetailedExitcode.get(c),
 				base:             flagBase.get(c),
-				github:           readGitHub(c),
 			})
 		},
 	}
@@ -69,32 +66,55 @@ Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error
 
 // planOptions are plan's settings.
 type planOptions struct {
-	planning         planningOptions
-	view             planView
-	out              string // -out: save the plan there too
+	planShown
 	detailedExitcode bool
 	base             string // --base: split the plan against this branch
-	github           githubOptions
+}
+
+// planShown are the settings plan and drift share: what they plan, how
+// they show it, where they save it and what they post.
+type planShown struct {
+	planning planningOptions
+	view     planView
+	out      string // -out: save the plans there too
+	github   githubOptions
+}
+
+// readPlanShown reads the settings that plan and drift (kind) share.
+func readPlanShown(c *cli.Context, e *env, o planningOptions, kind string) planShown {
+	return planShown{planning: o, view: newPlanView(e.ui, flagFormat.get(c), o.color, kind), out: flagOut.get(c), github: readGitHub(c)}
+}
+
+// show makes the plans of plan or drift (kind), split against base when
+// it is given, and shows them. An -out it would not write is refused
+// before any work; a failure to plan is said where the plans would have
+// gone. closed says that stdout was closed before the plans were all
+// written (plan -out FILE | head): what follows must still be done.
+func (o planShown) show(ctx context.Context, e *env, kind, base string) (runs []*planRun, closed bool, err error) {
+	if o.out != "" {
+		if err := checkPlanOut(kind, o.out); err != nil {
+			return nil, false, err
+		}
+	}
+	runs, err = makePlans(ctx, e, o.planning, o.view.progress())
+	if err == nil && base != "" {
+		err = splitByBase(ctx, e.ui, runs, o.planning.ref, base)
+	}
+	if err != nil {
+		publishFailure(ctx, e, o.planning, o.github, kind, err)
+		notifyFailure(ctx, e, o.planning, notify.PlanError, err)
+		return nil, false, err
+	}
+	err = o.view.plans(runs)
+	if errors.Is(err, syscall.EPIPE) {
+		return runs, true, nil
+	}
+	return runs, false, err
 }
 
 func runPlan(ctx context.Context, e *env, o planOptions) error {
 	ui := e.ui
-	if o.out != "" {
-		// Before any work: a plan that cannot be saved is wasted.
-		if err := checkPlanOut("plan", o.out); err != nil {
-			return err
-		}
-	}
-	runs, err := makePlans(ctx, e, o.planning, o.view.progress())
-	if err == nil && o.base != "" {
-		err = splitByBase(ctx, ui, runs, o.planning.ref, o.base)
-	}
-	if err != nil {
-		publishFailure(ctx, e, o.planning, o.github, "plan", err)
-		notifyFailure(ctx, e, o.planning, notify.PlanError, err)
-		return err
-	}
-	closed, err := printedOrClosed(o.view.plans(runs))
+	runs, closed, err := o.show(ctx, e, "plan", o.base)
 	if err != nil {
 		return err
 	}
@@ -120,16 +140,6 @@ func runPlan(ctx context.Context, e *env, o planOptions) error {
 		return errChanges
 	}
 	return nil
-}
-
-// printedOrClosed is err of printing a plan, or closed when stdout was
-// closed before all of it was written (plan -out FILE | head): what
-// follows, saving the plan above all, must still be done.
-func printedOrClosed(err error) (closed bool, _ error) {
-	if errors.Is(err, syscall.EPIPE) {
-		return true, nil
-	}
-	return false, err
 }
 
 // savedLine says where the plans of runs were saved, and how to apply

@@ -95,7 +95,7 @@ func newTestWatcher(t *testing.T, te testEnv, dir string, out io.Writer) *watche
 		t.Fatal(err)
 	}
 	po := planningOptions{dir: dir, conn: cs, cache: t.TempDir()}
-	return newWatcher(e, watchOptions{drift: driftOptions{planning: po, view: newPlanView(ui, "text", false, "drift")}, interval: time.Second, format: "text"})
+	return newWatcher(e, watchOptions{drift: driftOptions{planShown: planShown{planning: po, view: newPlanView(ui, "text", false, "drift")}}, interval: time.Second, format: "text"})
 }
 
 // TestWatchRequests: a round with nothing changed reads one page per
