@@ -75,23 +75,13 @@ func plans(runs []*planRun) []*reconcile.Plan {
 	return out
 }
 
-// loadRepo loads the desired state and stops on any validation error: a
-// plan must never be made from a skill the service would reject. Then it
-// prints every diagnostic; otherwise it returns the warnings unprinted,
-// for the plan to carry in every format (see [validationWarnings]).
-func loadRepo(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.Repo, diag.Diagnostics, error) {
-	root, repo, diags, _, err := loadJudged(ctx, ui, o)
-	if err == nil && diags.HasErrors() {
-		printDiagnostics(ui, diags)
-		err = withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
-	}
-	return root, repo, diags, err
-}
-
-// loadJudged is loadRepo that lets errors of the security rules through,
-// for the plan to show above its changes and refuse ([planFindings]),
-// and returns the judge of those rules.
-func loadJudged(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo.Repo, diag.Diagnostics, *lint.Judge, error) {
+// loadRepo loads the desired state, with the judge of the security rules,
+// and stops on any validation error: a plan must never be made from a
+// skill the service would reject. With findings, errors of the security
+// rules do not stop it: the plan shows them above its changes and refuses
+// them ([planFindings]). What stops it is printed; otherwise the
+// diagnostics come back unprinted, for the plan to carry ([validationWarnings]).
+func loadRepo(ctx context.Context, ui *ui, o planningOptions, findings bool) (string, *fsrepo.Repo, diag.Diagnostics, *lint.Judge, error) {
 	root, err := findRepo(o.dir)
 	if err != nil {
 		return "", nil, nil, nil, err
@@ -109,7 +99,7 @@ func loadJudged(ctx context.Context, ui *ui, o planningOptions) (string, *fsrepo
 		_, _ = readToken(ui, t, o.conn.getenv)
 	}
 	dropEchoingHints(ui, repo, diags)
-	if slices.ContainsFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.SeverityError && !isFinding(d) }) {
+	if slices.ContainsFunc(diags, func(d diag.Diagnostic) bool { return d.Severity == diag.SeverityError && !(findings && isFinding(d)) }) {
 		printDiagnostics(ui, diags)
 		return "", nil, nil, nil, withHint(&invalidRepoError{diags: diags}, "fix the errors above; 'skillsync validate' lists them again without contacting the space")
 	}
@@ -237,7 +227,7 @@ func makePlans(ctx context.Context, e *env, o planningOptions, progress bool) ([
 	budget := fetch.NewBudget(o.conn.parallelism)
 	early := startLists(ctx, e, o, budget)
 	defer early.stop()
-	root, repo, diags, j, err := loadJudged(ctx, e.ui, o)
+	root, repo, diags, j, err := loadRepo(ctx, e.ui, o, true)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	if err != nil {
 		return nil, withHint(fmt.Errorf("%s: %w", file, err), "apply takes a file saved by 'skillsync plan -out plan.json'; make one, review it, then: skillsync apply plan.json")
 	}
-	root, repo, diags, err := loadRepo(ctx, ui, o)
+	root, repo, diags, _, err := loadRepo(ctx, ui, o, false)
 	if err != nil {
 		return nil, err
 	}

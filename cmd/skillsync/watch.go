@@ -122,7 +122,7 @@ func runWatch(ctx context.Context, e *env, o watchOptions) error {
 func (w *watcher) round(ctx context.Context) error {
 	e, planning := w.e, w.o.drift.planning
 	w.metrics.add(metricRounds, "", 1)
-	_, repo, _, err := loadRepo(ctx, e.ui, planning)
+	_, repo, _, _, err := loadRepo(ctx, e.ui, planning, false)
 	if err != nil {
 		w.metrics.add(metricErrors, "", 1)
 		return err
