@@ -133,12 +133,6 @@ func publishPlan(ctx context.Context, ui *ui, sink reviewSink, r *planRun, kind 
 	return nil
 }
 
-// posts reports whether kind's command was asked to post: plan --comment
-// or drift --issue.
-func (g githubOptions) posts(kind string) bool {
-	return kind == "plan" && g.comment || kind == "drift" && g.issue
-}
-
 // publishPlans is [publishPlan] of the plan of each run, or, for a target
 // that could not be planned, [publishFailureOf] its error: one comment and
 // one issue per target, through the one [reviewSink] that
@@ -148,7 +142,7 @@ func (g githubOptions) posts(kind string) bool {
 func publishPlans(ctx context.Context, e *env, g githubOptions, runs []*planRun, kind string) error {
 	var sink reviewSink
 	var sinkErr error
-	if g.posts(kind) {
+	if kind == "plan" && g.comment || kind == "drift" && g.issue {
 		sink, sinkErr = openReviewSink(ctx, e, g, kind)
 	}
 	first := sinkErr
