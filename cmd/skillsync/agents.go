@@ -120,13 +120,15 @@ func runAgentsList(ctx context.Context, e *env, o agentsOptions, format string) 
 	if err != nil {
 		return err
 	}
-	switch format {
-	case "json":
+	switch {
+	case format == "json":
 		if agents == nil {
 			agents = []remote.Agent{}
 		}
 		return writeJSON(ui, agents)
-	case "markdown":
+	case len(agents) == 0:
+		fprintf(ui.stdout, "No agents.\n")
+	case format == "markdown":
 		writeAgentMarkdown(ui, agents)
 	default:
 		writeAgentTable(ui, agents)
@@ -267,10 +269,6 @@ func confirmDelete(ctx context.Context, e *env, what string) error {
 }
 
 func writeAgentTable(ui *ui, agents []remote.Agent) {
-	if len(agents) == 0 {
-		fprintf(ui.stdout, "No agents.\n")
-		return
-	}
 	tw := tabwriter.NewWriter(ui.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tSTATE\tSKILLS\tEMBED")
 	for _, a := range agents {
@@ -288,10 +286,6 @@ func tableCell(s string) string {
 // writeAgentMarkdown writes the agents as a markdown table, for a job
 // summary or a wiki page.
 func writeAgentMarkdown(ui *ui, agents []remote.Agent) {
-	if len(agents) == 0 {
-		fprintf(ui.stdout, "No agents.\n")
-		return
-	}
 	// Names and ids of the space go in code spans, whose pipes alone a
 	// table needs escaped.
 	cell := func(s string) string { return strings.ReplaceAll(render.CodeSpan(s), "|", `\|`) }
