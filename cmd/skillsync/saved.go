@@ -63,10 +63,8 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	if err != nil {
 		return nil, err
 	}
-	byName := map[string]targetSettings{}
-	order := map[string]int{}
+	order := map[string]int{} // the index in ts of each target
 	for i, t := range ts {
-		byName[t.Name] = t
 		order[t.Name] = i
 	}
 	// In the order of skillsync.yaml, as a fresh plan is applied (staging
@@ -76,7 +74,7 @@ func loadSavedPlans(ctx context.Context, e *env, o planningOptions, file string)
 	var stale []string
 	partly := 0 // changes applied already, of plans not applied whole
 	for _, sp := range sps {
-		t := byName[sp.Plan.Target]
+		t := ts[order[sp.Plan.Target]]
 		cl, err := connect(e, o.conn, t)
 		if err != nil {
 			return nil, err
