@@ -123,11 +123,7 @@ func resolveConn(f connFlags, e *env) (connSettings, error) {
 		}
 		cs.parallelism = int(n)
 	}
-	t, from := f.timeout, "--"+string(flagTimeout)
-	if t == "" {
-		t, from = e.getenv(envTimeout), envTimeout
-	}
-	if t != "" {
+	if t, from := pick(flagTimeout, f.timeout, envTimeout, e.getenv, ""); t != "" {
 		d, err := time.ParseDuration(t)
 		if err != nil || d <= 0 {
 			return cs, withHint(fmt.Errorf("%s %q is not a duration", from, t), "write a positive duration such as 10s or 2m")
@@ -385,7 +381,7 @@ func gitAuth(e *env) vendored.Auth {
 // readToken reads t's bearer token, from its file, else its variable, and
 // registers it as a secret that no output may show.
 func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, error) {
-	var tok string
+	name, tok := t.TokenEnv, strings.TrimSpace(getenv(t.TokenEnv))
 	if f := t.TokenFile; f != "" {
 		var err error
 		if tok, err = readTokenFile(f); err != nil {
@@ -394,8 +390,7 @@ func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, er
 		if tok == "" {
 			return "", withHint(fmt.Errorf("token file %s is empty", f), "write the token into it, or set %s", t.TokenEnv)
 		}
-	} else {
-		tok = strings.TrimSpace(getenv(t.TokenEnv))
+		name = tokenFileName(f)
 	}
 	if tok == "" && t.Name != "" {
 		// The variable is named, never a value.
@@ -404,10 +399,6 @@ func readToken(ui *ui, t targetSettings, getenv func(string) string) (string, er
 	}
 	if tok == "" {
 		return "", withHint(errors.New("no token"), "set %s to an access token of the space, or pass --token-file FILE; the token is never read from skillsync.yaml", t.TokenEnv)
-	}
-	name := t.TokenEnv
-	if t.TokenFile != "" {
-		name = tokenFileName(t.TokenFile)
 	}
 	ui.secrets.Add(name, tok)
 	return tok, nil
