@@ -157,7 +157,7 @@ type invalidRepoError struct {
 }
 
 func (e *invalidRepoError) Error() string {
-	errs, _ := countDiagnostics(e.diags)
+	errs, _ := e.diags.Count()
 	return "the repository has " + names.Count(errs, "validation error", "validation errors")
 }
 

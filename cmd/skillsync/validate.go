@@ -118,7 +118,7 @@ func writeDiagnosticsMarkdown(ui *ui, skills int, diags diag.Diagnostics) {
 // validateSummary sums up validate's report of skills with diags, with no
 // final period: "3 skills valid (1 warning)", or "2 errors, 0 warnings".
 func validateSummary(skills int, diags diag.Diagnostics) string {
-	errs, warns := countDiagnostics(diags)
+	errs, warns := diags.Count()
 	if errs == 0 {
 		return fmt.Sprintf("%d %s valid (%s)", skills, names.Plural(skills, "skill", "skills"), names.Count(warns, "warning", "warnings"))
 	}
@@ -133,15 +133,4 @@ func writeDiagnostics(ui *ui, diags diag.Diagnostics) {
 			fprintf(ui.stdout, "\thint: %s\n", visible.Line(d.Hint))
 		}
 	}
-}
-
-func countDiagnostics(diags diag.Diagnostics) (errs, warns int) {
-	for _, d := range diags {
-		if d.Severity == diag.SeverityError {
-			errs++
-		} else {
-			warns++
-		}
-	}
-	return errs, warns
 }

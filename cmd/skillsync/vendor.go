@@ -225,7 +225,7 @@ func runVendorAdd(ctx context.Context, e *env, o vendorAddOptions) error {
 	}
 	if errors.Is(err, vendored.ErrInvalidSkill) {
 		writeDiagnostics(ui, added.Diagnostics)
-		errs, _ := countDiagnostics(added.Diagnostics)
+		errs, _ := added.Diagnostics.Count()
 		return withHint(fmt.Errorf("not vendored: %s would hold a skill with %s, which validate and plan refuse; nothing is written",
 			added.Dir, names.Count(errs, "error", "errors")),
 			"vendor another ref or folder, or pass --force to vendor it as it is and fix it here")
