@@ -16,24 +16,27 @@ import (
 // output for people shows: they show markers.
 var goEscape = regexp.MustCompile(`\\u[0-9a-fA-F]{4}|\\U[0-9a-fA-F]{8}`)
 
+// checkQuoted fails t unless out, what a command said, holds want (a
+// value quoted with its hidden characters as markers) and no Go escape.
+func checkQuoted(t *testing.T, what, out, want string) {
+	t.Helper()
+	if esc := goEscape.FindString(out); esc != "" || !strings.Contains(out, want) {
+		t.Errorf("%s: want %s quoted, with no Go escape:\n%s", what, want, out)
+	}
+}
+
 // TestConfigMessagesShowHiddenText: the messages about skillsync.yaml,
 // skillsync.lock and the targets they name quote a value's zero-width
 // space as a marker, never as a Go escape.
 func TestConfigMessagesShowHiddenText(t *testing.T) {
 	t.Parallel()
 	_, dir, env := ciSetup(t)
-	check := func(what, out, want string) {
-		t.Helper()
-		if e := goEscape.FindString(out); e != "" || !strings.Contains(out, want) {
-			t.Errorf("%s: want %s quoted, with no Go escape:\n%s", what, want, out)
-		}
-	}
 	lock := "version: 1\nskills:\n  - slug: greet\n    source: https://example.com/up.git\n    commit: " + strings.Repeat("a", 40) + "\n    hash: sha256:" + strings.Repeat("b", 64) + "\n    ta\u200bg: v1\n"
 	if err := os.WriteFile(filepath.Join(dir, "skillsync.lock"), []byte(lock), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, stdout, stderr := runCLI(t, env, "validate", "--dir", dir)
-	check("skillsync.lock", stdout+stderr, `"ta⟦ZWSP⟧g"`)
+	checkQuoted(t, "skillsync.lock", stdout+stderr, `"ta⟦ZWSP⟧g"`)
 
 	cfg := filepath.Join(dir, "skillsync.yaml")
 	data, err := os.ReadFile(cfg)
@@ -44,7 +47,7 @@ func TestConfigMessagesShowHiddenText(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, stdout, stderr = runCLI(t, env, "validate", "--dir", dir)
-	check("skillsync.yaml", stdout+stderr, `"hidden-uni⟦ZWSP⟧code"`)
+	checkQuoted(t, "skillsync.yaml", stdout+stderr, `"hidden-uni⟦ZWSP⟧code"`)
 
 	if err := os.WriteFile(cfg, []byte("targets:\n  stg: {space: demo}\nmissing: warn\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -53,7 +56,7 @@ func TestConfigMessagesShowHiddenText(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, stderr = runCLI(t, env, "plan", "--dir", dir, "--target", "st\u200bg")
-	check("--target", stderr, `"st⟦ZWSP⟧g"`)
+	checkQuoted(t, "--target", stderr, `"st⟦ZWSP⟧g"`)
 }
 
 // TestAgentMessagesShowHiddenText: the messages of the agents commands
@@ -62,20 +65,14 @@ func TestConfigMessagesShowHiddenText(t *testing.T) {
 func TestAgentMessagesShowHiddenText(t *testing.T) {
 	t.Parallel()
 	e, dir, env := ciSetup(t)
-	check := func(what, out, want string) {
-		t.Helper()
-		if esc := goEscape.FindString(out); esc != "" || !strings.Contains(out, want) {
-			t.Errorf("%s: want %s quoted, with no Go escape:\n%s", what, want, out)
-		}
-	}
 	for _, a := range e.Agents(demoSpace) {
 		e.EditAgent(demoSpace, a.ID, func(a *remote.Agent) { a.Name = strings.Replace(a.Name, " ", "\u200b", 1) })
 	}
 	name := e.Agents(demoSpace)[0].Name
 	_, stdout, stderr := runCLI(t, env, "agents", "publish", "--dir", dir, name)
-	check("agents publish", stdout+stderr, `"`+strings.Replace(name, "\u200b", "⟦ZWSP⟧", 1)+`"`)
+	checkQuoted(t, "agents publish", stdout+stderr, `"`+strings.Replace(name, "\u200b", "⟦ZWSP⟧", 1)+`"`)
 	_, stdout, stderr = runCLI(t, env, "agents", "publish", "--dir", dir, "No\u200bbody")
-	check("agents publish of no agent", stdout+stderr, `no agent "No⟦ZWSP⟧body"`)
+	checkQuoted(t, "agents publish of no agent", stdout+stderr, `no agent "No⟦ZWSP⟧body"`)
 }
 
 // TestFindingsShowHiddenText: the text a finding matched shows the tag
