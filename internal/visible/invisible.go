@@ -200,6 +200,13 @@ func findRuns(s string, excuse int) []Run {
 	lineRTL := -1    // the offset of the line whose RTL state is known
 	rtl := false
 	for i := 0; i < len(s); {
+		if end, last := plainEnd(s, i); end > i {
+			// Each of these characters ends a run and is the last visible.
+			flush()
+			prev = last
+			i = end
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		k := KindOf(r)
 		if k == KindNone && isMark(r) {
@@ -279,7 +286,58 @@ func stacked(marks, generic int) bool { return generic > maxSharedMarks || marks
 
 // isMark reports whether r is a nonspacing or enclosing combining mark.
 func isMark(r rune) bool {
-	return r >= 0x0300 && unicode.In(r, unicode.Mn, unicode.Me)
+	return !markless(r) && unicode.In(r, unicode.Mn, unicode.Me)
+}
+
+// markless reports whether r lies where Unicode has no combining mark:
+// Latin, punctuation, symbols and box drawing, CJK, Hangul, fullwidth
+// forms and emoji, which make most text beyond ASCII.
+func markless(r rune) bool {
+	return r < 0x0300 || r >= 0x1e00 && r < 0x20d0 || r >= 0x20f1 && r < 0x2cef || r >= 0x309b && r < 0xa66f ||
+		r >= 0xabee && r < 0xfb1e || r >= 0xfe30 && r < 0x101fd || r >= 0x1e94b && r < 0xe0100
+}
+
+// Masks for reading eight ASCII bytes at once: a byte plus 0x80-c has its
+// high bit set exactly when the byte is at least c.
+const (
+	eachByte = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// plainEnd is the end of the characters of s from i that are visible
+// and not combining marks, and the last of them (-1 if there is none).
+func plainEnd(s string, i int) (int, rune) {
+	last := rune(-1)
+	for i < len(s) {
+		// Eight printable ASCII bytes at once: none beyond ASCII, below a
+		// space, or DEL.
+		for ; i+8 <= len(s); i += 8 {
+			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if (w|^(w+(0x80-' ')*eachByte)|(w+eachByte))&highBits != 0 {
+				break
+			}
+			last = rune(s[i+7])
+		}
+		if i == len(s) {
+			break
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+				break
+			}
+			last = rune(c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if KindOf(r) != KindNone || isMark(r) {
+			break
+		}
+		last = r
+		i += n
+	}
+	return i, last
 }
 
 // sharedMark reports whether the mark r is a diacritic that every script
@@ -348,6 +406,11 @@ func withoutMarks(s string) string {
 func mayHoldRuns(s string) bool {
 	marks, generic := 0, 0
 	for i := 0; i < len(s); {
+		if end, _ := plainEnd(s, i); end > i {
+			marks, generic = 0, 0
+			i = end
+			continue
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {

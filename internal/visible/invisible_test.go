@@ -1,8 +1,11 @@
 package visible
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // tags spells s in Unicode tag characters.
@@ -144,6 +147,45 @@ func TestHasInvisible(t *testing.T) {
 	for _, s := range []string{"a\u200bb", "\x07", tags("x"), "\u00ad", "\u2066"} {
 		if !HasInvisible(s) {
 			t.Errorf("HasInvisible(%q) = false", s)
+		}
+	}
+}
+
+// TestMarkless: no combining mark lies where markless says there is none.
+func TestMarkless(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if markless(r) && unicode.In(r, unicode.Mn, unicode.Me) {
+			t.Fatalf("markless(%U), a combining mark", r)
+		}
+	}
+}
+
+// TestPlainEnd: from every offset of texts mixing printable ASCII, line
+// breaks, controls, letters, marks, invisible characters and bytes that
+// are not UTF-8, plainEnd stops at the first character that is invisible
+// or a combining mark, and returns the last one before it.
+func TestPlainEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"a", "Hello, world", "\n", "\t", "\r\n", "\x00", "\x7f", "\x1b", "é", "—", "日本", "├──", "，", "🚀",
+		"\u0301", "\u20d2", "\u200b", "\ufe0f", "\u00ad", "\u0085", "\U000E0041", "\xff", "\xe6\x97", "\ufffd", "א"}
+	for range 20000 {
+		var sb strings.Builder
+		for range r.IntN(12) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := sb.String()
+		for i := 0; i <= len(s); i++ {
+			want, wantLast := i, rune(-1)
+			for want < len(s) {
+				c, n := utf8.DecodeRuneInString(s[want:])
+				if KindOf(c) != KindNone || unicode.In(c, unicode.Mn, unicode.Me) {
+					break
+				}
+				want, wantLast = want+n, c
+			}
+			if end, last := plainEnd(s, i); end != want || last != wantLast {
+				t.Fatalf("plainEnd(%q, %d) = %d, %U; want %d, %U", s, i, end, last, want, wantLast)
+			}
 		}
 	}
 }
