@@ -108,25 +108,43 @@ var (
 	maxHiddenBody = 8192
 )
 
-// fencedBlocks lists the fenced code blocks of markdown, as offsets.
+// fencedBlocks lists the fenced code blocks of markdown, as offsets: from
+// the start of a line that opens with "```" or "~~~" after spaces, to the
+// end of the line that so opens with the same marker, or of the text.
 func fencedBlocks(raw string) [][2]int {
 	var out [][2]int
 	open, marker := -1, ""
+	markers := [...]string{"```", "~~~"}
+	next := [...]int{-2, -2} // where each marker next occurs; -1 never, -2 not searched yet
 	for off := 0; off < len(raw); {
-		end := strings.IndexByte(raw[off:], '\n')
+		// off starts a line: the first marker from there is the only one
+		// of its line that may open it.
+		p := -1
+		for k, m := range markers {
+			if next[k] != -1 && next[k] < off {
+				next[k] = strings.Index(raw[off:], m)
+				if next[k] >= 0 {
+					next[k] += off
+				}
+			}
+			if next[k] >= 0 && (p < 0 || next[k] < p) {
+				p = next[k]
+			}
+		}
+		if p < 0 {
+			break
+		}
+		ls := off + strings.LastIndexByte(raw[off:p], '\n') + 1
+		end := strings.IndexByte(raw[p:], '\n')
 		if end < 0 {
 			end = len(raw)
 		} else {
-			end += off
+			end += p
 		}
-		line := strings.TrimLeft(raw[off:end], " ")
-		for _, m := range []string{"```", "~~~"} {
-			if !strings.HasPrefix(line, m) {
-				continue
-			}
+		if m := raw[p : p+3]; strings.TrimLeft(raw[ls:p], " ") == "" {
 			switch {
 			case open < 0:
-				open, marker = off, m
+				open, marker = ls, m
 			case m == marker:
 				out = append(out, [2]int{open, end})
 				open = -1
@@ -145,7 +163,8 @@ func fencedBlocks(raw string) [][2]int {
 // text once, however many offsets are asked.
 type codeIndex struct {
 	raw    string
-	fences [][2]int
+	fences [][2]int // listed when first needed
+	listed bool
 	fi     int // the first fence that may still hold an offset
 	pos    int // the last offset, up to which ticks counts
 	ticks  int // backticks from the start of pos's line to pos
@@ -153,6 +172,9 @@ type codeIndex struct {
 }
 
 func (c *codeIndex) in(i int) bool {
+	if !c.listed {
+		c.fences, c.listed = fencedBlocks(c.raw), true
+	}
 	if i < c.pos {
 		c.fi, c.pos, c.ticks = 0, 0, 0 // asked out of order: start again
 	}
@@ -187,7 +209,7 @@ func hidingWord(tag string) bool {
 func (s *scan) hiddenRanges() []hidden {
 	raw := s.t.raw
 	var hs []hidden
-	code := &codeIndex{raw: raw, fences: fencedBlocks(raw), work: &s.work}
+	code := &codeIndex{raw: raw, work: &s.work}
 	for i := 0; ; {
 		k := strings.Index(raw[i:], "<!--")
 		if k < 0 {
@@ -231,7 +253,6 @@ func (s *scan) hiddenRanges() []hidden {
 	}
 	// Each opening tag is read once, and matched only when it names a
 	// way of hiding.
-	code = &codeIndex{raw: raw, fences: code.fences, work: &s.work}
 	for i := 0; ; {
 		k := strings.IndexByte(raw[i:], '<')
 		if k < 0 {

@@ -1,0 +1,80 @@
+package lint
+
+import (
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// fencesByLine is the definition of [fencedBlocks]: each line is read,
+// and one that opens with a marker after spaces opens a block, or closes
+// the open one when the markers are the same.
+func fencesByLine(raw string) [][2]int {
+	var out [][2]int
+	open, marker := -1, ""
+	for off := 0; off < len(raw); {
+		end := strings.IndexByte(raw[off:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += off
+		}
+		line := strings.TrimLeft(raw[off:end], " ")
+		for _, m := range []string{"```", "~~~"} {
+			if !strings.HasPrefix(line, m) {
+				continue
+			}
+			switch {
+			case open < 0:
+				open, marker = off, m
+			case m == marker:
+				out = append(out, [2]int{open, end})
+				open = -1
+			}
+		}
+		off = end + 1
+	}
+	if open >= 0 {
+		out = append(out, [2]int{open, len(raw)})
+	}
+	return out
+}
+
+// TestFencedBlocks: on texts of fences, indented or not, markers inside
+// lines, backticks and tildes of other counts, and on the files of
+// SKILLSYNC_LINT_CORPUS when set, fencedBlocks lists what reading each
+// line finds.
+func TestFencedBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{"\n", "```", "~~~", "``", "~~", "`", "~", " ", "   ", "\t", "go", "a ```b", "x~~~", "\r\n", "````", "日本"}
+	for range 50000 {
+		var sb strings.Builder
+		for range r.IntN(16) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		raw := sb.String()
+		if got, want := fencedBlocks(raw), fencesByLine(raw); !slices.Equal(got, want) {
+			t.Fatalf("fencedBlocks(%q) = %v, want %v", raw, got, want)
+		}
+	}
+	roots := os.Getenv("SKILLSYNC_LINT_CORPUS")
+	if roots == "" {
+		return
+	}
+	for _, root := range strings.Split(roots, ",") {
+		skills, err := readCorpus(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sk := range skills {
+			for _, f := range sk.files {
+				raw := string(f.Data)
+				if got, want := fencedBlocks(raw), fencesByLine(raw); !slices.Equal(got, want) {
+					t.Fatalf("%s/%s: fencedBlocks = %v, want %v", sk.dir, f.Path, got, want)
+				}
+			}
+		}
+	}
+}
