@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // A detector finds one pattern of a rule: the anchors are lower-case
@@ -146,10 +144,12 @@ func offscreenDetector() detector {
 		rule: RuleHiddenUnicode, sev: SeverityError, noDoc: true, window: true,
 		anchors: []string{strings.Repeat(" ", minOffscreen), strings.Repeat("\t", 16), strings.Repeat("\u2800", 4)},
 		re:      mustCompile(`[\p{L}\p{N}.,;:!?)"'\x60*_]([ \t\x{2800}]{` + strconv.Itoa(minOffscreen) + `,})(\p{L}[^\n]*)`),
+		// The finding's decoded text is the text pushed away, which the
+		// excerpt of its match, blanks first, would cut off.
 		refine: func(s *scan, m []int) verdict {
 			text := s.t.raw[s.t.rawOff(m[4]):s.t.rawEnd(m[5])]
 			n := utf8.RuneCountInString(s.group(m, 1))
-			return verdict{SeverityError, fmt.Sprintf("text pushed out of view by %d blanks on its line, past where a reviewer reads: %s", n, visible.Quote(shorten(text, 80))), text}
+			return verdict{SeverityError, fmt.Sprintf("text pushed out of view by %d blanks on its line, past where a reviewer reads", n), text}
 		},
 		before: 20, after: 600,
 	}
