@@ -100,7 +100,7 @@ func wantSkill(slug, instructions string, enabled bool, opts ...func(*fsrepo.Ski
 	return reconciletest.Want(slug, instructions, enabled, opts...)
 }
 
-func desiredRepo(skills ...fsrepo.Skill) *fsrepo.Repo { return reconciletest.Desired(skills...) }
+func desiredRepo(skills ...fsrepo.Skill) *fsrepo.Repo { return reconciletest.Repo(skills...) }
 
 func stepOf(t testing.TB, r *Result, slug string, a Action) StepResult {
 	t.Helper()

@@ -72,7 +72,7 @@ func readFile(t testing.TB, path string) []reconcile.JournalEntry {
 func TestRestoreBringsBackWhatApplyReplaced(t *testing.T) {
 	env := reconciletest.NewEnv(t, remotetest.Space{})
 	notes := env.Seed("notes", "First text.\n", true)
-	desired := reconciletest.Desired(reconciletest.Want("notes", "Text from git.\n", true))
+	desired := reconciletest.Repo(reconciletest.Want("notes", "Text from git.\n", true))
 	p1 := plan(t, env, desired, reconcile.Policy{})
 
 	const appText = "Text edited in the app.\n"
@@ -127,7 +127,7 @@ func TestAcceptedWriteNotSentAgain(t *testing.T) {
 	env := reconciletest.NewEnv(t, remotetest.Space{})
 	env.Emu.SetAnswers(remotetest.Answers{Write: remotetest.WriteAccepted, AcceptedAfter: time.Hour})
 	env.Seed("doc", "old\n", true)
-	desired := reconciletest.Desired(reconciletest.Want("doc", "new\n", true))
+	desired := reconciletest.Repo(reconciletest.Want("doc", "new\n", true))
 	c, err := remote.New(remote.Options{BaseURL: env.Srv.URL, Token: reconciletest.Token, Sleep: reconciletest.InstantWait})
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func BenchmarkJournalWrite(b *testing.B) {
 func BenchmarkApply500Journal(b *testing.B) {
 	const n, par = 500, 8
 	env := reconciletest.NewEnv(b, remotetest.Space{})
-	desired := reconciletest.Desired()
+	desired := reconciletest.Repo()
 	for i := range n {
 		slug := fmt.Sprintf("skill-%05d", i)
 		text := fmt.Sprintf("# %s\n\nDo the thing number %d.\n", slug, i)

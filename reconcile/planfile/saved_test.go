@@ -62,7 +62,7 @@ func TestCheckStaleWithoutHTTP(t *testing.T) {
 	edit := svc.Add("edit", "old\n", true)
 	svc.Add("wake", "same\n", false)
 	svc.Add("stray", "x\n", true)
-	desired := reconciletest.Desired(reconciletest.Want("edit", "new\n", true), reconciletest.Want("wake", "same\n", true))
+	desired := reconciletest.Repo(reconciletest.Want("edit", "new\n", true), reconciletest.Want("wake", "same\n", true))
 	desired.Config.Unmanaged = config.UnmanagedDisable
 	live, err := fetch.Space(t.Context(), svc, reconciletest.Space, desired, fetch.Options{})
 	if err != nil {
@@ -115,7 +115,7 @@ func savedFixture(t *testing.T, publish bool) (*applyEnv, *fsrepo.Repo, reconcil
 	env.seed("stray", "x\n", true)
 	env.seed("quiet", "same\n", true)
 	env.Emu.AddAgent(reconciletest.Space, remote.Agent{Name: "Helper", HasUnpublishedChanges: true})
-	desired := reconciletest.Desired(reconciletest.Want("edit", "new\n", true), reconciletest.Want("wake", "same\n", true), reconciletest.Want("quiet", "same\n", true))
+	desired := reconciletest.Repo(reconciletest.Want("edit", "new\n", true), reconciletest.Want("wake", "same\n", true), reconciletest.Want("quiet", "same\n", true))
 	// The policy comes from skillsync.yaml, as it does for the CLI: the
 	// saved plan's desired hash covers it.
 	desired.Config.Unmanaged = config.UnmanagedDisable
@@ -229,7 +229,7 @@ func TestCheckStale(t *testing.T) {
 	t.Run("no enable, no list", func(t *testing.T) {
 		env := newApplyEnv(t, remotetest.Space{})
 		env.seed("edit", "old\n", true)
-		desired := reconciletest.Desired(reconciletest.Want("edit", "new\n", true))
+		desired := reconciletest.Repo(reconciletest.Want("edit", "new\n", true))
 		p := env.plan(desired, reconcile.Policy{})
 		if p.Summary.Update != 1 || p.Summary.Enable != 0 {
 			t.Fatalf("plan summary %+v, want one update", p.Summary)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/skillsync/skillsync/fsrepo"
-	"github.com/skillsync/skillsync/fsrepo/config"
 	"github.com/skillsync/skillsync/remote"
 	"github.com/skillsync/skillsync/remote/remotetest"
 	"github.com/skillsync/skillsync/remote/remotetest/testserver"
@@ -90,9 +89,4 @@ func Want(slug, instructions string, enabled bool, opts ...func(*fsrepo.Skill)) 
 		o(&s)
 	}
 	return s
-}
-
-// Desired is a repository of skills for space [Space], at a commit.
-func Desired(skills ...fsrepo.Skill) *fsrepo.Repo {
-	return &fsrepo.Repo{Root: "/repo", Config: config.Config{Space: Space}, Skills: skills, Commit: "0123456789abcdef0123"}
 }
