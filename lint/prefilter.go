@@ -602,24 +602,20 @@ func maxBreaks(n *syntax.Regexp) (int, bool) {
 			return 0, false
 		}
 		return k * n.Max, true
-	case syntax.OpConcat:
-		sum := 0
-		for _, sub := range n.Sub {
-			k, ok := maxBreaks(sub)
-			if !ok {
-				return 0, false
-			}
-			sum += k
-		}
-		return sum, true
-	case syntax.OpAlternate:
+	case syntax.OpConcat, syntax.OpAlternate:
+		// A concatenation holds the breaks of all its parts, an
+		// alternation those of one.
 		most := 0
 		for _, sub := range n.Sub {
 			k, ok := maxBreaks(sub)
 			if !ok {
 				return 0, false
 			}
-			most = max(most, k)
+			if n.Op == syntax.OpConcat {
+				most += k
+			} else {
+				most = max(most, k)
+			}
 		}
 		return most, true
 	}
