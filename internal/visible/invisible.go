@@ -369,8 +369,12 @@ func markSequence(s string, i int) (end int, last rune, marks, generic int) {
 // baseLen is the length in bytes of the letter that the marks at s[i:]
 // stand on, prev, or 0 when something invisible or nothing stands between.
 func baseLen(s string, i int, prev rune) int {
-	if b := before(s, i); b >= 0 && b == prev && b != '\n' {
-		return utf8.RuneLen(b)
+	if i == 0 {
+		return 0
+	}
+	// Its width in s: an invalid byte decodes to U+FFFD, wider than it.
+	if b, n := utf8.DecodeLastRuneInString(s[:i]); b == prev && b != '\n' {
+		return n
 	}
 	return 0
 }
