@@ -2,10 +2,7 @@ package lint
 
 import (
 	"bytes"
-	"fmt"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // A detector finds one pattern of a rule: the anchors are lower-case
@@ -126,33 +123,7 @@ func detectors() []detector {
 	ds = append(ds, intlDetectors()...)
 	ds = append(ds, destructiveDetectors()...)
 	ds = append(ds, decodeDetectors()...)
-	ds = append(ds, offscreenDetector())
 	return ds
-}
-
-// minOffscreen is the fewest blanks between two texts of a line that push
-// the second out of view: a diff in a comment scrolls sideways, and a
-// reviewer does not scroll. Tables and aligned code pad less.
-const minOffscreen = 64
-
-// offscreenDetector finds text that a long run of blanks (spaces, tabs,
-// braille blanks) pushes out of view on its line. A run after a diff's
-// marker or a table's pipe is indentation or padding, and the text must
-// start with a letter.
-func offscreenDetector() detector {
-	return detector{
-		rule: RuleHiddenUnicode, sev: SeverityError, noDoc: true, window: true,
-		anchors: []string{strings.Repeat(" ", minOffscreen), strings.Repeat("\t", 16), strings.Repeat("\u2800", 4)},
-		re:      mustCompile(`[\p{L}\p{N}.,;:!?)"'\x60*_]([ \t\x{2800}]{` + strconv.Itoa(minOffscreen) + `,})(\p{L}[^\n]*)`),
-		// The finding's decoded text is the text pushed away, which the
-		// excerpt of its match, blanks first, would cut off.
-		refine: func(s *scan, m []int) verdict {
-			text := s.t.raw[s.t.rawOff(m[4]):s.t.rawEnd(m[5])]
-			n := utf8.RuneCountInString(s.group(m, 1))
-			return verdict{SeverityError, fmt.Sprintf("text pushed out of view by %d blanks on its line, past where a reviewer reads", n), text}
-		},
-		before: 20, after: 600,
-	}
 }
 
 func overrideDetectors() []detector {

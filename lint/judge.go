@@ -383,6 +383,7 @@ func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
 	s := &scan{j: j, path: p, t: t, fold: t.fold, hash: hash, depth: depth, aboutAttacks: about, sc: sc}
 	s.hiddenUnicode()
 	s.detect()
+	s.offscreen()
 	s.knownSecrets()
 	s.payloads()
 	if isMarkup(p) {
