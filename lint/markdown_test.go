@@ -2,7 +2,6 @@ package lint
 
 import (
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -59,22 +58,9 @@ func TestFencedBlocks(t *testing.T) {
 			t.Fatalf("fencedBlocks(%q) = %v, want %v", raw, got, want)
 		}
 	}
-	roots := os.Getenv("SKILLSYNC_LINT_CORPUS")
-	if roots == "" {
-		return
-	}
-	for _, root := range strings.Split(roots, ",") {
-		skills, err := readCorpus(root)
-		if err != nil {
-			t.Fatal(err)
+	eachCorpusFile(t, func(path, raw string) {
+		if got, want := fencedBlocks(raw), fencesByLine(raw); !slices.Equal(got, want) {
+			t.Fatalf("%s: fencedBlocks = %v, want %v", path, got, want)
 		}
-		for _, sk := range skills {
-			for _, f := range sk.files {
-				raw := string(f.Data)
-				if got, want := fencedBlocks(raw), fencesByLine(raw); !slices.Equal(got, want) {
-					t.Fatalf("%s/%s: fencedBlocks = %v, want %v", sk.dir, f.Path, got, want)
-				}
-			}
-		}
-	}
+	})
 }

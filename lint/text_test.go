@@ -68,19 +68,28 @@ func TestFoldOffsets(t *testing.T) {
 // SKILLSYNC_LINT_CORPUS names against its definition, at offsets drawn
 // at random.
 func TestFoldCorpus(t *testing.T) {
-	roots := os.Getenv("SKILLSYNC_LINT_CORPUS")
-	if roots == "" {
+	if os.Getenv("SKILLSYNC_LINT_CORPUS") == "" {
 		t.Skip("set SKILLSYNC_LINT_CORPUS to folders of skill folders")
 	}
 	r := rand.New(rand.NewPCG(5, 6))
+	eachCorpusFile(t, func(_ string, raw string) { checkFold(t, raw, r) })
+}
+
+// eachCorpusFile calls f with the path and the text of every file of the
+// skill folders that SKILLSYNC_LINT_CORPUS names, if any.
+func eachCorpusFile(t *testing.T, f func(path, raw string)) {
+	roots := os.Getenv("SKILLSYNC_LINT_CORPUS")
+	if roots == "" {
+		return
+	}
 	for _, root := range strings.Split(roots, ",") {
 		skills, err := readCorpus(root)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, sk := range skills {
-			for _, f := range sk.files {
-				checkFold(t, string(f.Data), r)
+			for _, file := range sk.files {
+				f(sk.dir+"/"+file.Path, string(file.Data))
 			}
 		}
 	}
