@@ -63,13 +63,13 @@ func New(secret string) *Redactor {
 // Redact replaces with "[REDACTED]" each spelling of the secret in s, and
 // of a real token what a cut left of it.
 func (r *Redactor) Redact(s string) string {
-	d := decode(s)
+	d := decode(s, true)
 	return d.hide(r.spans(d, nil))
 }
 
 // Holds reports whether s holds the whole secret, in any spelling, when it
 // is a real token (see [ShortSecret]).
-func (r *Redactor) Holds(s string) bool { return r.holds(decode(s)) }
+func (r *Redactor) Holds(s string) bool { return r.holds(decode(s, false)) }
 
 func (r *Redactor) holds(d *decoded) bool {
 	return len(r.secret) >= ShortSecret && (strings.Contains(d.text, r.secret) || strings.Contains(d.src, r.secret))
@@ -207,35 +207,52 @@ func (a *automaton) step(k int, c byte) int {
 type span struct{ from, to int }
 
 // decoded is a text with its escapes read: text[i] is spelt by
-// src[at[i]:at[i+1]]. at is nil when text is src.
+// src[at[i]:at[i+1]]. at is nil when text is src, or when it was not
+// asked for.
 type decoded struct {
 	src, text string
 	at        []int32
 }
 
 // decode reads each escape of s as the byte it stands for, and keeps every
-// other byte as it is.
-func decode(s string) *decoded {
+// other byte as it is. With spelt, it keeps where each byte of the text
+// comes from (d.at), which only redacting needs.
+func decode(s string, spelt bool) *decoded {
 	if !strings.ContainsAny(s, `\%&`) {
 		return &decoded{src: s, text: s}
 	}
-	b, at := make([]byte, 0, len(s)), make([]int32, 0, len(s)+1)
+	b := make([]byte, 0, len(s))
+	var at []int32
+	if spelt {
+		at = make([]int32, 0, len(s)+1)
+	}
 	for i := 0; i < len(s); {
 		if c := s[i]; c == '\\' || c == '%' || c == '&' {
 			e, n := unescape(s[i:])
 			if n == 0 {
 				e, n = c, 1
 			}
-			b, at, i = append(b, e), append(at, int32(i)), i+n
+			if spelt {
+				at = append(at, int32(i))
+			}
+			b, i = append(b, e), i+n
 			continue
 		}
-		j := i // to the next escape, if any
-		for ; j < len(s) && s[j] != '\\' && s[j] != '%' && s[j] != '&'; j++ {
-			at = append(at, int32(j))
+		j := len(s) // to the next escape, if any
+		if k := strings.IndexAny(s[i:], `\%&`); k >= 0 {
+			j = i + k
+		}
+		if spelt {
+			for k := i; k < j; k++ {
+				at = append(at, int32(k))
+			}
 		}
 		b, i = append(b, s[i:j]...), j
 	}
-	return &decoded{src: s, text: string(b), at: append(at, int32(len(s)))}
+	if spelt {
+		at = append(at, int32(len(s)))
+	}
+	return &decoded{src: s, text: string(b), at: at}
 }
 
 // unescape returns the byte that the escape s starts with stands for, and
@@ -325,7 +342,7 @@ func (s *Set) Redact(text string) string {
 	if len(s.secrets) == 0 {
 		return text
 	}
-	d := decode(text)
+	d := decode(text, true)
 	var found []span
 	for _, n := range s.secrets {
 		found = n.spans(d, found)
@@ -339,7 +356,7 @@ func (s *Set) Found(text string) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var names []string
-	d := decode(text)
+	d := decode(text, false)
 	for _, n := range s.secrets {
 		if n.holds(d) {
 			names = append(names, n.name)
