@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/skillsync/skillsync/internal/visible"
 )
 
 // accents judges a text whose letters carry accents again without them,
@@ -71,7 +73,7 @@ func withoutAccents(s string) (bare string, changed bool) {
 		switch {
 		case r < utf8.RuneSelf:
 			onBase = r > ' ' && r < 0x7f
-		case unicode.In(r, unicode.Mn, unicode.Me):
+		case visible.IsMark(r):
 			drop = onBase
 		case accentedScript(r) && !norm.NFD.IsNormalString(s[i:i+n]):
 			base, _ := utf8.DecodeRuneInString(norm.NFD.String(s[i : i+n]))

@@ -90,7 +90,7 @@ func newText(raw string, buf *textBuf) *text {
 			i += size
 			continue
 		}
-		if t.plain && (visible.KindOf(r) != visible.KindNone || unicode.In(r, unicode.Mn, unicode.Me)) {
+		if t.plain && (visible.KindOf(r) != visible.KindNone || visible.IsMark(r)) {
 			t.plain = false // a combining mark may be one of a stack
 		}
 		if f := foldRune(tmp[:0], r); len(f) > 0 {
@@ -112,7 +112,7 @@ var selfFolds = sync.OnceValue(func() []byte {
 	bits := make([]byte, 0x10000/8)
 	var tmp [32]byte
 	for r := rune(utf8.RuneSelf); r < 0x10000; r++ {
-		if r == utf8.RuneError || !utf8.ValidRune(r) || visible.KindOf(r) != visible.KindNone || unicode.In(r, unicode.Mn, unicode.Me) {
+		if r == utf8.RuneError || !utf8.ValidRune(r) || visible.KindOf(r) != visible.KindNone || visible.IsMark(r) {
 			continue
 		}
 		if string(foldRune(tmp[:0], r)) == string(r) {

@@ -209,7 +209,7 @@ func findRuns(s string, excuse int) []Run {
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		k := KindOf(r)
-		if k == KindNone && isMark(r) {
+		if k == KindNone && IsMark(r) {
 			flush()
 			end, last, marks, generic := markSequence(s, i)
 			if stacked(marks, generic) {
@@ -284,8 +284,8 @@ const maxStackGap = 3
 // them shared diacritics, are deeper than any script writes.
 func stacked(marks, generic int) bool { return generic > maxSharedMarks || marks > maxMarks }
 
-// isMark reports whether r is a nonspacing or enclosing combining mark.
-func isMark(r rune) bool {
+// IsMark reports whether r is a nonspacing or enclosing combining mark.
+func IsMark(r rune) bool {
 	return !markless(r) && unicode.In(r, unicode.Mn, unicode.Me)
 }
 
@@ -331,7 +331,7 @@ func plainEnd(s string, i int) (int, rune) {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if KindOf(r) != KindNone || isMark(r) {
+		if KindOf(r) != KindNone || IsMark(r) {
 			break
 		}
 		last = r
@@ -353,7 +353,7 @@ func sharedMark(r rune) bool {
 func markSequence(s string, i int) (end int, last rune, marks, generic int) {
 	for end = i; end < len(s); {
 		r, n := utf8.DecodeRuneInString(s[end:])
-		if !isMark(r) || KindOf(r) != KindNone {
+		if !IsMark(r) || KindOf(r) != KindNone {
 			break
 		}
 		marks++
@@ -398,7 +398,7 @@ func addStack(runs []Run, s string, start, end, marks int) []Run {
 // smears.
 func withoutMarks(s string) string {
 	return strings.Map(func(r rune) rune {
-		if isMark(r) {
+		if IsMark(r) {
 			return -1
 		}
 		return r
@@ -429,7 +429,7 @@ func mayHoldRuns(s string) bool {
 		switch {
 		case KindOf(r) != KindNone:
 			return true
-		case isMark(r):
+		case IsMark(r):
 			marks++
 			if sharedMark(r) {
 				generic++
