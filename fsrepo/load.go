@@ -551,7 +551,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 	cfgPath := path.Join(prefix, config.FileName)
 	cf, err := tree.File(cfgPath)
 	if errors.Is(err, object.ErrFileNotFound) {
-		return nil, nil, fmt.Errorf("%w at %s in revision %q (%s)", config.ErrNotFound, cfgPath, ref, commit.Hash.String()[:12])
+		return nil, nil, fmt.Errorf("%w at %s in revision %q (%s)", config.ErrNotFound, cfgPath, ref, ShortCommit(commit.Hash.String()))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s in %s: %w", cfgPath, ref, err)
