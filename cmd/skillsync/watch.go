@@ -134,9 +134,8 @@ func (w *watcher) round(ctx context.Context) error {
 	}
 	probes := make([]string, len(ts))
 	desired := make([]string, len(ts))
-	var g errgroup.Group
-	g.SetLimit(planning.conn.parallelism)
 	// Every page of every target shares one bound.
+	var g errgroup.Group
 	lo := remote.ListOptions{Parallelism: planning.conn.parallelism, Limiter: fetch.NewBudget(planning.conn.parallelism)}
 	for i, t := range ts {
 		wt := w.targets[t.Name]
