@@ -68,11 +68,16 @@ func withoutAccents(s string) (bare string, changed bool) {
 	kept := 0
 	onBase := false // the last character kept is of those scripts, not a space
 	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			// A run of ASCII has nothing to drop; only its last byte
+			// says whether a mark after it sits on a base.
+			i = asciiEnd(s, i+1)
+			onBase = s[i-1] > ' ' && s[i-1] < 0x7f
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		drop, repl := false, ""
 		switch {
-		case r < utf8.RuneSelf:
-			onBase = r > ' ' && r < 0x7f
 		case visible.IsMark(r):
 			drop = onBase
 		case accentedScript(r) && !norm.NFD.IsNormalString(s[i:i+n]):

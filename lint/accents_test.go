@@ -40,3 +40,27 @@ func TestAccentsFoundAtTheirLine(t *testing.T) {
 		}
 	}
 }
+
+// TestWithoutAccents: marks on a Latin, Greek or Cyrillic base are left
+// out, wherever the base is in a run of ASCII; marks after a space or a
+// line break, and the vowels of other scripts, stay.
+func TestWithoutAccents(t *testing.T) {
+	long := "a run of plain ASCII longer than eight bytes "
+	for _, tc := range []struct{ in, want string }{
+		{"plain ASCII only", "plain ASCII only"},
+		{"e\u0301", "e"},
+		{long + "x\u0323y", long + "xy"},
+		{long + " \u0301x", long + " \u0301x"},
+		{long + "\n\u0301x", long + "\n\u0301x"},
+		{"caf\u00e9 na\u00efve", "cafe naive"},
+		{"\u0434\u0301\u0430", "\u0434\u0430"},
+		{"\u0915\u093f", "\u0915\u093f"},
+		{"\u00c0\u0300\u0301" + long + "o\u0336\u0336\u0336", "A" + long + "o"},
+		{"line\nbre\u0301ak\n", "line\nbreak\n"},
+	} {
+		got, changed := withoutAccents(tc.in)
+		if got != tc.want || changed != (tc.in != tc.want) {
+			t.Errorf("withoutAccents(%+q) = %+q, %v; want %+q, %v", tc.in, got, changed, tc.want, tc.in != tc.want)
+		}
+	}
+}
