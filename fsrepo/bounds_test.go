@@ -101,7 +101,7 @@ func checkTooLargeSkillMD(t *testing.T, repo *Repo, ds diag.Diagnostics, size in
 			got = append(got, d)
 		}
 	}
-	want := fmt.Sprintf("%s:1:1: error: SKILL.md is %d bytes; the service takes at most 50000 characters of instructions, so it is not read", p, size)
+	want := fmt.Sprintf("%s:1:1: error: SKILL.md is %d bytes; the service takes at most 50000 characters of instructions, so it is not parsed", p, size)
 	if len(got) != 1 || got[0].String() != want || got[0].Code != "skill-md-too-large" {
 		t.Errorf("diagnostics of %s = %v, want only %q", p, got, want)
 	}

@@ -127,7 +127,7 @@ func buildSkill(skillsDir string, c checks, f *folder) (*Skill, diag.Diagnostics
 			size = int64(len(md.data))
 		}
 		ds = append(ds, diag.Diagnostic{Path: sk.Path, Line: 1, Col: 1, Severity: diag.SeverityError, Code: "skill-md-too-large",
-			Message: fmt.Sprintf("SKILL.md is %d bytes; the service takes at most %d characters of instructions, so it is not read",
+			Message: fmt.Sprintf("SKILL.md is %d bytes; the service takes at most %d characters of instructions, so it is not parsed",
 				size, spec.MaxInstructionsLen),
 			Hint: "keep the instructions short, and move reference material into supporting files that SKILL.md points to"})
 	} else if ok {
