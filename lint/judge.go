@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"math/bits"
 	"path"
 	"regexp"
 	"sort"
@@ -53,6 +54,7 @@ type Judge struct {
 	gated []bool
 	// scratches holds *scratch, the memory of scans done before.
 	scratches sync.Pool
+	topics    wordIndex // of securityTopics
 }
 
 // A wake is what an occurrence of a pattern of the automaton concerns.
@@ -72,7 +74,7 @@ const (
 
 // New makes the Judge of the rules and of the secrets in opts.
 func New(opts Options) (*Judge, error) {
-	j := &Judge{dets: detectors()}
+	j := &Judge{dets: detectors(), topics: newWordIndex(securityTopics())}
 	anchorDetectors(j.dets)
 	j.leaks, j.leakCfg = loadLeakRules()
 	for name, v := range opts.Secrets {
@@ -198,7 +200,7 @@ func (j *Judge) Skill(files []File) []Finding {
 	about := false
 	for _, f := range files {
 		if f.Path == "SKILL.md" {
-			about = aboutAttacks(f.Data)
+			about = j.aboutAttacks(f.Data)
 		}
 	}
 	var out []Finding
@@ -233,11 +235,47 @@ func (j *Judge) file(p string, data []byte, about bool) []Finding {
 // aboutAttacks reports whether the head of a SKILL.md (its name,
 // description and title) presents the skill as security work: a
 // scanner, a red team's or a pentester's guide, a course on attacks.
-func aboutAttacks(skillMD []byte) bool {
-	head := newText(string(skillHead(skillMD[:min(len(skillMD), 1024)])), &textBuf{}).fold
-	for _, w := range securityTopics() {
-		if i := bytes.Index(head, []byte(w)); i >= 0 && wordStart(head, i) {
-			return true
+func (j *Judge) aboutAttacks(skillMD []byte) bool {
+	sc := j.takeScratch()
+	defer j.scratches.Put(sc)
+	head := newText(string(skillHead(skillMD[:min(len(skillMD), 1024)])), &sc.text).fold
+	return j.topics.firstAtWordStart(head)
+}
+
+// A wordIndex finds in one pass over a text where each of up to 64 words
+// of two bytes or more first occurs.
+type wordIndex struct {
+	words []string
+	// first[c] (second[c]) has bit k set when the first (second) byte of
+	// words[k] is c.
+	first, second [256]uint64
+}
+
+func newWordIndex(words []string) wordIndex {
+	if len(words) > 64 {
+		panic("lint: a wordIndex holds 64 words at most")
+	}
+	x := wordIndex{words: words}
+	for k, w := range words {
+		x.first[w[0]] |= 1 << k
+		x.second[w[1]] |= 1 << k
+	}
+	return x
+}
+
+// firstAtWordStart reports whether the first occurrence in b of one of
+// the words starts a word of b.
+func (x *wordIndex) firstAtWordStart(b []byte) bool {
+	var seen uint64 // the words whose first occurrence is behind
+	for i := 0; i+1 < len(b); i++ {
+		for m := x.first[b[i]] & x.second[b[i+1]] &^ seen; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros64(m)
+			if w := x.words[k]; len(w) <= len(b)-i && string(b[i:i+len(w)]) == w {
+				if wordStart(b, i) {
+					return true
+				}
+				seen |= 1 << k
+			}
 		}
 	}
 	return false
@@ -371,11 +409,17 @@ type span struct {
 	prose      bool // words of instruction, which code and quotes make data
 }
 
-func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
-	sc, _ := j.scratches.Get().(*scratch)
-	if sc == nil {
-		sc = &scratch{}
+// takeScratch is memory for a scan, to put back in j.scratches when the
+// scan is done.
+func (j *Judge) takeScratch() *scratch {
+	if sc, ok := j.scratches.Get().(*scratch); ok {
+		return sc
 	}
+	return &scratch{}
+}
+
+func (j *Judge) scan(p, raw, hash string, depth int, about bool) *scan {
+	sc := j.takeScratch()
 	// Nothing keeps the text or the state of its scan once it is judged:
 	// their memory serves the next.
 	defer j.scratches.Put(sc)

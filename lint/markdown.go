@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -294,11 +295,15 @@ func (s *scan) hiddenRanges() []hidden {
 // as "detect", "malicious" or "red team", under a heading that says so, or
 // in a file whose path does. Hidden text is never documentation.
 func (s *scan) documentation() {
+	lowerable := func(sp span) bool { return sp.doc && !sp.hidden && sp.start >= 0 }
+	if !slices.ContainsFunc(s.spans, lowerable) {
+		return // most texts have no finding that documentation may lower
+	}
 	pathDoc := docPath.MatchString(strings.ToLower(s.path))
 	code := !isMarkup(s.path)
 	for i := range s.out {
 		sp := s.spans[i]
-		if !sp.doc || sp.hidden || sp.start < 0 {
+		if !lowerable(sp) {
 			continue
 		}
 		note := ""

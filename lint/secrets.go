@@ -322,7 +322,35 @@ func (k knownSecret) find(s string, fold []byte) (int, bool) {
 	if i := strings.Index(s, k.v); i >= 0 && len(k.v) >= redact.ShortSecret {
 		return i, true
 	}
-	if !k.maybeIn(s, fold) || !k.r.Holds(s) {
+	if !k.maybeIn(s, fold) {
+		return 0, false
+	}
+	if strings.Contains(k.v, "\n") {
+		return k.findLines(s)
+	}
+	// No escape spans a line break, so s holds the secret exactly when one
+	// of its lines does; a line with no escape holds it only as it is.
+	for off := 0; ; {
+		e := strings.IndexAny(s[off:], `\%&`)
+		if e < 0 {
+			return 0, false
+		}
+		ls := off + strings.LastIndexByte(s[off:off+e], '\n') + 1
+		le := len(s)
+		if nl := strings.IndexByte(s[off+e:], '\n'); nl >= 0 {
+			le = off + e + nl + 1
+		}
+		if k.r.Holds(s[ls:le]) {
+			return ls, true
+		}
+		off = le
+	}
+}
+
+// findLines finds a secret of several lines, which only the whole text
+// may hold: the offset of the first line that holds one, or 0.
+func (k knownSecret) findLines(s string) (int, bool) {
+	if !k.r.Holds(s) {
 		return 0, false
 	}
 	off := 0
@@ -342,10 +370,15 @@ func (k knownSecret) maybeIn(s string, fold []byte) bool {
 	if len(k.marks) == 0 {
 		return true
 	}
+	// The escapes first: where the automaton woke the secret, it mostly
+	// found one of them.
+	if bytes.Contains(fold, []byte(`\u00`)) || bytes.Contains(fold, []byte("&#")) || bytes.Contains(fold, []byte("%25")) {
+		return true
+	}
 	for _, m := range k.marks {
 		if bytes.Contains(fold, []byte(m)) || strings.Contains(s, m) {
 			return true
 		}
 	}
-	return bytes.Contains(fold, []byte(`\u00`)) || bytes.Contains(fold, []byte("&#")) || bytes.Contains(fold, []byte("%25"))
+	return false
 }
