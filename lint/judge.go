@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -129,7 +130,10 @@ func (j *Judge) buildAutomaton() *automaton {
 		}
 		return g
 	}
-	prefilterOf := func(d derivation, anchors []string) prefilter {
+	// whole says that every stretch of text the prefilter tests holds
+	// the anchor that woke the rule whole: a group of which each anchor
+	// holds a literal then always passes, and is left out.
+	prefilterOf := func(d derivation, anchors []string, whole bool) prefilter {
 		var p prefilter
 		if d.runLen > 0 {
 			// A token's run is the better test, and costs the
@@ -138,7 +142,7 @@ func (j *Judge) buildAutomaton() *automaton {
 			return p
 		}
 		for _, lits := range d.groups {
-			if !subset(lits, anchors) { // anchors are there already
+			if !subset(lits, anchors) && !(whole && implied(lits, anchors)) { // anchors are there already
 				p.groups = append(p.groups, group(lits))
 			}
 		}
@@ -155,7 +159,11 @@ func (j *Judge) buildAutomaton() *automaton {
 		for _, a := range d.anchors {
 			add(a, wake{wakeDetector, int32(i)})
 		}
-		j.detPre[i] = prefilterOf(detectorDerivation(d.re.String()), d.anchors)
+		// A window holds its anchors; a try at an anchor tests the text
+		// from it to the detector's reach.
+		_, after := d.reach()
+		whole := d.window || !slices.ContainsFunc(d.anchors, func(a string) bool { return len(a) > after })
+		j.detPre[i] = prefilterOf(detectorDerivation(d.re.String()), d.anchors, whole)
 		j.need[i] = -1
 		if len(d.need) > 0 {
 			j.need[i] = group(d.need)
@@ -166,7 +174,7 @@ func (j *Judge) buildAutomaton() *automaton {
 		for _, k := range l.keywords {
 			add(k, wake{wakeLeak, int32(i)})
 		}
-		j.leakPre[i] = prefilterOf(l.derived, l.keywords)
+		j.leakPre[i] = prefilterOf(l.derived, l.keywords, true)
 	}
 	j.gated = make([]bool, len(j.secrets))
 	for i, k := range j.secrets {
@@ -191,6 +199,16 @@ func subset(lits, words []string) bool {
 		}
 	}
 	return true
+}
+
+// implied reports whether each of anchors holds one of lits.
+func implied(lits, anchors []string) bool {
+	for _, a := range anchors {
+		if !slices.ContainsFunc(lits, func(l string) bool { return strings.Contains(a, l) }) {
+			return false
+		}
+	}
+	return len(anchors) > 0
 }
 
 // Skill judges the files of one skill folder: SKILL.md whole (frontmatter
