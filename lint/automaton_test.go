@@ -112,6 +112,56 @@ func FuzzAutomaton(f *testing.F) {
 	})
 }
 
+// TestHasFindsLiterals: whether a stretch of text holds a literal of a
+// prefilter group, as the scan answers it from the automaton's hits or,
+// for literals of one byte, from the text, is what searching the stretch
+// for each literal answers, on fixture text and at random stretches.
+func TestHasFindsLiterals(t *testing.T) {
+	j := judgeFor(t, nil)
+	lits := make([][]string, j.groups)
+	for id, ws := range j.wakes {
+		for _, w := range ws {
+			if w.kind == wakeGroup {
+				lits[w.i] = append(lits[w.i], j.ac.patterns[id])
+			}
+		}
+	}
+	oneByte := 0
+	for g, set := range j.oneByte {
+		for k := range len(set) {
+			lits[g] = append(lits[g], set[k:k+1])
+			oneByte++
+		}
+	}
+	if oneByte == 0 {
+		t.Fatal("no group of one-byte literals: the test shows little")
+	}
+	r := rand.New(rand.NewPCG(11, 5))
+	found := map[bool]int{} // by whether the group is of one-byte literals
+	for _, f := range loadFixtures(t)[:60] {
+		for _, file := range f.files {
+			s := &scan{j: j, t: newText(string(file.Data), &textBuf{})}
+			s.fold = s.t.fold
+			s.findLiterals(j.ac.appendHits(nil, s.fold))
+			for range 200 {
+				lo := r.IntN(len(s.fold) + 1)
+				hi := min(lo+r.IntN(300), len(s.fold))
+				g := r.IntN(j.groups)
+				want := slices.ContainsFunc(lits[g], func(l string) bool { return strings.Contains(string(s.fold[lo:hi]), l) })
+				if got := s.has(g, lo, hi); got != want {
+					t.Fatalf("%s/%s [%d:%d] group %q: has says %v, searching says %v", f.name, file.Path, lo, hi, lits[g], got, want)
+				}
+				if want {
+					found[j.oneByte[g] != ""]++
+				}
+			}
+		}
+	}
+	if found[false] < 100 || found[true] < 10 {
+		t.Errorf("stretches holding a literal: %d of groups in the automaton, %d of one-byte groups: the test shows little", found[false], found[true])
+	}
+}
+
 // BenchmarkAutomaton walks the folded text of the skills a judging
 // benchmark judges (see [benchSkills]).
 func BenchmarkAutomaton(b *testing.B) {

@@ -49,7 +49,11 @@ type Judge struct {
 	detPre, leakPre []prefilter
 	need            []int
 	groups          int
-	secrets         []knownSecret
+	// oneByte[g], when not empty, holds the literals of group g, each a
+	// single byte: a byte is too common to find in the automaton, so
+	// [scan.has] looks for it in the text.
+	oneByte []string
+	secrets []knownSecret
 	// gated[i] says that secrets[i] is in a text only if the automaton
 	// found one of its marks there.
 	gated []bool
@@ -125,6 +129,11 @@ func (j *Judge) buildAutomaton() *automaton {
 		g := j.groups
 		j.groups++
 		groupIDs[key] = g
+		j.oneByte = append(j.oneByte, "")
+		if !slices.ContainsFunc(lits, func(l string) bool { return len(l) != 1 }) {
+			j.oneByte[g] = strings.Join(lits, "")
+			return g
+		}
 		for _, l := range lits {
 			add(l, wake{wakeGroup, int32(g)})
 		}
@@ -716,6 +725,14 @@ func (s *scan) findLiterals(hits []hit) {
 
 // has reports whether a literal of group g lies within fold[lo:hi].
 func (s *scan) has(g, lo, hi int) bool {
+	if set := s.j.oneByte[g]; set != "" {
+		for k := range len(set) {
+			if bytes.IndexByte(s.fold[lo:hi], set[k]) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
 	if s.lits == nil {
 		return false
 	}
