@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -51,20 +52,17 @@ type seg struct {
 // until it is judged.
 func newText(raw string, buf *textBuf) *text {
 	t := &text{raw: raw, buf: buf}
-	// Most texts are ASCII: copied, then lowered until a byte beyond it.
-	b := append(buf.fold[:0], raw...)
-	buf.fold = b[:0]
-	plain, n := lowerASCII(b)
+	// Most texts are ASCII: lowered as they are copied.
+	b, plain, n := appendLowerASCII(buf.fold[:0], raw)
 	t.plain = plain
-	if n == len(b) {
+	if n == len(raw) {
 		blankContinuations(b)
-		t.fold = b
+		t.fold, buf.fold = b, b[:0]
 		return t
 	}
 	// offs is not nil even when nothing folds to a byte, so that the end
-	// of fold still maps to the end of raw. The ASCII before raw[n] is
-	// folded already.
-	b, offs := b[:n], append(buf.offs[:0], seg{})[:0]
+	// of fold still maps to the end of raw.
+	offs := append(buf.offs[:0], seg{})[:0]
 	if n > 0 {
 		offs = append(offs, seg{0, 0, true})
 	}
@@ -72,14 +70,10 @@ func newText(raw string, buf *textBuf) *text {
 	var tmp [32]byte
 	for i := n; i < len(raw); {
 		if raw[i] < utf8.RuneSelf {
-			// A run of ASCII is copied and lowered as a whole.
-			j := asciiEnd(raw, i+1)
 			offs = append(offs, seg{int32(len(b)), int32(i), true})
-			b = append(b, raw[i:j]...)
-			if plain, _ := lowerASCII(b[len(b)-(j-i):]); !plain {
-				t.plain = false
-			}
-			i = j
+			b, plain, n = appendLowerASCII(b, raw[i:])
+			t.plain = t.plain && plain
+			i += n
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(raw[i:])
@@ -144,44 +138,49 @@ const (
 	highBits = 0x8080808080808080
 )
 
-// lowerASCII lowers the ASCII letters of b in place, up to its first byte
-// beyond ASCII, b[n] (n is len(b) when there is none). plain reports
-// whether the bytes lowered are free of control characters other than
-// tabs and line breaks.
-func lowerASCII(b []byte) (plain bool, n int) {
+// appendLowerASCII appends to dst the ASCII bytes that s starts with, its
+// letters lowered, up to its first byte beyond ASCII, s[n] (n is len(s)
+// when there is none). plain reports whether those bytes are free of
+// control characters other than tabs and line breaks.
+func appendLowerASCII(dst []byte, s string) (b []byte, plain bool, n int) {
+	d := len(dst)
+	b = slices.Grow(dst, len(s))[:d+len(s)]
 	plain = true
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 		if w&highBits != 0 {
 			break // the bytes of this word are read one by one
 		}
 		upper := (w + (0x80-'A')*eachByte) &^ (w + (0x80-'Z'-1)*eachByte) & highBits
-		binary.LittleEndian.PutUint64(b[i:], w|upper>>2)
+		binary.LittleEndian.PutUint64(b[d+i:], w|upper>>2)
 		// Bytes below a space, or DEL; line breaks are common enough to
 		// be set apart here.
 		ctl := (^(w + (0x80-' ')*eachByte) | (w + eachByte)) & highBits
 		if nl := w ^ '\n'*eachByte; ctl != 0 && plain {
 			ctl &^= ^((nl&^highBits + ^uint64(highBits)) | nl) & highBits
-			plain = ctl == 0 || plainControls(b[i:i+8])
+			plain = ctl == 0 || plainControls(s[i:i+8])
 		}
 	}
-	for ; i < len(b); i++ {
-		switch c := b[i]; {
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
 		case c >= utf8.RuneSelf:
-			return plain, i
+			return b[:d+i], plain, i
 		case 'A' <= c && c <= 'Z':
-			b[i] = c + 'a' - 'A'
+			c += 'a' - 'A'
 		case c < ' ' || c == 0x7f:
-			plain = plain && plainControls(b[i:i+1])
+			plain = plain && plainControls(s[i:i+1])
 		}
+		b[d+i] = c
 	}
-	return plain, len(b)
+	return b, plain, len(s)
 }
 
 // plainControls reports whether the control characters of b are tabs and
 // line breaks only.
-func plainControls(b []byte) bool {
+func plainControls(b string) bool {
 	for _, c := range b {
 		if c < ' ' && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
 			return false
@@ -192,26 +191,39 @@ func plainControls(b []byte) bool {
 
 // blankContinuations turns a backslash (or PowerShell's backtick) that
 // continues a command on the next line into spaces, so a command cut
-// across lines reads as one. It looks only before line breaks, in order,
-// so a blanked break may make the next one's backtick follow a space.
+// across lines reads as one. It blanks in order, so a blanked break may
+// make the backtick that follows it follow a space.
 func blankContinuations(b []byte) {
-	for k := bytes.IndexByte(b, '\n'); k >= 0; {
-		i := k - 1 // the character continued
-		if i >= 0 && b[i] == '\r' {
-			i--
+	// Backslashes and backticks are fewer than line breaks: each is
+	// looked at, in order, to see whether a line break follows it.
+	next := func(c byte, from int) int {
+		if k := bytes.IndexByte(b[from:], c); k >= 0 {
+			return from + k
+		}
+		return len(b)
+	}
+	slash, tick := next('\\', 0), next('`', 0)
+	for {
+		i := min(slash, tick)
+		if i == len(b) {
+			return
+		}
+		if i == slash {
+			slash = next('\\', i+1)
+		} else {
+			tick = next('`', i+1)
+		}
+		k := i + 1 // the line break continued
+		if k < len(b) && b[k] == '\r' {
+			k++
 		}
 		// PowerShell continues a line with a backtick after a space;
 		// markdown ends code spans and fences with backticks too.
-		if i >= 0 && (b[i] == '\\' || b[i] == '`' && i > 0 && b[i-1] == ' ') {
+		if k < len(b) && b[k] == '\n' && (b[i] == '\\' || i > 0 && b[i-1] == ' ') {
 			for c := i; c <= k; c++ {
 				b[c] = ' '
 			}
 		}
-		next := bytes.IndexByte(b[k+1:], '\n')
-		if next < 0 {
-			break
-		}
-		k += 1 + next
 	}
 }
 

@@ -3,6 +3,7 @@ package lint
 import (
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -92,6 +93,49 @@ func eachCorpusFile(t *testing.T, f func(path, raw string)) {
 				f(sk.dir+"/"+file.Path, string(file.Data))
 			}
 		}
+	}
+}
+
+// TestBlankContinuations: blanking from the backslashes and backticks
+// does what blanking before each line break, in order, does.
+func TestBlankContinuations(t *testing.T) {
+	byLine := func(b []byte) {
+		for k := 0; k < len(b); k++ {
+			if b[k] != '\n' {
+				continue
+			}
+			i := k - 1 // the character continued
+			if i >= 0 && b[i] == '\r' {
+				i--
+			}
+			if i >= 0 && (b[i] == '\\' || b[i] == '`' && i > 0 && b[i-1] == ' ') {
+				for c := i; c <= k; c++ {
+					b[c] = ' '
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	const special = "\\` \r\nab"
+	blanked := 0
+	for range 100000 {
+		b := make([]byte, r.IntN(24))
+		for i := range b {
+			b[i] = special[r.IntN(len(special))]
+		}
+		want := slices.Clone(b)
+		byLine(want)
+		got := slices.Clone(b)
+		blankContinuations(got)
+		if string(got) != string(want) {
+			t.Fatalf("%q blanks to %q, want %q", b, got, want)
+		}
+		if string(want) != string(b) {
+			blanked++
+		}
+	}
+	if blanked < 10000 {
+		t.Errorf("%d of 100000 texts have a continuation: the texts do not test both ways", blanked)
 	}
 }
 
