@@ -23,7 +23,10 @@ type automaton struct {
 	// the nearest state number, by failure links, where one ends, or 0.
 	out, dict []int32
 	patterns  []string
-	deepest   int // the length of the longest pattern
+	// wordOnly[id] says that pattern id counts only where a word starts
+	// (see [wordStart]).
+	wordOnly []bool
+	deepest  int // the length of the longest pattern
 	// late holds *[]hit, memory for the hits of a second walk.
 	late sync.Pool
 }
@@ -39,9 +42,13 @@ type hit struct {
 }
 
 // newAutomaton builds the automaton of patterns, which are distinct and
-// not empty.
-func newAutomaton(patterns []string) *automaton {
-	a := &automaton{patterns: patterns}
+// not empty; wordOnly, nil or by pattern, says which count only where a
+// word starts.
+func newAutomaton(patterns []string, wordOnly []bool) *automaton {
+	a := &automaton{patterns: patterns, wordOnly: wordOnly}
+	if wordOnly == nil {
+		a.wordOnly = make([]bool, len(patterns))
+	}
 	var used [256]bool
 	for _, p := range patterns {
 		for i := 0; i < len(p); i++ {
@@ -146,7 +153,8 @@ func commonPrefix(a, b string) int {
 }
 
 // appendHits appends to hits every occurrence of the patterns in text, by
-// where they end, the longer first where several end at one byte.
+// where they end, the longer first where several end at one byte; an
+// occurrence of a pattern that counts only at a word start is one there.
 func (a *automaton) appendHits(hits []hit, text []byte) []hit {
 	mid := len(text) / 2
 	if mid < 4*a.deepest {
@@ -171,10 +179,10 @@ func (a *automaton) appendHits(hits []hit, text []byte) []hit {
 			continue
 		}
 		if ta&outFlag != 0 {
-			hits = a.appendOut(hits, sa, i)
+			hits = a.appendOut(hits, text, sa, i)
 		}
 		if tb&outFlag != 0 && q+i >= mid {
-			late = a.appendOut(late, sb, q+i)
+			late = a.appendOut(late, text, sb, q+i)
 		}
 	}
 	hits = append(hits, late...)
@@ -189,7 +197,7 @@ func (a *automaton) walk(hits []hit, text []byte, s uint32, from int) []hit {
 		t := a.trans[s+a.classes[text[i]]]
 		s = t & offMask
 		if t&outFlag != 0 {
-			hits = a.appendOut(hits, s, i)
+			hits = a.appendOut(hits, text, s, i)
 		}
 	}
 	return hits
@@ -197,14 +205,18 @@ func (a *automaton) walk(hits []hit, text []byte, s uint32, from int) []hit {
 
 // appendOut appends the occurrences of the patterns that end at text[i],
 // where the walk reached state s.
-func (a *automaton) appendOut(hits []hit, s uint32, i int) []hit {
+func (a *automaton) appendOut(hits []hit, text []byte, s uint32, i int) []hit {
 	m := int32(s / a.stride)
 	if a.out[m] < 0 {
 		m = a.dict[m]
 	}
 	for ; m != 0; m = a.dict[m] {
 		id := int(a.out[m])
-		hits = append(hits, hit{PatternID: id, Start: i + 1 - len(a.patterns[id]), End: i + 1})
+		start := i + 1 - len(a.patterns[id])
+		if a.wordOnly[id] && !wordStart(text, start) {
+			continue
+		}
+		hits = append(hits, hit{PatternID: id, Start: start, End: i + 1})
 	}
 	return hits
 }

@@ -193,7 +193,15 @@ func (j *Judge) buildAutomaton() *automaton {
 			}
 		}
 	}
-	return newAutomaton(patterns)
+	// An anchor of a detector tried at it, or a keyword of a secret
+	// rule, wakes nothing inside a word.
+	wordOnly := make([]bool, len(patterns))
+	for id, ws := range j.wakes {
+		wordOnly[id] = !slices.ContainsFunc(ws, func(w wake) bool {
+			return w.kind != wakeLeak && (w.kind != wakeDetector || j.dets[w.i].window)
+		})
+	}
+	return newAutomaton(patterns, wordOnly)
 }
 
 // subset reports whether every literal of lits is one of words.
