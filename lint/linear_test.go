@@ -2,7 +2,9 @@ package lint
 
 import (
 	"encoding/base64"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,6 +95,37 @@ func TestJudgeMemoryLinear(t *testing.T) {
 		if perByte > 100 {
 			t.Errorf("%s: judging allocated %.1f bytes per byte of text, want at most 100", name, perByte)
 		}
+	}
+}
+
+// TestOffscreenEveryByte: looking at one byte of every minOffscreen finds
+// what looking at every byte finds, on random text of blanks of every
+// kind, words, padding and line breaks.
+func TestOffscreenEveryByte(t *testing.T) {
+	j := judgeFor(t, nil)
+	r := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{"word", "é", ".", "|", "42", "\n", " ", "\t", "\u2800", strings.Repeat(" ", 20), strings.Repeat(" ", 63),
+		strings.Repeat("\t ", 31), strings.Repeat("\u2800", 21), strings.Repeat(" \u2800", 16)}
+	found := 0
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(20) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		tx := newText(b.String(), &textBuf{})
+		sampled := &scan{j: j, path: "SKILL.md", t: tx, fold: tx.fold}
+		sampled.offscreen()
+		every := &scan{j: j, path: "SKILL.md", t: tx, fold: tx.fold}
+		every.offscreenEvery(1)
+		if !slices.Equal(sampled.out, every.out) {
+			t.Fatalf("%q: looking at one byte of %d finds %v, at every byte %v", tx.raw, minOffscreen, sampled.out, every.out)
+		}
+		if len(every.out) > 0 {
+			found++
+		}
+	}
+	if found < 1000 {
+		t.Errorf("%d of 20000 texts push text out of view: the texts do not test both ways", found)
 	}
 }
 

@@ -34,11 +34,14 @@ var offscreenDetector = detector{
 
 // offscreen finds the runs of minOffscreen blanks or more in fold. A run
 // that long spans at least minOffscreen bytes, so it holds one of every
-// minOffscreen/2 bytes: only those are looked at, and the run is grown
-// from there. The work is linear in the text.
-func (s *scan) offscreen() {
+// minOffscreen bytes: only those are looked at, and the run is grown from
+// there. The work is linear in the text.
+func (s *scan) offscreen() { s.offscreenEvery(minOffscreen) }
+
+// offscreenEvery looks at one byte of every step bytes of fold, and at
+// the runs of blanks around them; step is at most minOffscreen.
+func (s *scan) offscreenEvery(step int) {
 	f := s.fold
-	const step = minOffscreen / 2
 	for p := 0; p < len(f); p += step {
 		if !isBlankByte(f[p]) {
 			continue
