@@ -13,8 +13,12 @@ import (
 type expression struct {
 	src string
 	re  func() *regexp.Regexp
-	// atLine is the expression anchored at the start of its input, or nil
-	// when a match of it may start other than at a line's start.
+	// anchored is the expression anchored at the start of its input;
+	// behind is the same after one character, which its assertions see
+	// as the character before the match.
+	anchored, behind func() *regexp.Regexp
+	// atLine is anchored, or nil when a match of the expression may
+	// start other than at a line's start.
 	atLine func() *regexp.Regexp
 }
 
@@ -22,16 +26,19 @@ type expression struct {
 // expressions are fixed, so one that does not compile is a bug that
 // TestExpressionsCompile catches.
 func mustCompile(src string) *expression {
-	return &expression{
-		src: src,
-		re:  sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }),
-		atLine: sync.OnceValue(func() *regexp.Regexp {
-			if re, err := syntax.Parse(src, syntax.Perl); err != nil || !startsAtLine(re) {
-				return nil
-			}
-			return regexp.MustCompile(`\A(?:` + src + `)`)
-		}),
+	e := &expression{
+		src:      src,
+		re:       sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) }),
+		anchored: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\A(?:` + src + `)`) }),
+		behind:   sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\A(?s:.)(?:` + src + `)`) }),
 	}
+	e.atLine = sync.OnceValue(func() *regexp.Regexp {
+		if re, err := syntax.Parse(src, syntax.Perl); err != nil || !startsAtLine(re) {
+			return nil
+		}
+		return e.anchored()
+	})
+	return e
 }
 
 // startsAtLine reports whether every match of re starts at a line's start.

@@ -62,10 +62,12 @@ type Judge struct {
 	topics    wordIndex // of securityTopics
 }
 
-// A wake is what an occurrence of a pattern of the automaton concerns.
+// A wake is what an occurrence of a pattern of the automaton concerns;
+// anchor is the pattern's index among the anchors of dets[i].
 type wake struct {
-	kind wakeKind
-	i    int32
+	kind   wakeKind
+	anchor uint16
+	i      int32
 }
 
 type wakeKind uint8
@@ -135,7 +137,7 @@ func (j *Judge) buildAutomaton() *automaton {
 			return g
 		}
 		for _, l := range lits {
-			add(l, wake{wakeGroup, int32(g)})
+			add(l, wake{kind: wakeGroup, i: int32(g)})
 		}
 		return g
 	}
@@ -155,24 +157,25 @@ func (j *Judge) buildAutomaton() *automaton {
 				p.groups = append(p.groups, group(lits))
 			}
 		}
-		for _, g := range d.lines {
-			if !subset(g.lits, anchors) {
-				p.lines = append(p.lines, g)
-			}
-		}
 		return p
 	}
 	j.detPre = make([]prefilter, len(j.dets))
 	j.need = make([]int, len(j.dets))
 	for i, d := range j.dets {
-		for _, a := range d.anchors {
-			add(a, wake{wakeDetector, int32(i)})
+		for k, a := range d.anchors {
+			add(a, wake{kind: wakeDetector, anchor: uint16(k), i: int32(i)})
 		}
 		// A window holds its anchors; a try at an anchor tests the text
 		// from it to the detector's reach.
 		_, after := d.reach()
 		whole := d.window || !slices.ContainsFunc(d.anchors, func(a string) bool { return len(a) > after })
-		j.detPre[i] = prefilterOf(detectorDerivation(d.re.String()), d.anchors, whole)
+		derived := detectorDerivation(d.re.String())
+		j.detPre[i] = prefilterOf(derived, d.anchors, whole)
+		if d.window {
+			j.detPre[i].setStarts(derived.branches)
+		} else {
+			j.detPre[i].lines = lineTests(derived.branches, d.anchors)
+		}
 		j.need[i] = -1
 		if len(d.need) > 0 {
 			j.need[i] = group(d.need)
@@ -181,7 +184,7 @@ func (j *Judge) buildAutomaton() *automaton {
 	j.leakPre = make([]prefilter, len(j.leaks))
 	for i, l := range j.leaks {
 		for _, k := range l.keywords {
-			add(k, wake{wakeLeak, int32(i)})
+			add(k, wake{kind: wakeLeak, i: int32(i)})
 		}
 		j.leakPre[i] = prefilterOf(l.derived, l.keywords, true)
 	}
@@ -189,7 +192,7 @@ func (j *Judge) buildAutomaton() *automaton {
 	for i, k := range j.secrets {
 		if j.gated[i] = k.gateable(); j.gated[i] {
 			for _, m := range k.foldedMarks() {
-				add(m, wake{wakeSecret, int32(i)})
+				add(m, wake{kind: wakeSecret, i: int32(i)})
 			}
 		}
 	}
@@ -202,6 +205,39 @@ func (j *Judge) buildAutomaton() *automaton {
 		})
 	}
 	return newAutomaton(patterns, wordOnly)
+}
+
+// lineTests are the line tests of a try at each of anchors of an
+// expression split into branches: a branch that may start at the anchor
+// takes part, with its groups but those the anchor itself holds.
+func lineTests(branches []branch, anchors []string) []lineTest {
+	var tests []lineTest
+	some := false
+	for _, a := range anchors {
+		var t lineTest
+		for _, b := range branches {
+			if !b.mayStart(a) {
+				continue
+			}
+			var gs []lineGroup
+			for _, g := range b.lines {
+				if !slices.ContainsFunc(g.lits, func(l string) bool { return strings.Contains(a, l) }) {
+					gs = append(gs, g)
+				}
+			}
+			if len(gs) == 0 {
+				t = nil // a branch with no test passes every try
+				break
+			}
+			t = append(t, gs)
+		}
+		tests = append(tests, t)
+		some = some || t != nil
+	}
+	if !some {
+		return nil
+	}
+	return tests
 }
 
 // subset reports whether every literal of lits is one of words.
@@ -648,7 +684,7 @@ func (s *scan) detect() {
 				d := &s.j.dets[target]
 				if !d.window {
 					if h.Start >= done[target] && wordStart(s.fold, h.Start) {
-						if end := s.tryAt(target, h.Start); end > 0 {
+						if end := s.tryAt(target, int(wk.anchor), h.Start); end > 0 {
 							done[target] = end
 						}
 					}
@@ -789,16 +825,16 @@ func isWordByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_' || c >= 0x80
 }
 
-// tryAt matches the anchored detector dets[t] at fold[i], and returns
-// where its match ends, or 0.
-func (s *scan) tryAt(t, i int) int {
+// tryAt matches the anchored detector dets[t] at fold[i], where its
+// anchor k lies, and returns where its match ends, or 0.
+func (s *scan) tryAt(t, k, i int) int {
 	d := &s.j.dets[t]
 	_, after := d.reach()
 	end := min(i+after, len(s.fold))
 	if g := s.j.need[t]; g >= 0 && !s.has(g, i, min(i+160, end)) {
 		return 0
 	}
-	if p := &s.j.detPre[t]; !s.passes(p, i, end) || !p.holdsLines(s.fold[i:end]) {
+	if p := &s.j.detPre[t]; !s.passes(p, i, end) || p.lines != nil && !p.lines[k].holds(s.fold[i:end]) {
 		return 0
 	}
 	s.work += end - i
@@ -832,7 +868,8 @@ func (s *scan) tryAt(t, i int) int {
 }
 
 func (s *scan) runDetector(t, lo, hi int) {
-	if !s.passes(&s.j.detPre[t], lo, hi) {
+	p := &s.j.detPre[t]
+	if !s.passes(p, lo, hi) {
 		return
 	}
 	d := &s.j.dets[t]
@@ -840,6 +877,8 @@ func (s *scan) runDetector(t, lo, hi int) {
 	var ms [][]int
 	if at := d.re.atLine(); at != nil {
 		ms = allAtLines(at, s.fold[lo:hi])
+	} else if p.starts != nil {
+		ms = allAtStarts(d.re, p, s.fold[lo:hi])
 	} else {
 		ms = d.re.FindAllSubmatchIndex(s.fold[lo:hi], -1)
 	}
@@ -879,6 +918,37 @@ func allAtLines(at *regexp.Regexp, b []byte) [][]int {
 			return ms
 		}
 		p = from + nl + 1
+	}
+	return ms
+}
+
+// allAtStarts returns what e.FindAllSubmatchIndex(b, -1) returns, b
+// being folded text and every match of e starting with one of p.starts:
+// it tries e only where one of them occurs, anchored there, with the
+// byte before as what e's assertions see before the match.
+func allAtStarts(e *expression, p *prefilter, b []byte) [][]int {
+	var ms [][]int
+	for i := 0; i < len(b); i++ {
+		if !p.first[b[i]] || !slices.ContainsFunc(p.starts, func(s string) bool { return bytes.HasPrefix(b[i:], []byte(s)) }) {
+			continue
+		}
+		var m []int
+		if i == 0 {
+			m = e.anchored().FindSubmatchIndex(b)
+		} else if m = e.behind().FindSubmatchIndex(b[i-1:]); m != nil {
+			// A string of p.starts begins a character, so the one
+			// before it, as behind reads it, is the byte before i.
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += i - 1
+				}
+			}
+			m[0] = i
+		}
+		if m != nil {
+			ms = append(ms, m)
+			i = m[1] - 1 // every match holds a string of p.starts, so is not empty
+		}
 	}
 	return ms
 }

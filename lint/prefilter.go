@@ -18,8 +18,26 @@ type prefilter struct {
 	groups []int // indexes of the literal groups of a [Judge]
 	runSet *[256]bool
 	runLen int
-	// lines are the line groups of an expression tried at an anchor.
-	lines []lineGroup
+	// lines[k] is the line test of a try at the detector's anchor k,
+	// for an expression tried at its anchors.
+	lines []lineTest
+	// starts, for an expression run over windows, are strings every
+	// match starts with, and first their first bytes; nil when unknown.
+	starts []string
+	first  *[256]bool
+}
+
+// A lineTest passes a try whose text holds what the line groups of one
+// of its branches say; a test with no branch passes every try.
+type lineTest [][]lineGroup
+
+// A branch is a part of an expression tried at an anchor: the
+// expression's matches are those of its branches. Every match of the
+// branch starts with one of starts (nil: with anything) and holds what
+// its line groups say.
+type branch struct {
+	starts []string
+	lines  []lineGroup
 }
 
 // A lineGroup is a set of literals of which every match holds one within
@@ -33,10 +51,10 @@ type lineGroup struct {
 // an expression, or, for one matched against raw text, the bytes of which
 // every match holds a run of runLen (see [byteRun]).
 type derivation struct {
-	groups [][]string
-	run    string // the set of bytes as ranges: first, last, first, last...
-	runLen int
-	lines  []lineGroup
+	groups   [][]string
+	run      string // the set of bytes as ranges: first, last, first, last...
+	runLen   int
+	branches []branch
 }
 
 // derive derives the prefilter of expr. New reads what tables_gen.go
@@ -60,7 +78,7 @@ func derive(expr string, raw bool) derivation {
 	}
 	d := derivation{groups: literalGroups(expr, raw)}
 	if !raw {
-		d.lines = lineGroups(expr)
+		d.branches = branchesOf(expr)
 	}
 	return d
 }
@@ -390,15 +408,165 @@ func hasRun(b string, set *[256]bool, n int) bool {
 	return false
 }
 
-// lineGroups lists line groups of expr, tried at an anchor: none of the
-// literals with which a match starts, which are its anchor.
-func lineGroups(expr string) []lineGroup {
+// maxBranches bounds the branches an expression is split into.
+const maxBranches = 64
+
+// branchesOf splits expr, tried at an anchor, into branches, each with
+// what its matches start with and its line groups, none of the literals
+// with which a match starts, which are its anchor.
+func branchesOf(expr string) []branch {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
 	}
-	gs, _ := linesOf(re.Simplify(), true)
-	return gs
+	var bs []branch
+	for _, n := range split(re.Simplify()) {
+		gs, _ := linesOf(n, true)
+		bs = append(bs, branch{starts: startsOf(n), lines: gs})
+	}
+	return bs
+}
+
+// split lists expressions whose matches together are those of n: the
+// branches of the alternations a match of n starts with.
+func split(n *syntax.Regexp) []*syntax.Regexp {
+	switch n.Op {
+	case syntax.OpCapture:
+		return split(n.Sub[0])
+	case syntax.OpAlternate:
+		var all []*syntax.Regexp
+		for _, sub := range n.Sub {
+			all = append(all, split(sub)...)
+		}
+		if len(all) > maxBranches {
+			return []*syntax.Regexp{n}
+		}
+		return all
+	case syntax.OpConcat:
+		// The first part that takes text splits; the assertions before
+		// it stay in every branch.
+		k := 0
+		for k < len(n.Sub) && zeroWidth(n.Sub[k]) {
+			k++
+		}
+		if k == len(n.Sub) {
+			break
+		}
+		parts := split(n.Sub[k])
+		if len(parts) == 1 {
+			break
+		}
+		all := make([]*syntax.Regexp, len(parts))
+		for i, p := range parts {
+			subs := append(append(slices.Clip(n.Sub[:k]), p), n.Sub[k+1:]...)
+			all[i] = &syntax.Regexp{Op: syntax.OpConcat, Flags: n.Flags, Sub: subs}
+		}
+		return all
+	}
+	return []*syntax.Regexp{n}
+}
+
+func zeroWidth(n *syntax.Regexp) bool {
+	switch n.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpBeginText, syntax.OpEndLine, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	return false
+}
+
+// startsOf lists strings of which every match of n starts with one, as
+// the folded text spells them, or nil when that is not known.
+func startsOf(n *syntax.Regexp) []string {
+	switch n.Op {
+	case syntax.OpCapture, syntax.OpPlus:
+		return startsOf(n.Sub[0])
+	case syntax.OpRepeat:
+		if n.Min >= 1 {
+			return startsOf(n.Sub[0])
+		}
+	case syntax.OpAlternate:
+		var all []string
+		for _, sub := range n.Sub {
+			set := startsOf(sub)
+			if set == nil {
+				return nil
+			}
+			for _, s := range set {
+				if !slices.Contains(all, s) {
+					all = append(all, s)
+				}
+			}
+		}
+		if len(all) > maxLiterals {
+			return nil
+		}
+		return all
+	case syntax.OpConcat:
+		// The strings the first parts spell, then what the first part
+		// that is not one of a few strings starts with.
+		all := []string{""}
+		for _, sub := range n.Sub {
+			if set, ok := exactSet(sub); ok {
+				if all = product(all, set); all == nil {
+					return nil
+				}
+				continue
+			}
+			if set := startsOf(sub); set != nil {
+				if p := product(all, set); p != nil {
+					all = p
+				}
+			}
+			break
+		}
+		if slices.Contains(all, "") {
+			return nil
+		}
+		return all
+	default:
+		if set, ok := exactSet(n); ok && !slices.Contains(set, "") {
+			return set
+		}
+	}
+	return nil
+}
+
+// setStarts sets the strings with which every match of the branches
+// starts, unless a branch may start with anything.
+func (p *prefilter) setStarts(branches []branch) {
+	var all []string
+	for _, b := range branches {
+		if b.starts == nil {
+			return
+		}
+		all = append(all, b.starts...)
+	}
+	if len(all) == 0 {
+		return
+	}
+	p.first = new([256]bool)
+	for _, s := range all {
+		// A string that starts with another is found where that one is.
+		if !slices.ContainsFunc(all, func(o string) bool { return o != s && strings.HasPrefix(s, o) }) && !slices.Contains(p.starts, s) {
+			p.starts = append(p.starts, s)
+			p.first[s[0]] = true
+		}
+	}
+}
+
+// mayStart reports whether a match of b may start where the text starts
+// with anchor.
+func (b *branch) mayStart(anchor string) bool {
+	if b.starts == nil {
+		return true
+	}
+	for _, s := range b.starts {
+		if strings.HasPrefix(anchor, s) || strings.HasPrefix(s, anchor) {
+			return true
+		}
+	}
+	return false
 }
 
 // linesOf lists line groups of n; first says a match of n starts the
@@ -622,10 +790,21 @@ func maxBreaks(n *syntax.Regexp) (int, bool) {
 	return 0, true // empty-width assertions, and what matches no line break
 }
 
+// holds reports whether b, a try's text from its anchor on, holds what
+// the line groups of one branch of t say.
+func (t lineTest) holds(b []byte) bool {
+	for _, gs := range t {
+		if holdsLines(b, gs) {
+			return true
+		}
+	}
+	return len(t) == 0
+}
+
 // holdsLines reports whether b, a match's text from its start on, holds
-// a literal of each line group of p within the lines the group allows.
-func (p *prefilter) holdsLines(b []byte) bool {
-	for _, g := range p.lines {
+// a literal of each line group of gs within the lines the group allows.
+func holdsLines(b []byte, gs []lineGroup) bool {
+	for _, g := range gs {
 		end := 0
 		for k := 0; k <= g.nl; k++ {
 			i := bytes.IndexByte(b[end:], '\n')

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"regexp"
 	"regexp/syntax"
@@ -48,8 +49,11 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 				if !s.passes(&j.detPre[i], m[0], m[1]) {
 					t.Errorf("%s detector %q: the prefilter refuses its match %q", j.dets[i].rule, j.dets[i].anchors[0], s.fold[m[0]:m[1]])
 				}
-				if !j.dets[i].window && !j.detPre[i].holdsLines(s.fold[m[0]:m[1]]) {
-					t.Errorf("%s detector %q: the line groups refuse its match %q", j.dets[i].rule, j.dets[i].anchors[0], s.fold[m[0]:m[1]])
+				for k, a := range j.dets[i].anchors {
+					lines := j.detPre[i].lines
+					if lines != nil && bytes.HasPrefix(s.fold[m[0]:], []byte(a)) && !lines[k].holds(s.fold[m[0]:m[1]]) {
+						t.Errorf("%s detector %q: the line test of its anchor %q refuses its match %q", j.dets[i].rule, j.dets[i].anchors[0], a, s.fold[m[0]:m[1]])
+					}
 				}
 			}
 		}
@@ -71,28 +75,39 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 }
 
 // TestLineGroupsHoldInMatches: every string an expression tried at an
-// anchor matches, made at random from the expression, holds what its
-// line groups say within the lines they say, so the test that skips a
-// try refuses no match.
+// anchor matches, made at random from the expression, passes the line
+// test of each anchor it starts with, so the test that skips a try
+// refuses no match.
 func TestLineGroupsHoldInMatches(t *testing.T) {
 	j := judgeFor(t, nil)
 	r := rand.New(rand.NewPCG(23, 8))
-	exprs := []string{`^(?:\bcurl\b[^\n]{0,30}?\s(?:-o|--output)\s+x)`, `^(?:ab[ \t]*\|[^\n]{0,9}?(?:cd|ef)|gh\n?\n?ij)`}
+	type tried struct {
+		expr    string
+		anchors []string
+	}
+	exprs := []tried{
+		{`^(?:\bcurl\b[^\n]{0,30}?\s(?:-o|--output)\s+x)`, []string{"curl"}},
+		{`^(?:ab[ \t]*\|[^\n]{0,9}?(?:cd|ef)|gh\n?\n?ij)`, []string{"ab", "gh"}},
+		{`^(?:\b(?:a|b)c[ \t]*x|\bbc\d+y)`, []string{"ac", "bc"}},
+		{`^(?:(?:k|l)[^\n]*m)`, []string{"k", "l"}},
+		{`^(?:abc[^\n]*x|b[^\n]*z|ab[^\n]*y)`, []string{"ab", "b"}},
+	}
 	for i, d := range j.dets {
-		if !d.window && len(j.detPre[i].lines) > 0 {
-			exprs = append(exprs, d.re.String())
+		if !d.window && j.detPre[i].lines != nil {
+			exprs = append(exprs, tried{d.re.String(), d.anchors})
 		}
 	}
 	tested := 0
-	for _, expr := range exprs {
-		re := regexp.MustCompile(expr)
-		parsed, err := syntax.Parse(expr, syntax.Perl)
+	for _, e := range exprs {
+		re := regexp.MustCompile(e.expr)
+		parsed, err := syntax.Parse(e.expr, syntax.Perl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := prefilter{lines: derive(expr, false).lines}
-		if len(p.lines) == 0 {
-			t.Errorf("%q has no line groups", expr)
+		tests := lineTests(derive(e.expr, false).branches, e.anchors)
+		if tests == nil {
+			t.Errorf("%q has no line test", e.expr)
+			continue
 		}
 		for range 300 {
 			var b strings.Builder
@@ -101,9 +116,14 @@ func TestLineGroupsHoldInMatches(t *testing.T) {
 			if m := re.FindStringIndex(w); m == nil || m[1] != len(w) {
 				continue // what the assertions refuse
 			}
-			tested++
-			if !p.holdsLines([]byte(w)) {
-				t.Fatalf("%q matches %q, which the line groups %v refuse", expr, w, p.lines)
+			for k, a := range e.anchors {
+				if !strings.HasPrefix(w, a) || tests[k] == nil {
+					continue
+				}
+				tested++
+				if !tests[k].holds([]byte(w)) {
+					t.Fatalf("%q matches %q, which the line test %v of its anchor %q refuses", e.expr, w, tests[k], a)
+				}
 			}
 		}
 	}

@@ -305,13 +305,24 @@ func writeDerivation(b *bytes.Buffer, d derivation) {
 		}
 		b.WriteString("}")
 	}
-	if len(d.lines) > 0 {
+	if len(d.branches) > 0 {
 		if len(d.groups) > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("lines: []lineGroup{")
-		for _, g := range d.lines {
-			fmt.Fprintf(b, "{%s, %d}, ", stringList(g.lits), g.nl)
+		b.WriteString("branches: []branch{")
+		for _, br := range d.branches {
+			b.WriteString("{")
+			if br.starts != nil {
+				fmt.Fprintf(b, "starts: %s, ", stringList(br.starts))
+			}
+			if len(br.lines) > 0 {
+				b.WriteString("lines: []lineGroup{")
+				for _, g := range br.lines {
+					fmt.Fprintf(b, "{%s, %d}, ", stringList(g.lits), g.nl)
+				}
+				b.WriteString("}")
+			}
+			b.WriteString("}, ")
 		}
 		b.WriteString("}")
 	}
