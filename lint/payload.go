@@ -23,27 +23,34 @@ const maxDecoded = 1 << 20
 // payloads decodes the long base64 and hex blobs of the text and judges
 // what they decode to; a blob whose text another rule finds is reported.
 func (s *scan) payloads() {
-	raw := s.t.raw
-	// No run of base64 goes on past i, so a run of minBlob characters
-	// from i on holds raw[i+minBlob-1]: only where that is a character of
-	// base64 is the run around it read.
-	for i := 0; i+minBlob <= len(raw); {
-		p := i + minBlob - 1
-		if !isB64(raw[p]) {
-			i = p + 1
+	blobRuns(s.t.raw, func(lo, hi int) {
+		if !dataURI(s.t.raw, lo) {
+			s.blob(lo, hi)
+		}
+	})
+}
+
+// blobRuns calls f with each run of minBlob characters of base64 or more
+// of raw, in order: raw[lo:hi], as long as it goes.
+func blobRuns(raw string, f func(lo, hi int)) {
+	// No run goes on past raw[i-1], and raw[i:k] is base64. A run from i
+	// holds raw[i:i+minBlob], read backwards down to k: a character that
+	// is not base64 there ends every run through it.
+	for i, k := 0, 0; i+minBlob <= len(raw); {
+		j := i + minBlob - 1
+		for j >= k && isB64(raw[j]) {
+			j--
+		}
+		if j >= k {
+			i, k = j+1, i+minBlob
 			continue
 		}
-		lo, hi := p, p+1
-		for lo > i && isB64(raw[lo-1]) {
-			lo--
-		}
+		hi := i + minBlob
 		for hi < len(raw) && isB64(raw[hi]) {
 			hi++
 		}
-		if hi-lo >= minBlob && !dataURI(raw, lo) {
-			s.blob(lo, hi)
-		}
-		i = hi
+		f(i, hi)
+		i, k = hi+1, hi+1
 	}
 }
 
