@@ -209,8 +209,9 @@ func (j *Judge) buildAutomaton() *automaton {
 
 // lineTests are the line tests of a try at each of anchors of an
 // expression split into branches: a branch that may start at the anchor
-// takes part, with its groups but those the anchor itself holds.
+// takes part, with its steps, and its groups but those the anchor holds.
 func lineTests(branches []branch, anchors []string) []lineTest {
+	classes := map[string]*[256]bool{}
 	var tests []lineTest
 	some := false
 	for _, a := range anchors {
@@ -219,17 +220,23 @@ func lineTests(branches []branch, anchors []string) []lineTest {
 			if !b.mayStart(a) {
 				continue
 			}
-			var gs []lineGroup
+			var tb testBranch
 			for _, g := range b.lines {
 				if !slices.ContainsFunc(g.lits, func(l string) bool { return strings.Contains(a, l) }) {
-					gs = append(gs, g)
+					tb.lines = append(tb.lines, g)
 				}
 			}
-			if len(gs) == 0 {
+			for _, st := range b.steps {
+				if st.class != "" && classes[st.class] == nil {
+					classes[st.class] = rangeSet(st.class)
+				}
+				tb.steps = append(tb.steps, testStep{strs: st.strs, class: classes[st.class]})
+			}
+			if len(tb.lines) == 0 && len(tb.steps) == 0 {
 				t = nil // a branch with no test passes every try
 				break
 			}
-			t = append(t, gs)
+			t = append(t, tb)
 		}
 		tests = append(tests, t)
 		some = some || t != nil

@@ -27,17 +27,39 @@ type prefilter struct {
 	first  *[256]bool
 }
 
-// A lineTest passes a try whose text holds what the line groups of one
-// of its branches say; a test with no branch passes every try.
-type lineTest [][]lineGroup
+// A lineTest passes a try whose text starts as a match of one of its
+// branches starts and holds what the branch's line groups say; a test
+// with no branch passes every try.
+type lineTest []testBranch
+
+type testBranch struct {
+	steps []testStep
+	lines []lineGroup
+}
+
+// A testStep is what a match holds next: one of strs, or a run of bytes
+// of class.
+type testStep struct {
+	strs  []string
+	class *[256]bool
+}
 
 // A branch is a part of an expression tried at an anchor: the
 // expression's matches are those of its branches. Every match of the
-// branch starts with one of starts (nil: with anything) and holds what
-// its line groups say.
+// branch starts with one of starts (nil: with anything), then holds its
+// steps from its start on, and what its line groups say.
 type branch struct {
 	starts []string
+	steps  []step
 	lines  []lineGroup
+}
+
+// A step is what a match of a branch holds next: one of strs, or a run
+// of bytes of class, as ranges (first, last, first, last...). A string
+// after a run begins with a byte outside it, so the run ends there.
+type step struct {
+	strs  []string
+	class string
 }
 
 // A lineGroup is a set of literals of which every match holds one within
@@ -85,13 +107,7 @@ func derive(expr string, raw bool) derivation {
 
 // runSet is the set of the bytes of d's run.
 func (d derivation) runSet() *[256]bool {
-	var set [256]bool
-	for i := 0; i+1 < len(d.run); i += 2 {
-		for c := int(d.run[i]); c <= int(d.run[i+1]); c++ {
-			set[c] = true
-		}
-	}
-	return &set
+	return rangeSet(d.run)
 }
 
 // A storedDerivation is the derivation of an expression of a detector
@@ -422,9 +438,148 @@ func branchesOf(expr string) []branch {
 	var bs []branch
 	for _, n := range split(re.Simplify()) {
 		gs, _ := linesOf(n, true)
-		bs = append(bs, branch{starts: startsOf(n), lines: gs})
+		bs = append(bs, branch{starts: startsOf(n), steps: stepsOf(n), lines: gs})
 	}
 	return bs
+}
+
+// stepsOf lists what every match of n holds from its start on: the
+// strings its first parts spell, the runs of a class they repeat, up to
+// the first part that is neither.
+func stepsOf(n *syntax.Regexp) []step {
+	parts := flatten(n)
+	var steps []step
+	var cur []string // what the parts since the last step spell
+	flush := func() {
+		if cur != nil {
+			steps = append(steps, step{strs: cur})
+			cur = nil
+		}
+	}
+	for k := 0; k < len(parts); k++ {
+		p := parts[k]
+		if zeroWidth(p) {
+			continue
+		}
+		if set, ok := exactSet(p); ok {
+			if cur == nil {
+				cur = []string{""}
+			}
+			if cur = product(cur, set); cur == nil {
+				break
+			}
+			continue
+		}
+		flush()
+		if class, ok := classRun(p); ok {
+			steps = append(steps, step{class: class})
+			continue
+		}
+		if set := firstStrings(parts[k:]); set != nil {
+			steps = append(steps, step{strs: set})
+		}
+		break
+	}
+	flush()
+	// A run must end where the string after it begins.
+	for k := 0; k+1 < len(steps); k++ {
+		if steps[k].class == "" {
+			continue
+		}
+		set := rangeSet(steps[k].class)
+		if steps[k+1].class != "" || slices.ContainsFunc(steps[k+1].strs, func(s string) bool { return s == "" || set[s[0]] }) {
+			return steps[:k+1]
+		}
+	}
+	return steps
+}
+
+// flatten lists the parts of a concatenation, those of the
+// concatenations and groups it holds included.
+func flatten(n *syntax.Regexp) []*syntax.Regexp {
+	switch n.Op {
+	case syntax.OpCapture:
+		return flatten(n.Sub[0])
+	case syntax.OpConcat:
+		var all []*syntax.Regexp
+		for _, sub := range n.Sub {
+			all = append(all, flatten(sub)...)
+		}
+		return all
+	}
+	return []*syntax.Regexp{n}
+}
+
+// classRun is, as ranges of bytes, the class of which n matches a run of
+// one or more characters, or false. Characters beyond ASCII stand for
+// every byte they may hold.
+func classRun(n *syntax.Regexp) (string, bool) {
+	if n.Op != syntax.OpPlus && (n.Op != syntax.OpRepeat || n.Min < 1) || n.Sub[0].Op != syntax.OpCharClass {
+		return "", false
+	}
+	var set [256]bool
+	rs := n.Sub[0].Rune
+	for i := 0; i+1 < len(rs); i += 2 {
+		for c := rs[i]; c <= rs[i+1] && c < 0x80; c++ {
+			set[c] = true
+		}
+		if rs[i+1] >= 0x80 {
+			for c := 0x80; c < 0x100; c++ {
+				set[c] = true
+			}
+		}
+	}
+	var ranges []byte
+	for c := 0; c < len(set); c++ {
+		if set[c] {
+			lo := c
+			for c+1 < len(set) && set[c+1] {
+				c++
+			}
+			ranges = append(ranges, byte(lo), byte(c))
+		}
+	}
+	return string(ranges), true
+}
+
+// rangeSet is the set of the bytes of ranges: first, last, first, last...
+func rangeSet(ranges string) *[256]bool {
+	var set [256]bool
+	for i := 0; i+1 < len(ranges); i += 2 {
+		for c := int(ranges[i]); c <= int(ranges[i+1]); c++ {
+			set[c] = true
+		}
+	}
+	return &set
+}
+
+// firstStrings lists strings of which every match of the parts in a row
+// starts with one, or nil when that is not known.
+func firstStrings(parts []*syntax.Regexp) []string {
+	for len(parts) > 0 && zeroWidth(parts[0]) {
+		parts = parts[1:]
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	p := parts[0]
+	if p.Op != syntax.OpQuest && p.Op != syntax.OpStar && (p.Op != syntax.OpRepeat || p.Min > 0) {
+		return startsOf(p)
+	}
+	// An optional part: what it starts with, or what follows it.
+	a, b := startsOf(p.Sub[0]), firstStrings(parts[1:])
+	if a == nil || b == nil {
+		return nil
+	}
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	if len(a) > maxLiterals {
+		return nil
+	}
+	return a
 }
 
 // split lists expressions whose matches together are those of n: the
@@ -790,15 +945,36 @@ func maxBreaks(n *syntax.Regexp) (int, bool) {
 	return 0, true // empty-width assertions, and what matches no line break
 }
 
-// holds reports whether b, a try's text from its anchor on, holds what
-// the line groups of one branch of t say.
+// holds reports whether b, a try's text from its anchor on, starts as
+// a match of one branch of t starts and holds what its line groups say.
 func (t lineTest) holds(b []byte) bool {
-	for _, gs := range t {
-		if holdsLines(b, gs) {
+	for _, br := range t {
+		if follows(b, br.steps) && holdsLines(b, br.lines) {
 			return true
 		}
 	}
 	return len(t) == 0
+}
+
+// follows reports whether b starts with what steps say.
+func follows(b []byte, steps []testStep) bool {
+	if len(steps) == 0 {
+		return true
+	}
+	st := steps[0]
+	if st.class != nil {
+		n := 0
+		for n < len(b) && st.class[b[n]] {
+			n++
+		}
+		return n > 0 && follows(b[n:], steps[1:])
+	}
+	for _, s := range st.strs {
+		if bytes.HasPrefix(b, []byte(s)) && follows(b[len(s):], steps[1:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsLines reports whether b, a match's text from its start on, holds

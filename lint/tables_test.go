@@ -315,6 +315,17 @@ func writeDerivation(b *bytes.Buffer, d derivation) {
 			if br.starts != nil {
 				fmt.Fprintf(b, "starts: %s, ", stringList(br.starts))
 			}
+			if len(br.steps) > 0 {
+				b.WriteString("steps: []step{")
+				for _, st := range br.steps {
+					if st.class != "" {
+						fmt.Fprintf(b, "{class: %q}, ", st.class)
+					} else {
+						fmt.Fprintf(b, "{strs: %s}, ", stringList(st.strs))
+					}
+				}
+				b.WriteString("}, ")
+			}
 			if len(br.lines) > 0 {
 				b.WriteString("lines: []lineGroup{")
 				for _, g := range br.lines {
