@@ -43,7 +43,7 @@ func (s *scan) hiddenMarkdown() {
 		switch {
 		case inside:
 			s.addRaw(RuleHiddenMarkdown, SeverityError, h.start, h.end, "", fmt.Sprintf("%s holds text that another rule finds, which no reader of the page sees", h.what))
-		case instructionLike.Match(s.fold[fs:fe]):
+		case instructionLike(s.fold[fs:fe]):
 			sev := SeverityWarning
 			if agentDirected.Match(s.fold[fs:fe]) && sendsAway.Match(s.fold[fs:fe]) || h.element && markdownPath(s.path) || modelAddressed.Match(s.fold[fs:fe]) {
 				sev = SeverityError // orders for the model where no reviewer reads them
@@ -74,11 +74,22 @@ func (s *scan) rawStart(i int) int {
 	return len(s.t.raw)
 }
 
-// instructionLike finds orders in text: a model or "you" told what it
-// must do, or a sentence opening on a verb of action.
-var instructionLike = ph(`\b(?:you|assistant|agent|ai|model|llm|claude|gpt|chatgpt|copilot)\b[^.\n]{0,40}\b(?:must|should|shall|are_to|need_to|have_to)\b` +
-	`|(?:^|[\n.!:>]|<!--|\()[\s>*-]*(?:(?:also|then|and|please|first|now|next|finally),?_)?(?:always|never|ignore|disregard|execute|run|send|upload|exfiltrate|e-?mail|forward|post|copy|read|open|fetch|download|install|delete|remove|include|append|reply|respond|tell|say|output|print|write|visit|navigate|curl|wget|do_not|don'?t|make_sure_to)\b` +
-	`|\b(?:instructions?_for_(?:the_)?(?:ai|assistant|agent|model)|system_prompt|system:)`)
+// instructionLike reports whether b holds orders: a model or "you" told
+// what it must do, or a sentence opening on a verb of action. Its three
+// expressions are tried one by one, the cheapest first: each runs faster
+// than their alternation.
+func instructionLike(b []byte) bool {
+	return systemOrder.Match(b) || verbOrder.Match(b) || addressedOrder.Match(b)
+}
+
+var (
+	// addressedOrder finds a model or "you" told what it must do.
+	addressedOrder = ph(`\b(?:you|assistant|agent|ai|model|llm|claude|gpt|chatgpt|copilot)\b[^.\n]{0,40}\b(?:must|should|shall|are_to|need_to|have_to)\b`)
+	// verbOrder finds a sentence, line or comment opening on a verb of action.
+	verbOrder = ph(`(?:^|[\n.!:>]|<!--|\()[\s>*-]*(?:(?:also|then|and|please|first|now|next|finally),?_)?(?:always|never|ignore|disregard|execute|run|send|upload|exfiltrate|e-?mail|forward|post|copy|read|open|fetch|download|install|delete|remove|include|append|reply|respond|tell|say|output|print|write|visit|navigate|curl|wget|do_not|don'?t|make_sure_to)\b`)
+	// systemOrder finds words that name instructions for the model.
+	systemOrder = ph(`\b(?:instructions?_for_(?:the_)?(?:ai|assistant|agent|model)|system_prompt|system:)`)
+)
 
 // sendsAway finds an order to send, mail or fetch something with an
 // address: what templates' comments for the agent do not hold.

@@ -64,3 +64,38 @@ func TestFencedBlocks(t *testing.T) {
 		}
 	})
 }
+
+// TestInstructionLikeAsAlternation: trying the three expressions one by
+// one finds what their alternation finds, on random text of their words
+// and marks, and on the fixtures.
+func TestInstructionLikeAsAlternation(t *testing.T) {
+	whole := mustCompile(addressedOrder.String() + "|" + verbOrder.String() + "|" + systemOrder.String())
+	check := func(b []byte) bool {
+		t.Helper()
+		if got, want := instructionLike(b), whole.Match(b); got != want {
+			t.Fatalf("instructionLike(%q) = %v, the alternation says %v", b, got, want)
+		}
+		return whole.Match(b)
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	pieces := []string{" ", "\n", ".", "<!--", "-->", "(", ">", "*", "you", "the agent", "model", "must", "should", "need to", "then ",
+		"please, ", "run", "copy", "don't", "make sure to", "instructions for the ai", "system prompt", "system:", "word", "runs"}
+	found := 0
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		if check([]byte(b.String())) {
+			found++
+		}
+	}
+	if found < 2000 || found > 18000 {
+		t.Errorf("%d of 20000 texts hold orders: the texts do not test both ways", found)
+	}
+	for _, f := range loadFixtures(t) {
+		for _, file := range f.files {
+			check(newText(string(file.Data), &textBuf{}).fold)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func TestExpressionsCompile(t *testing.T) {
 		}
 	}
 	for _, e := range []*expression{whenWords, moduleName, toolPoison, quotedPiece, sensitivePlaceholder,
-		instructionLike, sendsAway, modelAddressed, agentDirected, downloadedTo, identityUse, identityArg,
+		addressedOrder, verbOrder, systemOrder, sendsAway, modelAddressed, agentDirected, downloadedTo, identityUse, identityArg,
 		secretVar, replacedByData, conversational, fetchesCode, literalKey, standingOrder, urlPattern,
 		bareHost, refComment, hiddenOpen, docPath} {
 		try(e)
