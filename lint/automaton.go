@@ -27,8 +27,9 @@ type automaton struct {
 	// (see [wordStart]).
 	wordOnly []bool
 	deepest  int // the length of the longest pattern
-	// late holds *[]hit, memory for the hits of a second walk.
-	late sync.Pool
+	// later holds *[ways-1][]hit, memory for the hits of the parts of a
+	// text after the first (see [automaton.appendHits]).
+	later sync.Pool
 }
 
 const (
@@ -156,39 +157,74 @@ func commonPrefix(a, b string) int {
 // where they end, the longer first where several end at one byte; an
 // occurrence of a pattern that counts only at a word start is one there.
 func (a *automaton) appendHits(hits []hit, text []byte) []hit {
-	mid := len(text) / 2
-	if mid < 4*a.deepest {
+	n := len(text) / ways
+	if n < 4*a.deepest {
 		return a.walk(hits, text, 0, 0)
 	}
-	// Two walks at once, over the halves of the text, wait for memory
-	// together. The second starts deepest bytes early: a state is the
-	// longest suffix read that a pattern starts with, so from mid on it
-	// is the state one walk from the start would reach.
-	lp, _ := a.late.Get().(*[]hit)
-	if lp == nil {
-		lp = new([]hit)
+	// Walk k reports what ends in part k, text[k*n:(k+1)*n] (the last
+	// part runs to the end). It starts deepest bytes early: a state is
+	// the longest suffix read that a pattern starts with, so from k*n on
+	// it is the state one walk from the start would reach.
+	later, _ := a.later.Get().(*[ways - 1][]hit) // the hits of parts 1 to 3
+	if later == nil {
+		later = new([ways - 1][]hit)
 	}
-	late := (*lp)[:0] // the second walk's, which come after the first's
-	q := mid - a.deepest
-	sa, sb := uint32(0), uint32(0)
-	for i := range mid {
-		ta := a.trans[sa+a.classes[text[i]]]
-		tb := a.trans[sb+a.classes[text[q+i]]]
-		sa, sb = ta&offMask, tb&offMask
-		if (ta|tb)&outFlag == 0 {
-			continue
+	for k := range later {
+		later[k] = later[k][:0]
+	}
+	d := a.deepest
+	var s [ways]uint32
+	for i := 0; i < n; i++ {
+		k, t := a.walk4(text[i:n], text[n-d+i:], text[2*n-d+i:], text[3*n-d+i:], s)
+		if i += k; i == n {
+			s = t
+			break
 		}
-		if ta&outFlag != 0 {
-			hits = a.appendOut(hits, text, sa, i)
-		}
-		if tb&outFlag != 0 && q+i >= mid {
-			late = a.appendOut(late, text, sb, q+i)
+		for w, e := range t {
+			s[w] = e & offMask
+			switch {
+			case e&outFlag == 0:
+			case w == 0:
+				hits = a.appendOut(hits, text, s[0], i)
+			case i >= d: // within part w
+				later[w-1] = a.appendOut(later[w-1], text, s[w], w*n-d+i)
+			}
 		}
 	}
-	hits = append(hits, late...)
-	*lp = late
-	a.late.Put(lp)
-	return a.walk(hits, text, sb, q+mid)
+	// Walks 1 and 2 stopped deepest bytes short of their part's end.
+	later[0] = a.walk(later[0], text[:2*n], s[1], 2*n-d)
+	later[1] = a.walk(later[1], text[:3*n], s[2], 3*n-d)
+	for _, l := range later {
+		hits = append(hits, l...)
+	}
+	a.later.Put(later)
+	return a.walk(hits, text, s[3], 4*n-d)
+}
+
+// ways is the number of walks appendHits makes at once, over the parts of
+// a text, as walk4 takes them: each goes on while the others wait for
+// memory.
+const ways = 4
+
+// walk4 walks x0 and, as far, x1, x2 and x3 at once from the states s, up
+// to the first transition of any into a state where a pattern ends. It
+// returns the bytes each read before that one, and the entries of the
+// transitions on it; or len(x0) and the states the walks end in.
+func (a *automaton) walk4(x0, x1, x2, x3 []byte, s [ways]uint32) (int, [ways]uint32) {
+	trans, classes := a.trans, &a.classes
+	x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+	s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
+	for i := range x0 {
+		t0 := trans[s0+classes[x0[i]]]
+		t1 := trans[s1+classes[x1[i]]]
+		t2 := trans[s2+classes[x2[i]]]
+		t3 := trans[s3+classes[x3[i]]]
+		if (t0|t1|t2|t3)&outFlag != 0 {
+			return i, [ways]uint32{t0, t1, t2, t3}
+		}
+		s0, s1, s2, s3 = t0, t1, t2, t3
+	}
+	return len(x0), [ways]uint32{s0, s1, s2, s3}
 }
 
 // walk goes on from state s at text[from] to the end.
