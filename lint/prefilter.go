@@ -211,6 +211,17 @@ func literals(n *syntax.Regexp, raw bool) ([]string, bool) {
 				best = set
 			}
 		}
+		// What the parts from one on start with may be longer than
+		// any part alone: "." then "ssh" or "aws".
+		for k := range n.Sub {
+			if raw {
+				break
+			}
+			set := startsOf(&syntax.Regexp{Op: syntax.OpConcat, Flags: n.Flags, Sub: n.Sub[k:]})
+			if set != nil && len(set) <= maxLiterals && (best == nil || better(set, best)) {
+				best = set
+			}
+		}
 		return best, best != nil
 	case syntax.OpAlternate:
 		seen := map[string]bool{}
