@@ -182,9 +182,16 @@ const (
 )
 
 func findRuns(s string, excuse int) []Run {
-	if !mayHoldRuns(s) {
+	from := firstRun(s)
+	if from < 0 {
 		return nil
 	}
+	return runsFrom(s, from, excuse)
+}
+
+// runsFrom is [findRuns] for a text s whose first from bytes hold no
+// invisible character and no combining mark that a run may take in.
+func runsFrom(s string, from, excuse int) []Run {
 	var out []Run
 	cur := Run{Start: -1}
 	var raw []rune // the run's characters, to decode
@@ -196,10 +203,10 @@ func findRuns(s string, excuse int) []Run {
 		cur = Run{Start: -1}
 		raw = raw[:0]
 	}
-	prev := rune(-1) // the last visible rune
-	lineRTL := -1    // the offset of the line whose RTL state is known
+	prev := before(s, from) // the last visible rune
+	lineRTL := -1           // the offset of the line whose RTL state is known
 	rtl := false
-	for i := 0; i < len(s); {
+	for i := from; i < len(s); {
 		if end, last := plainEnd(s, i); end > i {
 			// Each of these characters ends a run and is the last visible.
 			flush()
@@ -405,9 +412,10 @@ func withoutMarks(s string) string {
 	}, s)
 }
 
-// mayHoldRuns reports whether s may hold a run: an invisible character,
-// or a stack of combining marks. It is a quick test before [findRuns].
-func mayHoldRuns(s string) bool {
+// firstRun is where [findRuns] starts to read s: at its first invisible
+// character, at its start when it holds a stack of combining marks, or -1
+// when it holds neither, so no run.
+func firstRun(s string) int {
 	marks, generic := 0, 0
 	for i := 0; i < len(s); {
 		if end, _ := plainEnd(s, i); end > i {
@@ -418,30 +426,30 @@ func mayHoldRuns(s string) bool {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
-				return true
+				return i
 			}
 			marks, generic = 0, 0
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		i += n
 		switch {
 		case KindOf(r) != KindNone:
-			return true
+			return i
 		case IsMark(r):
 			marks++
 			if sharedMark(r) {
 				generic++
 			}
 			if stacked(marks, generic) {
-				return true
+				return 0
 			}
 		default:
 			marks, generic = 0, 0
 		}
+		i += n
 	}
-	return false
+	return -1
 }
 
 // before is the rune just before s[i:], or -1.

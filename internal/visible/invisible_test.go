@@ -2,6 +2,7 @@ package visible
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -157,6 +158,37 @@ func TestMarkless(t *testing.T) {
 		if markless(r) && unicode.In(r, unicode.Mn, unicode.Me) {
 			t.Fatalf("markless(%U), a combining mark", r)
 		}
+	}
+}
+
+// TestRunsFromFirstRun: reading from where firstRun says finds the runs
+// that reading from the start finds, with and without the excuses, on
+// random text of emoji sequences, invisible characters, stacks of marks,
+// right-to-left letters, controls and bytes that are not UTF-8.
+func TestRunsFromFirstRun(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	stack := strings.Repeat("\u0301", 5)
+	pieces := []string{"a", "word ", "\n", "\t", "\x00", "\x1b", "é", "e\u0301", "a" + stack, "日本", "🚀", "\ufe0f", "\u200d", "👩\u200d💻",
+		"❤\ufe0f", "\ufeff", "\u200b", "\u200e", "\u202e", "א", "\U0001F3F4" + tags("gbeng") + "\U000E007F", tags("hi"), "\u00ad", "\xff", "\xe6\x97"}
+	found := 0
+	for range 30000 {
+		var sb strings.Builder
+		for range r.IntN(10) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := sb.String()
+		for _, excuse := range []int{0, excuseSequences | excuseLeadingBOM} {
+			got, want := findRuns(s, excuse), runsFrom(s, 0, excuse)
+			if !slices.Equal(got, want) {
+				t.Fatalf("findRuns(%q, %d) = %v; read from the start, %v", s, excuse, got, want)
+			}
+			if len(want) > 0 {
+				found++
+			}
+		}
+	}
+	if found < 5000 || found > 55000 {
+		t.Errorf("%d of 60000 readings find a run: the texts do not test both ways", found)
 	}
 }
 
