@@ -84,18 +84,7 @@ type derivation struct {
 func derive(expr string, raw bool) derivation {
 	if raw {
 		if set, n := byteRun(expr); set != nil {
-			var run []byte
-			for c := 0; c < len(set); c++ {
-				if !set[c] {
-					continue
-				}
-				lo := c
-				for c+1 < len(set) && set[c+1] {
-					c++
-				}
-				run = append(run, byte(lo), byte(c))
-			}
-			return derivation{run: string(run), runLen: n}
+			return derivation{run: setRanges(set), runLen: n}
 		}
 	}
 	d := derivation{groups: literalGroups(expr, raw)}
@@ -540,6 +529,11 @@ func classRun(n *syntax.Regexp) (string, bool) {
 			}
 		}
 	}
+	return setRanges(&set), true
+}
+
+// setRanges is set as ranges of bytes: first, last, first, last...
+func setRanges(set *[256]bool) string {
 	var ranges []byte
 	for c := 0; c < len(set); c++ {
 		if set[c] {
@@ -550,10 +544,10 @@ func classRun(n *syntax.Regexp) (string, bool) {
 			ranges = append(ranges, byte(lo), byte(c))
 		}
 	}
-	return string(ranges), true
+	return string(ranges)
 }
 
-// rangeSet is the set of the bytes of ranges: first, last, first, last...
+// rangeSet is the set of the bytes of ranges, as setRanges writes them.
 func rangeSet(ranges string) *[256]bool {
 	var set [256]bool
 	for i := 0; i+1 < len(ranges); i += 2 {
