@@ -108,11 +108,7 @@ func TestOffscreenEveryByte(t *testing.T) {
 		strings.Repeat("\t ", 31), strings.Repeat("\u2800", 21), strings.Repeat(" \u2800", 16)}
 	found := 0
 	for range 20000 {
-		var b strings.Builder
-		for range r.IntN(20) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		tx := newText(b.String(), &textBuf{})
+		tx := newText(joinPieces(r, pieces, 20), &textBuf{})
 		sampled := &scan{j: j, path: "SKILL.md", t: tx, fold: tx.fold}
 		sampled.offscreen()
 		every := &scan{j: j, path: "SKILL.md", t: tx, fold: tx.fold}

@@ -49,11 +49,7 @@ func TestFencedBlocks(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	pieces := []string{"\n", "```", "~~~", "``", "~~", "`", "~", " ", "   ", "\t", "go", "a ```b", "x~~~", "\r\n", "````", "日本"}
 	for range 50000 {
-		var sb strings.Builder
-		for range r.IntN(16) {
-			sb.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		raw := sb.String()
+		raw := joinPieces(r, pieces, 16)
 		if got, want := fencedBlocks(raw), fencesByLine(raw); !slices.Equal(got, want) {
 			t.Fatalf("fencedBlocks(%q) = %v, want %v", raw, got, want)
 		}
@@ -80,19 +76,7 @@ func TestInstructionLikeAsAlternation(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	pieces := []string{" ", "\n", ".", "<!--", "-->", "(", ">", "*", "you", "the agent", "model", "must", "should", "need to", "then ",
 		"please, ", "run", "copy", "don't", "make sure to", "instructions for the ai", "system prompt", "system:", "word", "runs"}
-	found := 0
-	for range 20000 {
-		var b strings.Builder
-		for range r.IntN(10) {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		if check([]byte(b.String())) {
-			found++
-		}
-	}
-	if found < 2000 || found > 18000 {
-		t.Errorf("%d of 20000 texts hold orders: the texts do not test both ways", found)
-	}
+	bothWays(t, r, pieces, 10, func(s string) bool { return check([]byte(s)) })
 	for _, f := range loadFixtures(t) {
 		for _, file := range f.files {
 			check(newText(string(file.Data), &textBuf{}).fold)

@@ -57,11 +57,33 @@ func TestFoldOffsets(t *testing.T) {
 	pieces := []string{"a", "B", "ab c", "\n", "\\\n", " `\r\n", "\t", "\x00", "\x1b", "é", "É", "İ", "Ｐ", "，", "ﬁ", "а", "Ω", "\u200b",
 		"日本", "├──", "✅\ufe0f", "’", "…", "\u00a0", "①", "ǅ", "\u0301", "x\u00ady", "\ufffd", "\xff", "\xe6\x97", "\U0001F680"}
 	for range 20000 {
-		var sb strings.Builder
-		for range r.IntN(16) {
-			sb.WriteString(pieces[r.IntN(len(pieces))])
+		checkFold(t, joinPieces(r, pieces, 16), nil)
+	}
+}
+
+// joinPieces is fewer than most pieces drawn by r, joined.
+func joinPieces(r *rand.Rand, pieces []string, most int) string {
+	var b strings.Builder
+	for range r.IntN(most) {
+		b.WriteString(pieces[r.IntN(len(pieces))])
+	}
+	return b.String()
+}
+
+// bothWays calls check with 20000 texts of fewer than most pieces drawn
+// by r, and fails the test unless a tenth to nine tenths of them pass:
+// random text that tests one way only proves nothing.
+func bothWays(t *testing.T, r *rand.Rand, pieces []string, most int, check func(string) bool) {
+	t.Helper()
+	const n = 20000
+	passed := 0
+	for range n {
+		if check(joinPieces(r, pieces, most)) {
+			passed++
 		}
-		checkFold(t, sb.String(), nil)
+	}
+	if passed < n/10 || passed > n-n/10 {
+		t.Errorf("%d of %d random texts pass: they do not test both ways", passed, n)
 	}
 }
 
