@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -898,14 +899,15 @@ func (s *scan) runDetector(t, lo, hi int) {
 	}
 }
 
-// allAtLines returns what FindAllSubmatchIndex(b, -1) returns for the
-// expression of at: it tries at the line starts its gates pass only.
-func allAtLines(at *lineStart, b []byte) [][]int {
+// allAtLines returns what FindAllSubmatchIndex(b, -1) returns for an
+// expression whose matches start at line starts, at being it anchored at
+// its input's start: it tries at each line start only.
+func allAtLines(at *regexp.Regexp, b []byte) [][]int {
 	var ms [][]int
 	prev := -1 // where the last match ended
 	for p := 0; p <= len(b); {
 		from := p // the next try starts at the first line start after from
-		if m := at.find(b[p:]); m != nil && (m[1] > 0 || p != prev) {
+		if m := at.FindSubmatchIndex(b[p:]); m != nil && (m[1] > 0 || p != prev) {
 			for k := range m {
 				if m[k] >= 0 {
 					m[k] += p
