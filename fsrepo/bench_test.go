@@ -60,7 +60,7 @@ func BenchmarkValidate10000(b *testing.B) {
 	gitRun(b, root, "commit", "-q", "-m", "skills")
 	gitRun(b, root, "repack", "-a", "-d", "-q") // objects in a pack, as in a clone
 	b.Run("load", func(b *testing.B) { benchLoad(b, root, LoadOptions{}, true) })
-	judge := func(config.Config) (*lint.Judge, error) { return lint.New(lint.Options{}) }
+	judge := func(config.Config) *lint.Judge { return lint.New(lint.Options{}) }
 	b.Run("security", func(b *testing.B) { benchLoad(b, root, LoadOptions{Judge: judge}, true) })
 }
 

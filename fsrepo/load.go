@@ -46,7 +46,7 @@ type LoadOptions struct {
 	// Judge, when set, is called once skillsync.yaml is read, and the
 	// judge it returns applies the security rules to every skill folder,
 	// valid or not; its findings are diagnostics. Nil leaves them out.
-	Judge func(config.Config) (*lint.Judge, error)
+	Judge func(config.Config) *lint.Judge
 }
 
 // Load reads the repository whose root (the folder holding skillsync.yaml)
@@ -98,11 +98,7 @@ func Load(ctx context.Context, root string, opts LoadOptions) (*Repo, diag.Diagn
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := opts.checks(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	return withConfigWarnings(loadWorkTree(ctx, abs, cfg, gr, top, c))
+	return withConfigWarnings(loadWorkTree(ctx, abs, cfg, gr, top, opts.checks(cfg)))
 }
 
 // openGit opens the git repository holding dir, if any, and returns the
@@ -567,10 +563,7 @@ func loadRevision(ctx context.Context, root string, gr *git.Repository, prefix s
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := opts.checks(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
+	c := opts.checks(cfg)
 	repo := &Repo{Root: root, Config: cfg, Commit: commit.Hash.String()}
 	stID, ok, err := skillsTreeID(commit, prefix, cfg.SkillsDir)
 	if err != nil {
@@ -775,16 +768,12 @@ type checks struct {
 }
 
 // checks are the checks of a load of a repository configured by cfg.
-func (o LoadOptions) checks(cfg config.Config) (checks, error) {
+func (o LoadOptions) checks(cfg config.Config) checks {
 	c := checks{lint: cfg.Lint, whole: true}
 	if o.Judge != nil {
-		j, err := o.Judge(cfg)
-		if err != nil {
-			return checks{}, err
-		}
-		c.judge = j
+		c.judge = o.Judge(cfg)
 	}
-	return c, nil
+	return c
 }
 
 // buildSkills makes the skills of the folders, sorted by slug, and checks

@@ -9,7 +9,7 @@ import (
 // is reported at the line that says it, that whole line shown, and only
 // once when the plain words are on that line too.
 func TestAccentsFoundAtTheirLine(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	head := "---\nname: greeter\ndescription: Greets the user.\n---\n\nGreet the user.\n"
 	for _, tc := range []struct {
 		name, line string

@@ -18,7 +18,7 @@ func TestAllAtLinesFindsWhatFindAllFinds(t *testing.T) {
 		t.Fatal("an expression with a branch not at a line start is tried at line starts only")
 	}
 	exprs := []*expression{mustCompile(`(?m:^\s*a+)|(?m:^b*)`), mustCompile(`(?m:^[ \t]*x\s*y)`), mustCompile(`(?m:^b*\n?)`)}
-	for _, d := range judgeFor(t, nil).dets {
+	for _, d := range judgeFor(nil).dets {
 		if d.re.atLine() != nil {
 			exprs = append(exprs, d.re)
 		}
@@ -65,7 +65,7 @@ func TestAllAtLinesFindsWhatFindAllFinds(t *testing.T) {
 // lies before a start (a letter, a line break, part of a character)
 // changes what the expression's assertions see.
 func TestAllAtStartsFindsWhatFindAllFinds(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	type run struct {
 		e *expression
 		p *prefilter

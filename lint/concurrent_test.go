@@ -11,7 +11,7 @@ import (
 // does, finds in each what it finds judging that skill alone: texts judged
 // at the same time never share the memory of their folds.
 func TestJudgeConcurrent(t *testing.T) {
-	j := judgeFor(t, map[string]string{"SKILLSYNC_TOKEN": "tok-9f8e7d6c5b4a39281706"})
+	j := judgeFor(map[string]string{"SKILLSYNC_TOKEN": "tok-9f8e7d6c5b4a39281706"})
 	fixtures := loadFixtures(t)
 	want := make([]string, len(fixtures))
 	for i, f := range fixtures {

@@ -133,23 +133,15 @@ func sorted(s []string) []string {
 
 var (
 	judgeOnce sync.Once
-	judgeErr  error
 	testJudge *Judge
 )
 
 // judgeFor is a Judge that knows the fixture's secrets.
-func judgeFor(t testing.TB, secrets map[string]string) *Judge {
+func judgeFor(secrets map[string]string) *Judge {
 	if len(secrets) > 0 {
-		j, err := New(Options{Secrets: secrets})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return j
+		return New(Options{Secrets: secrets})
 	}
-	judgeOnce.Do(func() { testJudge, judgeErr = New(Options{}) })
-	if judgeErr != nil {
-		t.Fatal(judgeErr)
-	}
+	judgeOnce.Do(func() { testJudge = New(Options{}) })
 	return testJudge
 }
 
@@ -158,7 +150,7 @@ func judgeFor(t testing.TB, secrets map[string]string) *Judge {
 func TestFixtures(t *testing.T) {
 	for _, f := range loadFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
-			fs := judgeFor(t, f.secrets).Skill(f.files)
+			fs := judgeFor(f.secrets).Skill(f.files)
 			m := strongest(fs)
 			gotErr, gotWarn := rulesAt(m, SeverityError), rulesAt(m, SeverityWarning)
 			if *update {
@@ -207,7 +199,7 @@ func TestFixtureRates(t *testing.T) {
 	classes := map[string]*count{}
 	var mal, ben count
 	for _, f := range loadFixtures(t) {
-		m := strongest(judgeFor(t, f.secrets).Skill(f.files))
+		m := strongest(judgeFor(f.secrets).Skill(f.files))
 		hasErr := len(rulesAt(m, SeverityError)) > 0
 		hasAny := hasErr || len(rulesAt(m, SeverityWarning)) > 0
 		c := &ben

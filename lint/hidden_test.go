@@ -74,7 +74,7 @@ func hiddenPayloads() []string {
 // reported. Hiding in plain sight (zero-width or soft hyphens inside the
 // words of a visible sentence) counts when the sentence itself is hostile.
 func TestHiddenPayloads(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	total, caught := 0, 0
 	for name, hide := range hidingTechniques() {
 		for _, p := range hiddenPayloads() {

@@ -80,7 +80,7 @@ const (
 )
 
 // New makes the Judge of the rules and of the secrets in opts.
-func New(opts Options) (*Judge, error) {
+func New(opts Options) *Judge {
 	j := &Judge{dets: detectors(), topics: newWordIndex(securityTopics())}
 	anchorDetectors(j.dets)
 	j.leaks, j.leakCfg = loadLeakRules()
@@ -91,7 +91,7 @@ func New(opts Options) (*Judge, error) {
 	}
 	sort.Slice(j.secrets, func(a, b int) bool { return j.secrets[a].name < j.secrets[b].name })
 	j.ac = j.buildAutomaton()
-	return j, nil
+	return j
 }
 
 // anchorDetectors makes the expressions of detectors tried at an anchor

@@ -55,7 +55,7 @@ func hostileTexts() map[string]func(n int) string {
 // over, decoded text included) grows in proportion to the text, however
 // densely the text wakes the rules.
 func TestJudgeLinear(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	for name, gen := range hostileTexts() {
 		small, large := gen(200), gen(1600)
 		ws := j.scan("SKILL.md", small, "", 0, false).work
@@ -81,10 +81,7 @@ func TestJudgeMemoryLinear(t *testing.T) {
 		text := gen(1600)
 		// A Judge whose scratch memory, made for this text, counts; what
 		// it makes once for any text is made before, by a small one.
-		j, err := New(Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		j := New(Options{})
 		j.scan("SKILL.md", gen(10), "", 0, false)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -102,7 +99,7 @@ func TestJudgeMemoryLinear(t *testing.T) {
 // what looking at every byte finds, on random text of blanks of every
 // kind, words, padding and line breaks.
 func TestOffscreenEveryByte(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	r := rand.New(rand.NewPCG(9, 10))
 	pieces := []string{"word", "é", ".", "|", "42", "\n", " ", "\t", "\u2800", strings.Repeat(" ", 20), strings.Repeat(" ", 63),
 		strings.Repeat("\t ", 31), strings.Repeat("\u2800", 21), strings.Repeat(" \u2800", 16)}
@@ -128,7 +125,7 @@ func TestOffscreenEveryByte(t *testing.T) {
 // TestOffscreen: text a run of 64 blanks or more pushes out of view is
 // found whatever the blanks, and padding is not.
 func TestOffscreen(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	pad := func(blank string, n int) string { return strings.Repeat(blank, n) }
 	for _, tc := range []struct {
 		name, text string

@@ -13,7 +13,7 @@ import (
 // fixture and rule example, passes its prefilter, so skipping what fails
 // one never loses a finding.
 func TestPrefilterKeepsMatches(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	var texts []string
 	for _, f := range loadFixtures(t) {
 		for _, file := range f.files {
@@ -79,7 +79,7 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 // test of each anchor it starts with, so the test that skips a try
 // refuses no match.
 func TestLineGroupsHoldInMatches(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	r := rand.New(rand.NewPCG(23, 8))
 	type tried struct {
 		expr    string

@@ -40,7 +40,7 @@ func TestStaleTablesDerive(t *testing.T) {
 			t.Errorf("detectorDerivation(%q) = %v, want %v", expr, got, want)
 		}
 	}
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	stored := 0
 	for _, d := range j.dets {
 		if _, ok := lookupDerivation(d.re.String()); ok {
@@ -56,7 +56,7 @@ func TestStaleTablesDerive(t *testing.T) {
 // those of the detectors, of gitleaks' rules and allowlists and of the
 // package, which compile only when first used.
 func TestExpressionsCompile(t *testing.T) {
-	j := judgeFor(t, nil)
+	j := judgeFor(nil)
 	try := func(e *expression) {
 		defer func() {
 			if r := recover(); r != nil {

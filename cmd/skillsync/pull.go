@@ -142,10 +142,7 @@ func runPull(ctx context.Context, e *env, o pullOptions) error {
 			}
 		}
 	}
-	j, err := judge(ui.secrets, e.getenv, o.conn.flags.tokenFile, nil)(cfg)
-	if err != nil {
-		return err
-	}
+	j := judge(ui.secrets, e.getenv, o.conn.flags.tokenFile, nil)(cfg)
 	pr := ui.progress("reading skills")
 	rep, err := pull.Skills(ctx, cl, space, pull.Options{
 		Root:        root,

@@ -21,14 +21,14 @@ import (
 // environment's, each target's, --token-file's) is registered in secrets
 // first, so that a skill holding one is a finding naming its variable.
 // The judge made is also kept in *made, when made is not nil.
-func judge(secrets *redact.Set, getenv func(string) string, tokenFile string, made **lint.Judge) func(config.Config) (*lint.Judge, error) {
-	return func(cfg config.Config) (*lint.Judge, error) {
+func judge(secrets *redact.Set, getenv func(string) string, tokenFile string, made **lint.Judge) func(config.Config) *lint.Judge {
+	return func(cfg config.Config) *lint.Judge {
 		registerTokens(secrets, cfg, getenv, tokenFile)
-		j, err := lint.New(lint.Options{Secrets: secrets.Named()})
+		j := lint.New(lint.Options{Secrets: secrets.Named()})
 		if made != nil {
 			*made = j
 		}
-		return j, err
+		return j
 	}
 }
 
@@ -149,5 +149,5 @@ func vendorJudge(e *env, root string) (*lint.Judge, error) {
 	if err != nil {
 		return nil, err
 	}
-	return judge(e.ui.secrets, e.getenv, "", nil)(cfg)
+	return judge(e.ui.secrets, e.getenv, "", nil)(cfg), nil
 }
