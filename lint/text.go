@@ -116,11 +116,16 @@ var selfFolds = sync.OnceValue(func() []byte {
 	return bits
 })
 
+// word is the eight bytes of s from i, the first the lowest.
+func word(s string, i int) uint64 {
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
 // asciiEnd is the end of the run of ASCII bytes of s that starts at i.
 func asciiEnd(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := word(s, i)
 		if w&highBits != 0 {
 			break
 		}
@@ -148,8 +153,7 @@ func appendLowerASCII(dst []byte, s string) (b []byte, plain bool, n int) {
 	plain = true
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := word(s, i)
 		if w&highBits != 0 {
 			break // the bytes of this word are read one by one
 		}
