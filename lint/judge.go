@@ -50,8 +50,8 @@ type Judge struct {
 	need            []int
 	groups          int
 	// oneByte[g], when not empty, holds the literals of group g, each a
-	// single byte: a byte is too common to find in the automaton, so
-	// [scan.has] looks for it in the text.
+	// single byte, so ASCII: a byte is too common to find in the
+	// automaton, so [scan.has] looks for it in the text.
 	oneByte []string
 	secrets []knownSecret
 	// gated[i] says that secrets[i] is in a text only if the automaton
@@ -777,12 +777,7 @@ func (s *scan) findLiterals(hits []hit) {
 // has reports whether a literal of group g lies within fold[lo:hi].
 func (s *scan) has(g, lo, hi int) bool {
 	if set := s.j.oneByte[g]; set != "" {
-		for k := range len(set) {
-			if bytes.IndexByte(s.fold[lo:hi], set[k]) >= 0 {
-				return true
-			}
-		}
-		return false
+		return bytes.ContainsAny(s.fold[lo:hi], set)
 	}
 	if s.lits == nil {
 		return false
